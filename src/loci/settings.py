@@ -1,0 +1,177 @@
+"""loci's one settings object.
+
+Values come, highest priority first, from: keyword arguments (the CLI's own flags), environment
+variables prefixed ``LOCI_``, an optional TOML file (``--config`` or ``LOCI_CONFIG``), defaults.
+Only :func:`load_settings`, ``build_app`` and the entry points read settings.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import platformdirs
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from loci.errors import ConfigurationError
+
+#: The toolsets loci knows; `LOCI_TOOLSETS` picks among them.
+KNOWN_TOOLSETS: tuple[str, ...] = ("memory",)
+#: The embedding models loci can run without extra packages.
+KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
+ENV_PREFIX = "LOCI_"
+
+
+def default_home() -> Path:
+    """The platform's user data folder for loci (for example ``~/.local/share/loci``)."""
+    return platformdirs.user_data_path("loci", appauthor=False)
+
+
+class Settings(BaseSettings):
+    """Every setting loci reads, with its default and bounds."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="forbid", frozen=True)
+
+    home: Path = Field(
+        default_factory=default_home,
+        description="Data folder: the database, and later project files and checkpoints.",
+    )
+    embedding_model: Literal["all-MiniLM-L6-v2"] = Field(
+        default="all-MiniLM-L6-v2", description="Embedding model (ONNX, bundled with the install)."
+    )
+    embedding_threads: int = Field(
+        default=0, ge=0, le=64, description="Threads for the embedding model; 0 picks for you."
+    )
+    toolsets: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: list(KNOWN_TOOLSETS),
+        description="Comma-separated toolsets to serve over MCP.",
+    )
+    default_namespace: str = Field(
+        default="default", min_length=1, max_length=128, description="Namespace used when none is given."
+    )
+    max_content_bytes: int = Field(
+        default=64 * 1024, ge=16, le=16 * 1024 * 1024, description="Largest memory content, in UTF-8 bytes."
+    )
+    max_metadata_bytes: int = Field(
+        default=16 * 1024, ge=64, le=1024 * 1024, description="Largest metadata object, as JSON bytes."
+    )
+    max_batch_size: int = Field(
+        default=100, ge=1, le=10_000, description="Most memories in one remember_batch / forget_batch call."
+    )
+    max_recall_limit: int = Field(
+        default=100, ge=1, le=1_000, description="Largest `limit` a recall may ask for."
+    )
+    hybrid_alpha: float = Field(
+        default=0.5, ge=0.0, le=1.0, description="Default vector weight in hybrid recall (1 = vector only)."
+    )
+    busy_timeout_seconds: float = Field(
+        default=15.0, gt=0, le=600, description="How long a write waits for another process's lock."
+    )
+    exact_search_max: int = Field(
+        default=50_000,
+        ge=0,
+        description="Up to this many vectors recall scans them all exactly; above it, a quantised "
+        "first pass picks candidates that are then scored exactly.",
+    )
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        default="WARNING", description="Log level of `loci serve` (logs go to stderr)."
+    )
+
+    @field_validator("toolsets", mode="before")
+    @classmethod
+    def _split_toolsets(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("toolsets")
+    @classmethod
+    def _known_toolsets(cls, value: list[str]) -> list[str]:
+        unknown = sorted(set(value) - set(KNOWN_TOOLSETS))
+        if unknown:
+            raise ValueError(f"unknown toolset(s) {unknown}; known: {list(KNOWN_TOOLSETS)}")
+        if not value:
+            raise ValueError("at least one toolset must be enabled")
+        return value
+
+    @field_validator("home")
+    @classmethod
+    def _absolute_home(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
+
+    @property
+    def database_path(self) -> Path:
+        """The SQLite system of record."""
+        return self.home / "loci.db"
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # A .env file in whatever folder a client starts us in must not change behaviour.
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+
+def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings:
+    """Build the settings from overrides, environment and the optional TOML config file.
+
+    Raises :class:`ConfigurationError` naming each invalid setting.
+    """
+    path = config_file or _config_path_from_env()
+    settings_cls: type[Settings] = Settings
+    if path is not None:
+        _check_toml(path)
+        config = SettingsConfigDict(**{**Settings.model_config, "toml_file": path})
+        settings_cls = type("FileSettings", (Settings,), {"model_config": config})
+    try:
+        return settings_cls(**overrides)
+    except ValidationError as exc:
+        raise ConfigurationError(_describe(exc, path), errors=_error_list(exc)) from exc
+
+
+def _config_path_from_env() -> Path | None:
+    value = os.environ.get(f"{ENV_PREFIX}CONFIG")
+    return Path(value) if value else None
+
+
+def _check_toml(path: Path) -> None:
+    try:
+        with path.open("rb") as handle:
+            tomllib.load(handle)
+    except FileNotFoundError as exc:
+        raise ConfigurationError(f"config file not found: {path}", path=str(path)) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigurationError(f"config file {path} is not valid TOML: {exc}", path=str(path)) from exc
+    except OSError as exc:
+        raise ConfigurationError(f"cannot read config file {path}: {exc}", path=str(path)) from exc
+
+
+def _error_list(exc: ValidationError) -> list[dict[str, str]]:
+    return [
+        {"setting": _setting_name(err["loc"]), "message": err["msg"]} for err in exc.errors()
+    ]
+
+
+def _setting_name(loc: tuple[int | str, ...]) -> str:
+    field = str(loc[0]) if loc else "?"
+    return f"{ENV_PREFIX}{field.upper()} ({field})"
+
+
+def _describe(exc: ValidationError, path: Path | None) -> str:
+    lines = [f"{item['setting']}: {item['message']}" for item in _error_list(exc)]
+    origin = f" (environment or {path})" if path else " (environment)"
+    return "invalid settings" + origin + ":\n  " + "\n  ".join(lines)

@@ -1,0 +1,1 @@
+"""Storage: the SQLite system of record and the derived vector index."""

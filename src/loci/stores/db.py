@@ -1,0 +1,144 @@
+"""The SQLite connection: pragmas, migrations, and transactions safe across processes.
+
+Several `loci serve` processes (one per client window) share one database file. WAL mode lets
+readers run beside a writer; writes take the lock up front (`BEGIN IMMEDIATE`) and wait up to
+the busy timeout for another process, so "database is locked" never reaches an agent unless a
+lock is held for longer than that.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from loci.errors import StorageUnavailableError
+from loci.stores.migrations import MIGRATIONS, latest_version
+
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+
+
+class Database:
+    """One connection to the system of record, used by one process.
+
+    Calls are serialised by a lock, so the connection may be used from worker threads.
+    """
+
+    def __init__(self, path: Path, busy_timeout_seconds: float = 15.0) -> None:
+        self.path = path
+        self._lock = threading.RLock()
+        self._conn = _open(path, busy_timeout_seconds)
+        self._migrate()
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The raw connection; hold :meth:`locked` while using it outside a transaction."""
+        return self._conn
+
+    @contextmanager
+    def locked(self) -> Iterator[sqlite3.Connection]:
+        """Exclusive use of the connection for a few reads."""
+        with self._lock:
+            yield self._conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction: all of it commits, or none of it does."""
+        with self._lock:
+            _execute_guarded(self._conn, "BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            _execute_guarded(self._conn, "COMMIT")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: every query inside sees the same committed state."""
+        with self._lock:
+            _execute_guarded(self._conn, "BEGIN")
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("ROLLBACK")
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits (not for this connection's own commits)."""
+        with self._lock:
+            row = self._conn.execute("PRAGMA data_version").fetchone()
+        return int(row[0])
+
+    def schema_version(self) -> int:
+        """The migration number the file is at."""
+        with self._lock:
+            return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        with self._lock:
+            self._conn.close()
+
+    def _migrate(self) -> None:
+        current = self.schema_version()
+        if current > latest_version():
+            raise StorageUnavailableError(
+                f"{self.path} was written by a newer loci (schema {current}, this one knows "
+                f"{latest_version()}); upgrade loci",
+                path=str(self.path),
+            )
+        if current == latest_version():
+            return
+        with self.write() as conn:
+            # Re-read inside the lock: another process may have migrated meanwhile.
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                for statement in _statements(script):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+
+
+def _open(path: Path, busy_timeout_seconds: float) -> sqlite3.Connection:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+        is_new = not path.exists()
+        conn = sqlite3.connect(
+            path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_seconds
+        )
+        if is_new:
+            os.chmod(path, PRIVATE_FILE_MODE)
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_seconds * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except (sqlite3.Error, OSError) as exc:
+        raise StorageUnavailableError(f"cannot open the database {path}: {exc}", path=str(path)) from exc
+    return conn
+
+
+def _execute_guarded(conn: sqlite3.Connection, statement: str) -> None:
+    try:
+        conn.execute(statement)
+    except sqlite3.OperationalError as exc:
+        raise StorageUnavailableError(
+            f"the database stayed busy or unavailable ({exc}); another process may hold a long "
+            "write lock, try again",
+            reason=str(exc),
+        ) from exc
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a migration into statements (triggers contain `;` inside BEGIN ... END)."""
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                yield buffer.strip()
+            buffer = ""
+    if buffer.strip():
+        yield buffer.strip()

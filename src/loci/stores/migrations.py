@@ -1,0 +1,74 @@
+"""Numbered schema migrations of the SQLite store; `PRAGMA user_version` records the last applied."""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: memories, namespaces, tags, keyword index, vector change log.
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE namespaces (
+        name       TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE memories (
+        seq           INTEGER PRIMARY KEY,
+        id            TEXT NOT NULL UNIQUE,
+        namespace     TEXT NOT NULL REFERENCES namespaces(name) ON UPDATE CASCADE,
+        content       TEXT NOT NULL,
+        content_hash  TEXT NOT NULL,
+        tags          TEXT NOT NULL DEFAULT '[]',
+        importance    REAL NOT NULL CHECK (importance BETWEEN 0 AND 1),
+        source        TEXT NOT NULL,
+        metadata      TEXT NOT NULL DEFAULT '{}',
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        last_accessed TEXT NOT NULL,
+        access_count  INTEGER NOT NULL DEFAULT 0,
+        embedding     BLOB NOT NULL
+    );
+    CREATE INDEX memories_namespace_created ON memories(namespace, created_at);
+    CREATE INDEX memories_namespace_hash ON memories(namespace, content_hash);
+    CREATE TABLE memory_tags (
+        tag        TEXT NOT NULL,
+        memory_seq INTEGER NOT NULL REFERENCES memories(seq) ON DELETE CASCADE,
+        PRIMARY KEY (tag, memory_seq)
+    ) WITHOUT ROWID;
+    CREATE INDEX memory_tags_memory ON memory_tags(memory_seq);
+
+    CREATE VIRTUAL TABLE memories_fts USING fts5(
+        content, content='memories', content_rowid='seq',
+        tokenize='porter unicode61 remove_diacritics 2'
+    );
+    -- Every change to a memory's vector is logged in the same transaction, so that each
+    -- process can bring its in-memory vector index up to date with the others' writes.
+    CREATE TABLE vector_log (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        memory_seq INTEGER NOT NULL,
+        op         TEXT NOT NULL CHECK (op IN ('upsert', 'delete'))
+    );
+
+    CREATE TRIGGER memories_after_insert AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts(rowid, content) VALUES (new.seq, new.content);
+        INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
+    END;
+    CREATE TRIGGER memories_after_delete AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+        INSERT INTO vector_log(memory_seq, op) VALUES (old.seq, 'delete');
+    END;
+    CREATE TRIGGER memories_after_update_content AFTER UPDATE OF content ON memories BEGIN
+        INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+        INSERT INTO memories_fts(rowid, content) VALUES (new.seq, new.content);
+    END;
+    CREATE TRIGGER memories_after_update_vector AFTER UPDATE OF embedding, namespace ON memories BEGIN
+        INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
+    END;
+    """,
+)
+
+
+def latest_version() -> int:
+    """The schema version this build of loci writes."""
+    return len(MIGRATIONS)
