@@ -1,0 +1,1 @@
+"""The memory toolset's services: remember, recall, navigate, forget, transfer."""

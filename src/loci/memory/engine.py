@@ -1,0 +1,83 @@
+"""What every memory service shares: the database, the embedder, the synced vector index."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from loci.embedding import Embedder
+from loci.errors import ModelMismatchError, NotFoundError
+from loci.stores import memories as sql
+from loci.stores.db import Database
+from loci.stores.vector_sync import IndexSync
+from loci.stores.vectors import VectorIndex
+
+MODEL_KEY = "embedding_model"
+DIMENSIONS_KEY = "embedding_dimensions"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds and defaults the memory services enforce (from Settings)."""
+
+    max_content_bytes: int = 64 * 1024
+    max_metadata_bytes: int = 16 * 1024
+    max_batch_size: int = 100
+    max_recall_limit: int = 100
+    default_namespace: str = "default"
+    hybrid_alpha: float = 0.5
+
+
+class MemoryEngine:
+    """The store, the model and the index, with the checks that keep them consistent."""
+
+    def __init__(self, db: Database, embedder: Embedder, index: VectorIndex, limits: Limits) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.limits = limits
+        self.sync = IndexSync(db, index, embedder.identity.dimensions)
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Embed with the configured model (loading it on first use)."""
+        return self.embedder.embed(texts)
+
+    def stored_model(self, conn: sqlite3.Connection) -> str | None:
+        """The model recorded in the store, or None before the first memory."""
+        return sql.get_meta(conn, MODEL_KEY)
+
+    def check_model(self, conn: sqlite3.Connection) -> None:
+        """Refuse to mix vectors of two models: the store's model must be the configured one."""
+        stored = self.stored_model(conn)
+        identity = self.embedder.identity
+        if stored is not None and stored != identity.name:
+            raise ModelMismatchError(
+                f"this store's vectors were made by {stored!r} but loci is configured for "
+                f"{identity.name!r}; run `loci reindex` to re-embed every memory with the new model",
+                stored_model=stored,
+                configured_model=identity.name,
+            )
+
+    def record_model(self, conn: sqlite3.Connection) -> None:
+        """Write the configured model into the store (inside a write transaction)."""
+        identity = self.embedder.identity
+        sql.set_meta(conn, MODEL_KEY, identity.name)
+        sql.set_meta(conn, DIMENSIONS_KEY, str(identity.dimensions))
+
+    def index(self) -> VectorIndex:
+        """The vector index, brought up to date with every process's writes."""
+        self.sync.refresh()
+        return self.sync.index
+
+    def require_namespace(self, conn: sqlite3.Connection, name: str) -> None:
+        """Raise NotFoundError for an unknown namespace."""
+        if not sql.namespace_exists(conn, name):
+            raise NotFoundError(f"namespace {name!r} does not exist", namespace=name)
+
+
+def vector_bytes(vector: npt.NDArray[np.float32]) -> bytes:
+    """A vector as the float32 BLOB the store keeps."""
+    return np.ascontiguousarray(vector, dtype=np.float32).tobytes()

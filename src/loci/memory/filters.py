@@ -1,0 +1,273 @@
+"""Recall and forget filters: parsed from the caller's JSON, compiled to parameterised SQL.
+
+Accepted forms (section 4.3 of the spatial sketch, plus a shorthand):
+
+- ``{"field": "importance", "operator": "gte", "value": 0.5}``
+- ``{"operator": "or", "filters": [<filter or group>, ...]}`` (``and`` / ``or``, nestable)
+- shorthand: ``{"tags": {"contains": "x"}, "importance": {"lt": 0.1}, "source": "manual"}``,
+  every key ANDed, a bare value meaning ``eq``; ``{"and": [...]}`` / ``{"or": [...]}``.
+
+Fields: namespace, source, content, tags, importance, access_count, created_at, updated_at,
+last_accessed, and ``metadata.<key>[.<key>...]``. Compiled SQL refers to the table as ``m``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from loci.errors import InvalidInputError
+from loci.memory import validation
+from loci.timeutil import format_time, parse_time
+
+OPERATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains")
+TEXT_FIELDS = ("namespace", "source", "content")
+NUMBER_FIELDS = ("importance", "access_count")
+TIME_FIELDS = ("created_at", "updated_at", "last_accessed")
+FIELDS = (*TEXT_FIELDS, *NUMBER_FIELDS, *TIME_FIELDS, "tags", "metadata.<key>")
+METADATA_KEY = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+MAX_DEPTH = 8
+MAX_CONDITIONS = 64
+MAX_LIST = 1000
+COMPARE = {"eq": "=", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+
+
+@dataclass
+class CompiledFilter:
+    """A WHERE clause over `m` with its parameters; namespaces pulled out when ANDed at the top."""
+
+    sql: str = "1"
+    params: list[Any] = field(default_factory=list)
+    namespaces: frozenset[str] | None = None
+    only_namespaces: bool = True
+
+
+def compile_filter(spec: Mapping[str, Any] | None, namespace: str | None = None) -> CompiledFilter:
+    """Compile a filter spec (and an optional namespace) into SQL; raises InvalidInputError."""
+    compiled = CompiledFilter()
+    clauses: list[str] = []
+    if namespace is not None:
+        compiled.namespaces = frozenset([validation.namespace(namespace)])
+    if spec:
+        if not isinstance(spec, Mapping):
+            raise _bad("filters must be a JSON object")
+        counter = [0]
+        for node in _top_level_conjuncts(spec):
+            names = _namespace_constraint(node)
+            if names is not None:
+                current = compiled.namespaces
+                compiled.namespaces = names if current is None else current & names
+                continue
+            clauses.append(_compile_node(node, compiled.params, 0, counter))
+            compiled.only_namespaces = False
+    if compiled.namespaces is not None:
+        marks = ",".join("?" * len(compiled.namespaces))
+        clauses.insert(0, f"m.namespace IN ({marks})" if marks else "0")
+        compiled.params[:0] = sorted(compiled.namespaces)
+    compiled.sql = " AND ".join(f"({c})" for c in clauses) if clauses else "1"
+    return compiled
+
+
+def _top_level_conjuncts(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    if "filters" in spec or "field" in spec:
+        if spec.get("operator", "and") == "and" and "filters" in spec:
+            items = spec["filters"]
+            if not isinstance(items, list):
+                raise _bad("a filter group's 'filters' must be a list")
+            return [_as_mapping(item) for item in items]
+        return [spec]
+    if set(spec) == {"and"}:
+        items = spec["and"]
+        if not isinstance(items, list):
+            raise _bad("'and' must be a list of filters")
+        return [_as_mapping(item) for item in items]
+    return [{key: value} for key, value in spec.items()]
+
+
+def _namespace_constraint(node: Mapping[str, Any]) -> frozenset[str] | None:
+    """Namespace eq / in conditions, which the vector index applies without SQL."""
+    if node.get("field") == "namespace" and node.get("operator") in ("eq", "in"):
+        return _namespace_values(node.get("value"))
+    if set(node) == {"namespace"}:
+        value = node["namespace"]
+        if isinstance(value, str):
+            return _namespace_values(value)
+        if isinstance(value, Mapping) and len(value) == 1:
+            op, operand = next(iter(value.items()))
+            if op in ("eq", "in"):
+                return _namespace_values(operand)
+    return None
+
+
+def _namespace_values(value: Any) -> frozenset[str]:
+    values = value if isinstance(value, list) else [value]
+    if not values or len(values) > MAX_LIST:
+        raise _bad(f"namespace 'in' needs 1-{MAX_LIST} names")
+    return frozenset(validation.namespace(v, "filters.namespace") for v in values)
+
+
+def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) -> str:
+    node = _as_mapping(node)
+    if depth > MAX_DEPTH:
+        raise _bad(f"filters nest deeper than {MAX_DEPTH} levels")
+    if "filters" in node:
+        return _compile_group(node, params, depth, counter)
+    if set(node) <= {"and"} or set(node) <= {"or"}:
+        (joiner, items), = node.items()
+        return _compile_group({"operator": joiner, "filters": items}, params, depth, counter)
+    if "field" in node:
+        unknown = set(node) - {"field", "operator", "value"}
+        if unknown:
+            raise _bad(f"unexpected key(s) {sorted(unknown)} in filter {validation.shown(dict(node))}")
+        return _condition(node.get("field"), node.get("operator", "eq"), node.get("value"), params, counter)
+    parts = []
+    for name, spec in node.items():
+        if isinstance(spec, Mapping):
+            if not spec:
+                raise _bad(f"no operator given for field {validation.shown(name)}")
+            parts.extend(_condition(name, op, value, params, counter) for op, value in spec.items())
+        else:
+            parts.append(_condition(name, "eq", spec, params, counter))
+    return " AND ".join(f"({p})" for p in parts)
+
+
+def _compile_group(node: Mapping[str, Any], params: list[Any], depth: int, counter: list[int]) -> str:
+    joiner = node.get("operator", "and")
+    if joiner not in ("and", "or"):
+        raise _bad(f"a filter group's operator must be 'and' or 'or', got {validation.shown(joiner)}")
+    items = node.get("filters")
+    if not isinstance(items, list) or not items:
+        raise _bad("a filter group needs a non-empty list 'filters'")
+    parts = [_compile_node(item, params, depth + 1, counter) for item in items]
+    return f" {joiner.upper()} ".join(f"({p})" for p in parts)
+
+
+def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[int]) -> str:
+    counter[0] += 1
+    if counter[0] > MAX_CONDITIONS:
+        raise _bad(f"filters have more than {MAX_CONDITIONS} conditions")
+    if op not in OPERATORS:
+        raise _bad(f"unknown operator {validation.shown(op)}; use one of {list(OPERATORS)}")
+    if not isinstance(name, str):
+        raise _bad(f"a filter field must be a string, got {validation.shown(name)}")
+    if name == "tags":
+        return _tags_condition(op, value, params)
+    if name.startswith("metadata."):
+        return _metadata_condition(name, op, value, params)
+    if name in TEXT_FIELDS:
+        return _column_condition(f"m.{name}", op, _typed(value, op, str, name), params)
+    if name in NUMBER_FIELDS:
+        return _column_condition(f"m.{name}", op, _typed(value, op, float, name), params)
+    if name in TIME_FIELDS:
+        return _column_condition(f"m.{name}", op, _times(value, op, name), params)
+    raise _bad(f"unknown filter field {validation.shown(name)}; fields: {list(FIELDS)}")
+
+
+def _column_condition(column: str, op: str, value: Any, params: list[Any]) -> str:
+    if op in COMPARE:
+        params.append(value)
+        return f"{column} {COMPARE[op]} ?"
+    if op in ("in", "nin"):
+        params.extend(value)
+        negate = "NOT " if op == "nin" else ""
+        return f"{column} {negate}IN ({','.join('?' * len(value))})"
+    if not isinstance(value, str):
+        raise _bad(f"'contains' on {column[2:]} needs a string")
+    params.append(value)
+    return f"instr({column}, ?) > 0"
+
+
+def _tags_condition(op: str, value: Any, params: list[Any]) -> str:
+    exists = "EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = m.seq AND t.tag {})"
+    if op in ("contains", "eq", "ne"):
+        tag = _typed(value, "eq", str, "tags")
+        params.append(tag)
+        clause = exists.format("= ?")
+        return f"NOT {clause}" if op == "ne" else clause
+    if op in ("in", "nin"):
+        values = _typed(value, op, str, "tags")
+        params.extend(values)
+        clause = exists.format(f"IN ({','.join('?' * len(values))})")
+        return f"NOT {clause}" if op == "nin" else clause
+    raise _bad(f"operator {op!r} does not apply to tags; use contains, in, nin, eq or ne")
+
+
+def _metadata_condition(name: str, op: str, value: Any, params: list[Any]) -> str:
+    keys = name.split(".")[1:]
+    if not keys or not all(METADATA_KEY.match(k) for k in keys):
+        raise _bad(
+            f"metadata filter field {validation.shown(name)} must be 'metadata.' followed by "
+            "dot-separated keys of letters, digits, '_' or '-'"
+        )
+    path = "$" + "".join(f'."{k}"' for k in keys)
+    if op == "contains":
+        needle = _scalar(value, name)
+        params.extend([path, path, needle, path, needle])
+        return (
+            "(CASE json_type(m.metadata, ?) "
+            "WHEN 'array' THEN EXISTS (SELECT 1 FROM json_each(m.metadata, ?) j WHERE j.value = ?) "
+            "WHEN 'text' THEN instr(json_extract(m.metadata, ?), ?) > 0 ELSE 0 END)"
+        )
+    params.append(path)
+    column = "json_extract(m.metadata, ?)"
+    if op in ("in", "nin"):
+        if not isinstance(value, list) or not 0 < len(value) <= MAX_LIST:
+            raise _bad(f"'{op}' on {name} needs a list of 1-{MAX_LIST} values")
+        return _column_condition(column, op, [_scalar(v, name) for v in value], params)
+    return _column_condition(column, op, _scalar(value, name), params)
+
+
+def _scalar(value: Any, name: str) -> Any:
+    if isinstance(value, bool):
+        return int(value)  # JSON true/false come out of json_extract as 1/0
+    if isinstance(value, str | int | float):
+        return value
+    raise _bad(f"values compared with {name} must be strings, numbers or booleans")
+
+
+def _typed(value: Any, op: str, kind: type, name: str) -> Any:
+    if op in ("in", "nin"):
+        if not isinstance(value, list) or not 0 < len(value) <= MAX_LIST:
+            raise _bad(f"'{op}' on {name} needs a list of 1-{MAX_LIST} values")
+        return [_one(v, kind, name) for v in value]
+    return _one(value, kind, name)
+
+
+def _one(value: Any, kind: type, name: str) -> Any:
+    if kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _bad(f"{name} is compared with numbers, got {validation.shown(value)}")
+        return value
+    if not isinstance(value, str):
+        raise _bad(f"{name} is compared with strings, got {validation.shown(value)}")
+    return value
+
+
+def _times(value: Any, op: str, name: str) -> Any:
+    if op == "contains":
+        raise _bad(f"'contains' does not apply to {name}")
+    values = _typed(value, op, str, name)
+    if isinstance(values, list):
+        return [_time(v, name) for v in values]
+    return _time(values, name)
+
+
+def _time(value: str, name: str) -> str:
+    try:
+        moment: datetime = parse_time(value)
+    except ValueError as exc:
+        raise _bad(f"{name} needs an ISO 8601 date or time, got {validation.shown(value)}") from exc
+    return format_time(moment)
+
+
+def _as_mapping(node: Any) -> Mapping[str, Any]:
+    if not isinstance(node, Mapping):
+        raise _bad(f"each filter must be a JSON object, got {validation.shown(node)}")
+    return node
+
+
+def _bad(message: str) -> InvalidInputError:
+    return InvalidInputError(f"invalid filters: {message}", field="filters")

@@ -1,0 +1,170 @@
+"""Result shapes of the memory service; the MCP tools return them as structured content."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+
+class Memory(BaseModel):
+    """A stored memory with all of its fields."""
+
+    id: str = Field(description="UUID of the memory.")
+    content: str
+    namespace: str
+    tags: list[str]
+    importance: float = Field(ge=0.0, le=1.0)
+    source: str
+    metadata: dict[str, Any]
+    created_at: str = Field(description="ISO 8601, UTC.")
+    updated_at: str
+    last_accessed: str
+    access_count: int
+
+
+class MemoryHit(Memory):
+    """A memory found by a search, with how well it matched."""
+
+    similarity: float = Field(ge=0.0, le=1.0, description="Cosine similarity to the query (clipped at 0).")
+    score: float = Field(description="Ranking score the results are ordered by.")
+
+
+class RememberResult(BaseModel):
+    """What `remember` stored."""
+
+    id: str
+    content: str
+    namespace: str
+    created_at: str
+
+
+class ItemError(BaseModel):
+    """Why one item of a batch was not processed."""
+
+    index: int = Field(description="Position of the item in the request.")
+    type: str
+    message: str
+
+
+class RememberBatchResult(BaseModel):
+    """What `remember_batch` stored; `ids` follows the order of the stored items."""
+
+    stored: int
+    ids: list[str]
+    failed: int
+    errors: list[ItemError]
+
+
+class RecallResult(BaseModel):
+    """Memories matching a query, best first."""
+
+    memories: list[MemoryHit]
+    total: int
+    mode: Literal["hybrid", "vector", "keyword"]
+    query_embedding_time_ms: float
+
+
+class MemoryRef(BaseModel):
+    """A short reference to a memory."""
+
+    id: str
+    content: str
+
+
+class NearbyResult(BaseModel):
+    """Memories closest to a reference memory in vector space."""
+
+    reference: MemoryRef
+    neighbors: list[MemoryHit]
+
+
+class ForgetResult(BaseModel):
+    """What `forget` deleted (or would delete, with `dry_run`)."""
+
+    deleted: int
+    ids: list[str]
+    dry_run: bool
+
+
+class ForgetBatchResult(BaseModel):
+    """What `forget_batch` deleted."""
+
+    deleted: int
+    failed: int
+    ids: list[str]
+    not_found: list[str]
+
+
+class NamespaceInfo(BaseModel):
+    """A namespace and how many memories it holds."""
+
+    name: str
+    count: int
+    created: str
+
+
+class NamespacesResult(BaseModel):
+    """Outcome of a `namespaces` action; only the fields of that action are set."""
+
+    action: Literal["list", "create", "delete", "rename"]
+    namespaces: list[NamespaceInfo] | None = None
+    created: str | None = None
+    deleted: str | None = None
+    memories_removed: int | None = None
+    renamed: str | None = None
+    new_name: str | None = None
+    memories_moved: int | None = None
+    message: str
+
+
+class StatsResult(BaseModel):
+    """Figures about the store (or one namespace of it)."""
+
+    total_memories: int
+    namespaces: dict[str, int]
+    embedding_model: str
+    embedding_dimensions: int
+    storage_path: str
+    storage_size_mb: float
+    oldest_memory: str | None
+    newest_memory: str | None
+    average_importance: float | None
+    tag_distribution: dict[str, int]
+    schema_version: int
+    model_loaded: bool
+
+
+class ExportedMemory(Memory):
+    """A memory as it appears in an export file."""
+
+    vector: list[float] | None = None
+
+
+class ExportData(BaseModel):
+    """The export document; `import_memories` and `loci import` read it back."""
+
+    version: str = "1.0.0"
+    exported_at: str
+    embedding_model: str
+    embedding_dimensions: int
+    memories: list[ExportedMemory]
+
+
+class ExportResult(BaseModel):
+    """An export, with how many memories it holds and its size as JSON."""
+
+    export: ExportData
+    count: int
+    size_bytes: int
+    next_offset: int | None = Field(description="Offset of the next page, or null at the end.")
+
+
+class ImportResult(BaseModel):
+    """What an import stored and skipped."""
+
+    imported: int
+    skipped_duplicates: int
+    failed: int
+    errors: list[ItemError]
+    ids: list[str]

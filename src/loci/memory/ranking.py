@@ -1,0 +1,51 @@
+"""Hybrid ranking: keyword query building and reciprocal rank fusion."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+#: Words too common to say anything about what a memory is about.
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had
+    has have having he her here hers herself him himself his how i if in into is it its itself just
+    me more most my myself no nor not now of off on once only or other our ours ourselves out over
+    own same she should so some such than that the their theirs them themselves then there these
+    they this those through to too under until up very was we were what when where which while who
+    whom why will with would you your yours yourself yourselves""".split()
+)
+WORD = re.compile(r"\w+", re.UNICODE)
+MAX_TERMS = 32
+#: The usual RRF constant: damps the difference between the very top ranks.
+RRF_K = 60
+
+
+def keyword_terms(query: str) -> list[str]:
+    """Distinct lower-case words of a query, stop words dropped (all kept if all are stop words)."""
+    words = [w.lower() for w in WORD.findall(query)]
+    kept = [w for w in words if w not in STOP_WORDS] or words
+    return list(dict.fromkeys(kept))[:MAX_TERMS]
+
+
+def fts_match(query: str) -> str | None:
+    """An FTS5 MATCH expression ORing the query's terms, each quoted; None if there are none."""
+    terms = keyword_terms(query)
+    if not terms:
+        return None
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+def reciprocal_rank_fusion(
+    vector_ranked: Sequence[int], keyword_ranked: Sequence[int], alpha: float
+) -> list[tuple[int, float]]:
+    """Fuse two rankings: each list adds weight / (RRF_K + rank); best first.
+
+    `alpha` weighs the vector ranking and `1 - alpha` the keyword ranking.
+    """
+    scores: dict[int, float] = {}
+    for rank, key in enumerate(vector_ranked):
+        scores[key] = scores.get(key, 0.0) + alpha / (RRF_K + rank + 1)
+    for rank, key in enumerate(keyword_ranked):
+        scores[key] = scores.get(key, 0.0) + (1.0 - alpha) / (RRF_K + rank + 1)
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))

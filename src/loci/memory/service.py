@@ -1,0 +1,312 @@
+"""Core memory operations: remember, recall, nearby, forget."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from loci.errors import InvalidInputError, LociError, NotFoundError
+from loci.memory import validation
+from loci.memory.engine import MemoryEngine, vector_bytes
+from loci.memory.filters import CompiledFilter, compile_filter
+from loci.memory.models import (
+    ForgetBatchResult,
+    ForgetResult,
+    ItemError,
+    Memory,
+    MemoryHit,
+    MemoryRef,
+    NearbyResult,
+    RecallResult,
+    RememberBatchResult,
+    RememberResult,
+)
+from loci.memory.ranking import fts_match, reciprocal_rank_fusion
+from loci.stores import memories as sql
+from loci.stores.vector_sync import prune_log
+from loci.stores.vectors import Allowed
+from loci.timeutil import now
+
+#: How many candidates each ranking contributes to fusion, per result asked for.
+CANDIDATES_PER_RESULT = 4
+MIN_CANDIDATES = 50
+#: `forget` lists at most this many ids (the count is always exact).
+MAX_LISTED_IDS = 1000
+
+
+@dataclass(frozen=True)
+class MemoryDraft:
+    """A memory as a caller describes it, before validation."""
+
+    content: str
+    namespace: str | None = None
+    tags: list[str] = field(default_factory=list)
+    importance: float = 0.5
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "manual"
+
+
+@dataclass(frozen=True)
+class _Checked:
+    content: str
+    namespace: str
+    tags: list[str]
+    importance: float
+    metadata_json: str
+    source: str
+
+
+class MemoryService:
+    """Store, find and delete memories."""
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        self._engine = engine
+        self._limits = engine.limits
+
+    def remember(self, draft: MemoryDraft) -> RememberResult:
+        """Store one memory and return its new id."""
+        checked = self._check(draft)
+        vector = self._engine.embed([checked.content])[0]
+        ids, stamp = self._store([checked], vector.reshape(1, -1))
+        return RememberResult(
+            id=ids[0], content=checked.content, namespace=checked.namespace, created_at=stamp
+        )
+
+    def remember_batch(self, drafts: Sequence[MemoryDraft]) -> RememberBatchResult:
+        """Store many memories in one transaction; invalid items are reported, not stored."""
+        if not 1 <= len(drafts) <= self._limits.max_batch_size:
+            raise InvalidInputError(
+                f"memories must hold 1-{self._limits.max_batch_size} items, got {len(drafts)}",
+                field="memories",
+            )
+        valid: list[_Checked] = []
+        errors: list[ItemError] = []
+        for index, draft in enumerate(drafts):
+            try:
+                valid.append(self._check(draft))
+            except LociError as exc:
+                errors.append(ItemError(index=index, type=exc.code, message=exc.message))
+        ids: list[str] = []
+        if valid:
+            vectors = self._engine.embed([item.content for item in valid])
+            ids, _ = self._store(valid, vectors)
+        return RememberBatchResult(stored=len(ids), ids=ids, failed=len(errors), errors=errors)
+
+    def recall(
+        self,
+        query: str,
+        limit: int = 5,
+        namespace: str | None = None,
+        filters: Mapping[str, Any] | None = None,
+        min_similarity: float = 0.0,
+        hybrid_alpha: float | None = None,
+    ) -> RecallResult:
+        """Memories matching `query`, best first: vector and keyword rankings fused (RRF)."""
+        query = validation.content(query, self._limits.max_content_bytes, "query")
+        limit = validation.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
+        min_similarity = validation.unit_float(min_similarity, "min_similarity")
+        alpha = self._limits.hybrid_alpha if hybrid_alpha is None else hybrid_alpha
+        alpha = validation.unit_float(alpha, "hybrid_alpha")
+        compiled = compile_filter(filters, namespace)
+        with self._engine.db.locked() as conn:
+            if namespace is not None:
+                self._engine.require_namespace(conn, namespace)
+            self._engine.check_model(conn)
+        started = time.perf_counter()
+        query_vector = self._engine.embed([query])[0]
+        embed_ms = (time.perf_counter() - started) * 1000
+        ranked = self._rank(query, query_vector, compiled, alpha, limit, min_similarity)
+        hits = self._load_hits(ranked, touch=True)
+        mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
+        return RecallResult(memories=hits, total=len(hits), mode=mode, query_embedding_time_ms=embed_ms)
+
+    def nearby(self, memory_id: str, limit: int = 5, exclude_self: bool = True) -> NearbyResult:
+        """The memories closest to a given one in vector space."""
+        memory_id = validation.memory_id(memory_id)
+        limit = validation.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
+        with self._engine.db.locked() as conn:
+            found = sql.fetch_by_id(conn, memory_id)
+        if found is None:
+            raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
+        seq, reference = found
+        index = self._engine.index()
+        vector = index.get(seq)
+        if vector is None:
+            raise NotFoundError(f"memory {memory_id} was deleted meanwhile", memory_id=memory_id)
+        hits = index.search(vector, limit + 1)
+        neighbours = [(h.key, h.similarity) for h in hits if not (exclude_self and h.key == seq)]
+        ranked = [(key, sim, sim) for key, sim in neighbours[:limit]]
+        return NearbyResult(
+            reference=MemoryRef(id=reference.id, content=reference.content),
+            neighbors=self._load_hits(ranked, touch=False),
+        )
+
+    def forget(
+        self,
+        memory_id: str | None = None,
+        filters: Mapping[str, Any] | None = None,
+        namespace: str | None = None,
+        dry_run: bool = False,
+    ) -> ForgetResult:
+        """Delete one memory, or every memory matching filters and/or a namespace."""
+        if memory_id is None and not filters and namespace is None:
+            raise InvalidInputError(
+                "give memory_id, filters or namespace to say what to forget", field="memory_id"
+            )
+        if memory_id is not None:
+            memory_id = validation.memory_id(memory_id)
+        compiled = compile_filter(filters, namespace)
+        if memory_id is not None:
+            compiled.sql = f"({compiled.sql}) AND m.id = ?"
+            compiled.params.append(memory_id)
+        with self._engine.db.locked() as conn:
+            if namespace is not None:
+                self._engine.require_namespace(conn, namespace)
+        if dry_run:
+            return self._forget_preview(compiled, memory_id)
+        with self._engine.db.write() as conn:
+            ids = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
+            if memory_id is not None and not ids:
+                raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
+            deleted = sql.delete_ids(conn, ids)
+            prune_log(conn)
+        self._engine.sync.note_own_write()
+        return ForgetResult(deleted=len(deleted), ids=deleted[:MAX_LISTED_IDS], dry_run=False)
+
+    def forget_batch(self, memory_ids: Sequence[str]) -> ForgetBatchResult:
+        """Delete memories by id; unknown ids are reported in `not_found`."""
+        if not 1 <= len(memory_ids) <= self._limits.max_batch_size:
+            raise InvalidInputError(
+                f"memory_ids must hold 1-{self._limits.max_batch_size} ids, got {len(memory_ids)}",
+                field="memory_ids",
+            )
+        ids = list(dict.fromkeys(validation.memory_id(i, "memory_ids") for i in memory_ids))
+        with self._engine.db.write() as conn:
+            deleted = sql.delete_ids(conn, ids)
+            prune_log(conn)
+        self._engine.sync.note_own_write()
+        gone = set(deleted)
+        missing = [i for i in ids if i not in gone]
+        return ForgetBatchResult(deleted=len(deleted), failed=len(missing), ids=deleted, not_found=missing)
+
+    def get(self, memory_id: str) -> Memory:
+        """One memory by id."""
+        memory_id = validation.memory_id(memory_id)
+        with self._engine.db.locked() as conn:
+            found = sql.fetch_by_id(conn, memory_id)
+        if found is None:
+            raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
+        return found[1]
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _check(self, draft: MemoryDraft) -> _Checked:
+        limits = self._limits
+        return _Checked(
+            content=validation.content(draft.content, limits.max_content_bytes),
+            namespace=validation.namespace(draft.namespace or limits.default_namespace),
+            tags=validation.tags(draft.tags),
+            importance=validation.importance(draft.importance),
+            metadata_json=validation.metadata(draft.metadata, limits.max_metadata_bytes),
+            source=validation.source(draft.source),
+        )
+
+    def _store(
+        self, items: Sequence[_Checked], vectors: np.ndarray[Any, Any]
+    ) -> tuple[list[str], str]:
+        """Insert checked items with their vectors in one transaction; (ids, timestamp)."""
+        stamp = now()
+        rows = [
+            sql.NewMemory(
+                id=str(uuid.uuid4()), content=item.content, content_hash=content_hash(item.content),
+                namespace=item.namespace, tags=item.tags, importance=item.importance,
+                source=item.source, metadata_json=item.metadata_json, created_at=stamp,
+                updated_at=stamp, last_accessed=stamp, access_count=0,
+                embedding=vector_bytes(vector),
+            )
+            for item, vector in zip(items, vectors, strict=True)
+        ]
+        with self._engine.db.write() as conn:
+            self._engine.check_model(conn)
+            self._engine.record_model(conn)
+            sql.ensure_namespaces(conn, {row.namespace for row in rows}, stamp)
+            sql.insert_memories(conn, rows)
+            prune_log(conn)
+        self._engine.sync.note_own_write()
+        return [row.id for row in rows], stamp
+
+    def _rank(
+        self,
+        query: str,
+        query_vector: np.ndarray[Any, Any],
+        compiled: CompiledFilter,
+        alpha: float,
+        limit: int,
+        min_similarity: float,
+    ) -> list[tuple[int, float, float]]:
+        """(seq, similarity, score) of the best matches, filtered before ranking."""
+        depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
+        index = self._engine.index()
+        match = fts_match(query) if alpha < 1.0 else None
+        with self._engine.db.snapshot() as conn:
+            allowed = _allowed(conn, compiled)
+            keyword = (
+                sql.keyword_search(conn, match, compiled.sql, compiled.params, depth) if match else []
+            )
+        vector = index.search(query_vector, depth, allowed) if alpha > 0.0 else []
+        similarity = {hit.key: hit.similarity for hit in vector}
+        fused = reciprocal_rank_fusion([h.key for h in vector], [seq for seq, _ in keyword], alpha)
+        missing = [key for key, _ in fused if key not in similarity]
+        similarity.update(index.similarities(query_vector, missing))
+        ranked = [
+            (key, similarity.get(key, 0.0), score)
+            for key, score in fused
+            if similarity.get(key, 0.0) >= min_similarity
+        ]
+        return ranked[:limit]
+
+    def _forget_preview(self, compiled: CompiledFilter, memory_id: str | None) -> ForgetResult:
+        with self._engine.db.locked() as conn:
+            ids = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
+        if memory_id is not None and not ids:
+            raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
+        return ForgetResult(deleted=len(ids), ids=ids[:MAX_LISTED_IDS], dry_run=True)
+
+    def _load_hits(self, ranked: list[tuple[int, float, float]], touch: bool) -> list[MemoryHit]:
+        if not ranked:
+            return []
+        seqs = [seq for seq, _, _ in ranked]
+        if touch:
+            with self._engine.db.write() as conn:
+                sql.touch(conn, seqs, now())
+                records = sql.fetch_by_seq(conn, seqs)
+        else:
+            with self._engine.db.locked() as conn:
+                records = sql.fetch_by_seq(conn, seqs)
+        return [
+            MemoryHit(
+                **records[seq].model_dump(), similarity=min(max(sim, 0.0), 1.0), score=score
+            )
+            for seq, sim, score in ranked
+            if seq in records
+        ]
+
+
+def content_hash(text: str) -> str:
+    """Identity of a memory's content, for duplicate detection."""
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
+
+
+def _allowed(conn: Any, compiled: CompiledFilter) -> Allowed | None:
+    if compiled.namespaces is None and compiled.only_namespaces:
+        return None
+    keys = None
+    if not compiled.only_namespaces:
+        keys = sql.matching_seqs(conn, compiled.sql, compiled.params)
+    return Allowed(namespaces=compiled.namespaces, keys=keys)

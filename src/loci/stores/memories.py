@@ -1,0 +1,237 @@
+"""SQL for memories, namespaces and tags. Knows rows and statements, not ranking or rules."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from loci.memory.models import Memory, NamespaceInfo
+
+COLUMNS = (
+    "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
+    "m.created_at, m.updated_at, m.last_accessed, m.access_count"
+)
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """A validated memory ready to insert (metadata already JSON text)."""
+
+    id: str
+    content: str
+    content_hash: str
+    namespace: str
+    tags: list[str]
+    importance: float
+    source: str
+    metadata_json: str
+    created_at: str
+    updated_at: str
+    last_accessed: str
+    access_count: int
+    embedding: bytes
+
+
+def row_to_memory(row: Sequence[Any]) -> tuple[int, Memory]:
+    """A `COLUMNS` row as (seq, Memory)."""
+    return int(row[0]), Memory(
+        id=row[1],
+        content=row[2],
+        namespace=row[3],
+        tags=json.loads(row[4]),
+        importance=row[5],
+        source=row[6],
+        metadata=json.loads(row[7]),
+        created_at=row[8],
+        updated_at=row[9],
+        last_accessed=row[10],
+        access_count=row[11],
+    )
+
+
+def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> None:
+    """Create namespaces that do not exist yet."""
+    conn.executemany(
+        "INSERT OR IGNORE INTO namespaces(name, created_at) VALUES (?, ?)",
+        [(name, now) for name in sorted(names)],
+    )
+
+
+def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> None:
+    """Insert memories and their tags (call inside a write transaction)."""
+    for item in items:
+        cursor = conn.execute(
+            "INSERT INTO memories(id, namespace, content, content_hash, tags, importance, source, "
+            "metadata, created_at, updated_at, last_accessed, access_count, embedding) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                item.id, item.namespace, item.content, item.content_hash,
+                json.dumps(item.tags, ensure_ascii=False), item.importance, item.source,
+                item.metadata_json, item.created_at, item.updated_at, item.last_accessed,
+                item.access_count, item.embedding,
+            ),
+        )
+        seq = cursor.lastrowid
+        conn.executemany(
+            "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)", [(t, seq) for t in item.tags]
+        )
+
+
+def existing_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
+    """Which of `ids` are stored."""
+    found: set[str] = set()
+    for chunk in _chunks(list(ids), 500):
+        rows = conn.execute(
+            f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(chunk))})", chunk
+        ).fetchall()
+        found.update(row[0] for row in rows)
+    return found
+
+
+def existing_hashes(conn: sqlite3.Connection, pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Which (namespace, content_hash) pairs are stored."""
+    found: set[tuple[str, str]] = set()
+    for namespace, digest in pairs:
+        row = conn.execute(
+            "SELECT 1 FROM memories WHERE namespace = ? AND content_hash = ? LIMIT 1",
+            (namespace, digest),
+        ).fetchone()
+        if row is not None:
+            found.add((namespace, digest))
+    return found
+
+
+def fetch_by_seq(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Memory]:
+    """Memories by their seq."""
+    found: dict[int, Memory] = {}
+    for chunk in _chunks(list(seqs), 500):
+        rows = conn.execute(
+            f"SELECT {COLUMNS} FROM memories m WHERE m.seq IN ({','.join('?' * len(chunk))})", chunk
+        ).fetchall()
+        found.update(row_to_memory(row) for row in rows)
+    return found
+
+
+def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> tuple[int, Memory] | None:
+    """One memory by id, with its seq."""
+    row = conn.execute(f"SELECT {COLUMNS} FROM memories m WHERE m.id = ?", (memory_id,)).fetchone()
+    return None if row is None else row_to_memory(row)
+
+
+def matching_seqs(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> npt.NDArray[np.int64]:
+    """Seqs of the memories a compiled filter admits."""
+    rows = conn.execute(f"SELECT m.seq FROM memories m WHERE {where}", params).fetchall()
+    return np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+
+
+def matching_ids(
+    conn: sqlite3.Connection, where: str, params: Sequence[Any], limit: int
+) -> list[str]:
+    """Ids of up to `limit` memories a compiled filter admits, oldest first."""
+    rows = conn.execute(
+        f"SELECT m.id FROM memories m WHERE {where} ORDER BY m.seq LIMIT ?", [*params, limit]
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+def keyword_search(
+    conn: sqlite3.Connection, match: str, where: str, params: Sequence[Any], limit: int
+) -> list[tuple[int, float]]:
+    """(seq, bm25) of the best keyword matches among admitted memories; lower bm25 is better."""
+    rows = conn.execute(
+        "SELECT f.rowid, bm25(memories_fts) AS rank FROM memories_fts f "
+        "JOIN memories m ON m.seq = f.rowid "
+        f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?",
+        [match, *params, limit],
+    ).fetchall()
+    return [(int(seq), float(rank)) for seq, rank in rows]
+
+
+def delete_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> list[str]:
+    """Delete memories by id; returns the ids that existed."""
+    deleted: list[str] = []
+    for chunk in _chunks(list(ids), 500):
+        rows = conn.execute(
+            f"DELETE FROM memories WHERE id IN ({','.join('?' * len(chunk))}) RETURNING id", chunk
+        ).fetchall()
+        deleted.extend(row[0] for row in rows)
+    return deleted
+
+
+def touch(conn: sqlite3.Connection, seqs: Sequence[int], now: str) -> None:
+    """Record an access: bump access_count and set last_accessed."""
+    conn.executemany(
+        "UPDATE memories SET access_count = access_count + 1, last_accessed = ? WHERE seq = ?",
+        [(now, seq) for seq in seqs],
+    )
+
+
+def namespace_exists(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether the namespace is known."""
+    return conn.execute("SELECT 1 FROM namespaces WHERE name = ?", (name,)).fetchone() is not None
+
+
+def list_namespaces(conn: sqlite3.Connection) -> list[NamespaceInfo]:
+    """Every namespace with its memory count, by name."""
+    rows = conn.execute(
+        "SELECT n.name, n.created_at, (SELECT count(*) FROM memories m WHERE m.namespace = n.name) "
+        "FROM namespaces n ORDER BY n.name"
+    ).fetchall()
+    return [NamespaceInfo(name=r[0], created=r[1], count=r[2]) for r in rows]
+
+
+def count_in_namespace(conn: sqlite3.Connection, name: str) -> int:
+    """How many memories a namespace holds."""
+    return int(conn.execute("SELECT count(*) FROM memories WHERE namespace = ?", (name,)).fetchone()[0])
+
+
+def delete_namespace(conn: sqlite3.Connection, name: str) -> int:
+    """Delete a namespace and its memories; returns how many memories went."""
+    removed = conn.execute("DELETE FROM memories WHERE namespace = ?", (name,)).rowcount
+    conn.execute("DELETE FROM namespaces WHERE name = ?", (name,))
+    return int(removed)
+
+
+def rename_namespace(conn: sqlite3.Connection, old: str, new: str) -> int:
+    """Rename a namespace (its memories follow by ON UPDATE CASCADE); returns how many moved."""
+    moved = count_in_namespace(conn, old)
+    conn.execute("UPDATE namespaces SET name = ? WHERE name = ?", (new, old))
+    return moved
+
+
+def iter_memories(
+    conn: sqlite3.Connection, where: str, params: Sequence[Any], with_vectors: bool, chunk: int = 1000
+) -> Iterator[tuple[Memory, bytes | None]]:
+    """Every admitted memory in insertion order, optionally with its raw vector."""
+    extra = ", m.embedding" if with_vectors else ""
+    cursor = conn.execute(
+        f"SELECT {COLUMNS}{extra} FROM memories m WHERE {where} ORDER BY m.seq", params
+    )
+    while rows := cursor.fetchmany(chunk):
+        for row in rows:
+            yield row_to_memory(row)[1], (row[12] if with_vectors else None)
+
+
+def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
+    """A value of the meta table."""
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+    """Set a value of the meta table."""
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

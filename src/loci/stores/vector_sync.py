@@ -1,0 +1,127 @@
+"""Keeps one process's in-memory vector index in step with the database.
+
+Triggers append every vector change to `vector_log` in the writing transaction. Before each
+search, :meth:`IndexSync.refresh` applies the entries this process has not seen. It costs one
+`PRAGMA data_version` when nothing changed. A process that fell behind a pruned log rebuilds
+the index from the memories table.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable
+
+import numpy as np
+
+from loci.stores.db import Database
+from loci.stores.vectors import VectorIndex
+
+#: How many log entries to keep; older ones are pruned by writers.
+LOG_KEEP = 50_000
+LOAD_CHUNK = 10_000
+
+Progress = Callable[[int, int], None]
+
+
+class IndexSync:
+    """Owns the derived index of one process and the log position it has reached."""
+
+    def __init__(self, db: Database, index: VectorIndex, dimensions: int) -> None:
+        self._db = db
+        self._index = index
+        self._dimensions = dimensions
+        self._log_position = -1  # -1: never loaded
+        self._data_version = -1
+        self._own_writes = True
+
+    @property
+    def index(self) -> VectorIndex:
+        """The index, as of the last refresh."""
+        return self._index
+
+    def note_own_write(self) -> None:
+        """Call after this process commits vector changes (data_version misses our own)."""
+        self._own_writes = True
+
+    def refresh(self) -> None:
+        """Apply the changes committed since the last refresh, by any process."""
+        version = self._db.data_version()
+        if version == self._data_version and not self._own_writes:
+            return
+        with self._db.snapshot() as conn:
+            if self._log_position < 0 or self._fell_behind(conn):
+                self._load_all(conn)
+            else:
+                self._apply_log(conn)
+        self._data_version = version
+        self._own_writes = False
+
+    def rebuild(self, progress: Progress | None = None) -> int:
+        """Rebuild the index from the memories table; returns how many vectors it holds."""
+        with self._db.snapshot() as conn:
+            self._load_all(conn, progress)
+        self._data_version = self._db.data_version()
+        self._own_writes = False
+        return self._index.count()
+
+    def _fell_behind(self, conn: sqlite3.Connection) -> bool:
+        oldest = conn.execute("SELECT min(seq) FROM vector_log").fetchone()[0]
+        return oldest is not None and oldest > self._log_position + 1
+
+    def _load_all(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+        self._log_position = _log_head(conn)
+        self._index.clear()
+        total = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+        done = 0
+        cursor = conn.execute("SELECT seq, namespace, embedding FROM memories ORDER BY seq")
+        while rows := cursor.fetchmany(LOAD_CHUNK):
+            self._upsert_rows(rows)
+            done += len(rows)
+            if progress is not None:
+                progress(done, total)
+
+    def _apply_log(self, conn: sqlite3.Connection) -> None:
+        entries = conn.execute(
+            "SELECT seq, memory_seq FROM vector_log WHERE seq > ? ORDER BY seq",
+            (self._log_position,),
+        ).fetchall()
+        if not entries:
+            return
+        self._log_position = int(entries[-1][0])
+        touched = sorted({int(memory_seq) for _, memory_seq in entries})
+        present: set[int] = set()
+        for chunk in _chunks(touched, 500):
+            marks = ",".join("?" * len(chunk))
+            rows = conn.execute(
+                f"SELECT seq, namespace, embedding FROM memories WHERE seq IN ({marks})", chunk
+            ).fetchall()
+            present.update(int(row[0]) for row in rows)
+            self._upsert_rows(rows)
+        self._index.delete([seq for seq in touched if seq not in present])
+
+    def _upsert_rows(self, rows: list[tuple[int, str, bytes]]) -> None:
+        if not rows:
+            return
+        vectors = np.frombuffer(b"".join(row[2] for row in rows), dtype=np.float32)
+        self._index.upsert(
+            [int(row[0]) for row in rows],
+            vectors.reshape(len(rows), self._dimensions),
+            [row[1] for row in rows],
+        )
+
+
+def prune_log(conn: sqlite3.Connection) -> None:
+    """Drop log entries older than the last `LOG_KEEP` (call inside a write transaction)."""
+    head = _log_head(conn)
+    if head > LOG_KEEP:
+        conn.execute("DELETE FROM vector_log WHERE seq <= ?", (head - LOG_KEEP,))
+
+
+def _log_head(conn: sqlite3.Connection) -> int:
+    value = conn.execute("SELECT max(seq) FROM vector_log").fetchone()[0]
+    return int(value) if value is not None else 0
+
+
+def _chunks(items: list[int], size: int) -> Iterable[list[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
