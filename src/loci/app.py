@@ -1,0 +1,64 @@
+"""The composition root: builds every service from the settings, and closes them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loci.embedding import Embedder
+from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.memory.catalog import CatalogService
+from loci.memory.engine import Limits, MemoryEngine
+from loci.memory.service import MemoryService
+from loci.memory.transfer import TransferService
+from loci.settings import Settings
+from loci.stores.db import PRIVATE_DIR_MODE, Database
+from loci.stores.vectors import ExactIndex
+
+
+@dataclass
+class App:
+    """Everything a front end (MCP server, CLI, tests) talks to."""
+
+    settings: Settings
+    db: Database
+    embedder: Embedder
+    memory: MemoryService
+    catalog: CatalogService
+    transfer: TransferService
+
+    def close(self) -> None:
+        """Release the database connection."""
+        self.db.close()
+
+
+def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
+    """Wire the services for `settings`; `embedder` replaces the configured model (tests share one)."""
+    settings.home.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+    db = Database(settings.database_path, settings.busy_timeout_seconds)
+    model = embedder or make_embedder(settings)
+    engine = MemoryEngine(db, model, ExactIndex(model.identity.dimensions), limits_from(settings))
+    return App(
+        settings=settings,
+        db=db,
+        embedder=model,
+        memory=MemoryService(engine),
+        catalog=CatalogService(engine),
+        transfer=TransferService(engine),
+    )
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The embedder the settings name (loaded lazily)."""
+    return OnnxMiniLM(threads=settings.embedding_threads)
+
+
+def limits_from(settings: Settings) -> Limits:
+    """The service limits carried by the settings."""
+    return Limits(
+        max_content_bytes=settings.max_content_bytes,
+        max_metadata_bytes=settings.max_metadata_bytes,
+        max_batch_size=settings.max_batch_size,
+        max_recall_limit=settings.max_recall_limit,
+        default_namespace=settings.default_namespace,
+        hybrid_alpha=settings.hybrid_alpha,
+    )

@@ -1,0 +1,129 @@
+"""Namespaces and statistics of the memory store."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from loci.errors import ConflictError, InvalidInputError
+from loci.memory import validation
+from loci.memory.engine import MemoryEngine
+from loci.memory.models import NamespacesResult, StatsResult
+from loci.stores import memories as sql
+from loci.stores.vector_sync import prune_log
+from loci.timeutil import now
+
+TOP_TAGS = 50
+Action = Literal["list", "create", "delete", "rename"]
+
+
+class CatalogService:
+    """List, create, delete and rename namespaces; report figures about the store."""
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        self._engine = engine
+
+    def namespaces(
+        self, action: Action = "list", name: str | None = None, new_name: str | None = None
+    ) -> NamespacesResult:
+        """Carry out one namespace action."""
+        if action == "list":
+            with self._engine.db.locked() as conn:
+                listed = sql.list_namespaces(conn)
+            return NamespacesResult(action="list", namespaces=listed, message=f"{len(listed)} namespaces")
+        if name is None:
+            raise InvalidInputError(f"action {action!r} needs a namespace name", field="name")
+        name = validation.namespace(name, "name")
+        if action == "create":
+            return self._create(name)
+        if action == "delete":
+            return self._delete(name)
+        if action == "rename":
+            if new_name is None:
+                raise InvalidInputError("action 'rename' needs new_name", field="new_name")
+            return self._rename(name, validation.namespace(new_name, "new_name"))
+        raise InvalidInputError(f"unknown action {action!r}; use list, create, delete or rename")
+
+    def stats(self, namespace: str | None = None) -> StatsResult:
+        """Counts, dates, importance and tags, for the whole store or one namespace."""
+        if namespace is not None:
+            namespace = validation.namespace(namespace)
+        where, params = ("m.namespace = ?", [namespace]) if namespace else ("1", [])
+        with self._engine.db.snapshot() as conn:
+            if namespace is not None:
+                self._engine.require_namespace(conn, namespace)
+            total, oldest, newest, average = conn.execute(
+                f"SELECT count(*), min(created_at), max(created_at), avg(importance) "
+                f"FROM memories m WHERE {where}",
+                params,
+            ).fetchone()
+            counts = {
+                info.name: info.count
+                for info in sql.list_namespaces(conn)
+                if namespace is None or info.name == namespace
+            }
+            tags = dict(
+                conn.execute(
+                    "SELECT t.tag, count(*) AS n FROM memory_tags t JOIN memories m "
+                    f"ON m.seq = t.memory_seq WHERE {where} GROUP BY t.tag "
+                    "ORDER BY n DESC, t.tag LIMIT ?",
+                    [*params, TOP_TAGS],
+                ).fetchall()
+            )
+            stored_model = self._engine.stored_model(conn)
+        identity = self._engine.embedder.identity
+        return StatsResult(
+            total_memories=int(total),
+            namespaces=counts,
+            embedding_model=stored_model or identity.name,
+            embedding_dimensions=identity.dimensions,
+            storage_path=str(self._engine.db.path.parent),
+            storage_size_mb=round(_database_bytes(self._engine) / 1_000_000, 3),
+            oldest_memory=oldest,
+            newest_memory=newest,
+            average_importance=None if average is None else round(float(average), 4),
+            tag_distribution=tags,
+            schema_version=self._engine.db.schema_version(),
+            model_loaded=self._engine.embedder.is_loaded,
+        )
+
+    def _create(self, name: str) -> NamespacesResult:
+        with self._engine.db.write() as conn:
+            if sql.namespace_exists(conn, name):
+                raise ConflictError(f"namespace {name!r} already exists", namespace=name)
+            sql.ensure_namespaces(conn, {name}, now())
+        return NamespacesResult(action="create", created=name, message=f"namespace {name!r} created")
+
+    def _delete(self, name: str) -> NamespacesResult:
+        with self._engine.db.write() as conn:
+            self._engine.require_namespace(conn, name)
+            removed = sql.delete_namespace(conn, name)
+            prune_log(conn)
+        self._engine.sync.note_own_write()
+        return NamespacesResult(
+            action="delete",
+            deleted=name,
+            memories_removed=removed,
+            message=f"namespace {name!r} deleted with {removed} memories",
+        )
+
+    def _rename(self, name: str, new_name: str) -> NamespacesResult:
+        with self._engine.db.write() as conn:
+            self._engine.require_namespace(conn, name)
+            if sql.namespace_exists(conn, new_name):
+                raise ConflictError(f"namespace {new_name!r} already exists", namespace=new_name)
+            # ON UPDATE CASCADE moves the memories; their trigger logs the change for the index.
+            moved = sql.rename_namespace(conn, name, new_name)
+        self._engine.sync.note_own_write()
+        return NamespacesResult(
+            action="rename",
+            renamed=name,
+            new_name=new_name,
+            memories_moved=moved,
+            message=f"namespace {name!r} renamed to {new_name!r} ({moved} memories)",
+        )
+
+
+def _database_bytes(engine: MemoryEngine) -> int:
+    path = engine.db.path
+    siblings = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+    return sum(p.stat().st_size for p in siblings if p.exists())

@@ -1,0 +1,264 @@
+"""Moving memories in and out: export, import, and re-embedding (reindex)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from pydantic import ValidationError
+
+from loci.errors import InvalidInputError, LociError, ModelMismatchError
+from loci.memory import validation
+from loci.memory.engine import MemoryEngine, vector_bytes
+from loci.memory.filters import compile_filter
+from loci.memory.models import ExportData, ExportedMemory, ExportResult, ImportResult, ItemError
+from loci.memory.service import content_hash
+from loci.stores import memories as sql
+from loci.stores.vector_sync import prune_log
+from loci.timeutil import format_time, now, parse_time
+
+EXPORT_VERSION = "1.0.0"
+#: Memories embedded and committed together during import and reindex.
+IMPORT_BATCH = 256
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How to import: where to, whether to skip duplicates, whether to embed again."""
+
+    namespace_override: str | None = None
+    skip_duplicates: bool = True
+    recompute_vectors: bool = True
+
+
+@dataclass
+class _Pending:
+    index: int
+    row: sql.NewMemory | None
+    vector: list[float] | None
+
+
+class TransferService:
+    """Export, import and reindex the memory store."""
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        self._engine = engine
+
+    def export_header(self) -> dict[str, Any]:
+        """The fields of an export document other than `memories`."""
+        with self._engine.db.locked() as conn:
+            model = self._engine.stored_model(conn) or self._engine.embedder.identity.name
+        return {
+            "version": EXPORT_VERSION,
+            "exported_at": now(),
+            "embedding_model": model,
+            "embedding_dimensions": self._engine.embedder.identity.dimensions,
+        }
+
+    def iter_export(
+        self, namespace: str | None = None, include_vectors: bool = False, offset: int = 0
+    ) -> Iterator[ExportedMemory]:
+        """Every memory (of a namespace), oldest first, starting at `offset`."""
+        compiled = compile_filter(None, namespace)
+        with self._engine.db.snapshot() as conn:
+            if namespace is not None:
+                self._engine.require_namespace(conn, namespace)
+            rows = sql.iter_memories(conn, compiled.sql, compiled.params, include_vectors)
+            for position, (memory, blob) in enumerate(rows):
+                if position < offset:
+                    continue
+                vector = np.frombuffer(blob, dtype=np.float32).tolist() if blob else None
+                yield ExportedMemory(**memory.model_dump(), vector=vector)
+
+    def export(
+        self, namespace: str | None = None, include_vectors: bool = False, offset: int = 0, limit: int = 1000
+    ) -> ExportResult:
+        """One page of an export, as a document `import_memories` accepts."""
+        offset = validation.bounded_int(offset, 0, 2**62, "offset")
+        limit = validation.bounded_int(limit, 1, 100_000, "limit")
+        memories: list[ExportedMemory] = []
+        more = False
+        for memory in self.iter_export(namespace, include_vectors, offset):
+            if len(memories) == limit:
+                more = True
+                break
+            memories.append(memory)
+        data = ExportData(**self.export_header(), memories=memories)
+        size = len(data.model_dump_json().encode("utf-8"))
+        next_offset = offset + len(memories) if more else None
+        return ExportResult(export=data, count=len(memories), size_bytes=size, next_offset=next_offset)
+
+    def import_data(
+        self, data: Mapping[str, Any], options: ImportOptions, progress: Progress | None = None
+    ) -> ImportResult:
+        """Import an export document; invalid items are reported, valid ones stored in batches."""
+        document = _unwrap(data)
+        items = document.get("memories")
+        if not isinstance(items, list):
+            raise InvalidInputError("import data needs a 'memories' list", field="data")
+        if options.namespace_override is not None:
+            validation.namespace(options.namespace_override, "namespace_override")
+        if not options.recompute_vectors:
+            self._check_exported_model(document)
+        result = ImportResult(imported=0, skipped_duplicates=0, failed=0, errors=[], ids=[])
+        seen: set[tuple[str, str]] = set()
+        for start in range(0, len(items), IMPORT_BATCH):
+            batch = [self._prepare(start + i, item, options, result) for i, item in enumerate(items[start : start + IMPORT_BATCH])]
+            self._store_batch([p for p in batch if p.row is not None], options, seen, result)
+            if progress is not None:
+                progress(min(start + IMPORT_BATCH, len(items)), len(items))
+        result.failed = len(result.errors)
+        return result
+
+    def reindex(self, force: bool = False, progress: Progress | None = None) -> dict[str, Any]:
+        """Re-embed every memory if the model changed (or `force`), then rebuild the index."""
+        identity = self._engine.embedder.identity
+        with self._engine.db.locked() as conn:
+            stored = self._engine.stored_model(conn)
+            rows = conn.execute("SELECT seq, content FROM memories ORDER BY seq").fetchall()
+        re_embed = force or (stored is not None and stored != identity.name)
+        if re_embed:
+            for start in range(0, len(rows), IMPORT_BATCH):
+                chunk = rows[start : start + IMPORT_BATCH]
+                vectors = self._engine.embed([content for _, content in chunk])
+                with self._engine.db.write() as conn:
+                    conn.executemany(
+                        "UPDATE memories SET embedding = ? WHERE seq = ?",
+                        [(vector_bytes(v), seq) for (seq, _), v in zip(chunk, vectors, strict=True)],
+                    )
+                    prune_log(conn)
+                if progress is not None:
+                    progress(start + len(chunk), len(rows))
+            with self._engine.db.write() as conn:
+                self._engine.record_model(conn)
+        indexed = self._engine.sync.rebuild(None if re_embed else progress)
+        return {
+            "memories": len(rows),
+            "re_embedded": len(rows) if re_embed else 0,
+            "indexed": indexed,
+            "previous_model": stored,
+            "model": identity.name,
+        }
+
+    def _check_exported_model(self, document: Mapping[str, Any]) -> None:
+        exported = document.get("embedding_model")
+        configured = self._engine.embedder.identity.name
+        if exported != configured:
+            raise ModelMismatchError(
+                f"the export's vectors come from {exported!r}, loci uses {configured!r}; "
+                "import with recompute_vectors=true",
+                exported_model=exported,
+                configured_model=configured,
+            )
+
+    def _prepare(self, index: int, item: Any, options: ImportOptions, result: ImportResult) -> _Pending:
+        try:
+            return _Pending(index, *self._to_row(item, options))
+        except ValidationError as exc:
+            message = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            result.errors.append(ItemError(index=index, type="invalid_input", message=message))
+        except LociError as exc:
+            result.errors.append(ItemError(index=index, type=exc.code, message=exc.message))
+        return _Pending(index, None, None)
+
+    def _to_row(self, item: Any, options: ImportOptions) -> tuple[sql.NewMemory, list[float] | None]:
+        memory = ExportedMemory.model_validate(item)
+        limits = self._engine.limits
+        text = validation.content(memory.content, limits.max_content_bytes)
+        vector = None if options.recompute_vectors else memory.vector
+        if not options.recompute_vectors:
+            dims = self._engine.embedder.identity.dimensions
+            if vector is None or len(vector) != dims:
+                raise InvalidInputError(f"item needs a {dims}-d vector when recompute_vectors is false")
+        row = sql.NewMemory(
+            id=validation.memory_id(memory.id, "id"),
+            content=text,
+            content_hash=content_hash(text),
+            namespace=validation.namespace(options.namespace_override or memory.namespace),
+            tags=validation.tags(memory.tags),
+            importance=validation.importance(memory.importance),
+            source=validation.source(memory.source),
+            metadata_json=validation.metadata(memory.metadata, limits.max_metadata_bytes),
+            created_at=_stamp(memory.created_at, "created_at"),
+            updated_at=_stamp(memory.updated_at, "updated_at"),
+            last_accessed=_stamp(memory.last_accessed, "last_accessed"),
+            access_count=validation.bounded_int(memory.access_count, 0, 2**62, "access_count"),
+            embedding=b"",
+        )
+        return row, vector
+
+    def _store_batch(
+        self, batch: list[_Pending], options: ImportOptions, seen: set[tuple[str, str]], result: ImportResult
+    ) -> None:
+        with self._engine.db.locked() as conn:
+            taken_ids = sql.existing_ids(conn, [p.row.id for p in batch if p.row])
+            stored_hashes = sql.existing_hashes(
+                conn, {(p.row.namespace, p.row.content_hash) for p in batch if p.row}
+            )
+        keep: list[_Pending] = []
+        for pending in batch:
+            assert pending.row is not None
+            key = (pending.row.namespace, pending.row.content_hash)
+            if options.skip_duplicates and (key in stored_hashes or key in seen or pending.row.id in taken_ids):
+                result.skipped_duplicates += 1
+                continue
+            if pending.row.id in taken_ids:
+                pending.row = replace(pending.row, id=str(uuid.uuid4()))
+            seen.add(key)
+            keep.append(pending)
+        if not keep:
+            return
+        rows = self._with_vectors(keep, options)
+        with self._engine.db.write() as conn:
+            self._engine.check_model(conn)
+            self._engine.record_model(conn)
+            sql.ensure_namespaces(conn, {row.namespace for row in rows}, now())
+            sql.insert_memories(conn, rows)
+            prune_log(conn)
+        self._engine.sync.note_own_write()
+        result.imported += len(rows)
+        result.ids.extend(row.id for row in rows)
+
+    def _with_vectors(self, keep: list[_Pending], options: ImportOptions) -> list[sql.NewMemory]:
+        if options.recompute_vectors:
+            vectors = self._engine.embed([p.row.content for p in keep if p.row])
+        else:
+            vectors = _unit_rows(np.array([p.vector for p in keep], dtype=np.float32))
+        return [
+            replace(p.row, embedding=vector_bytes(v)) for p, v in zip(keep, vectors, strict=True) if p.row
+        ]
+
+
+def _unwrap(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Accept an export document, or the whole `export_memories` result around it."""
+    if not isinstance(data, Mapping):
+        raise InvalidInputError("import data must be a JSON object", field="data")
+    inner = data.get("export")
+    return inner if isinstance(inner, Mapping) else data
+
+
+def _unit_rows(vectors: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Normalise rows that are not unit length already (exported vectors are kept bit-exact)."""
+    if not np.isfinite(vectors).all():
+        raise InvalidInputError("imported vectors must hold finite numbers", field="vector")
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    off = np.abs(norms - 1.0) > 1e-4
+    return np.where(off, vectors / np.maximum(norms, 1e-12), vectors)
+
+
+def _stamp(value: str, field: str) -> str:
+    try:
+        return format_time(parse_time(value))
+    except (ValueError, TypeError) as exc:
+        raise InvalidInputError(f"{field} is not an ISO 8601 time: {validation.shown(value)}") from exc
+
+
+def dumps_export_line(memory: ExportedMemory) -> str:
+    """One memory as compact JSON (used when streaming an export to a file)."""
+    return json.dumps(memory.model_dump(), ensure_ascii=False, separators=(",", ":"))
