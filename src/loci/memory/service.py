@@ -195,6 +195,10 @@ class MemoryService:
         missing = [i for i in ids if i not in gone]
         return ForgetBatchResult(deleted=len(deleted), failed=len(missing), ids=deleted, not_found=missing)
 
+    def warm_up(self) -> None:
+        """Load the vector index now rather than on the first search."""
+        self._engine.index()
+
     def get(self, memory_id: str) -> Memory:
         """One memory by id."""
         memory_id = validation.memory_id(memory_id)

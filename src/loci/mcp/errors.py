@@ -1,0 +1,51 @@
+"""Turning errors into MCP tool results shaped `{"error": {"type", "message", "details"}}`."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from mcp.types import CallToolResult, TextContent
+from pydantic import ValidationError
+
+from loci.errors import InvalidInputError, LociError
+
+log = logging.getLogger("loci.mcp")
+
+
+def error_result(error: dict[str, Any]) -> CallToolResult:
+    """A tool result with `isError` set and the error both as text and as structured content."""
+    payload = {"error": error}
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))],
+        structured_content=payload,
+        is_error=True,
+    )
+
+
+def from_loci_error(exc: LociError) -> CallToolResult:
+    """A loci error as a tool result."""
+    return error_result(exc.to_dict())
+
+
+def from_validation_error(tool: str, exc: ValidationError) -> CallToolResult:
+    """Arguments that failed the tool's input schema, naming each field and what was wrong."""
+    problems = [
+        {"field": ".".join(str(part) for part in err["loc"]) or "(arguments)", "message": err["msg"]}
+        for err in exc.errors(include_url=False, include_input=False)
+    ]
+    summary = "; ".join(f"{p['field']}: {p['message']}" for p in problems)
+    error = InvalidInputError(f"invalid arguments for {tool}: {summary}", errors=problems)
+    return from_loci_error(error)
+
+
+def internal_error(tool: str) -> CallToolResult:
+    """An unexpected failure: no internals leak to the agent, the log has the traceback."""
+    return error_result(
+        {
+            "type": "internal",
+            "message": f"{tool} failed unexpectedly; the server log has the details",
+            "details": {},
+        }
+    )

@@ -1,0 +1,208 @@
+"""The `memory` toolset: one short function per tool, each validating and calling a service."""
+
+from typing import Annotated, Any, Literal
+
+import anyio.from_thread
+from mcp.server.mcpserver import Context
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
+
+from loci.mcp.provider import AppProvider
+from loci.memory.models import (
+    ExportResult,
+    ForgetBatchResult,
+    ForgetResult,
+    ImportResult,
+    NamespacesResult,
+    NearbyResult,
+    RecallResult,
+    RememberBatchResult,
+    RememberResult,
+    StatsResult,
+)
+from loci.settings import Settings
+
+UUID = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+NAMESPACE = r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$"
+
+MemoryId = Annotated[str, Field(pattern=UUID, max_length=36, description="A memory id (UUID).")]
+Namespace = Annotated[str, Field(pattern=NAMESPACE, max_length=128, description="Namespace name.")]
+Tag = Annotated[str, Field(min_length=1, max_length=64)]
+Tags = Annotated[list[Tag], Field(max_length=64, description="Tags for filtering.")]
+Importance = Annotated[float, Field(ge=0.0, le=1.0, description="Importance 0-1 (default 0.5).")]
+Metadata = Annotated[dict[str, Any], Field(description="Arbitrary JSON metadata.")]
+Filters = Annotated[
+    dict[str, Any] | None,
+    Field(
+        description='Conditions applied before ranking, e.g. {"tags": {"contains": "x"}, '
+        '"importance": {"gte": 0.5}, "metadata.project": "alpha"} or '
+        '{"operator": "or", "filters": [{"field": "source", "operator": "eq", "value": "manual"}]}. '
+        "Operators: eq ne gt gte lt lte in nin contains. Fields: namespace, tags, importance, "
+        "source, content, created_at, updated_at, last_accessed, access_count, metadata.<key>."
+    ),
+]
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
+DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
+
+
+def register(server: Any, provider: AppProvider, settings: Settings) -> None:
+    """Add the memory tools and resources to `server`, bounded by `settings`."""
+    content_field = Field(min_length=1, max_length=settings.max_content_bytes)
+    Content = Annotated[str, content_field, Field(description="The text to remember.")]
+    Query = Annotated[str, content_field, Field(description="What to look for, in natural language.")]
+    Limit = Annotated[int, Field(ge=1, le=settings.max_recall_limit, description="Most results.")]
+
+    class BatchItem(BaseModel):
+        """One memory of a batch."""
+
+        model_config = ConfigDict(extra="forbid")
+        content: Content
+        namespace: Namespace | None = None
+        tags: Tags = []
+        importance: Importance = 0.5
+        metadata: Metadata = {}
+
+    from loci.memory.service import MemoryDraft  # light: dataclasses and pydantic models only
+
+    def remember(
+        content: Content,
+        namespace: Namespace | None = None,
+        tags: Tags | None = None,
+        importance: Importance = 0.5,
+        metadata: Metadata | None = None,
+    ) -> RememberResult:
+        """Store one self-contained fact, preference, decision or event for later recall.
+
+        Returns the new memory's id. Use a namespace per project or topic (default "default").
+        """
+        draft = MemoryDraft(content, namespace, tags or [], importance, metadata or {})
+        return provider.call(lambda app: app.memory.remember(draft))
+
+    def remember_batch(
+        memories: Annotated[list[BatchItem], Field(min_length=1, max_length=settings.max_batch_size)],
+        namespace: Namespace | None = None,
+    ) -> RememberBatchResult:
+        """Store several memories in one call (faster than many `remember` calls).
+
+        `namespace` applies to items that do not name their own. Invalid items are listed in
+        `errors` (by index) and not stored; the others are stored together.
+        """
+        drafts = [
+            MemoryDraft(m.content, m.namespace or namespace, m.tags, m.importance, m.metadata)
+            for m in memories
+        ]
+        return provider.call(lambda app: app.memory.remember_batch(drafts))
+
+    def recall(
+        query: Query,
+        limit: Limit = 5,
+        namespace: Namespace | None = None,
+        filters: Filters = None,
+        min_similarity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0,
+        hybrid_alpha: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+    ) -> RecallResult:
+        """Find stored memories relevant to a question or topic, best first.
+
+        Hybrid by default: meaning (vectors) and keywords fused. `hybrid_alpha` 1.0 = meaning
+        only, 0.0 = keywords only. `namespace` and `filters` restrict what is searched.
+        """
+        return provider.call(
+            lambda app: app.memory.recall(query, limit, namespace, filters, min_similarity, hybrid_alpha)
+        )
+
+    def nearby(memory_id: MemoryId, limit: Limit = 5, exclude_self: bool = True) -> NearbyResult:
+        """The memories closest in meaning to a given memory."""
+        return provider.call(lambda app: app.memory.nearby(memory_id, limit, exclude_self))
+
+    def forget(
+        memory_id: MemoryId | None = None,
+        filters: Filters = None,
+        namespace: Namespace | None = None,
+        dry_run: bool = False,
+    ) -> ForgetResult:
+        """Delete a memory by id, or every memory matching `filters` and/or `namespace`.
+
+        Permanent. With `dry_run` nothing is deleted and the result lists what would be.
+        """
+        return provider.call(lambda app: app.memory.forget(memory_id, filters, namespace, dry_run))
+
+    def forget_batch(
+        memory_ids: Annotated[list[MemoryId], Field(min_length=1, max_length=settings.max_batch_size)],
+    ) -> ForgetBatchResult:
+        """Delete several memories by id; ids that do not exist are listed in `not_found`."""
+        return provider.call(lambda app: app.memory.forget_batch(memory_ids))
+
+    def stats(namespace: Namespace | None = None) -> StatsResult:
+        """Counts, namespaces, dates, tags and the embedding model of the memory store."""
+        return provider.call(lambda app: app.catalog.stats(namespace))
+
+    def namespaces(
+        action: Literal["list", "create", "delete", "rename"] = "list",
+        name: Namespace | None = None,
+        new_name: Namespace | None = None,
+    ) -> NamespacesResult:
+        """List namespaces with counts; create one; rename one (`new_name`); or delete one with
+        all its memories (permanent)."""
+        return provider.call(lambda app: app.catalog.namespaces(action, name, new_name))
+
+    def export_memories(
+        namespace: Namespace | None = None,
+        include_vectors: bool = False,
+        offset: Annotated[int, Field(ge=0)] = 0,
+        limit: Annotated[int, Field(ge=1, le=10_000)] = 1000,
+    ) -> ExportResult:
+        """Export memories as JSON that `import_memories` accepts; page with offset/limit
+        (`next_offset` is null at the end)."""
+        return provider.call(
+            lambda app: app.transfer.export(namespace, include_vectors, offset, limit)
+        )
+
+    def import_memories(
+        data: Annotated[dict[str, Any], Field(description="An export_memories result or its `export`.")],
+        ctx: Context,
+        namespace_override: Namespace | None = None,
+        skip_duplicates: bool = True,
+        recompute_vectors: bool = True,
+    ) -> ImportResult:
+        """Import memories exported by loci, keeping ids, dates and fields; duplicates by
+        content are skipped unless `skip_duplicates` is false."""
+        from loci.memory.transfer import ImportOptions
+
+        options = ImportOptions(namespace_override, skip_duplicates, recompute_vectors)
+
+        def progress(done: int, total: int) -> None:
+            anyio.from_thread.run(ctx.report_progress, done, total, "importing memories")
+
+        return provider.call(lambda app: app.transfer.import_data(data, options, progress))
+
+    tools = [
+        (remember, "Remember", ADDITIVE),
+        (remember_batch, "Remember many", ADDITIVE),
+        (recall, "Recall", READ_ONLY),
+        (nearby, "Nearby memories", READ_ONLY),
+        (forget, "Forget", DESTRUCTIVE),
+        (forget_batch, "Forget many", DESTRUCTIVE),
+        (stats, "Memory statistics", READ_ONLY),
+        (namespaces, "Namespaces", ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)),
+        (export_memories, "Export memories", READ_ONLY),
+        (import_memories, "Import memories", ADDITIVE),
+    ]
+    for fn, title, annotations in tools:
+        server.add_tool(fn, title=title, annotations=annotations, structured_output=True)
+    _register_resources(server, provider)
+
+
+def _register_resources(server: Any, provider: AppProvider) -> None:
+    @server.resource("memory://stats", name="stats", title="Memory statistics", mime_type="application/json")
+    def stats_resource() -> str:
+        """Figures about the memory store, as JSON."""
+        return provider.call(lambda app: app.catalog.stats().model_dump_json())
+
+    @server.resource(
+        "memory://namespaces", name="namespaces", title="Namespaces", mime_type="application/json"
+    )
+    def namespaces_resource() -> str:
+        """Namespaces with their memory counts, as JSON."""
+        return provider.call(lambda app: app.catalog.namespaces("list").model_dump_json())

@@ -1,0 +1,72 @@
+"""Builds the App on first use, so the server answers `initialize` and `tools/list` at once.
+
+Importing the App pulls in numpy, ONNX Runtime and the stores; none of that happens before the
+first tool call or the background warm-up that starts after the first `tools/list`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from loci.settings import Settings
+
+if TYPE_CHECKING:
+    from loci.app import App
+
+T = TypeVar("T")
+log = logging.getLogger("loci.mcp")
+
+
+class AppProvider:
+    """The server's one App, built lazily and used by one tool call at a time."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._app: App | None = None
+        self._build_lock = threading.Lock()
+        self._call_lock = threading.Lock()
+        self._warm_up_started = False
+
+    def app(self) -> App:
+        """The App, built on first use."""
+        if self._app is None:
+            with self._build_lock:
+                if self._app is None:
+                    from loci.app import build_app
+
+                    self._app = build_app(self.settings)
+        return self._app
+
+    def call(self, work: Callable[[App], T]) -> T:
+        """Run `work` on the App; calls are serialised (the services are not re-entrant)."""
+        app = self.app()
+        with self._call_lock:
+            return work(app)
+
+    def warm_up_in_background(self) -> None:
+        """Start loading the App and the model in a daemon thread (once)."""
+        if self._warm_up_started:
+            return
+        self._warm_up_started = True
+        threading.Thread(target=self._warm_up, name="loci-warm-up", daemon=True).start()
+
+    def close(self) -> None:
+        """Close the App if it was built."""
+        if self._app is not None:
+            with self._call_lock:
+                self._app.close()
+
+    def _warm_up(self) -> None:
+        from loci.errors import LociError
+
+        try:
+            app = self.app()
+            app.embedder.load()
+            with self._call_lock:
+                app.memory.warm_up()
+        except LociError as exc:
+            # The first tool call will meet the same error and report it to the agent.
+            log.warning("warm-up failed: %s", exc.message)
