@@ -199,6 +199,10 @@ class MemoryService:
         """Load the vector index now rather than on the first search."""
         self._engine.index()
 
+    def indexed_count(self) -> int:
+        """How many vectors the (refreshed) index holds."""
+        return self._engine.index().count()
+
     def get(self, memory_id: str) -> Memory:
         """One memory by id."""
         memory_id = validation.memory_id(memory_id)

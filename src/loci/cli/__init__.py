@@ -1,0 +1,1 @@
+"""The `loci` command line: a thin layer of commands over the services."""

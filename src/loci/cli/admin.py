@@ -1,0 +1,113 @@
+"""Maintenance commands: reindex and doctor."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from typing import Any
+
+import click
+
+from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.errors import LociError
+
+
+def register(group: click.Group) -> None:
+    """Add the maintenance commands to the `loci` group."""
+    group.add_command(reindex)
+    group.add_command(doctor)
+
+
+@click.command()
+@click.option("--force", is_flag=True, help="Re-embed every memory even if the model is unchanged.")
+@json_option
+@click.pass_obj
+def reindex(state: CliState, force: bool, as_json: bool) -> None:
+    """Rebuild the vector index from SQLite, re-embedding if the model changed."""
+    from rich.progress import Progress
+
+    def work() -> None:
+        with opened_app(state) as app, Progress(transient=True, disable=as_json) as bar:
+            task = bar.add_task("reindexing", total=None)
+            report = app.transfer.reindex(
+                force, lambda done, total: bar.update(task, completed=done, total=total)
+            )
+        if as_json:
+            emit_json(report)
+        else:
+            click.echo(
+                f"{report['memories']} memories, {report['re_embedded']} re-embedded with "
+                f"{report['model']}, {report['indexed']} indexed"
+            )
+
+    run(work)
+
+
+@click.command()
+@json_option
+@click.pass_obj
+def doctor(state: CliState, as_json: bool) -> None:
+    """Check the data folder, database, model and index; say what is wrong."""
+
+    def work() -> None:
+        report = diagnose(state)
+        if as_json:
+            emit_json(report)
+        else:
+            for key, value in report["checks"].items():
+                click.echo(f"{key:20} {value}")
+            for problem in report["problems"]:
+                click.echo(f"PROBLEM: {problem}", err=True)
+            click.echo("all good" if not report["problems"] else f"{len(report['problems'])} problem(s)")
+        if report["problems"]:
+            raise SystemExit(1)
+
+    run(work)
+
+
+def diagnose(state: CliState) -> dict[str, Any]:
+    """Run every check; each failure adds a sentence to `problems`."""
+    import loci
+
+    settings = state.settings()
+    checks: dict[str, Any] = {
+        "loci": loci.__version__,
+        "sqlite": sqlite3.sqlite_version,
+        "data folder": str(settings.home),
+        "database": str(settings.database_path),
+    }
+    problems: list[str] = []
+    if settings.home.exists() and not os.access(settings.home, os.W_OK):
+        problems.append(f"the data folder {settings.home} is not writable")
+    try:
+        with opened_app(state) as app:
+            _check_app(app, checks, problems)
+    except LociError as exc:
+        problems.append(exc.message)
+    return {"checks": checks, "problems": problems}
+
+
+def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
+    checks["schema version"] = app.db.schema_version()
+    stats = app.catalog.stats()
+    checks["memories"] = stats.total_memories
+    checks["namespaces"] = len(stats.namespaces)
+    checks["stored model"] = stats.embedding_model
+    checks["configured model"] = app.embedder.identity.describe()
+    try:
+        app.embedder.load()
+        app.embedder.embed(["loci doctor"])
+        checks["model"] = "loads and embeds"
+    except LociError as exc:
+        problems.append(f"the embedding model does not work: {exc.message}")
+    if stats.total_memories and stats.embedding_model != app.embedder.identity.name:
+        problems.append(
+            f"stored vectors come from {stats.embedding_model}; run `loci reindex` to re-embed"
+        )
+    integrity = app.db.connection.execute("PRAGMA quick_check").fetchone()[0]
+    checks["integrity"] = integrity
+    if integrity != "ok":
+        problems.append(f"the database failed its integrity check: {integrity}")
+    checks["indexed vectors"] = app.memory.indexed_count()
+    if checks["indexed vectors"] != stats.total_memories:
+        problems.append("the vector index does not match the database; run `loci reindex`")

@@ -1,0 +1,92 @@
+"""`loci`: the entry point and the server / client-configuration commands."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import click
+
+from loci import __version__
+from loci.cli.output import CliState, run
+
+CLIENTS = ("claude", "claude-code", "cursor", "vscode")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="loci")
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="LOCI_CONFIG",
+    help="TOML config file (also LOCI_CONFIG).",
+)
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Data folder (overrides LOCI_HOME).",
+)
+@click.pass_context
+def cli(ctx: click.Context, config: Path | None, home: Path | None) -> None:
+    """loci: local-first memory for LLM agents, over the Model Context Protocol.
+
+    Run `loci serve` from your MCP client (see `loci config --help`), or use the commands
+    below to work with the same memory from a terminal.
+    """
+    ctx.obj = CliState(config=config, home=home)
+
+
+@cli.command()
+@click.pass_obj
+def serve(state: CliState) -> None:
+    """Serve MCP over stdio (this is what MCP clients start)."""
+
+    def start() -> None:
+        from loci.mcp.server import build_server
+
+        build_server(state.settings()).run("stdio")
+
+    run(start)
+
+
+@cli.command()
+@click.argument("client", type=click.Choice(CLIENTS))
+@click.pass_obj
+def config(state: CliState, client: str) -> None:
+    """Print the configuration snippet that makes CLIENT start loci.
+
+    CLIENT is one of: claude (Claude Desktop), claude-code, cursor, vscode.
+    """
+    command = shutil.which("loci") or sys.executable
+    args = ["serve"] if command.endswith("loci") else ["-m", "loci", "serve"]
+    env = {"LOCI_HOME": str(state.home.resolve())} if state.home else {}
+    click.echo(client_snippet(client, command, args, env))
+
+
+def client_snippet(client: str, command: str, args: list[str], env: dict[str, str]) -> str:
+    """The text to paste for a client (a JSON file fragment, or a shell command)."""
+    server: dict[str, object] = {"command": command, "args": args}
+    if env:
+        server["env"] = env
+    if client == "claude-code":
+        env_flags = "".join(f" -e {key}={value}" for key, value in env.items())
+        return f"claude mcp add loci{env_flags} -- {command} {' '.join(args)}"
+    if client == "vscode":
+        server = {"type": "stdio", **server}
+        return "// .vscode/mcp.json\n" + json.dumps({"servers": {"loci": server}}, indent=2)
+    where = {
+        "claude": "// claude_desktop_config.json (Settings > Developer > Edit Config)",
+        "cursor": "// ~/.cursor/mcp.json (or .cursor/mcp.json in a project)",
+    }[client]
+    return where + "\n" + json.dumps({"mcpServers": {"loci": server}}, indent=2)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    from loci.cli import admin, memory
+
+    memory.register(cli)
+    admin.register(cli)
+    cli(prog_name="loci")

@@ -1,0 +1,225 @@
+"""Memory commands: remember, recall, forget, stats, namespaces, export, import."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.errors import InvalidInputError
+
+
+def register(group: click.Group) -> None:
+    """Add the memory commands to the `loci` group."""
+    for command in (remember, recall, forget, stats, namespaces, export, import_):
+        group.add_command(command)
+
+
+@click.command()
+@click.argument("content")
+@click.option("-n", "--namespace", help="Namespace (default: the configured default).")
+@click.option("-t", "--tag", "tags", multiple=True, help="A tag; repeat for more.")
+@click.option("-i", "--importance", type=float, default=0.5, show_default=True, help="0 to 1.")
+@click.option("-m", "--metadata", help="Metadata as a JSON object.")
+@json_option
+@click.pass_obj
+def remember(
+    state: CliState, content: str, namespace: str | None, tags: tuple[str, ...], importance: float,
+    metadata: str | None, as_json: bool,
+) -> None:
+    """Store CONTENT as a memory."""
+    from loci.memory.service import MemoryDraft
+
+    def work() -> None:
+        draft = MemoryDraft(content, namespace, list(tags), importance, _json_object(metadata))
+        with opened_app(state) as app:
+            result = app.memory.remember(draft)
+        emit_json(result) if as_json else click.echo(f"remembered {result.id} in {result.namespace}")
+
+    run(work)
+
+
+@click.command()
+@click.argument("query")
+@click.option("-l", "--limit", type=int, default=5, show_default=True, help="Most results.")
+@click.option("-n", "--namespace", help="Search only this namespace.")
+@click.option("-f", "--filters", help="Filters as JSON, e.g. '{\"tags\": {\"contains\": \"x\"}}'.")
+@click.option("--min-similarity", type=float, default=0.0, show_default=True)
+@click.option("--alpha", "hybrid_alpha", type=float, help="1 = vector only, 0 = keyword only.")
+@json_option
+@click.pass_obj
+def recall(
+    state: CliState, query: str, limit: int, namespace: str | None, filters: str | None,
+    min_similarity: float, hybrid_alpha: float | None, as_json: bool,
+) -> None:
+    """Find memories matching QUERY, best first."""
+
+    def work() -> None:
+        spec = _json_object(filters, "--filters") if filters else None
+        with opened_app(state) as app:
+            result = app.memory.recall(query, limit, namespace, spec, min_similarity, hybrid_alpha)
+        if as_json:
+            emit_json(result)
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table("sim", "namespace", "content", "id", title=f"{result.total} memories ({result.mode})")
+        for hit in result.memories:
+            table.add_row(f"{hit.similarity:.2f}", hit.namespace, hit.content, hit.id[:8])
+        Console().print(table)
+
+    run(work)
+
+
+@click.command()
+@click.option("--id", "memory_id", help="Delete this memory.")
+@click.option("-n", "--namespace", help="Delete memories of this namespace.")
+@click.option("-f", "--filters", help="Delete memories matching these filters (JSON).")
+@click.option("--dry-run", is_flag=True, help="Show what would be deleted; delete nothing.")
+@json_option
+@click.pass_obj
+def forget(
+    state: CliState, memory_id: str | None, namespace: str | None, filters: str | None,
+    dry_run: bool, as_json: bool,
+) -> None:
+    """Delete a memory, or every memory of a namespace or matching filters."""
+
+    def work() -> None:
+        spec = _json_object(filters, "--filters") if filters else None
+        with opened_app(state) as app:
+            result = app.memory.forget(memory_id, spec, namespace, dry_run)
+        verb = "would delete" if dry_run else "deleted"
+        emit_json(result) if as_json else click.echo(f"{verb} {result.deleted} memories")
+
+    run(work)
+
+
+@click.command()
+@click.option("-n", "--namespace", help="Figures for one namespace.")
+@json_option
+@click.pass_obj
+def stats(state: CliState, namespace: str | None, as_json: bool) -> None:
+    """Show counts, namespaces, tags and the model of the memory store."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            result = app.catalog.stats(namespace)
+        if as_json:
+            emit_json(result)
+            return
+        for key, value in result.model_dump().items():
+            click.echo(f"{key:22} {value}")
+
+    run(work)
+
+
+@click.command()
+@click.argument("action", type=click.Choice(["list", "create", "delete", "rename"]), default="list")
+@click.argument("name", required=False)
+@click.argument("new_name", required=False)
+@json_option
+@click.pass_obj
+def namespaces(state: CliState, action: str, name: str | None, new_name: str | None, as_json: bool) -> None:
+    """List namespaces, or create / delete / rename one (NAME, NEW_NAME)."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            result = app.catalog.namespaces(action, name, new_name)  # type: ignore[arg-type]
+        if as_json:
+            emit_json(result)
+        elif result.namespaces is not None:
+            for info in result.namespaces:
+                click.echo(f"{info.name:30} {info.count:8} created {info.created}")
+        else:
+            click.echo(result.message)
+
+    run(work)
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, writable=True, path_type=Path))
+@click.option("-n", "--namespace", help="Export only this namespace.")
+@click.option("--vectors", is_flag=True, help="Include embedding vectors (much larger).")
+@click.pass_obj
+def export(state: CliState, file: Path, namespace: str | None, vectors: bool) -> None:
+    """Write memories to FILE as JSON (`-` for standard output)."""
+    from loci.memory.transfer import dumps_export_line
+
+    def work() -> None:
+        with opened_app(state) as app:
+            header = app.transfer.export_header()
+            stream = click.open_file(str(file), "w", encoding="utf-8", atomic=str(file) != "-")
+            count = 0
+            with stream as out:
+                out.write(json.dumps(header, ensure_ascii=False)[:-1] + ', "memories": [\n')
+                for memory in app.transfer.iter_export(namespace, vectors):
+                    out.write((",\n" if count else "") + dumps_export_line(memory))
+                    count += 1
+                out.write("\n]}\n")
+        if str(file) != "-":
+            click.echo(f"exported {count} memories to {file}", err=True)
+
+    run(work)
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-n", "--namespace", "namespace_override", help="Put every memory in this namespace.")
+@click.option("--keep-duplicates", is_flag=True, help="Import memories whose content is stored already.")
+@click.option("--use-vectors", is_flag=True, help="Use the file's vectors instead of embedding again.")
+@json_option
+@click.pass_obj
+def import_(
+    state: CliState, file: Path, namespace_override: str | None, keep_duplicates: bool,
+    use_vectors: bool, as_json: bool,
+) -> None:
+    """Import memories from FILE (written by `loci export` or `export_memories`)."""
+    from rich.progress import Progress
+
+    from loci.memory.transfer import ImportOptions
+
+    def work() -> None:
+        data = _read_json(file)
+        options = ImportOptions(namespace_override, not keep_duplicates, not use_vectors)
+        with opened_app(state) as app, Progress(transient=True, disable=as_json) as bar:
+            task = bar.add_task("importing", total=None)
+            result = app.transfer.import_data(
+                data, options, lambda done, total: bar.update(task, completed=done, total=total)
+            )
+        if as_json:
+            emit_json(result)
+            return
+        click.echo(
+            f"imported {result.imported}, skipped {result.skipped_duplicates} duplicates, "
+            f"{result.failed} failed"
+        )
+        for error in result.errors[:20]:
+            click.echo(f"  item {error.index}: {error.message}", err=True)
+
+    run(work)
+
+
+def _json_object(text: str | None, option: str = "--metadata") -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"{option} is not valid JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise InvalidInputError(f"{option} must be a JSON object")
+    return value
+
+
+def _read_json(file: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInputError(f"cannot read {file} as JSON: {exc}", path=str(file)) from exc
+    if not isinstance(value, dict):
+        raise InvalidInputError(f"{file} must hold a JSON object (an export)", path=str(file))
+    return value

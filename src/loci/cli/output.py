@@ -1,0 +1,65 @@
+"""Shared CLI plumbing: building the App from options, printing results, mapping errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from loci.errors import LociError
+from loci.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from loci.app import App
+
+T = TypeVar("T")
+
+
+@dataclass
+class CliState:
+    """Options given before the command: `loci --config F --home D <command>`."""
+
+    config: Path | None
+    home: Path | None
+
+    def settings(self) -> Settings:
+        """Settings from the options, environment and config file."""
+        overrides: dict[str, Any] = {"home": self.home} if self.home else {}
+        return load_settings(self.config, **overrides)
+
+
+@contextmanager
+def opened_app(state: CliState) -> Iterator[App]:
+    """The App for one command, closed afterwards."""
+    from loci.app import build_app
+
+    app = build_app(state.settings())
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def run(work: Callable[[], T]) -> T:
+    """Run a command body; loci errors become a message on stderr and the error's exit code."""
+    try:
+        return work()
+    except LociError as exc:
+        click.echo(f"error ({exc.code}): {exc.message}", err=True)
+        sys.exit(exc.exit_code)
+
+
+def emit_json(value: Any) -> None:
+    """Print a pydantic model or plain value as indented JSON."""
+    if hasattr(value, "model_dump"):
+        value = value.model_dump(mode="json")
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
