@@ -75,14 +75,14 @@ def _top_level_conjuncts(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     if "filters" in spec or "field" in spec:
         if spec.get("operator", "and") == "and" and "filters" in spec:
             items = spec["filters"]
-            if not isinstance(items, list):
-                raise _bad("a filter group's 'filters' must be a list")
+            if not isinstance(items, list) or not items:
+                raise _bad("a filter group needs a non-empty list 'filters'")
             return [_as_mapping(item) for item in items]
         return [spec]
     if set(spec) == {"and"}:
         items = spec["and"]
-        if not isinstance(items, list):
-            raise _bad("'and' must be a list of filters")
+        if not isinstance(items, list) or not items:
+            raise _bad("'and' must be a non-empty list of filters")
         return [_as_mapping(item) for item in items]
     return [{key: value} for key, value in spec.items()]
 

@@ -275,7 +275,8 @@ class MemoryService:
         ranked = [
             (key, similarity.get(key, 0.0), score)
             for key, score in fused
-            if similarity.get(key, 0.0) >= min_similarity
+            # 0 means "no threshold": unrelated memories can have slightly negative cosines.
+            if min_similarity <= 0.0 or similarity.get(key, 0.0) >= min_similarity
         ]
         return ranked[:limit]
 

@@ -1,0 +1,43 @@
+"""The ONNX embedder must match the sentence-transformers reference model."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "reference_vectors.json"
+
+
+def test_matches_reference_vectors(embedder):
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    texts = [item["text"] for item in data["items"]]
+    reference = np.array([item["vector"] for item in data["items"]], dtype=np.float32)
+    vectors = embedder.embed(texts)
+    cosines = (vectors * reference).sum(axis=1)
+    worst = int(np.argmin(cosines))
+    assert cosines.min() >= 0.995, f"{texts[worst]!r}: cosine {cosines[worst]:.4f}"
+    assert len(texts) >= 20
+
+
+def test_single_and_batched_embeddings_agree(embedder):
+    texts = ["short", "a much longer sentence about gardens and rivers " * 5, "third"]
+    batched = embedder.embed(texts)
+    for text, row in zip(texts, batched, strict=True):
+        single = embedder.embed([text])[0]
+        assert float(single @ row) > 0.9999
+
+
+def test_vectors_are_unit_length_and_float32(embedder):
+    vectors = embedder.embed(["one", "two"])
+    assert vectors.dtype == np.float32
+    assert vectors.shape == (2, 384)
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_identity_is_known_without_loading():
+    from loci.embedding.onnx_minilm import OnnxMiniLM
+
+    fresh = OnnxMiniLM()
+    assert fresh.identity.name == "all-MiniLM-L6-v2"
+    assert fresh.identity.dimensions == 384
+    assert not fresh.is_loaded

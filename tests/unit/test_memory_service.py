@@ -1,0 +1,293 @@
+"""The memory service on a real SQLite file with the real model."""
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from loci.errors import InvalidInputError, ModelMismatchError, NotFoundError, StorageUnavailableError
+from loci.memory.service import MemoryDraft
+from loci.memory.transfer import ImportOptions
+
+FACTS = [
+    ("The user prefers dark mode and vim keybindings", ["prefs"], 0.8, "default"),
+    ("Deployments happen every Friday at 4pm", ["ops"], 0.6, "work"),
+    ("The staging database runs PostgreSQL 16", ["ops", "db"], 0.4, "work"),
+    ("Alice's favourite food is ramen", ["people"], 0.3, "default"),
+]
+
+
+def seed(app):
+    drafts = [MemoryDraft(c, namespace=n, tags=t, importance=i) for c, t, i, n in FACTS]
+    return app.memory.remember_batch(drafts).ids
+
+
+def count_rows(app):
+    return app.db.connection.execute("SELECT count(*) FROM memories").fetchone()[0]
+
+
+def test_remember_then_recall_finds_it_first(app):
+    seed(app)
+    result = app.memory.recall("which editor settings does the user like?")
+    assert result.memories[0].content.startswith("The user prefers dark mode")
+    assert result.mode == "hybrid"
+    assert 0 < result.memories[0].similarity <= 1
+
+
+def test_recall_updates_access_fields(app):
+    ids = seed(app)
+    before = app.memory.get(ids[0])
+    app.memory.recall("dark mode", limit=1)
+    after = app.memory.get(ids[0])
+    assert after.access_count == before.access_count + 1
+    assert after.last_accessed > before.last_accessed
+
+
+def test_keyword_and_vector_modes(app):
+    seed(app)
+    keyword = app.memory.recall("PostgreSQL", hybrid_alpha=0.0, limit=4)
+    assert keyword.mode == "keyword"
+    assert [m.content for m in keyword.memories] == ["The staging database runs PostgreSQL 16"]
+    vector = app.memory.recall("what does Alice like to eat", hybrid_alpha=1.0, limit=1)
+    assert vector.mode == "vector"
+    assert "ramen" in vector.memories[0].content
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        ({"tags": {"contains": "ops"}}, {"Deployments", "The staging"}),
+        ({"importance": {"gte": 0.6}}, {"The user", "Deployments"}),
+        ({"namespace": "default"}, {"The user", "Alice's"}),
+        ({"tags": {"nin": ["ops", "prefs"]}}, {"Alice's"}),
+        (
+            {"operator": "or", "filters": [
+                {"field": "tags", "operator": "contains", "value": "db"},
+                {"field": "importance", "operator": "lt", "value": 0.35},
+            ]},
+            {"The staging", "Alice's"},
+        ),
+        ({"content": {"contains": "Friday"}}, {"Deployments"}),
+        ({"created_at": {"gt": "2000-01-01"}, "source": "manual"}, {"The user", "Deployments", "The staging", "Alice's"}),
+        ({"importance": {"gte": 0.6}, "namespace": {"in": ["work"]}}, {"Deployments"}),
+    ],
+)
+def test_filters_apply_before_ranking(app, filters, expected):
+    seed(app)
+    found = app.memory.recall("anything at all", limit=10, filters=filters)
+    got = [m.content for m in found.memories]
+    assert len(got) == len(expected)
+    assert {next(e for e in expected if c.startswith(e)) for c in got} == expected
+
+
+def test_metadata_filters(app):
+    app.memory.remember_batch(
+        [
+            MemoryDraft("alpha project note", metadata={"project": "alpha", "priority": 3, "labels": ["x", "y"]}),
+            MemoryDraft("beta project note", metadata={"project": "beta", "priority": 1}),
+        ]
+    )
+    assert [m.content for m in app.memory.recall("note", filters={"metadata.project": "beta"}).memories] == ["beta project note"]
+    assert [m.content for m in app.memory.recall("note", filters={"metadata.priority": {"gt": 2}}).memories] == ["alpha project note"]
+    assert [m.content for m in app.memory.recall("note", filters={"metadata.labels": {"contains": "y"}}).memories] == ["alpha project note"]
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"bogus": 1},
+        {"importance": {"between": [0, 1]}},
+        {"importance": {"gt": "high"}},
+        {"tags": {"gt": "a"}},
+        {"created_at": {"gt": "last tuesday"}},
+        {"operator": "xor", "filters": [{"field": "source", "value": "manual"}]},
+        {"operator": "and", "filters": []},
+        {"metadata.a'b": 1},
+        {"importance": {"in": []}},
+        {"field": "importance", "operator": "gt", "value": 1, "extra": True},
+        {"namespace": "../etc"},
+    ],
+)
+def test_malformed_filters_are_refused(app, filters):
+    seed(app)
+    with pytest.raises(InvalidInputError):
+        app.memory.recall("x", filters=filters)
+
+
+def test_batch_reports_invalid_items_and_stores_the_rest(app):
+    result = app.memory.remember_batch(
+        [MemoryDraft("fine"), MemoryDraft("   "), MemoryDraft("also fine", importance=1.5), MemoryDraft("ok", tags=["a"])]
+    )
+    assert result.stored == 2
+    assert [e.index for e in result.errors] == [1, 2]
+    assert count_rows(app) == 2
+
+
+def test_failed_batch_write_stores_nothing(app, monkeypatch):
+    from loci.stores import memories as sql
+
+    original = sql.insert_memories
+
+    def fail_midway(conn, items):
+        original(conn, items[:1])
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(sql, "insert_memories", fail_midway)
+    with pytest.raises(sqlite3.OperationalError):
+        app.memory.remember_batch([MemoryDraft("one"), MemoryDraft("two")])
+    assert count_rows(app) == 0
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        MemoryDraft(""),
+        MemoryDraft("x" * 70_000),
+        MemoryDraft("ok", importance=-0.1),
+        MemoryDraft("ok", importance=float("nan")),
+        MemoryDraft("ok", namespace="../../etc"),
+        MemoryDraft("ok", namespace="a/b"),
+        MemoryDraft("bad \ud800 surrogate"),
+        MemoryDraft("nul \x00 inside"),
+        MemoryDraft("ok", tags=["x" * 65]),
+        MemoryDraft("ok", metadata={"v": float("inf")}),
+        MemoryDraft("ok", metadata={"big": "x" * 20_000}),
+    ],
+)
+def test_bad_input_changes_nothing(app, draft):
+    with pytest.raises(InvalidInputError):
+        app.memory.remember(draft)
+    assert count_rows(app) == 0
+
+
+@pytest.mark.parametrize("bad_id", ["", "../../etc/passwd", "abc", "\x00" * 36, "1" * 10_000, "12345678-1234-1234-1234-1234567890a\n"])
+def test_malformed_ids_are_refused(app, bad_id):
+    with pytest.raises(InvalidInputError):
+        app.memory.nearby(bad_id)
+    with pytest.raises(InvalidInputError):
+        app.memory.forget(memory_id=bad_id)
+
+
+def test_unknown_ids_and_namespaces(app):
+    seed(app)
+    unknown = "00000000-0000-4000-8000-000000000000"
+    with pytest.raises(NotFoundError):
+        app.memory.nearby(unknown)
+    with pytest.raises(NotFoundError):
+        app.memory.forget(memory_id=unknown)
+    with pytest.raises(NotFoundError):
+        app.memory.recall("x", namespace="nope")
+    with pytest.raises(NotFoundError):
+        app.catalog.stats("nope")
+    assert count_rows(app) == len(FACTS)
+
+
+def test_forget_dry_run_then_for_real(app):
+    seed(app)
+    preview = app.memory.forget(filters={"tags": {"contains": "ops"}}, dry_run=True)
+    assert preview.deleted == 2 and preview.dry_run
+    assert count_rows(app) == 4
+    done = app.memory.forget(filters={"tags": {"contains": "ops"}})
+    assert sorted(done.ids) == sorted(preview.ids)
+    assert count_rows(app) == 2
+    assert all("ops" not in m.tags for m in app.memory.recall("deploy database", limit=10).memories)
+
+
+def test_forget_batch_reports_not_found(app):
+    ids = seed(app)
+    missing = "00000000-0000-4000-8000-000000000001"
+    result = app.memory.forget_batch([ids[0], missing])
+    assert result.deleted == 1 and result.not_found == [missing]
+
+
+def test_nearby_excludes_self_and_ranks_by_similarity(app):
+    ids = seed(app)
+    result = app.memory.nearby(ids[1], limit=2)
+    assert result.reference.id == ids[1]
+    assert ids[1] not in [n.id for n in result.neighbors]
+    sims = [n.similarity for n in result.neighbors]
+    assert sims == sorted(sims, reverse=True)
+
+
+def test_namespace_lifecycle(app):
+    seed(app)
+    app.catalog.namespaces("create", "empty")
+    names = {n.name: n.count for n in app.catalog.namespaces().namespaces}
+    assert names == {"default": 2, "work": 2, "empty": 0}
+    renamed = app.catalog.namespaces("rename", "work", "job")
+    assert renamed.memories_moved == 2
+    assert app.memory.recall("deploy", namespace="job").total == 2
+    deleted = app.catalog.namespaces("delete", "job")
+    assert deleted.memories_removed == 2
+    assert count_rows(app) == 2
+
+
+def test_export_import_round_trips_every_field(app, tmp_path, embedder):
+    from loci.app import build_app
+    from loci.settings import load_settings
+
+    app.memory.remember_batch([MemoryDraft(c, namespace=n, tags=t, importance=i, metadata={"n": 1}) for c, t, i, n in FACTS])
+    app.memory.recall("dark mode")  # access fields differ from creation
+    exported = app.transfer.export(include_vectors=True)
+    other = build_app(load_settings(home=tmp_path / "other"), embedder=embedder)
+    try:
+        result = other.transfer.import_data(exported.model_dump(), ImportOptions(recompute_vectors=False))
+        assert result.imported == len(FACTS)
+        again = other.transfer.export(include_vectors=True)
+        assert again.export.memories == exported.export.memories
+        repeat = other.transfer.import_data(exported.model_dump(), ImportOptions())
+        assert repeat.imported == 0 and repeat.skipped_duplicates == len(FACTS)
+    finally:
+        other.close()
+
+
+def test_import_reports_malformed_items(app):
+    data = {"memories": [{"content": "no id"}, {"id": "x", "content": "y"}]}
+    result = app.transfer.import_data(data, ImportOptions())
+    assert result.imported == 0 and result.failed == 2
+    with pytest.raises(InvalidInputError):
+        app.transfer.import_data({"memories": "nope"}, ImportOptions())
+
+
+def test_second_process_sees_writes_on_next_call(app, second_app):
+    app.memory.remember(MemoryDraft("written by the first process about kites"))
+    assert second_app.memory.recall("kites").memories[0].content.endswith("kites")
+    gone = second_app.memory.forget(filters={"content": {"contains": "kites"}})
+    assert gone.deleted == 1
+    assert app.memory.recall("kites").total == 0
+    assert app.memory.indexed_count() == second_app.memory.indexed_count() == 0
+
+
+def test_model_mismatch_is_reported_and_reindex_fixes_it(app):
+    seed(app)
+    with app.db.write() as conn:
+        conn.execute("UPDATE meta SET value = 'other-model' WHERE key = 'embedding_model'")
+    with pytest.raises(ModelMismatchError, match="loci reindex"):
+        app.memory.recall("dark mode")
+    report = app.transfer.reindex()
+    assert report["re_embedded"] == len(FACTS)
+    assert app.memory.recall("dark mode").total > 0
+
+
+def test_locked_database_gives_storage_error(home, embedder):
+    from loci.app import build_app
+    from loci.settings import load_settings
+
+    app = build_app(load_settings(home=home, busy_timeout_seconds=0.2), embedder=embedder)
+    blocker = sqlite3.connect(app.db.path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StorageUnavailableError):
+            app.memory.remember(MemoryDraft("blocked"))
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        app.close()
+
+
+def test_vectors_are_stored_in_sqlite(app):
+    ids = seed(app)
+    blob = app.db.connection.execute("SELECT embedding FROM memories WHERE id = ?", (ids[0],)).fetchone()[0]
+    vector = np.frombuffer(blob, dtype=np.float32)
+    assert vector.shape == (384,)
+    assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5

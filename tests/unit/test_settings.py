@@ -1,0 +1,63 @@
+"""Settings: sources, priorities and errors that name the setting."""
+
+import pytest
+
+from loci.errors import ConfigurationError
+from loci.settings import load_settings
+
+
+def test_defaults(monkeypatch, tmp_path):
+    monkeypatch.setenv("LOCI_HOME", str(tmp_path))
+    settings = load_settings()
+    assert settings.home == tmp_path.resolve()
+    assert settings.max_content_bytes == 65536
+    assert settings.max_recall_limit == 100
+    assert settings.toolsets == ["memory"]
+
+
+def test_env_overrides_toml_file(monkeypatch, tmp_path):
+    config = tmp_path / "loci.toml"
+    config.write_text('max_batch_size = 7\nhybrid_alpha = 0.3\n', encoding="utf-8")
+    monkeypatch.setenv("LOCI_CONFIG", str(config))
+    monkeypatch.setenv("LOCI_HYBRID_ALPHA", "0.9")
+    settings = load_settings()
+    assert settings.max_batch_size == 7
+    assert settings.hybrid_alpha == 0.9
+
+
+def test_comma_separated_toolsets(monkeypatch):
+    monkeypatch.setenv("LOCI_TOOLSETS", "memory, memory")
+    assert load_settings().toolsets == ["memory", "memory"]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "named"),
+    [
+        ("LOCI_MAX_BATCH_SIZE", "0", "LOCI_MAX_BATCH_SIZE"),
+        ("LOCI_HYBRID_ALPHA", "2", "LOCI_HYBRID_ALPHA"),
+        ("LOCI_TOOLSETS", "memory,bogus", "LOCI_TOOLSETS"),
+        ("LOCI_EMBEDDING_MODEL", "gpt-embeddings", "LOCI_EMBEDDING_MODEL"),
+        ("LOCI_MAX_CONTENT_BYTES", "lots", "LOCI_MAX_CONTENT_BYTES"),
+    ],
+)
+def test_invalid_setting_is_named(monkeypatch, variable, value, named):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigurationError) as caught:
+        load_settings()
+    assert named in caught.value.message
+
+
+def test_unknown_key_in_config_file(tmp_path):
+    config = tmp_path / "loci.toml"
+    config.write_text("max_batch = 5\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="LOCI_MAX_BATCH"):
+        load_settings(config)
+
+
+def test_broken_or_missing_config_file(tmp_path):
+    broken = tmp_path / "broken.toml"
+    broken.write_text("max_batch_size = = 5\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="not valid TOML"):
+        load_settings(broken)
+    with pytest.raises(ConfigurationError, match="not found"):
+        load_settings(tmp_path / "missing.toml")
