@@ -1,0 +1,30 @@
+"""Start `loci serve` as a real process and talk to it with the MCP SDK's client."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def server_params(home: Path, **env: str) -> StdioServerParameters:
+    """How a client would start loci: `python -m loci serve` with LOCI_HOME set."""
+    environment = {**os.environ, "LOCI_HOME": str(home), **env}
+    return StdioServerParameters(command=sys.executable, args=["-m", "loci", "serve"], env=environment)
+
+
+@asynccontextmanager
+async def connected(home: Path, **env: str) -> AsyncIterator[Client]:
+    """A client session with a fresh `loci serve` process."""
+    async with Client(server_params(home, **env), read_timeout_seconds=120) as client:
+        yield client

@@ -1,0 +1,65 @@
+"""Bytes no SDK client would send: escaped lone surrogates and invalid UTF-8 on stdin."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import anyio
+import pytest
+
+from tests.e2e.conftest import server_params
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+INIT = {
+    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+}
+
+
+async def _responses(process, wanted: set[int]) -> dict[int, dict]:
+    found: dict[int, dict] = {}
+    buffer = b""
+    with anyio.fail_after(60):
+        async for chunk in process.stdout:
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                message = json.loads(line)
+                if message.get("id") in wanted:
+                    found[message["id"]] = message
+            if wanted <= set(found):
+                return found
+    raise AssertionError(f"server closed its output before answering {wanted - set(found)}")
+
+
+def _call(request_id: int, name: str, arguments_json: str) -> bytes:
+    return (
+        '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":%s}}\n'
+        % (request_id, name, arguments_json)
+    ).encode("utf-8")
+
+
+async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
+    """The SDK's stdio transport drops a message holding a lone surrogate (no answer) and reads
+    invalid UTF-8 bytes as U+FFFD; either way nothing invalid is stored and the server goes on."""
+    params = server_params(tmp_path)
+    async with await anyio.open_process(
+        [params.command, *params.args], env=params.env, stderr=subprocess.DEVNULL
+    ) as process:
+        send = process.stdin.send
+        await send(json.dumps(INIT).encode() + b"\n")
+        await _responses(process, {1})
+        await send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        await send(_call(2, "remember", '{"content":"lone \\ud800 surrogate"}'))
+        await send(_call(3, "nearby", '{"memory_id":"\\u0000\\u0001../etc"}'))
+        await send(_call(4, "nearby", '{"memory_id":"00000000-0000-4000-8000-00000000000X"}').replace(b"X", b"\xff"))
+        await send(_call(5, "stats", "{}"))
+        answers = await _responses(process, {3, 4, 5})
+        for request_id in (3, 4):
+            result = answers[request_id]["result"]
+            assert result["isError"] is True
+            assert result["structuredContent"]["error"]["type"] == "invalid_input"
+        assert answers[5]["result"]["structuredContent"]["total_memories"] == 0
+        await process.stdin.aclose()

@@ -1,0 +1,171 @@
+"""End to end: a real `loci serve` process driven by the MCP SDK client over stdio."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+
+from tests.e2e.conftest import connected
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+TOOLS = {
+    "remember": {"content", "namespace", "tags", "importance", "metadata"},
+    "remember_batch": {"memories", "namespace"},
+    "recall": {"query", "limit", "namespace", "filters", "min_similarity", "hybrid_alpha"},
+    "nearby": {"memory_id", "limit", "exclude_self"},
+    "forget": {"memory_id", "filters", "namespace", "dry_run"},
+    "forget_batch": {"memory_ids"},
+    "stats": {"namespace"},
+    "namespaces": {"action", "name", "new_name"},
+    "export_memories": {"namespace", "include_vectors", "offset", "limit"},
+    "import_memories": {"data", "namespace_override", "skip_duplicates", "recompute_vectors"},
+}
+UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
+
+
+async def total(client) -> int:
+    result = await client.call_tool("stats", {})
+    return result.structured_content["total_memories"]
+
+
+async def test_tools_are_described_bounded_and_pinned(tmp_path):
+    async with connected(tmp_path) as client:
+        assert "remember" in (client.instructions or "") and "recall" in client.instructions
+        listed = (await client.list_tools()).tools
+        assert {tool.name: set(tool.input_schema["properties"]) for tool in listed} == TOOLS
+        for tool in listed:
+            assert tool.title and tool.description and tool.annotations is not None
+            assert tool.output_schema is not None, tool.name
+        by_name = {tool.name: tool for tool in listed}
+        assert by_name["recall"].annotations.read_only_hint
+        assert by_name["forget"].annotations.destructive_hint
+        content = by_name["remember"].input_schema["properties"]["content"]
+        assert content["maxLength"] == 65536
+        limit = by_name["recall"].input_schema["properties"]["limit"]
+        assert limit["maximum"] == 100
+
+
+async def test_remember_recall_forget_round_trip(tmp_path):
+    async with connected(tmp_path) as client:
+        stored = await client.call_tool(
+            "remember",
+            {"content": "The user's cat is called Miso", "tags": ["pets"], "importance": 0.7},
+        )
+        assert not stored.is_error
+        memory_id = stored.structured_content["id"]
+        batch = await client.call_tool(
+            "remember_batch",
+            {"memories": [{"content": "Tea, never coffee"}, {"content": "Lives in Lyon", "namespace": "places"}]},
+        )
+        assert batch.structured_content["stored"] == 2
+        found = await client.call_tool("recall", {"query": "what is the name of the pet?"})
+        assert found.structured_content["memories"][0]["id"] == memory_id
+        assert json.loads(found.content[0].text)["memories"][0]["id"] == memory_id
+        near = await client.call_tool("nearby", {"memory_id": memory_id, "limit": 2})
+        assert len(near.structured_content["neighbors"]) == 2
+        gone = await client.call_tool("forget", {"memory_id": memory_id})
+        assert gone.structured_content["deleted"] == 1
+        assert await total(client) == 2
+
+
+async def test_resources_are_json(tmp_path):
+    async with connected(tmp_path) as client:
+        await client.call_tool("remember", {"content": "resource check", "namespace": "res"})
+        stats = json.loads((await client.read_resource("memory://stats")).contents[0].text)
+        assert stats["namespaces"] == {"res": 1}
+        names = json.loads((await client.read_resource("memory://namespaces")).contents[0].text)
+        assert [n["name"] for n in names["namespaces"]] == ["res"]
+
+
+BAD_CALLS = [
+    ("remember", {"content": 42}),
+    ("remember", {}),
+    ("remember", {"content": ""}),
+    ("remember", {"content": "   "}),
+    ("remember", {"content": "x" * 70_000}),
+    ("remember", {"content": "é" * 40_000}),
+    ("remember", {"content": "ok", "importance": 1.5}),
+    ("remember", {"content": "ok", "importance": "high"}),
+    ("remember", {"content": "ok", "namespace": "../../etc"}),
+    ("remember", {"content": "ok", "tags": "not-a-list"}),
+    ("remember", {"content": "ok", "metadata": [1, 2]}),
+    ("remember_batch", {"memories": []}),
+    ("remember_batch", {"memories": [{"content": "x"}] * 101}),
+    ("remember_batch", {"memories": [{"content": "x", "unexpected": 1}]}),
+    ("recall", {"query": "x", "limit": 101}),
+    ("recall", {"query": "x", "limit": 0}),
+    ("recall", {"query": "x", "filters": {"bogus": {"eq": 1}}}),
+    ("recall", {"query": "x", "filters": {"importance": {"near": 1}}}),
+    ("recall", {"query": "x", "filters": "importance > 1"}),
+    ("recall", {"query": "x", "namespace": "never-created"}),
+    ("recall", {"query": "x", "hybrid_alpha": 2}),
+    ("nearby", {"memory_id": UNKNOWN_ID}),
+    ("nearby", {"memory_id": "../../etc/passwd"}),
+    ("nearby", {"memory_id": "\x00\x01\x02"}),
+    ("nearby", {"memory_id": "a" * 5000}),
+    ("forget", {}),
+    ("forget", {"memory_id": UNKNOWN_ID}),
+    ("forget", {"namespace": "never-created"}),
+    ("forget_batch", {"memory_ids": ["not-a-uuid"]}),
+    ("stats", {"namespace": "never-created"}),
+    ("namespaces", {"action": "delete", "name": "never-created"}),
+    ("namespaces", {"action": "explode"}),
+    ("namespaces", {"action": "create"}),
+    ("import_memories", {"data": {"memories": "nope"}}),
+]
+
+
+async def test_bad_input_gets_structured_errors_and_changes_nothing(tmp_path):
+    async with connected(tmp_path) as client:
+        await client.call_tool("remember", {"content": "the one memory"})
+        for tool, arguments in BAD_CALLS:
+            result = await client.call_tool(tool, arguments)
+            assert result.is_error, (tool, arguments)
+            error = result.structured_content["error"]
+            assert error["type"] in {"invalid_input", "not_found"}, (tool, arguments, error)
+            assert error["message"] and isinstance(error["details"], dict)
+            assert json.loads(result.content[0].text) == result.structured_content
+        assert await total(client) == 1
+        names = await client.call_tool("namespaces", {})
+        assert [n["name"] for n in names.structured_content["namespaces"]] == ["default"]
+
+
+async def test_export_then_import_into_an_empty_store(tmp_path):
+    async with connected(tmp_path / "a") as source:
+        await source.call_tool(
+            "remember_batch",
+            {"memories": [{"content": f"fact number {i}", "tags": [f"t{i}"], "metadata": {"i": i}} for i in range(5)]},
+        )
+        exported = (await source.call_tool("export_memories", {"include_vectors": True})).structured_content
+    async with connected(tmp_path / "b") as target:
+        progress: list[float] = []
+
+        async def on_progress(done, total_items, message):
+            progress.append(done)
+
+        imported = await target.call_tool(
+            "import_memories", {"data": exported, "recompute_vectors": False}, progress_callback=on_progress
+        )
+        assert imported.structured_content["imported"] == 5
+        assert progress and progress[-1] == 5
+        again = (await target.call_tool("export_memories", {"include_vectors": True})).structured_content
+        assert again["export"]["memories"] == exported["export"]["memories"]
+
+
+async def test_two_servers_on_one_folder_lose_no_write(tmp_path):
+    async with connected(tmp_path) as first, connected(tmp_path) as second:
+
+        async def write(client, prefix):
+            for i in range(15):
+                result = await client.call_tool("remember", {"content": f"{prefix} note {i} about gardens"})
+                assert not result.is_error, result.structured_content
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(write, first, "first")
+            group.start_soon(write, second, "second")
+        assert await total(first) == await total(second) == 30
+        found = await first.call_tool("recall", {"query": "second note 3", "limit": 1, "hybrid_alpha": 0})
+        assert found.structured_content["memories"][0]["content"].startswith("second note 3")

@@ -1,0 +1,81 @@
+"""Guards: import direction, a light server import, and help on every CLI command."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "loci"
+LAYERS = {"cli": 3, "mcp": 3, "app": 2, "memory": 1, "stores": 0, "embedding": 0}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("loci."):
+            found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found.update(a.name.split(".")[1] for a in node.names if a.name.startswith("loci."))
+    return found
+
+
+def test_imports_flow_one_way():
+    for path in SRC.rglob("*.py"):
+        part = path.relative_to(SRC).parts[0].removesuffix(".py")
+        if part not in LAYERS:
+            continue
+        for target in _imports(path):
+            if target in LAYERS and target != part:
+                allowed = LAYERS[target] < LAYERS[part] or (part, target) in {("stores", "memory"), ("cli", "mcp")}
+                assert allowed, f"{path.relative_to(SRC)} imports loci.{target}"
+
+
+def test_stores_only_use_memory_models():
+    for path in (SRC / "stores").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if line.startswith("from loci.memory"):
+                assert line.startswith("from loci.memory.models import"), line
+
+
+def test_server_module_imports_nothing_heavy():
+    code = (
+        "import sys; import loci.cli.main, loci.mcp.server; "
+        "heavy = [m for m in ('numpy', 'onnxruntime', 'tokenizers', 'loci.app', 'loci.stores.db') "
+        "if m in sys.modules]; print(heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_modules_stay_small():
+    for path in SRC.rglob("*.py"):
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        assert lines <= 400, f"{path.relative_to(SRC)} has {lines} lines"
+
+
+def _commands():
+    from loci.cli import admin, memory
+    from loci.cli.main import cli
+
+    memory.register(cli)
+    admin.register(cli)
+    return cli
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["serve", "config", "remember", "recall", "forget", "stats", "namespaces", "export", "import", "reindex", "doctor"],
+)
+def test_every_command_has_help(name):
+    cli = _commands()
+    assert name in cli.commands
+    result = CliRunner().invoke(cli, [name, "--help"])
+    assert result.exit_code == 0
+    assert "Usage:" in result.output and len(result.output) > 80
