@@ -1,0 +1,164 @@
+"""Latency, throughput and memory of the memory toolset, as ratios to the bare model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import numpy as np
+
+from loci.app import build_app
+from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.memory.service import MemoryDraft
+from loci.memory.transfer import ImportOptions
+from loci.settings import load_settings
+
+QUERIES = [
+    "what editor does the user prefer?",
+    "when do deployments happen",
+    "which database runs in staging",
+    "what did Alice say about the trip to Lisbon?",
+    "favourite food of the team lead",
+]
+WORDS = "garden river mountain deploy database editor coffee travel project meeting budget".split()
+MINIMAL_SERVER = (
+    "from mcp.server.mcpserver import MCPServer\n"
+    "server = MCPServer('minimal')\n"
+    "@server.tool()\ndef ping() -> str:\n    return 'pong'\n"
+    "server.run('stdio')\n"
+)
+
+
+def p(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q))
+
+
+def timed(fn, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def cold_start(runs: int) -> None:
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    async def once(params: StdioServerParameters) -> float:
+        start = time.perf_counter()
+        async with Client(params) as client:
+            await client.list_tools()
+            return (time.perf_counter() - start) * 1000
+
+    with tempfile.TemporaryDirectory() as home:
+        script = Path(home) / "minimal.py"
+        script.write_text(MINIMAL_SERVER, encoding="utf-8")
+        env = {**os.environ, "LOCI_HOME": home}
+        minimal = StdioServerParameters(command=sys.executable, args=[str(script)], env=env)
+        loci = StdioServerParameters(command=sys.executable, args=["-m", "loci", "serve"], env=env)
+        base, ours = [], []
+        for _ in range(runs):  # interleaved, so drift hits both alike
+            base.append(anyio.run(once, minimal))
+            ours.append(anyio.run(once, loci))
+    b, o = statistics.median(base), statistics.median(ours)
+    print(f"cold start tools/list: minimal server {b:.0f} ms, loci {o:.0f} ms, ratio {o / b:.3f} (target <= 1.15)")
+
+
+def fill(app, size: int, rng: np.random.Generator) -> None:
+    done = app.catalog.stats().total_memories
+    batch = 5000
+    while done < size:
+        n = min(batch, size - done)
+        vectors = rng.standard_normal((n, 384)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        stamp = "2026-01-01T00:00:00.000000Z"
+        memories = [
+            {
+                "id": str(uuid.uuid4()),
+                "content": f"note {done + i}: " + " ".join(rng.choice(WORDS, 8)),
+                "namespace": "bench", "tags": [], "importance": 0.5, "source": "manual",
+                "metadata": {}, "created_at": stamp, "updated_at": stamp, "last_accessed": stamp,
+                "access_count": 0, "vector": vec.tolist(),
+            }
+            for i, vec in enumerate(vectors)
+        ]
+        data = {"embedding_model": "all-MiniLM-L6-v2", "memories": memories}
+        app.transfer.import_data(data, ImportOptions(skip_duplicates=False, recompute_vectors=False))
+        done += n
+
+
+def recall_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -> None:
+    app.memory.warm_up()
+    bare, ours = [], []
+    for _ in range(repeat):
+        for query in QUERIES:  # interleaved per query
+            bare += timed(lambda q=query: embedder.embed([q]), 1)
+            ours += timed(lambda q=query: app.memory.recall(q, limit=10), 1)
+    ratio = p(ours, 50) / p(bare, 50)
+    print(
+        f"recall @ {size:>6}: p50 {p(ours, 50):.2f} ms, p95 {p(ours, 95):.2f} ms; "
+        f"bare embedding p50 {p(bare, 50):.2f} ms; ratio {ratio:.2f}"
+    )
+
+
+def remember_figures(app, embedder: OnnxMiniLM, repeat: int) -> None:
+    texts = [f"The user mentioned fact number {i} about {WORDS[i % len(WORDS)]} and lunch" for i in range(repeat)]
+    bare = [timed(lambda t=t: embedder.embed([t]), 1)[0] for t in texts]
+    ours = [timed(lambda t=t: app.memory.remember(MemoryDraft(t + " (stored)")), 1)[0] for t in texts]
+    print(f"remember: p50 {p(ours, 50):.2f} ms; bare embedding p50 {p(bare, 50):.2f} ms; ratio {p(ours, 50) / p(bare, 50):.2f} (target <= 1.3)")
+
+
+def batch_figures(app, embedder: OnnxMiniLM, rounds: int) -> None:
+    texts = [f"Batch memory {i}: the team discussed {WORDS[i % 11]} and {WORDS[(i * 7) % 11]} at length" for i in range(100)]
+    bare = timed(lambda: embedder.embed(texts), rounds)
+    ours = timed(lambda: app.memory.remember_batch([MemoryDraft(t, namespace="batch") for t in texts]), rounds)
+    b, o = 100 / (statistics.median(bare) / 1000), 100 / (statistics.median(ours) / 1000)
+    print(f"remember_batch: {o:.0f} memories/s; bare batch embedding {b:.0f}/s; ratio {o / b:.2f} (target >= 0.85)")
+
+
+def peak_rss(home: str) -> None:
+    code = (
+        "import resource, sys; from loci.app import build_app; from loci.settings import load_settings\n"
+        f"app = build_app(load_settings(home={home!r}))\n"
+        "for q in ['what editor', 'deploy day', 'database']: app.memory.recall(q, limit=10)\n"
+        "print(app.catalog.stats().total_memories, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    print(f"peak RSS with {int(out[0])} memories: {out[1]} MB (target <= 600)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
+    parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--cold-runs", type=int, default=5)
+    args = parser.parse_args()
+    embedder = OnnxMiniLM()
+    embedder.load()
+    embedder.embed(QUERIES)
+    cold_start(args.cold_runs)
+    rng = np.random.default_rng(7)
+    with tempfile.TemporaryDirectory() as home:
+        app = build_app(load_settings(home=home), embedder=embedder)
+        remember_figures(app, embedder, args.repeat)
+        batch_figures(app, embedder, 5)
+        for size in sorted(args.sizes):
+            fill(app, size, rng)
+            recall_figures(app, embedder, size, args.repeat // len(QUERIES) * 4)
+        app.close()
+        peak_rss(home)
+    print(json.dumps({"note": "ratios are loci / bare model in the same run"}))
+
+
+if __name__ == "__main__":
+    main()
