@@ -17,7 +17,7 @@ import numpy as np
 
 from loci.app import build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.memory.service import MemoryDraft
+from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from loci.errors import InvalidInputError, ModelMismatchError, NotFoundError, StorageUnavailableError
-from loci.memory.service import MemoryDraft
+from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
 
 FACTS = [

@@ -31,7 +31,7 @@ def remember(
     metadata: str | None, as_json: bool,
 ) -> None:
     """Store CONTENT as a memory."""
-    from loci.memory.service import MemoryDraft
+    from loci.memory.models import MemoryDraft
 
     def work() -> None:
         draft = MemoryDraft(content, namespace, list(tags), importance, _json_object(metadata))

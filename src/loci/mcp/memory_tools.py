@@ -13,6 +13,7 @@ from loci.memory.models import (
     ForgetBatchResult,
     ForgetResult,
     ImportResult,
+    MemoryDraft,
     NamespacesResult,
     NearbyResult,
     RecallResult,
@@ -63,8 +64,6 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         tags: Tags = []
         importance: Importance = 0.5
         metadata: Metadata = {}
-
-    from loci.memory.service import MemoryDraft  # light: dataclasses and pydantic models only
 
     def remember(
         content: Content,

@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
+
+@dataclass(frozen=True)
+class MemoryDraft:
+    """A memory as a caller describes it, before validation."""
+
+    content: str
+    namespace: str | None = None
+    tags: list[str] = field(default_factory=list)
+    importance: float = 0.5
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "manual"
 
 
 class Memory(BaseModel):

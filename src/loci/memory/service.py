@@ -6,7 +6,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,6 +21,7 @@ from loci.memory.models import (
     ItemError,
     Memory,
     MemoryHit,
+    MemoryDraft,
     MemoryRef,
     NearbyResult,
     RecallResult,
@@ -38,18 +39,6 @@ CANDIDATES_PER_RESULT = 4
 MIN_CANDIDATES = 50
 #: `forget` lists at most this many ids (the count is always exact).
 MAX_LISTED_IDS = 1000
-
-
-@dataclass(frozen=True)
-class MemoryDraft:
-    """A memory as a caller describes it, before validation."""
-
-    content: str
-    namespace: str | None = None
-    tags: list[str] = field(default_factory=list)
-    importance: float = 0.5
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-    source: str = "manual"
 
 
 @dataclass(frozen=True)
