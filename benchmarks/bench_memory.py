@@ -28,7 +28,7 @@ QUERIES = [
     "what did Alice say about the trip to Lisbon?",
     "favourite food of the team lead",
 ]
-WORDS = "garden river mountain deploy database editor coffee travel project meeting budget".split()
+WORDS = ["garden", "river", "mountain", "deploy", "database", "editor", "coffee", "travel", "project", "meeting", "budget"]
 MINIMAL_SERVER = (
     "from mcp.server.mcpserver import MCPServer\n"
     "server = MCPServer('minimal')\n"

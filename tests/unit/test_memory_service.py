@@ -5,7 +5,12 @@ import sqlite3
 import numpy as np
 import pytest
 
-from loci.errors import InvalidInputError, ModelMismatchError, NotFoundError, StorageUnavailableError
+from loci.errors import (
+    InvalidInputError,
+    ModelMismatchError,
+    NotFoundError,
+    StorageUnavailableError,
+)
 from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
 

