@@ -76,12 +76,6 @@ class Settings(BaseSettings):
     busy_timeout_seconds: float = Field(
         default=15.0, gt=0, le=600, description="How long a write waits for another process's lock."
     )
-    exact_search_max: int = Field(
-        default=50_000,
-        ge=0,
-        description="Up to this many vectors recall scans them all exactly; above it, a quantised "
-        "first pass picks candidates that are then scored exactly.",
-    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="WARNING", description="Log level of `loci serve` (logs go to stderr)."
     )
