@@ -85,13 +85,7 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> Non
 
 def existing_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
     """Which of `ids` are stored."""
-    found: set[str] = set()
-    for chunk in _chunks(list(ids), 500):
-        rows = conn.execute(
-            f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(chunk))})", chunk
-        ).fetchall()
-        found.update(row[0] for row in rows)
-    return found
+    return {row[0] for row in _rows_in(conn, "SELECT id FROM memories WHERE id IN ({})", ids)}
 
 
 def existing_hashes(conn: sqlite3.Connection, pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -109,13 +103,8 @@ def existing_hashes(conn: sqlite3.Connection, pairs: set[tuple[str, str]]) -> se
 
 def fetch_by_seq(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Memory]:
     """Memories by their seq."""
-    found: dict[int, Memory] = {}
-    for chunk in _chunks(list(seqs), 500):
-        rows = conn.execute(
-            f"SELECT {COLUMNS} FROM memories m WHERE m.seq IN ({','.join('?' * len(chunk))})", chunk
-        ).fetchall()
-        found.update(row_to_memory(row) for row in rows)
-    return found
+    rows = _rows_in(conn, f"SELECT {COLUMNS} FROM memories m WHERE m.seq IN ({{}})", seqs)
+    return dict(row_to_memory(row) for row in rows)
 
 
 def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> tuple[int, Memory] | None:
@@ -155,13 +144,8 @@ def keyword_search(
 
 def delete_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> list[str]:
     """Delete memories by id; returns the ids that existed."""
-    deleted: list[str] = []
-    for chunk in _chunks(list(ids), 500):
-        rows = conn.execute(
-            f"DELETE FROM memories WHERE id IN ({','.join('?' * len(chunk))}) RETURNING id", chunk
-        ).fetchall()
-        deleted.extend(row[0] for row in rows)
-    return deleted
+    rows = _rows_in(conn, "DELETE FROM memories WHERE id IN ({}) RETURNING id", ids)
+    return [row[0] for row in rows]
 
 
 def touch(conn: sqlite3.Connection, seqs: Sequence[int], now: str) -> None:
@@ -230,6 +214,14 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
         "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         (key, value),
     )
+
+
+def _rows_in(conn: sqlite3.Connection, statement: str, values: Sequence[Any]) -> list[Any]:
+    """Run `statement` (one `{}` for the IN list) over `values` in chunks SQLite accepts."""
+    rows: list[Any] = []
+    for chunk in _chunks(list(values), 500):
+        rows.extend(conn.execute(statement.format(",".join("?" * len(chunk))), chunk).fetchall())
+    return rows
 
 
 def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
