@@ -22,13 +22,14 @@ class App:
     settings: Settings
     db: Database
     embedder: Embedder
+    engine: MemoryEngine
     memory: MemoryService
     catalog: CatalogService
     transfer: TransferService
 
     def close(self) -> None:
-        """Release the database connection."""
-        self.db.close()
+        """Stop the worker thread and release the database connections."""
+        self.engine.close()
 
 
 def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
@@ -41,6 +42,7 @@ def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
         settings=settings,
         db=db,
         embedder=model,
+        engine=engine,
         memory=MemoryService(engine),
         catalog=CatalogService(engine),
         transfer=TransferService(engine),

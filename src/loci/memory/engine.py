@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +17,8 @@ from loci.stores import memories as sql
 from loci.stores.db import Database
 from loci.stores.vector_sync import IndexSync
 from loci.stores.vectors import VectorIndex
+
+T = TypeVar("T")
 
 MODEL_KEY = "embedding_model"
 DIMENSIONS_KEY = "embedding_dimensions"
@@ -40,6 +44,17 @@ class MemoryEngine:
         self.embedder = embedder
         self.limits = limits
         self.sync = IndexSync(db, index, embedder.identity.dimensions)
+        # One worker: database work that overlaps the embedding of a query (threads start lazily).
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loci-search")
+
+    def beside(self, work: Callable[[], T]) -> Future[T]:
+        """Run `work` in the worker thread, e.g. while this thread embeds a query."""
+        return self._worker.submit(work)
+
+    def close(self) -> None:
+        """Stop the worker thread and close the database."""
+        self._worker.shutdown(wait=True)
+        self.db.close()
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed with the configured model (loading it on first use)."""

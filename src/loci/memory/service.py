@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,8 @@ from loci.stores.vector_sync import prune_log
 from loci.stores.vectors import Allowed
 from loci.timeutil import now
 
+Progress = Callable[[int, int], None]
+
 #: How many candidates each ranking contributes to fusion, per result asked for.
 CANDIDATES_PER_RESULT = 4
 MIN_CANDIDATES = 50
@@ -49,6 +51,12 @@ class _Checked:
     importance: float
     metadata_json: str
     source: str
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    allowed: Allowed | None
+    keyword: list[int]  # seqs, best first
 
 
 class MemoryService:
@@ -87,6 +95,29 @@ class MemoryService:
             ids, _ = self._store(valid, vectors)
         return RememberBatchResult(stored=len(ids), ids=ids, failed=len(errors), errors=errors)
 
+    def remember_all(
+        self, drafts: Sequence[MemoryDraft], progress: Progress | None = None
+    ) -> list[str]:
+        """Store any number of memories, all checked before the first is written.
+
+        Raises InvalidInputError naming the first bad item and stores nothing. Writes go in
+        transactions of `max_batch_size`, reporting `progress(done, total)` after each.
+        """
+        checked: list[_Checked] = []
+        for index, draft in enumerate(drafts):
+            try:
+                checked.append(self._check(draft))
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"item {index}: {exc.message}", index=index, **exc.details) from None
+        ids: list[str] = []
+        step = self._limits.max_batch_size
+        for start in range(0, len(checked), step):
+            chunk = checked[start : start + step]
+            ids += self._store(chunk, self._engine.embed([item.content for item in chunk]))[0]
+            if progress is not None:
+                progress(len(ids), len(checked))
+        return ids
+
     def recall(
         self,
         query: str,
@@ -103,14 +134,14 @@ class MemoryService:
         alpha = self._limits.hybrid_alpha if hybrid_alpha is None else hybrid_alpha
         alpha = validation.unit_float(alpha, "hybrid_alpha")
         compiled = compile_filter(filters, namespace)
-        with self._engine.db.locked() as conn:
-            if namespace is not None:
-                self._engine.require_namespace(conn, namespace)
-            self._engine.check_model(conn)
+        depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
+        match = fts_match(query) if alpha < 1.0 else None
+        # The database half of the search runs while the query is being embedded.
+        prepared = self._engine.beside(lambda: self._prepare(namespace, compiled, match, depth))
         started = time.perf_counter()
         query_vector = self._engine.embed([query])[0]
         embed_ms = (time.perf_counter() - started) * 1000
-        ranked = self._rank(query, query_vector, compiled, alpha, limit, min_similarity)
+        ranked = self._rank(query_vector, prepared.result(), alpha, depth, limit, min_similarity)
         hits = self._load_hits(ranked, touch=True)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(memories=hits, total=len(hits), mode=mode, query_embedding_time_ms=embed_ms)
@@ -238,27 +269,36 @@ class MemoryService:
         self._engine.sync.note_own_write()
         return [row.id for row in rows], stamp
 
-    def _rank(
-        self,
-        query: str,
-        query_vector: np.ndarray[Any, Any],
-        compiled: CompiledFilter,
-        alpha: float,
-        limit: int,
-        min_similarity: float,
-    ) -> list[tuple[int, float, float]]:
-        """(seq, similarity, score) of the best matches, filtered before ranking."""
-        depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
-        index = self._engine.index()
-        match = fts_match(query) if alpha < 1.0 else None
-        with self._engine.db.snapshot() as conn:
+    def _prepare(
+        self, namespace: str | None, compiled: CompiledFilter, match: str | None, depth: int
+    ) -> _Prepared:
+        """Checks, the filter's admitted rows and the keyword ranking; refreshes the index."""
+        self._engine.sync.refresh()
+        with self._engine.db.side_read() as conn:
+            if namespace is not None:
+                self._engine.require_namespace(conn, namespace)
+            self._engine.check_model(conn)
             allowed = _allowed(conn, compiled)
             keyword = (
                 sql.keyword_search(conn, match, compiled.sql, compiled.params, depth) if match else []
             )
+        return _Prepared(allowed=allowed, keyword=[seq for seq, _ in keyword])
+
+    def _rank(
+        self,
+        query_vector: np.ndarray[Any, Any],
+        prepared: _Prepared,
+        alpha: float,
+        depth: int,
+        limit: int,
+        min_similarity: float,
+    ) -> list[tuple[int, float, float]]:
+        """(seq, similarity, score) of the best matches, filtered before ranking."""
+        index = self._engine.sync.index
+        allowed = prepared.allowed
         vector = index.search(query_vector, depth, allowed) if alpha > 0.0 else []
         similarity = {hit.key: hit.similarity for hit in vector}
-        fused = reciprocal_rank_fusion([h.key for h in vector], [seq for seq, _ in keyword], alpha)
+        fused = reciprocal_rank_fusion([h.key for h in vector], prepared.keyword, alpha)
         missing = [key for key, _ in fused if key not in similarity]
         similarity.update(index.similarities(query_vector, missing))
         ranked = [

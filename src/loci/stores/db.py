@@ -25,13 +25,18 @@ PRIVATE_FILE_MODE = 0o600
 class Database:
     """One connection to the system of record, used by one process.
 
-    Calls are serialised by a lock, so the connection may be used from worker threads.
+    Calls are serialised by a lock, so the connection may be used from worker threads. A second,
+    read-only connection (:meth:`side_read`) lets one query run in another thread while the main
+    connection is busy, e.g. the keyword search of a recall while its query is being embedded.
     """
 
     def __init__(self, path: Path, busy_timeout_seconds: float = 15.0) -> None:
         self.path = path
+        self._busy_timeout = busy_timeout_seconds
         self._lock = threading.RLock()
         self._conn = _open(path, busy_timeout_seconds)
+        self._side_lock = threading.Lock()
+        self._side_conn: sqlite3.Connection | None = None
         self._migrate()
 
     @property
@@ -67,6 +72,20 @@ class Database:
             finally:
                 self._conn.execute("ROLLBACK")
 
+    @contextmanager
+    def side_read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction on the second connection (opened on first use)."""
+        with self._side_lock:
+            if self._side_conn is None:
+                self._side_conn = _open(self.path, self._busy_timeout)
+                self._side_conn.execute("PRAGMA query_only = ON")
+            conn = self._side_conn
+            _execute_guarded(conn, "BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.execute("ROLLBACK")
+
     def data_version(self) -> int:
         """Changes whenever another connection commits (not for this connection's own commits)."""
         with self._lock:
@@ -79,7 +98,10 @@ class Database:
             return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connections (idempotent)."""
+        with self._side_lock:
+            if self._side_conn is not None:
+                self._side_conn.close()
         with self._lock:
             self._conn.close()
 

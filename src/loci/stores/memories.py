@@ -129,16 +129,29 @@ def matching_ids(
     return [row[0] for row in rows]
 
 
+def message_ids(conn: sqlite3.Connection, namespace: str) -> list[str]:
+    """The `metadata.message_id` values of a namespace's memories (conversation imports)."""
+    rows = conn.execute(
+        "SELECT json_extract(metadata, '$.message_id') FROM memories "
+        "WHERE namespace = ? AND json_extract(metadata, '$.message_id') IS NOT NULL",
+        (namespace,),
+    ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
 def keyword_search(
     conn: sqlite3.Connection, match: str, where: str, params: Sequence[Any], limit: int
 ) -> list[tuple[int, float]]:
     """(seq, bm25) of the best keyword matches among admitted memories; lower bm25 is better."""
-    rows = conn.execute(
-        "SELECT f.rowid, bm25(memories_fts) AS rank FROM memories_fts f "
-        "JOIN memories m ON m.seq = f.rowid "
-        f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?",
-        [match, *params, limit],
-    ).fetchall()
+    if where == "1":
+        # No filter: skip the join, which reads a memories row per match (3x slower at 100k).
+        sql = "SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts WHERE memories_fts MATCH ?"
+    else:
+        sql = (
+            "SELECT f.rowid, bm25(memories_fts) AS rank FROM memories_fts f "
+            f"JOIN memories m ON m.seq = f.rowid WHERE memories_fts MATCH ? AND {where}"
+        )
+    rows = conn.execute(f"{sql} ORDER BY rank LIMIT ?", [match, *params, limit]).fetchall()
     return [(int(seq), float(rank)) for seq, rank in rows]
 
 

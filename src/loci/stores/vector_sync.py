@@ -9,6 +9,7 @@ the index from the memories table.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -33,6 +34,7 @@ class IndexSync:
         self._log_position = -1  # -1: never loaded
         self._data_version = -1
         self._own_writes = True
+        self._lock = threading.Lock()
 
     @property
     def index(self) -> VectorIndex:
@@ -45,6 +47,10 @@ class IndexSync:
 
     def refresh(self) -> None:
         """Apply the changes committed since the last refresh, by any process."""
+        with self._lock:
+            self._refresh()
+
+    def _refresh(self) -> None:
         version = self._db.data_version()
         if version == self._data_version and not self._own_writes:
             return
@@ -58,11 +64,12 @@ class IndexSync:
 
     def rebuild(self, progress: Progress | None = None) -> int:
         """Rebuild the index from the memories table; returns how many vectors it holds."""
-        with self._db.snapshot() as conn:
-            self._load_all(conn, progress)
-        self._data_version = self._db.data_version()
-        self._own_writes = False
-        return self._index.count()
+        with self._lock:
+            with self._db.snapshot() as conn:
+                self._load_all(conn, progress)
+            self._data_version = self._db.data_version()
+            self._own_writes = False
+            return self._index.count()
 
     def _fell_behind(self, conn: sqlite3.Connection) -> bool:
         oldest = conn.execute("SELECT min(seq) FROM vector_log").fetchone()[0]
@@ -72,6 +79,7 @@ class IndexSync:
         self._log_position = _log_head(conn)
         self._index.clear()
         total = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+        self._index.reserve(total)
         done = 0
         cursor = conn.execute("SELECT seq, namespace, embedding FROM memories ORDER BY seq")
         while rows := cursor.fetchmany(LOAD_CHUNK):
