@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.memory.catalog import CatalogService
@@ -26,6 +27,7 @@ class App:
     memory: MemoryService
     catalog: CatalogService
     transfer: TransferService
+    conversations: ConversationService
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
@@ -38,14 +40,16 @@ def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
     db = Database(settings.database_path, settings.busy_timeout_seconds)
     model = embedder or make_embedder(settings)
     engine = MemoryEngine(db, model, ExactIndex(model.identity.dimensions), limits_from(settings))
+    memory = MemoryService(engine)
     return App(
         settings=settings,
         db=db,
         embedder=model,
         engine=engine,
-        memory=MemoryService(engine),
+        memory=memory,
         catalog=CatalogService(engine),
         transfer=TransferService(engine),
+        conversations=ConversationService(memory, db),
     )
 
 

@@ -22,6 +22,7 @@ TOOLS = {
     "namespaces": {"action", "name", "new_name"},
     "export_memories": {"namespace", "include_vectors", "offset", "limit"},
     "import_memories": {"data", "namespace_override", "skip_duplicates", "recompute_vectors"},
+    "remember_conversation": {"messages", "namespace", "conversation_id"},
 }
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 

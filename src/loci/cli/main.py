@@ -85,8 +85,9 @@ def client_snippet(client: str, command: str, args: list[str], env: dict[str, st
 
 def main() -> None:
     """Console-script entry point."""
-    from loci.cli import admin, memory
+    from loci.cli import admin, conversations, memory
 
     memory.register(cli)
     admin.register(cli)
+    conversations.register(cli)
     cli(prog_name="loci")

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from loci import __version__
 from loci.errors import LociError
-from loci.mcp import memory_tools
+from loci.mcp import conversation_tools, memory_tools
 from loci.mcp.errors import from_loci_error, from_validation_error, internal_error
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
@@ -35,6 +35,8 @@ the user refers to something from the past ("like last time", "my usual setup"),
 start of work on a project. Recall is hybrid (meaning + keywords); filter by namespace, tags,
 dates or metadata. Use `nearby` to explore around a memory, `forget` to delete what is wrong or
 outdated (try `dry_run` first for filters), and `stats` / `namespaces` to see what is stored.
+To keep a whole chat history searchable, store it with `remember_conversation` (one memory per
+message, with speaker, session and time); recall then also brings the turns around a match.
 """
 
 
@@ -91,5 +93,6 @@ def build_server(settings: Settings) -> LociServer:
     )
     if "memory" in settings.toolsets:
         memory_tools.register(server, provider, settings)
+        conversation_tools.register(server, provider, settings)
     return server
 

@@ -28,7 +28,8 @@ from loci.memory.models import (
     RememberBatchResult,
     RememberResult,
 )
-from loci.memory.ranking import fts_match, reciprocal_rank_fusion
+from loci.memory import hybrid
+from loci.memory.ranking import fts_match
 from loci.stores import memories as sql
 from loci.stores.vector_sync import prune_log
 from loci.stores.vectors import Allowed
@@ -56,7 +57,7 @@ class _Checked:
 @dataclass(frozen=True)
 class _Prepared:
     allowed: Allowed | None
-    keyword: list[int]  # seqs, best first
+    keyword: dict[int, float]  # seq -> keyword score, larger is better
 
 
 class MemoryService:
@@ -127,7 +128,7 @@ class MemoryService:
         min_similarity: float = 0.0,
         hybrid_alpha: float | None = None,
     ) -> RecallResult:
-        """Memories matching `query`, best first: vector and keyword rankings fused (RRF)."""
+        """Memories matching `query`, best first: vector and keyword scores fused (see `hybrid`)."""
         query = validation.content(query, self._limits.max_content_bytes, "query")
         limit = validation.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
         min_similarity = validation.unit_float(min_similarity, "min_similarity")
@@ -141,8 +142,8 @@ class MemoryService:
         started = time.perf_counter()
         query_vector = self._engine.embed([query])[0]
         embed_ms = (time.perf_counter() - started) * 1000
-        ranked = self._rank(query_vector, prepared.result(), alpha, depth, limit, min_similarity)
-        hits = self._load_hits(ranked, touch=True)
+        ranked = self._rank(query_vector, prepared.result(), compiled, alpha, depth, min_similarity)
+        hits = self._load_hits([(r.key, r.similarity, r.score) for r in ranked[:limit]], touch=True)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(memories=hits, total=len(hits), mode=mode, query_embedding_time_ms=embed_ms)
 
@@ -282,32 +283,25 @@ class MemoryService:
             keyword = (
                 sql.keyword_search(conn, match, compiled.sql, compiled.params, depth) if match else []
             )
-        return _Prepared(allowed=allowed, keyword=[seq for seq, _ in keyword])
+        # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
+        return _Prepared(allowed=allowed, keyword={seq: -rank for seq, rank in keyword})
 
     def _rank(
         self,
         query_vector: np.ndarray[Any, Any],
         prepared: _Prepared,
+        compiled: CompiledFilter,
         alpha: float,
         depth: int,
-        limit: int,
         min_similarity: float,
-    ) -> list[tuple[int, float, float]]:
-        """(seq, similarity, score) of the best matches, filtered before ranking."""
+    ) -> list[hybrid.Ranked]:
+        """The ranked candidates (filtered before ranking), at least `min_similarity` similar."""
         index = self._engine.sync.index
-        allowed = prepared.allowed
-        vector = index.search(query_vector, depth, allowed) if alpha > 0.0 else []
-        similarity = {hit.key: hit.similarity for hit in vector}
-        fused = reciprocal_rank_fusion([h.key for h in vector], prepared.keyword, alpha)
-        missing = [key for key, _ in fused if key not in similarity]
-        similarity.update(index.similarities(query_vector, missing))
-        ranked = [
-            (key, similarity.get(key, 0.0), score)
-            for key, score in fused
-            # 0 means "no threshold": unrelated memories can have slightly negative cosines.
-            if min_similarity <= 0.0 or similarity.get(key, 0.0) >= min_similarity
-        ]
-        return ranked[:limit]
+        vector = index.search(query_vector, depth, prepared.allowed) if alpha > 0.0 else []
+        found = hybrid.Candidates(vector=vector, keyword=prepared.keyword)
+        ranked = hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha)
+        # 0 means "no threshold": unrelated memories can have slightly negative cosines.
+        return [r for r in ranked if min_similarity <= 0.0 or r.similarity >= min_similarity]
 
     def _forget_preview(self, compiled: CompiledFilter, memory_id: str | None) -> ForgetResult:
         with self._engine.db.locked() as conn:

@@ -139,6 +139,33 @@ def message_ids(conn: sqlite3.Connection, namespace: str) -> list[str]:
     return [str(row[0]) for row in rows]
 
 
+def conversation_neighbours(
+    conn: sqlite3.Connection, seqs: Sequence[int], where: str, params: Sequence[Any]
+) -> dict[int, list[int]]:
+    """Neighbours (memories stored just before / after, in the same conversation) of `seqs`
+    and of those neighbours, all admitted by the filter.
+
+    Conversation imports store a session's messages in order, so neighbours are seq +- 1 with
+    the same namespace, `metadata.conversation` and `metadata.session_id`.
+    """
+    if not seqs:
+        return {}
+    wanted = sorted({seq + step for seq in seqs for step in (-2, -1, 0, 1, 2)})
+    marks = ",".join("?" * len(wanted))
+    rows = conn.execute(
+        "SELECT m.seq, m.namespace, json_extract(m.metadata, '$.conversation'), "
+        f"json_extract(m.metadata, '$.session_id') FROM memories m WHERE m.seq IN ({marks}) "
+        f"AND json_extract(m.metadata, '$.conversation') IS NOT NULL AND ({where})",
+        [*wanted, *params],
+    ).fetchall()
+    thread = {int(row[0]): (row[1], row[2], row[3]) for row in rows}
+    near = {seq + step for seq in seqs for step in (-1, 0, 1)} & thread.keys()
+    return {
+        seq: [seq + step for step in (-1, 1) if thread.get(seq + step) == thread[seq]]
+        for seq in near
+    }
+
+
 def keyword_search(
     conn: sqlite3.Connection, match: str, where: str, params: Sequence[Any], limit: int
 ) -> list[tuple[int, float]]:

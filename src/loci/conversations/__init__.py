@@ -1,0 +1,1 @@
+"""Conversation histories stored as memories, one message per memory."""

@@ -1,0 +1,85 @@
+"""Store a conversation history as memories: one per message, with who said it and when."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable, Sequence
+
+from loci.conversations.messages import ChatMessage
+from loci.conversations.models import ConversationImportResult
+from loci.errors import InvalidInputError
+from loci.memory import validation
+from loci.memory.models import MemoryDraft
+from loci.memory.service import MemoryService
+from loci.stores import memories as sql
+from loci.stores.db import Database
+
+Progress = Callable[[int, int], None]
+SOURCE = "conversation"
+CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$")
+
+
+class ConversationService:
+    """Turns chat messages into memories through the ordinary memory service."""
+
+    def __init__(self, memory: MemoryService, db: Database) -> None:
+        self._memory = memory
+        self._db = db
+
+    def remember_conversation(
+        self,
+        messages: Sequence[ChatMessage],
+        namespace: str,
+        conversation_id: str | None = None,
+        progress: Progress | None = None,
+    ) -> ConversationImportResult:
+        """Store every message not already stored (by message_id) in `namespace`.
+
+        `conversation_id` names the conversation (a new id by default); recall uses it with the
+        session id to find the messages around a match.
+        """
+        namespace = validation.namespace(namespace)
+        conversation = conversation_id or uuid.uuid4().hex
+        if not CONVERSATION_ID.match(conversation):
+            raise InvalidInputError(
+                f"conversation_id must be 1-128 letters, digits, '_', '.', ':' or '-', "
+                f"got {validation.shown(conversation)}",
+                field="conversation_id",
+            )
+        known = self._known_message_ids(namespace)
+        fresh = [(position, m) for position, m in enumerate(messages) if m.message_id not in known]
+        drafts = [draft(message, position, namespace, conversation) for position, message in fresh]
+        ids = self._memory.remember_all(drafts, progress) if drafts else []
+        return ConversationImportResult(
+            namespace=namespace,
+            stored=len(ids),
+            skipped_existing=len(messages) - len(fresh),
+            sessions=len({m.session_id for m in messages if m.session_id is not None}),
+            ids=ids,
+            conversation_id=conversation,
+        )
+
+    def _known_message_ids(self, namespace: str) -> set[str | None]:
+        with self._db.locked() as conn:
+            return set(sql.message_ids(conn, namespace))
+
+
+def draft(message: ChatMessage, position: int, namespace: str, conversation: str) -> MemoryDraft:
+    """The memory of one message: `Speaker: text`, the rest as metadata."""
+    metadata: dict[str, str | int] = {
+        "conversation": conversation,
+        "speaker": message.speaker,
+        "timestamp": message.timestamp,
+        "position": position,
+    }
+    if message.session_id is not None:
+        metadata["session_id"] = message.session_id
+    if message.message_id is not None:
+        metadata["message_id"] = message.message_id
+    return MemoryDraft(
+        content=f"{message.speaker}: {message.text}",
+        namespace=namespace,
+        metadata=metadata,
+        source=SOURCE,
+    )

@@ -1,0 +1,18 @@
+"""Results of the conversation services (light: imported when the MCP server starts)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class ConversationImportResult(BaseModel):
+    """What `remember_conversation` stored."""
+
+    namespace: str
+    stored: int = Field(description="Messages stored as new memories.")
+    skipped_existing: int = Field(
+        description="Messages skipped because a memory with the same message_id is already in the namespace."
+    )
+    sessions: int = Field(description="Distinct session ids among the messages.")
+    ids: list[str] = Field(description="Ids of the new memories, in message order.")
+    conversation_id: str = Field(description="The conversation id kept in each memory's metadata.")

@@ -1,0 +1,68 @@
+"""Turn- and session-level recall@k, as `../shared/eval/README.md` defines them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def recall_at_k(gold: Sequence[str], retrieved: Sequence[str], k: int) -> float:
+    """Share of the gold items found among the first `k` retrieved (0 when there is no gold)."""
+    wanted = set(gold)
+    if not wanted:
+        return 0.0
+    return len(wanted & set(retrieved[:k])) / len(wanted)
+
+
+def session_recall_at_k(
+    gold: Sequence[str], retrieved: Sequence[str], k: int, session_of: Callable[[str], str | None]
+) -> float:
+    """recall@k over the sessions that hold the gold turns and the first `k` retrieved turns."""
+    gold_sessions = [s for s in dict.fromkeys(session_of(g) for g in gold) if s is not None]
+    found = [s for s in (session_of(r) for r in retrieved[:k]) if s is not None]
+    return recall_at_k(gold_sessions, found, len(found))
+
+
+@dataclass
+class Scoreboard:
+    """Running means of recall@k per question category and overall."""
+
+    ks: tuple[int, ...]
+    session_k: int = 5
+    _turn: dict[int, dict[int, list[float]]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(list)))
+    _session: list[float] = field(default_factory=list)
+
+    def add(
+        self, category: int, gold: Sequence[str], retrieved: Sequence[str],
+        session_of: Callable[[str], str | None],
+    ) -> None:
+        """Score one question."""
+        for k in self.ks:
+            self._turn[category][k].append(recall_at_k(gold, retrieved, k))
+        self._session.append(session_recall_at_k(gold, retrieved, self.session_k, session_of))
+
+    @property
+    def questions(self) -> int:
+        """How many questions were scored."""
+        return len(self._session)
+
+    def report(self) -> dict[str, Any]:
+        """`recall@k` overall, `session_recall@5`, and `per_category` -> {recall@k, n}."""
+        overall: dict[str, Any] = {
+            f"recall@{k}": _mean([v for by_k in self._turn.values() for v in by_k[k]]) for k in self.ks
+        }
+        overall[f"session_recall@{self.session_k}"] = _mean(self._session)
+        overall["per_category"] = {
+            str(category): {
+                **{f"recall@{k}": _mean(by_k[k]) for k in self.ks},
+                "n": len(by_k[self.ks[0]]),
+            }
+            for category, by_k in sorted(self._turn.items())
+        }
+        return overall
+
+
+def _mean(values: Sequence[float]) -> float:
+    return round(sum(values) / len(values), 4) if values else 0.0
