@@ -30,7 +30,19 @@ QUERIES = [
     "favourite food of the team lead",
 ]
 NOVELS = Path(__file__).resolve().parents[2] / "shared" / "eval" / "novels"
-WORDS = ["garden", "river", "mountain", "deploy", "database", "editor", "coffee", "travel", "project", "meeting", "budget"]
+WORDS = [
+    "garden",
+    "river",
+    "mountain",
+    "deploy",
+    "database",
+    "editor",
+    "coffee",
+    "travel",
+    "project",
+    "meeting",
+    "budget",
+]
 MINIMAL_SERVER = (
     "from mcp.server.mcpserver import MCPServer\n"
     "server = MCPServer('minimal')\n"
@@ -73,7 +85,10 @@ def cold_start(runs: int) -> None:
             base.append(anyio.run(once, minimal))
             ours.append(anyio.run(once, loci))
     b, o = statistics.median(base), statistics.median(ours)
-    print(f"cold start tools/list: minimal server {b:.0f} ms, loci {o:.0f} ms, ratio {o / b:.3f} (target <= 1.15)")
+    print(
+        f"cold start tools/list: minimal server {b:.0f} ms, loci {o:.0f} ms, "
+        f"ratio {o / b:.3f} (target <= 1.15)"
+    )
 
 
 def novel_sentences() -> list[str]:
@@ -85,7 +100,9 @@ def novel_sentences() -> list[str]:
     return sentences
 
 
-def fill(app, size: int, rng: np.random.Generator, sentences: list[str], embedded: np.ndarray) -> None:
+def fill(
+    app, size: int, rng: np.random.Generator, sentences: list[str], embedded: np.ndarray
+) -> None:
     """Grow the store to `size` memories: novel sentences with their real embeddings.
 
     Past the number of distinct sentences, rows repeat with a little noise on the vector, so a
@@ -103,14 +120,23 @@ def fill(app, size: int, rng: np.random.Generator, sentences: list[str], embedde
             {
                 "id": str(uuid.uuid4()),
                 "content": f"{sentences[(done + i) % len(sentences)]} (note {done + i})",
-                "namespace": "bench", "tags": [], "importance": 0.5, "source": "manual",
-                "metadata": {}, "created_at": stamp, "updated_at": stamp, "last_accessed": stamp,
-                "access_count": 0, "vector": vec.tolist(),
+                "namespace": "bench",
+                "tags": [],
+                "importance": 0.5,
+                "source": "manual",
+                "metadata": {},
+                "created_at": stamp,
+                "updated_at": stamp,
+                "last_accessed": stamp,
+                "access_count": 0,
+                "vector": vec.tolist(),
             }
             for i, vec in enumerate(vectors)
         ]
         data = {"embedding_model": "all-MiniLM-L6-v2", "memories": memories}
-        app.transfer.import_data(data, ImportOptions(skip_duplicates=False, recompute_vectors=False))
+        app.transfer.import_data(
+            data, ImportOptions(skip_duplicates=False, recompute_vectors=False)
+        )
         done += n
 
 
@@ -141,18 +167,35 @@ def recall_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -> None:
 
 
 def remember_figures(app, embedder: OnnxMiniLM, repeat: int) -> None:
-    texts = [f"The user mentioned fact number {i} about {WORDS[i % len(WORDS)]} and lunch" for i in range(repeat)]
+    texts = [
+        f"The user mentioned fact number {i} about {WORDS[i % len(WORDS)]} and lunch"
+        for i in range(repeat)
+    ]
     bare = [timed(lambda t=t: embedder.embed([t]), 1)[0] for t in texts]
-    ours = [timed(lambda t=t: app.memory.remember(MemoryDraft(t + " (stored)")), 1)[0] for t in texts]
-    print(f"remember: p50 {p(ours, 50):.2f} ms; bare embedding p50 {p(bare, 50):.2f} ms; ratio {p(ours, 50) / p(bare, 50):.2f} (target <= 1.3)")
+    ours = [
+        timed(lambda t=t: app.memory.remember(MemoryDraft(t + " (stored)")), 1)[0] for t in texts
+    ]
+    print(
+        f"remember: p50 {p(ours, 50):.2f} ms; bare embedding p50 {p(bare, 50):.2f} ms; "
+        f"ratio {p(ours, 50) / p(bare, 50):.2f} (target <= 1.3)"
+    )
 
 
 def batch_figures(app, embedder: OnnxMiniLM, rounds: int) -> None:
-    texts = [f"Batch memory {i}: the team discussed {WORDS[i % 11]} and {WORDS[(i * 7) % 11]} at length" for i in range(100)]
+    texts = [
+        f"Batch memory {i}: the team discussed {WORDS[i % 11]} and {WORDS[(i * 7) % 11]} at length"
+        for i in range(100)
+    ]
     bare = timed(lambda: embedder.embed(texts), rounds)
-    ours = timed(lambda: app.memory.remember_batch([MemoryDraft(t, namespace="batch") for t in texts]), rounds)
+    ours = timed(
+        lambda: app.memory.remember_batch([MemoryDraft(t, namespace="batch") for t in texts]),
+        rounds,
+    )
     b, o = 100 / (statistics.median(bare) / 1000), 100 / (statistics.median(ours) / 1000)
-    print(f"remember_batch: {o:.0f} memories/s; bare batch embedding {b:.0f}/s; ratio {o / b:.2f} (target >= 0.85)")
+    print(
+        f"remember_batch: {o:.0f} memories/s; bare batch embedding {b:.0f}/s; "
+        f"ratio {o / b:.2f} (target >= 0.85)"
+    )
 
 
 def peak_rss(home: str) -> None:
@@ -164,7 +207,9 @@ def peak_rss(home: str) -> None:
         "peak = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
         "print(app.catalog.stats().total_memories, peak // 1024)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
     print(f"peak RSS with {int(out[0])} memories: {out[1]} MB (target <= 600)")
 
 
@@ -182,7 +227,9 @@ def main() -> None:
     sentences = novel_sentences()
     started = time.perf_counter()
     embedded = embedder.embed(sentences)
-    print(f"embedded {len(sentences)} novel sentences for the fill in {time.perf_counter() - started:.0f} s")
+    print(
+        f"embedded {len(sentences)} novel sentences for the fill in {time.perf_counter() - started:.0f} s"
+    )
     with tempfile.TemporaryDirectory() as home:
         app = build_app(load_settings(home=home), embedder=embedder)
         remember_figures(app, embedder, args.repeat)

@@ -56,22 +56,37 @@ class Settings(BaseSettings):
         description="Comma-separated toolsets to serve over MCP.",
     )
     default_namespace: str = Field(
-        default="default", min_length=1, max_length=128, description="Namespace used when none is given."
+        default="default",
+        min_length=1,
+        max_length=128,
+        description="Namespace used when none is given.",
     )
     max_content_bytes: int = Field(
-        default=64 * 1024, ge=16, le=16 * 1024 * 1024, description="Largest memory content, in UTF-8 bytes."
+        default=64 * 1024,
+        ge=16,
+        le=16 * 1024 * 1024,
+        description="Largest memory content, in UTF-8 bytes.",
     )
     max_metadata_bytes: int = Field(
-        default=16 * 1024, ge=64, le=1024 * 1024, description="Largest metadata object, as JSON bytes."
+        default=16 * 1024,
+        ge=64,
+        le=1024 * 1024,
+        description="Largest metadata object, as JSON bytes.",
     )
     max_batch_size: int = Field(
-        default=100, ge=1, le=10_000, description="Most memories in one remember_batch / forget_batch call."
+        default=100,
+        ge=1,
+        le=10_000,
+        description="Most memories in one remember_batch / forget_batch call.",
     )
     max_recall_limit: int = Field(
         default=100, ge=1, le=1_000, description="Largest `limit` a recall may ask for."
     )
     hybrid_alpha: float = Field(
-        default=0.5, ge=0.0, le=1.0, description="Default vector weight in hybrid recall (1 = vector only)."
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="Default vector weight in hybrid recall (1 = vector only).",
     )
     busy_timeout_seconds: float = Field(
         default=15.0, gt=0, le=600, description="How long a write waits for another process's lock."
@@ -149,15 +164,15 @@ def _check_toml(path: Path) -> None:
     except FileNotFoundError as exc:
         raise ConfigurationError(f"config file not found: {path}", path=str(path)) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigurationError(f"config file {path} is not valid TOML: {exc}", path=str(path)) from exc
+        raise ConfigurationError(
+            f"config file {path} is not valid TOML: {exc}", path=str(path)
+        ) from exc
     except OSError as exc:
         raise ConfigurationError(f"cannot read config file {path}: {exc}", path=str(path)) from exc
 
 
 def _error_list(exc: ValidationError) -> list[dict[str, str]]:
-    return [
-        {"setting": _setting_name(err["loc"]), "message": err["msg"]} for err in exc.errors()
-    ]
+    return [{"setting": _setting_name(err["loc"]), "message": err["msg"]} for err in exc.errors()]
 
 
 def _setting_name(loc: tuple[int | str, ...]) -> str:

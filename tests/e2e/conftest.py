@@ -20,7 +20,9 @@ def anyio_backend() -> str:
 def server_params(home: Path, **env: str) -> StdioServerParameters:
     """How a client would start loci: `python -m loci serve` with LOCI_HOME set."""
     environment = {**os.environ, "LOCI_HOME": str(home), **env}
-    return StdioServerParameters(command=sys.executable, args=["-m", "loci", "serve"], env=environment)
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "loci", "serve"], env=environment
+    )
 
 
 @asynccontextmanager

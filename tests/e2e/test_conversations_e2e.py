@@ -18,12 +18,14 @@ pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 async def test_remember_conversation_then_recall_the_turns(tmp_path):
     async with connected(tmp_path) as client:
         stored = await client.call_tool(
-            "remember_conversation", {"messages": CHAT, "namespace": "chat", "conversation_id": "ab"}
+            "remember_conversation",
+            {"messages": CHAT, "namespace": "chat", "conversation_id": "ab"},
         )
         assert not stored.is_error, stored.content
         assert stored.structured_content["stored"] == 6
         found = await client.call_tool(
-            "recall", {"query": "what did the doctor say about Ben's knee?", "namespace": "chat", "limit": 3}
+            "recall",
+            {"query": "what did the doctor say about Ben's knee?", "namespace": "chat", "limit": 3},
         )
         ids = [m["metadata"]["message_id"] for m in found.structured_content["memories"]]
         assert "m4" in ids

@@ -13,8 +13,14 @@ from tests.e2e.conftest import server_params
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 INIT = {
-    "jsonrpc": "2.0", "id": 1, "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    },
 }
 
 
@@ -35,10 +41,9 @@ async def _responses(process, wanted: set[int]) -> dict[int, dict]:
 
 
 def _call(request_id: int, name: str, arguments_json: str) -> bytes:
-    return (
-        '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":%s}}\n'
-        % (request_id, name, arguments_json)
-    ).encode("utf-8")
+    params = f'{{"name":"{name}","arguments":{arguments_json}}}'
+    line = f'{{"jsonrpc":"2.0","id":{request_id},"method":"tools/call","params":{params}}}\n'
+    return line.encode("utf-8")
 
 
 async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
@@ -54,7 +59,11 @@ async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
         await send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         await send(_call(2, "remember", '{"content":"lone \\ud800 surrogate"}'))
         await send(_call(3, "nearby", '{"memory_id":"\\u0000\\u0001../etc"}'))
-        await send(_call(4, "nearby", '{"memory_id":"00000000-0000-4000-8000-00000000000X"}').replace(b"X", b"\xff"))
+        await send(
+            _call(4, "nearby", '{"memory_id":"00000000-0000-4000-8000-00000000000X"}').replace(
+                b"X", b"\xff"
+            )
+        )
         await send(_call(5, "stats", "{}"))
         answers = await _responses(process, {3, 4, 5})
         for request_id in (3, 4):

@@ -59,7 +59,12 @@ async def test_remember_recall_forget_round_trip(tmp_path):
         memory_id = stored.structured_content["id"]
         batch = await client.call_tool(
             "remember_batch",
-            {"memories": [{"content": "Tea, never coffee"}, {"content": "Lives in Lyon", "namespace": "places"}]},
+            {
+                "memories": [
+                    {"content": "Tea, never coffee"},
+                    {"content": "Lives in Lyon", "namespace": "places"},
+                ]
+            },
         )
         assert batch.structured_content["stored"] == 2
         found = await client.call_tool("recall", {"query": "what is the name of the pet?"})
@@ -138,9 +143,16 @@ async def test_export_then_import_into_an_empty_store(tmp_path):
     async with connected(tmp_path / "a") as source:
         await source.call_tool(
             "remember_batch",
-            {"memories": [{"content": f"fact number {i}", "tags": [f"t{i}"], "metadata": {"i": i}} for i in range(5)]},
+            {
+                "memories": [
+                    {"content": f"fact number {i}", "tags": [f"t{i}"], "metadata": {"i": i}}
+                    for i in range(5)
+                ]
+            },
         )
-        exported = (await source.call_tool("export_memories", {"include_vectors": True})).structured_content
+        exported = (
+            await source.call_tool("export_memories", {"include_vectors": True})
+        ).structured_content
     async with connected(tmp_path / "b") as target:
         progress: list[float] = []
 
@@ -148,11 +160,15 @@ async def test_export_then_import_into_an_empty_store(tmp_path):
             progress.append(done)
 
         imported = await target.call_tool(
-            "import_memories", {"data": exported, "recompute_vectors": False}, progress_callback=on_progress
+            "import_memories",
+            {"data": exported, "recompute_vectors": False},
+            progress_callback=on_progress,
         )
         assert imported.structured_content["imported"] == 5
         assert progress and progress[-1] == 5
-        again = (await target.call_tool("export_memories", {"include_vectors": True})).structured_content
+        again = (
+            await target.call_tool("export_memories", {"include_vectors": True})
+        ).structured_content
         assert again["export"]["memories"] == exported["export"]["memories"]
 
 
@@ -161,12 +177,16 @@ async def test_two_servers_on_one_folder_lose_no_write(tmp_path):
 
         async def write(client, prefix):
             for i in range(15):
-                result = await client.call_tool("remember", {"content": f"{prefix} note {i} about gardens"})
+                result = await client.call_tool(
+                    "remember", {"content": f"{prefix} note {i} about gardens"}
+                )
                 assert not result.is_error, result.structured_content
 
         async with anyio.create_task_group() as group:
             group.start_soon(write, first, "first")
             group.start_soon(write, second, "second")
         assert await total(first) == await total(second) == 30
-        found = await first.call_tool("recall", {"query": "second note 3", "limit": 1, "hybrid_alpha": 0})
+        found = await first.call_tool(
+            "recall", {"query": "second note 3", "limit": 1, "hybrid_alpha": 0}
+        )
         assert found.structured_content["memories"][0]["content"].startswith("second note 3")

@@ -32,7 +32,10 @@ def test_imports_flow_one_way():
             continue
         for target in _imports(path):
             if target in LAYERS and target != part:
-                allowed = LAYERS[target] < LAYERS[part] or (part, target) in {("stores", "memory"), ("cli", "mcp")}
+                allowed = LAYERS[target] < LAYERS[part] or (part, target) in {
+                    ("stores", "memory"),
+                    ("cli", "mcp"),
+                }
                 assert allowed, f"{path.relative_to(SRC)} imports loci.{target}"
 
 
@@ -72,7 +75,19 @@ def _commands():
 
 @pytest.mark.parametrize(
     "name",
-    ["serve", "config", "remember", "recall", "forget", "stats", "namespaces", "export", "import", "reindex", "doctor"],
+    [
+        "serve",
+        "config",
+        "remember",
+        "recall",
+        "forget",
+        "stats",
+        "namespaces",
+        "export",
+        "import",
+        "reindex",
+        "doctor",
+    ],
 )
 def test_every_command_has_help(name):
     cli = _commands()

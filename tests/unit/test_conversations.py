@@ -12,12 +12,48 @@ from loci.conversations.messages import parse_messages, read_chat_file
 from loci.errors import InvalidInputError
 
 CHAT = [
-    {"speaker": "Ana", "text": "Are you coming to the climbing gym on Friday?", "timestamp": "2024-03-01T18:00:00Z", "session_id": "s1", "message_id": "m1"},
-    {"speaker": "Ben", "text": "I can't, my knee still hurts from the fall.", "timestamp": "2024-03-01T18:01:00Z", "session_id": "s1", "message_id": "m2"},
-    {"speaker": "Ana", "text": "Oh no. Did a doctor look at it?", "timestamp": "2024-03-01T18:02:00Z", "session_id": "s1", "message_id": "m3"},
-    {"speaker": "Ben", "text": "Yes, Dr. Okafor said six weeks of rest.", "timestamp": "2024-03-01T18:03:00Z", "session_id": "s1", "message_id": "m4"},
-    {"speaker": "Ana", "text": "I started learning the cello last month.", "timestamp": "2024-04-02T09:00:00Z", "session_id": "s2", "message_id": "m5"},
-    {"speaker": "Ben", "text": "That is wonderful, which piece are you practising?", "timestamp": "2024-04-02T09:05:00Z", "session_id": "s2", "message_id": "m6"},
+    {
+        "speaker": "Ana",
+        "text": "Are you coming to the climbing gym on Friday?",
+        "timestamp": "2024-03-01T18:00:00Z",
+        "session_id": "s1",
+        "message_id": "m1",
+    },
+    {
+        "speaker": "Ben",
+        "text": "I can't, my knee still hurts from the fall.",
+        "timestamp": "2024-03-01T18:01:00Z",
+        "session_id": "s1",
+        "message_id": "m2",
+    },
+    {
+        "speaker": "Ana",
+        "text": "Oh no. Did a doctor look at it?",
+        "timestamp": "2024-03-01T18:02:00Z",
+        "session_id": "s1",
+        "message_id": "m3",
+    },
+    {
+        "speaker": "Ben",
+        "text": "Yes, Dr. Okafor said six weeks of rest.",
+        "timestamp": "2024-03-01T18:03:00Z",
+        "session_id": "s1",
+        "message_id": "m4",
+    },
+    {
+        "speaker": "Ana",
+        "text": "I started learning the cello last month.",
+        "timestamp": "2024-04-02T09:00:00Z",
+        "session_id": "s2",
+        "message_id": "m5",
+    },
+    {
+        "speaker": "Ben",
+        "text": "That is wonderful, which piece are you practising?",
+        "timestamp": "2024-04-02T09:05:00Z",
+        "session_id": "s2",
+        "message_id": "m6",
+    },
 ]
 
 
@@ -36,11 +72,23 @@ def test_parse_accepts_aliases_and_unix_seconds() -> None:
         ([{"text": "x", "timestamp": "2024-01-01"}], "message 0: speaker is missing"),
         ([{"speaker": "a", "timestamp": "2024-01-01"}], "message 0: text is missing"),
         ([{"speaker": "a", "text": "x"}], "message 0: timestamp is missing"),
-        ([{"speaker": "a", "text": "x", "timestamp": "yesterday"}], "timestamp must be an ISO 8601"),
+        (
+            [{"speaker": "a", "text": "x", "timestamp": "yesterday"}],
+            "timestamp must be an ISO 8601",
+        ),
         ([{"speaker": "a", "text": "x", "timestamp": True}], "timestamp must be"),
-        ([{"speaker": 3, "text": "x", "timestamp": "2024-01-01"}], "speaker must be a non-empty string"),
-        ([{"speaker": "a", "text": "  ", "timestamp": "2024-01-01"}], "text must be a non-empty string"),
-        ([{"speaker": "a", "text": "x", "timestamp": "2024-01-01", "session_id": ["s"]}], "session_id must be"),
+        (
+            [{"speaker": 3, "text": "x", "timestamp": "2024-01-01"}],
+            "speaker must be a non-empty string",
+        ),
+        (
+            [{"speaker": "a", "text": "  ", "timestamp": "2024-01-01"}],
+            "text must be a non-empty string",
+        ),
+        (
+            [{"speaker": "a", "text": "x", "timestamp": "2024-01-01", "session_id": ["s"]}],
+            "session_id must be",
+        ),
         ([{"speaker": "a" * 200, "text": "x", "timestamp": "2024-01-01"}], "at most 128"),
     ],
 )
@@ -72,8 +120,12 @@ def test_stores_messages_with_metadata_and_skips_known_ids(app: App) -> None:
     assert memory.content == "Ben: Yes, Dr. Okafor said six weeks of rest."
     assert memory.source == "conversation"
     assert memory.metadata == {
-        "conversation": "friends", "speaker": "Ben", "timestamp": "2024-03-01T18:03:00.000000Z",
-        "position": 3, "session_id": "s1", "message_id": "m4",
+        "conversation": "friends",
+        "speaker": "Ben",
+        "timestamp": "2024-03-01T18:03:00.000000Z",
+        "position": 3,
+        "session_id": "s1",
+        "message_id": "m4",
     }
     again = app.conversations.remember_conversation(parse_messages(CHAT), "chat", "friends")
     assert (again.stored, again.skipped_existing) == (0, 6)
@@ -91,7 +143,9 @@ def test_a_bad_message_stores_nothing(app: App) -> None:
 
 def test_recall_brings_the_answer_next_to_the_matching_question(app: App) -> None:
     app.conversations.remember_conversation(parse_messages(CHAT), "chat", "friends")
-    found = app.memory.recall("what did the doctor say about Ben's knee?", limit=3, namespace="chat")
+    found = app.memory.recall(
+        "what did the doctor say about Ben's knee?", limit=3, namespace="chat"
+    )
     ids = [hit.metadata["message_id"] for hit in found.memories]
     assert "m4" in ids and "m3" in ids
     assert "m5" not in ids and "m6" not in ids

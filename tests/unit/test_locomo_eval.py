@@ -22,19 +22,52 @@ SAMPLE = {
         "session_1_date_time": "1:56 pm on 8 May, 2023",
         "session_1": [
             {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a grey cat called Pixel."},
-            {"speaker": "Ben", "dia_id": "D1:2", "text": "Lovely! I am training for a marathon in Oslo."},
+            {
+                "speaker": "Ben",
+                "dia_id": "D1:2",
+                "text": "Lovely! I am training for a marathon in Oslo.",
+            },
         ],
         "session_2_date_time": "10:00 am on 20 June, 2023",
         "session_2": [
-            {"speaker": "Ana", "dia_id": "D2:1", "text": "Pixel knocked my coffee over this morning."},
-            {"speaker": "Ben", "dia_id": "D2:2", "text": "Look at my new shoes.", "blip_caption": "a photo of red running shoes"},
+            {
+                "speaker": "Ana",
+                "dia_id": "D2:1",
+                "text": "Pixel knocked my coffee over this morning.",
+            },
+            {
+                "speaker": "Ben",
+                "dia_id": "D2:2",
+                "text": "Look at my new shoes.",
+                "blip_caption": "a photo of red running shoes",
+            },
         ],
     },
     "qa": [
-        {"question": "What is the name of Ana's cat?", "answer": "Pixel", "evidence": ["D1:1"], "category": 4},
-        {"question": "Where is Ben's marathon?", "answer": "Oslo", "evidence": ["D1:02"], "category": 4},
-        {"question": "What did the cat do?", "answer": "coffee", "evidence": ["D1:1; D2:1"], "category": 1},
-        {"question": "What colour are Ben's shoes?", "answer": "red", "evidence": ["D:2:2"], "category": 2},
+        {
+            "question": "What is the name of Ana's cat?",
+            "answer": "Pixel",
+            "evidence": ["D1:1"],
+            "category": 4,
+        },
+        {
+            "question": "Where is Ben's marathon?",
+            "answer": "Oslo",
+            "evidence": ["D1:02"],
+            "category": 4,
+        },
+        {
+            "question": "What did the cat do?",
+            "answer": "coffee",
+            "evidence": ["D1:1; D2:1"],
+            "category": 1,
+        },
+        {
+            "question": "What colour are Ben's shoes?",
+            "answer": "red",
+            "evidence": ["D:2:2"],
+            "category": 2,
+        },
         {"question": "Unanswerable", "answer": "x", "evidence": [], "category": 5},
         {"question": "Dangling", "answer": "x", "evidence": ["D9:9"], "category": 5},
     ],
@@ -62,7 +95,10 @@ def test_adapter_maps_turns_onto_generic_messages(tiny: Path) -> None:
     assert shoes.text == "Look at my new shoes. [shares a photo: a photo of red running shoes]"
     assert shoes.timestamp == "2023-06-20T10:00:00.000000Z" and shoes.session_id == "session_2"
     assert [q.evidence for q in conversation.questions] == [
-        ("D1:1",), ("D1:2",), ("D1:1", "D2:1"), ("D2:2",),
+        ("D1:1",),
+        ("D1:2",),
+        ("D1:1", "D2:1"),
+        ("D2:2",),
     ]
     assert conversation.skipped == 2
     assert conversation.session_of("D2:1") == "session_2"
@@ -100,7 +136,9 @@ def test_metrics_follow_the_definitions() -> None:
     assert report["session_recall@5"] == 1.0
 
 
-def test_run_reports_every_mode_through_recall(tiny: Path, tmp_path: Path, embedder: OnnxMiniLM) -> None:
+def test_run_reports_every_mode_through_recall(
+    tiny: Path, tmp_path: Path, embedder: OnnxMiniLM
+) -> None:
     settings = load_settings(home=tmp_path / "home")
     report = run_locomo(tiny, settings, embedder, EvalOptions(ks=(1, 5)))
     assert report["questions"] == 4 and report["skipped"] == 2

@@ -66,14 +66,20 @@ def test_keyword_and_vector_modes(app):
         ({"namespace": "default"}, {"The user", "Alice's"}),
         ({"tags": {"nin": ["ops", "prefs"]}}, {"Alice's"}),
         (
-            {"operator": "or", "filters": [
-                {"field": "tags", "operator": "contains", "value": "db"},
-                {"field": "importance", "operator": "lt", "value": 0.35},
-            ]},
+            {
+                "operator": "or",
+                "filters": [
+                    {"field": "tags", "operator": "contains", "value": "db"},
+                    {"field": "importance", "operator": "lt", "value": 0.35},
+                ],
+            },
             {"The staging", "Alice's"},
         ),
         ({"content": {"contains": "Friday"}}, {"Deployments"}),
-        ({"created_at": {"gt": "2000-01-01"}, "source": "manual"}, {"The user", "Deployments", "The staging", "Alice's"}),
+        (
+            {"created_at": {"gt": "2000-01-01"}, "source": "manual"},
+            {"The user", "Deployments", "The staging", "Alice's"},
+        ),
         ({"importance": {"gte": 0.6}, "namespace": {"in": ["work"]}}, {"Deployments"}),
     ],
 )
@@ -88,13 +94,24 @@ def test_filters_apply_before_ranking(app, filters, expected):
 def test_metadata_filters(app):
     app.memory.remember_batch(
         [
-            MemoryDraft("alpha project note", metadata={"project": "alpha", "priority": 3, "labels": ["x", "y"]}),
+            MemoryDraft(
+                "alpha project note",
+                metadata={"project": "alpha", "priority": 3, "labels": ["x", "y"]},
+            ),
             MemoryDraft("beta project note", metadata={"project": "beta", "priority": 1}),
         ]
     )
-    assert [m.content for m in app.memory.recall("note", filters={"metadata.project": "beta"}).memories] == ["beta project note"]
-    assert [m.content for m in app.memory.recall("note", filters={"metadata.priority": {"gt": 2}}).memories] == ["alpha project note"]
-    assert [m.content for m in app.memory.recall("note", filters={"metadata.labels": {"contains": "y"}}).memories] == ["alpha project note"]
+    assert [
+        m.content for m in app.memory.recall("note", filters={"metadata.project": "beta"}).memories
+    ] == ["beta project note"]
+    assert [
+        m.content
+        for m in app.memory.recall("note", filters={"metadata.priority": {"gt": 2}}).memories
+    ] == ["alpha project note"]
+    assert [
+        m.content
+        for m in app.memory.recall("note", filters={"metadata.labels": {"contains": "y"}}).memories
+    ] == ["alpha project note"]
 
 
 @pytest.mark.parametrize(
@@ -121,7 +138,12 @@ def test_malformed_filters_are_refused(app, filters):
 
 def test_batch_reports_invalid_items_and_stores_the_rest(app):
     result = app.memory.remember_batch(
-        [MemoryDraft("fine"), MemoryDraft("   "), MemoryDraft("also fine", importance=1.5), MemoryDraft("ok", tags=["a"])]
+        [
+            MemoryDraft("fine"),
+            MemoryDraft("   "),
+            MemoryDraft("also fine", importance=1.5),
+            MemoryDraft("ok", tags=["a"]),
+        ]
     )
     assert result.stored == 2
     assert [e.index for e in result.errors] == [1, 2]
@@ -165,7 +187,17 @@ def test_bad_input_changes_nothing(app, draft):
     assert count_rows(app) == 0
 
 
-@pytest.mark.parametrize("bad_id", ["", "../../etc/passwd", "abc", "\x00" * 36, "1" * 10_000, "12345678-1234-1234-1234-1234567890a\n"])
+@pytest.mark.parametrize(
+    "bad_id",
+    [
+        "",
+        "../../etc/passwd",
+        "abc",
+        "\x00" * 36,
+        "1" * 10_000,
+        "12345678-1234-1234-1234-1234567890a\n",
+    ],
+)
 def test_malformed_ids_are_refused(app, bad_id):
     with pytest.raises(InvalidInputError):
         app.memory.nearby(bad_id)
@@ -231,12 +263,19 @@ def test_export_import_round_trips_every_field(app, tmp_path, embedder):
     from loci.app import build_app
     from loci.settings import load_settings
 
-    app.memory.remember_batch([MemoryDraft(c, namespace=n, tags=t, importance=i, metadata={"n": 1}) for c, t, i, n in FACTS])
+    app.memory.remember_batch(
+        [
+            MemoryDraft(c, namespace=n, tags=t, importance=i, metadata={"n": 1})
+            for c, t, i, n in FACTS
+        ]
+    )
     app.memory.recall("dark mode")  # access fields differ from creation
     exported = app.transfer.export(include_vectors=True)
     other = build_app(load_settings(home=tmp_path / "other"), embedder=embedder)
     try:
-        result = other.transfer.import_data(exported.model_dump(), ImportOptions(recompute_vectors=False))
+        result = other.transfer.import_data(
+            exported.model_dump(), ImportOptions(recompute_vectors=False)
+        )
         assert result.imported == len(FACTS)
         again = other.transfer.export(include_vectors=True)
         assert again.export.memories == exported.export.memories
@@ -292,7 +331,9 @@ def test_locked_database_gives_storage_error(home, embedder):
 
 def test_vectors_are_stored_in_sqlite(app):
     ids = seed(app)
-    blob = app.db.connection.execute("SELECT embedding FROM memories WHERE id = ?", (ids[0],)).fetchone()[0]
+    blob = app.db.connection.execute(
+        "SELECT embedding FROM memories WHERE id = ?", (ids[0],)
+    ).fetchone()[0]
     vector = np.frombuffer(blob, dtype=np.float32)
     assert vector.shape == (384,)
     assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5

@@ -17,7 +17,7 @@ def test_defaults(monkeypatch, tmp_path):
 
 def test_env_overrides_toml_file(monkeypatch, tmp_path):
     config = tmp_path / "loci.toml"
-    config.write_text('max_batch_size = 7\nhybrid_alpha = 0.3\n', encoding="utf-8")
+    config.write_text("max_batch_size = 7\nhybrid_alpha = 0.3\n", encoding="utf-8")
     monkeypatch.setenv("LOCI_CONFIG", str(config))
     monkeypatch.setenv("LOCI_HYBRID_ALPHA", "0.9")
     settings = load_settings()

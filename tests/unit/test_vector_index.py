@@ -20,7 +20,9 @@ def embeddings_like(count: int, seed: int) -> npt.NDArray[np.float32]:
     return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
 
 
-def filled(count: int, namespaces: tuple[str, ...] = ("a",)) -> tuple[ExactIndex, npt.NDArray[np.float32]]:
+def filled(
+    count: int, namespaces: tuple[str, ...] = ("a",)
+) -> tuple[ExactIndex, npt.NDArray[np.float32]]:
     vectors = embeddings_like(count, seed=1)
     index = ExactIndex(DIMENSIONS)
     for start in range(0, count, 5000):
@@ -30,7 +32,9 @@ def filled(count: int, namespaces: tuple[str, ...] = ("a",)) -> tuple[ExactIndex
     return index, vectors
 
 
-def exact_top(vectors: npt.NDArray[np.float32], query: npt.NDArray[np.float32], k: int) -> list[int]:
+def exact_top(
+    vectors: npt.NDArray[np.float32], query: npt.NDArray[np.float32], k: int
+) -> list[int]:
     return [int(i) for i in np.argsort(-(vectors @ query), kind="stable")[:k]]
 
 
@@ -46,11 +50,13 @@ def test_small_index_is_exact() -> None:
         assert [hit.key for hit in index.search(query, 10)] == exact_top(vectors, query, 10)
 
 
-def test_large_index_matches_exact_search(large: tuple[ExactIndex, npt.NDArray[np.float32]]) -> None:
+def test_large_index_matches_exact_search(
+    large: tuple[ExactIndex, npt.NDArray[np.float32]],
+) -> None:
     index, vectors = large
     queries = embeddings_like(50, seed=3)
     overlap = [
-        len(set(hit.key for hit in index.search(query, 10)) & set(exact_top(vectors, query, 10))) / 10
+        len({hit.key for hit in index.search(query, 10)} & set(exact_top(vectors, query, 10))) / 10
         for query in queries
     ]
     assert np.mean(overlap) >= 0.98
@@ -61,7 +67,7 @@ def test_large_index_matches_exact_search(large: tuple[ExactIndex, npt.NDArray[n
 def test_large_index_applies_filters_before_ranking(
     large: tuple[ExactIndex, npt.NDArray[np.float32]],
 ) -> None:
-    index, vectors = large
+    index, _ = large
     query = embeddings_like(1, seed=4)[0]
     in_b = index.search(query, 20, Allowed(namespaces=frozenset(["b"])))
     assert len(in_b) == 20 and all(hit.key % 3 == 1 for hit in in_b)

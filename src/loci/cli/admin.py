@@ -58,7 +58,9 @@ def doctor(state: CliState, as_json: bool) -> None:
                 click.echo(f"{key:20} {value}")
             for problem in report["problems"]:
                 click.echo(f"PROBLEM: {problem}", err=True)
-            click.echo("all good" if not report["problems"] else f"{len(report['problems'])} problem(s)")
+            click.echo(
+                "all good" if not report["problems"] else f"{len(report['problems'])} problem(s)"
+            )
         if report["problems"]:
             raise SystemExit(1)
 

@@ -41,7 +41,9 @@ def import_chat(
         with opened_app(state) as app, Progress(transient=True, disable=as_json) as bar:
             task = bar.add_task("embedding and storing", total=len(messages))
             result = app.conversations.remember_conversation(
-                messages, namespace, conversation_id,
+                messages,
+                namespace,
+                conversation_id,
                 lambda done, total: bar.update(task, completed=done, total=total),
             )
         if as_json:
@@ -62,8 +64,12 @@ def evaluate() -> None:
 
 @evaluate.command("locomo")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--k", "ks", type=click.IntRange(1, 100), multiple=True, help="Cut-offs (default 5 and 10).")
-@click.option("--conversation", "conversations", multiple=True, help="Only this sample id; repeat for more.")
+@click.option(
+    "--k", "ks", type=click.IntRange(1, 100), multiple=True, help="Cut-offs (default 5 and 10)."
+)
+@click.option(
+    "--conversation", "conversations", multiple=True, help="Only this sample id; repeat for more."
+)
 @json_option
 @click.pass_obj
 def locomo(
@@ -79,7 +85,9 @@ def locomo(
 
     def work() -> None:
         settings = state.settings()
-        options = EvalOptions(ks=tuple(sorted(set(ks))) or (5, 10), conversations=conversations or None)
+        options = EvalOptions(
+            ks=tuple(sorted(set(ks))) or (5, 10), conversations=conversations or None
+        )
 
         def progress(sample_id: str, number: int, total: int) -> None:
             if not as_json:
@@ -103,7 +111,10 @@ def render(report: dict[str, Any], ks: tuple[int, ...]) -> str:
         cells += [f"{figures['per_category'][c][columns[-1]]:.3f}" for c in categories]
         rows.append([name, *cells])
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in rows]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        for row in rows
+    ]
     counts = ", ".join(f"cat {c}: {report['per_category'][c]['n']}" for c in categories)
     lines.append(
         f"{report['questions']} questions ({counts}); {report['skipped']} skipped; "

@@ -27,8 +27,13 @@ def register(group: click.Group) -> None:
 @json_option
 @click.pass_obj
 def remember(
-    state: CliState, content: str, namespace: str | None, tags: tuple[str, ...], importance: float,
-    metadata: str | None, as_json: bool,
+    state: CliState,
+    content: str,
+    namespace: str | None,
+    tags: tuple[str, ...],
+    importance: float,
+    metadata: str | None,
+    as_json: bool,
 ) -> None:
     """Store CONTENT as a memory."""
     from loci.memory.models import MemoryDraft
@@ -37,7 +42,9 @@ def remember(
         draft = MemoryDraft(content, namespace, list(tags), importance, _json_object(metadata))
         with opened_app(state) as app:
             result = app.memory.remember(draft)
-        emit_json(result) if as_json else click.echo(f"remembered {result.id} in {result.namespace}")
+        emit_json(result) if as_json else click.echo(
+            f"remembered {result.id} in {result.namespace}"
+        )
 
     run(work)
 
@@ -46,14 +53,20 @@ def remember(
 @click.argument("query")
 @click.option("-l", "--limit", type=int, default=5, show_default=True, help="Most results.")
 @click.option("-n", "--namespace", help="Search only this namespace.")
-@click.option("-f", "--filters", help="Filters as JSON, e.g. '{\"tags\": {\"contains\": \"x\"}}'.")
+@click.option("-f", "--filters", help='Filters as JSON, e.g. \'{"tags": {"contains": "x"}}\'.')
 @click.option("--min-similarity", type=float, default=0.0, show_default=True)
 @click.option("--alpha", "hybrid_alpha", type=float, help="1 = vector only, 0 = keyword only.")
 @json_option
 @click.pass_obj
 def recall(
-    state: CliState, query: str, limit: int, namespace: str | None, filters: str | None,
-    min_similarity: float, hybrid_alpha: float | None, as_json: bool,
+    state: CliState,
+    query: str,
+    limit: int,
+    namespace: str | None,
+    filters: str | None,
+    min_similarity: float,
+    hybrid_alpha: float | None,
+    as_json: bool,
 ) -> None:
     """Find memories matching QUERY, best first."""
 
@@ -67,7 +80,9 @@ def recall(
         from rich.console import Console
         from rich.table import Table
 
-        table = Table("sim", "namespace", "content", "id", title=f"{result.total} memories ({result.mode})")
+        table = Table(
+            "sim", "namespace", "content", "id", title=f"{result.total} memories ({result.mode})"
+        )
         for hit in result.memories:
             table.add_row(f"{hit.similarity:.2f}", hit.namespace, hit.content, hit.id[:8])
         Console().print(table)
@@ -83,8 +98,12 @@ def recall(
 @json_option
 @click.pass_obj
 def forget(
-    state: CliState, memory_id: str | None, namespace: str | None, filters: str | None,
-    dry_run: bool, as_json: bool,
+    state: CliState,
+    memory_id: str | None,
+    namespace: str | None,
+    filters: str | None,
+    dry_run: bool,
+    as_json: bool,
 ) -> None:
     """Delete a memory, or every memory of a namespace or matching filters."""
 
@@ -123,7 +142,9 @@ def stats(state: CliState, namespace: str | None, as_json: bool) -> None:
 @click.argument("new_name", required=False)
 @json_option
 @click.pass_obj
-def namespaces(state: CliState, action: str, name: str | None, new_name: str | None, as_json: bool) -> None:
+def namespaces(
+    state: CliState, action: str, name: str | None, new_name: str | None, as_json: bool
+) -> None:
     """List namespaces, or create / delete / rename one (NAME, NEW_NAME)."""
 
     def work() -> None:
@@ -169,13 +190,21 @@ def export(state: CliState, file: Path, namespace: str | None, vectors: bool) ->
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-n", "--namespace", "namespace_override", help="Put every memory in this namespace.")
-@click.option("--keep-duplicates", is_flag=True, help="Import memories whose content is stored already.")
-@click.option("--use-vectors", is_flag=True, help="Use the file's vectors instead of embedding again.")
+@click.option(
+    "--keep-duplicates", is_flag=True, help="Import memories whose content is stored already."
+)
+@click.option(
+    "--use-vectors", is_flag=True, help="Use the file's vectors instead of embedding again."
+)
 @json_option
 @click.pass_obj
 def import_(
-    state: CliState, file: Path, namespace_override: str | None, keep_duplicates: bool,
-    use_vectors: bool, as_json: bool,
+    state: CliState,
+    file: Path,
+    namespace_override: str | None,
+    keep_duplicates: bool,
+    use_vectors: bool,
+    as_json: bool,
 ) -> None:
     """Import memories from FILE (written by `loci export` or `export_memories`)."""
     from rich.progress import Progress

@@ -77,7 +77,8 @@ def read_chat_file(path: Path) -> list[ChatMessage]:
     except json.JSONDecodeError as exc:
         raise InvalidInputError(
             f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
-            path=str(path), line=exc.lineno,
+            path=str(path),
+            line=exc.lineno,
         ) from exc
     return parse_messages(data)
 
@@ -92,7 +93,8 @@ def _jsonl_records(raw: str, path: Path) -> list[Any]:
         except json.JSONDecodeError as exc:
             raise InvalidInputError(
                 f"{path} line {line_number} is not valid JSON ({exc.msg})",
-                path=str(path), line=line_number,
+                path=str(path),
+                line=line_number,
             ) from exc
     return records
 
@@ -128,7 +130,9 @@ def _timestamp(record: Mapping[str, Any], number: int) -> str:
         raise TypeError
     except (TypeError, ValueError, OverflowError, OSError):
         raise _bad(
-            number, "timestamp", f"must be an ISO 8601 date or time or Unix seconds, got {shown(value)}"
+            number,
+            "timestamp",
+            f"must be an ISO 8601 date or time or Unix seconds, got {shown(value)}",
         ) from None
 
 
@@ -139,7 +143,9 @@ def _optional_id(record: Mapping[str, Any], key: str, number: int) -> str | None
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_ID_CHARS:
-        raise _bad(number, key, f"must be a string of 1-{MAX_ID_CHARS} characters, got {shown(value)}")
+        raise _bad(
+            number, key, f"must be a string of 1-{MAX_ID_CHARS} characters, got {shown(value)}"
+        )
     return value.strip()
 
 

@@ -55,7 +55,9 @@ def load(path: Path) -> list[Conversation]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InvalidInputError(f"cannot read LoCoMo file {path}: {exc}", path=str(path)) from exc
     if not isinstance(data, list) or not data:
-        raise InvalidInputError(f"{path} must hold a non-empty list of LoCoMo samples", path=str(path))
+        raise InvalidInputError(
+            f"{path} must hold a non-empty list of LoCoMo samples", path=str(path)
+        )
     return [_conversation(sample, number) for number, sample in enumerate(data)]
 
 
@@ -71,7 +73,9 @@ def normalise_evidence(raw: str) -> list[str]:
 
 def _conversation(sample: Any, number: int) -> Conversation:
     if not isinstance(sample, dict) or not isinstance(sample.get("conversation"), dict):
-        raise InvalidInputError(f"LoCoMo sample {number} has no 'conversation' object", sample=number)
+        raise InvalidInputError(
+            f"LoCoMo sample {number} has no 'conversation' object", sample=number
+        )
     sample_id = str(sample.get("sample_id", f"sample-{number}"))
     messages = _messages(sample["conversation"], sample_id)
     conversation = Conversation(sample_id=sample_id, messages=messages)
@@ -93,7 +97,7 @@ def _messages(body: dict[str, Any], sample_id: str) -> list[ChatMessage]:
         (int(match.group(1)), key) for key in body if (match := SESSION_KEY.match(key))
     )
     messages: list[ChatMessage] = []
-    for session_number, key in sessions:
+    for _, key in sessions:
         when = _session_time(body.get(f"{key}_date_time"), sample_id, key)
         for turn in body[key] or []:
             record = {
@@ -105,7 +109,9 @@ def _messages(body: dict[str, Any], sample_id: str) -> list[ChatMessage]:
             }
             messages.append(parse_message(record, len(messages)))
     if not messages:
-        raise InvalidInputError(f"LoCoMo sample {sample_id} has no dialogue turns", sample=sample_id)
+        raise InvalidInputError(
+            f"LoCoMo sample {sample_id} has no dialogue turns", sample=sample_id
+        )
     return messages
 
 

@@ -31,11 +31,16 @@ class Scoreboard:
 
     ks: tuple[int, ...]
     session_k: int = 5
-    _turn: dict[int, dict[int, list[float]]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(list)))
+    _turn: dict[int, dict[int, list[float]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(list))
+    )
     _session: list[float] = field(default_factory=list)
 
     def add(
-        self, category: int, gold: Sequence[str], retrieved: Sequence[str],
+        self,
+        category: int,
+        gold: Sequence[str],
+        retrieved: Sequence[str],
         session_of: Callable[[str], str | None],
     ) -> None:
         """Score one question."""
@@ -51,7 +56,8 @@ class Scoreboard:
     def report(self) -> dict[str, Any]:
         """`recall@k` overall, `session_recall@5`, and `per_category` -> {recall@k, n}."""
         overall: dict[str, Any] = {
-            f"recall@{k}": _mean([v for by_k in self._turn.values() for v in by_k[k]]) for k in self.ks
+            f"recall@{k}": _mean([v for by_k in self._turn.values() for v in by_k[k]])
+            for k in self.ks
         }
         overall[f"session_recall@{self.session_k}"] = _mean(self._session)
         overall["per_category"] = {

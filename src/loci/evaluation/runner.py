@@ -31,7 +31,10 @@ class EvalOptions:
 
 
 def run_locomo(
-    path: Path, settings: Settings, embedder: Embedder, options: EvalOptions,
+    path: Path,
+    settings: Settings,
+    embedder: Embedder,
+    options: EvalOptions,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """The report of `loci eval locomo`: the default mode's figures, with `baselines` beside."""
@@ -53,8 +56,11 @@ def run_locomo(
 
 
 def _evaluate(
-    conversation: locomo.Conversation, settings: Settings, embedder: Embedder,
-    boards: dict[str, Scoreboard], depth: int,
+    conversation: locomo.Conversation,
+    settings: Settings,
+    embedder: Embedder,
+    boards: dict[str, Scoreboard],
+    depth: int,
 ) -> None:
     with tempfile.TemporaryDirectory(prefix="loci-eval-") as home:
         app = build_app(settings.model_copy(update={"home": Path(home)}), embedder=embedder)

@@ -19,12 +19,16 @@ class Message(BaseModel):
     """One message of a conversation."""
 
     model_config = ConfigDict(extra="forbid")
-    speaker: Annotated[str, Field(min_length=1, max_length=128, description="Who said it (name or role).")]
+    speaker: Annotated[
+        str, Field(min_length=1, max_length=128, description="Who said it (name or role).")
+    ]
     text: Annotated[str, Field(min_length=1, description="What was said.")]
     timestamp: Annotated[
         str | float, Field(description="When: ISO 8601 date or date-time, or Unix seconds.")
     ]
-    session_id: Annotated[str | None, Field(max_length=128, description="Chat session it belongs to.")] = None
+    session_id: Annotated[
+        str | None, Field(max_length=128, description="Chat session it belongs to.")
+    ] = None
     message_id: Annotated[
         str | None, Field(max_length=128, description="Stable id; re-sent ids are skipped.")
     ] = None
@@ -39,7 +43,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         namespace: Namespace,
         ctx: Context,
         conversation_id: Annotated[
-            str | None, Field(pattern=NAMESPACE, max_length=128, description="Name of the conversation.")
+            str | None,
+            Field(pattern=NAMESPACE, max_length=128, description="Name of the conversation."),
         ] = None,
     ) -> ConversationImportResult:
         """Store a chat history, one memory per message ("Speaker: text"), keeping speaker,
@@ -59,8 +64,12 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             )
         )
 
-    annotations = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
+    annotations = ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=True
+    )
     server.add_tool(
-        remember_conversation, title="Remember a conversation", annotations=annotations,
+        remember_conversation,
+        title="Remember a conversation",
+        annotations=annotations,
         structured_output=True,
     )

@@ -32,7 +32,10 @@ def from_loci_error(exc: LociError) -> CallToolResult:
 def from_validation_error(tool: str, exc: ValidationError) -> CallToolResult:
     """Arguments that failed the tool's input schema, naming each field and what was wrong."""
     problems = [
-        {"field": ".".join(str(part) for part in err["loc"]) or "(arguments)", "message": err["msg"]}
+        {
+            "field": ".".join(str(part) for part in err["loc"]) or "(arguments)",
+            "message": err["msg"],
+        }
         for err in exc.errors(include_url=False, include_input=False)
     ]
     summary = "; ".join(f"{p['field']}: {p['message']}" for p in problems)

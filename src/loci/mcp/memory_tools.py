@@ -3,7 +3,7 @@
 from typing import Annotated, Any, Literal
 
 import anyio.from_thread
-from mcp.server.mcpserver import Context
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -51,9 +51,14 @@ DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idemp
 def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     """Add the memory tools and resources to `server`, bounded by `settings`."""
     content_field = Field(min_length=1, max_length=settings.max_content_bytes)
-    Content = Annotated[str, content_field, Field(description="The text to remember.")]
-    Query = Annotated[str, content_field, Field(description="What to look for, in natural language.")]
-    Limit = Annotated[int, Field(ge=1, le=settings.max_recall_limit, description="Most results.")]
+    # Type aliases built from the settings, hence capitalised locals.
+    Content = Annotated[str, content_field, Field(description="The text to remember.")]  # noqa: N806
+    Query = Annotated[  # noqa: N806
+        str, content_field, Field(description="What to look for, in natural language.")
+    ]
+    Limit = Annotated[  # noqa: N806
+        int, Field(ge=1, le=settings.max_recall_limit, description="Most results.")
+    ]
 
     class BatchItem(BaseModel):
         """One memory of a batch."""
@@ -80,7 +85,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         return provider.call(lambda app: app.memory.remember(draft))
 
     def remember_batch(
-        memories: Annotated[list[BatchItem], Field(min_length=1, max_length=settings.max_batch_size)],
+        memories: Annotated[
+            list[BatchItem], Field(min_length=1, max_length=settings.max_batch_size)
+        ],
         namespace: Namespace | None = None,
     ) -> RememberBatchResult:
         """Store several memories in one call (faster than many `remember` calls).
@@ -108,7 +115,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         only, 0.0 = keywords only. `namespace` and `filters` restrict what is searched.
         """
         return provider.call(
-            lambda app: app.memory.recall(query, limit, namespace, filters, min_similarity, hybrid_alpha)
+            lambda app: app.memory.recall(
+                query, limit, namespace, filters, min_similarity, hybrid_alpha
+            )
         )
 
     def nearby(memory_id: MemoryId, limit: Limit = 5, exclude_self: bool = True) -> NearbyResult:
@@ -128,7 +137,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         return provider.call(lambda app: app.memory.forget(memory_id, filters, namespace, dry_run))
 
     def forget_batch(
-        memory_ids: Annotated[list[MemoryId], Field(min_length=1, max_length=settings.max_batch_size)],
+        memory_ids: Annotated[
+            list[MemoryId], Field(min_length=1, max_length=settings.max_batch_size)
+        ],
     ) -> ForgetBatchResult:
         """Delete several memories by id; ids that do not exist are listed in `not_found`."""
         return provider.call(lambda app: app.memory.forget_batch(memory_ids))
@@ -159,7 +170,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         )
 
     def import_memories(
-        data: Annotated[dict[str, Any], Field(description="An export_memories result or its `export`.")],
+        data: Annotated[
+            dict[str, Any], Field(description="An export_memories result or its `export`.")
+        ],
         ctx: Context,
         namespace_override: Namespace | None = None,
         skip_duplicates: bool = True,
@@ -184,7 +197,11 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         (forget, "Forget", DESTRUCTIVE),
         (forget_batch, "Forget many", DESTRUCTIVE),
         (stats, "Memory statistics", READ_ONLY),
-        (namespaces, "Namespaces", ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)),
+        (
+            namespaces,
+            "Namespaces",
+            ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False),
+        ),
         (export_memories, "Export memories", READ_ONLY),
         (import_memories, "Import memories", ADDITIVE),
     ]
@@ -193,8 +210,10 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     _register_resources(server, provider)
 
 
-def _register_resources(server: Any, provider: AppProvider) -> None:
-    @server.resource("memory://stats", name="stats", title="Memory statistics", mime_type="application/json")
+def _register_resources(server: MCPServer, provider: AppProvider) -> None:
+    @server.resource(
+        "memory://stats", name="stats", title="Memory statistics", mime_type="application/json"
+    )
     def stats_resource() -> str:
         """Figures about the memory store, as JSON."""
         return provider.call(lambda app: app.catalog.stats().model_dump_json())

@@ -95,4 +95,3 @@ def build_server(settings: Settings) -> LociServer:
         memory_tools.register(server, provider, settings)
         conversation_tools.register(server, provider, settings)
     return server
-

@@ -29,7 +29,9 @@ class CatalogService:
         if action == "list":
             with self._engine.db.locked() as conn:
                 listed = sql.list_namespaces(conn)
-            return NamespacesResult(action="list", namespaces=listed, message=f"{len(listed)} namespaces")
+            return NamespacesResult(
+                action="list", namespaces=listed, message=f"{len(listed)} namespaces"
+            )
         if name is None:
             raise InvalidInputError(f"action {action!r} needs a namespace name", field="name")
         name = validation.namespace(name, "name")
@@ -91,7 +93,9 @@ class CatalogService:
             if sql.namespace_exists(conn, name):
                 raise ConflictError(f"namespace {name!r} already exists", namespace=name)
             sql.ensure_namespaces(conn, {name}, now())
-        return NamespacesResult(action="create", created=name, message=f"namespace {name!r} created")
+        return NamespacesResult(
+            action="create", created=name, message=f"namespace {name!r} created"
+        )
 
     def _delete(self, name: str) -> NamespacesResult:
         with self._engine.db.write() as conn:

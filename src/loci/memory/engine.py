@@ -39,7 +39,9 @@ class Limits:
 class MemoryEngine:
     """The store, the model and the index, with the checks that keep them consistent."""
 
-    def __init__(self, db: Database, embedder: Embedder, index: VectorIndex, limits: Limits) -> None:
+    def __init__(
+        self, db: Database, embedder: Embedder, index: VectorIndex, limits: Limits
+    ) -> None:
         self.db = db
         self.embedder = embedder
         self.limits = limits

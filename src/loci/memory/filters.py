@@ -116,14 +116,18 @@ def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) 
     if "filters" in node:
         return _compile_group(node, params, depth, counter)
     if set(node) <= {"and"} or set(node) <= {"or"}:
-        (joiner, items), = node.items()
+        ((joiner, items),) = node.items()
         return _compile_group({"operator": joiner, "filters": items}, params, depth, counter)
     if "field" in node:
         unknown = set(node) - {"field", "operator", "value"}
         if unknown:
-            raise _bad(f"unexpected key(s) {sorted(unknown)} in filter {validation.shown(dict(node))}")
-        return _condition(node.get("field"), node.get("operator", "eq"), node.get("value"), params, counter)
-    parts = []
+            raise _bad(
+                f"unexpected key(s) {sorted(unknown)} in filter {validation.shown(dict(node))}"
+            )
+        return _condition(
+            node.get("field"), node.get("operator", "eq"), node.get("value"), params, counter
+        )
+    parts: list[str] = []
     for name, spec in node.items():
         if isinstance(spec, Mapping):
             if not spec:
@@ -134,10 +138,14 @@ def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) 
     return " AND ".join(f"({p})" for p in parts)
 
 
-def _compile_group(node: Mapping[str, Any], params: list[Any], depth: int, counter: list[int]) -> str:
+def _compile_group(
+    node: Mapping[str, Any], params: list[Any], depth: int, counter: list[int]
+) -> str:
     joiner = node.get("operator", "and")
     if joiner not in ("and", "or"):
-        raise _bad(f"a filter group's operator must be 'and' or 'or', got {validation.shown(joiner)}")
+        raise _bad(
+            f"a filter group's operator must be 'and' or 'or', got {validation.shown(joiner)}"
+        )
     items = node.get("filters")
     if not isinstance(items, list) or not items:
         raise _bad("a filter group needs a non-empty list 'filters'")

@@ -40,7 +40,9 @@ class Memory(BaseModel):
 class MemoryHit(Memory):
     """A memory found by a search, with how well it matched."""
 
-    similarity: float = Field(ge=0.0, le=1.0, description="Cosine similarity to the query (clipped at 0).")
+    similarity: float = Field(
+        ge=0.0, le=1.0, description="Cosine similarity to the query (clipped at 0)."
+    )
     score: float = Field(description="Ranking score the results are ordered by.")
 
 

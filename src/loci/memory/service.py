@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from loci.errors import InvalidInputError, LociError, NotFoundError
-from loci.memory import validation
+from loci.memory import hybrid, validation
 from loci.memory.engine import MemoryEngine, vector_bytes
 from loci.memory.filters import CompiledFilter, compile_filter
 from loci.memory.models import (
@@ -28,7 +28,6 @@ from loci.memory.models import (
     RememberBatchResult,
     RememberResult,
 )
-from loci.memory import hybrid
 from loci.memory.ranking import fts_match
 from loci.stores import memories as sql
 from loci.stores.vector_sync import prune_log
@@ -109,7 +108,9 @@ class MemoryService:
             try:
                 checked.append(self._check(draft))
             except InvalidInputError as exc:
-                raise InvalidInputError(f"item {index}: {exc.message}", index=index, **exc.details) from None
+                raise InvalidInputError(
+                    f"item {index}: {exc.message}", index=index, **exc.details
+                ) from None
         ids: list[str] = []
         step = self._limits.max_batch_size
         for start in range(0, len(checked), step):
@@ -145,7 +146,9 @@ class MemoryService:
         ranked = self._rank(query_vector, prepared.result(), compiled, alpha, depth, min_similarity)
         hits = self._load_hits([(r.key, r.similarity, r.score) for r in ranked[:limit]], touch=True)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
-        return RecallResult(memories=hits, total=len(hits), mode=mode, query_embedding_time_ms=embed_ms)
+        return RecallResult(
+            memories=hits, total=len(hits), mode=mode, query_embedding_time_ms=embed_ms
+        )
 
     def nearby(self, memory_id: str, limit: int = 5, exclude_self: bool = True) -> NearbyResult:
         """The memories closest to a given one in vector space."""
@@ -214,7 +217,9 @@ class MemoryService:
         self._engine.sync.note_own_write()
         gone = set(deleted)
         missing = [i for i in ids if i not in gone]
-        return ForgetBatchResult(deleted=len(deleted), failed=len(missing), ids=deleted, not_found=missing)
+        return ForgetBatchResult(
+            deleted=len(deleted), failed=len(missing), ids=deleted, not_found=missing
+        )
 
     def warm_up(self) -> None:
         """Load the vector index now rather than on the first search."""
@@ -253,10 +258,18 @@ class MemoryService:
         stamp = now()
         rows = [
             sql.NewMemory(
-                id=str(uuid.uuid4()), content=item.content, content_hash=content_hash(item.content),
-                namespace=item.namespace, tags=item.tags, importance=item.importance,
-                source=item.source, metadata_json=item.metadata_json, created_at=stamp,
-                updated_at=stamp, last_accessed=stamp, access_count=0,
+                id=str(uuid.uuid4()),
+                content=item.content,
+                content_hash=content_hash(item.content),
+                namespace=item.namespace,
+                tags=item.tags,
+                importance=item.importance,
+                source=item.source,
+                metadata_json=item.metadata_json,
+                created_at=stamp,
+                updated_at=stamp,
+                last_accessed=stamp,
+                access_count=0,
                 embedding=vector_bytes(vector),
             )
             for item, vector in zip(items, vectors, strict=True)
@@ -281,7 +294,9 @@ class MemoryService:
             self._engine.check_model(conn)
             allowed = _allowed(conn, compiled)
             keyword = (
-                sql.keyword_search(conn, match, compiled.sql, compiled.params, depth) if match else []
+                sql.keyword_search(conn, match, compiled.sql, compiled.params, depth)
+                if match
+                else []
             )
         # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
         return _Prepared(allowed=allowed, keyword={seq: -rank for seq, rank in keyword})
@@ -322,9 +337,7 @@ class MemoryService:
             with self._engine.db.locked() as conn:
                 records = sql.fetch_by_seq(conn, seqs)
         return [
-            MemoryHit(
-                **records[seq].model_dump(), similarity=min(max(sim, 0.0), 1.0), score=score
-            )
+            MemoryHit(**records[seq].model_dump(), similarity=min(max(sim, 0.0), 1.0), score=score)
             for seq, sim, score in ranked
             if seq in records
         ]

@@ -77,7 +77,11 @@ class TransferService:
                 yield ExportedMemory(**memory.model_dump(), vector=vector)
 
     def export(
-        self, namespace: str | None = None, include_vectors: bool = False, offset: int = 0, limit: int = 1000
+        self,
+        namespace: str | None = None,
+        include_vectors: bool = False,
+        offset: int = 0,
+        limit: int = 1000,
     ) -> ExportResult:
         """One page of an export, as a document `import_memories` accepts."""
         offset = validation.bounded_int(offset, 0, 2**62, "offset")
@@ -92,7 +96,9 @@ class TransferService:
         data = ExportData(**self.export_header(), memories=memories)
         size = len(data.model_dump_json().encode("utf-8"))
         next_offset = offset + len(memories) if more else None
-        return ExportResult(export=data, count=len(memories), size_bytes=size, next_offset=next_offset)
+        return ExportResult(
+            export=data, count=len(memories), size_bytes=size, next_offset=next_offset
+        )
 
     def import_data(
         self, data: Mapping[str, Any], options: ImportOptions, progress: Progress | None = None
@@ -109,7 +115,10 @@ class TransferService:
         result = ImportResult(imported=0, skipped_duplicates=0, failed=0, errors=[], ids=[])
         seen: set[tuple[str, str]] = set()
         for start in range(0, len(items), IMPORT_BATCH):
-            batch = [self._prepare(start + i, item, options, result) for i, item in enumerate(items[start : start + IMPORT_BATCH])]
+            batch = [
+                self._prepare(start + i, item, options, result)
+                for i, item in enumerate(items[start : start + IMPORT_BATCH])
+            ]
             self._store_batch([p for p in batch if p.row is not None], options, seen, result)
             if progress is not None:
                 progress(min(start + IMPORT_BATCH, len(items)), len(items))
@@ -130,7 +139,10 @@ class TransferService:
                 with self._engine.db.write() as conn:
                     conn.executemany(
                         "UPDATE memories SET embedding = ? WHERE seq = ?",
-                        [(vector_bytes(v), seq) for (seq, _), v in zip(chunk, vectors, strict=True)],
+                        [
+                            (vector_bytes(v), seq)
+                            for (seq, _), v in zip(chunk, vectors, strict=True)
+                        ],
                     )
                     prune_log(conn)
                 if progress is not None:
@@ -157,7 +169,9 @@ class TransferService:
                 configured_model=configured,
             )
 
-    def _prepare(self, index: int, item: Any, options: ImportOptions, result: ImportResult) -> _Pending:
+    def _prepare(
+        self, index: int, item: Any, options: ImportOptions, result: ImportResult
+    ) -> _Pending:
         try:
             return _Pending(index, *self._to_row(item, options))
         except ValidationError as exc:
@@ -167,7 +181,9 @@ class TransferService:
             result.errors.append(ItemError(index=index, type=exc.code, message=exc.message))
         return _Pending(index, None, None)
 
-    def _to_row(self, item: Any, options: ImportOptions) -> tuple[sql.NewMemory, list[float] | None]:
+    def _to_row(
+        self, item: Any, options: ImportOptions
+    ) -> tuple[sql.NewMemory, list[float] | None]:
         memory = ExportedMemory.model_validate(item)
         limits = self._engine.limits
         text = validation.content(memory.content, limits.max_content_bytes)
@@ -175,7 +191,9 @@ class TransferService:
         if not options.recompute_vectors:
             dims = self._engine.embedder.identity.dimensions
             if vector is None or len(vector) != dims:
-                raise InvalidInputError(f"item needs a {dims}-d vector when recompute_vectors is false")
+                raise InvalidInputError(
+                    f"item needs a {dims}-d vector when recompute_vectors is false"
+                )
         row = sql.NewMemory(
             id=validation.memory_id(memory.id, "id"),
             content=text,
@@ -194,7 +212,11 @@ class TransferService:
         return row, vector
 
     def _store_batch(
-        self, batch: list[_Pending], options: ImportOptions, seen: set[tuple[str, str]], result: ImportResult
+        self,
+        batch: list[_Pending],
+        options: ImportOptions,
+        seen: set[tuple[str, str]],
+        result: ImportResult,
     ) -> None:
         with self._engine.db.locked() as conn:
             taken_ids = sql.existing_ids(conn, [p.row.id for p in batch if p.row])
@@ -205,7 +227,9 @@ class TransferService:
         for pending in batch:
             assert pending.row is not None
             key = (pending.row.namespace, pending.row.content_hash)
-            if options.skip_duplicates and (key in stored_hashes or key in seen or pending.row.id in taken_ids):
+            if options.skip_duplicates and (
+                key in stored_hashes or key in seen or pending.row.id in taken_ids
+            ):
                 result.skipped_duplicates += 1
                 continue
             if pending.row.id in taken_ids:
@@ -231,7 +255,9 @@ class TransferService:
         else:
             vectors = _unit_rows(np.array([p.vector for p in keep], dtype=np.float32))
         return [
-            replace(p.row, embedding=vector_bytes(v)) for p, v in zip(keep, vectors, strict=True) if p.row
+            replace(p.row, embedding=vector_bytes(v))
+            for p, v in zip(keep, vectors, strict=True)
+            if p.row
         ]
 
 
@@ -256,7 +282,9 @@ def _stamp(value: str, field: str) -> str:
     try:
         return format_time(parse_time(value))
     except (ValueError, TypeError) as exc:
-        raise InvalidInputError(f"{field} is not an ISO 8601 time: {validation.shown(value)}") from exc
+        raise InvalidInputError(
+            f"{field} is not an ISO 8601 time: {validation.shown(value)}"
+        ) from exc
 
 
 def dumps_export_line(memory: ExportedMemory) -> str:

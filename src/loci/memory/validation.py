@@ -130,7 +130,8 @@ def source(value: str, field: str = "source") -> str:
     """Where a memory came from: a short lower-case word such as `manual` or `imported`."""
     if not isinstance(value, str) or not SOURCE_PATTERN.match(value):
         raise InvalidInputError(
-            f"{field} must be a short lower-case word like 'manual', got {shown(value)}", field=field
+            f"{field} must be a short lower-case word like 'manual', got {shown(value)}",
+            field=field,
         )
     return value
 

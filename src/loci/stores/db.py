@@ -138,7 +138,9 @@ def _open(path: Path, busy_timeout_seconds: float) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
     except (sqlite3.Error, OSError) as exc:
-        raise StorageUnavailableError(f"cannot open the database {path}: {exc}", path=str(path)) from exc
+        raise StorageUnavailableError(
+            f"cannot open the database {path}: {exc}", path=str(path)
+        ) from exc
     return conn
 
 

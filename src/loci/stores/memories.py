@@ -71,10 +71,19 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> Non
             "metadata, created_at, updated_at, last_accessed, access_count, embedding) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                item.id, item.namespace, item.content, item.content_hash,
-                json.dumps(item.tags, ensure_ascii=False), item.importance, item.source,
-                item.metadata_json, item.created_at, item.updated_at, item.last_accessed,
-                item.access_count, item.embedding,
+                item.id,
+                item.namespace,
+                item.content,
+                item.content_hash,
+                json.dumps(item.tags, ensure_ascii=False),
+                item.importance,
+                item.source,
+                item.metadata_json,
+                item.created_at,
+                item.updated_at,
+                item.last_accessed,
+                item.access_count,
+                item.embedding,
             ),
         )
         seq = cursor.lastrowid
@@ -113,7 +122,9 @@ def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> tuple[int, Memory] 
     return None if row is None else row_to_memory(row)
 
 
-def matching_seqs(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> npt.NDArray[np.int64]:
+def matching_seqs(
+    conn: sqlite3.Connection, where: str, params: Sequence[Any]
+) -> npt.NDArray[np.int64]:
     """Seqs of the memories a compiled filter admits."""
     rows = conn.execute(f"SELECT m.seq FROM memories m WHERE {where}", params).fetchall()
     return np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
@@ -172,7 +183,9 @@ def keyword_search(
     """(seq, bm25) of the best keyword matches among admitted memories; lower bm25 is better."""
     if where == "1":
         # No filter: skip the join, which reads a memories row per match (3x slower at 100k).
-        sql = "SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts WHERE memories_fts MATCH ?"
+        sql = (
+            "SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts WHERE memories_fts MATCH ?"
+        )
     else:
         sql = (
             "SELECT f.rowid, bm25(memories_fts) AS rank FROM memories_fts f "
@@ -212,7 +225,9 @@ def list_namespaces(conn: sqlite3.Connection) -> list[NamespaceInfo]:
 
 def count_in_namespace(conn: sqlite3.Connection, name: str) -> int:
     """How many memories a namespace holds."""
-    return int(conn.execute("SELECT count(*) FROM memories WHERE namespace = ?", (name,)).fetchone()[0])
+    return int(
+        conn.execute("SELECT count(*) FROM memories WHERE namespace = ?", (name,)).fetchone()[0]
+    )
 
 
 def delete_namespace(conn: sqlite3.Connection, name: str) -> int:
@@ -230,7 +245,11 @@ def rename_namespace(conn: sqlite3.Connection, old: str, new: str) -> int:
 
 
 def iter_memories(
-    conn: sqlite3.Connection, where: str, params: Sequence[Any], with_vectors: bool, chunk: int = 1000
+    conn: sqlite3.Connection,
+    where: str,
+    params: Sequence[Any],
+    with_vectors: bool,
+    chunk: int = 1000,
 ) -> Iterator[tuple[Memory, bytes | None]]:
     """Every admitted memory in insertion order, optionally with its raw vector."""
     extra = ", m.embedding" if with_vectors else ""

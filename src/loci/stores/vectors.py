@@ -212,7 +212,9 @@ class ExactIndex:
             self._fitted_size = self._size
             width = self._projection.axes.shape[1]
             self._projected = np.zeros((self._matrix.shape[0], width), dtype=np.float32)
-            self._projection.project_rows(self._matrix[: self._size], out=self._projected[: self._size])
+            self._projection.project_rows(
+                self._matrix[: self._size], out=self._projected[: self._size]
+            )
         else:
             self._projected[rows] = self._projection.project_rows(self._matrix[rows])
 
@@ -268,4 +270,7 @@ def _top_k(scores: npt.NDArray[np.float32], keys: KeyArray, k: int) -> list[Hit]
         candidates = np.arange(scores.shape[0])
     ordered = candidates[np.argsort(-scores[candidates], kind="stable")]
     ordered = ordered[np.isfinite(scores[ordered])]
-    return [Hit(int(key), float(score)) for key, score in zip(keys[ordered], scores[ordered], strict=True)]
+    return [
+        Hit(int(key), float(score))
+        for key, score in zip(keys[ordered], scores[ordered], strict=True)
+    ]
