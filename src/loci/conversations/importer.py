@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from loci.conversations.messages import ChatMessage
 from loci.conversations.models import ConversationImportResult
@@ -14,8 +14,8 @@ from loci.memory.models import MemoryDraft
 from loci.memory.service import MemoryService
 from loci.stores import memories as sql
 from loci.stores.db import Database
+from loci.stores.vector_sync import Progress
 
-Progress = Callable[[int, int], None]
 SOURCE = "conversation"
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$")
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from loci.app import build_app
 from loci.embedding import Embedder
+from loci.errors import InvalidInputError
 from loci.evaluation import locomo
 from loci.evaluation.metrics import Scoreboard
 from loci.settings import Settings
@@ -86,8 +87,6 @@ def _selected(
 ) -> list[locomo.Conversation]:
     if not wanted:
         return conversations
-    from loci.errors import InvalidInputError
-
     known = {c.sample_id for c in conversations}
     unknown = [w for w in wanted if w not in known]
     if unknown:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,11 +30,9 @@ from loci.memory.models import (
 )
 from loci.memory.ranking import fts_match
 from loci.stores import memories as sql
-from loci.stores.vector_sync import prune_log
+from loci.stores.vector_sync import Progress, prune_log
 from loci.stores.vectors import Allowed
 from loci.timeutil import now
-
-Progress = Callable[[int, int], None]
 
 #: How many candidates each ranking contributes to fusion, per result asked for.
 CANDIDATES_PER_RESULT = 4

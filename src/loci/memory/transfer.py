@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -18,14 +18,12 @@ from loci.memory.filters import compile_filter
 from loci.memory.models import ExportData, ExportedMemory, ExportResult, ImportResult, ItemError
 from loci.memory.service import content_hash
 from loci.stores import memories as sql
-from loci.stores.vector_sync import prune_log
+from loci.stores.vector_sync import Progress, prune_log
 from loci.timeutil import format_time, now, parse_time
 
 EXPORT_VERSION = "1.0.0"
 #: Memories embedded and committed together during import and reindex.
 IMPORT_BATCH = 256
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
