@@ -5,6 +5,7 @@ import sqlite3
 import numpy as np
 import pytest
 
+from loci.app import build_app
 from loci.errors import (
     InvalidInputError,
     ModelMismatchError,
@@ -13,6 +14,7 @@ from loci.errors import (
 )
 from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
+from loci.settings import load_settings
 
 FACTS = [
     ("The user prefers dark mode and vim keybindings", ["prefs"], 0.8, "default"),
@@ -46,6 +48,37 @@ def test_recall_updates_access_fields(app):
     after = app.memory.get(ids[0])
     assert after.access_count == before.access_count + 1
     assert after.last_accessed > before.last_accessed
+
+
+def test_recall_hits_show_the_access_they_record(app):
+    ids = seed(app)
+    hit = app.memory.recall("dark mode", limit=1).memories[0]
+    stored = app.memory.get(ids[0])
+    assert (hit.access_count, hit.last_accessed) == (stored.access_count, stored.last_accessed)
+    assert hit.access_count == 1
+
+
+def test_access_statistics_reach_other_processes(app, home, embedder):
+    ids = seed(app)
+    app.memory.recall("dark mode", limit=1)
+    app.db.flush_behind()
+    other = build_app(load_settings(home=home), embedder=embedder)
+    try:
+        assert other.memory.get(ids[0]).access_count == 1
+    finally:
+        other.close()
+
+
+def test_closing_writes_queued_access_statistics(home, embedder):
+    first = build_app(load_settings(home=home), embedder=embedder)
+    ids = seed(first)
+    first.memory.recall("dark mode", limit=1)
+    first.close()
+    second = build_app(load_settings(home=home), embedder=embedder)
+    try:
+        assert second.memory.get(ids[0]).access_count == 1
+    finally:
+        second.close()
 
 
 def test_keyword_and_vector_modes(app):

@@ -327,18 +327,27 @@ class MemoryService:
         if not ranked:
             return []
         seqs = [seq for seq, _, _ in ranked]
-        if touch:
-            with self._engine.db.write() as conn:
-                sql.touch(conn, seqs, now())
-                records = sql.fetch_by_seq(conn, seqs)
-        else:
-            with self._engine.db.locked() as conn:
-                records = sql.fetch_by_seq(conn, seqs)
+        with self._engine.db.locked() as conn:
+            records = sql.fetch_by_seq(conn, seqs)
+        seen = now() if touch else None
+        if seen is not None:
+            # Access statistics are written behind the answer, by the worker thread; the hits
+            # already show them as they will be stored.
+            self._engine.db.write_behind(lambda conn: sql.touch(conn, seqs, seen))
+            self._engine.beside(self._engine.db.flush_behind)
         return [
-            MemoryHit(**records[seq].model_dump(), similarity=min(max(sim, 0.0), 1.0), score=score)
-            for seq, sim, score in ranked
+            _hit(records[seq], similarity, score, seen)
+            for seq, similarity, score in ranked
             if seq in records
         ]
+
+
+def _hit(record: Memory, similarity: float, score: float, seen: str | None) -> MemoryHit:
+    """A search hit; `seen` is the access being recorded for it, if any."""
+    fields = record.model_dump()
+    if seen is not None:
+        fields.update(last_accessed=seen, access_count=record.access_count + 1)
+    return MemoryHit(**fields, similarity=min(max(similarity, 0.0), 1.0), score=score)
 
 
 def content_hash(text: str) -> str:

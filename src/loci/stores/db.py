@@ -8,10 +8,11 @@ lock is held for longer than that.
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,6 +22,11 @@ from loci.stores.migrations import MIGRATIONS, latest_version
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
 
+log = logging.getLogger("loci.store")
+
+#: A write that may run after its caller has returned (see :meth:`Database.write_behind`).
+DeferredWrite = Callable[[sqlite3.Connection], None]
+
 
 class Database:
     """One connection to the system of record, used by one process.
@@ -28,6 +34,11 @@ class Database:
     Calls are serialised by a lock, so the connection may be used from worker threads. A second,
     read-only connection (:meth:`side_read`) lets one query run in another thread while the main
     connection is busy, e.g. the keyword search of a recall while its query is being embedded.
+
+    Bookkeeping writes that a caller need not wait for (a recall's access statistics) can be
+    queued with :meth:`write_behind`; they run at the next :meth:`flush_behind` or before the
+    next use of the main connection, whichever comes first, so this process never reads around
+    them.
     """
 
     def __init__(self, path: Path, busy_timeout_seconds: float = 15.0) -> None:
@@ -37,6 +48,8 @@ class Database:
         self._conn = _open(path, busy_timeout_seconds)
         self._side_lock = threading.Lock()
         self._side_conn: sqlite3.Connection | None = None
+        self._behind: list[DeferredWrite] = []
+        self._behind_lock = threading.Lock()
         self._migrate()
 
     @property
@@ -48,12 +61,14 @@ class Database:
     def locked(self) -> Iterator[sqlite3.Connection]:
         """Exclusive use of the connection for a few reads."""
         with self._lock:
+            self._run_behind()
             yield self._conn
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction: all of it commits, or none of it does."""
         with self._lock:
+            self._run_behind()
             _execute_guarded(self._conn, "BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -66,6 +81,7 @@ class Database:
     def snapshot(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: every query inside sees the same committed state."""
         with self._lock:
+            self._run_behind()
             _execute_guarded(self._conn, "BEGIN")
             try:
                 yield self._conn
@@ -86,6 +102,16 @@ class Database:
             finally:
                 conn.execute("ROLLBACK")
 
+    def write_behind(self, work: DeferredWrite) -> None:
+        """Queue a write the caller need not wait for (it runs in its own transaction)."""
+        with self._behind_lock:
+            self._behind.append(work)
+
+    def flush_behind(self) -> None:
+        """Run the queued writes now, e.g. from a worker thread once a request has answered."""
+        with self._lock:
+            self._run_behind()
+
     def data_version(self) -> int:
         """Changes whenever another connection commits (not for this connection's own commits)."""
         with self._lock:
@@ -98,12 +124,33 @@ class Database:
             return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
-        """Close the connections (idempotent)."""
+        """Run the queued writes, then close the connections (idempotent)."""
         with self._side_lock:
             if self._side_conn is not None:
                 self._side_conn.close()
         with self._lock:
+            if self._behind:
+                self._run_behind()
             self._conn.close()
+
+    def _run_behind(self) -> None:
+        """Run queued writes in one transaction (the caller holds the lock)."""
+        if not self._behind or self._conn.in_transaction:
+            return
+        with self._behind_lock:
+            queued, self._behind = self._behind, []
+        try:
+            _execute_guarded(self._conn, "BEGIN IMMEDIATE")
+            try:
+                for work in queued:
+                    work(self._conn)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            _execute_guarded(self._conn, "COMMIT")
+        except (sqlite3.Error, StorageUnavailableError) as exc:
+            # Only bookkeeping is queued here: losing it must not fail the caller's request.
+            log.warning("dropped %d deferred writes: %s", len(queued), exc)
 
     def _migrate(self) -> None:
         current = self.schema_version()

@@ -165,7 +165,8 @@ def conversation_neighbours(
     marks = ",".join("?" * len(wanted))
     rows = conn.execute(
         "SELECT m.seq, m.namespace, json_extract(m.metadata, '$.conversation'), "
-        f"json_extract(m.metadata, '$.session_id') FROM memories m WHERE m.seq IN ({marks}) "
+        "json_extract(m.metadata, '$.session_id') "
+        f"FROM memories m INDEXED BY memories_conversation_turns WHERE m.seq IN ({marks}) "
         f"AND json_extract(m.metadata, '$.conversation') IS NOT NULL AND ({where})",
         [*wanted, *params],
     ).fetchall()
