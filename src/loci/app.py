@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
@@ -28,6 +29,7 @@ class App:
     catalog: CatalogService
     transfer: TransferService
     conversations: ConversationService
+    context: ContextService
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
@@ -50,6 +52,12 @@ def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
         catalog=CatalogService(engine),
         transfer=TransferService(engine),
         conversations=ConversationService(memory, db),
+        context=ContextService(
+            db,
+            memory,
+            settings.home,
+            ContextLimits(settings.context_max_bytes, settings.context_max_attempts),
+        ),
     )
 
 

@@ -25,7 +25,7 @@ from pydantic_settings import (
 from loci.errors import ConfigurationError
 
 #: The toolsets loci knows; `LOCI_TOOLSETS` picks among them.
-KNOWN_TOOLSETS: tuple[str, ...] = ("memory",)
+KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context")
 #: The embedding models loci can run without extra packages.
 KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
 ENV_PREFIX = "LOCI_"
@@ -87,6 +87,18 @@ class Settings(BaseSettings):
         ge=0.0,
         le=1.0,
         description="Default vector weight in hybrid recall (1 = vector only).",
+    )
+    context_max_bytes: int = Field(
+        default=256 * 1024,
+        ge=1024,
+        le=16 * 1024 * 1024,
+        description="Largest context file (update_context content), in UTF-8 bytes.",
+    )
+    context_max_attempts: int = Field(
+        default=3,
+        ge=1,
+        le=100,
+        description="Failed update_context attempts before max_attempts_reached (force allowed).",
     )
     busy_timeout_seconds: float = Field(
         default=15.0, gt=0, le=600, description="How long a write waits for another process's lock."

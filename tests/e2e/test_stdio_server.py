@@ -23,6 +23,12 @@ TOOLS = {
     "export_memories": {"namespace", "include_vectors", "offset", "limit"},
     "import_memories": {"data", "namespace_override", "skip_duplicates", "recompute_vectors"},
     "remember_conversation": {"messages", "namespace", "conversation_id"},
+    "init_project": {"path", "name"},
+    "list_projects": set(),
+    "get_context": {"project_id", "file_type", "version"},
+    "update_context": {"project_id", "file_type", "content", "force"},
+    "context_history": {"project_id", "file_type", "limit"},
+    "list_templates": set(),
 }
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 

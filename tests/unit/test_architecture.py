@@ -11,7 +11,16 @@ import pytest
 from click.testing import CliRunner
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "loci"
-LAYERS = {"cli": 3, "mcp": 3, "app": 2, "memory": 1, "stores": 0, "embedding": 0}
+LAYERS = {
+    "cli": 4,
+    "mcp": 4,
+    "app": 3,
+    "contextdocs": 2,
+    "conversations": 2,
+    "memory": 1,
+    "stores": 0,
+    "embedding": 0,
+}
 
 
 def _imports(path: Path) -> set[str]:

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from loci import __version__
 from loci.errors import LociError
-from loci.mcp import conversation_tools, memory_tools
+from loci.mcp import context_tools, conversation_tools, memory_tools
 from loci.mcp.errors import from_loci_error, from_validation_error, internal_error
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
@@ -37,6 +37,14 @@ dates or metadata. Use `nearby` to explore around a memory, `forget` to delete w
 outdated (try `dry_run` first for filters), and `stats` / `namespaces` to see what is stored.
 To keep a whole chat history searchable, store it with `remember_conversation` (one memory per
 message, with speaker, session and time); recall then also brings the turns around a match.
+
+Project context files (mental_model, session_summary, bugs, features) carry what you know about
+a code project from one session to the next. At the start of work on a project call
+`init_project` with its absolute path, then `get_context` for each file. Before a session ends,
+write the session summary and update the other files with `update_context`: it checks the
+document against its template and, when something is wrong, saves nothing and returns
+`correction_guidance`; apply every step and call again with the whole document. Saved files are
+indexed in memory (namespace `project:<id>`), so `recall` finds them too.
 """
 
 
@@ -94,4 +102,6 @@ def build_server(settings: Settings) -> LociServer:
     if "memory" in settings.toolsets:
         memory_tools.register(server, provider, settings)
         conversation_tools.register(server, provider, settings)
+    if "context" in settings.toolsets:
+        context_tools.register(server, provider, settings)
     return server

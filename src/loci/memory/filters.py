@@ -14,6 +14,7 @@ last_accessed, and ``metadata.<key>[.<key>...]``. Compiled SQL refers to the tab
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,6 +22,8 @@ from typing import Any
 
 from loci.errors import InvalidInputError
 from loci.memory import validation
+from loci.stores import memories as sql
+from loci.stores.vectors import Allowed
 from loci.timeutil import format_time, parse_time
 
 OPERATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains")
@@ -279,3 +282,13 @@ def _as_mapping(node: Any) -> Mapping[str, Any]:
 
 def _bad(message: str) -> InvalidInputError:
     return InvalidInputError(f"invalid filters: {message}", field="filters")
+
+
+def admitted(conn: sqlite3.Connection, compiled: CompiledFilter) -> Allowed | None:
+    """What the vector index may return for `compiled` (None: everything)."""
+    if compiled.namespaces is None and compiled.only_namespaces:
+        return None
+    keys = None
+    if not compiled.only_namespaces:
+        keys = sql.matching_seqs(conn, compiled.sql, compiled.params)
+    return Allowed(namespaces=compiled.namespaces, keys=keys)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,7 @@ import numpy as np
 from loci.errors import InvalidInputError, LociError, NotFoundError
 from loci.memory import hybrid, validation
 from loci.memory.engine import MemoryEngine, vector_bytes
-from loci.memory.filters import CompiledFilter, compile_filter
+from loci.memory.filters import CompiledFilter, admitted, compile_filter
 from loci.memory.models import (
     ForgetBatchResult,
     ForgetResult,
@@ -117,6 +118,35 @@ class MemoryService:
             if progress is not None:
                 progress(len(ids), len(checked))
         return ids
+
+    def replace(
+        self,
+        drafts: Sequence[MemoryDraft],
+        namespace: str,
+        filters: Mapping[str, Any],
+        within: Callable[[sqlite3.Connection], None] | None = None,
+    ) -> list[str]:
+        """Swap the memories of `namespace` matching `filters` for `drafts`, atomically.
+
+        Drafts are checked and embedded first; then one transaction deletes the old memories,
+        runs `within(conn)` (the caller's own writes, e.g. the document the memories index) and
+        inserts the new ones. If any part fails, nothing changes.
+        """
+        checked = [self._check(draft) for draft in drafts]
+        vectors = (
+            self._engine.embed([item.content for item in checked])
+            if checked
+            else np.zeros((0, self._engine.embedder.identity.dimensions), dtype=np.float32)
+        )
+        compiled = compile_filter(filters, validation.namespace(namespace))
+
+        def delete_old(conn: sqlite3.Connection) -> None:
+            old = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
+            sql.delete_ids(conn, old)
+            if within is not None:
+                within(conn)
+
+        return self._store(checked, vectors, before=delete_old)[0]
 
     def recall(
         self,
@@ -250,9 +280,13 @@ class MemoryService:
         )
 
     def _store(
-        self, items: Sequence[_Checked], vectors: np.ndarray[Any, Any]
+        self,
+        items: Sequence[_Checked],
+        vectors: np.ndarray[Any, Any],
+        before: Callable[[sqlite3.Connection], None] | None = None,
     ) -> tuple[list[str], str]:
-        """Insert checked items with their vectors in one transaction; (ids, timestamp)."""
+        """Insert checked items with their vectors in one transaction (after `before`, in the
+        same transaction, if given); (ids, timestamp)."""
         stamp = now()
         rows = [
             sql.NewMemory(
@@ -274,9 +308,12 @@ class MemoryService:
         ]
         with self._engine.db.write() as conn:
             self._engine.check_model(conn)
-            self._engine.record_model(conn)
-            sql.ensure_namespaces(conn, {row.namespace for row in rows}, stamp)
-            sql.insert_memories(conn, rows)
+            if before is not None:
+                before(conn)
+            if rows:
+                self._engine.record_model(conn)
+                sql.ensure_namespaces(conn, {row.namespace for row in rows}, stamp)
+                sql.insert_memories(conn, rows)
             prune_log(conn)
         self._engine.sync.note_own_write()
         return [row.id for row in rows], stamp
@@ -290,7 +327,7 @@ class MemoryService:
             if namespace is not None:
                 self._engine.require_namespace(conn, namespace)
             self._engine.check_model(conn)
-            allowed = _allowed(conn, compiled)
+            allowed = admitted(conn, compiled)
             keyword = (
                 sql.keyword_search(conn, match, compiled.sql, compiled.params, depth)
                 if match
@@ -353,12 +390,3 @@ def _hit(record: Memory, similarity: float, score: float, seen: str | None) -> M
 def content_hash(text: str) -> str:
     """Identity of a memory's content, for duplicate detection."""
     return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
-
-
-def _allowed(conn: Any, compiled: CompiledFilter) -> Allowed | None:
-    if compiled.namespaces is None and compiled.only_namespaces:
-        return None
-    keys = None
-    if not compiled.only_namespaces:
-        keys = sql.matching_seqs(conn, compiled.sql, compiled.params)
-    return Allowed(namespaces=compiled.namespaces, keys=keys)

@@ -72,6 +72,34 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX memories_conversation_turns ON memories(seq)
         WHERE json_extract(metadata, '$.conversation') IS NOT NULL;
     """,
+    # 3: projects' context files: every saved version, and the failed attempts since the last.
+    """
+    CREATE TABLE context_projects (
+        id         TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        path       TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE context_versions (
+        project_id   TEXT NOT NULL REFERENCES context_projects(id) ON DELETE CASCADE,
+        file_type    TEXT NOT NULL,
+        version      INTEGER NOT NULL,
+        content      TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        saved_at     TEXT NOT NULL,
+        forced       INTEGER NOT NULL DEFAULT 0,
+        issues       TEXT NOT NULL DEFAULT '[]',
+        PRIMARY KEY (project_id, file_type, version)
+    ) WITHOUT ROWID;
+    CREATE TABLE context_attempts (
+        project_id      TEXT NOT NULL REFERENCES context_projects(id) ON DELETE CASCADE,
+        file_type       TEXT NOT NULL,
+        failures        INTEGER NOT NULL,
+        best_attempt    INTEGER NOT NULL,
+        best_confidence REAL NOT NULL,
+        PRIMARY KEY (project_id, file_type)
+    ) WITHOUT ROWID;
+    """,
 )
 
 

@@ -1,0 +1,51 @@
+"""Files a person may open: written atomically, private to the user."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from loci.stores.db import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE
+
+
+def private_folder(path: Path) -> Path:
+    """Create `path` (and parents) readable by the user only; return it."""
+    path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+    return path
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` so that a reader sees the old file or the new, never half.
+
+    The bytes go to a temporary file in the same folder, are fsync'd, and the file is renamed
+    over the target; the folder is fsync'd so the rename survives a power cut.
+    """
+    private_folder(path.parent)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, PRIVATE_FILE_MODE)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # not every platform can open a folder (Windows): the rename still happened
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
