@@ -12,10 +12,12 @@ import re
 from dataclasses import dataclass
 
 from loci.contextdocs.markdown import Document, Section
+from loci.contextdocs.names import section_key
 from loci.contextdocs.templates import FORMAT_WORDS, SectionSpec, Template
 from loci.contextdocs.validate import Issue, Validation
 
 FILL = "<fill in>"
+_NAMING_COLUMNS = frozenset({"title", "name", "feature", "decision", "summary", "description"})
 # An item's name and the rest: "Name: rest", "Name - rest", or with an en or em dash.
 _SPLIT_ITEM = re.compile(r"\s*(?::|\s[-\u2013\u2014]\s)\s*")
 
@@ -121,15 +123,8 @@ def _example_fix(result: Validation, issue: Issue, spec: SectionSpec) -> str:
 
 
 def _inserted(result: Validation, spec: SectionSpec) -> str:
-    """Where the missing section goes, between the author's neighbouring headings."""
-    before, after = _neighbours(result, spec)
-    parts = []
-    if before is not None:
-        parts.append(f"## {before.title}\n(your section, unchanged)\n")
-    parts.append(spec.fragment())
-    if after is not None:
-        parts.append(f"## {after.title}\n(your section, unchanged)\n")
-    return "\n".join(parts)
+    """The missing section, with where it goes among the author's sections."""
+    return f"<!-- {_position(result, spec)} -->\n{spec.fragment()}"
 
 
 def _reformatted(document: Document, section: Section, spec: SectionSpec, issue: Issue) -> str:
@@ -141,7 +136,7 @@ def _reformatted(document: Document, section: Section, spec: SectionSpec, issue:
             rows = [row + [FILL] * (len(columns) - len(row)) for row in table.rows]
         else:
             columns = list(spec.columns)
-            rows = [_cells(piece, len(columns)) for piece in pieces] or [[FILL] * len(columns)]
+            rows = [_cells(piece, columns) for piece in pieces] or [[FILL] * len(columns)]
         return f"## {spec.name}\n\n{_table(columns, rows)}\n"
     if spec.format == "structured":
         own = document.body(section).strip()
@@ -154,21 +149,31 @@ def _reformatted(document: Document, section: Section, spec: SectionSpec, issue:
 
 
 def _marked(document: Document, section: Section, issue: Issue) -> str:
-    """The section with the placeholder's line swapped for a marker to fill."""
-    offending = issue.detail[0] if issue.detail else ""
+    """The section with the sentence that holds the placeholder swapped for a blank to fill."""
+    marker = issue.detail[1] if len(issue.detail) > 1 else issue.detail[0] if issue.detail else ""
     lines = document.source(section).splitlines()
-    fixed = [_swap(line, offending) for line in lines]
-    return "\n".join(fixed) + "\n"
+    return "\n".join(_blank(line, marker) for line in lines) + "\n"
 
 
-def _swap(line: str, offending: str) -> str:
-    flat = " ".join(line.split())
-    key = " ".join(offending.split())
-    if not key or key not in flat.replace("**", "").replace("`", ""):
+def _blank(line: str, marker: str) -> str:
+    """`line` with the placeholder's sentence (or table cell) left blank to fill in."""
+    if not marker or marker not in line:
         return line
-    prefix = re.match(r"^\s*(?:[-*+]|\d+[.)]|\|)?\s*", line)
-    lead = prefix.group(0) if prefix else ""
-    return f"{lead}{FILL}" + (" |" if lead.strip() == "|" else "")
+    if line.lstrip().startswith("|"):
+        cells = line.split("|")
+        return "|".join(f" {FILL} " if marker in cell else cell for cell in cells)
+    sentences = re.split(r"(?<=[.!?])\s+", line)
+    return " ".join(_blank_sentence(s, marker) if marker in s else s for s in sentences)
+
+
+def _blank_sentence(sentence: str, marker: str) -> str:
+    # Keep a "Name:" or list marker in front of the placeholder: "- Caching: TBD".
+    before = sentence[: sentence.find(marker)]
+    colon = before.rfind(":")
+    if colon >= 0:
+        return f"{before[: colon + 1]} {FILL}"
+    lead = re.match(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?", before)
+    return f"{lead.group(0) if lead else ''}{FILL}"
 
 
 def _pieces(section: Section) -> list[str]:
@@ -184,8 +189,15 @@ def _pieces(section: Section) -> list[str]:
     return [p.strip() for p in pieces if p.strip()]
 
 
-def _cells(piece: str, width: int) -> list[str]:
+def _cells(piece: str, columns: list[str]) -> list[str]:
+    """A statement as a table row: "name: rest" fills two columns; a bare one goes under the
+    column that names things (Title, Feature, Decision...), the others left to fill in."""
+    width = len(columns)
     parts = [p for p in _SPLIT_ITEM.split(piece, maxsplit=width - 1) if p]
+    if len(parts) == 1 and width > 1:
+        keys = [section_key(c) for c in columns]
+        at = next((n for n, key in enumerate(keys) if key in _NAMING_COLUMNS), 0)
+        return [parts[0] if n == at else FILL for n in range(width)]
     return (parts + [FILL] * width)[:width]
 
 

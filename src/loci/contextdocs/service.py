@@ -33,7 +33,7 @@ from loci.contextdocs.models import (
     ValidationIssue,
     VersionInfo,
 )
-from loci.contextdocs.names import path_name
+from loci.contextdocs.names import NAME_PATTERN, path_name
 from loci.contextdocs.validate import Validation, validate
 from loci.errors import InvalidInputError, NotFoundError
 from loci.memory.service import MemoryService
@@ -70,10 +70,8 @@ class ContextService:
     def init_project(self, path: str, name: str | None = None) -> ProjectInfo:
         """Register the project at an absolute path (again: same id); create its folder."""
         absolute = _absolute(path)
-        digest = hashlib.sha256(absolute.encode("utf-8")).hexdigest()[:12]
-        basename = os.path.basename(absolute) or "root"
-        project_id = f"{(_SLUG.sub('-', basename.lower()).strip('-') or 'project')[:40]}-{digest}"
-        label = basename if name is None else _label(name)
+        project_id = project_id_for(absolute)
+        label = (os.path.basename(absolute) or "root") if name is None else _label(name)
         row = store.ProjectRow(project_id, label, absolute, now())
         with self._db.write() as conn:
             existing = store.project(conn, project_id)
@@ -82,6 +80,17 @@ class ContextService:
             store.upsert_project(conn, row)
         private_folder(self._folder(project_id))
         return self._project_info(project_id)
+
+    def resolve(self, project: str) -> str:
+        """A registered project's id, given its id or its (absolute) path."""
+        if isinstance(project, str) and NAME_PATTERN.match(project):
+            with self._db.locked() as conn:
+                if store.project(conn, project) is not None:
+                    return project
+        if isinstance(project, str) and os.path.isabs(os.path.expanduser(project)):
+            project_id = project_id_for(_absolute(project))
+            return self._require_project(project_id)
+        return self._require_project(project)
 
     def list_projects(self) -> ProjectList:
         """Every registered project with its files."""
@@ -321,6 +330,13 @@ class ContextService:
 
     def _file(self, project_id: str, file_type: str) -> Path:
         return self._folder(project_id) / f"{path_name(file_type, 'file_type')}.md"
+
+
+def project_id_for(absolute_path: str) -> str:
+    """The id of the project at a normalised absolute path: its folder name and a hash."""
+    digest = hashlib.sha256(absolute_path.encode("utf-8")).hexdigest()[:12]
+    basename = os.path.basename(absolute_path) or "root"
+    return f"{(_SLUG.sub('-', basename.lower()).strip('-') or 'project')[:40]}-{digest}"
 
 
 def _absolute(path: str) -> str:

@@ -121,8 +121,7 @@ def _missing(spec: SectionSpec) -> Issue:
     return Issue(
         "missing_section",
         spec.name,
-        f'the required section "{spec.name}" is missing: it should hold {spec.purpose[0].lower()}'
-        f"{spec.purpose[1:]}",
+        f'the required section "{spec.name}" is missing ({spec.purpose.rstrip(".")})',
     )
 
 
@@ -236,7 +235,7 @@ def _placeholders(spec: SectionSpec, section: Section) -> list[Issue]:
                         f'the section "{spec.name}" still holds placeholder text ({marker!r}) '
                         f'at line {block.line}: "{_clip(piece)}"',
                         line=block.line,
-                        detail=(piece,),
+                        detail=(piece, marker),
                     )
                 )
                 break  # one per block is enough to point at it
