@@ -271,3 +271,15 @@ def test_user_templates_override_and_broken_ones_are_reported(app, project):
     assert problems["wrong.toml"].line == 5 and "format" in problems["wrong.toml"].message
     adr = "# Decision Record\n\n## Context\n\nThe shop pages were slow under load at noon.\n"
     assert app.context.update_context(project, "adr", adr).status == "success"
+
+
+def test_unchanged_sections_keep_their_vectors_on_update(app, project, monkeypatch):
+    app.context.update_context(project, "mental_model", GOOD)
+    embedded = []
+    real = app.engine.embed
+    monkeypatch.setattr(app.engine, "embed", lambda texts: embedded.extend(texts) or real(texts))
+    result = app.context.update_context(project, "mental_model", GOOD.replace("30 s", "45 s"))
+    assert result.status == "success" and result.indexed_memories > 1
+    assert len(embedded) == 1 and "45 seconds" in embedded[0]
+    hits = app.memory.recall("event publisher module", namespace=f"project:{project}", limit=1)
+    assert "events.go" in hits.memories[0].content

@@ -30,6 +30,7 @@ from loci.memory.models import (
     RememberResult,
 )
 from loci.memory.ranking import fts_match
+from loci.memory.validation import CheckedDraft
 from loci.stores import memories as sql
 from loci.stores.vector_sync import Progress, prune_log
 from loci.stores.vectors import Allowed
@@ -40,16 +41,6 @@ CANDIDATES_PER_RESULT = 4
 MIN_CANDIDATES = 50
 #: `forget` lists at most this many ids (the count is always exact).
 MAX_LISTED_IDS = 1000
-
-
-@dataclass(frozen=True)
-class _Checked:
-    content: str
-    namespace: str
-    tags: list[str]
-    importance: float
-    metadata_json: str
-    source: str
 
 
 @dataclass(frozen=True)
@@ -81,7 +72,7 @@ class MemoryService:
                 f"memories must hold 1-{self._limits.max_batch_size} items, got {len(drafts)}",
                 field="memories",
             )
-        valid: list[_Checked] = []
+        valid: list[CheckedDraft] = []
         errors: list[ItemError] = []
         for index, draft in enumerate(drafts):
             try:
@@ -102,7 +93,7 @@ class MemoryService:
         Raises InvalidInputError naming the first bad item and stores nothing. Writes go in
         transactions of `max_batch_size`, reporting `progress(done, total)` after each.
         """
-        checked: list[_Checked] = []
+        checked: list[CheckedDraft] = []
         for index, draft in enumerate(drafts):
             try:
                 checked.append(self._check(draft))
@@ -128,17 +119,17 @@ class MemoryService:
     ) -> list[str]:
         """Swap the memories of `namespace` matching `filters` for `drafts`, atomically.
 
-        Drafts are checked and embedded first; then one transaction deletes the old memories,
-        runs `within(conn)` (the caller's own writes, e.g. the document the memories index) and
-        inserts the new ones. If any part fails, nothing changes.
+        Drafts are checked and embedded first (text the old memories already hold keeps its
+        vector); then one transaction deletes the old memories, runs `within(conn)` (the
+        caller's own writes, e.g. the document the memories index) and inserts the new ones.
+        If any part fails, nothing changes.
         """
         checked = [self._check(draft) for draft in drafts]
-        vectors = (
-            self._engine.embed([item.content for item in checked])
-            if checked
-            else np.zeros((0, self._engine.embedder.identity.dimensions), dtype=np.float32)
-        )
         compiled = compile_filter(filters, validation.namespace(namespace))
+        with self._engine.db.locked() as conn:
+            self._engine.check_model(conn)
+            known = sql.embeddings_by_hash(conn, compiled.sql, compiled.params)
+        vectors = self._vectors_reusing(checked, known)
 
         def delete_old(conn: sqlite3.Connection) -> None:
             old = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
@@ -147,6 +138,19 @@ class MemoryService:
                 within(conn)
 
         return self._store(checked, vectors, before=delete_old)[0]
+
+    def _vectors_reusing(
+        self, items: Sequence[CheckedDraft], known: Mapping[str, bytes]
+    ) -> np.ndarray[Any, Any]:
+        """Embeddings of `items`, computing only those whose text is not in `known`."""
+        vectors = np.zeros((len(items), self._engine.embedder.identity.dimensions), np.float32)
+        fresh = [n for n, item in enumerate(items) if content_hash(item.content) not in known]
+        for n, item in enumerate(items):
+            if n not in fresh:
+                vectors[n] = np.frombuffer(known[content_hash(item.content)], dtype=np.float32)
+        if fresh:
+            vectors[fresh] = self._engine.embed([items[n].content for n in fresh])
+        return vectors
 
     def recall(
         self,
@@ -268,20 +272,15 @@ class MemoryService:
 
     # -- helpers -------------------------------------------------------------------------------
 
-    def _check(self, draft: MemoryDraft) -> _Checked:
+    def _check(self, draft: MemoryDraft) -> CheckedDraft:
         limits = self._limits
-        return _Checked(
-            content=validation.content(draft.content, limits.max_content_bytes),
-            namespace=validation.namespace(draft.namespace or limits.default_namespace),
-            tags=validation.tags(draft.tags),
-            importance=validation.importance(draft.importance),
-            metadata_json=validation.metadata(draft.metadata, limits.max_metadata_bytes),
-            source=validation.source(draft.source),
+        return validation.draft(
+            draft, limits.max_content_bytes, limits.max_metadata_bytes, limits.default_namespace
         )
 
     def _store(
         self,
-        items: Sequence[_Checked],
+        items: Sequence[CheckedDraft],
         vectors: np.ndarray[Any, Any],
         before: Callable[[sqlite3.Connection], None] | None = None,
     ) -> tuple[list[str], str]:

@@ -11,9 +11,13 @@ import math
 import re
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from loci.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from loci.memory.models import MemoryDraft
 
 UUID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 NAMESPACE_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$")
@@ -152,3 +156,29 @@ def unit_float(value: float, field: str) -> float:
 
 def _has_control(text: str) -> bool:
     return any(unicodedata.category(ch) == "Cc" for ch in text)
+
+
+@dataclass(frozen=True)
+class CheckedDraft:
+    """A memory draft whose every field passed its check (metadata already JSON text)."""
+
+    content: str
+    namespace: str
+    tags: list[str]
+    importance: float
+    metadata_json: str
+    source: str
+
+
+def draft(
+    value: MemoryDraft, max_content_bytes: int, max_metadata_bytes: int, default_namespace: str
+) -> CheckedDraft:
+    """Check every field of a memory draft."""
+    return CheckedDraft(
+        content=content(value.content, max_content_bytes),
+        namespace=namespace(value.namespace or default_namespace),
+        tags=tags(value.tags),
+        importance=importance(value.importance),
+        metadata_json=metadata(value.metadata, max_metadata_bytes),
+        source=source(value.source),
+    )

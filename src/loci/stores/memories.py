@@ -140,6 +140,16 @@ def matching_ids(
     return [row[0] for row in rows]
 
 
+def embeddings_by_hash(
+    conn: sqlite3.Connection, where: str, params: Sequence[Any]
+) -> dict[str, bytes]:
+    """content_hash -> stored embedding of the memories a compiled filter admits."""
+    rows = conn.execute(
+        f"SELECT m.content_hash, m.embedding FROM memories m WHERE {where}", params
+    ).fetchall()
+    return {str(row[0]): bytes(row[1]) for row in rows}
+
+
 def message_ids(conn: sqlite3.Connection, namespace: str) -> list[str]:
     """The `metadata.message_id` values of a namespace's memories (conversation imports)."""
     rows = conn.execute(
