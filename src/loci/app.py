@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from loci.checkpoints.maintenance import CheckpointMaintenance
+from loci.checkpoints.service import CheckpointLimits, CheckpointService
 from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
@@ -30,6 +32,8 @@ class App:
     transfer: TransferService
     conversations: ConversationService
     context: ContextService
+    checkpoints: CheckpointService
+    checkpoint_maintenance: CheckpointMaintenance
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
@@ -43,6 +47,9 @@ def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
     model = embedder or make_embedder(settings)
     engine = MemoryEngine(db, model, ExactIndex(model.identity.dimensions), limits_from(settings))
     memory = MemoryService(engine)
+    checkpoints = CheckpointService(
+        db, settings.home, checkpoint_limits(settings), settings.encryption_key_file
+    )
     return App(
         settings=settings,
         db=db,
@@ -58,6 +65,8 @@ def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
             settings.home,
             ContextLimits(settings.context_max_bytes, settings.context_max_attempts),
         ),
+        checkpoints=checkpoints,
+        checkpoint_maintenance=CheckpointMaintenance(db, checkpoints),
     )
 
 
@@ -75,4 +84,16 @@ def limits_from(settings: Settings) -> Limits:
         max_recall_limit=settings.max_recall_limit,
         default_namespace=settings.default_namespace,
         hybrid_alpha=settings.hybrid_alpha,
+    )
+
+
+def checkpoint_limits(settings: Settings) -> CheckpointLimits:
+    """The checkpoint limits carried by the settings."""
+    return CheckpointLimits(
+        token_budget=settings.checkpoint_token_budget,
+        max_context_bytes=settings.checkpoint_max_context_bytes,
+        max_per_session=settings.checkpoint_max_per_session,
+        max_total_bytes=settings.checkpoint_max_total_bytes,
+        zstd_level=settings.checkpoint_zstd_level,
+        encryption=settings.encryption == "enabled",
     )

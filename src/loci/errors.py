@@ -13,6 +13,12 @@ Every error a caller can cause or meet derives from :class:`LociError` and carri
     ├── EmbeddingError             embedding_failed     the embedding model failed to load or run
     └── ConfigurationError         configuration        invalid settings, found at start
 
+The checkpoint toolset keeps the codes of its specification (with the HTTP status it names in
+``details.status``): ``CHECKPOINT_NOT_FOUND`` and ``SESSION_NOT_FOUND`` (404, kinds of not
+found), ``STORAGE_QUOTA_EXCEEDED`` (413), ``STORAGE_UNAVAILABLE`` (503), and
+``CHECKPOINT_CORRUPTED`` / ``ENCRYPTION_KEY_UNAVAILABLE`` for blobs that fail their checks or
+cannot be decrypted.
+
 Services raise these; the MCP layer turns them into tool errors shaped
 ``{"error": {"type", "message", "details"}}`` and the CLI into messages and exit codes.
 """
@@ -92,3 +98,53 @@ class ConfigurationError(LociError):
 
     code = "configuration"
     exit_code = 9
+
+
+class CheckpointNotFoundError(NotFoundError):
+    """No checkpoint with that id."""
+
+    code = "CHECKPOINT_NOT_FOUND"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message, status=404, **details)
+
+
+class SessionNotFoundError(NotFoundError):
+    """No checkpoint session with that id."""
+
+    code = "SESSION_NOT_FOUND"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message, status=404, **details)
+
+
+class StorageQuotaExceededError(QuotaExceededError):
+    """A checkpoint would pass a storage limit and cleanup cannot make room."""
+
+    code = "STORAGE_QUOTA_EXCEEDED"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message, status=413, **details)
+
+
+class CheckpointStorageError(StorageUnavailableError):
+    """The checkpoint folder or its files cannot be used."""
+
+    code = "STORAGE_UNAVAILABLE"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message, status=503, **details)
+
+
+class CheckpointCorruptedError(LociError):
+    """A checkpoint's blob is missing, fails its checksum, or was tampered with."""
+
+    code = "CHECKPOINT_CORRUPTED"
+    exit_code = 10
+
+
+class EncryptionKeyError(LociError):
+    """Encryption is on but no key source works, or the key cannot open a blob."""
+
+    code = "ENCRYPTION_KEY_UNAVAILABLE"
+    exit_code = 11

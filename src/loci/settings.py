@@ -25,7 +25,7 @@ from pydantic_settings import (
 from loci.errors import ConfigurationError
 
 #: The toolsets loci knows; `LOCI_TOOLSETS` picks among them.
-KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context")
+KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context", "checkpoints")
 #: The embedding models loci can run without extra packages.
 KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
 ENV_PREFIX = "LOCI_"
@@ -99,6 +99,36 @@ class Settings(BaseSettings):
         ge=1,
         le=100,
         description="Failed update_context attempts before max_attempts_reached (force allowed).",
+    )
+    checkpoint_token_budget: int = Field(
+        default=50_000,
+        ge=100,
+        le=10_000_000,
+        description="Token budget of a checkpoint; larger contexts are fitted by their tiers.",
+    )
+    checkpoint_max_context_bytes: int = Field(
+        default=10 * 1024 * 1024,
+        ge=1024,
+        le=1024 * 1024 * 1024,
+        description="Largest context a checkpoint accepts, as JSON bytes.",
+    )
+    checkpoint_max_per_session: int = Field(
+        default=1000, ge=1, le=1_000_000, description="Most checkpoints kept per session."
+    )
+    checkpoint_max_total_bytes: int = Field(
+        default=1024 * 1024 * 1024,
+        ge=1024,
+        description="Most bytes all checkpoint blobs may take on disk.",
+    )
+    checkpoint_zstd_level: int = Field(
+        default=3, ge=1, le=22, description="zstd compression level of checkpoint blobs."
+    )
+    encryption: Literal["disabled", "enabled"] = Field(
+        default="disabled", description="Encrypt checkpoint blobs with AES-256-GCM."
+    )
+    encryption_key_file: Path | None = Field(
+        default=None,
+        description="Key file (0600, outside the data folder) when there is no OS keychain.",
     )
     busy_timeout_seconds: float = Field(
         default=15.0, gt=0, le=600, description="How long a write waits for another process's lock."

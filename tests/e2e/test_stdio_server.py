@@ -29,6 +29,11 @@ TOOLS = {
     "update_context": {"project_id", "file_type", "content", "force"},
     "context_history": {"project_id", "file_type", "limit"},
     "list_templates": set(),
+    "workflow_checkpoint_save": {"context", "sessionId", "metadata", "force"},
+    "workflow_checkpoint_load": {"checkpointId", "sessionId"},
+    "workflow_checkpoint_list": {"sessionId", "limit", "offset"},
+    "list_sessions": {"limit", "offset"},
+    "workflow_mark_critical": {"sessionId", "contextKey"},
 }
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 

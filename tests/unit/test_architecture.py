@@ -16,6 +16,7 @@ LAYERS = {
     "mcp": 4,
     "app": 3,
     "contextdocs": 2,
+    "checkpoints": 2,
     "conversations": 2,
     "memory": 1,
     "stores": 0,
@@ -74,13 +75,14 @@ def test_modules_stay_small():
 
 
 def _commands():
-    from loci.cli import admin, context, conversations, memory
+    from loci.cli import admin, checkpoints, context, conversations, memory
     from loci.cli.main import cli
 
     memory.register(cli)
     admin.register(cli)
     conversations.register(cli)
     context.register(cli)
+    checkpoints.register(cli)
     return cli
 
 
@@ -108,6 +110,11 @@ def _commands():
         "context update",
         "context history",
         "context templates",
+        "checkpoints list",
+        "checkpoints show",
+        "checkpoints export",
+        "checkpoints gc",
+        "checkpoints rotate-key",
     ],
 )
 def test_every_command_has_help(name):

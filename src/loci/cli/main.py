@@ -85,10 +85,11 @@ def client_snippet(client: str, command: str, args: list[str], env: dict[str, st
 
 def main() -> None:
     """Console-script entry point."""
-    from loci.cli import admin, context, conversations, memory
+    from loci.cli import admin, checkpoints, context, conversations, memory
 
     memory.register(cli)
     admin.register(cli)
     conversations.register(cli)
     context.register(cli)
+    checkpoints.register(cli)
     cli(prog_name="loci")

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from loci import __version__
 from loci.errors import LociError
-from loci.mcp import context_tools, conversation_tools, memory_tools
+from loci.mcp import checkpoint_tools, context_tools, conversation_tools, memory_tools
 from loci.mcp.errors import from_loci_error, from_validation_error, internal_error
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
@@ -45,6 +45,12 @@ write the session summary and update the other files with `update_context`: it c
 document against its template and, when something is wrong, saves nothing and returns
 `correction_guidance`; apply every step and call again with the whole document. Saved files are
 indexed in memory (namespace `project:<id>`), so `recall` finds them too.
+
+Checkpoints carry a long workflow across chats: when a task will outlast this conversation, call
+`workflow_checkpoint_save` with your working context (goals, decisions, constraints, plan,
+progress, open questions) at each milestone and before the conversation runs out of room, and
+reuse the returned sessionId. In a new chat, `list_sessions` and `workflow_checkpoint_load`
+bring it back. Pin what must never be cut with `workflow_mark_critical`.
 """
 
 
@@ -104,4 +110,6 @@ def build_server(settings: Settings) -> LociServer:
         conversation_tools.register(server, provider, settings)
     if "context" in settings.toolsets:
         context_tools.register(server, provider, settings)
+    if "checkpoints" in settings.toolsets:
+        checkpoint_tools.register(server, provider, settings)
     return server

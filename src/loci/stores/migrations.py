@@ -100,6 +100,34 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (project_id, file_type)
     ) WITHOUT ROWID;
     """,
+    # 4: workflow checkpoints: metadata here, payloads in content-addressed blob files.
+    """
+    CREATE TABLE checkpoint_sessions (
+        id            TEXT PRIMARY KEY,
+        workflow_id   TEXT,
+        created_at    TEXT NOT NULL,
+        last_saved_at TEXT NOT NULL,
+        pins          TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE TABLE checkpoints (
+        id           TEXT PRIMARY KEY,
+        session_id   TEXT NOT NULL REFERENCES checkpoint_sessions(id) ON DELETE CASCADE,
+        seq          INTEGER NOT NULL,
+        created_at   TEXT NOT NULL,
+        context_hash TEXT NOT NULL,
+        size_bytes   INTEGER NOT NULL,
+        stored_bytes INTEGER NOT NULL,
+        blob         TEXT NOT NULL,
+        encrypted    INTEGER NOT NULL DEFAULT 0,
+        key_id       TEXT,
+        critical     INTEGER NOT NULL DEFAULT 0,
+        metadata     TEXT NOT NULL DEFAULT '{}',
+        report       TEXT NOT NULL DEFAULT '{}',
+        UNIQUE (session_id, seq)
+    );
+    CREATE INDEX checkpoints_blob ON checkpoints(blob);
+    CREATE INDEX checkpoints_cleanup ON checkpoints(critical, created_at);
+    """,
 )
 
 

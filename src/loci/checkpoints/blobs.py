@@ -1,0 +1,94 @@
+"""Content-addressed blob files: `<folder>/<first two hex>/<sha256>.blob`, checked on every read."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from loci.errors import CheckpointCorruptedError, CheckpointStorageError
+from loci.stores.files import atomic_write, private_folder
+
+_DIGEST = re.compile(r"^[0-9a-f]{64}$")
+
+
+class BlobStore:
+    """Immutable blobs named by the SHA-256 of their bytes."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def put(self, data: bytes) -> str:
+        """Store `data` (atomically; a blob with the same bytes is kept) and return its digest."""
+        digest = hashlib.sha256(data).hexdigest()
+        path = self._path(digest)
+        if path.exists():
+            return digest
+        try:
+            private_folder(path.parent)
+            atomic_write(path, data)
+        except OSError as exc:
+            raise CheckpointStorageError(
+                f"cannot write checkpoint blob {path}: {exc}", path=str(path)
+            ) from exc
+        return digest
+
+    def get(self, digest: str, checkpoint_id: str) -> bytes:
+        """The blob's bytes, after checking they still hash to `digest`."""
+        path = self._path(digest)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise CheckpointCorruptedError(
+                f"checkpoint {checkpoint_id}: its blob {path.name} is missing",
+                checkpoint_id=checkpoint_id,
+                path=str(path),
+            ) from None
+        except OSError as exc:
+            raise CheckpointStorageError(
+                f"cannot read checkpoint blob {path}: {exc}", path=str(path)
+            ) from exc
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise CheckpointCorruptedError(
+                f"checkpoint {checkpoint_id}: its blob {path.name} fails its SHA-256 check "
+                "(the file was changed or damaged)",
+                checkpoint_id=checkpoint_id,
+                path=str(path),
+            )
+        return data
+
+    def delete(self, digest: str) -> int:
+        """Remove a blob; returns the bytes freed (0 if it was already gone)."""
+        path = self._path(digest)
+        try:
+            size = path.stat().st_size
+            path.unlink()
+        except FileNotFoundError:
+            return 0
+        return size
+
+    def size(self, digest: str) -> int:
+        """Bytes on disk of a blob (0 if missing)."""
+        try:
+            return self._path(digest).stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def digests(self) -> Iterator[str]:
+        """Every blob on disk."""
+        if not self.folder.is_dir():
+            return
+        for path in self.folder.glob("*/*.blob"):
+            if _DIGEST.match(path.stem):
+                yield path.stem
+
+    def leftovers(self) -> Iterator[Path]:
+        """Temporary files of writes that never finished."""
+        if self.folder.is_dir():
+            yield from self.folder.glob("*/.*.tmp")
+
+    def _path(self, digest: str) -> Path:
+        if not _DIGEST.match(digest):
+            raise CheckpointCorruptedError(f"bad blob digest {digest!r}")
+        return self.folder / digest[:2] / f"{digest}.blob"

@@ -1,0 +1,181 @@
+"""Which parts of a workflow context matter: CRITICAL, IMPORTANT, USEFUL or EPHEMERAL.
+
+Rules, first match wins for each key (a dotted path for nested keys):
+
+1. explicit marks: keys pinned with `workflow_mark_critical`, and `metadata.priorities`
+   (`{"dotted.key": "CRITICAL" | "IMPORTANT" | "USEFUL" | "EPHEMERAL"}`);
+2. the key's name: goals, decisions, constraints, requirements are CRITICAL; plans, steps,
+   progress, reasoning are IMPORTANT; analysis, notes, examples, references are USEFUL;
+   timestamps, debug output, logs, traces, raw tool output, caches are EPHEMERAL;
+3. the value's shape: a timestamp is EPHEMERAL, log-like text is EPHEMERAL, long text or a long
+   list is USEFUL;
+4. otherwise the tier of the enclosing key (IMPORTANT at the top).
+
+Objects are classified key by key, so `plan.debug_log` can be EPHEMERAL inside an IMPORTANT
+plan; a CRITICAL object keeps all of its keys CRITICAL unless a key is marked otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Tier(StrEnum):
+    """How much a part of the context matters, most first."""
+
+    CRITICAL = "CRITICAL"
+    IMPORTANT = "IMPORTANT"
+    USEFUL = "USEFUL"
+    EPHEMERAL = "EPHEMERAL"
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: Share of the token budget each tier may use.
+BUDGET_SHARES: Mapping[Tier, float] = {
+    Tier.CRITICAL: 0.30,
+    Tier.IMPORTANT: 0.40,
+    Tier.USEFUL: 0.20,
+    Tier.EPHEMERAL: 0.10,
+}
+
+_NAME_RULES: tuple[tuple[Tier, frozenset[str]], ...] = (
+    (
+        Tier.EPHEMERAL,
+        _words(
+            """timestamp timestamps time created updated modified debug log logs trace traces
+            stack stacktrace traceback raw stdout stderr output outputs tool_output cache cached
+            tmp temp scratch elapsed duration latency timing timings heartbeat request_id
+            response_raw verbose dump"""
+        ),
+    ),
+    (
+        Tier.CRITICAL,
+        _words(
+            """goal goals objective objectives mission task tasks requirement requirements
+            constraint constraints decision decisions acceptance criteria must invariants
+            user_request request intent deadline deliverable deliverables scope decision_log
+            decisions_log"""
+        ),
+    ),
+    (
+        Tier.IMPORTANT,
+        _words(
+            """plan plans step steps next progress status state reasoning rationale approach
+            architecture design todo todos summary findings risks assumptions questions blockers
+            milestone milestones current phase result results conclusion"""
+        ),
+    ),
+    (
+        Tier.USEFUL,
+        _words(
+            """analysis notes note examples example details detail references reference research
+            observations history files snippets documentation docs alternatives ideas background
+            links sources comments explanation context"""
+        ),
+    ),
+)
+_NAMES: Mapping[Tier, frozenset[str]] = dict(_NAME_RULES)
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_TIMESTAMP = re.compile(
+    r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$"
+)
+_LOG_LINE = re.compile(
+    r"^\s*(\[?\d{4}-\d{2}-\d{2}|\[?\d{2}:\d{2}:\d{2}|(DEBUG|INFO|WARN|WARNING|ERROR|TRACE)\b)"
+)
+LONG_TEXT_CHARS = 2000
+LONG_LIST_ITEMS = 50
+
+
+@dataclass(frozen=True)
+class Classified:
+    """The tier of one key (a dotted path) and why."""
+
+    path: str
+    tier: Tier
+    reason: str
+
+
+def classify(
+    context: Mapping[str, Any], marks: Mapping[str, Tier] | None = None
+) -> dict[str, Classified]:
+    """The tier of every key, top-level and nested, by dotted path."""
+    found: dict[str, Classified] = {}
+    _walk(context, "", None, marks or {}, found)
+    return found
+
+
+def tier_of(path: str, classified: Mapping[str, Classified]) -> Tier:
+    """The tier that governs `path`: its own, or its nearest classified ancestor's."""
+    while path:
+        if path in classified:
+            return classified[path].tier
+        path = path.rpartition(".")[0]
+    return Tier.IMPORTANT
+
+
+def _walk(
+    node: Mapping[str, Any],
+    prefix: str,
+    parent: Tier | None,
+    marks: Mapping[str, Tier],
+    found: dict[str, Classified],
+) -> None:
+    for key, value in node.items():
+        path = f"{prefix}{key}"
+        tier, reason = _decide(path, str(key), value, parent, marks)
+        found[path] = Classified(path, tier, reason)
+        if isinstance(value, Mapping):
+            _walk(value, f"{path}.", tier, marks, found)
+
+
+def _decide(
+    path: str, key: str, value: Any, parent: Tier | None, marks: Mapping[str, Tier]
+) -> tuple[Tier, str]:
+    if path in marks:
+        return marks[path], "marked"
+    if parent is Tier.CRITICAL:
+        return Tier.CRITICAL, "inside a critical key"
+    by_name = _by_name(key)
+    if by_name is not None:
+        return by_name, "key name"
+    by_shape = _by_shape(value)
+    if by_shape is not None:
+        return by_shape, "value shape"
+    return (parent or Tier.IMPORTANT), "inherited" if parent else "default"
+
+
+def _by_name(key: str) -> Tier | None:
+    """The whole name, else its head (last) word, else any word: "error_log" is a log,
+    "user_goal" a goal, "goal_timestamp" a timestamp."""
+    words = [w.lower() for w in _WORD.findall(key)]
+    if not words:
+        return None
+    for candidate in ("_".join(words), words[-1]):
+        for tier, names in _NAME_RULES:
+            if candidate in names:
+                return tier
+    for tier in (Tier.CRITICAL, Tier.EPHEMERAL, Tier.IMPORTANT, Tier.USEFUL):
+        if any(word in _NAMES[tier] for word in words):
+            return tier
+    return None
+
+
+def _by_shape(value: Any) -> Tier | None:
+    if isinstance(value, str):
+        if _TIMESTAMP.match(value.strip()):
+            return Tier.EPHEMERAL
+        lines = value.splitlines()
+        if len(lines) >= 5 and sum(bool(_LOG_LINE.match(line)) for line in lines) >= len(lines) / 2:
+            return Tier.EPHEMERAL
+        if len(value) > LONG_TEXT_CHARS:
+            return Tier.USEFUL
+    if isinstance(value, list) and len(value) > LONG_LIST_ITEMS:
+        return Tier.USEFUL
+    return None

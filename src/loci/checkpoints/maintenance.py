@@ -1,0 +1,110 @@
+"""Checkpoint upkeep for the CLI: garbage collection, key rotation, export."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from loci.checkpoints import codec, crypto
+from loci.checkpoints import store as sql
+from loci.checkpoints.models import GcResult, RotateResult
+from loci.checkpoints.service import CheckpointService
+from loci.stores.db import Database
+
+#: Files younger than this may belong to a save still in flight in another process.
+GRACE_SECONDS = 3600
+
+
+class CheckpointMaintenance:
+    """Operations a person runs now and then, not an agent."""
+
+    def __init__(self, db: Database, checkpoints: CheckpointService) -> None:
+        self._db = db
+        self._checkpoints = checkpoints
+
+    def gc(self) -> GcResult:
+        """Apply the quotas now, then delete blobs no checkpoint refers to and stale temp files."""
+        blobs = self._checkpoints.blobs
+        limits = self._checkpoints.limits
+        removed: list[sql.CheckpointRow] = []
+        with self._db.write() as conn:
+            for session in sql.sessions(conn, 1_000_000, 0):
+                excess = session.checkpoints - limits.max_per_session
+                if excess > 0:
+                    removed += sql.removable(conn, session.id, excess)
+            over = sql.total_stored(conn) - sum(r.stored_bytes for r in removed)
+            over -= limits.max_total_bytes
+            taken = {r.id for r in removed}
+            for candidate in sql.removable(conn, None, 1_000_000):
+                if over <= 0:
+                    break
+                if candidate.id not in taken:
+                    removed.append(candidate)
+                    over -= candidate.stored_bytes
+            sql.delete(conn, [r.id for r in removed])
+            referenced = sql.all_blobs(conn)
+        cutoff = time.time() - GRACE_SECONDS
+        freed, orphans = 0, 0
+        for digest in list(blobs.digests()):
+            path = blobs.folder / digest[:2] / f"{digest}.blob"
+            if digest not in referenced and path.stat().st_mtime < cutoff:
+                freed += blobs.delete(digest)
+                orphans += 1
+        temporary = 0
+        for leftover in list(blobs.leftovers()):
+            if leftover.stat().st_mtime < cutoff:
+                freed += leftover.stat().st_size
+                leftover.unlink(missing_ok=True)
+                temporary += 1
+        return GcResult(
+            removed_checkpoints=[r.id for r in removed],
+            removed_blobs=orphans,
+            removed_temporary_files=temporary,
+            freed_bytes=freed,
+        )
+
+    def rotate_key(self) -> RotateResult:
+        """Re-encrypt every encrypted blob with a new key, then retire the old keys.
+
+        The new key is stored (beside the old ones) before any blob changes, and the old keys
+        are dropped only after every blob is re-encrypted, so an interruption loses nothing:
+        running it again finishes the job.
+        """
+        store = self._checkpoints.keys
+        old = store.load(create=True)
+        keys = crypto.new_key_set(old)
+        store.save(keys)
+        with self._db.locked() as conn:
+            rows = sql.encrypted_rows(conn)
+        done = 0
+        for row in rows:
+            if row.key_id == keys.current:
+                continue
+            blob = self._checkpoints.blobs.get(row.blob, row.id)
+            plain = crypto.decrypt(blob, keys, row.id)
+            fresh = crypto.encrypt(plain, keys)
+            digest = self._checkpoints.blobs.put(fresh)
+            with self._db.write() as conn:
+                sql.set_blob(conn, row.id, digest, keys.current, len(fresh))
+                in_use = sql.blob_in_use(conn, row.blob)
+            if not in_use:
+                self._checkpoints.blobs.delete(row.blob)
+            done += 1
+        retired = sorted(k for k in keys.keys if k != keys.current)
+        store.save(crypto.KeySet(keys.current, {keys.current: keys.keys[keys.current]}))
+        return RotateResult(new_key_id=keys.current, retired_key_ids=retired, reencrypted=done)
+
+    def export(self, session_id: str) -> dict[str, Any]:
+        """Every checkpoint of a session, oldest first, contexts decrypted (JSON-ready)."""
+        session_id = codec.valid_id(session_id, "sessionId")
+        ids: list[str] = []
+        offset: int | None = 0
+        while offset is not None:
+            page = self._checkpoints.list_checkpoints(session_id, limit=1000, offset=offset)
+            ids += [item.checkpoint_id for item in page.checkpoints]
+            offset = page.next_offset
+        checkpoints = [
+            self._checkpoints.load(checkpoint_id=checkpoint_id).model_dump(mode="json")
+            for checkpoint_id in reversed(ids)
+        ]
+        return {"sessionId": session_id, "checkpoints": checkpoints}

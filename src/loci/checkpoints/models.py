@@ -1,0 +1,129 @@
+"""What the checkpoint services return; field names are camelCase on the wire, as in the spec."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True
+    )
+
+
+class ShortenedPart(_Wire):
+    """A part of the context that was cut down to fit the budget."""
+
+    path: str
+    tier: str
+    tokens_before: int
+    tokens_after: int
+
+
+class BudgetInfo(_Wire):
+    """What fitting the context into its token budget did."""
+
+    applied: bool = Field(description="False when the context was within budget.")
+    budget_tokens: int
+    tokens_before: int
+    tokens_after: int
+    over_budget: bool = Field(description="CRITICAL parts alone exceed the budget (kept whole).")
+    dropped: list[str] = Field(description="EPHEMERAL keys removed.")
+    shortened: list[ShortenedPart] = Field(description="Keys shortened (whole sentences kept).")
+
+
+class SaveResult(_Wire):
+    """The outcome of workflow_checkpoint_save."""
+
+    checkpoint_id: str
+    session_id: str
+    status: Literal["SAVED", "SKIPPED_UNCHANGED"]
+    size_bytes: int = Field(description="JSON size of the context as stored.")
+    stored_bytes: int = Field(description="Bytes on disk after compression (and encryption).")
+    compression_ratio: float
+    encrypted: bool
+    tiers: dict[str, int] = Field(description="How many keys fell in each tier.")
+    budget: BudgetInfo
+    cleaned_up: list[str] = Field(description="Old checkpoints removed to stay within quotas.")
+
+
+class LoadResult(_Wire):
+    """A checkpoint, with its context as saved."""
+
+    checkpoint_id: str
+    session_id: str
+    created_at: str
+    context: dict[str, Any]
+    metadata: dict[str, Any]
+    size_bytes: int
+    encrypted: bool
+    budget: BudgetInfo | None = Field(description="What the budget changed when it was saved.")
+
+
+class CheckpointSummary(_Wire):
+    """One checkpoint in a listing."""
+
+    checkpoint_id: str
+    session_id: str
+    created_at: str
+    size_bytes: int
+    stored_bytes: int
+    critical: bool = Field(description="Kept by cleanup (saved with metadata.critical true).")
+    metadata: dict[str, Any]
+
+
+class CheckpointList(_Wire):
+    """A page of a session's checkpoints, newest first."""
+
+    session_id: str
+    checkpoints: list[CheckpointSummary]
+    total: int
+    next_offset: int | None
+
+
+class SessionInfo(_Wire):
+    """A checkpoint session."""
+
+    session_id: str
+    workflow_id: str | None
+    created_at: str
+    last_saved_at: str
+    checkpoints: int
+    stored_bytes: int
+    pinned_keys: list[str]
+
+
+class SessionList(_Wire):
+    """Sessions, most recently saved first."""
+
+    sessions: list[SessionInfo]
+    total: int
+    next_offset: int | None
+
+
+class MarkCriticalResult(_Wire):
+    """The outcome of workflow_mark_critical."""
+
+    status: Literal["SUCCESS", "KEY_NOT_FOUND"]
+    message: str
+    pinned_keys: list[str]
+
+
+class GcResult(_Wire):
+    """What `loci checkpoints gc` removed."""
+
+    removed_checkpoints: list[str]
+    removed_blobs: int
+    removed_temporary_files: int
+    freed_bytes: int
+
+
+class RotateResult(_Wire):
+    """What `loci checkpoints rotate-key` did."""
+
+    new_key_id: str
+    retired_key_ids: list[str]
+    reencrypted: int

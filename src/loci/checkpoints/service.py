@@ -1,0 +1,377 @@
+"""Workflow checkpoints: save, load, list, pin keys as critical.
+
+A save classifies the context, fits it into the token budget, compresses it (and encrypts it
+when encryption is on), writes the blob atomically under its SHA-256, then records the
+checkpoint in one write transaction, which is also where the unchanged check and the quotas
+run: two processes saving at once each get their own checkpoint, or one sees the other's
+identical save and skips. Quota policy: past `max_per_session` checkpoints in a session, or
+past `max_total_bytes` in all, the oldest checkpoints that are neither marked critical nor a
+session's newest are removed; if that cannot make room, the save fails with
+STORAGE_QUOTA_EXCEEDED and nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from loci.checkpoints import codec, crypto
+from loci.checkpoints import store as sql
+from loci.checkpoints.blobs import BlobStore
+from loci.checkpoints.budget import BudgetReport, fit
+from loci.checkpoints.classify import Tier, classify
+from loci.checkpoints.models import (
+    BudgetInfo,
+    CheckpointList,
+    CheckpointSummary,
+    LoadResult,
+    MarkCriticalResult,
+    SaveResult,
+    SessionInfo,
+    SessionList,
+)
+from loci.errors import (
+    CheckpointNotFoundError,
+    InvalidInputError,
+    SessionNotFoundError,
+    StorageQuotaExceededError,
+)
+from loci.stores.db import Database
+from loci.timeutil import now
+
+MAX_METADATA_BYTES = 64 * 1024
+MAX_PAGE = 1000
+
+
+@dataclass(frozen=True)
+class CheckpointLimits:
+    """The checkpoint settings (from Settings)."""
+
+    token_budget: int = 50_000
+    max_context_bytes: int = 10 * 1024 * 1024
+    max_per_session: int = 1000
+    max_total_bytes: int = 1024 * 1024 * 1024
+    zstd_level: int = 3
+    encryption: bool = False
+
+
+class CheckpointService:
+    """Checkpoints of workflow sessions, in SQLite and blob files under `<data>/checkpoints`."""
+
+    def __init__(
+        self, db: Database, home: Path, limits: CheckpointLimits, key_file: Path | None
+    ) -> None:
+        self._db = db
+        self.limits = limits
+        self.blobs = BlobStore(home / "checkpoints" / "blobs")
+        self.keys = crypto.KeyStore(key_file, home)
+
+    def save(
+        self,
+        context: Any,
+        session_id: str | None = None,
+        metadata: Any = None,
+        force: bool = False,
+    ) -> SaveResult:
+        """Store a context as the session's newest checkpoint (see the module docstring)."""
+        context, metadata = self._checked(context, metadata)
+        workflow: str | None = None
+        if session_id is None:
+            session_id, workflow = codec.derive_session_id(context, metadata)
+        session_id = codec.valid_id(session_id, "sessionId")
+        digest = codec.context_hash(context)
+        with self._db.locked() as conn:
+            found = sql.session(conn, session_id)
+            newest = sql.latest(conn, session_id)
+        if newest is not None and newest.context_hash == digest and not force:
+            return self._skipped(newest)
+        pins = found.pins if found else []
+        marks = dict.fromkeys(pins, Tier.CRITICAL) | _priorities(metadata)
+        classified = classify(context, marks)
+        stored, report = fit(context, classified, self.limits.token_budget)
+        document = codec.to_json(stored)
+        keys = self.keys.load(create=True) if self.limits.encryption else None
+        blob = codec.pack(document, self.limits.zstd_level, keys)
+        address = self.blobs.put(blob)
+        row = sql.CheckpointRow(
+            id=f"cp-{uuid.uuid4().hex}",
+            session_id=session_id,
+            seq=0,
+            created_at=now(),
+            context_hash=digest,
+            size_bytes=len(document),
+            stored_bytes=len(blob),
+            blob=address,
+            encrypted=keys is not None,
+            key_id=keys.current if keys else None,
+            critical=bool(metadata.get("critical") is True),
+            metadata_json=json.dumps(metadata, ensure_ascii=False),
+            report_json=json.dumps(asdict(report), ensure_ascii=False),
+        )
+        outcome = self._record(row, workflow, force)
+        if isinstance(outcome, sql.CheckpointRow):  # an identical save won the race
+            self._forget_blobs([address])
+            return self._skipped(outcome)
+        tiers = {tier.value: 0 for tier in Tier}
+        for item in classified.values():
+            tiers[item.tier.value] += 1
+        return SaveResult(
+            checkpoint_id=row.id,
+            session_id=session_id,
+            status="SAVED",
+            size_bytes=len(document),
+            stored_bytes=len(blob),
+            compression_ratio=round(len(document) / max(len(blob), 1), 2),
+            encrypted=row.encrypted,
+            tiers=tiers,
+            budget=_budget(report),
+            cleaned_up=outcome,
+        )
+
+    def load(self, checkpoint_id: str | None = None, session_id: str | None = None) -> LoadResult:
+        """A checkpoint by id, or a session's newest; its context exactly as stored."""
+        row = self._row(checkpoint_id, session_id)
+        data = self.blobs.get(row.blob, row.id)
+        keys = self.keys.load(create=False) if row.encrypted else None
+        context = codec.unpack(data, keys, row.id, self.limits.max_context_bytes * 2)
+        report = json.loads(row.report_json) if row.report_json != "{}" else None
+        return LoadResult(
+            checkpoint_id=row.id,
+            session_id=row.session_id,
+            created_at=row.created_at,
+            context=context,
+            metadata=json.loads(row.metadata_json),
+            size_bytes=row.size_bytes,
+            encrypted=row.encrypted,
+            budget=None if report is None else _budget(BudgetReport(**report)),
+        )
+
+    def list_checkpoints(self, session_id: str, limit: int = 20, offset: int = 0) -> CheckpointList:
+        """A session's checkpoints, newest first."""
+        session_id = codec.valid_id(session_id, "sessionId")
+        limit, offset = _page(limit, offset)
+        with self._db.snapshot() as conn:
+            if sql.session(conn, session_id) is None:
+                raise SessionNotFoundError(
+                    f"no checkpoint session {session_id}", session_id=session_id
+                )
+            rows = sql.page(conn, session_id, limit, offset)
+            total = sql.count(conn, session_id)
+        items = [
+            CheckpointSummary.model_construct(
+                checkpoint_id=r[0],
+                session_id=session_id,
+                created_at=r[1],
+                size_bytes=r[2],
+                stored_bytes=r[3],
+                critical=bool(r[4]),
+                metadata=json.loads(r[5]),
+            )
+            for r in rows
+        ]
+        following = offset + len(items)
+        return CheckpointList.model_construct(
+            session_id=session_id,
+            checkpoints=items,
+            total=total,
+            next_offset=following if following < total else None,
+        )
+
+    def list_sessions(self, limit: int = 50, offset: int = 0) -> SessionList:
+        """Sessions with their checkpoint counts, most recently saved first."""
+        limit, offset = _page(limit, offset)
+        with self._db.snapshot() as conn:
+            rows = sql.sessions(conn, limit, offset)
+            total = sql.count_sessions(conn)
+        following = offset + len(rows)
+        return SessionList(
+            sessions=[_session(row) for row in rows],
+            total=total,
+            next_offset=following if following < total else None,
+        )
+
+    def mark_critical(self, session_id: str, context_key: str) -> MarkCriticalResult:
+        """Pin a key (dotted for nested keys) as CRITICAL for the session's later saves."""
+        session_id = codec.valid_id(session_id, "sessionId")
+        if not isinstance(context_key, str) or not 1 <= len(context_key) <= 512:
+            raise InvalidInputError("contextKey must be 1-512 characters", field="contextKey")
+        with self._db.locked() as conn:
+            found = sql.session(conn, session_id)
+        if found is None:
+            raise SessionNotFoundError(f"no checkpoint session {session_id}", session_id=session_id)
+        context = self.load(session_id=session_id).context
+        if not _has_path(context, context_key):
+            return MarkCriticalResult(
+                status="KEY_NOT_FOUND",
+                message=f"the session's newest checkpoint has no key {context_key!r}",
+                pinned_keys=found.pins,
+            )
+        with self._db.write() as conn:
+            current = sql.session(conn, session_id)
+            pins = list(dict.fromkeys([*(current.pins if current else []), context_key]))
+            sql.set_pins(conn, session_id, pins)
+        return MarkCriticalResult(
+            status="SUCCESS",
+            message=f"{context_key!r} is CRITICAL in every later save of {session_id}",
+            pinned_keys=pins,
+        )
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _checked(self, context: Any, metadata: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        if not isinstance(context, dict):
+            raise InvalidInputError("context must be a JSON object", field="context")
+        size = len(codec.to_json(context))
+        if size > self.limits.max_context_bytes:
+            raise InvalidInputError(
+                f"context is {size} bytes; the limit is {self.limits.max_context_bytes} "
+                "(LOCI_CHECKPOINT_MAX_CONTEXT_BYTES)",
+                field="context",
+                size=size,
+            )
+        metadata = {} if metadata is None else metadata
+        if not isinstance(metadata, dict):
+            raise InvalidInputError("metadata must be a JSON object", field="metadata")
+        if len(codec.to_json(metadata)) > MAX_METADATA_BYTES:
+            raise InvalidInputError(
+                f"metadata is over {MAX_METADATA_BYTES} bytes", field="metadata"
+            )
+        _priorities(metadata)  # refuse bad marks before anything is written
+        return context, metadata
+
+    def _record(
+        self, row: sql.CheckpointRow, workflow: str | None, force: bool
+    ) -> list[str] | sql.CheckpointRow:
+        """Insert the checkpoint under the quotas; the ids cleaned up, or the twin that won."""
+        removed: list[sql.CheckpointRow] = []
+        with self._db.write() as conn:
+            newest = sql.latest(conn, row.session_id)
+            if newest is not None and newest.context_hash == row.context_hash and not force:
+                return newest
+            removed = self._make_room(conn, row)
+            sql.ensure_session(conn, row.session_id, workflow, row.created_at)
+            seq = sql.next_seq(conn, row.session_id)
+            sql.insert(conn, sql.CheckpointRow(**{**asdict(row), "seq": seq}))
+        self._forget_blobs([r.blob for r in removed])
+        return [r.id for r in removed]
+
+    def _make_room(self, conn: Any, row: sql.CheckpointRow) -> list[sql.CheckpointRow]:
+        removed: list[sql.CheckpointRow] = []
+        excess = sql.count(conn, row.session_id) + 1 - self.limits.max_per_session
+        if excess > 0:
+            removed += sql.removable(conn, row.session_id, excess)
+            if len(removed) < excess:
+                raise StorageQuotaExceededError(
+                    f"session {row.session_id} holds {self.limits.max_per_session} checkpoints, "
+                    "all critical or newest; delete some or raise LOCI_CHECKPOINT_MAX_PER_SESSION",
+                    session_id=row.session_id,
+                )
+        freed = sum(r.stored_bytes for r in removed)
+        over = sql.total_stored(conn) - freed + row.stored_bytes - self.limits.max_total_bytes
+        if over > 0:
+            taken = {r.id for r in removed}
+            for candidate in sql.removable(conn, None, 10_000):
+                if over <= 0:
+                    break
+                if candidate.id not in taken:
+                    removed.append(candidate)
+                    over -= candidate.stored_bytes
+            if over > 0:
+                raise StorageQuotaExceededError(
+                    f"checkpoints would take more than {self.limits.max_total_bytes} bytes and "
+                    "cleanup cannot free enough (run `loci checkpoints gc`, or raise "
+                    "LOCI_CHECKPOINT_MAX_TOTAL_BYTES)",
+                    limit=self.limits.max_total_bytes,
+                )
+        sql.delete(conn, [r.id for r in removed])
+        return removed
+
+    def _forget_blobs(self, digests: list[str]) -> None:
+        """Delete blob files nothing refers to any more."""
+        for digest in dict.fromkeys(digests):
+            with self._db.locked() as conn:
+                in_use = sql.blob_in_use(conn, digest)
+            if not in_use:
+                self.blobs.delete(digest)
+
+    def _row(self, checkpoint_id: str | None, session_id: str | None) -> sql.CheckpointRow:
+        if checkpoint_id is None and session_id is None:
+            raise InvalidInputError("give checkpointId or sessionId", field="checkpointId")
+        with self._db.locked() as conn:
+            if checkpoint_id is not None:
+                checkpoint_id = codec.valid_id(checkpoint_id, "checkpointId")
+                row = sql.checkpoint(conn, checkpoint_id)
+                if row is None:
+                    raise CheckpointNotFoundError(
+                        f"no checkpoint {checkpoint_id}", checkpoint_id=checkpoint_id
+                    )
+                return row
+            session_id = codec.valid_id(session_id, "sessionId")
+            row = sql.latest(conn, session_id)
+        if row is None:
+            raise SessionNotFoundError(f"no checkpoint session {session_id}", session_id=session_id)
+        return row
+
+    def _skipped(self, newest: sql.CheckpointRow) -> SaveResult:
+        report = json.loads(newest.report_json)
+        return SaveResult(
+            checkpoint_id=newest.id,
+            session_id=newest.session_id,
+            status="SKIPPED_UNCHANGED",
+            size_bytes=newest.size_bytes,
+            stored_bytes=newest.stored_bytes,
+            compression_ratio=round(newest.size_bytes / max(newest.stored_bytes, 1), 2),
+            encrypted=newest.encrypted,
+            tiers={},
+            budget=_budget(BudgetReport(**report)),
+            cleaned_up=[],
+        )
+
+
+def _priorities(metadata: dict[str, Any]) -> dict[str, Tier]:
+    marks = metadata.get("priorities", {})
+    if not isinstance(marks, dict):
+        raise InvalidInputError("metadata.priorities must map keys to tiers", field="metadata")
+    try:
+        return {str(key): Tier(str(value).upper()) for key, value in marks.items()}
+    except ValueError:
+        tiers = ", ".join(t.value for t in Tier)
+        raise InvalidInputError(
+            f"metadata.priorities values must be one of {tiers}", field="metadata"
+        ) from None
+
+
+def _has_path(context: dict[str, Any], dotted: str) -> bool:
+    node: Any = context
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _page(limit: int, offset: int) -> tuple[int, int]:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+        raise InvalidInputError(f"limit must be 1-{MAX_PAGE}", field="limit")
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise InvalidInputError("offset must be >= 0", field="offset")
+    return limit, offset
+
+
+def _budget(report: BudgetReport) -> BudgetInfo:
+    return BudgetInfo.model_validate(asdict(report))
+
+
+def _session(row: sql.SessionRow) -> SessionInfo:
+    return SessionInfo(
+        session_id=row.id,
+        workflow_id=row.workflow_id,
+        created_at=row.created_at,
+        last_saved_at=row.last_saved_at,
+        checkpoints=row.checkpoints,
+        stored_bytes=row.stored_bytes,
+        pinned_keys=row.pins,
+    )

@@ -1,0 +1,227 @@
+"""SQL for checkpoint sessions and checkpoints. Rows in, rows out; no rules."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+COLUMNS = (
+    "id, session_id, seq, created_at, context_hash, size_bytes, stored_bytes, blob, encrypted, "
+    "key_id, critical, metadata, report"
+)
+
+
+@dataclass(frozen=True)
+class CheckpointRow:
+    """One checkpoint's metadata (its payload is the blob)."""
+
+    id: str
+    session_id: str
+    seq: int
+    created_at: str
+    context_hash: str
+    size_bytes: int
+    stored_bytes: int
+    blob: str
+    encrypted: bool
+    key_id: str | None
+    critical: bool
+    metadata_json: str
+    report_json: str
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """A checkpoint session with its counts."""
+
+    id: str
+    workflow_id: str | None
+    created_at: str
+    last_saved_at: str
+    pins: list[str]
+    checkpoints: int
+    stored_bytes: int
+
+
+def session(conn: sqlite3.Connection, session_id: str) -> SessionRow | None:
+    """One session, with how many checkpoints it holds."""
+    rows = _sessions(conn, "WHERE s.id = ?", [session_id], 1, 0)
+    return rows[0] if rows else None
+
+
+def sessions(conn: sqlite3.Connection, limit: int, offset: int) -> list[SessionRow]:
+    """Sessions, most recently saved first."""
+    return _sessions(conn, "", [], limit, offset)
+
+
+def count_sessions(conn: sqlite3.Connection) -> int:
+    """How many sessions there are."""
+    return int(conn.execute("SELECT count(*) FROM checkpoint_sessions").fetchone()[0])
+
+
+def ensure_session(
+    conn: sqlite3.Connection, session_id: str, workflow_id: str | None, now: str
+) -> None:
+    """Create the session if new, and record a save."""
+    conn.execute(
+        "INSERT INTO checkpoint_sessions(id, workflow_id, created_at, last_saved_at) "
+        "VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET last_saved_at = excluded.last_saved_at",
+        (session_id, workflow_id, now, now),
+    )
+
+
+def set_pins(conn: sqlite3.Connection, session_id: str, pins: list[str]) -> None:
+    """The keys pinned as CRITICAL for a session's later saves."""
+    conn.execute(
+        "UPDATE checkpoint_sessions SET pins = ? WHERE id = ?", (json.dumps(pins), session_id)
+    )
+
+
+def latest(conn: sqlite3.Connection, session_id: str) -> CheckpointRow | None:
+    """A session's newest checkpoint."""
+    row = conn.execute(
+        f"SELECT {COLUMNS} FROM checkpoints WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+        (session_id,),
+    ).fetchone()
+    return None if row is None else _checkpoint(row)
+
+
+def checkpoint(conn: sqlite3.Connection, checkpoint_id: str) -> CheckpointRow | None:
+    """One checkpoint by id."""
+    row = conn.execute(
+        f"SELECT {COLUMNS} FROM checkpoints WHERE id = ?", (checkpoint_id,)
+    ).fetchone()
+    return None if row is None else _checkpoint(row)
+
+
+def page(
+    conn: sqlite3.Connection, session_id: str, limit: int, offset: int
+) -> list[tuple[Any, ...]]:
+    """Raw rows of a session's checkpoints, newest first (the caller shapes them)."""
+    return conn.execute(
+        "SELECT id, created_at, size_bytes, stored_bytes, critical, metadata FROM checkpoints "
+        "WHERE session_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
+        (session_id, limit, offset),
+    ).fetchall()
+
+
+def count(conn: sqlite3.Connection, session_id: str) -> int:
+    """How many checkpoints a session holds."""
+    row = conn.execute("SELECT count(*) FROM checkpoints WHERE session_id = ?", (session_id,))
+    return int(row.fetchone()[0])
+
+
+def total_stored(conn: sqlite3.Connection) -> int:
+    """Bytes of every checkpoint's blob (shared blobs counted once per checkpoint)."""
+    return int(conn.execute("SELECT coalesce(sum(stored_bytes), 0) FROM checkpoints").fetchone()[0])
+
+
+def next_seq(conn: sqlite3.Connection, session_id: str) -> int:
+    """The sequence number of a session's next checkpoint."""
+    row = conn.execute("SELECT max(seq) FROM checkpoints WHERE session_id = ?", (session_id,))
+    value = row.fetchone()[0]
+    return 1 if value is None else int(value) + 1
+
+
+def insert(conn: sqlite3.Connection, row: CheckpointRow) -> None:
+    """Add a checkpoint (inside a write transaction)."""
+    conn.execute(
+        f"INSERT INTO checkpoints({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            row.id,
+            row.session_id,
+            row.seq,
+            row.created_at,
+            row.context_hash,
+            row.size_bytes,
+            row.stored_bytes,
+            row.blob,
+            int(row.encrypted),
+            row.key_id,
+            int(row.critical),
+            row.metadata_json,
+            row.report_json,
+        ),
+    )
+
+
+def removable(conn: sqlite3.Connection, session_id: str | None, limit: int) -> list[CheckpointRow]:
+    """Oldest first: checkpoints that cleanup may delete (not critical, not a session's newest)."""
+    scope = "AND c.session_id = ?" if session_id is not None else ""
+    params: list[Any] = [session_id] if session_id is not None else []
+    rows = conn.execute(
+        f"SELECT {', '.join('c.' + c.strip() for c in COLUMNS.split(','))} FROM checkpoints c "
+        "WHERE c.critical = 0 AND c.seq < (SELECT max(seq) FROM checkpoints n "
+        f"WHERE n.session_id = c.session_id) {scope} ORDER BY c.created_at, c.seq LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    return [_checkpoint(row) for row in rows]
+
+
+def delete(conn: sqlite3.Connection, checkpoint_ids: list[str]) -> None:
+    """Remove checkpoints' rows (their blobs are removed once nothing refers to them)."""
+    conn.executemany("DELETE FROM checkpoints WHERE id = ?", [(i,) for i in checkpoint_ids])
+
+
+def blob_in_use(conn: sqlite3.Connection, digest: str) -> bool:
+    """Whether any checkpoint still refers to a blob."""
+    return (
+        conn.execute("SELECT 1 FROM checkpoints WHERE blob = ? LIMIT 1", (digest,)).fetchone()
+        is not None
+    )
+
+
+def all_blobs(conn: sqlite3.Connection) -> set[str]:
+    """Every blob a checkpoint refers to."""
+    return {row[0] for row in conn.execute("SELECT DISTINCT blob FROM checkpoints")}
+
+
+def encrypted_rows(conn: sqlite3.Connection) -> list[CheckpointRow]:
+    """Every encrypted checkpoint (for key rotation)."""
+    rows = conn.execute(f"SELECT {COLUMNS} FROM checkpoints WHERE encrypted = 1").fetchall()
+    return [_checkpoint(row) for row in rows]
+
+
+def set_blob(
+    conn: sqlite3.Connection, checkpoint_id: str, digest: str, key: str, size: int
+) -> None:
+    """Point a checkpoint at its re-encrypted blob."""
+    conn.execute(
+        "UPDATE checkpoints SET blob = ?, key_id = ?, stored_bytes = ? WHERE id = ?",
+        (digest, key, size, checkpoint_id),
+    )
+
+
+def _sessions(
+    conn: sqlite3.Connection, where: str, params: list[Any], limit: int, offset: int
+) -> list[SessionRow]:
+    rows = conn.execute(
+        "SELECT s.id, s.workflow_id, s.created_at, s.last_saved_at, s.pins, "
+        "(SELECT count(*) FROM checkpoints c WHERE c.session_id = s.id), "
+        "(SELECT coalesce(sum(stored_bytes), 0) FROM checkpoints c WHERE c.session_id = s.id) "
+        f"FROM checkpoint_sessions s {where} ORDER BY s.last_saved_at DESC, s.id LIMIT ? OFFSET ?",
+        [*params, limit, offset],
+    ).fetchall()
+    return [
+        SessionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), int(r[5]), int(r[6])) for r in rows
+    ]
+
+
+def _checkpoint(row: tuple[Any, ...]) -> CheckpointRow:
+    return CheckpointRow(
+        id=row[0],
+        session_id=row[1],
+        seq=int(row[2]),
+        created_at=row[3],
+        context_hash=row[4],
+        size_bytes=int(row[5]),
+        stored_bytes=int(row[6]),
+        blob=row[7],
+        encrypted=bool(row[8]),
+        key_id=row[9],
+        critical=bool(row[10]),
+        metadata_json=row[11],
+        report_json=row[12],
+    )

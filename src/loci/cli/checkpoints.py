@@ -1,0 +1,146 @@
+"""`loci checkpoints ...`: list, show, export, clean up and re-key workflow checkpoints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+
+
+def register(group: click.Group) -> None:
+    """Add the `checkpoints` group to the `loci` group."""
+    group.add_command(checkpoints)
+
+
+@click.group()
+def checkpoints() -> None:
+    """Workflow checkpoints saved by agents (workflow_checkpoint_save)."""
+
+
+@checkpoints.command("list")
+@click.argument("session_id", required=False)
+@click.option("--limit", type=click.IntRange(1, 1000), default=20, show_default=True)
+@click.option("--offset", type=click.IntRange(0), default=0)
+@json_option
+@click.pass_obj
+def list_command(
+    state: CliState, session_id: str | None, limit: int, offset: int, as_json: bool
+) -> None:
+    """List sessions, or the checkpoints of SESSION_ID (newest first)."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            if session_id is None:
+                sessions = app.checkpoints.list_sessions(limit, offset)
+                if as_json:
+                    emit_json(sessions)
+                    return
+                if not sessions.sessions:
+                    click.echo("no checkpoint sessions yet")
+                for s in sessions.sessions:
+                    click.echo(
+                        f"{s.session_id}  {s.checkpoints} checkpoints  {s.stored_bytes} bytes  "
+                        f"last saved {s.last_saved_at}"
+                    )
+                return
+            found = app.checkpoints.list_checkpoints(session_id, limit, offset)
+        if as_json:
+            emit_json(found)
+            return
+        for c in found.checkpoints:
+            mark = "  critical" if c.critical else ""
+            name = f"  {c.metadata['name']}" if isinstance(c.metadata.get("name"), str) else ""
+            click.echo(f"{c.checkpoint_id}  {c.created_at}  {c.size_bytes} bytes{mark}{name}")
+
+    run(work)
+
+
+@checkpoints.command("show")
+@click.argument("checkpoint_id")
+@click.pass_obj
+def show(state: CliState, checkpoint_id: str) -> None:
+    """Print a checkpoint (context, metadata, what the budget changed) as JSON."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            emit_json(app.checkpoints.load(checkpoint_id=checkpoint_id))
+
+    run(work)
+
+
+@checkpoints.command("export")
+@click.argument("session_id")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write to this file (default: standard output).",
+)
+@click.pass_obj
+def export(state: CliState, session_id: str, output: Path | None) -> None:
+    """Export every checkpoint of SESSION_ID, oldest first, as JSON (decrypted)."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            data = app.checkpoint_maintenance.export(session_id)
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+        if output is None:
+            click.echo(text)
+        else:
+            output.write_text(text + "\n", encoding="utf-8")
+            click.echo(f"wrote {len(data['checkpoints'])} checkpoints to {output}")
+
+    run(work)
+
+
+@checkpoints.command("gc")
+@json_option
+@click.pass_obj
+def gc(state: CliState, as_json: bool) -> None:
+    """Apply the quotas now and delete unreferenced blobs and stale temporary files.
+
+    Quota policy: past LOCI_CHECKPOINT_MAX_PER_SESSION checkpoints in a session, or past
+    LOCI_CHECKPOINT_MAX_TOTAL_BYTES in all, the oldest checkpoints that are neither critical
+    nor a session's newest are removed. Files younger than an hour are left alone (a save in
+    another process may still be writing them).
+    """
+
+    def work() -> None:
+        with opened_app(state) as app:
+            result = app.checkpoint_maintenance.gc()
+        if as_json:
+            emit_json(result)
+            return
+        click.echo(
+            f"removed {len(result.removed_checkpoints)} checkpoints, {result.removed_blobs} "
+            f"unreferenced blobs and {result.removed_temporary_files} temporary files; "
+            f"freed {result.freed_bytes} bytes"
+        )
+
+    run(work)
+
+
+@checkpoints.command("rotate-key")
+@json_option
+@click.pass_obj
+def rotate_key(state: CliState, as_json: bool) -> None:
+    """Make a new encryption key, re-encrypt every encrypted checkpoint with it, retire the old.
+
+    Safe to interrupt: run it again to finish.
+    """
+
+    def work() -> None:
+        with opened_app(state) as app:
+            result = app.checkpoint_maintenance.rotate_key()
+        if as_json:
+            emit_json(result)
+            return
+        click.echo(
+            f"re-encrypted {result.reencrypted} checkpoints with key {result.new_key_id}; "
+            f"retired {', '.join(result.retired_key_ids) or 'no keys'}"
+        )
+
+    run(work)
