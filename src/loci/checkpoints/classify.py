@@ -82,6 +82,8 @@ _NAME_RULES: tuple[tuple[Tier, frozenset[str]], ...] = (
     ),
 )
 _NAMES: Mapping[Tier, frozenset[str]] = dict(_NAME_RULES)
+#: Words that make anything they qualify throwaway.
+_THROWAWAY = _words("raw debug tmp temp scratch verbose")
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _TIMESTAMP = re.compile(
     r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$"
@@ -152,11 +154,13 @@ def _decide(
 
 
 def _by_name(key: str) -> Tier | None:
-    """The whole name, else its head (last) word, else any word: "error_log" is a log,
-    "user_goal" a goal, "goal_timestamp" a timestamp."""
+    """A throwaway qualifier ("raw_results"), else the whole name, else its head (last) word,
+    else any word: "error_log" is a log, "user_goal" a goal, "goal_timestamp" a timestamp."""
     words = [w.lower() for w in _WORD.findall(key)]
     if not words:
         return None
+    if any(word in _THROWAWAY for word in words):  # "raw_results", "debug_notes"
+        return Tier.EPHEMERAL
     for candidate in ("_".join(words), words[-1]):
         for tier, names in _NAME_RULES:
             if candidate in names:

@@ -78,15 +78,17 @@ def derive_session_id(context: dict[str, Any], metadata: dict[str, Any]) -> tupl
     `initial_context`) if it carries one, else the whole context of this first save. Later
     saves should pass the returned sessionId.
     """
+    workflow_keys = ("workflowId", "workflow_id")
     workflow = next(
         (
             str(source[key])
             for source in (context, metadata)
-            for key in ("workflowId", "workflow_id")
+            for key in workflow_keys
             if isinstance(source.get(key), str | int) and str(source[key])
         ),
         "workflow",
     )
-    initial = context.get("initialContext", context.get("initial_context", context))
+    whole = {k: v for k, v in context.items() if k not in workflow_keys}
+    initial = context.get("initialContext", context.get("initial_context", whole))
     digest = hashlib.sha256(f"{workflow}\x00{context_hash(initial)}".encode()).hexdigest()
     return f"s-{digest[:32]}", workflow

@@ -1,0 +1,364 @@
+"""Checkpoints on a real data folder: round trips, skips, budgets, corruption, quotas, keys."""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+
+from loci.app import build_app
+from loci.errors import (
+    CheckpointCorruptedError,
+    CheckpointNotFoundError,
+    EncryptionKeyError,
+    InvalidInputError,
+    SessionNotFoundError,
+    StorageQuotaExceededError,
+)
+from loci.settings import load_settings
+
+NESTED = {
+    "workflowId": "wf-1",
+    "goal": "Ship the cache layer — ünïcødé ✓ 漢字 🚀",
+    "plan": {"steps": [{"n": n, "done": n < 3} for n in range(10)], "deep": {}},
+    "numbers": [1, 2.5, -3, 10**18, None, True, False],
+    "big": list(range(20_000)),
+}
+_deep = NESTED["plan"]["deep"]
+for level in range(150):
+    _deep["level"] = {"n": level}
+    _deep = _deep["level"]
+
+
+@pytest.fixture(autouse=True)
+def no_os_keychain(monkeypatch):
+    """The test machine's keychain (if any) stays out of it unless a test installs its own."""
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    yield
+    keyring.set_keyring(previous)
+
+
+def make(home, embedder, **settings):
+    return build_app(load_settings(home=home, **settings), embedder=embedder)
+
+
+def blob_path(app, checkpoint_id):
+    with app.db.locked() as conn:
+        digest = conn.execute(
+            "SELECT blob FROM checkpoints WHERE id = ?", (checkpoint_id,)
+        ).fetchone()[0]
+    return app.checkpoints.blobs.folder / digest[:2] / f"{digest}.blob"
+
+
+def test_nested_json_round_trips_exactly(app):
+    saved = app.checkpoints.save(NESTED)
+    assert saved.status == "SAVED" and saved.compression_ratio > 3
+    loaded = app.checkpoints.load(checkpoint_id=saved.checkpoint_id)
+    assert loaded.context == NESTED
+    assert json.dumps(loaded.context) == json.dumps(NESTED)  # key order too
+    loaded.context["goal"] = "changed"
+    assert app.checkpoints.load(session_id=saved.session_id).context["goal"] == NESTED["goal"]
+
+
+def test_unchanged_contexts_are_skipped_unless_forced(app):
+    first = app.checkpoints.save({"goal": "a", "plan": [1, 2]}, "s1")
+    again = app.checkpoints.save({"plan": [1, 2], "goal": "a"}, "s1")  # same content, new order
+    assert (again.status, again.checkpoint_id) == ("SKIPPED_UNCHANGED", first.checkpoint_id)
+    forced = app.checkpoints.save({"goal": "a", "plan": [1, 2]}, "s1", force=True)
+    assert forced.status == "SAVED" and forced.checkpoint_id != first.checkpoint_id
+    assert app.checkpoints.list_checkpoints("s1").total == 2
+
+
+def test_session_ids_are_derived_from_the_workflow_or_taken_as_given(app):
+    a = app.checkpoints.save({"workflowId": "wf", "goal": "x"})
+    b = app.checkpoints.save({"goal": "x"}, metadata={"workflowId": "wf"})
+    c = app.checkpoints.save({"workflowId": "other", "goal": "x"})
+    assert a.session_id == b.session_id != c.session_id
+    assert app.checkpoints.save({"goal": "y"}, "my-session_1").session_id == "my-session_1"
+    workflows = {s.session_id: s.workflow_id for s in app.checkpoints.list_sessions().sessions}
+    assert workflows[a.session_id] == "wf"
+
+
+def test_over_budget_contexts_are_fitted_and_reported(home, embedder):
+    app = make(home, embedder, checkpoint_token_budget=300)
+    try:
+        context = {
+            "goal": "Keep this goal exactly.",
+            "debug_log": "noise " * 500,
+            "analysis": " ".join(f"Finding {n} is about the cache." for n in range(300)),
+        }
+        saved = app.checkpoints.save(context, "s")
+        assert saved.budget.applied and saved.budget.dropped == ["debug_log"]
+        assert [s.path for s in saved.budget.shortened] == ["analysis"]
+        loaded = app.checkpoints.load(session_id="s")
+        assert loaded.context["goal"] == context["goal"] and "debug_log" not in loaded.context
+        assert loaded.budget is not None and loaded.budget.dropped == ["debug_log"]
+        assert app.checkpoints.save(context, "s").status == "SKIPPED_UNCHANGED"
+    finally:
+        app.close()
+
+
+def test_pinned_keys_are_never_cut(home, embedder):
+    app = make(home, embedder, checkpoint_token_budget=200)
+    try:
+        notes = " ".join(f"Note {n} matters later." for n in range(200))
+        app.checkpoints.save({"goal": "g", "notes": notes}, "s")
+        assert app.checkpoints.mark_critical("s", "notes").status == "SUCCESS"
+        assert app.checkpoints.mark_critical("s", "nope.deeper").status == "KEY_NOT_FOUND"
+        app.checkpoints.save({"goal": "g2", "notes": notes}, "s")
+        assert app.checkpoints.load(session_id="s").context["notes"] == notes
+        assert app.checkpoints.list_sessions().sessions[0].pinned_keys == ["notes"]
+    finally:
+        app.close()
+
+
+def test_a_corrupted_blob_fails_only_its_own_checkpoint(app):
+    good = app.checkpoints.save({"goal": "good"}, "a")
+    bad = app.checkpoints.save({"goal": "bad"}, "b")
+    path = blob_path(app, bad.checkpoint_id)
+    path.write_bytes(path.read_bytes()[:-3] + b"xyz")
+    with pytest.raises(CheckpointCorruptedError, match="SHA-256"):
+        app.checkpoints.load(checkpoint_id=bad.checkpoint_id)
+    assert app.checkpoints.load(checkpoint_id=good.checkpoint_id).context == {"goal": "good"}
+    path.unlink()
+    with pytest.raises(CheckpointCorruptedError, match="missing"):
+        app.checkpoints.load(session_id="b")
+
+
+def test_files_are_private(app):
+    saved = app.checkpoints.save({"goal": "x"}, "s")
+    path = blob_path(app, saved.checkpoint_id)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(app.settings.home.stat().st_mode) == 0o700
+
+
+@pytest.mark.parametrize("bad", ["../x", "a/b", "", "x" * 129, "a\x00b", "/etc/passwd", "a b"])
+def test_path_like_ids_are_refused(app, bad):
+    with pytest.raises(InvalidInputError):
+        app.checkpoints.save({"goal": "x"}, bad)
+    with pytest.raises(InvalidInputError):
+        app.checkpoints.load(checkpoint_id=bad)
+    with pytest.raises(InvalidInputError):
+        app.checkpoints.list_checkpoints(bad)
+    assert app.checkpoints.list_sessions().total == 0
+
+
+def test_bad_contexts_are_refused_and_nothing_is_stored(home, embedder):
+    app = make(home, embedder, checkpoint_max_context_bytes=2048)
+    try:
+        for context, metadata in [
+            ({"big": "x" * 3000}, None),
+            (["not", "an", "object"], None),
+            ({"nan": float("nan")}, None),
+            ({"goal": "x"}, "not an object"),
+            ({"goal": "x"}, {"priorities": {"goal": "SOMETIMES"}}),
+        ]:
+            with pytest.raises(InvalidInputError):
+                app.checkpoints.save(context, "s", metadata)
+        assert app.checkpoints.list_sessions().total == 0
+        assert not list(app.checkpoints.blobs.digests())
+    finally:
+        app.close()
+
+
+def test_unknown_ids_are_not_found(app):
+    with pytest.raises(CheckpointNotFoundError):
+        app.checkpoints.load(checkpoint_id="cp-nope")
+    with pytest.raises(SessionNotFoundError):
+        app.checkpoints.load(session_id="nope")
+    with pytest.raises(SessionNotFoundError):
+        app.checkpoints.list_checkpoints("nope")
+    with pytest.raises(SessionNotFoundError):
+        app.checkpoints.mark_critical("nope", "goal")
+
+
+def test_per_session_quota_removes_the_oldest_non_critical(home, embedder):
+    app = make(home, embedder, checkpoint_max_per_session=3)
+    try:
+        kept = app.checkpoints.save({"step": 0}, "s", {"critical": True})
+        ids = [app.checkpoints.save({"step": n}, "s").checkpoint_id for n in range(1, 4)]
+        fourth = app.checkpoints.save({"step": 4}, "s")
+        assert fourth.cleaned_up == [ids[1]]
+        listed = [c.checkpoint_id for c in app.checkpoints.list_checkpoints("s").checkpoints]
+        assert listed == [fourth.checkpoint_id, ids[2], kept.checkpoint_id]
+        with pytest.raises(CheckpointNotFoundError):
+            app.checkpoints.load(checkpoint_id=ids[0])
+    finally:
+        app.close()
+
+
+def test_quota_that_cannot_be_met_refuses_the_save(home, embedder):
+    app = make(home, embedder, checkpoint_max_per_session=2)
+    try:
+        for n in range(2):
+            app.checkpoints.save({"step": n}, "s", {"critical": True})
+        with pytest.raises(StorageQuotaExceededError) as raised:
+            app.checkpoints.save({"step": 9}, "s")
+        assert raised.value.details["status"] == 413
+        assert app.checkpoints.list_checkpoints("s").total == 2
+    finally:
+        app.close()
+
+
+def test_total_size_quota_cleans_up_across_sessions(home, embedder):
+    app = make(home, embedder, checkpoint_max_total_bytes=3000)
+    try:
+        noise = [os.urandom(1200).hex() for _ in range(3)]  # about 1250 bytes each compressed
+        old = app.checkpoints.save({"data": noise[0]}, "a")
+        app.checkpoints.save({"data": noise[1]}, "a")
+        third = app.checkpoints.save({"data": noise[2]}, "b")
+        assert third.cleaned_up == [old.checkpoint_id]
+        with pytest.raises(StorageQuotaExceededError):
+            app.checkpoints.save({"data": os.urandom(2000).hex()}, "c")
+    finally:
+        app.close()
+
+
+def test_encryption_with_a_key_file(home, embedder, tmp_path):
+    key_file = tmp_path / "keys" / "loci.key"
+    app = make(home, embedder, encryption="enabled", encryption_key_file=key_file)
+    try:
+        saved = app.checkpoints.save({"goal": "secret plans for the launch"}, "s")
+        assert saved.encrypted
+        assert b"secret" not in blob_path(app, saved.checkpoint_id).read_bytes()
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+        assert app.checkpoints.load(session_id="s").context["goal"].startswith("secret")
+    finally:
+        app.close()
+    key_file.write_text(
+        key_file.read_text().replace(json.loads(key_file.read_text())["current"], "0" * 16)
+    )
+    other = make(home, embedder, encryption="enabled", encryption_key_file=key_file)
+    try:
+        with pytest.raises(EncryptionKeyError, match="does not hold"):
+            other.checkpoints.load(session_id="s")
+    finally:
+        other.close()
+
+
+def test_encryption_without_any_key_source_refuses_to_save(home, embedder, tmp_path):
+    app = make(home, embedder, encryption="enabled")
+    try:
+        with pytest.raises(EncryptionKeyError, match="LOCI_ENCRYPTION_KEY_FILE"):
+            app.checkpoints.save({"goal": "x"}, "s")
+        assert app.checkpoints.list_sessions().total == 0
+    finally:
+        app.close()
+    inside = make(home, embedder, encryption="enabled", encryption_key_file=home / "k.key")
+    try:
+        with pytest.raises(EncryptionKeyError, match="outside the data folder"):
+            inside.checkpoints.save({"goal": "x"}, "s")
+    finally:
+        inside.close()
+
+
+def test_a_tampered_encrypted_blob_fails_authentication(home, embedder, tmp_path):
+    app = make(home, embedder, encryption="enabled", encryption_key_file=tmp_path / "k.key")
+    try:
+        saved = app.checkpoints.save({"goal": "x"}, "s")
+        path = blob_path(app, saved.checkpoint_id)
+        data = bytearray(path.read_bytes())
+        data[-1] ^= 0xFF
+        digest = app.checkpoints.blobs.put(bytes(data))  # a well-formed blob with a bad tag
+        with app.db.write() as conn:
+            conn.execute(
+                "UPDATE checkpoints SET blob = ? WHERE id = ?", (digest, saved.checkpoint_id)
+            )
+        with pytest.raises(CheckpointCorruptedError, match="authentication"):
+            app.checkpoints.load(checkpoint_id=saved.checkpoint_id)
+    finally:
+        app.close()
+
+
+class MemoryKeyring(KeyringBackend):
+    """An OS keychain stand-in (the one true outside boundary here)."""
+
+    priority = 1
+
+    def __init__(self):
+        super().__init__()
+        self.entries = {}
+
+    def get_password(self, service, username):
+        return self.entries.get((service, username))
+
+    def set_password(self, service, username, password):
+        self.entries[(service, username)] = password
+
+    def delete_password(self, service, username):
+        self.entries.pop((service, username), None)
+
+
+def test_the_os_keychain_is_preferred_and_rotation_reencrypts(home, embedder, tmp_path):
+    chain = MemoryKeyring()
+    keyring.set_keyring(chain)
+    key_file = tmp_path / "unused.key"
+    app = make(home, embedder, encryption="enabled", encryption_key_file=key_file)
+    try:
+        ids = [app.checkpoints.save({"goal": f"g{n}"}, "s").checkpoint_id for n in range(3)]
+        assert ("loci", "checkpoint-keys") in chain.entries and not key_file.exists()
+        before = json.loads(chain.entries[("loci", "checkpoint-keys")])["current"]
+        result = app.checkpoint_maintenance.rotate_key()
+        assert result.reencrypted == 3 and result.retired_key_ids == [before]
+        stored = json.loads(chain.entries[("loci", "checkpoint-keys")])
+        assert list(stored["keys"]) == [result.new_key_id]
+        assert [app.checkpoints.load(checkpoint_id=i).context["goal"] for i in ids] == [
+            "g0",
+            "g1",
+            "g2",
+        ]
+    finally:
+        app.close()
+
+
+def test_gc_removes_old_unreferenced_blobs_only(app):
+    app.checkpoints.save({"goal": "kept"}, "s")
+    blobs = app.checkpoints.blobs
+    old, fresh = blobs.put(b"orphan old"), blobs.put(b"orphan new")
+    stale = time.time() - 7200
+    os.utime(blobs.folder / old[:2] / f"{old}.blob", (stale, stale))
+    result = app.checkpoint_maintenance.gc()
+    assert result.removed_blobs == 1
+    remaining = set(blobs.digests())
+    assert fresh in remaining and old not in remaining
+    assert app.checkpoints.load(session_id="s").context == {"goal": "kept"}
+
+
+SAVER = """
+import sys
+from loci.app import build_app
+from loci.settings import load_settings
+app = build_app(load_settings())
+for n in range(int(sys.argv[2])):
+    app.checkpoints.save({"writer": sys.argv[1], "n": n}, "shared")
+app.checkpoints.save({"same": "for both"}, "twin")
+app.close()
+"""
+
+
+def test_two_processes_saving_to_one_session_lose_nothing(app, home):
+    env = {**os.environ, "LOCI_HOME": str(home)}
+    runs = [
+        subprocess.Popen([sys.executable, "-c", SAVER, name, "15"], env=env, stderr=subprocess.PIPE)
+        for name in ("a", "b")
+    ]
+    errors = [process.communicate(timeout=120)[1].decode() for process in runs]
+    assert [process.returncode for process in runs] == [0, 0], errors
+    listing = app.checkpoints.list_checkpoints("shared", limit=100)
+    assert listing.total == 30
+    seen = {
+        (c["writer"], c["n"])
+        for c in (
+            app.checkpoints.load(checkpoint_id=i.checkpoint_id).context for i in listing.checkpoints
+        )
+    }
+    assert seen == {(w, n) for w in "ab" for n in range(15)}
+    assert app.checkpoints.list_checkpoints("twin").total == 1  # the identical save was skipped
