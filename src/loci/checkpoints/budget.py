@@ -55,10 +55,16 @@ def estimate_tokens(value: Any) -> int:
 
 
 def fit(
-    context: dict[str, Any], classified: Mapping[str, Classified], budget: int
+    context: dict[str, Any],
+    classified: Mapping[str, Classified],
+    budget: int,
+    size_bytes: int | None = None,
 ) -> tuple[dict[str, Any], BudgetReport]:
-    """`context` within `budget` tokens if it can be done without touching CRITICAL parts."""
-    before = estimate_tokens(context)
+    """`context` within `budget` tokens if it can be done without touching CRITICAL parts
+    (`size_bytes`: the compact JSON size, when the caller already knows it)."""
+    before = (
+        estimate_tokens(context) if size_bytes is None else math.ceil(size_bytes / BYTES_PER_TOKEN)
+    )
     report = BudgetReport(budget_tokens=budget, tokens_before=before, tokens_after=before)
     if before <= budget:
         return context, report

@@ -12,7 +12,7 @@ Rules, first match wins for each key (a dotted path for nested keys):
 4. otherwise the tier of the enclosing key (IMPORTANT at the top).
 
 Objects are classified key by key, so `plan.debug_log` can be EPHEMERAL inside an IMPORTANT
-plan; a CRITICAL object keeps all of its keys CRITICAL unless a key is marked otherwise.
+plan; a CRITICAL (or EPHEMERAL) object's keys share its tier unless one is marked otherwise.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 
@@ -133,7 +134,11 @@ def _walk(
         path = f"{prefix}{key}"
         tier, reason = _decide(path, str(key), value, parent, marks)
         found[path] = Classified(path, tier, reason)
-        if isinstance(value, Mapping):
+        # Inside a CRITICAL or EPHEMERAL key every child shares its fate (kept whole, dropped
+        # whole) unless one is marked, so only look further where it can change something.
+        if isinstance(value, Mapping) and (
+            tier in (Tier.IMPORTANT, Tier.USEFUL) or any(m.startswith(f"{path}.") for m in marks)
+        ):
             _walk(value, f"{path}.", tier, marks, found)
 
 
@@ -153,6 +158,7 @@ def _decide(
     return (parent or Tier.IMPORTANT), "inherited" if parent else "default"
 
 
+@lru_cache(maxsize=4096)
 def _by_name(key: str) -> Tier | None:
     """A throwaway qualifier ("raw_results"), else the whole name, else its head (last) word,
     else any word: "error_log" is a log, "user_goal" a goal, "goal_timestamp" a timestamp."""

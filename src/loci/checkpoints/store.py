@@ -51,6 +51,12 @@ def session(conn: sqlite3.Connection, session_id: str) -> SessionRow | None:
     return rows[0] if rows else None
 
 
+def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Whether a session is known (cheaper than :func:`session`)."""
+    found = conn.execute("SELECT 1 FROM checkpoint_sessions WHERE id = ?", (session_id,))
+    return found.fetchone() is not None
+
+
 def sessions(conn: sqlite3.Connection, limit: int, offset: int) -> list[SessionRow]:
     """Sessions, most recently saved first."""
     return _sessions(conn, "", [], limit, offset)
@@ -96,15 +102,17 @@ def checkpoint(conn: sqlite3.Connection, checkpoint_id: str) -> CheckpointRow | 
     return None if row is None else _checkpoint(row)
 
 
-def page(
-    conn: sqlite3.Connection, session_id: str, limit: int, offset: int
-) -> list[tuple[Any, ...]]:
-    """Raw rows of a session's checkpoints, newest first (the caller shapes them)."""
-    return conn.execute(
-        "SELECT id, created_at, size_bytes, stored_bytes, critical, metadata FROM checkpoints "
-        "WHERE session_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
+def page_json(conn: sqlite3.Connection, session_id: str, limit: int, offset: int) -> str:
+    """A page of a session's checkpoints, newest first, as a JSON array of summaries."""
+    row = conn.execute(
+        "SELECT json_group_array(json_object('checkpointId', id, 'sessionId', session_id, "
+        "'createdAt', created_at, 'sizeBytes', size_bytes, 'storedBytes', stored_bytes, "
+        "'critical', json(CASE critical WHEN 1 THEN 'true' ELSE 'false' END), "
+        "'metadata', json(metadata))) FROM (SELECT * FROM checkpoints WHERE session_id = ? "
+        "ORDER BY seq DESC LIMIT ? OFFSET ?)",
         (session_id, limit, offset),
-    ).fetchall()
+    ).fetchone()
+    return str(row[0])
 
 
 def count(conn: sqlite3.Connection, session_id: str) -> int:

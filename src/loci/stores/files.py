@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from loci.stores.db import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE
+from loci.stores.db import PRIVATE_DIR_MODE
 
 
 def private_folder(path: Path) -> Path:
@@ -29,8 +29,7 @@ def atomic_write(path: Path, data: bytes) -> None:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, PRIVATE_FILE_MODE)
-        os.replace(temporary, path)
+        os.replace(temporary, path)  # mkstemp made it 0600 already
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
