@@ -8,6 +8,7 @@ import sys
 import time
 
 import keyring
+import keyring.backends.fail
 import pytest
 from keyring.backend import KeyringBackend
 
