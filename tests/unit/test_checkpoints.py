@@ -60,7 +60,8 @@ def blob_path(app, checkpoint_id):
 
 def test_nested_json_round_trips_exactly(app):
     saved = app.checkpoints.save(NESTED)
-    assert saved.status == "SAVED" and saved.compression_ratio > 3
+    assert saved.status == "SAVED" and saved.compression_ratio > 3 and not saved.encrypted
+    assert blob_path(app, saved.checkpoint_id).read_bytes().startswith(b"\x28\xb5\x2f\xfd")  # zstd
     loaded = app.checkpoints.load(checkpoint_id=saved.checkpoint_id)
     assert loaded.context == NESTED
     assert json.dumps(loaded.context) == json.dumps(NESTED)  # key order too
@@ -318,6 +319,20 @@ def test_the_os_keychain_is_preferred_and_rotation_reencrypts(home, embedder, tm
         ]
     finally:
         app.close()
+
+
+def test_gc_applies_lowered_quotas(home, embedder):
+    app = make(home, embedder)
+    ids = [app.checkpoints.save({"step": n}, "s").checkpoint_id for n in range(5)]
+    app.close()
+    smaller = make(home, embedder, checkpoint_max_per_session=2)
+    try:
+        result = smaller.checkpoint_maintenance.gc()
+        assert result.removed_checkpoints == ids[:3] and result.removed_blobs == 3
+        listed = [c.checkpoint_id for c in smaller.checkpoints.list_checkpoints("s").checkpoints]
+        assert listed == ids[:2:-1]
+    finally:
+        smaller.close()
 
 
 def test_gc_removes_old_unreferenced_blobs_only(app):

@@ -26,7 +26,10 @@ class BlobStore:
         if path.exists():
             return digest
         try:
-            atomic_write(path, data)  # creates the (private) folder too
+            # The folder is not fsync'd: a blob is as durable as the SQLite row that follows
+            # it (WAL, synchronous=NORMAL). A power cut may lose the last saves; it cannot
+            # damage earlier ones, and a row whose blob did not survive reads as corrupted.
+            atomic_write(path, data, sync_folder=False)  # creates the (private) folder too
         except OSError as exc:
             raise CheckpointStorageError(
                 f"cannot write checkpoint blob {path}: {exc}", path=str(path)

@@ -8,6 +8,7 @@ from typing import Any
 from loci.checkpoints import codec, crypto
 from loci.checkpoints import store as sql
 from loci.checkpoints.models import GcResult, RotateResult
+from loci.checkpoints.quotas import over_quota
 from loci.checkpoints.service import CheckpointService
 from loci.stores.db import Database
 
@@ -26,25 +27,15 @@ class CheckpointMaintenance:
         """Apply the quotas now, then delete blobs no checkpoint refers to and stale temp files."""
         blobs = self._checkpoints.blobs
         limits = self._checkpoints.limits
-        removed: list[sql.CheckpointRow] = []
         with self._db.write() as conn:
-            for session in sql.sessions(conn, 1_000_000, 0):
-                excess = session.checkpoints - limits.max_per_session
-                if excess > 0:
-                    removed += sql.removable(conn, session.id, excess)
-            over = sql.total_stored(conn) - sum(r.stored_bytes for r in removed)
-            over -= limits.max_total_bytes
-            taken = {r.id for r in removed}
-            for candidate in sql.removable(conn, None, 1_000_000):
-                if over <= 0:
-                    break
-                if candidate.id not in taken:
-                    removed.append(candidate)
-                    over -= candidate.stored_bytes
+            removed = over_quota(conn, limits.max_per_session, limits.max_total_bytes)
             sql.delete(conn, [r.id for r in removed])
             referenced = sql.all_blobs(conn)
-        cutoff = time.time() - GRACE_SECONDS
         freed, orphans = 0, 0
+        for digest in {r.blob for r in removed} - referenced:  # ours: no save is writing them
+            freed += blobs.delete(digest)
+            orphans += 1
+        cutoff = time.time() - GRACE_SECONDS
         for digest in list(blobs.digests()):
             path = blobs.folder / digest[:2] / f"{digest}.blob"
             if digest not in referenced and path.stat().st_mtime < cutoff:

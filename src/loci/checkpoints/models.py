@@ -64,7 +64,9 @@ class LoadResult(_Wire):
 
 
 class CheckpointSummary(_Wire):
-    """One checkpoint in a listing."""
+    """One checkpoint in a listing (shared between listings: read it, do not change it)."""
+
+    model_config = ConfigDict(frozen=True)
 
     checkpoint_id: str
     session_id: str

@@ -37,17 +37,19 @@ from loci.checkpoints.models import (
     SessionInfo,
     SessionList,
 )
+from loci.checkpoints.quotas import make_room
 from loci.errors import (
     CheckpointNotFoundError,
     InvalidInputError,
     SessionNotFoundError,
-    StorageQuotaExceededError,
 )
 from loci.stores.db import Database
 from loci.timeutil import now
 
 MAX_METADATA_BYTES = 64 * 1024
 MAX_PAGE = 1000
+#: Listing entries kept in memory (about 300 bytes each).
+MAX_LISTED = 20_000
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class CheckpointService:
         self.limits = limits
         self.blobs = BlobStore(home / "checkpoints" / "blobs")
         self.keys = crypto.KeyStore(key_file, home)
+        self._listed: dict[tuple[str, int], CheckpointSummary] = {}
 
     def save(
         self,
@@ -165,9 +168,9 @@ class CheckpointService:
                 raise SessionNotFoundError(
                     f"no checkpoint session {session_id}", session_id=session_id
                 )
-            # SQLite writes the page as JSON and pydantic-core reads it: no per-row Python.
-            items = _summaries().validate_json(sql.page_json(conn, session_id, limit, offset))
+            rows = sql.page(conn, session_id, limit, offset)
             total = sql.count(conn, session_id)
+        items = self._summaries(session_id, rows)
         following = offset + len(items)
         return CheckpointList(
             session_id=session_id,
@@ -175,6 +178,33 @@ class CheckpointService:
             total=total,
             next_offset=following if following < total else None,
         )
+
+    def _summaries(
+        self, session_id: str, rows: list[tuple[str, str, int, int, int, str]]
+    ) -> list[CheckpointSummary]:
+        """Listing entries. Checkpoint rows never change (a re-keyed blob changes its size,
+        which is part of the key), so entries are kept: a session listed again costs little
+        more than its query. New ones are validated in one batch."""
+        missing = [row for row in rows if (row[0], row[3]) not in self._listed]
+        if missing:
+            if len(self._listed) + len(missing) > MAX_LISTED:
+                self._listed.clear()
+            fresh = _summary_list().validate_python(
+                [
+                    {
+                        "checkpoint_id": row[0],
+                        "session_id": session_id,
+                        "created_at": row[1],
+                        "size_bytes": row[2],
+                        "stored_bytes": row[3],
+                        "critical": row[4] == 1,
+                        "metadata": json.loads(row[5]),
+                    }
+                    for row in missing
+                ]
+            )
+            self._listed.update({(s.checkpoint_id, s.stored_bytes): s for s in fresh})
+        return [self._listed[(row[0], row[3])] for row in rows]
 
     def list_sessions(self, limit: int = 50, offset: int = 0) -> SessionList:
         """Sessions with their checkpoint counts, most recently saved first."""
@@ -249,43 +279,14 @@ class CheckpointService:
             newest = sql.latest(conn, row.session_id)
             if newest is not None and newest.context_hash == row.context_hash and not force:
                 return newest
-            removed = self._make_room(conn, row)
+            limits = self.limits
+            removed = make_room(conn, row, limits.max_per_session, limits.max_total_bytes)
+            sql.delete(conn, [r.id for r in removed])
             sql.ensure_session(conn, row.session_id, workflow, row.created_at)
             seq = sql.next_seq(conn, row.session_id)
             sql.insert(conn, sql.CheckpointRow(**{**asdict(row), "seq": seq}))
         self._forget_blobs([r.blob for r in removed])
         return [r.id for r in removed]
-
-    def _make_room(self, conn: Any, row: sql.CheckpointRow) -> list[sql.CheckpointRow]:
-        removed: list[sql.CheckpointRow] = []
-        excess = sql.count(conn, row.session_id) + 1 - self.limits.max_per_session
-        if excess > 0:
-            removed += sql.removable(conn, row.session_id, excess)
-            if len(removed) < excess:
-                raise StorageQuotaExceededError(
-                    f"session {row.session_id} holds {self.limits.max_per_session} checkpoints, "
-                    "all critical or newest; delete some or raise LOCI_CHECKPOINT_MAX_PER_SESSION",
-                    session_id=row.session_id,
-                )
-        freed = sum(r.stored_bytes for r in removed)
-        over = sql.total_stored(conn) - freed + row.stored_bytes - self.limits.max_total_bytes
-        if over > 0:
-            taken = {r.id for r in removed}
-            for candidate in sql.removable(conn, None, 10_000):
-                if over <= 0:
-                    break
-                if candidate.id not in taken:
-                    removed.append(candidate)
-                    over -= candidate.stored_bytes
-            if over > 0:
-                raise StorageQuotaExceededError(
-                    f"checkpoints would take more than {self.limits.max_total_bytes} bytes and "
-                    "cleanup cannot free enough (run `loci checkpoints gc`, or raise "
-                    "LOCI_CHECKPOINT_MAX_TOTAL_BYTES)",
-                    limit=self.limits.max_total_bytes,
-                )
-        sql.delete(conn, [r.id for r in removed])
-        return removed
 
     def _forget_blobs(self, digests: list[str]) -> None:
         """Delete blob files nothing refers to any more."""
@@ -330,7 +331,7 @@ class CheckpointService:
 
 
 @cache
-def _summaries() -> TypeAdapter[list[CheckpointSummary]]:
+def _summary_list() -> TypeAdapter[list[CheckpointSummary]]:
     return TypeAdapter(list[CheckpointSummary])
 
 

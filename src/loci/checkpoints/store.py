@@ -102,17 +102,16 @@ def checkpoint(conn: sqlite3.Connection, checkpoint_id: str) -> CheckpointRow | 
     return None if row is None else _checkpoint(row)
 
 
-def page_json(conn: sqlite3.Connection, session_id: str, limit: int, offset: int) -> str:
-    """A page of a session's checkpoints, newest first, as a JSON array of summaries."""
-    row = conn.execute(
-        "SELECT json_group_array(json_object('checkpointId', id, 'sessionId', session_id, "
-        "'createdAt', created_at, 'sizeBytes', size_bytes, 'storedBytes', stored_bytes, "
-        "'critical', json(CASE critical WHEN 1 THEN 'true' ELSE 'false' END), "
-        "'metadata', json(metadata))) FROM (SELECT * FROM checkpoints WHERE session_id = ? "
-        "ORDER BY seq DESC LIMIT ? OFFSET ?)",
+def page(
+    conn: sqlite3.Connection, session_id: str, limit: int, offset: int
+) -> list[tuple[str, str, int, int, int, str]]:
+    """A page of a session's checkpoints, newest first: (id, created_at, size_bytes,
+    stored_bytes, critical, metadata JSON)."""
+    return conn.execute(
+        "SELECT id, created_at, size_bytes, stored_bytes, critical, metadata FROM checkpoints "
+        "WHERE session_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
         (session_id, limit, offset),
-    ).fetchone()
-    return str(row[0])
+    ).fetchall()
 
 
 def count(conn: sqlite3.Connection, session_id: str) -> int:

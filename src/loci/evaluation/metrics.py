@@ -19,10 +19,21 @@ def recall_at_k(gold: Sequence[str], retrieved: Sequence[str], k: int) -> float:
 def session_recall_at_k(
     gold: Sequence[str], retrieved: Sequence[str], k: int, session_of: Callable[[str], str | None]
 ) -> float:
-    """recall@k over the sessions that hold the gold turns and the first `k` retrieved turns."""
-    gold_sessions = [s for s in dict.fromkeys(session_of(g) for g in gold) if s is not None]
-    found = [s for s in (session_of(r) for r in retrieved[:k]) if s is not None]
-    return recall_at_k(gold_sessions, found, len(found))
+    """recall@k over sessions: the gold turns' sessions among the first `k` distinct sessions
+    of the retrieved turns, in the order they first appear (sessions retrieved, ranked)."""
+    gold_sessions = _sessions(gold, session_of)
+    return recall_at_k(gold_sessions, _sessions(retrieved, session_of), k)
+
+
+def sessions_of_turns_recall(
+    gold: Sequence[str], retrieved: Sequence[str], k: int, session_of: Callable[[str], str | None]
+) -> float:
+    """The stricter reading: the gold sessions among the sessions of the first `k` turns."""
+    return recall_at_k(_sessions(gold, session_of), _sessions(retrieved[:k], session_of), k)
+
+
+def _sessions(turns: Sequence[str], session_of: Callable[[str], str | None]) -> list[str]:
+    return [s for s in dict.fromkeys(session_of(t) for t in turns) if s is not None]
 
 
 @dataclass
@@ -35,6 +46,7 @@ class Scoreboard:
         default_factory=lambda: defaultdict(lambda: defaultdict(list))
     )
     _session: list[float] = field(default_factory=list)
+    _session_of_turns: list[float] = field(default_factory=list)
 
     def add(
         self,
@@ -47,6 +59,9 @@ class Scoreboard:
         for k in self.ks:
             self._turn[category][k].append(recall_at_k(gold, retrieved, k))
         self._session.append(session_recall_at_k(gold, retrieved, self.session_k, session_of))
+        self._session_of_turns.append(
+            sessions_of_turns_recall(gold, retrieved, self.session_k, session_of)
+        )
 
     @property
     def questions(self) -> int:
@@ -54,12 +69,14 @@ class Scoreboard:
         return len(self._session)
 
     def report(self) -> dict[str, Any]:
-        """`recall@k` overall, `session_recall@5`, and `per_category` -> {recall@k, n}."""
+        """`recall@k` overall, `session_recall@5` (and its stricter reading over the sessions
+        of the top 5 turns), and `per_category` -> {recall@k, n}."""
         overall: dict[str, Any] = {
             f"recall@{k}": _mean([v for by_k in self._turn.values() for v in by_k[k]])
             for k in self.ks
         }
         overall[f"session_recall@{self.session_k}"] = _mean(self._session)
+        overall[f"session_recall@{self.session_k}_of_turns"] = _mean(self._session_of_turns)
         overall["per_category"] = {
             str(category): {
                 **{f"recall@{k}": _mean(by_k[k]) for k in self.ks},

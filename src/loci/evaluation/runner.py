@@ -19,6 +19,8 @@ from loci.settings import Settings
 NAMESPACE = "conversation"
 #: The modes every run reports: the default ranking and its two parts on their own.
 MODES: dict[str, float | None] = {"default": None, "keyword": 0.0, "vector": 1.0}
+#: Turns asked for per question: enough to rank sessions too (5 distinct ones for recall@5).
+SESSION_DEPTH = 50
 
 Progress = Callable[[str, int, int], None]
 
@@ -42,7 +44,7 @@ def run_locomo(
     started = time.perf_counter()
     conversations = _selected(locomo.load(path), options.conversations)
     boards = {mode: Scoreboard(ks=options.ks) for mode in MODES}
-    depth = max(max(options.ks), 5)
+    depth = max(max(options.ks), SESSION_DEPTH)
     for number, conversation in enumerate(conversations, start=1):
         if progress is not None:
             progress(conversation.sample_id, number, len(conversations))

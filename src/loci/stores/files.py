@@ -16,11 +16,12 @@ def private_folder(path: Path) -> Path:
     return path
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, sync_folder: bool = True) -> None:
     """Replace `path` with `data` so that a reader sees the old file or the new, never half.
 
     The bytes go to a temporary file in the same folder, are fsync'd, and the file is renamed
-    over the target; the folder is fsync'd so the rename survives a power cut.
+    over the target; with `sync_folder` the folder is fsync'd too, so that the rename itself
+    survives a power cut.
     """
     private_folder(path.parent)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -34,7 +35,8 @@ def atomic_write(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-    _sync_folder(path.parent)
+    if sync_folder:
+        _sync_folder(path.parent)
 
 
 def _sync_folder(folder: Path) -> None:
