@@ -10,7 +10,12 @@ import pytest
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import InvalidInputError
 from loci.evaluation import locomo
-from loci.evaluation.metrics import Scoreboard, recall_at_k, session_recall_at_k
+from loci.evaluation.metrics import (
+    Scoreboard,
+    recall_at_k,
+    session_recall_at_k,
+    sessions_of_turns_recall,
+)
 from loci.evaluation.runner import EvalOptions, run_locomo
 from loci.settings import load_settings
 
@@ -127,6 +132,9 @@ def test_metrics_follow_the_definitions() -> None:
     assert recall_at_k([], ["a"], 5) == 0.0
     session = {"D1:1": "s1", "D1:2": "s1", "D2:1": "s2"}.get
     assert session_recall_at_k(["D1:1", "D2:1"], ["D1:2", "D9:9"], 5, session) == 0.5
+    # Sessions are ranked by first appearance: the 2nd distinct session counts at k=2.
+    assert session_recall_at_k(["D2:1"], ["D1:1", "D1:2", "D2:1"], 2, session) == 1.0
+    assert sessions_of_turns_recall(["D2:1"], ["D1:1", "D1:2", "D2:1"], 2, session) == 0.0
     board = Scoreboard(ks=(1, 2))
     board.add(4, ["D1:1"], ["D1:1", "D2:1"], session)
     board.add(1, ["D1:1", "D2:1"], ["D1:2", "D2:1"], session)

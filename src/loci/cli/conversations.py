@@ -104,10 +104,11 @@ def render(report: dict[str, Any], ks: tuple[int, ...]) -> str:
     columns = [f"recall@{k}" for k in ks]
     modes = {"default": report, **report["baselines"]}
     categories = sorted(report["per_category"], key=int)
-    header = ["mode", *columns, "session_recall@5", *(f"cat {c} r@{ks[-1]}" for c in categories)]
+    sessions = ["session_recall@5", "session_recall@5_of_turns"]
+    header = ["mode", *columns, *sessions, *(f"cat {c} r@{ks[-1]}" for c in categories)]
     rows = [header]
     for name, figures in modes.items():
-        cells = [f"{figures[c]:.3f}" for c in columns] + [f"{figures['session_recall@5']:.3f}"]
+        cells = [f"{figures[c]:.3f}" for c in [*columns, *sessions]]
         cells += [f"{figures['per_category'][c][columns[-1]]:.3f}" for c in categories]
         rows.append([name, *cells])
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]

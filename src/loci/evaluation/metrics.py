@@ -54,11 +54,14 @@ class Scoreboard:
         gold: Sequence[str],
         retrieved: Sequence[str],
         session_of: Callable[[str], str | None],
+        deeper: Sequence[str] | None = None,
     ) -> None:
-        """Score one question."""
+        """Score one question; sessions are ranked from `deeper` (a longer list of the same
+        search, so that it holds enough distinct sessions) when given."""
         for k in self.ks:
             self._turn[category][k].append(recall_at_k(gold, retrieved, k))
-        self._session.append(session_recall_at_k(gold, retrieved, self.session_k, session_of))
+        ranked = retrieved if deeper is None else deeper
+        self._session.append(session_recall_at_k(gold, ranked, self.session_k, session_of))
         self._session_of_turns.append(
             sessions_of_turns_recall(gold, retrieved, self.session_k, session_of)
         )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from loci.app import build_app
+from loci.app import App, build_app
 from loci.embedding import Embedder
 from loci.errors import InvalidInputError
 from loci.evaluation import locomo
@@ -44,7 +44,7 @@ def run_locomo(
     started = time.perf_counter()
     conversations = _selected(locomo.load(path), options.conversations)
     boards = {mode: Scoreboard(ks=options.ks) for mode in MODES}
-    depth = max(max(options.ks), SESSION_DEPTH)
+    depth = max(options.ks)
     for number, conversation in enumerate(conversations, start=1):
         if progress is not None:
             progress(conversation.sample_id, number, len(conversations))
@@ -73,15 +73,26 @@ def _evaluate(
             )
             for question in conversation.questions:
                 for mode, alpha in MODES.items():
-                    found = app.memory.recall(
-                        question.text, limit=depth, namespace=NAMESPACE, hybrid_alpha=alpha
+                    # Turns as a user asking for `depth` results gets them; sessions ranked
+                    # from a longer list of the same search.
+                    retrieved, deeper = (
+                        _message_ids(app, question.text, limit, alpha)
+                        for limit in (depth, SESSION_DEPTH)
                     )
-                    retrieved = [str(hit.metadata.get("message_id")) for hit in found.memories]
                     boards[mode].add(
-                        question.category, question.evidence, retrieved, conversation.session_of
+                        question.category,
+                        question.evidence,
+                        retrieved,
+                        conversation.session_of,
+                        deeper,
                     )
         finally:
             app.close()
+
+
+def _message_ids(app: App, query: str, limit: int, alpha: float | None) -> list[str]:
+    found = app.memory.recall(query, limit=limit, namespace=NAMESPACE, hybrid_alpha=alpha)
+    return [str(hit.metadata.get("message_id")) for hit in found.memories]
 
 
 def _selected(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 #: Words too common to say anything about what a memory is about.
 STOP_WORDS = frozenset(
@@ -182,6 +182,26 @@ def with_neighbours(
         + weight * max((scores.get(n, 0.0) for n in neighbours.get(key, ())), default=0.0)
         for key, score in scores.items()
     }
+
+
+def with_thread_prior(
+    scores: Mapping[int, float],
+    thread_of: Mapping[int, Hashable],
+    weight: float,
+    top: int = 3,
+) -> dict[int, float]:
+    """Add `weight` x the mean of the `top` best scores in each memory's thread (a chat
+    session): a turn of a conversation that is about the question gains over a stray match.
+    A memory outside any conversation is a thread of its own, so it gains its own score."""
+    threads = {key: thread_of.get(key, ("memory", key)) for key in scores}
+    by_thread: dict[Hashable, list[float]] = {}
+    for key, score in scores.items():
+        by_thread.setdefault(threads[key], []).append(score)
+    prior = {
+        thread: sum(sorted(values, reverse=True)[:top]) / min(top, len(values))
+        for thread, values in by_thread.items()
+    }
+    return {key: score + weight * prior[threads[key]] for key, score in scores.items()}
 
 
 def _min_max(values: Mapping[int, float]) -> dict[int, float]:

@@ -160,17 +160,25 @@ def message_ids(conn: sqlite3.Connection, namespace: str) -> list[str]:
     return [str(row[0]) for row in rows]
 
 
-def conversation_neighbours(
+@dataclass(frozen=True)
+class Threads:
+    """Where conversation turns sit: each one's neighbours and its thread (session)."""
+
+    neighbours: dict[int, list[int]]
+    thread_of: dict[int, tuple[Any, ...]]
+
+
+def conversation_threads(
     conn: sqlite3.Connection, seqs: Sequence[int], where: str, params: Sequence[Any]
-) -> dict[int, list[int]]:
+) -> Threads:
     """Neighbours (memories stored just before / after, in the same conversation) of `seqs`
-    and of those neighbours, all admitted by the filter.
+    and of those neighbours, all admitted by the filter, and the thread each belongs to.
 
     Conversation imports store a session's messages in order, so neighbours are seq +- 1 with
-    the same namespace, `metadata.conversation` and `metadata.session_id`.
+    the same namespace, `metadata.conversation` and `metadata.session_id` (the thread).
     """
     if not seqs:
-        return {}
+        return Threads({}, {})
     wanted = sorted({seq + step for seq in seqs for step in (-2, -1, 0, 1, 2)})
     marks = ",".join("?" * len(wanted))
     rows = conn.execute(
@@ -182,10 +190,11 @@ def conversation_neighbours(
     ).fetchall()
     thread = {int(row[0]): (row[1], row[2], row[3]) for row in rows}
     near = {seq + step for seq in seqs for step in (-1, 0, 1)} & thread.keys()
-    return {
+    neighbours = {
         seq: [seq + step for step in (-1, 1) if thread.get(seq + step) == thread[seq]]
         for seq in near
     }
+    return Threads(neighbours, thread)
 
 
 def keyword_search(
