@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from loci import __version__
-from loci.cli.output import CliState, run
+from loci.cli.output import CliState
 
 CLIENTS = ("claude", "claude-code", "cursor", "vscode")
 
@@ -43,12 +43,9 @@ def cli(ctx: click.Context, config: Path | None, home: Path | None) -> None:
 def serve(state: CliState) -> None:
     """Serve MCP over stdio (this is what MCP clients start)."""
 
-    def start() -> None:
-        from loci.mcp.server import build_server
+    from loci.cli.launch import serve_stdio
 
-        build_server(state.settings()).run("stdio")
-
-    run(start)
+    serve_stdio(state.config, state.home)
 
 
 @cli.command()

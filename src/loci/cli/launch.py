@@ -1,0 +1,33 @@
+"""The `loci` entry point. `loci serve` with no options starts the MCP server without loading the
+command-line machinery (click and every command group): MCP clients start it for each window,
+and this keeps its cold start close to a bare MCP server's."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def main() -> None:
+    """Console-script entry point."""
+    if sys.argv[1:] == ["serve"]:
+        serve_stdio(None, None)
+        return
+    from loci.cli.main import main as command_line
+
+    command_line()
+
+
+def serve_stdio(config: Path | None, home: Path | None) -> None:
+    """Serve MCP over stdio; a loci error (bad settings, say) exits with its code."""
+    from loci.errors import LociError
+    from loci.settings import load_settings
+
+    try:
+        settings = load_settings(config, **({"home": home} if home else {}))
+        from loci.mcp.server import build_server
+
+        build_server(settings).run("stdio")
+    except LociError as exc:
+        sys.stderr.write(f"error ({exc.code}): {exc.message}\n")
+        sys.exit(exc.exit_code)
