@@ -232,17 +232,38 @@ class ContextService:
         ids = self._memory.replace(
             drafts, namespace_of(project_id), {"metadata.file_type": file_type}, write_version
         )
+        message = (
+            f"Saved as version {saved[0]} despite {len(result.issues)} problem(s) (forced)."
+            if forced
+            else f"Saved as version {saved[0]}."
+        )
+        return self._saved(project_id, file_type, saved[0], result, message, forced, len(ids))
+
+    def _unchanged(
+        self, project_id: str, file_type: str, version: int, result: Validation
+    ) -> UpdateResult:
+        with self._db.write() as conn:
+            store.reset_attempts(conn, project_id, file_type)
+        message = f"Unchanged: identical to version {version}, nothing new was saved."
+        return self._saved(project_id, file_type, version, result, message, False, 0)
+
+    def _saved(
+        self,
+        project_id: str,
+        file_type: str,
+        version: int,
+        result: Validation,
+        message: str,
+        forced: bool,
+        indexed: int,
+    ) -> UpdateResult:
         return UpdateResult(
             status="success",
-            message=(
-                f"Saved as version {saved[0]} despite {len(result.issues)} problem(s) (forced)."
-                if forced
-                else f"Saved as version {saved[0]}."
-            ),
+            message=message,
             project_id=project_id,
             file_type=file_type,
-            version=saved[0],
-            path=str(path),
+            version=version,
+            path=str(self._file(project_id, file_type)),
             forced=forced,
             attempt=0,
             max_attempts=self._limits.max_attempts,
@@ -250,29 +271,7 @@ class ContextService:
             validation_errors=_issues(result),
             correction_guidance=None,
             best_attempt=None,
-            indexed_memories=len(ids),
-        )
-
-    def _unchanged(
-        self, project_id: str, file_type: str, version: int, result: Validation
-    ) -> UpdateResult:
-        with self._db.write() as conn:
-            store.reset_attempts(conn, project_id, file_type)
-        return UpdateResult(
-            status="success",
-            message=f"Unchanged: identical to version {version}, nothing new was saved.",
-            project_id=project_id,
-            file_type=file_type,
-            version=version,
-            path=str(self._file(project_id, file_type)),
-            forced=False,
-            attempt=0,
-            max_attempts=self._limits.max_attempts,
-            confidence=result.confidence(),
-            validation_errors=_issues(result),
-            correction_guidance=None,
-            best_attempt=None,
-            indexed_memories=0,
+            indexed_memories=indexed,
         )
 
     def _project_info(self, project_id: str) -> ProjectInfo:

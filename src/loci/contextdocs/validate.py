@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 from loci.contextdocs.markdown import Document, Section, parse
 from loci.contextdocs.names import section_key
@@ -24,16 +24,9 @@ IssueType = Literal[
     "placeholder",
     "pattern_mismatch",
 ]
-#: Which problem guidance leads with: structure first, then format, then content.
-PRIORITY: tuple[str, ...] = (
-    "missing_section",
-    "duplicate_section",
-    "empty_section",
-    "format_error",
-    "too_short",
-    "placeholder",
-    "pattern_mismatch",
-)
+#: Which problem guidance leads with: structure first, then format, then content (the order
+#: of IssueType).
+PRIORITY: tuple[str, ...] = get_args(IssueType)
 
 _UPPER_MARKERS = re.compile(r"\b(TODO|TBD|FIXME|XXX)\b")
 _LOOSE_MARKERS = re.compile(
