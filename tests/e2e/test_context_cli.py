@@ -76,8 +76,13 @@ def test_edit_saves_what_the_editor_wrote(project, tmp_path):
     source = tmp_path / "good.md"
     source.write_text(GOOD, encoding="utf-8")
     editor = tmp_path / "editor.py"
+    # click.edit tells a save by the file's mtime: move it on, as a person's save would, so a
+    # write within the same clock tick as the file's creation still counts.
     editor.write_text(
-        f"import shutil, sys\nshutil.copyfile({str(source)!r}, sys.argv[1])\n", encoding="utf-8"
+        "import os, shutil, sys, time\n"
+        f"shutil.copyfile({str(source)!r}, sys.argv[1])\n"
+        "later = time.time() + 5\nos.utime(sys.argv[1], (later, later))\n",
+        encoding="utf-8",
     )
     edited = loci(
         home, "context", "edit", str(folder), "mental_model", EDITOR=f"{sys.executable} {editor}"

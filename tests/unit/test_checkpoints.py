@@ -202,10 +202,12 @@ def test_quota_that_cannot_be_met_refuses_the_save(home, embedder):
     try:
         for n in range(2):
             app.checkpoints.save({"step": n}, "s", {"critical": True})
+        blobs = set(app.checkpoints.blobs.digests())
         with pytest.raises(StorageQuotaExceededError) as raised:
             app.checkpoints.save({"step": 9}, "s")
         assert raised.value.details["status"] == 413
         assert app.checkpoints.list_checkpoints("s").total == 2
+        assert set(app.checkpoints.blobs.digests()) == blobs  # nothing left behind
     finally:
         app.close()
 

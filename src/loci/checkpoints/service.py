@@ -93,11 +93,10 @@ class CheckpointService:
         # already have costs 0.1 ms at 100 KB; a key-order-blind hash would cost 0.5 ms more).
         digest = hashlib.sha256(document).hexdigest()
         with self._db.locked() as conn:
-            found = sql.session(conn, session_id)
+            pins = sql.pins(conn, session_id)
             newest = sql.latest(conn, session_id)
         if newest is not None and newest.context_hash == digest and not force:
             return self._skipped(newest)
-        pins = found.pins if found else []
         marks = dict.fromkeys(pins, Tier.CRITICAL) | _priorities(metadata)
         classified = classify(context, marks)
         stored, report = fit(context, classified, self.limits.token_budget, len(document))
@@ -121,7 +120,11 @@ class CheckpointService:
             metadata_json=json.dumps(metadata, ensure_ascii=False),
             report_json=json.dumps(asdict(report), ensure_ascii=False),
         )
-        outcome = self._record(row, workflow, force)
+        try:
+            outcome = self._record(row, workflow, force)
+        except BaseException:
+            self._forget_blobs([address])  # refused (over quota, say): leave nothing behind
+            raise
         if isinstance(outcome, sql.CheckpointRow):  # an identical save won the race
             self._forget_blobs([address])
             return self._skipped(outcome)

@@ -78,6 +78,13 @@ def ensure_session(
     )
 
 
+def pins(conn: sqlite3.Connection, session_id: str) -> list[str]:
+    """The keys pinned as CRITICAL in a session (none if the session is new)."""
+    row = conn.execute("SELECT pins FROM checkpoint_sessions WHERE id = ?", (session_id,))
+    found = row.fetchone()
+    return [] if found is None else list(json.loads(found[0]))
+
+
 def set_pins(conn: sqlite3.Connection, session_id: str, pins: list[str]) -> None:
     """The keys pinned as CRITICAL for a session's later saves."""
     conn.execute(

@@ -23,7 +23,7 @@ from loci.stores.vectors import Hit, VectorIndex
 #: on LoCoMo this lifts recall@10 from 0.69 to 0.76.
 NEIGHBOUR_WEIGHT = 0.5
 #: How much of the mean of its thread's three best scores a memory gains (a chat session; any
-#: other memory is a thread of its own). On LoCoMo: recall@10 0.758 -> see the README.
+#: other memory is a thread of its own). On LoCoMo it lifts recall@10 from 0.758 to 0.775.
 THREAD_WEIGHT = 0.4
 
 

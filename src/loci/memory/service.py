@@ -144,10 +144,13 @@ class MemoryService:
     ) -> np.ndarray[Any, Any]:
         """Embeddings of `items`, computing only those whose text is not in `known`."""
         vectors = np.zeros((len(items), self._engine.embedder.identity.dimensions), np.float32)
-        fresh = [n for n, item in enumerate(items) if content_hash(item.content) not in known]
+        fresh: list[int] = []
         for n, item in enumerate(items):
-            if n not in fresh:
-                vectors[n] = np.frombuffer(known[content_hash(item.content)], dtype=np.float32)
+            stored = known.get(content_hash(item.content))
+            if stored is None:
+                fresh.append(n)
+            else:
+                vectors[n] = np.frombuffer(stored, dtype=np.float32)
         if fresh:
             vectors[fresh] = self._engine.embed([items[n].content for n in fresh])
         return vectors
