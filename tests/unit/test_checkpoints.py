@@ -189,7 +189,7 @@ def test_per_session_quota_removes_the_oldest_non_critical(home, embedder):
         ids = [app.checkpoints.save({"step": n}, "s").checkpoint_id for n in range(1, 4)]
         fourth = app.checkpoints.save({"step": 4}, "s")
         assert fourth.cleaned_up == [ids[1]]
-        listed = [c.checkpoint_id for c in app.checkpoints.list_checkpoints("s").checkpoints]
+        listed = [c["checkpointId"] for c in app.checkpoints.list_checkpoints("s").checkpoints]
         assert listed == [fourth.checkpoint_id, ids[2], kept.checkpoint_id]
         with pytest.raises(CheckpointNotFoundError):
             app.checkpoints.load(checkpoint_id=ids[0])
@@ -331,7 +331,7 @@ def test_gc_applies_lowered_quotas(home, embedder):
     try:
         result = smaller.checkpoint_maintenance.gc()
         assert result.removed_checkpoints == ids[:3] and result.removed_blobs == 3
-        listed = [c.checkpoint_id for c in smaller.checkpoints.list_checkpoints("s").checkpoints]
+        listed = [c["checkpointId"] for c in smaller.checkpoints.list_checkpoints("s").checkpoints]
         assert listed == ids[:2:-1]
     finally:
         smaller.close()
@@ -375,7 +375,8 @@ def test_two_processes_saving_to_one_session_lose_nothing(app, home):
     seen = {
         (c["writer"], c["n"])
         for c in (
-            app.checkpoints.load(checkpoint_id=i.checkpoint_id).context for i in listing.checkpoints
+            app.checkpoints.load(checkpoint_id=i["checkpointId"]).context
+            for i in listing.checkpoints
         )
     }
     assert seen == {(w, n) for w in "ab" for n in range(15)}

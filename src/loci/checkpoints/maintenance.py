@@ -92,7 +92,7 @@ class CheckpointMaintenance:
         offset: int | None = 0
         while offset is not None:
             page = self._checkpoints.list_checkpoints(session_id, limit=1000, offset=offset)
-            ids += [item.checkpoint_id for item in page.checkpoints]
+            ids += [item["checkpointId"] for item in page.checkpoints]
             offset = page.next_offset
         checkpoints = [
             self._checkpoints.load(checkpoint_id=checkpoint_id).model_dump(mode="json")

@@ -16,11 +16,8 @@ import hashlib
 import json
 import uuid
 from dataclasses import asdict, dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
-
-from pydantic import TypeAdapter
 
 from loci.checkpoints import codec, crypto
 from loci.checkpoints import store as sql
@@ -48,8 +45,6 @@ from loci.timeutil import now
 
 MAX_METADATA_BYTES = 64 * 1024
 MAX_PAGE = 1000
-#: Listing entries kept in memory (about 300 bytes each).
-MAX_LISTED = 20_000
 
 
 @dataclass(frozen=True)
@@ -74,7 +69,6 @@ class CheckpointService:
         self.limits = limits
         self.blobs = BlobStore(home / "checkpoints" / "blobs")
         self.keys = crypto.KeyStore(key_file, home)
-        self._listed: dict[tuple[str, int], CheckpointSummary] = {}
 
     def save(
         self,
@@ -173,41 +167,27 @@ class CheckpointService:
                 )
             rows = sql.page(conn, session_id, limit, offset)
             total = sql.count(conn, session_id)
-        items = self._summaries(session_id, rows)
+        # One parse for every row's metadata: most of the cost of a long listing.
+        metadata = json.loads("[" + ",".join(row[5] for row in rows) + "]")
+        items: list[CheckpointSummary] = [
+            {
+                "checkpointId": row[0],
+                "sessionId": session_id,
+                "createdAt": row[1],
+                "sizeBytes": row[2],
+                "storedBytes": row[3],
+                "critical": row[4] == 1,
+                "metadata": meta,
+            }
+            for row, meta in zip(rows, metadata, strict=True)
+        ]
         following = offset + len(items)
-        return CheckpointList(
+        return CheckpointList.model_construct(
             session_id=session_id,
             checkpoints=items,
             total=total,
             next_offset=following if following < total else None,
         )
-
-    def _summaries(
-        self, session_id: str, rows: list[tuple[str, str, int, int, int, str]]
-    ) -> list[CheckpointSummary]:
-        """Listing entries. Checkpoint rows never change (a re-keyed blob changes its size,
-        which is part of the key), so entries are kept: a session listed again costs little
-        more than its query. New ones are validated in one batch."""
-        missing = [row for row in rows if (row[0], row[3]) not in self._listed]
-        if missing:
-            if len(self._listed) + len(missing) > MAX_LISTED:
-                self._listed.clear()
-            fresh = _summary_list().validate_python(
-                [
-                    {
-                        "checkpoint_id": row[0],
-                        "session_id": session_id,
-                        "created_at": row[1],
-                        "size_bytes": row[2],
-                        "stored_bytes": row[3],
-                        "critical": row[4] == 1,
-                        "metadata": json.loads(row[5]),
-                    }
-                    for row in missing
-                ]
-            )
-            self._listed.update({(s.checkpoint_id, s.stored_bytes): s for s in fresh})
-        return [self._listed[(row[0], row[3])] for row in rows]
 
     def list_sessions(self, limit: int = 50, offset: int = 0) -> SessionList:
         """Sessions with their checkpoint counts, most recently saved first."""
@@ -331,11 +311,6 @@ class CheckpointService:
             budget=_budget(BudgetReport(**report)),
             cleaned_up=[],
         )
-
-
-@cache
-def _summary_list() -> TypeAdapter[list[CheckpointSummary]]:
-    return TypeAdapter(list[CheckpointSummary])
 
 
 def _priorities(metadata: dict[str, Any]) -> dict[str, Tier]:

@@ -51,9 +51,12 @@ def list_command(
             emit_json(found)
             return
         for c in found.checkpoints:
-            mark = "  critical" if c.critical else ""
-            name = f"  {c.metadata['name']}" if isinstance(c.metadata.get("name"), str) else ""
-            click.echo(f"{c.checkpoint_id}  {c.created_at}  {c.size_bytes} bytes{mark}{name}")
+            mark = "  critical" if c["critical"] else ""
+            name = c["metadata"].get("name")
+            label = f"  {name}" if isinstance(name, str) else ""
+            click.echo(
+                f"{c['checkpointId']}  {c['createdAt']}  {c['sizeBytes']} bytes{mark}{label}"
+            )
 
     run(work)
 
