@@ -90,6 +90,11 @@ class KeyStore:
         self._cached = stored
         return stored
 
+    def peek(self) -> KeySet | None:
+        """The stored key set, or None before the first encrypted save; raises
+        EncryptionKeyError when no key source works."""
+        return self._cached if self._cached is not None else self._read()
+
     def save(self, keys: KeySet) -> None:
         """Store the key set where it came from (keychain first)."""
         if not self._keyring_set(keys.to_json()):

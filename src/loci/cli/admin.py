@@ -113,3 +113,20 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
     checks["indexed vectors"] = app.memory.indexed_count()
     if checks["indexed vectors"] != stats.total_memories:
         problems.append("the vector index does not match the database; run `loci reindex`")
+    _check_toolsets(app, checks, problems)
+
+
+def _check_toolsets(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
+    """Context projects and templates; checkpoint sessions and, when on, the encryption key."""
+    checks["context projects"] = app.context.list_projects().total
+    broken = app.context.templates.listing().problems
+    for problem in broken:
+        where = f"{problem.path}:{problem.line}" if problem.line else problem.path
+        problems.append(f"the template {where} is broken: {problem.message}")
+    checks["checkpoint sessions"] = app.checkpoints.list_sessions(limit=1).total
+    if app.settings.encryption == "enabled":
+        try:
+            keys = app.checkpoints.keys.peek()
+            checks["encryption key"] = keys.current if keys else "made on the first save"
+        except LociError as exc:
+            problems.append(f"checkpoint encryption: {exc.message}")

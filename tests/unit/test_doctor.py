@@ -1,0 +1,35 @@
+"""`loci doctor` on real data folders: what it checks and the problems it names."""
+
+import keyring
+import keyring.backends.fail
+import pytest
+
+from loci.cli.admin import diagnose
+from loci.cli.output import CliState
+
+
+@pytest.fixture(autouse=True)
+def no_os_keychain(monkeypatch):
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    yield
+    keyring.set_keyring(previous)
+
+
+def test_a_fresh_folder_is_all_good(tmp_path):
+    report = diagnose(CliState(config=None, home=tmp_path / "home"))
+    assert report["problems"] == []
+    checks = report["checks"]
+    assert checks["model"] == "loads and embeds" and checks["integrity"] == "ok"
+    assert checks["context projects"] == 0 and checks["checkpoint sessions"] == 0
+
+
+def test_broken_templates_and_missing_keys_are_named(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "templates").mkdir(parents=True)
+    (home / "templates" / "notes.toml").write_text('name = "notes"\n[[sections]\n', "utf-8")
+    monkeypatch.setenv("LOCI_ENCRYPTION", "enabled")
+    problems = diagnose(CliState(config=None, home=home))["problems"]
+    assert any("notes.toml:2" in p for p in problems)
+    assert any("LOCI_ENCRYPTION_KEY_FILE" in p for p in problems)
