@@ -160,3 +160,12 @@ def test_thread_prior_lifts_turns_of_the_session_that_matches() -> None:
     assert lifted[3] > lifted[10]  # a weaker turn of the strong session overtakes a stray one
     assert lifted[1] == pytest.approx(0.9 + 0.4 * (0.9 + 0.9 + 0.7) / 3)
     assert lifted[20] == pytest.approx(0.75 * 1.4)  # a memory is a thread of its own
+
+
+def test_thread_prior_without_conversations_keeps_the_same_scores() -> None:
+    from loci.memory.ranking import with_thread_prior
+
+    scores = {1: 0.9, 2: 0.5}
+    assert with_thread_prior(scores, {}, 0.4) == pytest.approx(
+        with_thread_prior(scores, {3: "unrelated"}, 0.4)
+    )

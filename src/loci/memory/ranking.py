@@ -193,6 +193,8 @@ def with_thread_prior(
     """Add `weight` x the mean of the `top` best scores in each memory's thread (a chat
     session): a turn of a conversation that is about the question gains over a stray match.
     A memory outside any conversation is a thread of its own, so it gains its own score."""
+    if not thread_of:  # every memory is its own thread: the same result, without the grouping
+        return {key: score * (1.0 + weight) for key, score in scores.items()}
     threads = {key: thread_of.get(key, ("memory", key)) for key in scores}
     by_thread: dict[Hashable, list[float]] = {}
     for key, score in scores.items():

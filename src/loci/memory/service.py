@@ -367,7 +367,7 @@ class MemoryService:
             return []
         seqs = [seq for seq, _, _ in ranked]
         with self._engine.db.locked() as conn:
-            records = sql.fetch_by_seq(conn, seqs)
+            records = sql.rows_by_seq(conn, seqs)
         seen = now() if touch else None
         if seen is not None:
             # Access statistics are written behind the answer, by the worker thread; the hits
@@ -381,11 +381,11 @@ class MemoryService:
         ]
 
 
-def _hit(record: Memory, similarity: float, score: float, seen: str | None) -> MemoryHit:
-    """A search hit; `seen` is the access being recorded for it, if any."""
-    fields = record.model_dump()
+def _hit(row: Sequence[Any], similarity: float, score: float, seen: str | None) -> MemoryHit:
+    """A search hit from its row; `seen` is the access being recorded for it, if any."""
+    fields = sql.row_fields(row)
     if seen is not None:
-        fields.update(last_accessed=seen, access_count=record.access_count + 1)
+        fields.update(last_accessed=seen, access_count=fields["access_count"] + 1)
     return MemoryHit(**fields, similarity=min(max(similarity, 0.0), 1.0), score=score)
 
 

@@ -40,19 +40,7 @@ class NewMemory:
 
 def row_to_memory(row: Sequence[Any]) -> tuple[int, Memory]:
     """A `COLUMNS` row as (seq, Memory)."""
-    return int(row[0]), Memory(
-        id=row[1],
-        content=row[2],
-        namespace=row[3],
-        tags=json.loads(row[4]),
-        importance=row[5],
-        source=row[6],
-        metadata=json.loads(row[7]),
-        created_at=row[8],
-        updated_at=row[9],
-        last_accessed=row[10],
-        access_count=row[11],
-    )
+    return int(row[0]), Memory(**row_fields(row))
 
 
 def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> None:
@@ -108,6 +96,29 @@ def existing_hashes(conn: sqlite3.Connection, pairs: set[tuple[str, str]]) -> se
         if row is not None:
             found.add((namespace, digest))
     return found
+
+
+def rows_by_seq(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Sequence[Any]]:
+    """`COLUMNS` rows by seq (for callers that build their own models from them)."""
+    rows = _rows_in(conn, f"SELECT {COLUMNS} FROM memories m WHERE m.seq IN ({{}})", seqs)
+    return {int(row[0]): row for row in rows}
+
+
+def row_fields(row: Sequence[Any]) -> dict[str, Any]:
+    """A `COLUMNS` row as Memory's fields."""
+    return {
+        "id": row[1],
+        "content": row[2],
+        "namespace": row[3],
+        "tags": json.loads(row[4]),
+        "importance": row[5],
+        "source": row[6],
+        "metadata": json.loads(row[7]),
+        "created_at": row[8],
+        "updated_at": row[9],
+        "last_accessed": row[10],
+        "access_count": row[11],
+    }
 
 
 def fetch_by_seq(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Memory]:
