@@ -42,6 +42,7 @@ class Candidates:
 
     vector: Sequence[Hit]
     keyword: Mapping[int, float]
+    conversations: bool = True  # False: no conversation turn is stored, skip the thread lookup
 
 
 def rank(
@@ -61,8 +62,10 @@ def rank(
         similarity = index.similarities(query_vector, list(keyword))
         return _ordered(keyword, similarity)
     pool = similarity.keys() | found.keyword.keys()
-    with db.snapshot() as conn:
-        threads = sql.conversation_threads(conn, sorted(pool), compiled.sql, compiled.params)
+    threads = sql.Threads({}, {})
+    if found.conversations:
+        with db.snapshot() as conn:
+            threads = sql.conversation_threads(conn, sorted(pool), compiled.sql, compiled.params)
     pool |= {n for near in threads.neighbours.values() for n in near}
     similarity.update(index.similarities(query_vector, [k for k in pool if k not in similarity]))
     scores = with_neighbours(

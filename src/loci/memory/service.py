@@ -47,6 +47,7 @@ MAX_LISTED_IDS = 1000
 class _Prepared:
     allowed: Allowed | None
     keyword: dict[int, float]  # seq -> keyword score, larger is better
+    conversations: bool  # whether the store holds any conversation turn
 
 
 class MemoryService:
@@ -329,6 +330,7 @@ class MemoryService:
             if namespace is not None:
                 self._engine.require_namespace(conn, namespace)
             self._engine.check_model(conn)
+            conversations = sql.has_conversation_turns(conn)
             allowed = admitted(conn, compiled)
             keyword = (
                 sql.keyword_search(conn, match, compiled.sql, compiled.params, depth)
@@ -336,7 +338,11 @@ class MemoryService:
                 else []
             )
         # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
-        return _Prepared(allowed=allowed, keyword={seq: -rank for seq, rank in keyword})
+        return _Prepared(
+            allowed=allowed,
+            keyword={seq: -rank for seq, rank in keyword},
+            conversations=conversations,
+        )
 
     def _rank(
         self,
@@ -350,7 +356,9 @@ class MemoryService:
         """The ranked candidates (filtered before ranking), at least `min_similarity` similar."""
         index = self._engine.sync.index
         vector = index.search(query_vector, depth, prepared.allowed) if alpha > 0.0 else []
-        found = hybrid.Candidates(vector=vector, keyword=prepared.keyword)
+        found = hybrid.Candidates(
+            vector=vector, keyword=prepared.keyword, conversations=prepared.conversations
+        )
         ranked = hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha)
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         return [r for r in ranked if min_similarity <= 0.0 or r.similarity >= min_similarity]
@@ -375,18 +383,10 @@ class MemoryService:
             self._engine.db.write_behind(lambda conn: sql.touch(conn, seqs, seen))
             self._engine.beside(self._engine.db.flush_behind)
         return [
-            _hit(records[seq], similarity, score, seen)
+            sql.row_to_hit(records[seq], similarity, score, seen)
             for seq, similarity, score in ranked
             if seq in records
         ]
-
-
-def _hit(row: Sequence[Any], similarity: float, score: float, seen: str | None) -> MemoryHit:
-    """A search hit from its row; `seen` is the access being recorded for it, if any."""
-    fields = sql.row_fields(row)
-    if seen is not None:
-        fields.update(last_accessed=seen, access_count=fields["access_count"] + 1)
-    return MemoryHit(**fields, similarity=min(max(similarity, 0.0), 1.0), score=score)
 
 
 def content_hash(text: str) -> str:

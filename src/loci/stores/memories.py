@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.memory.models import Memory, NamespaceInfo
+from loci.memory.models import Memory, MemoryHit, NamespaceInfo
 
 COLUMNS = (
     "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
@@ -41,6 +41,14 @@ class NewMemory:
 def row_to_memory(row: Sequence[Any]) -> tuple[int, Memory]:
     """A `COLUMNS` row as (seq, Memory)."""
     return int(row[0]), Memory(**row_fields(row))
+
+
+def row_to_hit(row: Sequence[Any], similarity: float, score: float, seen: str | None) -> MemoryHit:
+    """A `COLUMNS` row as a search hit; `seen` is the access being recorded for it, if any."""
+    fields = row_fields(row)
+    if seen is not None:
+        fields.update(last_accessed=seen, access_count=fields["access_count"] + 1)
+    return MemoryHit(**fields, similarity=min(max(similarity, 0.0), 1.0), score=score)
 
 
 def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> None:
@@ -169,6 +177,15 @@ def message_ids(conn: sqlite3.Connection, namespace: str) -> list[str]:
         (namespace,),
     ).fetchall()
     return [str(row[0]) for row in rows]
+
+
+def has_conversation_turns(conn: sqlite3.Connection) -> bool:
+    """Whether any memory is a conversation turn (one index probe)."""
+    row = conn.execute(
+        "SELECT 1 FROM memories INDEXED BY memories_conversation_turns "
+        "WHERE json_extract(metadata, '$.conversation') IS NOT NULL LIMIT 1"
+    ).fetchone()
+    return row is not None
 
 
 @dataclass(frozen=True)
