@@ -70,13 +70,6 @@ class BlobStore:
             return 0
         return size
 
-    def size(self, digest: str) -> int:
-        """Bytes on disk of a blob (0 if missing)."""
-        try:
-            return self._path(digest).stat().st_size
-        except FileNotFoundError:
-            return 0
-
     def digests(self) -> Iterator[str]:
         """Every blob on disk."""
         if not self.folder.is_dir():

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from loci.checkpoints.classify import BUDGET_SHARES, Classified, Tier
+from loci.checkpoints.classify import BUDGET_SHARES, Classified, Tier, tier_of
 
 BYTES_PER_TOKEN = 4
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -177,7 +177,7 @@ def _units(
         for key, value in node.items():
             path = [*prefix, str(key)]
             dotted = ".".join(path)
-            tier = classified[dotted].tier if dotted in classified else Tier.IMPORTANT
+            tier = tier_of(dotted, classified)
             mixed = isinstance(value, dict) and any(
                 c.tier is not tier for p, c in classified.items() if p.startswith(dotted + ".")
             )

@@ -16,7 +16,6 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from loci.errors import CheckpointCorruptedError, EncryptionKeyError
 from loci.stores.files import atomic_write
@@ -197,8 +196,3 @@ def decrypt(blob: bytes, keys: KeySet, checkpoint_id: str) -> bytes:
             f"checkpoint {checkpoint_id} failed its authentication check: the blob was changed",
             checkpoint_id=checkpoint_id,
         ) from None
-
-
-def describe(keys: KeySet) -> dict[str, Any]:
-    """The key set without the keys (for reports)."""
-    return {"current": keys.current, "key_ids": sorted(keys.keys)}

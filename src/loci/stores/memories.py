@@ -129,12 +129,6 @@ def row_fields(row: Sequence[Any]) -> dict[str, Any]:
     }
 
 
-def fetch_by_seq(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Memory]:
-    """Memories by their seq."""
-    rows = _rows_in(conn, f"SELECT {COLUMNS} FROM memories m WHERE m.seq IN ({{}})", seqs)
-    return dict(row_to_memory(row) for row in rows)
-
-
 def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> tuple[int, Memory] | None:
     """One memory by id, with its seq."""
     row = conn.execute(f"SELECT {COLUMNS} FROM memories m WHERE m.id = ?", (memory_id,)).fetchone()
