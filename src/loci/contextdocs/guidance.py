@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from loci.contextdocs.markdown import Document, Section
 from loci.contextdocs.names import section_key
 from loci.contextdocs.templates import FORMAT_WORDS, SectionSpec, Template
-from loci.contextdocs.validate import Issue, Validation
+from loci.contextdocs.validate import Issue, Validation, clip
 
 FILL = "<fill in>"
 _NAMING_COLUMNS = frozenset({"title", "name", "feature", "decision", "summary", "description"})
@@ -95,7 +95,7 @@ def _step(result: Validation, issue: Issue) -> str:
     if issue.type == "placeholder":
         quoted = issue.detail[0] if issue.detail else ""
         return (
-            f'In {heading}, replace "{_clip(quoted)}" (line {issue.line}) with real content: '
+            f'In {heading}, replace "{clip(quoted)}" (line {issue.line}) with real content: '
             f"{spec.correction}"
         )
     return f"In {heading}, include {spec.pattern_hint or 'the text the pattern asks for'}."
@@ -262,8 +262,3 @@ def _retry(result: Validation, issues: list[Issue], attempt: int, max_attempts: 
         f"changed sections) to update_context with the same project_id and file_type. "
         f"This was attempt {attempt} of {max_attempts}: {budget}"
     )
-
-
-def _clip(text: str, limit: int = 80) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."

@@ -226,7 +226,7 @@ def _placeholders(spec: SectionSpec, section: Section) -> list[Issue]:
                         "placeholder",
                         spec.name,
                         f'the section "{spec.name}" still holds placeholder text ({marker!r}) '
-                        f'at line {block.line}: "{_clip(piece)}"',
+                        f'at line {block.line}: "{clip(piece)}"',
                         line=block.line,
                         detail=(piece, marker),
                     )
@@ -272,6 +272,7 @@ def _describe(kinds: set[str]) -> str:
     return " and ".join(found) if found else "empty"
 
 
-def _clip(text: str, limit: int = 80) -> str:
+def clip(text: str, limit: int = 80) -> str:
+    """`text` on one line, cut to `limit` characters, for quoting in messages."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
