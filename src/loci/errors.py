@@ -33,10 +33,14 @@ class LociError(Exception):
 
     code: ClassVar[str] = "internal"
     exit_code: ClassVar[int] = 1
+    #: The HTTP status a specification names for this error, carried in `details.status`.
+    http_status: ClassVar[int | None] = None
 
     def __init__(self, message: str, **details: Any) -> None:
         super().__init__(message)
         self.message = message
+        if self.http_status is not None:
+            details = {"status": self.http_status, **details}
         self.details: dict[str, Any] = details
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,36 +108,28 @@ class CheckpointNotFoundError(NotFoundError):
     """No checkpoint with that id."""
 
     code = "CHECKPOINT_NOT_FOUND"
-
-    def __init__(self, message: str, **details: Any) -> None:
-        super().__init__(message, status=404, **details)
+    http_status = 404
 
 
 class SessionNotFoundError(NotFoundError):
     """No checkpoint session with that id."""
 
     code = "SESSION_NOT_FOUND"
-
-    def __init__(self, message: str, **details: Any) -> None:
-        super().__init__(message, status=404, **details)
+    http_status = 404
 
 
 class StorageQuotaExceededError(QuotaExceededError):
     """A checkpoint would pass a storage limit and cleanup cannot make room."""
 
     code = "STORAGE_QUOTA_EXCEEDED"
-
-    def __init__(self, message: str, **details: Any) -> None:
-        super().__init__(message, status=413, **details)
+    http_status = 413
 
 
 class CheckpointStorageError(StorageUnavailableError):
     """The checkpoint folder or its files cannot be used."""
 
     code = "STORAGE_UNAVAILABLE"
-
-    def __init__(self, message: str, **details: Any) -> None:
-        super().__init__(message, status=503, **details)
+    http_status = 503
 
 
 class CheckpointCorruptedError(LociError):
