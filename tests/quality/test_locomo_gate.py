@@ -1,7 +1,7 @@
 """Regression gate: recall quality on one LoCoMo conversation may not silently drop.
 
-Measured on conv-26 (197 questions) when this gate was set: default recall@5 0.660,
-recall@10 0.794, session recall@5 0.896; keyword only 0.592, vector only 0.417 at 10.
+Measured on conv-26 (197 questions) when this gate was set: default recall@5 0.677,
+recall@10 0.817, session recall@5 0.909; keyword only 0.592, vector only 0.417 at 10.
 Thresholds sit a little under.
 """
 
@@ -24,8 +24,8 @@ def test_recall_on_conv_26_stays_above_the_gate(tmp_path: Path, embedder: OnnxMi
     options = EvalOptions(ks=(5, 10), conversations=["conv-26"])
     report = run_locomo(LOCOMO, load_settings(home=tmp_path), embedder, options)
     assert report["questions"] == 197
-    assert report["recall@10"] >= 0.77
-    assert report["recall@5"] >= 0.63
-    assert report["session_recall@5"] >= 0.87
+    assert report["recall@10"] >= 0.79
+    assert report["recall@5"] >= 0.65
+    assert report["session_recall@5"] >= 0.88
     for part in ("keyword", "vector"):
         assert report["recall@10"] > report["baselines"][part]["recall@10"] + 0.1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -169,3 +170,113 @@ def test_thread_prior_without_conversations_keeps_the_same_scores() -> None:
     assert with_thread_prior(scores, {}, 0.4) == pytest.approx(
         with_thread_prior(scores, {3: "unrelated"}, 0.4)
     )
+
+
+MEALS = [
+    ("2024-03-10T19:00:00Z", "Ana", "I cooked a big pot of lentil soup tonight."),
+    ("2024-03-10T19:01:00Z", "Ben", "Sounds warming, enjoy it."),
+    ("2024-05-12T19:00:00Z", "Ana", "I cooked a mushroom risotto for dinner tonight."),
+    ("2024-05-12T19:01:00Z", "Ben", "Nice, risotto takes patience."),
+    ("2024-07-02T19:00:00Z", "Ana", "I cooked grilled fish with lemon tonight."),
+    ("2024-07-02T19:01:00Z", "Ben", "Summer food at last."),
+]
+
+
+def meal_chat() -> list[dict[str, str]]:
+    return [
+        {"speaker": who, "text": text, "timestamp": stamp, "session_id": stamp[:10]}
+        for stamp, who, text in MEALS
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("What did Ana cook in May 2024?", "mushroom risotto"),
+        ("What did Ana cook on 2 July, 2024?", "grilled fish"),
+        ("What did Ana cook in March?", "lentil soup"),
+    ],
+)
+def test_recall_favours_the_period_a_question_names(app: App, query: str, expected: str) -> None:
+    app.conversations.remember_conversation(parse_messages(meal_chat()), "meals", "meals")
+    found = app.memory.recall(query, limit=1, namespace="meals")
+    assert expected in found.memories[0].content
+
+
+def test_a_dated_question_finds_memories_outside_the_first_candidates(app: App) -> None:
+    # 120 near-identical notes crowd out the candidate lists; the one from the named day
+    # still comes first, because the memories of that period are searched as well.
+    notes = [
+        {
+            "speaker": "Ana",
+            "text": f"I cooked pasta again, batch {n}.",
+            "timestamp": f"2024-01-01T10:{n % 60:02d}:00Z",
+            "session_id": f"s{n}",
+        }
+        for n in range(120)
+    ]
+    dated = {
+        "speaker": "Ana",
+        "text": "I cooked something new.",
+        "timestamp": "2024-09-09T10:00:00Z",
+        "session_id": "late",
+    }
+    app.conversations.remember_conversation(parse_messages([*notes, dated]), "meals", "meals")
+    found = app.memory.recall("what did Ana cook on 9 September 2024?", limit=3, namespace="meals")
+    assert found.memories[0].content == "Ana: I cooked something new."
+
+
+def test_the_period_lookup_uses_the_time_index(app: App) -> None:
+    from loci.stores import timeline
+
+    clause, params = timeline.within_clause(
+        [(datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 2, 1, tzinfo=UTC))]
+    )
+    with app.engine.db.locked() as conn:
+        plan = conn.execute(
+            f"EXPLAIN QUERY PLAN SELECT m.seq FROM memories m WHERE {clause}", params
+        ).fetchall()
+        assert "memories_time" in str(plan)
+        assert timeline.year_range(conn) == []
+
+
+def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
+    from loci.memory import hybrid
+    from loci.memory.filters import compile_filter
+    from loci.stores import memories as sql
+    from loci.stores.vectors import Hit
+
+    chat = [
+        {
+            "speaker": who,
+            "text": "I like hiking.",
+            "timestamp": "2024-03-01T10:00:00Z",
+            "session_id": who,
+        }
+        for who in ("Ana", "Ben")
+    ]
+    ids = app.conversations.remember_conversation(parse_messages(chat), "hikes", "hikes").ids
+    with app.engine.db.locked() as conn:
+        ana, ben = (sql.fetch_by_id(conn, memory_id)[0] for memory_id in ids)  # type: ignore[index]
+
+    def first(query: str) -> int:
+        # Equal scores from both searches: only the speaker can tell the turns apart.
+        found = hybrid.Candidates(vector=[Hit(ana, 0.5), Hit(ben, 0.5)], keyword={}, query=query)
+        index = app.engine.index()
+        vector = index.get(ana)
+        assert vector is not None
+        ranked = hybrid.rank(app.engine.db, index, vector, found, compile_filter(None), 0.5)
+        return ranked[0].key
+
+    assert first("who likes hiking?") == ana  # a tie, broken by age
+    assert first("does Ben like hiking?") == ben
+    assert first("do Ana and Ben like hiking?") == ana
+
+
+def test_named_speaker_needs_exactly_one_whole_name() -> None:
+    from loci.memory.ranking import named_speaker
+
+    speakers = ["Ana", "Ben", "Anabel"]
+    assert named_speaker("what does ana like?", speakers) == "Ana"
+    assert named_speaker("did Ana and Ben meet?", speakers) is None
+    assert named_speaker("what about Benjamin?", speakers) is None

@@ -1,4 +1,5 @@
-"""Rank recall candidates: vector and keyword scores fused, then lifted by neighbouring turns.
+"""Rank recall candidates: vector and keyword scores fused, lifted by the period and speaker
+the query names, then by neighbouring turns and by the rest of their thread.
 
 Filters have been applied before this point: both candidate lists hold only admitted memories,
 and neighbours are looked up through the same filter.
@@ -12,11 +13,15 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from loci.memory import when
 from loci.memory.filters import CompiledFilter
-from loci.memory.ranking import fuse, with_neighbours, with_thread_prior
+from loci.memory.ranking import fuse, named_speaker, with_boost, with_neighbours, with_thread_prior
+from loci.memory.when import Period
 from loci.stores import memories as sql
+from loci.stores import timeline
 from loci.stores.db import Database
 from loci.stores.vectors import Hit, VectorIndex
+from loci.timeutil import parse_time
 
 #: How much of its best neighbour's score a memory gains (conversation turns only). Answers in a
 #: chat often sit in the reply to a question that matches the query, or in the next message:
@@ -25,6 +30,11 @@ NEIGHBOUR_WEIGHT = 0.5
 #: How much of the mean of its thread's three best scores a memory gains (a chat session; any
 #: other memory is a thread of its own). On LoCoMo it lifts recall@10 from 0.758 to 0.775.
 THREAD_WEIGHT = 0.4
+#: How much a memory gains from falling in a period the query names ("in May 2023"), times its
+#: closeness (see `when`). On LoCoMo's 114 dated questions recall@10 goes from 0.67 to 0.92.
+TIME_WEIGHT = 0.5
+#: How much a conversation turn gains when its speaker is the one person the query names.
+SPEAKER_WEIGHT = 0.1
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,8 @@ class Candidates:
     vector: Sequence[Hit]
     keyword: Mapping[int, float]
     conversations: bool = True  # False: no conversation turn is stored, skip the thread lookup
+    query: str = ""  # the question, for the speaker it names
+    periods: Sequence[Period] = ()  # the periods it names
 
 
 def rank(
@@ -62,16 +74,46 @@ def rank(
         similarity = index.similarities(query_vector, list(keyword))
         return _ordered(keyword, similarity)
     pool = similarity.keys() | found.keyword.keys()
-    threads = sql.Threads({}, {})
-    if found.conversations:
-        with db.snapshot() as conn:
-            threads = sql.conversation_threads(conn, sorted(pool), compiled.sql, compiled.params)
+    threads, times = _context(db, pool, found, compiled)
     pool |= {n for near in threads.neighbours.values() for n in near}
     similarity.update(index.similarities(query_vector, [k for k in pool if k not in similarity]))
-    scores = with_neighbours(
-        fuse(similarity, found.keyword, alpha), threads.neighbours, NEIGHBOUR_WEIGHT
-    )
+    scores = fuse(similarity, found.keyword, alpha)
+    if found.periods:
+        scores = with_boost(scores, _closeness(times, found.periods), TIME_WEIGHT)
+    speaker = named_speaker(found.query, threads.speaker_of.values())
+    if speaker is not None:
+        spoke = {key: 1.0 for key, name in threads.speaker_of.items() if name == speaker}
+        scores = with_boost(scores, spoke, SPEAKER_WEIGHT)
+    scores = with_neighbours(scores, threads.neighbours, NEIGHBOUR_WEIGHT)
     return _ordered(with_thread_prior(scores, threads.thread_of, THREAD_WEIGHT), similarity)
+
+
+def _context(
+    db: Database, pool: set[int], found: Candidates, compiled: CompiledFilter
+) -> tuple[sql.Threads, dict[int, str]]:
+    """The candidates' conversation threads, and the times of them and their neighbours."""
+    threads = sql.Threads({}, {}, {})
+    times: dict[int, str] = {}
+    if not found.conversations and not found.periods:
+        return threads, times
+    with db.snapshot() as conn:
+        if found.conversations:
+            threads = sql.conversation_threads(conn, sorted(pool), compiled.sql, compiled.params)
+        if found.periods:
+            near = {n for around in threads.neighbours.values() for n in around}
+            times = timeline.times_of(conn, sorted(pool | near))
+    return threads, times
+
+
+def _closeness(times: Mapping[int, str], periods: Sequence[Period]) -> dict[int, float]:
+    closeness: dict[int, float] = {}
+    for key, stamp in times.items():
+        try:
+            moment = parse_time(stamp)
+        except ValueError:  # a hand-written metadata timestamp that is not a time
+            continue
+        closeness[key] = when.closeness(moment, periods)
+    return closeness
 
 
 def _ordered(scores: Mapping[int, float], similarity: Mapping[int, float]) -> list[Ranked]:

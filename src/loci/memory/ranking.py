@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 #: Words too common to say anything about what a memory is about.
 STOP_WORDS = frozenset(
@@ -171,6 +171,23 @@ def fuse(
         + (1.0 - alpha) * (keyword.get(key, 0.0) / best if best > 0 else 0.0)
         for key in similarity.keys() | keyword.keys()
     }
+
+
+def with_boost(
+    scores: Mapping[int, float], amounts: Mapping[int, float], weight: float
+) -> dict[int, float]:
+    """Add `weight` x each memory's amount (0..1; memories without one gain nothing)."""
+    return {key: score + weight * amounts.get(key, 0.0) for key, score in scores.items()}
+
+
+def named_speaker(query: str, speakers: Iterable[str]) -> str | None:
+    """The one speaker the query names as a whole word (None for none, or for several)."""
+    named = {
+        speaker
+        for speaker in set(speakers)
+        if speaker and re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", query, re.IGNORECASE)
+    }
+    return named.pop() if len(named) == 1 else None
 
 
 def with_neighbours(

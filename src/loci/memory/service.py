@@ -7,15 +7,14 @@ import sqlite3
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from loci.errors import InvalidInputError, LociError, NotFoundError
-from loci.memory import hybrid, validation
+from loci.memory import hybrid, search_side, validation
 from loci.memory.engine import MemoryEngine, vector_bytes
-from loci.memory.filters import CompiledFilter, admitted, compile_filter
+from loci.memory.filters import CompiledFilter, compile_filter
 from loci.memory.models import (
     ForgetBatchResult,
     ForgetResult,
@@ -41,13 +40,6 @@ CANDIDATES_PER_RESULT = 4
 MIN_CANDIDATES = 50
 #: `forget` lists at most this many ids (the count is always exact).
 MAX_LISTED_IDS = 1000
-
-
-@dataclass(frozen=True)
-class _Prepared:
-    allowed: Allowed | None
-    keyword: dict[int, float]  # seq -> keyword score, larger is better
-    conversations: bool  # whether the store holds any conversation turn
 
 
 class MemoryService:
@@ -175,11 +167,15 @@ class MemoryService:
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         match = fts_match(query) if alpha < 1.0 else None
         # The database half of the search runs while the query is being embedded.
-        prepared = self._engine.beside(lambda: self._prepare(namespace, compiled, match, depth))
+        prepared = self._engine.beside(
+            lambda: search_side.prepare(self._engine, namespace, compiled, match, depth, query)
+        )
         started = time.perf_counter()
         query_vector = self._engine.embed([query])[0]
         embed_ms = (time.perf_counter() - started) * 1000
-        ranked = self._rank(query_vector, prepared.result(), compiled, alpha, depth, min_similarity)
+        ranked = self._rank(
+            query, query_vector, prepared.result(), compiled, alpha, depth, min_similarity
+        )
         hits = self._load_hits([(r.key, r.similarity, r.score) for r in ranked[:limit]], touch=True)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(
@@ -321,33 +317,11 @@ class MemoryService:
         self._engine.sync.note_own_write()
         return [row.id for row in rows], stamp
 
-    def _prepare(
-        self, namespace: str | None, compiled: CompiledFilter, match: str | None, depth: int
-    ) -> _Prepared:
-        """Checks, the filter's admitted rows and the keyword ranking; refreshes the index."""
-        self._engine.sync.refresh()
-        with self._engine.db.side_read() as conn:
-            if namespace is not None:
-                self._engine.require_namespace(conn, namespace)
-            self._engine.check_model(conn)
-            conversations = sql.has_conversation_turns(conn)
-            allowed = admitted(conn, compiled)
-            keyword = (
-                sql.keyword_search(conn, match, compiled.sql, compiled.params, depth)
-                if match
-                else []
-            )
-        # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
-        return _Prepared(
-            allowed=allowed,
-            keyword={seq: -rank for seq, rank in keyword},
-            conversations=conversations,
-        )
-
     def _rank(
         self,
+        query: str,
         query_vector: np.ndarray[Any, Any],
-        prepared: _Prepared,
+        prepared: search_side.Prepared,
         compiled: CompiledFilter,
         alpha: float,
         depth: int,
@@ -356,8 +330,17 @@ class MemoryService:
         """The ranked candidates (filtered before ranking), at least `min_similarity` similar."""
         index = self._engine.sync.index
         vector = index.search(query_vector, depth, prepared.allowed) if alpha > 0.0 else []
+        if prepared.within is not None and prepared.within.size and 0.0 < alpha < 1.0:
+            # The best matches inside the named periods join the candidates.
+            seen = {hit.key for hit in vector}
+            inside = index.search(query_vector, depth, Allowed(keys=prepared.within))
+            vector = [*vector, *(hit for hit in inside if hit.key not in seen)]
         found = hybrid.Candidates(
-            vector=vector, keyword=prepared.keyword, conversations=prepared.conversations
+            vector=vector,
+            keyword=prepared.keyword,
+            conversations=prepared.conversations,
+            query=query,
+            periods=prepared.periods,
         )
         ranked = hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha)
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.

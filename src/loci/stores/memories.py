@@ -184,10 +184,11 @@ def has_conversation_turns(conn: sqlite3.Connection) -> bool:
 
 @dataclass(frozen=True)
 class Threads:
-    """Where conversation turns sit: each one's neighbours and its thread (session)."""
+    """Where conversation turns sit: each one's neighbours, thread (session) and speaker."""
 
     neighbours: dict[int, list[int]]
     thread_of: dict[int, tuple[Any, ...]]
+    speaker_of: dict[int, str]
 
 
 def conversation_threads(
@@ -200,23 +201,24 @@ def conversation_threads(
     the same namespace, `metadata.conversation` and `metadata.session_id` (the thread).
     """
     if not seqs:
-        return Threads({}, {})
+        return Threads({}, {}, {})
     wanted = sorted({seq + step for seq in seqs for step in (-2, -1, 0, 1, 2)})
     marks = ",".join("?" * len(wanted))
     rows = conn.execute(
         "SELECT m.seq, m.namespace, json_extract(m.metadata, '$.conversation'), "
-        "json_extract(m.metadata, '$.session_id') "
+        "json_extract(m.metadata, '$.session_id'), json_extract(m.metadata, '$.speaker') "
         f"FROM memories m INDEXED BY memories_conversation_turns WHERE m.seq IN ({marks}) "
         f"AND json_extract(m.metadata, '$.conversation') IS NOT NULL AND ({where})",
         [*wanted, *params],
     ).fetchall()
     thread = {int(row[0]): (row[1], row[2], row[3]) for row in rows}
+    speaker = {int(row[0]): row[4] for row in rows if isinstance(row[4], str)}
     near = {seq + step for seq in seqs for step in (-1, 0, 1)} & thread.keys()
     neighbours = {
         seq: [seq + step for step in (-1, 1) if thread.get(seq + step) == thread[seq]]
         for seq in near
     }
-    return Threads(neighbours, thread)
+    return Threads(neighbours, thread, speaker)
 
 
 def keyword_search(

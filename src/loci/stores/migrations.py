@@ -128,6 +128,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX checkpoints_blob ON checkpoints(blob);
     CREATE INDEX checkpoints_cleanup ON checkpoints(critical, created_at);
     """,
+    # 5: when each memory happened (a conversation turn's message time, else when it was stored),
+    # so that recall can find the memories of a period a question names without a scan.
+    # The expression must stay the same as `timeline.MEMORY_TIME` for the planner to use it.
+    """
+    CREATE INDEX memories_time ON memories(coalesce(CASE WHEN json_extract(metadata,
+        '$.conversation') IS NOT NULL THEN json_extract(metadata, '$.timestamp') END, created_at));
+    """,
 )
 
 

@@ -1,0 +1,89 @@
+"""The database half of a recall, run in the worker thread while the query is embedded.
+
+It checks the namespace and the model, finds what the filter admits, runs the keyword search,
+and reads the periods the query names ("in May 2023", "last week"), adding the best keyword
+matches inside them and the memories they hold for a vector search of their own.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from loci.memory import when
+from loci.memory.engine import MemoryEngine
+from loci.memory.filters import CompiledFilter, admitted
+from loci.memory.when import Period
+from loci.stores import memories as sql
+from loci.stores import timeline
+from loci.stores.vectors import Allowed, KeyArray
+
+#: At most this many memories of the periods a query names are searched as extra candidates.
+MAX_WITHIN = 5000
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What the database said about a query, before its vector is known."""
+
+    allowed: Allowed | None
+    keyword: dict[int, float]  # seq -> keyword score, larger is better
+    conversations: bool  # whether the store holds any conversation turn
+    periods: list[Period]  # the periods the query names
+    within: KeyArray | None  # admitted memories of those periods (None: no period named)
+
+
+def prepare(
+    engine: MemoryEngine,
+    namespace: str | None,
+    compiled: CompiledFilter,
+    match: str | None,
+    depth: int,
+    query: str,
+) -> Prepared:
+    """Checks, the filter's admitted rows and the keyword ranking, also within the periods the
+    query names; refreshes the index first."""
+    engine.sync.refresh()
+    with engine.db.side_read() as conn:
+        if namespace is not None:
+            engine.require_namespace(conn, namespace)
+        engine.check_model(conn)
+        conversations = sql.has_conversation_turns(conn)
+        allowed = admitted(conn, compiled)
+        keyword = (
+            sql.keyword_search(conn, match, compiled.sql, compiled.params, depth) if match else []
+        )
+        periods, within = _periods(conn, query, compiled, match, depth, keyword)
+    # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
+    return Prepared(
+        allowed=allowed,
+        keyword={seq: -rank for seq, rank in keyword},
+        conversations=conversations,
+        periods=periods,
+        within=within,
+    )
+
+
+def _periods(
+    conn: sqlite3.Connection,
+    query: str,
+    compiled: CompiledFilter,
+    match: str | None,
+    depth: int,
+    keyword: list[tuple[int, float]],
+) -> tuple[list[Period], KeyArray | None]:
+    """The periods the query names and the admitted memories in them (at most MAX_WITHIN);
+    the best keyword matches among those are added to `keyword`."""
+    if not when.names_a_time(query):
+        return [], None
+    periods = when.periods_in(query, datetime.now(UTC), timeline.year_range(conn))
+    if not periods:
+        return [], None
+    spans = [when.search_bounds(period) for period in periods]
+    within = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, MAX_WITHIN)
+    if match and within.size:
+        clause, params = timeline.within_clause(spans)
+        where = f"({compiled.sql}) AND {clause}"
+        keyword += sql.keyword_search(conn, match, where, [*compiled.params, *params], depth)
+    return periods, within

@@ -1,0 +1,71 @@
+"""When memories happened: a conversation turn's message time, else when it was stored.
+
+The expression below is indexed (migration 5), so the memories of a period are found with an
+index range scan. SQLite uses the index only for the same expression (compared as parsed, so
+spacing may differ).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from loci.timeutil import format_time
+
+MEMORY_TIME = (
+    "coalesce(CASE WHEN json_extract(metadata, '$.conversation') IS NOT NULL "
+    "THEN json_extract(metadata, '$.timestamp') END, created_at)"
+)
+
+Span = tuple[datetime, datetime]
+
+
+def year_range(conn: sqlite3.Connection) -> list[int]:
+    """Every year from the earliest memory's to the latest's (empty for an empty store)."""
+    # Two subqueries: SQLite answers a lone min() or max() from the index, not both at once.
+    low, high = conn.execute(
+        f"SELECT (SELECT min({MEMORY_TIME}) FROM memories), "
+        f"(SELECT max({MEMORY_TIME}) FROM memories)"
+    ).fetchone()
+    if low is None or high is None:
+        return []
+    return list(range(_year(low), _year(high) + 1))
+
+
+def within_clause(spans: Sequence[Span]) -> tuple[str, list[Any]]:
+    """A WHERE clause over `m` admitting memories whose time falls in any span (end exclusive)."""
+    clauses = " OR ".join(f"({MEMORY_TIME} >= ? AND {MEMORY_TIME} < ?)" for _ in spans)
+    params = [format_time(moment) for span in spans for moment in span]
+    return f"({clauses})", params
+
+
+def seqs_within(
+    conn: sqlite3.Connection, spans: Sequence[Span], where: str, params: Sequence[Any], limit: int
+) -> npt.NDArray[np.int64]:
+    """Seqs of up to `limit` admitted memories whose time falls in the spans."""
+    clause, span_params = within_clause(spans)
+    rows = conn.execute(
+        f"SELECT m.seq FROM memories m WHERE {clause} AND ({where}) LIMIT ?",
+        [*span_params, *params, limit],
+    ).fetchall()
+    return np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+
+
+def times_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, str]:
+    """The time of each memory in `seqs` (stored form)."""
+    if not seqs:
+        return {}
+    marks = ",".join("?" * len(seqs))
+    rows = conn.execute(
+        f"SELECT m.seq, {MEMORY_TIME} FROM memories m WHERE m.seq IN ({marks})", list(seqs)
+    ).fetchall()
+    return {int(seq): str(moment) for seq, moment in rows}
+
+
+def _year(stamp: str) -> int:
+    return int(stamp[:4])

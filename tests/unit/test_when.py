@@ -1,0 +1,99 @@
+"""Dates named in recall queries: the phrases read, the periods they give, and closeness."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from loci.memory.when import Period, closeness, names_a_time, periods_in, search_bounds
+
+NOW = datetime(2026, 11, 22, 15, 30, tzinfo=UTC)
+
+
+def days(start: str, end: str) -> Period:
+    return Period(
+        datetime.fromisoformat(start + "T00:00+00:00"), datetime.fromisoformat(end + "T00:00+00:00")
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("what did we ship on 2023-05-03?", [days("2023-05-03", "2023-05-04")]),
+        ("What did Gina find on 1 February, 2023?", [days("2023-02-01", "2023-02-02")]),
+        ("Who called on May 3rd, 2023", [days("2023-05-03", "2023-05-04")]),
+        ("the movie Tim watched on 8th December, 2023", [days("2023-12-08", "2023-12-09")]),
+        ("the 3rd of June 2023", [days("2023-06-03", "2023-06-04")]),
+        ("What setback did Melanie face in October 2023?", [days("2023-10-01", "2023-11-01")]),
+        ("plans for December 2023", [days("2023-12-01", "2024-01-01")]),
+        ("what happened in 2024", [days("2024-01-01", "2025-01-01")]),
+        ("Where was Tim in the week before 16 November 2023?", [days("2023-11-09", "2023-11-17")]),
+        ("the week after 1 March 2024", [days("2024-03-01", "2024-03-09")]),
+    ],
+)
+def test_dated_phrases_give_their_period(query: str, expected: list[Period]) -> None:
+    assert names_a_time(query)
+    assert periods_in(query, NOW) == expected
+
+
+def test_a_date_without_a_year_falls_in_each_year_of_the_store() -> None:
+    assert periods_in("When did Melanie go camping in June?", NOW, [2022, 2023]) == [
+        days("2022-06-01", "2022-07-01"),
+        days("2023-06-01", "2023-07-01"),
+    ]
+    assert periods_in("the party on June 3", NOW, [2023]) == [days("2023-06-03", "2023-06-04")]
+    # With no years given (an empty store), the current year stands in.
+    assert periods_in("during March", NOW) == [days("2026-03-01", "2026-04-01")]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("what did I say today", days("2026-11-22", "2026-11-23")),
+        ("the bug from yesterday", days("2026-11-21", "2026-11-22")),
+        ("decisions made last week", days("2026-11-15", "2026-11-23")),
+        ("this week's meetings", days("2026-11-16", "2026-11-23")),
+        ("goals this month", days("2026-11-01", "2026-11-23")),
+        ("everything this year", days("2026-01-01", "2026-11-23")),
+        ("3 days ago", days("2026-11-19", "2026-11-20")),
+        ("two weeks ago", days("2026-11-05", "2026-11-09")),
+        ("a month ago", days("2026-10-07", "2026-10-23")),
+    ],
+)
+def test_relative_phrases_count_back_from_now(query: str, expected: Period) -> None:
+    assert periods_in(query, NOW) == [expected]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what editor does the user prefer?",
+        "May I ask which database runs in staging?",  # "May" alone is not a month
+        "the march of the penguins",
+        "on 31 June 2023",  # not a date
+        "order 2023 units",  # a bare number is not a year
+        "ticket 2023-13-45",
+    ],
+)
+def test_phrases_that_name_no_period(query: str) -> None:
+    assert periods_in(query, NOW, [2023]) == []
+
+
+def test_the_fast_precheck_passes_every_dated_query_and_skips_plain_ones() -> None:
+    assert not names_a_time("which database runs in staging")
+    assert names_a_time("what did we decide 3 days ago")
+
+
+def test_closeness_is_one_inside_and_fades_after() -> None:
+    period = days("2023-05-03", "2023-05-04")
+    assert closeness(datetime(2023, 5, 3, 12, tzinfo=UTC), [period]) == 1.0
+    assert closeness(datetime(2023, 5, 2, 12, tzinfo=UTC), [period]) == 1.0  # a day's grace
+    assert closeness(datetime(2023, 5, 1, 12, tzinfo=UTC), [period]) == 0.0
+    told_later = datetime(2023, 5, 4, tzinfo=UTC) + timedelta(days=3, hours=12)
+    assert closeness(told_later, [period]) == pytest.approx(0.5)
+    assert closeness(datetime(2023, 5, 20, tzinfo=UTC), [period]) == 0.0
+    assert search_bounds(period) == (
+        datetime(2023, 5, 2, tzinfo=UTC),
+        datetime(2023, 5, 11, tzinfo=UTC),
+    )
