@@ -71,8 +71,9 @@ def test_large_index_applies_filters_before_ranking(
     query = embeddings_like(1, seed=4)[0]
     in_b = index.search(query, 20, Allowed(namespaces=frozenset(["b"])))
     assert len(in_b) == 20 and all(hit.key % 3 == 1 for hit in in_b)
-    few = np.array([5, 17, 20_001], dtype=np.int64)
-    assert sorted(hit.key for hit in index.search(query, 10, Allowed(keys=few))) == [5, 17, 20_001]
+    few = np.array([5, 17, PROJECT_FROM + 1], dtype=np.int64)
+    found = sorted(hit.key for hit in index.search(query, 10, Allowed(keys=few)))
+    assert found == [5, 17, PROJECT_FROM + 1]
     assert index.search(query, 5, Allowed(namespaces=frozenset(["missing"]))) == []
 
 
@@ -86,3 +87,23 @@ def test_large_index_stays_consistent_after_deletes_and_updates() -> None:
     top = index.search(query, 1)[0]
     assert top.key == 7 and top.similarity == pytest.approx(1.0, abs=1e-5)
     assert index.count() == PROJECT_FROM + 99
+
+
+@pytest.mark.parametrize("size", [100, 9_000, 50_000])
+@pytest.mark.parametrize("count", [1, 50, 1000])
+def test_best_positions_hold_every_top_score(size: int, count: int) -> None:
+    from loci.stores.vectors import _best
+
+    scores = np.random.default_rng(size + count).standard_normal(size).astype(np.float32)
+    scores[::7] = -np.inf  # filtered-out rows
+    chosen = set(_best(scores, count).tolist())
+    expected = set(np.argsort(-scores, kind="stable")[: min(count, size)].tolist())
+    assert expected <= chosen
+    assert len(chosen) <= 4 * count + 4096
+
+
+def test_best_positions_with_ties_still_cover_the_count() -> None:
+    from loci.stores.vectors import _best
+
+    assert len(_best(np.zeros(40_000, dtype=np.float32), 10)) >= 10
+    assert len(_best(np.zeros(40_000, dtype=np.float32), 30_000)) >= 30_000

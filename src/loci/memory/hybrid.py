@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -37,8 +38,7 @@ TIME_WEIGHT = 0.5
 SPEAKER_WEIGHT = 0.1
 
 
-@dataclass(frozen=True)
-class Ranked:
+class Ranked(NamedTuple):
     """One ranked memory: its key, cosine similarity to the query, and final score."""
 
     key: int
@@ -84,7 +84,8 @@ def rank(
     if speaker is not None:
         spoke = {key: 1.0 for key, name in threads.speaker_of.items() if name == speaker}
         scores = with_boost(scores, spoke, SPEAKER_WEIGHT)
-    scores = with_neighbours(scores, threads.neighbours, NEIGHBOUR_WEIGHT)
+    if threads.neighbours:
+        scores = with_neighbours(scores, threads.neighbours, NEIGHBOUR_WEIGHT)
     return _ordered(with_thread_prior(scores, threads.thread_of, THREAD_WEIGHT), similarity)
 
 

@@ -48,7 +48,10 @@ def row_to_hit(row: Sequence[Any], similarity: float, score: float, seen: str | 
     fields = row_fields(row)
     if seen is not None:
         fields.update(last_accessed=seen, access_count=fields["access_count"] + 1)
-    return MemoryHit(**fields, similarity=min(max(similarity, 0.0), 1.0), score=score)
+    # The row was validated when it was written: build the model without validating it again.
+    return MemoryHit.model_construct(
+        **fields, similarity=min(max(similarity, 0.0), 1.0), score=score
+    )
 
 
 def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> None:
