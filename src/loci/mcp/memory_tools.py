@@ -112,7 +112,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         """Find stored memories relevant to a question or topic, best first.
 
         Hybrid by default: meaning (vectors) and keywords fused. `hybrid_alpha` 1.0 = meaning
-        only, 0.0 = keywords only. `namespace` and `filters` restrict what is searched.
+        only, 0.0 = keywords only. `namespace` and `filters` restrict what is searched. A
+        period named in the query ("in May 2023", "on 3 June", "last week") favours memories
+        from it, and a person named in it favours their turns of stored conversations.
         """
         return provider.call(
             lambda app: app.memory.recall(

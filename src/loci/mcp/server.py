@@ -37,6 +37,8 @@ dates or metadata. Use `nearby` to explore around a memory, `forget` to delete w
 outdated (try `dry_run` first for filters), and `stats` / `namespaces` to see what is stored.
 To keep a whole chat history searchable, store it with `remember_conversation` (one memory per
 message, with speaker, session and time); recall then also brings the turns around a match.
+Name the period or the person in the query when you know it ("what did Ana say about the trip
+in May 2023?"): recall favours memories from that period and that speaker's turns.
 
 Project context files (mental_model, session_summary, bugs, features) carry what you know about
 a code project from one session to the next. At the start of work on a project call
