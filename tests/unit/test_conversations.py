@@ -280,3 +280,17 @@ def test_named_speaker_needs_exactly_one_whole_name() -> None:
     assert named_speaker("what does ana like?", speakers) == "Ana"
     assert named_speaker("did Ana and Ben meet?", speakers) is None
     assert named_speaker("what about Benjamin?", speakers) is None
+
+
+def test_the_period_search_keeps_to_the_namespace_and_filters(app: App) -> None:
+    app.conversations.remember_conversation(parse_messages(meal_chat()), "meals", "meals")
+    elsewhere = [
+        {"speaker": "Ana", "text": "I cooked paella.", "timestamp": "2024-05-12T20:00:00Z"}
+    ]
+    app.conversations.remember_conversation(parse_messages(elsewhere), "other", "other")
+    found = app.memory.recall("What did Ana cook in May 2024?", limit=10, namespace="meals")
+    assert found.memories and all(hit.namespace == "meals" for hit in found.memories)
+    only_ben = app.memory.recall(
+        "What did Ana cook in May 2024?", limit=10, filters={"metadata.speaker": "Ben"}
+    )
+    assert only_ben.memories and all(hit.content.startswith("Ben:") for hit in only_ben.memories)
