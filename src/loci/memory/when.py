@@ -128,13 +128,19 @@ def _iso_day(groups: Sequence[str | None], years: Sequence[int]) -> list[Period]
 
 
 def _day_month(groups: Sequence[str | None], years: Sequence[int]) -> list[Period]:
-    day, month, year = int(_text(groups[0])), _month(groups[1]), groups[2]
-    return [p for y in _years(year, years) for p in _days(y, month, day)]
+    return _day_in_years(groups[0], groups[1], groups[2], years)
 
 
 def _month_day(groups: Sequence[str | None], years: Sequence[int]) -> list[Period]:
-    month, day, year = _month(groups[0]), int(_text(groups[1])), groups[2]
-    return [p for y in _years(year, years) for p in _days(y, month, day)]
+    return _day_in_years(groups[1], groups[0], groups[2], years)
+
+
+def _day_in_years(
+    day: str | None, month: str | None, year: str | None, years: Sequence[int]
+) -> list[Period]:
+    """The day in the year named, or in each of `years` when none is."""
+    spans = [int(year)] if year else years
+    return [p for y in spans for p in _days(y, _month(month), int(_text(day)))]
 
 
 def _month_year(groups: Sequence[str | None], years: Sequence[int]) -> list[Period]:
@@ -203,10 +209,6 @@ def _days(year: int, month: int, day: int) -> list[Period]:
 def _month_period(year: int, month: int) -> Period:
     following = date(year + month // 12, month % 12 + 1, 1)
     return Period(_at(date(year, month, 1)), _at(following))
-
-
-def _years(named: str | None, years: Sequence[int]) -> Sequence[int]:
-    return [int(named)] if named else years
 
 
 def _month(name: str | None) -> int:
