@@ -140,8 +140,8 @@ def fill(
         done += n
 
 
-def projection_agreement(app, embedder: OnnxMiniLM) -> str:
-    """Share of the exact top 10 that the (possibly projected) index search returns."""
+def shortlist_agreement(app, embedder: OnnxMiniLM) -> str:
+    """Share of the exact top 10 that the (possibly shortlisted) index search returns."""
     index = app.engine.sync.index
     queries = embedder.embed(QUERIES + [f"what happened with {w}" for w in WORDS])
     overlap = [
@@ -162,7 +162,7 @@ def recall_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -> None:
     print(
         f"recall @ {size:>6}: p50 {p(ours, 50):.2f} ms, p95 {p(ours, 95):.2f} ms; "
         f"bare embedding p50 {p(bare, 50):.2f} ms; ratio {ratio:.2f}; "
-        f"vector top-10 agreement with exact search {projection_agreement(app, embedder)}"
+        f"vector top-10 agreement with exact search {shortlist_agreement(app, embedder)}"
     )
 
 

@@ -1,14 +1,34 @@
-"""The embedded vector index: exact below the projection threshold, near-exact above it."""
+"""The embedded vector index: exact below the shortlist threshold, near-exact above it."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from loci.stores.vectors import PROJECT_FROM, Allowed, ExactIndex
+from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.stores.signcodes import SignCodes, shortlist
+from loci.stores.vectors import SHORTLIST_FROM, Allowed, ExactIndex
 
 DIMENSIONS = 384
+NOVEL = (
+    Path(__file__).resolve().parents[3] / "shared" / "eval" / "novels" / "pride-and-prejudice.txt"
+)
+QUESTIONS = [
+    "Who is going to marry Mr. Bingley?",
+    "What did Elizabeth think of Mr. Darcy at the ball?",
+    "Where does Mr. Collins live?",
+    "Why was Lydia in trouble?",
+    "What did Mrs. Bennet want for her daughters?",
+    "Who wrote the letter?",
+    "How rich is Mr. Darcy?",
+    "a walk in the garden at Pemberley",
+    "dinner with the officers",
+    "the carriage arrived late",
+]
 
 
 def embeddings_like(count: int, seed: int) -> npt.NDArray[np.float32]:
@@ -40,7 +60,7 @@ def exact_top(
 
 @pytest.fixture(scope="module")
 def large() -> tuple[ExactIndex, npt.NDArray[np.float32]]:
-    return filled(PROJECT_FROM + 5000, namespaces=("a", "b", "c"))
+    return filled(SHORTLIST_FROM + 5000, namespaces=("a", "b", "c"))
 
 
 def test_small_index_is_exact() -> None:
@@ -50,18 +70,33 @@ def test_small_index_is_exact() -> None:
         assert [hit.key for hit in index.search(query, 10)] == exact_top(vectors, query, 10)
 
 
-def test_large_index_matches_exact_search(
+@pytest.mark.skipif(not NOVEL.exists(), reason="../shared/eval is not beside the repository")
+def test_shortlisted_search_matches_exact_search_on_real_embeddings(embedder: OnnxMiniLM) -> None:
+    """Sign codes are judged on what they will index: MiniLM embeddings of real sentences,
+    searched with questions and with other sentences of the same book."""
+    text = NOVEL.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if 5 <= len(s.split()) <= 14]
+    vectors = embedder.embed(sentences[:1500])
+    queries = embedder.embed(QUESTIONS + sentences[1500:1520])
+    index = ExactIndex(DIMENSIONS, shortlist_from=500)
+    index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
+    for k, floor in ((10, 0.95), (50, 0.98)):
+        overlap = [
+            len({hit.key for hit in index.search(q, k)} & set(exact_top(vectors, q, k))) / k
+            for q in queries
+        ]
+        assert np.mean(overlap) >= floor, (k, np.mean(overlap))
+    hit = index.search(queries[0], 1)[0]
+    assert hit.similarity == pytest.approx(float(vectors[hit.key] @ queries[0]), abs=1e-5)
+
+
+def test_shortlisted_search_finds_a_stored_vector_first(
     large: tuple[ExactIndex, npt.NDArray[np.float32]],
 ) -> None:
     index, vectors = large
-    queries = embeddings_like(50, seed=3)
-    overlap = [
-        len({hit.key for hit in index.search(query, 10)} & set(exact_top(vectors, query, 10))) / 10
-        for query in queries
-    ]
-    assert np.mean(overlap) >= 0.98
-    hit = index.search(queries[0], 1)[0]
-    assert hit.similarity == pytest.approx(float(vectors[hit.key] @ queries[0]), abs=1e-5)
+    for key in (0, 777, SHORTLIST_FROM + 4000):
+        top = index.search(vectors[key], 3)
+        assert top[0].key == key and top[0].similarity == pytest.approx(1.0, abs=1e-5)
 
 
 def test_large_index_applies_filters_before_ranking(
@@ -71,14 +106,14 @@ def test_large_index_applies_filters_before_ranking(
     query = embeddings_like(1, seed=4)[0]
     in_b = index.search(query, 20, Allowed(namespaces=frozenset(["b"])))
     assert len(in_b) == 20 and all(hit.key % 3 == 1 for hit in in_b)
-    few = np.array([5, 17, PROJECT_FROM + 1], dtype=np.int64)
+    few = np.array([5, 17, SHORTLIST_FROM + 1], dtype=np.int64)
     found = sorted(hit.key for hit in index.search(query, 10, Allowed(keys=few)))
-    assert found == [5, 17, PROJECT_FROM + 1]
+    assert found == [5, 17, SHORTLIST_FROM + 1]
     assert index.search(query, 5, Allowed(namespaces=frozenset(["missing"]))) == []
 
 
 def test_large_index_stays_consistent_after_deletes_and_updates() -> None:
-    index, vectors = filled(PROJECT_FROM + 100)
+    index, vectors = filled(SHORTLIST_FROM + 100)
     query = vectors[42]
     assert index.search(query, 1)[0].key == 42
     index.delete([42])
@@ -86,7 +121,7 @@ def test_large_index_stays_consistent_after_deletes_and_updates() -> None:
     index.upsert([7], query.reshape(1, -1), ["a"])  # key 7 now holds 42's vector
     top = index.search(query, 1)[0]
     assert top.key == 7 and top.similarity == pytest.approx(1.0, abs=1e-5)
-    assert index.count() == PROJECT_FROM + 99
+    assert index.count() == SHORTLIST_FROM + 99
 
 
 @pytest.mark.parametrize("size", [100, 9_000, 50_000])
@@ -107,3 +142,31 @@ def test_best_positions_with_ties_still_cover_the_count() -> None:
 
     assert len(_best(np.zeros(40_000, dtype=np.float32), 10)) >= 10
     assert len(_best(np.zeros(40_000, dtype=np.float32), 30_000)) >= 30_000
+
+
+def test_sign_codes_measure_how_many_signs_differ() -> None:
+    vectors = embeddings_like(200, seed=5)
+    codes = SignCodes.fit(vectors)
+    encoded = codes.encode(vectors)
+    assert encoded.shape == (6, 200)
+    distances = codes.distances(encoded, vectors[3])
+    assert distances[3] == 0
+    flipped = 2 * codes.centre - vectors[3]  # every component on the other side of the centre
+    assert codes.distances(codes.encode(flipped.reshape(1, -1)), vectors[3])[0] == DIMENSIONS
+    assert int(distances.max()) < codes.excluded
+
+
+@pytest.mark.parametrize("size", [50, 5_000, 100_000])
+@pytest.mark.parametrize("count", [1, 40, 2000])
+def test_shortlist_holds_every_row_nearer_than_its_cut_off(size: int, count: int) -> None:
+    rng = np.random.default_rng(size + count)
+    distances = rng.binomial(384, 0.5, size).astype(np.uint16)
+    excluded = 385
+    distances[::5] = excluded  # rows a filter left out
+    chosen = shortlist(distances, count, excluded)
+    allowed = int(np.count_nonzero(distances < excluded))
+    assert len(chosen) >= min(count, allowed)
+    assert np.all(distances[chosen] < excluded)
+    assert np.all(np.diff(chosen) > 0)
+    cut_off = int(distances[chosen].max())
+    assert set(np.flatnonzero(distances < cut_off).tolist()) <= set(chosen.tolist())

@@ -1,0 +1,97 @@
+"""Sign codes: one bit per dimension, which let large indexes shortlist rows before exact scoring.
+
+Each stored vector is kept, beside its float32 row, as the signs of its centred components:
+48 bytes for a 384-d vector, 4.8 MB for 100k. The Hamming distance between a row's code and the
+query's code ranks rows roughly as their cosine does, and a Hamming scan over 100k codes costs
+~0.3 ms, against 3-4 ms for a float32 scan (150 MB) or ~1.5 ms for the 128-d PCA projection
+this replaced (51 MB). The shortlisted rows are then scored exactly, so results carry exact
+similarities. Measured on MiniLM embeddings (11k LoCoMo turns and 8k novel sentences), a
+shortlist of 2 % of the rows holds 98.6 % of the exact top 10; on 100k noisy copies of novel
+sentences, 99.3 %, where the projection held 96.9 %.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+FloatMatrix = npt.NDArray[np.float32]
+CodeMatrix = npt.NDArray[np.uint64]
+Distances = npt.NDArray[np.uint16]
+KeyArray = npt.NDArray[np.int64]
+
+#: The centre is the mean of at most this many rows.
+FIT_SAMPLE = 20_000
+#: Rows encoded at a time (bounds the temporary memory of a bulk encode).
+ENCODE_CHUNK = 8192
+#: Distances read to estimate the shortlist's threshold.
+SAMPLE_SIZE = 4096
+
+
+@dataclass(frozen=True)
+class SignCodes:
+    """Encode vectors as the signs of (vector - centre), packed in 64-bit words."""
+
+    centre: FloatMatrix
+
+    @classmethod
+    def fit(cls, vectors: FloatMatrix, seed: int = 0) -> SignCodes:
+        """Centre on the mean of `vectors` (of a sample when there are many), so that each bit
+        splits the rows about evenly: MiniLM embeddings share a large common component."""
+        if vectors.shape[0] > FIT_SAMPLE:
+            rows = np.random.default_rng(seed).choice(vectors.shape[0], FIT_SAMPLE, replace=False)
+            vectors = vectors[np.sort(rows)]
+        return cls(centre=vectors.mean(axis=0, dtype=np.float64).astype(np.float32))
+
+    @property
+    def words(self) -> int:
+        """64-bit words per code."""
+        return int(self.centre.shape[0] + 63) // 64
+
+    def encode(self, vectors: FloatMatrix) -> CodeMatrix:
+        """Codes of `vectors` as a (words, rows) matrix: one row of words per bit block, so a
+        Hamming scan runs over long contiguous arrays."""
+        codes = np.empty((self.words, vectors.shape[0]), dtype=np.uint64)
+        for start in range(0, vectors.shape[0], ENCODE_CHUNK):
+            chunk = vectors[start : start + ENCODE_CHUNK]
+            bits = np.packbits(chunk > self.centre, axis=1)
+            padded = np.zeros((chunk.shape[0], self.words * 8), dtype=np.uint8)
+            padded[:, : bits.shape[1]] = bits
+            codes[:, start : start + chunk.shape[0]] = padded.view(np.uint64).T
+        return codes
+
+    @property
+    def excluded(self) -> int:
+        """A distance larger than any real one, for rows a filter excludes."""
+        return self.words * 64 + 1
+
+    def distances(self, codes: CodeMatrix, query: FloatMatrix) -> Distances:
+        """Hamming distance from the query's code to each column of `codes`."""
+        query_code = self.encode(query.reshape(1, -1))
+        differing = np.bitwise_count(np.bitwise_xor(codes, query_code))
+        return cast(Distances, differing.sum(axis=0, dtype=np.uint16))
+
+
+def shortlist(distances: Distances, count: int, excluded: int) -> KeyArray:
+    """Positions of at least the `count` smallest distances below `excluded` (every row at the
+    cut-off distance is kept, so ties can add a few), in increasing position order.
+
+    The cut-off is read off a strided sample's histogram, aiming a little wide; if the sample
+    misjudges and too few rows pass, the full histogram decides.
+    """
+    size = distances.shape[0]
+    step = max(1, size // SAMPLE_SIZE)
+    cutoff = _cutoff(distances[::step], count / step * 1.2)
+    chosen = np.flatnonzero(distances <= cutoff)
+    if chosen.shape[0] < count:
+        chosen = np.flatnonzero(distances <= _cutoff(distances, count))
+    return chosen[distances[chosen] < excluded]
+
+
+def _cutoff(distances: Distances, count: float) -> int:
+    """The smallest distance d such that at least `count` of `distances` are <= d."""
+    cumulative = np.cumsum(np.bincount(distances))
+    return int(min(np.searchsorted(cumulative, count), cumulative.shape[0] - 1))
