@@ -266,7 +266,7 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
         vector = index.get(ana)
         assert vector is not None
         ranked = hybrid.rank(app.engine.db, index, vector, found, compile_filter(None), 0.5)
-        return ranked[0].key
+        return next(ranked).key
 
     assert first("who likes hiking?") == ana  # a tie, broken by age
     assert first("does Ben like hiking?") == ben

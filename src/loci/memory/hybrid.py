@@ -7,7 +7,7 @@ and neighbours are looked up through the same filter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -64,8 +64,9 @@ def rank(
     found: Candidates,
     compiled: CompiledFilter,
     alpha: float,
-) -> list[Ranked]:
-    """All candidates, best first. alpha 1 and 0 are the pure vector and keyword rankings."""
+) -> Iterator[Ranked]:
+    """All candidates, best first (lazily: callers usually want the first few).
+    alpha 1 and 0 are the pure vector and keyword rankings."""
     similarity = {hit.key: hit.similarity for hit in found.vector}
     if alpha >= 1.0:
         return _ordered(similarity, similarity)
@@ -117,6 +118,6 @@ def _closeness(times: Mapping[int, str], periods: Sequence[Period]) -> dict[int,
     return closeness
 
 
-def _ordered(scores: Mapping[int, float], similarity: Mapping[int, float]) -> list[Ranked]:
+def _ordered(scores: Mapping[int, float], similarity: Mapping[int, float]) -> Iterator[Ranked]:
     ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    return [Ranked(key, similarity.get(key, 0.0), score) for key, score in ordered]
+    return (Ranked(key, similarity.get(key, 0.0), score) for key, score in ordered)

@@ -6,7 +6,8 @@ import hashlib
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -173,10 +174,12 @@ class MemoryService:
         started = time.perf_counter()
         query_vector = self._engine.embed([query])[0]
         embed_ms = (time.perf_counter() - started) * 1000
-        ranked = self._rank(
-            query, query_vector, prepared.result(), compiled, alpha, depth, min_similarity
-        )
-        hits = self._load_hits([(r.key, r.similarity, r.score) for r in ranked[:limit]], touch=True)
+        ranked = self._rank(query, query_vector, prepared.result(), compiled, alpha, depth)
+        # 0 means "no threshold": unrelated memories can have slightly negative cosines.
+        if min_similarity > 0.0:
+            ranked = (r for r in ranked if r.similarity >= min_similarity)
+        best = [(r.key, r.similarity, r.score) for r in islice(ranked, limit)]
+        hits = self._load_hits(best, touch=True)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(
             memories=hits, total=len(hits), mode=mode, query_embedding_time_ms=embed_ms
@@ -325,9 +328,8 @@ class MemoryService:
         compiled: CompiledFilter,
         alpha: float,
         depth: int,
-        min_similarity: float,
-    ) -> list[hybrid.Ranked]:
-        """The ranked candidates (filtered before ranking), at least `min_similarity` similar."""
+    ) -> Iterator[hybrid.Ranked]:
+        """The ranked candidates (filtered before ranking), best first."""
         index = self._engine.sync.index
         vector = index.search(query_vector, depth, prepared.allowed) if alpha > 0.0 else []
         if prepared.within is not None and prepared.within.size and 0.0 < alpha < 1.0:
@@ -342,9 +344,7 @@ class MemoryService:
             query=query,
             periods=prepared.periods,
         )
-        ranked = hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha)
-        # 0 means "no threshold": unrelated memories can have slightly negative cosines.
-        return [r for r in ranked if min_similarity <= 0.0 or r.similarity >= min_similarity]
+        return hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha)
 
     def _forget_preview(self, compiled: CompiledFilter, memory_id: str | None) -> ForgetResult:
         with self._engine.db.locked() as conn:

@@ -121,15 +121,24 @@ def row_fields(row: Sequence[Any]) -> dict[str, Any]:
         "id": row[1],
         "content": row[2],
         "namespace": row[3],
-        "tags": json.loads(row[4]),
+        "tags": _loads(row[4]),
         "importance": row[5],
         "source": row[6],
-        "metadata": json.loads(row[7]),
+        "metadata": _loads(row[7]),
         "created_at": row[8],
         "updated_at": row[9],
         "last_accessed": row[10],
         "access_count": row[11],
     }
+
+
+def _loads(text: str) -> Any:
+    # Most memories carry no tags or no metadata: their empty forms skip the JSON parser.
+    if text == "[]":
+        return []
+    if text == "{}":
+        return {}
+    return json.loads(text)
 
 
 def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> tuple[int, Memory] | None:
