@@ -170,3 +170,22 @@ def test_shortlist_holds_every_row_nearer_than_its_cut_off(size: int, count: int
     assert np.all(np.diff(chosen) > 0)
     cut_off = int(distances[chosen].max())
     assert set(np.flatnonzero(distances < cut_off).tolist()) <= set(chosen.tolist())
+
+
+def test_sign_codes_follow_growth_refits_and_deletes() -> None:
+    """Every row stays findable by its own vector while the index grows past refits (at 2x the
+    fitted size), resizes its arrays, and moves rows into the holes deletes leave."""
+    vectors = embeddings_like(6000, seed=6)
+    index = ExactIndex(DIMENSIONS, initial_capacity=256, shortlist_from=1000)
+    for start in range(0, 6000, 700):
+        stop = min(start + 700, 6000)
+        index.upsert(list(range(start, stop)), vectors[start:stop], ["a"] * (stop - start))
+    index.delete(list(range(0, 6000, 3)))
+    index.upsert([1], vectors[4000].reshape(1, -1), ["a"])  # key 1 now holds 4000's vector
+    for key in range(2, 6000, 97):
+        if key % 3 == 0:
+            assert key not in {hit.key for hit in index.search(vectors[key], 5)}
+            continue
+        top = index.search(vectors[key], 1)[0]
+        assert top.key == key and top.similarity == pytest.approx(1.0, abs=1e-5)
+    assert {hit.key for hit in index.search(vectors[4000], 2)} == {1, 4000}
