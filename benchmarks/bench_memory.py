@@ -159,6 +159,9 @@ def recall_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -> None:
         for query in QUERIES:  # interleaved per query
             bare += timed(lambda q=query: embedder.embed([q]), 1)
             ours += timed(lambda q=query: app.memory.recall(q, limit=10), 1)
+            # Recall writes access statistics behind its answer, in the worker thread: let that
+            # finish (untimed) so that loci's leftover work never slows the bare model's turn.
+            app.db.flush_behind()
     ratio = p(ours, 50) / p(bare, 50)
     print(
         f"recall @ {size:>6}: p50 {p(ours, 50):.2f} ms, p95 {p(ours, 95):.2f} ms; "
