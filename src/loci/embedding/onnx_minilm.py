@@ -29,22 +29,12 @@ BATCH_SIZE = 64
 
 
 class OnnxMiniLM:
-    """The default :class:`~loci.embedding.Embedder`, loaded lazily on first use.
+    """The default :class:`~loci.embedding.Embedder`, loaded lazily on first use."""
 
-    Batches run on `threads` threads. A single text (a query, one memory) runs on a session of
-    its own with one thread: a short text gains little from a second thread, and a recall's
-    keyword search runs on the other core meanwhile. On the 2-core benchmark machine, with a
-    10k store open, one query took 3.3 ms on one thread against 3.8-3.9 ms on two, and recall
-    fell from 5.0-5.1 ms to 4.3 ms; a batch of 100 texts still takes 95 ms on two threads
-    against 170 ms on one. `one_thread_for_one_text=False` runs single texts on `threads` too.
-    """
-
-    def __init__(self, threads: int = 0, one_thread_for_one_text: bool = True) -> None:
+    def __init__(self, threads: int = 0) -> None:
         self._threads = threads or min(os.cpu_count() or 1, 4)
-        self._one_thread_for_one = one_thread_for_one_text
         self._lock = threading.Lock()
-        self._session: Any = None  # batches
-        self._single: Any = None  # one text at a time
+        self._session: Any = None
         self._tokenizer: Any = None
 
     @property
@@ -58,16 +48,13 @@ class OnnxMiniLM:
         return self._session is not None
 
     def load(self) -> None:
-        """Load the tokenizer and the ONNX sessions once; later calls return at once."""
+        """Load tokenizer and ONNX session once; later calls return at once."""
         if self._session is not None:
             return
         with self._lock:
             if self._session is None:
                 self._tokenizer = _load_tokenizer()
-                batches = _load_session(self._threads)
-                alone = self._one_thread_for_one and self._threads > 1
-                self._single = _load_session(1) if alone else batches
-                self._session = batches  # set last: it marks the embedder as loaded
+                self._session = _load_session(self._threads)
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed texts in length-sorted batches; returns rows in the order given."""
@@ -86,13 +73,12 @@ class OnnxMiniLM:
     def _embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
         import numpy as np
 
-        session = self._single if len(texts) == 1 else self._session
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         try:
-            hidden = session.run(None, feeds)[0]
+            hidden = self._session.run(None, feeds)[0]
         except Exception as exc:
             raise EmbeddingError(f"the embedding model failed: {exc}") from exc
         weights = mask[..., None].astype(np.float32)
