@@ -14,7 +14,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores.signcodes import SignCodes, shortlist
+from loci.stores.signcodes import CodeMatrix, SignCodes, shortlist
 
 #: From this many vectors on, searches shortlist rows by their sign codes first (a full scan
 #: costs ~1 ms at 20k). At 10k a shortlist saved only ~0.1 ms and held 95 % of the exact top 10.
@@ -29,7 +29,6 @@ SAMPLE_SIZE = 4096
 
 FloatMatrix = npt.NDArray[np.float32]
 KeyArray = npt.NDArray[np.int64]
-CodeMatrix = npt.NDArray[np.uint64]
 
 
 @dataclass(frozen=True)
