@@ -1,8 +1,8 @@
 """Regression gate: recall quality on one LoCoMo conversation may not silently drop.
 
-Measured on conv-26 (197 questions) when this gate was set: default recall@5 0.677,
-recall@10 0.817, session recall@5 0.909; keyword only 0.592, vector only 0.417 at 10.
-Thresholds sit a little under.
+Measured on conv-26 (197 questions) when this gate was last raised (with the thread keyword
+search): default recall@5 0.711, recall@10 0.830, session recall@5 0.921; keyword only 0.592,
+vector only 0.417 at 10. Thresholds sit a little under.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ def test_recall_on_conv_26_stays_above_the_gate(tmp_path: Path, embedder: OnnxMi
     options = EvalOptions(ks=(5, 10), conversations=["conv-26"])
     report = run_locomo(LOCOMO, load_settings(home=tmp_path), embedder, options)
     assert report["questions"] == 197
-    assert report["recall@10"] >= 0.79
-    assert report["recall@5"] >= 0.65
-    assert report["session_recall@5"] >= 0.88
+    assert report["recall@10"] >= 0.80
+    assert report["recall@5"] >= 0.68
+    assert report["session_recall@5"] >= 0.90
     for part in ("keyword", "vector"):
         assert report["recall@10"] > report["baselines"][part]["recall@10"] + 0.1

@@ -1,8 +1,9 @@
 """The database half of a recall, run in the worker thread while the query is embedded.
 
-It checks the namespace and the model, finds what the filter admits, runs the keyword search,
-and reads the periods the query names ("in May 2023", "last week"), adding the best keyword
-matches inside them and the memories they hold for a vector search of their own.
+It checks the namespace and the model, finds what the filter admits, runs the keyword search
+(over memories, and over whole conversation threads when the store holds any), and reads the
+periods the query names ("in May 2023", "last week"), adding the best keyword matches inside
+them and the memories they hold for a vector search of their own.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from loci.memory.engine import MemoryEngine
 from loci.memory.filters import CompiledFilter, admitted
 from loci.memory.when import Period
 from loci.stores import memories as sql
-from loci.stores import timeline
+from loci.stores import threads, timeline
 from loci.stores.vectors import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
@@ -30,6 +31,7 @@ class Prepared:
     allowed: Allowed | None
     keyword: dict[int, float]  # seq -> keyword score, larger is better
     conversations: bool  # whether the store holds any conversation turn
+    thread_keyword: dict[int, float]  # conversation thread id -> its keyword score
     periods: list[Period]  # the periods the query names
     within: KeyArray | None  # admitted memories of those periods (None: no period named)
 
@@ -55,11 +57,15 @@ def prepare(
             sql.keyword_search(conn, match, compiled.sql, compiled.params, depth) if match else []
         )
         periods, within = _periods(conn, query, compiled, match, depth, keyword)
+        thread_keyword = (
+            threads.keyword_search(conn, match, depth) if match and conversations else {}
+        )
     # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
     return Prepared(
         allowed=allowed,
         keyword={seq: -rank for seq, rank in keyword},
         conversations=conversations,
+        thread_keyword=thread_keyword,
         periods=periods,
         within=within,
     )

@@ -340,6 +340,7 @@ class MemoryService:
         found = hybrid.Candidates(
             vector=vector,
             keyword=prepared.keyword,
+            thread_keyword=prepared.thread_keyword,
             conversations=prepared.conversations,
             query=query,
             periods=prepared.periods,

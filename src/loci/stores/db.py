@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from loci.errors import StorageUnavailableError
+from loci.stores import threads
 from loci.stores.migrations import MIGRATIONS, latest_version
 
 PRIVATE_DIR_MODE = 0o700
@@ -72,6 +73,8 @@ class Database:
             _execute_guarded(self._conn, "BEGIN IMMEDIATE")
             try:
                 yield self._conn
+                # Derived documents follow the rows they are built from, in the same commit.
+                threads.refresh_stale(self._conn)
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise

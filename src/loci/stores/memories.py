@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.memory.models import Memory, MemoryHit, NamespaceInfo
+from loci.stores import threads
 
 COLUMNS = (
     "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
@@ -199,8 +200,13 @@ class Threads:
     """Where conversation turns sit: each one's neighbours, thread (session) and speaker."""
 
     neighbours: dict[int, list[int]]
-    thread_of: dict[int, tuple[Any, ...]]
+    thread_of: dict[int, int]  # seq -> conversation_threads.id
     speaker_of: dict[int, str]
+
+
+def _on_m(expression: str) -> str:
+    """A `threads` key expression over the memories row aliased `m`."""
+    return expression.replace("(metadata", "(m.metadata")
 
 
 def conversation_threads(
@@ -209,22 +215,23 @@ def conversation_threads(
     """Neighbours (memories stored just before / after, in the same conversation) of `seqs`
     and of those neighbours, all admitted by the filter, and the thread each belongs to.
 
-    Conversation imports store a session's messages in order, so neighbours are seq +- 1 with
-    the same namespace, `metadata.conversation` and `metadata.session_id` (the thread).
+    Conversation imports store a session's messages in order, so neighbours are seq +- 1 in
+    the same thread (namespace, `metadata.conversation` and `metadata.session_id`).
     """
     if not seqs:
         return Threads({}, {}, {})
     wanted = sorted({seq + step for seq in seqs for step in (-2, -1, 0, 1, 2)})
     marks = ",".join("?" * len(wanted))
     rows = conn.execute(
-        "SELECT m.seq, m.namespace, json_extract(m.metadata, '$.conversation'), "
-        "json_extract(m.metadata, '$.session_id'), json_extract(m.metadata, '$.speaker') "
-        f"FROM memories m INDEXED BY memories_conversation_turns WHERE m.seq IN ({marks}) "
-        f"AND json_extract(m.metadata, '$.conversation') IS NOT NULL AND ({where})",
+        "SELECT m.seq, t.id, json_extract(m.metadata, '$.speaker') "
+        f"FROM memories m INDEXED BY memories_conversation_turns "
+        "JOIN conversation_threads t ON t.namespace = m.namespace "
+        f"AND t.conversation = {_on_m(threads.CONVERSATION)} AND t.session = {_on_m(threads.SESSION)} "
+        f"WHERE m.seq IN ({marks}) AND {_on_m(threads.IS_TURN)} AND ({where})",
         [*wanted, *params],
     ).fetchall()
-    thread = {int(row[0]): (row[1], row[2], row[3]) for row in rows}
-    speaker = {int(row[0]): row[4] for row in rows if isinstance(row[4], str)}
+    thread = {int(row[0]): int(row[1]) for row in rows}
+    speaker = {int(row[0]): row[2] for row in rows if isinstance(row[2], str)}
     near = {seq + step for seq in seqs for step in (-1, 0, 1)} & thread.keys()
     neighbours = {
         seq: [seq + step for step in (-1, 1) if thread.get(seq + step) == thread[seq]]

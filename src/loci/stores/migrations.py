@@ -135,6 +135,60 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX memories_time ON memories(coalesce(CASE WHEN json_extract(metadata,
         '$.conversation') IS NOT NULL THEN json_extract(metadata, '$.timestamp') END, created_at));
     """,
+    # 6: each conversation thread (a chat session) as one keyword document, so that recall can
+    # tell which sessions a question's words are spread over. Triggers mark a thread stale when
+    # one of its turns changes; `threads.refresh_stale` rebuilds it before the commit. The key
+    # expressions must stay the same as `threads.CONVERSATION` and `threads.SESSION`.
+    """
+    CREATE TABLE conversation_threads (
+        id           INTEGER PRIMARY KEY,
+        namespace    TEXT NOT NULL,
+        conversation TEXT NOT NULL,
+        session      TEXT NOT NULL,
+        stale        INTEGER NOT NULL DEFAULT 1,
+        UNIQUE (namespace, conversation, session)
+    );
+    CREATE INDEX conversation_threads_stale ON conversation_threads(id) WHERE stale = 1;
+    CREATE VIRTUAL TABLE threads_fts USING fts5(
+        content, tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE INDEX memories_thread ON memories(
+        namespace, CAST(json_extract(metadata, '$.conversation') AS TEXT),
+        coalesce(CAST(json_extract(metadata, '$.session_id') AS TEXT), ''), seq
+    ) WHERE json_extract(metadata, '$.conversation') IS NOT NULL;
+
+    CREATE TRIGGER memories_thread_insert AFTER INSERT ON memories
+    WHEN json_extract(new.metadata, '$.conversation') IS NOT NULL BEGIN
+        INSERT INTO conversation_threads(namespace, conversation, session) VALUES (
+            new.namespace, CAST(json_extract(new.metadata, '$.conversation') AS TEXT),
+            coalesce(CAST(json_extract(new.metadata, '$.session_id') AS TEXT), '')
+        ) ON CONFLICT (namespace, conversation, session) DO UPDATE SET stale = 1;
+    END;
+    CREATE TRIGGER memories_thread_delete AFTER DELETE ON memories
+    WHEN json_extract(old.metadata, '$.conversation') IS NOT NULL BEGIN
+        UPDATE conversation_threads SET stale = 1 WHERE namespace = old.namespace
+            AND conversation = CAST(json_extract(old.metadata, '$.conversation') AS TEXT)
+            AND session = coalesce(CAST(json_extract(old.metadata, '$.session_id') AS TEXT), '');
+    END;
+    CREATE TRIGGER memories_thread_update_old AFTER UPDATE OF content, namespace, metadata
+    ON memories WHEN json_extract(old.metadata, '$.conversation') IS NOT NULL BEGIN
+        UPDATE conversation_threads SET stale = 1 WHERE namespace = old.namespace
+            AND conversation = CAST(json_extract(old.metadata, '$.conversation') AS TEXT)
+            AND session = coalesce(CAST(json_extract(old.metadata, '$.session_id') AS TEXT), '');
+    END;
+    CREATE TRIGGER memories_thread_update_new AFTER UPDATE OF content, namespace, metadata
+    ON memories WHEN json_extract(new.metadata, '$.conversation') IS NOT NULL BEGIN
+        INSERT INTO conversation_threads(namespace, conversation, session) VALUES (
+            new.namespace, CAST(json_extract(new.metadata, '$.conversation') AS TEXT),
+            coalesce(CAST(json_extract(new.metadata, '$.session_id') AS TEXT), '')
+        ) ON CONFLICT (namespace, conversation, session) DO UPDATE SET stale = 1;
+    END;
+
+    INSERT OR IGNORE INTO conversation_threads(namespace, conversation, session)
+        SELECT DISTINCT namespace, CAST(json_extract(metadata, '$.conversation') AS TEXT),
+            coalesce(CAST(json_extract(metadata, '$.session_id') AS TEXT), '')
+        FROM memories WHERE json_extract(metadata, '$.conversation') IS NOT NULL;
+    """,
 )
 
 

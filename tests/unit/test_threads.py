@@ -1,0 +1,201 @@
+"""Conversation threads as keyword documents: kept in step with every write, and used by recall."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from loci.app import App
+from loci.conversations.messages import parse_messages
+from loci.memory import hybrid
+from loci.memory.filters import compile_filter
+from loci.memory.models import MemoryDraft
+from loci.stores import memories as sql
+from loci.stores.db import Database, _statements
+from loci.stores.migrations import MIGRATIONS
+from loci.stores.vectors import Hit
+
+
+def chat(*sessions: tuple[str, list[tuple[str, str]]]) -> list[dict[str, str]]:
+    return [
+        {"speaker": who, "text": text, "timestamp": "2024-03-01T10:00:00Z", "session_id": sid}
+        for sid, turns in sessions
+        for who, text in turns
+    ]
+
+
+GARDEN = (
+    "garden",
+    [
+        ("Ana", "We finally dug the new beds."),
+        ("Ben", "What are you planting first?"),
+        ("Ana", "Tomatoes along the fence, and basil between them."),
+    ],
+)
+BAND = ("band", [("Ben", "Our band plays on Saturday."), ("Ana", "I will bring my camera.")])
+
+
+def documents(db: Database) -> dict[tuple[str, str, str], str]:
+    """(namespace, conversation, session) -> the thread's keyword document."""
+    with db.locked() as conn:
+        rows = conn.execute(
+            "SELECT t.namespace, t.conversation, t.session, f.content, t.stale "
+            "FROM conversation_threads t LEFT JOIN threads_fts f ON f.rowid = t.id"
+        ).fetchall()
+    assert all(row[4] == 0 for row in rows)  # nothing left stale after a commit
+    return {(row[0], row[1], row[2]): row[3] for row in rows}
+
+
+def test_each_session_becomes_one_document_of_its_turns_in_order(app: App) -> None:
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN, BAND)), "home", "c1")
+    docs = documents(app.engine.db)
+    assert set(docs) == {("home", "c1", "garden"), ("home", "c1", "band")}
+    assert docs[("home", "c1", "garden")] == "\n".join(f"{who}: {text}" for who, text in GARDEN[1])
+
+
+def test_documents_follow_deletes_renames_and_namespace_deletion(app: App) -> None:
+    ids = app.conversations.remember_conversation(
+        parse_messages(chat(GARDEN, BAND)), "home", "c1"
+    ).ids
+    app.memory.remember(MemoryDraft(content="Ana's bike needs new brakes.", namespace="home"))
+    app.memory.forget(memory_id=ids[1])
+    assert documents(app.engine.db)[("home", "c1", "garden")] == (
+        "Ana: We finally dug the new beds.\nAna: Tomatoes along the fence, and basil between them."
+    )
+    app.memory.forget(filters={"metadata.session_id": "band"}, namespace="home")
+    assert set(documents(app.engine.db)) == {("home", "c1", "garden")}
+    app.catalog.namespaces("rename", "home", "house")
+    assert set(documents(app.engine.db)) == {("house", "c1", "garden")}
+    app.catalog.namespaces("delete", "house")
+    assert documents(app.engine.db) == {}
+
+
+def test_a_long_thread_is_kept_as_its_latest_turns(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from loci.stores import threads
+
+    monkeypatch.setattr(threads, "MAX_DOCUMENT_TURNS", 2)
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN)), "home", "c1")
+    assert documents(app.engine.db)[("home", "c1", "garden")] == (
+        "Ben: What are you planting first?\nAna: Tomatoes along the fence, and basil between them."
+    )
+
+
+def test_a_turn_edited_in_place_moves_to_its_new_thread(app: App) -> None:
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN, BAND)), "home", "c1")
+    with app.engine.db.write() as conn:
+        conn.execute(
+            "UPDATE memories SET content = 'Ana: Peppers too.', metadata = "
+            "json_set(metadata, '$.session_id', 'band') WHERE content LIKE 'Ana: Tomatoes%'"
+        )
+    docs = documents(app.engine.db)
+    assert "Tomatoes" not in docs[("home", "c1", "garden")]
+    assert docs[("home", "c1", "band")] == (  # in the order the turns were stored
+        "Ana: Peppers too.\nBen: Our band plays on Saturday.\nAna: I will bring my camera."
+    )
+
+
+def test_a_failed_write_leaves_the_documents_as_they_were(app: App) -> None:
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN)), "home", "c1")
+    before = documents(app.engine.db)
+    try:
+        with app.engine.db.write() as conn:
+            conn.execute("DELETE FROM memories")
+            raise RuntimeError("interrupted")
+    except RuntimeError:
+        pass
+    assert documents(app.engine.db) == before
+
+
+def test_upgrading_a_store_builds_the_documents_of_its_conversations(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for script in MIGRATIONS[:5]:
+        for statement in _statements(script):
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 5")
+    conn.execute("INSERT INTO namespaces VALUES ('home', '2024-01-01T00:00:00Z')")
+    for seq, (who, text) in enumerate(GARDEN[1], start=1):
+        conn.execute(
+            "INSERT INTO memories(seq, id, namespace, content, content_hash, importance, source, "
+            "metadata, created_at, updated_at, last_accessed, embedding) "
+            "VALUES (?, ?, 'home', ?, '', 0.5, 'conversation', ?, '', '', '', x'00')",
+            (
+                seq,
+                f"id{seq}",
+                f"{who}: {text}",
+                f'{{"conversation": "c1", "session_id": {seq % 2}}}',
+            ),
+        )
+    conn.close()
+    db = Database(path)
+    try:
+        docs = documents(db)
+    finally:
+        db.close()
+    assert docs == {
+        ("home", "c1", "1"): "Ana: We finally dug the new beds.\n"
+        "Ana: Tomatoes along the fence, and basil between them.",
+        ("home", "c1", "0"): "Ben: What are you planting first?",
+    }
+
+
+def test_the_thread_lookups_use_their_indexes(app: App) -> None:
+    from loci.stores import threads
+
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN)), "home", "c1")
+    with app.engine.db.locked() as conn:
+        plan = str(
+            conn.execute(
+                f"EXPLAIN QUERY PLAN {threads.LATEST_TURNS}", ("home", "c1", "garden", 10)
+            ).fetchall()
+        )
+        assert "memories_thread" in plan and "TEMP B-TREE" not in plan
+        seqs = [row[0] for row in conn.execute("SELECT seq FROM memories").fetchall()]
+        found = sql.conversation_threads(conn, seqs, "1", [])
+    assert len(set(found.thread_of.values())) == 1 and set(found.thread_of) == set(seqs)
+
+
+def test_recall_lifts_the_turns_of_the_thread_the_question_matches_as_a_whole(app: App) -> None:
+    ids = app.conversations.remember_conversation(
+        parse_messages(chat(GARDEN, BAND)), "home", "c1"
+    ).ids
+    with app.engine.db.locked() as conn:
+        garden, band = (sql.fetch_by_id(conn, ids[i])[0] for i in (1, 3))  # type: ignore[index]
+        thread_ids = dict(conn.execute("SELECT session, id FROM conversation_threads").fetchall())
+    index = app.engine.index()
+    vector = index.get(garden)
+    assert vector is not None
+
+    def first(thread_keyword: dict[int, float]) -> int:
+        # The same turn scores each time: only the threads' keyword scores change.
+        found = hybrid.Candidates(
+            vector=[Hit(garden, 0.5), Hit(band, 0.5)], keyword={}, thread_keyword=thread_keyword
+        )
+        query = np.zeros_like(vector)
+        ranked = hybrid.rank(app.engine.db, index, query, found, compile_filter(None), 0.5)
+        return next(ranked).key
+
+    unlifted = first({})
+    thread = {garden: thread_ids["garden"], band: thread_ids["band"]}
+    other = band if unlifted == garden else garden
+    assert first({thread[other]: 3.0, thread[unlifted]: 1.0}) == other
+    assert first({thread[unlifted]: 3.0}) == unlifted
+
+
+def test_the_thread_search_scores_whole_sessions(app: App) -> None:
+    from loci.memory.ranking import fts_match
+    from loci.stores import threads
+
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN, BAND)), "home", "c1")
+    match = fts_match("what did Ana plant along the fence, tomatoes or basil?")
+    assert match is not None
+    with app.engine.db.locked() as conn:
+        scores = threads.keyword_search(conn, match, 10)
+        names = dict(conn.execute("SELECT id, session FROM conversation_threads").fetchall())
+    assert [names[thread] for thread in scores] == ["garden", "band"]  # Ana spoke in both
+    assert scores[next(iter(scores))] > 0
