@@ -38,6 +38,16 @@ GARDEN = (
 BAND = ("band", [("Ben", "Our band plays on Saturday."), ("Ana", "I will bring my camera.")])
 
 
+def turns(db: Database) -> dict[str, tuple[str, str | None]]:
+    """memory content -> (session of its thread, speaker), from the turns table."""
+    with db.locked() as conn:
+        rows = conn.execute(
+            "SELECT m.content, t.session, c.speaker FROM conversation_turns c "
+            "JOIN memories m ON m.seq = c.seq JOIN conversation_threads t ON t.id = c.thread"
+        ).fetchall()
+    return {row[0]: (row[1], row[2]) for row in rows}
+
+
 def documents(db: Database) -> dict[tuple[str, str, str], str]:
     """(namespace, conversation, session) -> the thread's keyword document."""
     with db.locked() as conn:
@@ -61,7 +71,9 @@ def test_documents_follow_deletes_renames_and_namespace_deletion(app: App) -> No
         parse_messages(chat(GARDEN, BAND)), "home", "c1"
     ).ids
     app.memory.remember(MemoryDraft(content="Ana's bike needs new brakes.", namespace="home"))
+    assert turns(app.engine.db)[f"Ben: {GARDEN[1][1][1]}"] == ("garden", "Ben")
     app.memory.forget(memory_id=ids[1])
+    assert len(turns(app.engine.db)) == 4
     assert documents(app.engine.db)[("home", "c1", "garden")] == (
         "Ana: We finally dug the new beds.\nAna: Tomatoes along the fence, and basil between them."
     )
@@ -69,8 +81,9 @@ def test_documents_follow_deletes_renames_and_namespace_deletion(app: App) -> No
     assert set(documents(app.engine.db)) == {("home", "c1", "garden")}
     app.catalog.namespaces("rename", "home", "house")
     assert set(documents(app.engine.db)) == {("house", "c1", "garden")}
+    assert len(turns(app.engine.db)) == 2
     app.catalog.namespaces("delete", "house")
-    assert documents(app.engine.db) == {}
+    assert documents(app.engine.db) == {} and turns(app.engine.db) == {}
 
 
 def test_a_long_thread_is_kept_as_its_latest_turns(
@@ -93,6 +106,8 @@ def test_a_turn_edited_in_place_moves_to_its_new_thread(app: App) -> None:
             "json_set(metadata, '$.session_id', 'band') WHERE content LIKE 'Ana: Tomatoes%'"
         )
     docs = documents(app.engine.db)
+    assert turns(app.engine.db)["Ana: Peppers too."] == ("band", "Ana")
+    assert len(turns(app.engine.db)) == 5
     assert "Tomatoes" not in docs[("home", "c1", "garden")]
     assert docs[("home", "c1", "band")] == (  # in the order the turns were stored
         "Ana: Peppers too.\nBen: Our band plays on Saturday.\nAna: I will bring my camera."
@@ -135,8 +150,12 @@ def test_upgrading_a_store_builds_the_documents_of_its_conversations(tmp_path: P
     db = Database(path)
     try:
         docs = documents(db)
+        speakers = turns(db)
     finally:
         db.close()
+    assert speakers == {
+        f"{who}: {text}": (str(n % 2), None) for n, (who, text) in enumerate(GARDEN[1], start=1)
+    }
     assert docs == {
         ("home", "c1", "1"): "Ana: We finally dug the new beds.\n"
         "Ana: Tomatoes along the fence, and basil between them.",

@@ -12,7 +12,6 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.memory.models import Memory, MemoryHit, NamespaceInfo
-from loci.stores import threads
 
 COLUMNS = (
     "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
@@ -187,11 +186,8 @@ def message_ids(conn: sqlite3.Connection, namespace: str) -> list[str]:
 
 
 def has_conversation_turns(conn: sqlite3.Connection) -> bool:
-    """Whether any memory is a conversation turn (one index probe)."""
-    row = conn.execute(
-        "SELECT 1 FROM memories INDEXED BY memories_conversation_turns "
-        "WHERE json_extract(metadata, '$.conversation') IS NOT NULL LIMIT 1"
-    ).fetchone()
+    """Whether any memory is a conversation turn."""
+    row = conn.execute("SELECT 1 FROM conversation_turns LIMIT 1").fetchone()
     return row is not None
 
 
@@ -202,11 +198,6 @@ class Threads:
     neighbours: dict[int, list[int]]
     thread_of: dict[int, int]  # seq -> conversation_threads.id
     speaker_of: dict[int, str]
-
-
-def _on_m(expression: str) -> str:
-    """A `threads` key expression over the memories row aliased `m`."""
-    return expression.replace("(metadata", "(m.metadata")
 
 
 def conversation_threads(
@@ -222,14 +213,16 @@ def conversation_threads(
         return Threads({}, {}, {})
     wanted = sorted({seq + step for seq in seqs for step in (-2, -1, 0, 1, 2)})
     marks = ",".join("?" * len(wanted))
-    rows = conn.execute(
-        "SELECT m.seq, t.id, json_extract(m.metadata, '$.speaker') "
-        f"FROM memories m INDEXED BY memories_conversation_turns "
-        "JOIN conversation_threads t ON t.namespace = m.namespace "
-        f"AND t.conversation = {_on_m(threads.CONVERSATION)} AND t.session = {_on_m(threads.SESSION)} "
-        f"WHERE m.seq IN ({marks}) AND {_on_m(threads.IS_TURN)} AND ({where})",
-        [*wanted, *params],
-    ).fetchall()
+    if where == "1":  # no filter: the turns table alone answers
+        sql = f"SELECT seq, thread, speaker FROM conversation_turns WHERE seq IN ({marks})"
+    else:
+        # CROSS JOIN keeps the turns first: left to itself, the planner scans the whole
+        # namespace through its index to meet a namespace filter (0.17 against 0.10 ms at 2.7k).
+        sql = (
+            "SELECT t.seq, t.thread, t.speaker FROM conversation_turns t "
+            f"CROSS JOIN memories m ON m.seq = t.seq WHERE t.seq IN ({marks}) AND ({where})"
+        )
+    rows = conn.execute(sql, [*wanted, *params]).fetchall()
     thread = {int(row[0]): int(row[1]) for row in rows}
     speaker = {int(row[0]): row[2] for row in rows if isinstance(row[2], str)}
     near = {seq + step for seq in seqs for step in (-1, 0, 1)} & thread.keys()

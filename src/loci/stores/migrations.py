@@ -189,6 +189,70 @@ MIGRATIONS: tuple[str, ...] = (
             coalesce(CAST(json_extract(metadata, '$.session_id') AS TEXT), '')
         FROM memories WHERE json_extract(metadata, '$.conversation') IS NOT NULL;
     """,
+    # 7: each conversation turn's thread and speaker in plain columns, so that ranking reads
+    # them by seq without parsing metadata JSON (a recall of a 2.7k-turn store looks up ~400
+    # turns: 1.05 -> 0.63 ms in the recall, 0.10 ms on a warm cache).
+    # The thread triggers of migration 6 are replaced by ones that also keep this table, and the
+    # partial index of migration 2, which only served the JSON lookups, goes.
+    """
+    DROP INDEX memories_conversation_turns;
+    CREATE TABLE conversation_turns (
+        seq     INTEGER PRIMARY KEY,
+        thread  INTEGER NOT NULL,
+        speaker TEXT
+    );
+    DROP TRIGGER memories_thread_insert;
+    DROP TRIGGER memories_thread_delete;
+    DROP TRIGGER memories_thread_update_old;
+    DROP TRIGGER memories_thread_update_new;
+
+    CREATE TRIGGER memories_thread_insert AFTER INSERT ON memories
+    WHEN json_extract(new.metadata, '$.conversation') IS NOT NULL BEGIN
+        INSERT INTO conversation_threads(namespace, conversation, session) VALUES (
+            new.namespace, CAST(json_extract(new.metadata, '$.conversation') AS TEXT),
+            coalesce(CAST(json_extract(new.metadata, '$.session_id') AS TEXT), '')
+        ) ON CONFLICT (namespace, conversation, session) DO UPDATE SET stale = 1;
+        INSERT INTO conversation_turns(seq, thread, speaker)
+            SELECT new.seq, id, json_extract(new.metadata, '$.speaker')
+            FROM conversation_threads WHERE namespace = new.namespace
+            AND conversation = CAST(json_extract(new.metadata, '$.conversation') AS TEXT)
+            AND session = coalesce(CAST(json_extract(new.metadata, '$.session_id') AS TEXT), '');
+    END;
+    CREATE TRIGGER memories_thread_delete AFTER DELETE ON memories
+    WHEN json_extract(old.metadata, '$.conversation') IS NOT NULL BEGIN
+        UPDATE conversation_threads SET stale = 1 WHERE namespace = old.namespace
+            AND conversation = CAST(json_extract(old.metadata, '$.conversation') AS TEXT)
+            AND session = coalesce(CAST(json_extract(old.metadata, '$.session_id') AS TEXT), '');
+        DELETE FROM conversation_turns WHERE seq = old.seq;
+    END;
+    -- One trigger, not one for the old row and one for the new: the order in which SQLite
+    -- fires several triggers is not defined, and the old row's turn must go before the new.
+    CREATE TRIGGER memories_thread_update AFTER UPDATE OF content, namespace, metadata ON memories
+    WHEN json_extract(old.metadata, '$.conversation') IS NOT NULL
+        OR json_extract(new.metadata, '$.conversation') IS NOT NULL BEGIN
+        UPDATE conversation_threads SET stale = 1 WHERE namespace = old.namespace
+            AND conversation = CAST(json_extract(old.metadata, '$.conversation') AS TEXT)
+            AND session = coalesce(CAST(json_extract(old.metadata, '$.session_id') AS TEXT), '');
+        DELETE FROM conversation_turns WHERE seq = old.seq;
+        INSERT INTO conversation_threads(namespace, conversation, session)
+            SELECT new.namespace, CAST(json_extract(new.metadata, '$.conversation') AS TEXT),
+                coalesce(CAST(json_extract(new.metadata, '$.session_id') AS TEXT), '')
+            WHERE json_extract(new.metadata, '$.conversation') IS NOT NULL
+            ON CONFLICT (namespace, conversation, session) DO UPDATE SET stale = 1;
+        INSERT INTO conversation_turns(seq, thread, speaker)
+            SELECT new.seq, id, json_extract(new.metadata, '$.speaker')
+            FROM conversation_threads WHERE namespace = new.namespace
+            AND conversation = CAST(json_extract(new.metadata, '$.conversation') AS TEXT)
+            AND session = coalesce(CAST(json_extract(new.metadata, '$.session_id') AS TEXT), '');
+    END;
+
+    INSERT INTO conversation_turns(seq, thread, speaker)
+        SELECT m.seq, t.id, json_extract(m.metadata, '$.speaker')
+        FROM memories m JOIN conversation_threads t ON t.namespace = m.namespace
+        AND t.conversation = CAST(json_extract(m.metadata, '$.conversation') AS TEXT)
+        AND t.session = coalesce(CAST(json_extract(m.metadata, '$.session_id') AS TEXT), '')
+        WHERE json_extract(m.metadata, '$.conversation') IS NOT NULL;
+    """,
 )
 
 
