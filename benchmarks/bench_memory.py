@@ -18,6 +18,7 @@ import numpy as np
 
 from loci.app import build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.evaluation import locomo
 from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
@@ -30,6 +31,7 @@ QUERIES = [
     "favourite food of the team lead",
 ]
 NOVELS = Path(__file__).resolve().parents[2] / "shared" / "eval" / "novels"
+LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "eval" / "locomo" / "locomo_dev.json"
 WORDS = [
     "garden",
     "river",
@@ -172,6 +174,36 @@ def recall_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -> None:
     )
 
 
+def conversation_figures(embedder: OnnxMiniLM, repeat: int) -> None:
+    """Recall in a store of chat turns (the LoCoMo dev conversations), asked their questions."""
+    if not LOCOMO.exists():
+        print(f"conversation recall: skipped, {LOCOMO} is missing")
+        return
+    conversations = locomo.load(LOCOMO)
+    questions = [q.text for c in conversations for q in c.questions][:150]
+    with tempfile.TemporaryDirectory() as home:
+        app = build_app(load_settings(home=home), embedder=embedder)
+        for conversation in conversations:
+            app.conversations.remember_conversation(
+                conversation.messages, "chat", conversation.sample_id
+            )
+        app.memory.warm_up()
+        bare, ours = [], []
+        for _ in range(repeat):
+            for question in questions:
+                bare += timed(lambda q=question: embedder.embed([q]), 1)
+                ours += timed(lambda q=question: app.memory.recall(q, 10, "chat"), 1)
+                app.db.flush_behind()
+        turns = sum(len(c.messages) for c in conversations)
+        app.close()
+    print(
+        f"conversation recall ({turns} LoCoMo turns, {len(questions)} questions): "
+        f"p50 {p(ours, 50):.2f} ms, p95 {p(ours, 95):.2f} ms; bare embedding p50 "
+        f"{p(bare, 50):.2f} ms; ratio {p(ours, 50) / p(bare, 50):.2f} "
+        f"(loci's own {p(ours, 50) - p(bare, 50):.2f} ms)"
+    )
+
+
 def remember_figures(app, embedder: OnnxMiniLM, repeat: int) -> None:
     texts = [
         f"The user mentioned fact number {i} about {WORDS[i % len(WORDS)]} and lunch"
@@ -246,6 +278,7 @@ def main() -> None:
             recall_figures(app, embedder, size, args.repeat // len(QUERIES) * 4)
         app.close()
         peak_rss(home)
+    conversation_figures(embedder, 3)
     print(json.dumps({"note": "ratios are loci / bare model in the same run"}))
 
 
