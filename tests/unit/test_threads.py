@@ -218,3 +218,45 @@ def test_the_thread_search_scores_whole_sessions(app: App) -> None:
         names = dict(conn.execute("SELECT id, session FROM conversation_threads").fetchall())
     assert [names[thread] for thread in scores] == ["garden", "band"]  # Ana spoke in both
     assert scores[next(iter(scores))] > 0
+
+
+def test_the_in_memory_turns_agree_with_the_database(app: App) -> None:
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN, BAND)), "home", "c1")
+    app.conversations.remember_conversation(parse_messages(chat(BAND)), "work", "c2")
+    app.memory.remember(MemoryDraft(content="Not a turn.", namespace="home"))
+    app.engine.sync.refresh()
+    directory = app.engine.sync.turns
+    with app.engine.db.locked() as conn:
+        seqs = [row[0] for row in conn.execute("SELECT seq FROM memories").fetchall()]
+        from_sql = sql.conversation_threads(conn, seqs, "m.namespace IN (?)", ["home"])
+        everything = sql.conversation_threads(conn, seqs, "1", [])
+    assert len(directory) == 7
+    assert directory.threads(seqs, frozenset({"home"})) == from_sql
+    assert directory.threads(seqs, None) == everything
+    assert len(set(everything.thread_of.values())) == 3
+    assert everything.speaker_of[seqs[0]] == "Ana"
+
+
+def test_the_in_memory_turns_follow_another_process(app: App, second_app: App) -> None:
+    app.engine.sync.refresh()
+    assert len(app.engine.sync.turns) == 0
+    ids = second_app.conversations.remember_conversation(
+        parse_messages(chat(GARDEN, BAND)), "home", "c1"
+    ).ids
+    app.memory.recall("tomatoes", namespace="home")  # a recall brings the mirror up to date
+    assert len(app.engine.sync.turns) == 5
+    with second_app.engine.db.write() as conn:
+        conn.execute(
+            "UPDATE memories SET metadata = json_set(metadata, '$.session_id', 'band', "
+            "'$.speaker', 'Cleo') WHERE id = ?",
+            (ids[0],),
+        )
+    second_app.memory.forget(memory_id=ids[4])
+    app.engine.sync.refresh()
+    with app.engine.db.locked() as conn:
+        seqs = [row[0] for row in conn.execute("SELECT seq FROM memories").fetchall()]
+        expected = sql.conversation_threads(conn, seqs, "1", [])
+    moved = app.engine.sync.turns.threads(seqs, None)
+    assert moved == expected and len(moved.thread_of) == 4
+    assert moved.speaker_of[seqs[0]] == "Cleo"
+    assert moved.thread_of[seqs[0]] == moved.thread_of[seqs[3]]  # now in the band session

@@ -22,6 +22,7 @@ from loci.memory.when import Period
 from loci.stores import memories as sql
 from loci.stores import timeline
 from loci.stores.db import Database
+from loci.stores.turns import TurnDirectory
 from loci.stores.vectors import Hit, VectorIndex
 from loci.timeutil import parse_time
 
@@ -71,9 +72,12 @@ def rank(
     found: Candidates,
     compiled: CompiledFilter,
     alpha: float,
+    turns: TurnDirectory | None = None,
 ) -> Iterator[Ranked]:
     """All candidates, best first (lazily: callers usually want the first few).
-    alpha 1 and 0 are the pure vector and keyword rankings."""
+    alpha 1 and 0 are the pure vector and keyword rankings. `turns`, the process's mirror of
+    where conversation turns sit, saves reading them from the database when the filter admits
+    whole namespaces."""
     similarity = {hit.key: hit.similarity for hit in found.vector}
     if alpha >= 1.0:
         return _ordered(similarity, similarity)
@@ -82,7 +86,7 @@ def rank(
         similarity = index.similarities(query_vector, list(keyword))
         return _ordered(keyword, similarity)
     pool = similarity.keys() | found.keyword.keys()
-    threads, times = _context(db, pool, found, compiled)
+    threads, times = _context(db, pool, found, compiled, turns)
     pool |= {n for near in threads.neighbours.values() for n in near}
     similarity.update(index.similarities(query_vector, [k for k in pool if k not in similarity]))
     scores = fuse(similarity, found.keyword, alpha)
@@ -103,20 +107,35 @@ def rank(
 
 
 def _context(
-    db: Database, pool: set[int], found: Candidates, compiled: CompiledFilter
+    db: Database,
+    pool: set[int],
+    found: Candidates,
+    compiled: CompiledFilter,
+    turns: TurnDirectory | None,
 ) -> tuple[sql.Threads, dict[int, str]]:
     """The candidates' conversation threads, and the times of them and their neighbours."""
-    threads = sql.Threads({}, {}, {})
+    threads = _threads(db, pool, found, compiled, turns)
     times: dict[int, str] = {}
-    if not found.conversations and not found.periods:
-        return threads, times
-    with db.snapshot() as conn:
-        if found.conversations:
-            threads = sql.conversation_threads(conn, sorted(pool), compiled.sql, compiled.params)
-        if found.periods:
-            near = {n for around in threads.neighbours.values() for n in around}
+    if found.periods:
+        near = {n for around in threads.neighbours.values() for n in around}
+        with db.locked() as conn:
             times = timeline.times_of(conn, sorted(pool | near))
     return threads, times
+
+
+def _threads(
+    db: Database,
+    pool: set[int],
+    found: Candidates,
+    compiled: CompiledFilter,
+    turns: TurnDirectory | None,
+) -> sql.Threads:
+    if not found.conversations:
+        return sql.Threads({}, {}, {})
+    if turns is not None and compiled.only_namespaces:
+        return turns.threads(sorted(pool), compiled.namespaces)
+    with db.locked() as conn:
+        return sql.conversation_threads(conn, sorted(pool), compiled.sql, compiled.params)
 
 
 def _by_thread(thread_of: Mapping[int, int], thread_score: Mapping[int, float]) -> dict[int, float]:
@@ -139,5 +158,8 @@ def _closeness(times: Mapping[int, str], periods: Sequence[Period]) -> dict[int,
 
 
 def _ordered(scores: Mapping[int, float], similarity: Mapping[int, float]) -> Iterator[Ranked]:
-    ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    return (Ranked(key, similarity.get(key, 0.0), score) for key, score in ordered)
+    # Keys ascending, then a stable sort by score: ties stay in key order (oldest first).
+    # Sorting keys by `scores.__getitem__` costs half of sorting (score, key) tuples.
+    ordered = sorted(scores)
+    ordered.sort(key=scores.__getitem__, reverse=True)
+    return (Ranked(key, similarity.get(key, 0.0), scores[key]) for key in ordered)

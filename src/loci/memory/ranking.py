@@ -194,11 +194,11 @@ def with_neighbours(
     scores: Mapping[int, float], neighbours: Mapping[int, Sequence[int]], weight: float
 ) -> dict[int, float]:
     """Add `weight` x the best neighbour's score: a turn next to a strong match gains."""
-    return {
-        key: score
-        + weight * max((scores.get(n, 0.0) for n in neighbours.get(key, ())), default=0.0)
-        for key, score in scores.items()
-    }
+    lifted = dict(scores)
+    for key, near in neighbours.items():  # only turns have neighbours: visit just those
+        if key in scores and near:
+            lifted[key] = scores[key] + weight * max(scores.get(n, 0.0) for n in near)
+    return lifted
 
 
 def with_thread_prior(

@@ -51,7 +51,7 @@ def prepare(
         if namespace is not None:
             engine.require_namespace(conn, namespace)
         engine.check_model(conn)
-        conversations = sql.has_conversation_turns(conn)
+        conversations = len(engine.sync.turns) > 0
         allowed = admitted(conn, compiled)
         keyword = (
             sql.keyword_search(conn, match, compiled.sql, compiled.params, depth) if match else []

@@ -345,7 +345,8 @@ class MemoryService:
             query=query,
             periods=prepared.periods,
         )
-        return hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha)
+        turns = self._engine.sync.turns
+        return hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha, turns)
 
     def _forget_preview(self, compiled: CompiledFilter, memory_id: str | None) -> ForgetResult:
         with self._engine.db.locked() as conn:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -185,12 +185,6 @@ def message_ids(conn: sqlite3.Connection, namespace: str) -> list[str]:
     return [str(row[0]) for row in rows]
 
 
-def has_conversation_turns(conn: sqlite3.Connection) -> bool:
-    """Whether any memory is a conversation turn."""
-    row = conn.execute("SELECT 1 FROM conversation_turns LIMIT 1").fetchone()
-    return row is not None
-
-
 @dataclass(frozen=True)
 class Threads:
     """Where conversation turns sit: each one's neighbours, thread (session) and speaker."""
@@ -225,12 +219,16 @@ def conversation_threads(
     rows = conn.execute(sql, [*wanted, *params]).fetchall()
     thread = {int(row[0]): int(row[1]) for row in rows}
     speaker = {int(row[0]): row[2] for row in rows if isinstance(row[2], str)}
+    return Threads(neighbours_in_threads(seqs, thread), thread, speaker)
+
+
+def neighbours_in_threads(seqs: Iterable[int], thread: Mapping[int, int]) -> dict[int, list[int]]:
+    """For each turn within one step of `seqs`: the turns next to it in the same thread."""
     near = {seq + step for seq in seqs for step in (-1, 0, 1)} & thread.keys()
-    neighbours = {
+    return {
         seq: [seq + step for step in (-1, 1) if thread.get(seq + step) == thread[seq]]
         for seq in near
     }
-    return Threads(neighbours, thread, speaker)
 
 
 def keyword_search(

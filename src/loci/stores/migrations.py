@@ -246,6 +246,11 @@ MIGRATIONS: tuple[str, ...] = (
             AND session = coalesce(CAST(json_extract(new.metadata, '$.session_id') AS TEXT), '');
     END;
 
+    -- Processes mirror where turns sit (`turns.TurnDirectory`) from the vector change log.
+    CREATE TRIGGER memories_after_update_metadata AFTER UPDATE OF metadata ON memories BEGIN
+        INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
+    END;
+
     INSERT INTO conversation_turns(seq, thread, speaker)
         SELECT m.seq, t.id, json_extract(m.metadata, '$.speaker')
         FROM memories m JOIN conversation_threads t ON t.namespace = m.namespace

@@ -1,7 +1,9 @@
 """Keeps one process's in-memory vector index in step with the database.
 
-Triggers append every vector change to `vector_log` in the writing transaction. Before each
-search, :meth:`IndexSync.refresh` applies the entries this process has not seen. It costs one
+Triggers append every vector change to `vector_log` in the writing transaction (and every
+metadata change, which can move a conversation turn). Before each search,
+:meth:`IndexSync.refresh` applies the entries this process has not seen, to the index and to the
+directory of conversation turns. It costs one
 `PRAGMA data_version` when nothing changed. A process that fell behind a pruned log rebuilds
 the index from the memories table.
 """
@@ -15,6 +17,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from loci.stores.db import Database
+from loci.stores.turns import TurnDirectory
 from loci.stores.vectors import VectorIndex
 
 #: How many log entries to keep; older ones are pruned by writers.
@@ -30,6 +33,7 @@ class IndexSync:
     def __init__(self, db: Database, index: VectorIndex, dimensions: int) -> None:
         self._db = db
         self._index = index
+        self._turns = TurnDirectory()
         self._dimensions = dimensions
         self._log_position = -1  # -1: never loaded
         self._data_version = -1
@@ -40,6 +44,11 @@ class IndexSync:
     def index(self) -> VectorIndex:
         """The index, as of the last refresh."""
         return self._index
+
+    @property
+    def turns(self) -> TurnDirectory:
+        """Where the conversation turns sit, as of the last refresh."""
+        return self._turns
 
     def note_own_write(self) -> None:
         """Call after this process commits vector changes (data_version misses our own)."""
@@ -78,6 +87,7 @@ class IndexSync:
     def _load_all(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
         self._log_position = _log_head(conn)
         self._index.clear()
+        self._turns.load(conn)
         total = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
         self._index.reserve(total)
         done = 0
@@ -106,6 +116,7 @@ class IndexSync:
             present.update(int(row[0]) for row in rows)
             self._upsert_rows(rows)
         self._index.delete([seq for seq in touched if seq not in present])
+        self._turns.update(conn, touched)
 
     def _upsert_rows(self, rows: list[tuple[int, str, bytes]]) -> None:
         if not rows:
