@@ -260,3 +260,24 @@ def test_the_in_memory_turns_follow_another_process(app: App, second_app: App) -
     assert moved == expected and len(moved.thread_of) == 4
     assert moved.speaker_of[seqs[0]] == "Cleo"
     assert moved.thread_of[seqs[0]] == moved.thread_of[seqs[3]]  # now in the band session
+
+
+def test_the_thread_search_keeps_to_the_namespaces_asked(app: App) -> None:
+    from loci.memory.ranking import fts_match
+    from loci.stores import threads
+
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN)), "home", "c1")
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN)), "work", "c1")
+    match = fts_match("tomatoes and basil")
+    assert match is not None
+    with app.engine.db.locked() as conn:
+        everywhere = threads.keyword_search(conn, match, 10)
+        at_home = threads.keyword_search(conn, match, 10, frozenset({"home"}))
+        home_ids = {
+            row[0]
+            for row in conn.execute(
+                "SELECT id FROM conversation_threads WHERE namespace = 'home'"
+            ).fetchall()
+        }
+    assert len(everywhere) == 2
+    assert set(at_home) == home_ids and len(home_ids) == 1

@@ -58,7 +58,9 @@ def prepare(
         )
         periods, within = _periods(conn, query, compiled, match, depth, keyword)
         thread_keyword = (
-            threads.keyword_search(conn, match, depth) if match and conversations else {}
+            threads.keyword_search(conn, match, depth, compiled.namespaces)
+            if match and conversations
+            else {}
         )
     # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
     return Prepared(

@@ -50,12 +50,20 @@ def refresh_stale(conn: sqlite3.Connection) -> int:
     return len(stale)
 
 
-def keyword_search(conn: sqlite3.Connection, match: str, limit: int) -> dict[int, float]:
-    """The best-matching threads, thread id -> BM25 score (larger is better)."""
+def keyword_search(
+    conn: sqlite3.Connection, match: str, limit: int, namespaces: frozenset[str] | None = None
+) -> dict[int, float]:
+    """The best-matching threads (of `namespaces`, None for all), thread id -> BM25 score
+    (larger is better)."""
+    where, params = "", []
+    if namespaces is not None:
+        marks = ",".join("?" * len(namespaces))
+        where = f" AND rowid IN (SELECT id FROM conversation_threads WHERE namespace IN ({marks}))"
+        params = sorted(namespaces)
     rows = conn.execute(
-        "SELECT rowid, bm25(threads_fts) AS rank FROM threads_fts WHERE threads_fts MATCH ? "
-        "ORDER BY rank LIMIT ?",
-        (match, limit),
+        "SELECT rowid, bm25(threads_fts) AS rank FROM threads_fts WHERE threads_fts MATCH ?"
+        f"{where} ORDER BY rank LIMIT ?",
+        [match, *params, limit],
     ).fetchall()
     # bm25() is lower-is-better and negative for matches: flip it.
     return {int(thread): -float(rank) for thread, rank in rows}
