@@ -281,3 +281,39 @@ def test_the_thread_search_keeps_to_the_namespaces_asked(app: App) -> None:
         }
     assert len(everywhere) == 2
     assert set(at_home) == home_ids and len(home_ids) == 1
+
+
+def test_doctor_names_sessions_out_of_step_and_reindex_repairs_them(app: App) -> None:
+    from loci.cli.admin import diagnose
+    from loci.cli.output import CliState
+
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN, BAND)), "home", "c1")
+    with app.engine.db.locked() as conn:  # damage the derived tables behind loci's back
+        conn.execute("DELETE FROM threads_fts")
+        conn.execute("DELETE FROM conversation_turns WHERE seq = (SELECT min(seq) FROM memories)")
+    state = CliState(config=None, home=app.settings.home)
+    report = diagnose(state)
+    assert report["checks"]["conversation sessions"] == 2
+    assert any("2 conversation session documents are stale" in p for p in report["problems"])
+    assert any("5 conversation turns, but 4 are placed" in p for p in report["problems"])
+    assert all("loci reindex" in p for p in report["problems"])
+    assert app.transfer.reindex()["conversation_sessions"] == 2
+    assert diagnose(state)["problems"] == []
+    assert set(documents(app.engine.db)) == {("home", "c1", "garden"), ("home", "c1", "band")}
+    assert len(turns(app.engine.db)) == 5
+
+
+def test_another_process_follows_a_repair(app: App, second_app: App) -> None:
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN, BAND)), "home", "c1")
+    with app.engine.db.locked() as conn:  # thread ids the repair will not give again
+        conn.execute("UPDATE conversation_threads SET id = id + 100")
+        conn.execute("UPDATE conversation_turns SET thread = thread + 100")
+    second_app.engine.sync.refresh()
+    seqs = [1, 2, 3, 4, 5]
+    assert min(second_app.engine.sync.turns.threads(seqs, None).thread_of.values()) > 100
+    app.transfer.reindex()
+    second_app.engine.sync.refresh()
+    with second_app.engine.db.locked() as conn:
+        expected = sql.conversation_threads(conn, seqs, "1", [])
+    assert max(expected.thread_of.values()) < 100
+    assert second_app.engine.sync.turns.threads(seqs, None) == expected

@@ -10,6 +10,7 @@ import click
 
 from loci.cli.output import CliState, emit_json, json_option, opened_app, run
 from loci.errors import LociError
+from loci.stores import threads
 
 
 def register(group: click.Group) -> None:
@@ -23,7 +24,8 @@ def register(group: click.Group) -> None:
 @json_option
 @click.pass_obj
 def reindex(state: CliState, force: bool, as_json: bool) -> None:
-    """Rebuild the vector index from SQLite, re-embedding if the model changed."""
+    """Rebuild the vector index and the conversation sessions' keyword documents from SQLite,
+    re-embedding if the model changed."""
     from rich.progress import Progress
 
     def work() -> None:
@@ -37,7 +39,8 @@ def reindex(state: CliState, force: bool, as_json: bool) -> None:
         else:
             click.echo(
                 f"{report['memories']} memories, {report['re_embedded']} re-embedded with "
-                f"{report['model']}, {report['indexed']} indexed"
+                f"{report['model']}, {report['indexed']} indexed, "
+                f"{report['conversation_sessions']} conversation sessions rebuilt"
             )
 
     run(work)
@@ -113,6 +116,9 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
     checks["indexed vectors"] = app.memory.indexed_count()
     if checks["indexed vectors"] != stats.total_memories:
         problems.append("the vector index does not match the database; run `loci reindex`")
+    with app.db.locked() as conn:
+        checks["conversation sessions"], out_of_step = threads.health(conn)
+    problems += [f"{problem}; run `loci reindex`" for problem in out_of_step]
     _check_toolsets(app, checks, problems)
 
 

@@ -18,6 +18,7 @@ from loci.memory.filters import compile_filter
 from loci.memory.models import ExportData, ExportedMemory, ExportResult, ImportResult, ItemError
 from loci.memory.service import content_hash
 from loci.stores import memories as sql
+from loci.stores import threads
 from loci.stores.vector_sync import Progress, prune_log
 from loci.timeutil import format_time, now, parse_time
 
@@ -124,7 +125,8 @@ class TransferService:
         return result
 
     def reindex(self, force: bool = False, progress: Progress | None = None) -> dict[str, Any]:
-        """Re-embed every memory if the model changed (or `force`), then rebuild the index."""
+        """Re-embed every memory if the model changed (or `force`), then rebuild the derived
+        data: the conversation sessions' documents and the vector index."""
         identity = self._engine.embedder.identity
         with self._engine.db.locked() as conn:
             stored = self._engine.stored_model(conn)
@@ -147,11 +149,14 @@ class TransferService:
                     progress(start + len(chunk), len(rows))
             with self._engine.db.write() as conn:
                 self._engine.record_model(conn)
+        with self._engine.db.write() as conn:
+            sessions = threads.rebuild_all(conn)
         indexed = self._engine.sync.rebuild(None if re_embed else progress)
         return {
             "memories": len(rows),
             "re_embedded": len(rows) if re_embed else 0,
             "indexed": indexed,
+            "conversation_sessions": sessions,
             "previous_model": stored,
             "model": identity.name,
         }

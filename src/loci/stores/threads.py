@@ -67,3 +67,47 @@ def keyword_search(
     ).fetchall()
     # bm25() is lower-is-better and negative for matches: flip it.
     return {int(thread): -float(rank) for thread, rank in rows}
+
+
+def rebuild_all(conn: sqlite3.Connection) -> int:
+    """Rebuild the threads, their documents and the turns table from the memories (a repair,
+    for `loci reindex`); returns how many threads there are. Every turn is logged as changed,
+    so that other processes re-read where it sits (thread ids are given anew)."""
+    for table in ("conversation_turns", "threads_fts", "conversation_threads"):
+        conn.execute(f"DELETE FROM {table}")
+    conn.execute(
+        "INSERT INTO conversation_threads(namespace, conversation, session) "
+        f"SELECT DISTINCT namespace, {CONVERSATION}, {SESSION} FROM memories WHERE {IS_TURN}"
+    )
+    conn.execute(
+        "INSERT INTO conversation_turns(seq, thread, speaker) "
+        "SELECT m.seq, t.id, json_extract(m.metadata, '$.speaker') FROM memories m "
+        "JOIN conversation_threads t ON t.namespace = m.namespace "
+        f"AND t.conversation = {_of_m(CONVERSATION)} AND t.session = {_of_m(SESSION)} "
+        f"WHERE {_of_m(IS_TURN)}"
+    )
+    conn.execute(
+        "INSERT INTO vector_log(memory_seq, op) SELECT seq, 'upsert' FROM conversation_turns"
+    )
+    return refresh_stale(conn)
+
+
+def health(conn: sqlite3.Connection) -> tuple[int, list[str]]:
+    """How many threads the store holds, and what is out of step with the memories."""
+    threads, stale = conn.execute(
+        "SELECT count(*), count(*) FILTER (WHERE stale = 1) FROM conversation_threads"
+    ).fetchone()
+    turns = conn.execute(f"SELECT count(*) FROM memories WHERE {IS_TURN}").fetchone()[0]
+    placed = conn.execute("SELECT count(*) FROM conversation_turns").fetchone()[0]
+    documents = conn.execute("SELECT count(*) FROM threads_fts").fetchone()[0]
+    problems = []
+    if stale or documents != threads:
+        problems.append(f"{threads - documents + stale} conversation session documents are stale")
+    if placed != turns:
+        problems.append(f"{turns} conversation turns, but {placed} are placed in sessions")
+    return int(threads), problems
+
+
+def _of_m(expression: str) -> str:
+    """A key expression over the memories row aliased `m`."""
+    return expression.replace("(metadata", "(m.metadata")
