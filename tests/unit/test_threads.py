@@ -294,7 +294,7 @@ def test_doctor_names_sessions_out_of_step_and_reindex_repairs_them(app: App) ->
     state = CliState(config=None, home=app.settings.home)
     report = diagnose(state)
     assert report["checks"]["conversation sessions"] == 2
-    assert any("2 conversation session documents are stale" in p for p in report["problems"])
+    assert any("2 conversation sessions but 0 session documents" in p for p in report["problems"])
     assert any("5 conversation turns, but 4 are placed" in p for p in report["problems"])
     assert all("loci reindex" in p for p in report["problems"])
     assert app.transfer.reindex()["conversation_sessions"] == 2
@@ -317,3 +317,16 @@ def test_another_process_follows_a_repair(app: App, second_app: App) -> None:
         expected = sql.conversation_threads(conn, seqs, "1", [])
     assert max(expected.thread_of.values()) < 100
     assert second_app.engine.sync.turns.threads(seqs, None) == expected
+
+
+def test_the_namespace_bound_thread_search_runs_the_full_text_query_once(app: App) -> None:
+    from loci.stores import threads
+
+    app.conversations.remember_conversation(parse_messages(chat(GARDEN)), "home", "c1")
+    sql_text, params = threads.keyword_query('"basil"', 10, frozenset({"home", "work"}))
+    with app.engine.db.locked() as conn:
+        plan = [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql_text}", params)]
+    # The full-text table drives the join; each match then finds its thread by primary key
+    # (driven from the threads table, FTS5 would run the MATCH once per thread).
+    assert plan[0].startswith("SCAN f VIRTUAL TABLE")
+    assert any("SEARCH t USING INTEGER PRIMARY KEY" in step for step in plan)

@@ -55,18 +55,30 @@ def keyword_search(
 ) -> dict[int, float]:
     """The best-matching threads (of `namespaces`, None for all), thread id -> BM25 score
     (larger is better)."""
-    where, params = "", []
-    if namespaces is not None:
-        marks = ",".join("?" * len(namespaces))
-        where = f" AND rowid IN (SELECT id FROM conversation_threads WHERE namespace IN ({marks}))"
-        params = sorted(namespaces)
-    rows = conn.execute(
-        "SELECT rowid, bm25(threads_fts) AS rank FROM threads_fts WHERE threads_fts MATCH ?"
-        f"{where} ORDER BY rank LIMIT ?",
-        [match, *params, limit],
-    ).fetchall()
+    rows = conn.execute(*keyword_query(match, limit, namespaces)).fetchall()
     # bm25() is lower-is-better and negative for matches: flip it.
     return {int(thread): -float(rank) for thread, rank in rows}
+
+
+def keyword_query(
+    match: str, limit: int, namespaces: frozenset[str] | None
+) -> tuple[str, list[object]]:
+    """The SQL of :func:`keyword_search` and its parameters."""
+    if namespaces is None:
+        return (
+            "SELECT rowid, bm25(threads_fts) AS rank FROM threads_fts "
+            "WHERE threads_fts MATCH ? ORDER BY rank LIMIT ?",
+            [match, limit],
+        )
+    # CROSS JOIN keeps the full-text search outside: as `rowid IN (...)`, or with the threads
+    # table outside, FTS5 runs the MATCH once per thread (2-8 ms against 0.1-0.2 ms at 2.7k).
+    marks = ",".join("?" * len(namespaces))
+    return (
+        "SELECT f.rowid, bm25(threads_fts) AS rank FROM threads_fts f "
+        "CROSS JOIN conversation_threads t ON t.id = f.rowid "
+        f"WHERE threads_fts MATCH ? AND t.namespace IN ({marks}) ORDER BY rank LIMIT ?",
+        [match, *sorted(namespaces), limit],
+    )
 
 
 def rebuild_all(conn: sqlite3.Connection) -> int:
@@ -101,8 +113,10 @@ def health(conn: sqlite3.Connection) -> tuple[int, list[str]]:
     placed = conn.execute("SELECT count(*) FROM conversation_turns").fetchone()[0]
     documents = conn.execute("SELECT count(*) FROM threads_fts").fetchone()[0]
     problems = []
-    if stale or documents != threads:
-        problems.append(f"{threads - documents + stale} conversation session documents are stale")
+    if stale:
+        problems.append(f"{stale} conversation sessions wait for their documents")
+    if documents != threads:
+        problems.append(f"{threads} conversation sessions but {documents} session documents")
     if placed != turns:
         problems.append(f"{turns} conversation turns, but {placed} are placed in sessions")
     return int(threads), problems
