@@ -46,10 +46,6 @@ class TurnDirectory:
     def __len__(self) -> int:
         return len(self._turns)
 
-    def clear(self) -> None:
-        """Forget every turn (before a full reload)."""
-        self._turns.clear()
-
     def load(self, conn: sqlite3.Connection) -> None:
         """Read every turn of the store."""
         self._turns.clear()

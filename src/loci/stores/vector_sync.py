@@ -2,10 +2,9 @@
 
 Triggers append every vector change to `vector_log` in the writing transaction (and every
 metadata change, which can move a conversation turn). Before each search,
-:meth:`IndexSync.refresh` applies the entries this process has not seen, to the index and to the
-directory of conversation turns. It costs one
-`PRAGMA data_version` when nothing changed. A process that fell behind a pruned log rebuilds
-the index from the memories table.
+:meth:`IndexSync.refresh` applies the entries this process has not seen, to the index and to
+the directory of conversation turns. It costs one `PRAGMA data_version` when nothing changed.
+A process that fell behind a pruned log rebuilds both from the memories table.
 """
 
 from __future__ import annotations
