@@ -76,20 +76,27 @@ def cold_start(runs: int) -> None:
             await client.list_tools()
             return (time.perf_counter() - start) * 1000
 
+    def loci_in(home: str) -> StdioServerParameters:
+        env = {**os.environ, "LOCI_HOME": home}
+        return StdioServerParameters(command=sys.executable, args=["-m", "loci", "serve"], env=env)
+
     with tempfile.TemporaryDirectory() as home:
         script = Path(home) / "minimal.py"
         script.write_text(MINIMAL_SERVER, encoding="utf-8")
-        env = {**os.environ, "LOCI_HOME": home}
-        minimal = StdioServerParameters(command=sys.executable, args=[str(script)], env=env)
-        loci = StdioServerParameters(command=sys.executable, args=["-m", "loci", "serve"], env=env)
-        base, ours = [], []
-        for _ in range(runs):  # interleaved, so drift hits both alike
+        minimal = StdioServerParameters(command=sys.executable, args=[str(script)], env=os.environ)
+        restart = loci_in(home)
+        anyio.run(once, restart)  # the first start saves the tool listing the restarts read
+        base, ours, first = [], [], []
+        for run in range(runs):  # interleaved, so drift hits both alike
             base.append(anyio.run(once, minimal))
-            ours.append(anyio.run(once, loci))
-    b, o = statistics.median(base), statistics.median(ours)
+            ours.append(anyio.run(once, restart))
+            fresh = Path(home) / f"fresh-{run}"
+            first.append(anyio.run(once, loci_in(str(fresh))))
+    b, o, f = statistics.median(base), statistics.median(ours), statistics.median(first)
     print(
         f"cold start tools/list: minimal server {b:.0f} ms, loci {o:.0f} ms, "
-        f"ratio {o / b:.3f} (target <= 1.15)"
+        f"ratio {o / b:.3f} (target <= 1.15); first start in a new data folder (builds and "
+        f"saves the tool listing) {f:.0f} ms, ratio {f / b:.3f}"
     )
 
 

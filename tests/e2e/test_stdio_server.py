@@ -208,3 +208,30 @@ async def test_two_servers_on_one_folder_lose_no_write(tmp_path):
             "recall", {"query": "second note 3", "limit": 1, "hybrid_alpha": 0}
         )
         assert found.structured_content["memories"][0]["content"].startswith("second note 3")
+
+
+async def test_a_restart_lists_tools_from_the_saved_listing_and_still_serves(tmp_path):
+    async with connected(tmp_path) as client:
+        first = (await client.list_tools()).tools
+    listing = tmp_path / "cache" / "tool-listing.json"
+    saved = json.loads(listing.read_text())
+    assert [tool["name"] for tool in saved["tools"]] == [tool.name for tool in first]
+    # Mark the saved descriptions: a restart that answers from the file shows the mark.
+    for tool in saved["tools"]:
+        tool["description"] = "saved: " + tool["description"]
+    listing.write_text(json.dumps(saved))
+    async with connected(tmp_path) as client:
+        again = (await client.list_tools()).tools
+        assert [tool.description for tool in again] == [
+            "saved: " + tool.description for tool in first
+        ]
+        assert [tool.input_schema for tool in again] == [tool.input_schema for tool in first]
+        stored = await client.call_tool("remember", {"content": "Saved listings still serve"})
+        assert not stored.is_error
+        assert await total(client) == 1
+        rejected = await client.call_tool("remember", {"content": ""})
+        assert rejected.is_error
+        uris = {str(resource.uri) for resource in (await client.list_resources()).resources}
+        assert {"memory://stats", "memory://namespaces"} <= uris
+        stats = await client.read_resource("memory://stats")
+        assert json.loads(stats.contents[0].text)["total_memories"] == 1

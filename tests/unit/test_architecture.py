@@ -60,7 +60,7 @@ def test_stores_only_use_memory_models():
 def test_server_module_imports_nothing_heavy():
     code = (
         "import sys; import loci.cli.main, loci.mcp.server; from loci.settings import Settings; "
-        "loci.mcp.server.build_server(Settings()); "
+        "loci.mcp.server.build_server(Settings()).build_toolsets(); "
         "heavy = [m for m in ('numpy', 'onnxruntime', 'tokenizers', 'loci.app', 'loci.stores.db') "
         "if m in sys.modules]; print(heavy)"
     )

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio.to_thread
+from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import Tool
-from pydantic import ValidationError
+from mcp.types import InputRequiredResult, Resource, ResourceTemplate, Tool
+from pydantic import AnyUrl, ValidationError
 
 from loci import __version__
 from loci.errors import LociError
-from loci.mcp import checkpoint_tools, context_tools, conversation_tools, memory_tools
 from loci.mcp.errors import from_loci_error, from_validation_error, internal_error
 from loci.mcp.provider import AppProvider
+from loci.mcp.tool_listing import ToolListing
 from loci.settings import Settings
 
 log = logging.getLogger("loci.mcp")
@@ -57,15 +60,45 @@ bring it back. Pin what must never be cut with `workflow_mark_critical`.
 
 
 class LociServer(MCPServer[Any]):
-    """MCPServer whose tool failures all carry loci's structured error object."""
+    """MCPServer whose tool failures all carry loci's structured error object, and whose
+    toolsets are built when first needed: a start that finds its tool listing saved (see
+    `tool_listing`) answers `tools/list` from it and builds the tools in the background."""
 
-    def __init__(self, provider: AppProvider, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        provider: AppProvider,
+        toolsets: Callable[[LociServer], None],
+        listing: ToolListing,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.provider = provider
+        self._toolsets = toolsets
+        self._listing = listing
+        self._built = threading.Event()
+        self._build_lock = threading.Lock()
+        self._listed = False
+
+    def build_toolsets(self) -> None:
+        """Register every tool and resource of the enabled toolsets (once; thread-safe)."""
+        with self._build_lock:
+            if not self._built.is_set():
+                self._toolsets(self)
+                self._built.set()
 
     async def list_tools(self) -> list[Tool]:
-        """List tools, then start loading the model so the first call does not wait for it."""
-        tools = await super().list_tools()
+        """List tools (at the first call, from the saved listing when it matches: the tools
+        are then built in the background), and start loading the model in the background."""
+        first, self._listed = not self._listed, True
+        saved = self._listing.load() if first else None
+        if saved is not None and not self._built.is_set():
+            threading.Thread(target=self.build_toolsets, name="loci-tools", daemon=True).start()
+            tools = saved
+        else:
+            await self._toolsets_built()
+            tools = await super().list_tools()
+            if first and saved is None:
+                self._listing.save(tools)
         self.provider.warm_up_in_background()
         return tools
 
@@ -73,6 +106,7 @@ class LociServer(MCPServer[Any]):
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> Any:
         """Call a tool; loci errors and bad arguments come back as structured tool errors."""
+        await self._toolsets_built()
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -86,9 +120,31 @@ class LociServer(MCPServer[Any]):
             log.error("tool %s crashed", name, exc_info=cause)
             return internal_error(name)
 
+    async def list_resources(self) -> list[Resource]:
+        """List resources (the toolsets register them)."""
+        await self._toolsets_built()
+        return await super().list_resources()
+
+    async def list_resource_templates(self) -> list[ResourceTemplate]:
+        """List resource templates (the toolsets register them)."""
+        await self._toolsets_built()
+        return await super().list_resource_templates()
+
+    async def read_resource(
+        self, uri: AnyUrl | str, context: Context[Any, Any] | None = None
+    ) -> Iterable[ReadResourceContents] | InputRequiredResult:
+        """Read a resource (the toolsets register them)."""
+        await self._toolsets_built()
+        return await super().read_resource(uri, context)
+
+    async def _toolsets_built(self) -> None:
+        if not self._built.is_set():
+            # In a worker thread: the background build may hold the lock for a few ms.
+            await anyio.to_thread.run_sync(self.build_toolsets)
+
 
 def build_server(settings: Settings) -> LociServer:
-    """The MCP server for `settings`, with the enabled toolsets registered."""
+    """The MCP server for `settings`; its enabled toolsets are registered on first need."""
     provider = AppProvider(settings)
 
     @asynccontextmanager
@@ -98,8 +154,10 @@ def build_server(settings: Settings) -> LociServer:
         finally:
             provider.close()
 
-    server = LociServer(
+    return LociServer(
         provider,
+        lambda server: register_toolsets(server, provider, settings),
+        ToolListing(settings),
         name="loci",
         title="loci memory",
         version=__version__,
@@ -107,6 +165,13 @@ def build_server(settings: Settings) -> LociServer:
         lifespan=lifespan,
         log_level=settings.log_level,
     )
+
+
+def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: Settings) -> None:
+    """Add the tools and resources of the toolsets `settings` enables."""
+    # Imported here: a start that answers from the saved listing imports them after that answer.
+    from loci.mcp import checkpoint_tools, context_tools, conversation_tools, memory_tools
+
     if "memory" in settings.toolsets:
         memory_tools.register(server, provider, settings)
         conversation_tools.register(server, provider, settings)
@@ -114,4 +179,3 @@ def build_server(settings: Settings) -> LociServer:
         context_tools.register(server, provider, settings)
     if "checkpoints" in settings.toolsets:
         checkpoint_tools.register(server, provider, settings)
-    return server
