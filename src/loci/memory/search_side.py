@@ -47,7 +47,7 @@ def prepare(
     """Checks, the filter's admitted rows and the keyword ranking, also within the periods the
     query names; refreshes the index first."""
     engine.sync.refresh()
-    with engine.db.side_read() as conn:
+    with engine.db.snapshot() as conn:
         if namespace is not None:
             engine.require_namespace(conn, namespace)
         engine.check_model(conn)
