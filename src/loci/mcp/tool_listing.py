@@ -44,6 +44,7 @@ class ToolListing:
         """What the listing depends on, hashed (computed once: ~1 ms of file stats)."""
         if self._fingerprint is None:
             digest = hashlib.sha256(self._settings.model_dump_json().encode())
+            digest.update(f"loci={loci.__version__};".encode())
             for package in SHAPING_PACKAGES:
                 digest.update(f"{package}={_version(package)};".encode())
             for line in _source_stats(Path(loci.__file__).parent):
