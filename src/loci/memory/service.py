@@ -167,7 +167,8 @@ class MemoryService:
         compiled = compile_filter(filters, namespace)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         match = fts_match(query) if alpha < 1.0 else None
-        # The database half of the search runs while the query is being embedded.
+        # The database half of the search runs while the query is being embedded. It takes
+        # the database lock in the worker thread: never call recall while holding it.
         prepared = self._engine.beside(
             lambda: search_side.prepare(self._engine, namespace, compiled, match, depth, query)
         )
