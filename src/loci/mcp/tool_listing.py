@@ -41,7 +41,7 @@ class ToolListing:
         self._fingerprint: str | None = None
 
     def fingerprint(self) -> str:
-        """What the listing depends on, hashed (computed once: ~1 ms of file stats)."""
+        """What the listing depends on, hashed (computed once: 2-4 ms of metadata and file stats)."""
         if self._fingerprint is None:
             digest = hashlib.sha256(self._settings.model_dump_json().encode())
             digest.update(f"loci={loci.__version__};".encode())
