@@ -171,9 +171,9 @@ def timed_recall(recall, inner: list[float]) -> float:
 
 
 def own_share(ours: list[float], inner: list[float], bare: list[float]) -> str:
-    """loci's own time, split into how much longer the query's embedding took inside recall
-    (the database half of the search runs beside it, on the same two cores) and the work
-    after the embedding."""
+    """loci's own time, with the two parts it comes from: the query's embedding as timed inside
+    recall (slower than the bare one: the database half of the search runs beside it, on the
+    same two cores) and the work after the embedding."""
     after = [total - embedding for total, embedding in zip(ours, inner, strict=True)]
     return (
         f"loci's own {p(ours, 50) - p(bare, 50):.2f} ms: embedding inside recall p50 "
