@@ -258,6 +258,13 @@ MIGRATIONS: tuple[str, ...] = (
         AND t.session = coalesce(CAST(json_extract(m.metadata, '$.session_id') AS TEXT), '')
         WHERE json_extract(m.metadata, '$.conversation') IS NOT NULL;
     """,
+    # 8: content changes are logged too, so that each process's keyword mirror
+    # (`keywords.KeywordMirror`) follows them (loci itself re-embeds what it rewrites).
+    """
+    CREATE TRIGGER memories_after_update_content_log AFTER UPDATE OF content ON memories BEGIN
+        INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
+    END;
+    """,
 )
 
 

@@ -1,21 +1,25 @@
-"""Keeps one process's in-memory vector index in step with the database.
+"""Keeps one process's in-memory indexes in step with the database.
 
 Triggers append every vector change to `vector_log` in the writing transaction (and every
-metadata change, which can move a conversation turn). Before each search,
-:meth:`IndexSync.refresh` applies the entries this process has not seen, to the index and to
-the directory of conversation turns. It costs one `PRAGMA data_version` when nothing changed.
-A process that fell behind a pruned log rebuilds both from the memories table.
+change of content or metadata, which can reword a memory or move a conversation turn). Before
+each search, :meth:`IndexSync.refresh` applies the entries this process has not seen to the
+vector index, the directory of conversation turns and the keyword mirror. It costs one
+`PRAGMA data_version` when nothing changed. A process that fell behind a pruned log rebuilds
+all three from the memories table.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from loci.stores.db import Database
+from loci.stores.keywords import KeywordMirror, create_vocabularies
+from loci.stores.tokens import create_scratch
 from loci.stores.turns import TurnDirectory
 from loci.stores.vectors import VectorIndex
 
@@ -29,10 +33,18 @@ Progress = Callable[[int, int], None]
 class IndexSync:
     """Owns the derived index of one process and the log position it has reached."""
 
-    def __init__(self, db: Database, index: VectorIndex, dimensions: int) -> None:
+    def __init__(
+        self,
+        db: Database,
+        index: VectorIndex,
+        dimensions: int,
+        keywords: KeywordMirror | None = None,
+    ) -> None:
         self._db = db
         self._index = index
         self._turns = TurnDirectory()
+        self._keywords = keywords if keywords is not None else KeywordMirror()
+        self._connection_ready = False
         self._dimensions = dimensions
         self._log_position = -1  # -1: never loaded
         self._data_version = -1
@@ -49,6 +61,11 @@ class IndexSync:
         """Where the conversation turns sit, as of the last refresh."""
         return self._turns
 
+    @property
+    def keywords(self) -> KeywordMirror:
+        """The keyword index mirrored in memory, as of the last refresh."""
+        return self._keywords
+
     def note_own_write(self) -> None:
         """Call after this process commits vector changes (data_version misses our own)."""
         self._own_writes = True
@@ -62,6 +79,7 @@ class IndexSync:
         version = self._db.data_version()
         if version == self._data_version and not self._own_writes:
             return
+        self._prepare_connection()
         with self._db.snapshot() as conn:
             if self._log_position < 0 or self._fell_behind(conn):
                 self._load_all(conn)
@@ -73,11 +91,20 @@ class IndexSync:
     def rebuild(self, progress: Progress | None = None) -> int:
         """Rebuild the index from the memories table; returns how many vectors it holds."""
         with self._lock:
+            self._prepare_connection()
             with self._db.snapshot() as conn:
                 self._load_all(conn, progress)
             self._data_version = self._db.data_version()
             self._own_writes = False
             return self._index.count()
+
+    def _prepare_connection(self) -> None:
+        """The keyword mirror's temp tables, made once, outside any transaction."""
+        if not self._connection_ready:
+            with self._db.locked() as conn:
+                create_scratch(conn)
+                create_vocabularies(conn)
+            self._connection_ready = True
 
     def _fell_behind(self, conn: sqlite3.Connection) -> bool:
         oldest = conn.execute("SELECT min(seq) FROM vector_log").fetchone()[0]
@@ -96,6 +123,10 @@ class IndexSync:
             done += len(rows)
             if progress is not None:
                 progress(done, total)
+        if self._keywords.wanted(total):
+            self._keywords.load(conn)
+        else:
+            self._keywords.unload()
 
     def _apply_log(self, conn: sqlite3.Connection) -> None:
         entries = conn.execute(
@@ -107,17 +138,35 @@ class IndexSync:
         self._log_position = int(entries[-1][0])
         touched = sorted({int(memory_seq) for _, memory_seq in entries})
         present: set[int] = set()
+        stored: list[tuple[int, str, str]] = []
         for chunk in _chunks(touched, 500):
             marks = ",".join("?" * len(chunk))
             rows = conn.execute(
-                f"SELECT seq, namespace, embedding FROM memories WHERE seq IN ({marks})", chunk
+                f"SELECT seq, namespace, embedding, content FROM memories WHERE seq IN ({marks})",
+                chunk,
             ).fetchall()
             present.update(int(row[0]) for row in rows)
             self._upsert_rows(rows)
-        self._index.delete([seq for seq in touched if seq not in present])
+            stored += [(int(row[0]), row[1], row[3]) for row in rows]
+        gone = [seq for seq in touched if seq not in present]
+        self._index.delete(gone)
         self._turns.update(conn, touched)
+        self._follow_keywords(conn, stored, gone)
 
-    def _upsert_rows(self, rows: list[tuple[int, str, bytes]]) -> None:
+    def _follow_keywords(
+        self, conn: sqlite3.Connection, stored: list[tuple[int, str, str]], gone: list[int]
+    ) -> None:
+        """Apply the changes to the keyword mirror, or (re)read it once that is cheaper or the
+        store has grown big enough to be worth mirroring."""
+        keywords = self._keywords
+        keywords.change(conn, stored, gone)
+        if keywords.needs_reload() or (
+            not keywords.loaded and keywords.wanted(self._index.count())
+        ):
+            keywords.load(conn)
+
+    def _upsert_rows(self, rows: Sequence[Sequence[Any]]) -> None:
+        """Rows start (seq, namespace, embedding); further columns are ignored."""
         if not rows:
             return
         vectors = np.frombuffer(b"".join(row[2] for row in rows), dtype=np.float32)

@@ -1,0 +1,227 @@
+"""The in-memory keyword mirror answers exactly what FTS5's bm25() search answers, and follows
+every write: its own process's, another process's, deletions, renames, bulk loads."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from loci.app import App, build_app
+from loci.memory.filters import compile_filter
+from loci.memory.models import MemoryDraft
+from loci.memory.ranking import fts_match, keyword_terms
+from loci.memory.transfer import ImportOptions
+from loci.settings import load_settings
+from loci.stores import keywords as keyword_module
+from loci.stores import memories as sql
+from loci.stores.db import Database
+from loci.stores.keywords import KeywordMirror
+from loci.stores.tokens import TOKENIZE
+from loci.stores.vector_sync import IndexSync
+from loci.stores.vectors import ExactIndex
+
+NOVEL = (
+    Path(__file__).resolve().parents[3] / "shared" / "eval" / "novels" / "pride-and-prejudice.txt"
+)
+EXTRA = [
+    "Le café naïve résumé über Straße",  # diacritics and case folding
+    "!!! ... ???",  # no tokens at all: still a row to FTS5's statistics
+    "running runs runner ran",  # one stem for several words
+    "Darcy Darcy Darcy Darcy",  # repeated terms
+    "snake_case e-mail 3.14 2024-05-01",
+]
+QUERIES = [
+    "Who is going to marry Mr. Bingley?",
+    "What did Elizabeth think of Mr. Darcy at the ball?",
+    "Where does Mr. Collins live",
+    "letter from Jane",
+    "café résumé",
+    "run",
+    "the of and",  # every word common: idf floors
+    "zebra unicorn",  # no match
+    "Darcy",
+    "Lydia officers Brighton",
+]
+QUERY_WORDS = [keyword_terms(q) for q in QUERIES]
+
+
+def sentences(count: int) -> list[str]:
+    text = NOVEL.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
+    found = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if len(s.split()) > 3]
+    return (EXTRA + found)[:count]
+
+
+def store(app: App, texts: list[str], namespaces: tuple[str, ...] = ("a", "b")) -> None:
+    """Store texts with made-up vectors (the mirror never looks at them)."""
+    rng = np.random.default_rng(len(texts))
+    vectors = rng.standard_normal((len(texts), 384))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    stamp = "2026-01-01T00:00:00.000000Z"
+    memories = [
+        {
+            "id": str(uuid.uuid4()),
+            "content": text,
+            "namespace": namespaces[i % len(namespaces)],
+            "tags": [],
+            "importance": 0.5,
+            "source": "manual",
+            "metadata": {},
+            "created_at": stamp,
+            "updated_at": stamp,
+            "last_accessed": stamp,
+            "access_count": 0,
+            "vector": vector.tolist(),
+        }
+        for i, (text, vector) in enumerate(zip(texts, vectors, strict=True))
+    ]
+    data = {"embedding_model": "all-MiniLM-L6-v2", "memories": memories}
+    result = app.transfer.import_data(
+        data, ImportOptions(skip_duplicates=False, recompute_vectors=False)
+    )
+    assert result.imported == len(texts)
+
+
+@dataclass
+class Reader:
+    """Another process's view of the app's store: its own connection, index and mirror."""
+
+    db: Database
+    sync: IndexSync
+
+
+@pytest.fixture
+def opened() -> Iterator[list[Database]]:
+    databases: list[Database] = []
+    yield databases
+    for db in databases:
+        db.close()
+
+
+def mirrored(app: App, opened: list[Database], mirror_from: int = 1) -> Reader:
+    """A reader of the app's store whose mirror loads from `mirror_from` memories."""
+    db = Database(app.db.path)
+    opened.append(db)
+    sync = IndexSync(db, ExactIndex(384), 384, KeywordMirror(mirror_from=mirror_from))
+    sync.refresh()
+    return Reader(db, sync)
+
+
+def agree(reader: Reader, limit: int = 20) -> int:
+    """Assert the mirror answers each query as SQL does (same memories in the same order, same
+    scores); returns how many results were compared."""
+    compared = 0
+    for namespaces in (None, frozenset({"a"}), frozenset({"b", "c"}), frozenset({"nowhere"})):
+        compiled = compile_filter({"namespace": {"in": sorted(namespaces)}} if namespaces else None)
+        with reader.db.snapshot() as conn:
+            for words in QUERY_WORDS:
+                expected = sql.keyword_search(
+                    conn, fts_match(" ".join(words)) or "", compiled.sql, compiled.params, limit
+                )
+                found = reader.sync.keywords.search(conn, words, namespaces, limit)
+                assert found is not None
+                assert [seq for seq, _ in found] == [seq for seq, _ in expected], words
+                assert [s for _, s in found] == pytest.approx([s for _, s in expected], rel=1e-12)
+                compared += len(found)
+    return compared
+
+
+def test_the_tokenizer_is_the_keyword_index_s(app: App) -> None:
+    with app.db.locked() as conn:
+        schema = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'memories_fts'"
+        ).fetchone()[0]
+    assert f"tokenize='{TOKENIZE}'" in schema
+
+
+def test_a_loaded_mirror_answers_as_sql_does(app: App, opened: list[Database]) -> None:
+    store(app, sentences(600))
+    reader = mirrored(app, opened)
+    assert reader.sync.keywords.loaded
+    assert agree(reader) > 200
+
+
+def test_it_follows_inserts_deletes_renames_and_rewrites(app: App, opened: list[Database]) -> None:
+    store(app, sentences(600))
+    reader = mirrored(app, opened)
+    store(app, [*sentences(640)[600:], "Darcy wrote a letter to Jane", "a letter, a letter"])
+    with app.db.write() as conn:  # rewrite old and new memories behind loci's back
+        conn.execute("UPDATE memories SET content = 'Bingley letter Darcy' WHERE seq IN (7, 601)")
+        conn.execute("DELETE FROM memories WHERE seq IN (3, 9, 600, 602)")
+    app.catalog.namespaces("rename", "b", "c")
+    reader.sync.refresh()
+    assert reader.sync.keywords.loaded and not reader.sync.keywords.needs_reload()
+    assert agree(reader) > 200
+
+
+def test_a_bulk_write_makes_it_read_anew(
+    app: App, opened: list[Database], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(keyword_module, "RELOAD_MIN", 50)
+    store(app, sentences(600))
+    reader = mirrored(app, opened)
+    loads = []
+    original = KeywordMirror.load
+    monkeypatch.setattr(
+        KeywordMirror, "load", lambda self, conn: loads.append(original(self, conn))
+    )
+    store(app, sentences(700)[600:])
+    reader.sync.refresh()
+    assert len(loads) == 1 and reader.sync.keywords.loaded
+    assert agree(reader) > 200
+
+
+def test_another_process_s_writes_reach_it(
+    app: App, second_app: App, opened: list[Database]
+) -> None:
+    store(app, sentences(600))
+    reader = mirrored(app, opened)
+    second_app.memory.remember(MemoryDraft("Zebras and unicorns met Darcy", namespace="a"))
+    reader.sync.refresh()
+    with reader.db.snapshot() as conn:
+        found = reader.sync.keywords.search(conn, ["zebras"], None, 5)
+    assert found is not None and len(found) == 1
+    assert agree(reader) > 200
+
+
+def test_it_grows_into_a_mirror_and_small_stores_use_sql(app: App, opened: list[Database]) -> None:
+    store(app, sentences(100))
+    reader = mirrored(app, opened, mirror_from=150)
+    assert not reader.sync.keywords.loaded
+    with reader.db.snapshot() as conn:
+        assert reader.sync.keywords.search(conn, ["darcy"], None, 5) is None
+    store(app, sentences(200)[100:])
+    reader.sync.refresh()
+    assert reader.sync.keywords.loaded
+    assert agree(reader) > 100
+
+
+def test_words_that_are_phrases_to_fts5_go_to_sql(app: App, opened: list[Database]) -> None:
+    store(app, sentences(600))
+    reader = mirrored(app, opened)
+    with reader.db.snapshot() as conn:
+        assert reader.sync.keywords.search(conn, ["snake_case"], None, 5) is None
+        assert reader.sync.keywords.search(conn, ["darcy"], None, 0) == []
+
+
+def test_recall_ranks_the_same_with_and_without_the_mirror(home: Path, embedder) -> None:
+    app = build_app(load_settings(home=home), embedder=embedder)
+    try:
+        texts = sentences(keyword_module.MIRROR_FROM + 50)
+        app.memory.remember_batch([MemoryDraft(t, namespace="a") for t in texts[:40]])
+        store(app, texts[40:], namespaces=("a",))
+        app.memory.warm_up()
+        mirror = app.engine.sync.keywords
+        assert mirror.loaded
+        questions = ["Who will marry Mr. Bingley?", "What did Lydia do in Brighton?"]
+        with_mirror = [app.memory.recall(q, 10, "a").memories for q in questions]
+        mirror.unload()
+        without = [app.memory.recall(q, 10, "a").memories for q in questions]
+        assert [[m.id for m in r] for r in with_mirror] == [[m.id for m in r] for r in without]
+    finally:
+        app.close()
