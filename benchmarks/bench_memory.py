@@ -223,7 +223,7 @@ def conversation_figures(embedder: OnnxMiniLM, repeat: int) -> None:
                     timed_recall(lambda q=question: app.memory.recall(q, 10, "chat"), inner)
                 )
                 app.db.flush_behind()
-        turns = sum(len(c.messages) for c in conversations)
+        turns = app.catalog.stats().total_memories
         app.close()
     print(
         f"conversation recall ({turns} LoCoMo turns, {len(questions)} questions): "

@@ -131,6 +131,16 @@ def test_stores_messages_with_metadata_and_skips_known_ids(app: App) -> None:
     again = app.conversations.remember_conversation(parse_messages(CHAT), "chat", "friends")
     assert (again.stored, again.skipped_existing) == (0, 6)
     assert app.catalog.stats().total_memories == 6
+    unnamed = app.conversations.remember_conversation(parse_messages(CHAT), "chat")
+    assert (unnamed.stored, unnamed.skipped_existing) == (0, 6)
+
+
+def test_message_ids_are_only_unique_within_a_conversation(app: App) -> None:
+    first = app.conversations.remember_conversation(parse_messages(CHAT), "chat", "friends")
+    other = [{**record, "text": record["text"] + " (again)"} for record in CHAT]
+    second = app.conversations.remember_conversation(parse_messages(other), "chat", "family")
+    assert (first.stored, second.stored, second.skipped_existing) == (6, 6, 0)
+    assert app.catalog.stats().total_memories == 12
 
 
 def test_a_bad_message_stores_nothing(app: App) -> None:

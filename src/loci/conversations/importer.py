@@ -37,7 +37,9 @@ class ConversationService:
         """Store every message not already stored (by message_id) in `namespace`.
 
         `conversation_id` names the conversation (a new id by default); recall uses it with the
-        session id to find the messages around a match.
+        session id to find the messages around a match. Message ids are only unique within a
+        conversation (chat exports number their messages from 1), so with an id given only
+        that conversation's are checked; with none, the whole namespace's.
         """
         namespace = validation.namespace(namespace)
         conversation = conversation_id or uuid.uuid4().hex
@@ -47,7 +49,7 @@ class ConversationService:
                 f"got {validation.shown(conversation)}",
                 field="conversation_id",
             )
-        known = self._known_message_ids(namespace)
+        known = self._known_message_ids(namespace, conversation_id)
         fresh = [(position, m) for position, m in enumerate(messages) if m.message_id not in known]
         drafts = [draft(message, position, namespace, conversation) for position, message in fresh]
         ids = self._memory.remember_all(drafts, progress) if drafts else []
@@ -60,9 +62,9 @@ class ConversationService:
             conversation_id=conversation,
         )
 
-    def _known_message_ids(self, namespace: str) -> set[str | None]:
+    def _known_message_ids(self, namespace: str, conversation: str | None) -> set[str | None]:
         with self._db.locked() as conn:
-            return set(sql.message_ids(conn, namespace))
+            return set(sql.message_ids(conn, namespace, conversation))
 
 
 def draft(message: ChatMessage, position: int, namespace: str, conversation: str) -> MemoryDraft:

@@ -11,7 +11,10 @@ class ConversationImportResult(BaseModel):
     namespace: str
     stored: int = Field(description="Messages stored as new memories.")
     skipped_existing: int = Field(
-        description="Messages skipped because a memory with the same message_id is already in the namespace."
+        description=(
+            "Messages skipped because their message_id is already stored for this conversation "
+            "(with no conversation_id given: anywhere in the namespace)."
+        )
     )
     sessions: int = Field(description="Distinct session ids among the messages.")
     ids: list[str] = Field(description="Ids of the new memories, in message order.")

@@ -27,8 +27,9 @@ import numpy.typing as npt
 
 from loci.stores.tokens import WordTerms, term_counts
 
-#: Stores smaller than this are searched by SQL alone (it takes well under a millisecond).
-MIRROR_FROM = 2000
+#: Stores smaller than this are searched by SQL alone: at 1k memories both take ~0.1 ms, but
+#: in a 900-turn chat store the mirror already saves ~0.3 ms of a recall.
+MIRROR_FROM = 500
 #: Share of the mirrored memories that may change before it is read anew (at least RELOAD_MIN).
 RELOAD_SHARE = 0.05
 RELOAD_MIN = 500

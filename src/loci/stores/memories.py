@@ -175,13 +175,21 @@ def embeddings_by_hash(
     return {str(row[0]): bytes(row[1]) for row in rows}
 
 
-def message_ids(conn: sqlite3.Connection, namespace: str) -> list[str]:
-    """The `metadata.message_id` values of a namespace's memories (conversation imports)."""
-    rows = conn.execute(
+def message_ids(
+    conn: sqlite3.Connection, namespace: str, conversation: str | None = None
+) -> list[str]:
+    """The `metadata.message_id` values of a namespace's memories (conversation imports), of
+    one conversation's when it is given."""
+    sql = (
         "SELECT json_extract(metadata, '$.message_id') FROM memories "
-        "WHERE namespace = ? AND json_extract(metadata, '$.message_id') IS NOT NULL",
-        (namespace,),
-    ).fetchall()
+        "WHERE namespace = ? AND json_extract(metadata, '$.message_id') IS NOT NULL"
+    )
+    if conversation is None:
+        rows = conn.execute(sql, (namespace,)).fetchall()
+    else:
+        rows = conn.execute(
+            f"{sql} AND json_extract(metadata, '$.conversation') = ?", (namespace, conversation)
+        ).fetchall()
     return [str(row[0]) for row in rows]
 
 
