@@ -31,7 +31,8 @@ Progress = Callable[[int, int], None]
 
 
 class IndexSync:
-    """Owns the derived index of one process and the log position it has reached."""
+    """Owns the derived indexes of one process (vectors, conversation turns, keyword postings)
+    and the log position they have reached."""
 
     def __init__(
         self,
