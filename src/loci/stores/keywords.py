@@ -314,9 +314,6 @@ def _read_postings(
         positions.append(chunk_positions)
         counts.append(chunk_counts)
         lengths += chunk_lengths
-    all_positions = np.concatenate(positions) if positions else np.zeros(0, np.int32)
-    if all_positions.shape[0] != int(docs.sum()):
-        return None
     return _Base(
         seqs=seqs,
         namespaces=namespaces,
@@ -324,7 +321,7 @@ def _read_postings(
         live=np.ones(seqs.shape[0], dtype=np.bool_),
         terms={row[0]: index for index, row in enumerate(vocabulary)},
         bounds=np.concatenate([[0], np.cumsum(docs)]),
-        positions=all_positions,
+        positions=np.concatenate(positions) if positions else np.zeros(0, np.int32),
         counts=np.concatenate(counts) if counts else np.zeros(0, np.float32),
     )
 
