@@ -250,6 +250,36 @@ def test_the_period_lookup_uses_the_time_index(app: App) -> None:
         assert timeline.year_range(conn) == []
 
 
+def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:
+    from loci.memory.filters import compile_filter
+    from loci.stores import timeline
+
+    for namespace in ("mine", "theirs"):
+        chat = [
+            {
+                "speaker": "Ana",
+                "text": f"Note {month} for {namespace}.",
+                "timestamp": f"2024-{month:02d}-15T10:00:00Z",
+                "session_id": f"s{month}",
+            }
+            for month in range(1, 13)
+        ]
+        app.conversations.remember_conversation(parse_messages(chat), namespace, namespace)
+    spans = [
+        (datetime(2024, 2, 1, tzinfo=UTC), datetime(2024, 4, 1, tzinfo=UTC)),
+        (datetime(2024, 11, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)),
+    ]
+    compiled = compile_filter(None, "mine")
+    with app.engine.db.locked() as conn:
+        found = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, 100)
+        contents = {
+            conn.execute("SELECT content FROM memories WHERE seq = ?", (seq,)).fetchone()[0]
+            for seq in found.tolist()
+        }
+        assert contents == {f"Ana: Note {m} for mine." for m in (2, 3, 11, 12)}
+        assert timeline.seqs_within(conn, spans, compiled.sql, compiled.params, 3).size == 3
+
+
 def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
     from loci.memory import hybrid
     from loci.memory.filters import compile_filter

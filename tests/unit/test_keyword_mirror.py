@@ -112,18 +112,23 @@ def mirrored(app: App, opened: list[Database], mirror_from: int = 1) -> Reader:
     return Reader(db, sync)
 
 
-def agree(reader: Reader, limit: int = 20) -> int:
+def agree(reader: Reader, limit: int = 20, within: list[int] | None = None) -> int:
     """Assert the mirror answers each query as SQL does (same memories in the same order, same
-    scores); returns how many results were compared."""
+    scores), among the seqs `within` when given; returns how many results were compared."""
     compared = 0
     for namespaces in (None, frozenset({"a"}), frozenset({"b", "c"}), frozenset({"nowhere"})):
         compiled = compile_filter({"namespace": {"in": sorted(namespaces)}} if namespaces else None)
+        where, params = compiled.sql, compiled.params
+        if within is not None:
+            where = f"({where}) AND m.seq IN ({','.join('?' * len(within))})"
+            params = [*params, *within]
+        restricted = None if within is None else np.array(within, dtype=np.int64)
         with reader.db.snapshot() as conn:
             for words in QUERY_WORDS:
                 expected = sql.keyword_search(
-                    conn, fts_match(" ".join(words)) or "", compiled.sql, compiled.params, limit
+                    conn, fts_match(" ".join(words)) or "", where, params, limit
                 )
-                found = reader.sync.keywords.search(conn, words, namespaces, limit)
+                found = reader.sync.keywords.search(conn, words, namespaces, limit, restricted)
                 assert found is not None
                 assert [seq for seq, _ in found] == [seq for seq, _ in expected], words
                 assert [s for _, s in found] == pytest.approx([s for _, s in expected], rel=1e-12)
@@ -157,6 +162,15 @@ def test_it_follows_inserts_deletes_renames_and_rewrites(app: App, opened: list[
     reader.sync.refresh()
     assert reader.sync.keywords.loaded and not reader.sync.keywords.needs_reload()
     assert agree(reader) > 200
+
+
+def test_it_searches_within_given_memories_as_sql_does(app: App, opened: list[Database]) -> None:
+    store(app, sentences(600))
+    reader = mirrored(app, opened)
+    store(app, [*sentences(640)[600:], "Darcy wrote a letter to Jane"])  # kept aside as recent
+    reader.sync.refresh()
+    assert agree(reader, within=list(range(1, 642, 3))) > 100
+    assert agree(reader, within=[]) == 0
 
 
 def test_a_bulk_write_makes_it_read_anew(

@@ -56,7 +56,7 @@ def prepare(
         conversations = len(engine.sync.turns) > 0
         allowed = admitted(conn, compiled)
         keyword = _keyword_search(engine, conn, compiled, match, depth, query) if match else []
-        periods, within = _periods(conn, query, compiled, match, depth, keyword)
+        periods, within = _periods(engine, conn, query, compiled, match, depth, keyword)
         thread_keyword = (
             threads.keyword_search(conn, match, depth, compiled.namespaces)
             if match and conversations
@@ -91,6 +91,7 @@ def _keyword_search(
 
 
 def _periods(
+    engine: MemoryEngine,
     conn: sqlite3.Connection,
     query: str,
     compiled: CompiledFilter,
@@ -108,7 +109,29 @@ def _periods(
     spans = [when.search_bounds(period) for period in periods]
     within = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, MAX_WITHIN)
     if match and within.size:
-        clause, params = timeline.within_clause(spans)
-        where = f"({compiled.sql}) AND {clause}"
-        keyword += sql.keyword_search(conn, match, where, [*compiled.params, *params], depth)
+        keyword += _keyword_search_within(
+            engine, conn, compiled, match, depth, query, spans, within
+        )
     return periods, within
+
+
+def _keyword_search_within(
+    engine: MemoryEngine,
+    conn: sqlite3.Connection,
+    compiled: CompiledFilter,
+    match: str,
+    depth: int,
+    query: str,
+    spans: list[timeline.Span],
+    within: KeyArray,
+) -> list[tuple[int, float]]:
+    """The best keyword matches among the memories of the named periods: from the mirror,
+    restricted to `within`, unless `within` was cut short at MAX_WITHIN (SQL then sees all)."""
+    if compiled.only_namespaces and within.size < MAX_WITHIN:
+        words = keyword_terms(query)
+        found = engine.sync.keywords.search(conn, words, compiled.namespaces, depth, within)
+        if found is not None:
+            return found
+    clause, params = timeline.within_clause(spans)
+    where = f"({compiled.sql}) AND {clause}"
+    return sql.keyword_search(conn, match, where, [*compiled.params, *params], depth)

@@ -167,11 +167,13 @@ class KeywordMirror:
         words: Sequence[str],
         namespaces: frozenset[str] | None,
         limit: int,
+        within: npt.NDArray[np.int64] | None = None,
     ) -> list[tuple[int, float]] | None:
         """(seq, bm25) of the best matches of any of `words` among memories of `namespaces`
-        (None: all), best (lowest bm25) first, ties by seq; exactly what FTS5 answers to the
-        OR of the quoted words. None when the mirror cannot answer: not loaded, or a word is
-        a phrase to FTS5 ("e_mail" is "e" then "mail"), which needs positions."""
+        (None: all) and, when given, among the seqs `within`; best (lowest bm25) first, ties
+        by seq; exactly what FTS5 answers to the OR of the quoted words. None when the mirror
+        cannot answer: not loaded, or a word is a phrase to FTS5 ("e_mail" is "e" then
+        "mail"), which needs positions."""
         base = self._base
         if base is None or self._outdated:
             return None
@@ -198,7 +200,7 @@ class KeywordMirror:
                 length = self._recent[seq].length
                 weight = (count * (K1 + 1.0)) / (count + K1 * (1 - B + B * length / average))
                 recent[seq] = recent.get(seq, 0.0) + idf * weight
-        return self._best(base, touched, recent, namespaces, limit)
+        return self._best(base, touched, recent, namespaces, limit, within)
 
     def _best(
         self,
@@ -207,6 +209,7 @@ class KeywordMirror:
         recent: dict[int, float],
         namespaces: frozenset[str] | None,
         limit: int,
+        within: npt.NDArray[np.int64] | None,
     ) -> list[tuple[int, float]]:
         positions = _touched(touched, self._scratch)
         scores = self._scratch[positions]
@@ -218,6 +221,9 @@ class KeywordMirror:
             recent = {s: v for s, v in recent.items() if allowed[self._recent[s].namespace]}
         seqs = np.concatenate([base.seqs[positions], np.fromiter(recent, np.int64, len(recent))])
         scores = np.concatenate([scores, np.fromiter(recent.values(), np.float64, len(recent))])
+        if within is not None:
+            inside = np.isin(seqs, within)
+            seqs, scores = seqs[inside], scores[inside]
         if seqs.shape[0] > 4 * limit:
             # Ties at the cut-off stay in, so the order below is the same as sorting all.
             cut = np.partition(scores, seqs.shape[0] - limit)[seqs.shape[0] - limit]

@@ -49,8 +49,11 @@ def seqs_within(
 ) -> npt.NDArray[np.int64]:
     """Seqs of up to `limit` admitted memories whose time falls in the spans."""
     clause, span_params = within_clause(spans)
+    # INDEXED BY: with a namespace in the filter the planner picks the namespace index and
+    # works out every row's time (10-15 ms in a 2.7k-turn chat store, against 0.3-1 ms).
     rows = conn.execute(
-        f"SELECT m.seq FROM memories m WHERE {clause} AND ({where}) LIMIT ?",
+        f"SELECT m.seq FROM memories m INDEXED BY memories_time WHERE {clause} AND ({where}) "
+        "LIMIT ?",
         [*span_params, *params, limit],
     ).fetchall()
     return np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
