@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
-from loci.memory.when import Period, closeness, names_a_time, periods_in, search_bounds
+from loci.memory.when import (
+    Period,
+    closeness,
+    closeness_of,
+    names_a_time,
+    periods_in,
+    search_bounds,
+)
 
 NOW = datetime(2026, 11, 22, 15, 30, tzinfo=UTC)
 
@@ -97,3 +105,12 @@ def test_closeness_is_one_inside_and_fades_after() -> None:
         datetime(2023, 5, 2, tzinfo=UTC),
         datetime(2023, 5, 11, tzinfo=UTC),
     )
+
+
+def test_closeness_of_many_moments_is_closeness_of_each() -> None:
+    periods = [days("2023-05-03", "2023-05-04"), days("2023-05-06", "2023-05-08")]
+    moments = [datetime(2023, 4, 30, tzinfo=UTC) + timedelta(hours=7 * n) for n in range(80)]
+    seconds = np.array([moment.timestamp() for moment in moments] + [np.nan])
+    expected = [closeness(moment, periods) for moment in moments] + [0.0]
+    assert closeness_of(seconds, periods).tolist() == pytest.approx(expected, abs=1e-12)
+    assert 0.0 < min(v for v in expected if v > 0) < 1.0  # the fading part is exercised

@@ -22,9 +22,9 @@ from loci.memory.when import Period
 from loci.stores import memories as sql
 from loci.stores import timeline
 from loci.stores.db import Database
+from loci.stores.moments import MemoryTimes
 from loci.stores.turns import TurnDirectory
 from loci.stores.vectors import Hit, VectorIndex
-from loci.timeutil import parse_time
 
 #: How much of its best neighbour's score a memory gains (conversation turns only). Answers in a
 #: chat often sit in the reply to a question that matches the query, or in the next message:
@@ -43,6 +43,13 @@ SPEAKER_WEIGHT = 0.1
 #: answers it: on LoCoMo this lifts recall@5 from 0.702 to 0.725, recall@10 from 0.810 to 0.818
 #: and session recall@5 from 0.906 to 0.913 (0.2-0.4 all give about the same).
 THREAD_KEYWORD_WEIGHT = 0.3
+
+
+class Mirrors(NamedTuple):
+    """The process's in-memory mirrors that ranking reads instead of the database."""
+
+    turns: TurnDirectory
+    times: MemoryTimes
 
 
 class Ranked(NamedTuple):
@@ -72,12 +79,12 @@ def rank(
     found: Candidates,
     compiled: CompiledFilter,
     alpha: float,
-    turns: TurnDirectory | None = None,
+    mirrors: Mirrors | None = None,
 ) -> Iterator[Ranked]:
     """All candidates, best first (lazily: callers usually want the first few).
-    alpha 1 and 0 are the pure vector and keyword rankings. `turns`, the process's mirror of
-    where conversation turns sit, saves reading them from the database when the filter admits
-    whole namespaces."""
+    alpha 1 and 0 are the pure vector and keyword rankings. `mirrors`, the process's mirrors
+    of where conversation turns sit and when memories happened, save reading them from the
+    database when the filter admits whole namespaces."""
     similarity = {hit.key: hit.similarity for hit in found.vector}
     if alpha >= 1.0:
         return _ordered(similarity, similarity)
@@ -86,7 +93,7 @@ def rank(
         similarity = index.similarities(query_vector, list(keyword))
         return _ordered(keyword, similarity)
     pool = similarity.keys() | found.keyword.keys()
-    threads, times = _context(db, pool, found, compiled, turns)
+    threads, times = _context(db, pool, found, compiled, mirrors)
     pool |= {n for near in threads.neighbours.values() for n in near}
     similarity.update(index.similarities(query_vector, [k for k in pool if k not in similarity]))
     scores = fuse(similarity, found.keyword, alpha)
@@ -111,16 +118,20 @@ def _context(
     pool: set[int],
     found: Candidates,
     compiled: CompiledFilter,
-    turns: TurnDirectory | None,
-) -> tuple[sql.Threads, dict[int, str]]:
-    """The candidates' conversation threads, and the times of them and their neighbours."""
-    threads = _threads(db, pool, found, compiled, turns)
-    times: dict[int, str] = {}
-    if found.periods:
-        near = {n for around in threads.neighbours.values() for n in around}
-        with db.locked() as conn:
-            times = timeline.times_of(conn, sorted(pool | near))
-    return threads, times
+    mirrors: Mirrors | None,
+) -> tuple[sql.Threads, dict[int, float]]:
+    """The candidates' conversation threads, and the times (POSIX seconds) of them and their
+    neighbours when the query names a period."""
+    # The mirrors hold every memory: they answer for filters that admit whole namespaces.
+    usable = mirrors if mirrors is not None and compiled.only_namespaces else None
+    threads = _threads(db, pool, found, compiled, usable.turns if usable else None)
+    if not found.periods:
+        return threads, {}
+    near = {n for around in threads.neighbours.values() for n in around}
+    if usable is not None:
+        return threads, usable.times.of(pool | near)
+    with db.locked() as conn:
+        return threads, timeline.times_of(conn, sorted(pool | near))
 
 
 def _threads(
@@ -132,7 +143,7 @@ def _threads(
 ) -> sql.Threads:
     if not found.conversations:
         return sql.Threads({}, {}, {})
-    if turns is not None and compiled.only_namespaces:
+    if turns is not None:
         return turns.threads(sorted(pool), compiled.namespaces)
     with db.locked() as conn:
         return sql.conversation_threads(conn, sorted(pool), compiled.sql, compiled.params)
@@ -146,15 +157,13 @@ def _by_thread(thread_of: Mapping[int, int], thread_score: Mapping[int, float]) 
     return {key: thread_score.get(thread, 0.0) / best for key, thread in thread_of.items()}
 
 
-def _closeness(times: Mapping[int, str], periods: Sequence[Period]) -> dict[int, float]:
-    closeness: dict[int, float] = {}
-    for key, stamp in times.items():
-        try:
-            moment = parse_time(stamp)
-        except ValueError:  # a hand-written metadata timestamp that is not a time
-            continue
-        closeness[key] = when.closeness(moment, periods)
-    return closeness
+def _closeness(times: Mapping[int, float], periods: Sequence[Period]) -> dict[int, float]:
+    """Each timed memory's closeness to the periods, left out where it is 0."""
+    keys = np.fromiter(times.keys(), dtype=np.int64, count=len(times))
+    seconds = np.fromiter(times.values(), dtype=np.float64, count=len(times))
+    closeness = when.closeness_of(seconds, periods)
+    close = closeness > 0.0
+    return dict(zip(keys[close].tolist(), closeness[close].tolist(), strict=True))
 
 
 def _ordered(scores: Mapping[int, float], similarity: Mapping[int, float]) -> Iterator[Ranked]:

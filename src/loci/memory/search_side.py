@@ -99,15 +99,20 @@ def _periods(
     depth: int,
     keyword: list[tuple[int, float]],
 ) -> tuple[list[Period], KeyArray | None]:
-    """The periods the query names and the admitted memories in them (at most MAX_WITHIN);
-    the best keyword matches among those are added to `keyword`."""
+    """The periods the query names and the admitted memories in them (at most MAX_WITHIN,
+    the earliest; from the process's mirror of memory times when the filter admits whole
+    namespaces); the best keyword matches among those are added to `keyword`."""
     if not when.names_a_time(query):
         return [], None
     periods = when.periods_in(query, datetime.now(UTC), timeline.year_range(conn))
     if not periods:
         return [], None
     spans = [when.search_bounds(period) for period in periods]
-    within = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, MAX_WITHIN)
+    if compiled.only_namespaces:
+        seconds = [(start.timestamp(), end.timestamp()) for start, end in spans]
+        within = engine.sync.times.within(seconds, compiled.namespaces, MAX_WITHIN)
+    else:
+        within = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, MAX_WITHIN)
     if match and within.size:
         keyword += _keyword_search_within(
             engine, conn, compiled, match, depth, query, spans, within

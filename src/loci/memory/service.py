@@ -346,8 +346,9 @@ class MemoryService:
             query=query,
             periods=prepared.periods,
         )
-        turns = self._engine.sync.turns
-        return hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha, turns)
+        sync = self._engine.sync
+        mirrors = hybrid.Mirrors(sync.turns, sync.times)
+        return hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha, mirrors)
 
     def _forget_preview(self, compiled: CompiledFilter, memory_id: str | None) -> ForgetResult:
         with self._engine.db.locked() as conn:

@@ -22,6 +22,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+import numpy as np
+import numpy.typing as npt
+
 MONTHS = (
     "january",
     "february",
@@ -41,6 +44,8 @@ NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", 
 EARLY = timedelta(days=1)
 #: After a period, closeness falls to 0 over this long: events are often told days later.
 LATE = timedelta(days=7)
+
+FloatArray = npt.NDArray[np.float64]
 
 _MONTH = r"(" + "|".join(MONTHS) + r")"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
@@ -112,6 +117,18 @@ def closeness(moment: datetime, periods: Sequence[Period]) -> float:
             return 1.0
         if period.end <= moment < period.end + LATE:
             best = max(best, 1.0 - (moment - period.end) / LATE)
+    return best
+
+
+def closeness_of(seconds: FloatArray, periods: Sequence[Period]) -> FloatArray:
+    """:func:`closeness` of many moments at once, given as POSIX seconds (NaN: no time, 0)."""
+    early, late = EARLY.total_seconds(), LATE.total_seconds()
+    best = np.zeros(seconds.shape[0])
+    for period in periods:
+        start, end = period.start.timestamp(), period.end.timestamp()
+        fading = (seconds >= end) & (seconds < end + late)
+        best[fading] = np.maximum(best[fading], 1.0 - (seconds[fading] - end) / late)
+        best[(seconds >= start - early) & (seconds < end)] = 1.0
     return best
 
 

@@ -7,6 +7,7 @@ spacing may differ).
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -15,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.timeutil import format_time
+from loci.timeutil import format_time, parse_time
 
 MEMORY_TIME = (
     "coalesce(CASE WHEN json_extract(metadata, '$.conversation') IS NOT NULL "
@@ -59,15 +60,27 @@ def seqs_within(
     return np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
 
 
-def times_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, str]:
-    """The time of each memory in `seqs` (stored form)."""
+def times_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, float]:
+    """The time (POSIX seconds) of each memory in `seqs` that has one that parses."""
     if not seqs:
         return {}
     marks = ",".join("?" * len(seqs))
     rows = conn.execute(
         f"SELECT m.seq, {MEMORY_TIME} FROM memories m WHERE m.seq IN ({marks})", list(seqs)
     ).fetchall()
-    return {int(seq): str(moment) for seq, moment in rows}
+    seconds = {int(seq): seconds_of(moment) for seq, moment in rows}
+    return {seq: value for seq, value in seconds.items() if not math.isnan(value)}
+
+
+def seconds_of(stamp: object) -> float:
+    """POSIX seconds of a stored time; NaN if it is not one (a hand-written metadata
+    timestamp that does not parse)."""
+    if not isinstance(stamp, str):
+        return math.nan
+    try:
+        return parse_time(stamp).timestamp()
+    except ValueError:
+        return math.nan
 
 
 def _year(stamp: str) -> int:

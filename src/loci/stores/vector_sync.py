@@ -3,9 +3,9 @@
 Triggers append every vector change to `vector_log` in the writing transaction (and every
 change of content or metadata, which can reword a memory or move a conversation turn). Before
 each search, :meth:`IndexSync.refresh` applies the entries this process has not seen to the
-vector index, the directory of conversation turns and the keyword mirror. It costs one
-`PRAGMA data_version` when nothing changed. A process that fell behind a pruned log rebuilds
-all three from the memories table.
+vector index, the directory of conversation turns, the memories' times and the keyword
+mirror. It costs one `PRAGMA data_version` when nothing changed. A process that fell behind a
+pruned log rebuilds all four from the memories table.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 
 from loci.stores.db import Database
 from loci.stores.keywords import KeywordMirror, create_vocabularies
+from loci.stores.moments import MemoryTimes
 from loci.stores.tokens import create_scratch
 from loci.stores.turns import TurnDirectory
 from loci.stores.vectors import VectorIndex
@@ -31,8 +32,8 @@ Progress = Callable[[int, int], None]
 
 
 class IndexSync:
-    """Owns the derived indexes of one process (vectors, conversation turns, keyword postings)
-    and the log position they have reached."""
+    """Owns the derived indexes of one process (vectors, conversation turns, memory times,
+    keyword postings) and the log position they have reached."""
 
     def __init__(
         self,
@@ -44,6 +45,7 @@ class IndexSync:
         self._db = db
         self._index = index
         self._turns = TurnDirectory()
+        self._times = MemoryTimes()
         self._keywords = keywords if keywords is not None else KeywordMirror()
         self._connection_ready = False
         self._dimensions = dimensions
@@ -61,6 +63,11 @@ class IndexSync:
     def turns(self) -> TurnDirectory:
         """Where the conversation turns sit, as of the last refresh."""
         return self._turns
+
+    @property
+    def times(self) -> MemoryTimes:
+        """When each memory happened, as of the last refresh."""
+        return self._times
 
     @property
     def keywords(self) -> KeywordMirror:
@@ -115,6 +122,7 @@ class IndexSync:
         self._log_position = _log_head(conn)
         self._index.clear()
         self._turns.load(conn)
+        self._times.load(conn)
         total = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
         self._index.reserve(total)
         done = 0
@@ -152,6 +160,7 @@ class IndexSync:
         gone = [seq for seq in touched if seq not in present]
         self._index.delete(gone)
         self._turns.update(conn, touched)
+        self._times.update(conn, touched)
         self._follow_keywords(conn, stored, gone)
 
     def _follow_keywords(

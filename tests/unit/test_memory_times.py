@@ -1,0 +1,123 @@
+"""The in-memory mirror of when memories happened answers what the SQL lookups answer, follows
+every write, and recall ranks dated questions the same with it and without it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+
+from loci.app import App
+from loci.conversations.messages import parse_messages
+from loci.memory import hybrid, when
+from loci.memory.filters import compile_filter
+from loci.memory.models import MemoryDraft
+from loci.stores import timeline
+from loci.stores.timeline import Span
+
+
+def chat(namespace: str, months: range, day: int = 15) -> list[dict[str, str]]:
+    return [
+        {
+            "speaker": "Ana",
+            "text": f"In month {month} {namespace} went hiking near the lake.",
+            "timestamp": f"2024-{month:02d}-{day:02d}T10:00:00Z",
+            "session_id": f"s{month}",
+        }
+        for month in months
+    ]
+
+
+SPANS: list[Span] = [
+    (datetime(2024, 2, 1, tzinfo=UTC), datetime(2024, 4, 1, tzinfo=UTC)),
+    (datetime(2024, 10, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)),
+]
+
+
+def seconds(spans: list[Span]) -> list[tuple[float, float]]:
+    return [(start.timestamp(), end.timestamp()) for start, end in spans]
+
+
+def agree(app: App) -> int:
+    """Assert the mirror answers as SQL does, for every memory and several filters; returns
+    how many memories fall in the spans over all filters."""
+    sync = app.engine.sync
+    sync.refresh()
+    found = 0
+    with app.engine.db.locked() as conn:
+        seqs = [row[0] for row in conn.execute("SELECT seq FROM memories").fetchall()]
+        assert sync.times.of([*seqs, 10**9]) == timeline.times_of(conn, seqs)
+        for namespaces in (None, frozenset({"mine"}), frozenset({"mine", "theirs"})):
+            compiled = compile_filter(
+                {"namespace": {"in": sorted(namespaces)}} if namespaces else None
+            )
+            expected = timeline.seqs_within(conn, SPANS, compiled.sql, compiled.params, 1000)
+            mirrored = sync.times.within(seconds(SPANS), namespaces, 1000)
+            assert sorted(mirrored.tolist()) == sorted(expected.tolist())
+            found += mirrored.shape[0]
+    return found
+
+
+def test_it_answers_as_sql_and_follows_writes(app: App, second_app: App) -> None:
+    app.conversations.remember_conversation(parse_messages(chat("mine", range(1, 13))), "mine", "a")
+    app.conversations.remember_conversation(
+        parse_messages(chat("theirs", range(1, 7))), "theirs", "b"
+    )
+    app.memory.remember(MemoryDraft("A plain note, timed when it was stored", namespace="mine"))
+    first = agree(app)
+    assert first > 0
+    # Another process moves a turn into a period, writes a bad timestamp and deletes a turn.
+    with second_app.engine.db.write() as conn:
+        conn.execute(
+            "UPDATE memories SET metadata = json_set(metadata, '$.timestamp', "
+            "'2024-03-03T00:00:00Z') WHERE content LIKE '%month 6 mine%'"
+        )
+        conn.execute(
+            "UPDATE memories SET metadata = json_set(metadata, '$.timestamp', 'soon') "
+            "WHERE content LIKE '%month 2 mine%'"
+        )
+        conn.execute("DELETE FROM memories WHERE content LIKE '%month 3 theirs%'")
+    second_app.engine.sync.note_own_write()
+    # Counted under each filter that admits it: month 6 mine joins (+3), month 2 mine leaves
+    # (-3), month 3 theirs is gone (-2: no filter, both namespaces).
+    assert agree(app) == first - 2
+    app.conversations.remember_conversation(
+        parse_messages(chat("mine", range(11, 12), 20)), "mine", "c"
+    )
+    assert agree(app) == first + 1  # a new turn in November: +3
+
+
+def test_the_earliest_are_kept_when_too_many_fall_in_the_periods(app: App) -> None:
+    app.conversations.remember_conversation(
+        parse_messages(chat("mine", range(12, 0, -1))), "mine", "a"
+    )
+    app.engine.sync.refresh()
+    earliest = app.engine.sync.times.within(seconds(SPANS), None, 2)
+    with app.engine.db.locked() as conn:
+        times = timeline.times_of(conn, earliest.tolist())
+    assert [datetime.fromtimestamp(times[s], UTC).month for s in earliest.tolist()] == [2, 3]
+
+
+def test_a_dated_question_ranks_the_same_with_and_without_the_mirrors(app: App) -> None:
+    app.conversations.remember_conversation(parse_messages(chat("mine", range(1, 13))), "mine", "a")
+    question = "Where did Ana go hiking in March 2024?"
+    answer = app.memory.recall(question, limit=5, namespace="mine")
+    assert "month 3 mine" in answer.memories[0].content
+    vector = app.engine.embed([question])[0]
+    sync = app.engine.sync
+    found = hybrid.Candidates(
+        vector=sync.index.search(vector, 50),
+        keyword={},
+        conversations=True,
+        query=question,
+        periods=when.periods_in(question, datetime.now(UTC), [2024]),
+    )
+    assert found.periods
+    compiled = compile_filter(None, "mine")
+    mirrors = hybrid.Mirrors(sync.turns, sync.times)
+    with_mirrors = list(
+        hybrid.rank(app.engine.db, sync.index, vector, found, compiled, 0.5, mirrors)
+    )
+    without = list(hybrid.rank(app.engine.db, sync.index, vector, found, compiled, 0.5))
+    assert [r.key for r in with_mirrors] == [r.key for r in without]
+    assert np.allclose([r.score for r in with_mirrors], [r.score for r in without])
