@@ -85,6 +85,8 @@ def test_it_answers_as_sql_and_follows_writes(app: App, second_app: App) -> None
         parse_messages(chat("mine", range(11, 12), 20)), "mine", "c"
     )
     assert agree(app) == first + 1  # a new turn in November: +3
+    app.catalog.namespaces("rename", "theirs", "other")
+    assert agree(app) < first + 1  # "theirs" is empty now; the rest still agrees with SQL
 
 
 def test_the_earliest_are_kept_when_too_many_fall_in_the_periods(app: App) -> None:

@@ -76,7 +76,7 @@ class MemoryTimes:
         self, spans: Sequence[SecondsSpan], namespaces: frozenset[str] | None, limit: int
     ) -> Seqs:
         """Seqs of memories of `namespaces` (None: all) whose time falls in any span: the
-        earliest `limit` of them, in time order (as the SQL lookup over the time index)."""
+        earliest `limit` of them, in time order."""
         seconds = self._seconds
         inside = np.zeros(seconds.shape[0], dtype=np.bool_)
         for start, end in spans:
