@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,8 +57,14 @@ def sentences(count: int) -> list[str]:
     return (EXTRA + found)[:count]
 
 
-def store(app: App, texts: list[str], namespaces: tuple[str, ...] = ("a", "b")) -> None:
-    """Store texts with made-up vectors (the mirror never looks at them)."""
+def store(
+    app: App,
+    texts: list[str],
+    namespaces: tuple[str, ...] = ("a", "b"),
+    metadata: Callable[[int], dict[str, object]] = lambda _: {},
+) -> None:
+    """Store texts with made-up vectors (the mirror never looks at them), the i-th text with
+    `metadata(i)`."""
     rng = np.random.default_rng(len(texts))
     vectors = rng.standard_normal((len(texts), 384))
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -71,7 +77,7 @@ def store(app: App, texts: list[str], namespaces: tuple[str, ...] = ("a", "b")) 
             "tags": [],
             "importance": 0.5,
             "source": "manual",
-            "metadata": {},
+            "metadata": metadata(i),
             "created_at": stamp,
             "updated_at": stamp,
             "last_accessed": stamp,

@@ -11,11 +11,14 @@ search returns, with the same scores.
 Memories written since the mirror was read are kept aside, term by term, and the rows they
 replace are masked; once they pass `RELOAD_SHARE` of the store the next refresh reads it anew.
 Calls must hold the database lock (`IndexSync` and recall's search do).
+
+A second mirror follows `threads_fts`, whose documents are whole chat sessions: in a 2.7k-turn
+store its SQL search took 0.4-0.7 ms of each recall, because every match walks a session's
+worth of positions.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import sqlite3
 from collections import Counter
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from loci.stores.postings import MEMORIES, Documents, Postings, read_postings
 from loci.stores.tokens import WordTerms, term_counts
 
 #: Stores smaller than this are searched by SQL alone: at 1k memories both take ~0.1 ms, but
@@ -33,41 +37,12 @@ MIRROR_FROM = 500
 #: Share of the mirrored memories that may change before it is read anew (at least RELOAD_MIN).
 RELOAD_SHARE = 0.05
 RELOAD_MIN = 500
-#: Instances read per query while loading (bounds the memory a load takes for a moment).
-LOAD_CHUNK = 500_000
 #: FTS5's bm25() constants.
 K1 = 1.2
 B = 0.75
 
-TERMS = "loci_memory_terms"  # fts5vocab 'row' over memories_fts: term, docs, occurrences
-INSTANCES = "loci_memory_term_instances"  # fts5vocab 'instance': term, doc, col, offset
-
 Floats = npt.NDArray[np.float64]
 Positions = npt.NDArray[np.int64]
-
-
-def create_vocabularies(conn: sqlite3.Connection) -> None:
-    """The vocabulary views of `memories_fts` the mirror loads from (temp schema, once per
-    connection, outside a transaction)."""
-    for name, kind in ((TERMS, "row"), (INSTANCES, "instance")):
-        conn.execute(
-            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{name} "
-            f"USING fts5vocab(main, memories_fts, '{kind}')"
-        )
-
-
-@dataclass
-class _Base:
-    """The memories as read in one snapshot: postings by term, and each memory's row facts."""
-
-    seqs: npt.NDArray[np.int64]  # sorted; a memory's position is its index here
-    namespaces: npt.NDArray[np.int32]  # namespace code per position
-    lengths: Floats  # tokens per position
-    live: npt.NDArray[np.bool_]  # False once a memory was deleted or rewritten
-    terms: dict[str, int]
-    bounds: npt.NDArray[np.int64]  # term i's postings are [bounds[i], bounds[i + 1])
-    positions: npt.NDArray[np.int32]
-    counts: npt.NDArray[np.float32]  # occurrences of the term in the memory
 
 
 @dataclass
@@ -80,11 +55,18 @@ class _Recent:
 
 
 class KeywordMirror:
-    """Postings of every memory's terms, kept in step by `IndexSync`, searched by recall."""
+    """Postings of every document's terms (by default, every memory's), kept in step by
+    `IndexSync`, searched by recall."""
 
-    def __init__(self, mirror_from: int = MIRROR_FROM) -> None:
+    def __init__(
+        self,
+        mirror_from: int = MIRROR_FROM,
+        documents: Documents = MEMORIES,
+        words: WordTerms | None = None,
+    ) -> None:
         self.mirror_from = mirror_from
-        self._base: _Base | None = None
+        self._documents = documents
+        self._base: Postings | None = None
         self._namespace_codes: dict[str, int] = {}
         self._rows = 0  # live memories in the base
         self._tokens = 0.0  # their tokens
@@ -94,7 +76,7 @@ class KeywordMirror:
         self._recent_tokens = 0
         self._scratch: Floats = np.zeros(0)
         self._outdated = False  # too much changed to follow: read anew at the next refresh
-        self._words = WordTerms()
+        self._words = words if words is not None else WordTerms()
 
     @property
     def loaded(self) -> bool:
@@ -116,14 +98,14 @@ class KeywordMirror:
 
     def load(self, conn: sqlite3.Connection) -> None:
         """Read every memory's postings (inside a read transaction, after
-        :func:`create_vocabularies`). If the index reads inconsistently, stays unloaded."""
+        :func:`postings.create_vocabularies`). If the index reads inconsistently, stays unloaded."""
         self.unload()
-        rows = conn.execute("SELECT seq, namespace FROM memories ORDER BY seq").fetchall()
+        rows = conn.execute(self._documents.rows).fetchall()
         seqs = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
         namespaces = np.fromiter(
             (self._code(row[1]) for row in rows), dtype=np.int32, count=len(rows)
         )
-        base = _read_postings(conn, seqs, namespaces)
+        base = read_postings(conn, self._documents, seqs, namespaces)
         if base is None:
             return
         self._base = base
@@ -204,7 +186,7 @@ class KeywordMirror:
 
     def _best(
         self,
-        base: _Base,
+        base: Postings,
         touched: list[Positions],
         recent: dict[int, float],
         namespaces: frozenset[str] | None,
@@ -232,7 +214,7 @@ class KeywordMirror:
         order = np.lexsort((seqs, -scores))[:limit]
         return list(zip(seqs[order].tolist(), (-scores[order]).tolist(), strict=True))
 
-    def _postings(self, base: _Base, term: str) -> tuple[Positions, Floats]:
+    def _postings(self, base: Postings, term: str) -> tuple[Positions, Floats]:
         index = base.terms.get(term)
         if index is None:
             return np.zeros(0, np.int64), np.zeros(0)
@@ -300,78 +282,3 @@ def _idf(total: int, hits: int) -> float:
         return 0.0
     idf = math.log((total - hits + 0.5) / (hits + 0.5))
     return idf if idf > 0.0 else 1e-6
-
-
-def _read_postings(
-    conn: sqlite3.Connection, seqs: npt.NDArray[np.int64], namespaces: npt.NDArray[np.int32]
-) -> _Base | None:
-    """Every term's postings, read from the vocabulary tables in chunks of terms."""
-    vocabulary = conn.execute(f"SELECT term, doc, cnt FROM temp.{TERMS}").fetchall()
-    docs = np.fromiter((row[1] for row in vocabulary), np.int64, len(vocabulary))
-    occurrences = np.fromiter((row[2] for row in vocabulary), np.int64, len(vocabulary))
-    positions: list[npt.NDArray[np.int32]] = []
-    counts: list[npt.NDArray[np.float32]] = []
-    lengths = np.zeros(seqs.shape[0])
-    for first, last in _term_chunks(occurrences):
-        read = _read_chunk(conn, vocabulary, docs, occurrences, (first, last), seqs)
-        if read is None:
-            return None
-        chunk_positions, chunk_counts, chunk_lengths = read
-        positions.append(chunk_positions)
-        counts.append(chunk_counts)
-        lengths += chunk_lengths
-    return _Base(
-        seqs=seqs,
-        namespaces=namespaces,
-        lengths=lengths,
-        live=np.ones(seqs.shape[0], dtype=np.bool_),
-        terms={row[0]: index for index, row in enumerate(vocabulary)},
-        bounds=np.concatenate([[0], np.cumsum(docs)]),
-        positions=np.concatenate(positions) if positions else np.zeros(0, np.int32),
-        counts=np.concatenate(counts) if counts else np.zeros(0, np.float32),
-    )
-
-
-def _term_chunks(occurrences: npt.NDArray[np.int64]) -> list[tuple[int, int]]:
-    """[first, last) ranges of terms holding about LOAD_CHUNK instances each."""
-    if occurrences.shape[0] == 0:
-        return []
-    cumulative = np.cumsum(occurrences)
-    marks = np.arange(LOAD_CHUNK, int(cumulative[-1]), LOAD_CHUNK)
-    cuts = np.searchsorted(cumulative, marks, side="right").tolist()
-    edges = sorted({0, *cuts, occurrences.shape[0]})
-    return list(itertools.pairwise(edges))
-
-
-def _read_chunk(
-    conn: sqlite3.Connection,
-    vocabulary: list[tuple[str, int, int]],
-    docs: npt.NDArray[np.int64],
-    occurrences: npt.NDArray[np.int64],
-    terms: tuple[int, int],
-    seqs: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32], Floats] | None:
-    """Postings (positions, occurrence counts) of terms [first, last), in term order, and
-    the tokens they add to each memory's length; None if the index reads inconsistently."""
-    first, last = terms
-    text = conn.execute(
-        f"SELECT group_concat(doc, ',') FROM temp.{INSTANCES} WHERE term >= ? AND term <= ?",
-        (vocabulary[first][0], vocabulary[last - 1][0]),
-    ).fetchone()[0]
-    instances = np.fromstring(text, dtype=np.int64, sep=",") if text else np.zeros(0, np.int64)
-    expected = occurrences[first:last]
-    if instances.shape[0] != int(expected.sum()):
-        return None
-    term_of = np.repeat(np.arange(first, last), expected)
-    same_term = term_of[1:] == term_of[:-1]
-    # Within a term, instances come by memory (the vocabulary table's order): check it.
-    if np.any(same_term & (instances[1:] < instances[:-1])):
-        return None
-    starts = np.flatnonzero(np.r_[True, ~same_term | (instances[1:] != instances[:-1])])
-    per_term = np.bincount(term_of[starts] - first, minlength=last - first)
-    where = np.minimum(np.searchsorted(seqs, instances), max(seqs.shape[0] - 1, 0))
-    if not np.array_equal(per_term, docs[first:last]) or np.any(seqs[where] != instances):
-        return None
-    counts = np.diff(np.r_[starts, instances.shape[0]]).astype(np.float32)
-    lengths = np.bincount(where, minlength=seqs.shape[0]).astype(np.float64)
-    return where[starts].astype(np.int32), counts, lengths

@@ -57,6 +57,11 @@ class TurnDirectory:
             self._turns.pop(seq, None)
         self._store(conn.execute(TURNS_OF, (json.dumps(list(seqs)),)).fetchall())
 
+    def threads_of(self, seqs: Iterable[int]) -> set[int]:
+        """The threads of those seqs that are turns."""
+        turns = self._turns
+        return {turn.thread for seq in seqs if (turn := turns.get(seq)) is not None}
+
     def threads(self, seqs: Sequence[int], namespaces: frozenset[str] | None) -> Threads:
         """Like `memories.conversation_threads` for a filter that admits whole namespaces
         (None: all): the turns around `seqs`, their neighbours, threads and speakers."""

@@ -4,8 +4,10 @@ Triggers append every vector change to `vector_log` in the writing transaction (
 change of content or metadata, which can reword a memory or move a conversation turn). Before
 each search, :meth:`IndexSync.refresh` applies the entries this process has not seen to the
 vector index, the directory of conversation turns, the memories' times and the keyword
-mirror. It costs one `PRAGMA data_version` when nothing changed. A process that fell behind a
-pruned log rebuilds all four from the memories table.
+mirrors of memories and of conversation sessions (a session's document is rebuilt in the same
+transaction as its turns, so the turns logged tell which sessions to re-read). It costs one
+`PRAGMA data_version` when nothing changed. A process that fell behind a pruned log rebuilds
+them all from the database.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from typing import Any
 import numpy as np
 
 from loci.stores.db import Database
-from loci.stores.keywords import KeywordMirror, create_vocabularies
+from loci.stores.keywords import KeywordMirror
 from loci.stores.moments import MemoryTimes
-from loci.stores.tokens import create_scratch
+from loci.stores.postings import THREADS, create_vocabularies
+from loci.stores.tokens import WordTerms, create_scratch
 from loci.stores.turns import TurnDirectory
 from loci.stores.vectors import VectorIndex
 
@@ -46,7 +49,11 @@ class IndexSync:
         self._index = index
         self._turns = TurnDirectory()
         self._times = MemoryTimes()
-        self._keywords = keywords if keywords is not None else KeywordMirror()
+        words = WordTerms()  # shared: both mirrors look up the same query words
+        self._keywords = keywords if keywords is not None else KeywordMirror(words=words)
+        self._thread_keywords = KeywordMirror(
+            self._keywords.mirror_from, documents=THREADS, words=words
+        )
         self._connection_ready = False
         self._dimensions = dimensions
         self._log_position = -1  # -1: never loaded
@@ -73,6 +80,12 @@ class IndexSync:
     def keywords(self) -> KeywordMirror:
         """The keyword index mirrored in memory, as of the last refresh."""
         return self._keywords
+
+    @property
+    def thread_keywords(self) -> KeywordMirror:
+        """The conversation sessions' keyword documents mirrored in memory, as of the last
+        refresh (loaded once the store holds `mirror_from` turns)."""
+        return self._thread_keywords
 
     def note_own_write(self) -> None:
         """Call after this process commits vector changes (data_version misses our own)."""
@@ -132,10 +145,11 @@ class IndexSync:
             done += len(rows)
             if progress is not None:
                 progress(done, total)
-        if self._keywords.wanted(total):
-            self._keywords.load(conn)
-        else:
-            self._keywords.unload()
+        for mirror, size in ((self._keywords, total), (self._thread_keywords, len(self._turns))):
+            if mirror.wanted(size):
+                mirror.load(conn)
+            else:
+                mirror.unload()
 
     def _apply_log(self, conn: sqlite3.Connection) -> None:
         entries = conn.execute(
@@ -159,21 +173,13 @@ class IndexSync:
             stored += [(int(row[0]), row[1], row[3]) for row in rows]
         gone = [seq for seq in touched if seq not in present]
         self._index.delete(gone)
+        threads = self._turns.threads_of(touched)  # the sessions the turns leave...
         self._turns.update(conn, touched)
+        threads |= self._turns.threads_of(touched)  # ...and those they join
         self._times.update(conn, touched)
-        self._follow_keywords(conn, stored, gone)
-
-    def _follow_keywords(
-        self, conn: sqlite3.Connection, stored: list[tuple[int, str, str]], gone: list[int]
-    ) -> None:
-        """Apply the changes to the keyword mirror, or (re)read it once that is cheaper or the
-        store has grown big enough to be worth mirroring."""
-        keywords = self._keywords
-        keywords.change(conn, stored, gone)
-        if keywords.needs_reload() or (
-            not keywords.loaded and keywords.wanted(self._index.count())
-        ):
-            keywords.load(conn)
+        _follow(conn, self._keywords, self._index.count(), stored, gone)
+        stored_threads, gone_threads = _thread_documents(conn, threads)
+        _follow(conn, self._thread_keywords, len(self._turns), stored_threads, gone_threads)
 
     def _upsert_rows(self, rows: Sequence[Sequence[Any]]) -> None:
         """Rows start (seq, namespace, embedding); further columns are ignored."""
@@ -185,6 +191,36 @@ class IndexSync:
             vectors.reshape(len(rows), self._dimensions),
             [row[1] for row in rows],
         )
+
+
+def _follow(
+    conn: sqlite3.Connection,
+    mirror: KeywordMirror,
+    size: int,
+    stored: list[tuple[int, str, str]],
+    gone: list[int],
+) -> None:
+    """Apply the changes to a keyword mirror, or (re)read it once that is cheaper or the
+    store has grown big enough (`size` documents) to be worth mirroring."""
+    mirror.change(conn, stored, gone)
+    if mirror.needs_reload() or (not mirror.loaded and mirror.wanted(size)):
+        mirror.load(conn)
+
+
+def _thread_documents(
+    conn: sqlite3.Connection, threads: set[int]
+) -> tuple[list[tuple[int, str, str]], list[int]]:
+    """The (id, namespace, document) of those threads that still have one, and the others."""
+    stored: list[tuple[int, str, str]] = []
+    for chunk in _chunks(sorted(threads), 500):
+        marks = ",".join("?" * len(chunk))
+        stored += conn.execute(
+            "SELECT f.rowid, t.namespace, f.content FROM threads_fts f "
+            f"JOIN conversation_threads t ON t.id = f.rowid WHERE f.rowid IN ({marks})",
+            chunk,
+        ).fetchall()
+    present = {row[0] for row in stored}
+    return stored, [thread for thread in threads if thread not in present]
 
 
 def prune_log(conn: sqlite3.Connection) -> None:
