@@ -162,26 +162,6 @@ def test_recall_brings_the_answer_next_to_the_matching_question(app: App) -> Non
     assert "m5" not in ids and "m6" not in ids
 
 
-def test_thread_prior_lifts_turns_of_the_session_that_matches() -> None:
-    from loci.memory.ranking import with_thread_prior
-
-    scores = {1: 0.9, 2: 0.9, 3: 0.7, 10: 0.72, 20: 0.75}
-    thread_of = {1: "s1", 2: "s1", 3: "s1", 10: "s2"}  # 20 is not a conversation turn
-    lifted = with_thread_prior(scores, thread_of, 0.4)
-    assert lifted[3] > lifted[10]  # a weaker turn of the strong session overtakes a stray one
-    assert lifted[1] == pytest.approx(0.9 + 0.4 * (0.9 + 0.9 + 0.7) / 3)
-    assert lifted[20] == pytest.approx(0.75 * 1.4)  # a memory is a thread of its own
-
-
-def test_thread_prior_without_conversations_keeps_the_same_scores() -> None:
-    from loci.memory.ranking import with_thread_prior
-
-    scores = {1: 0.9, 2: 0.5}
-    assert with_thread_prior(scores, {}, 0.4) == pytest.approx(
-        with_thread_prior(scores, {3: "unrelated"}, 0.4)
-    )
-
-
 MEALS = [
     ("2024-03-10T19:00:00Z", "Ana", "I cooked a big pot of lentil soup tonight."),
     ("2024-03-10T19:01:00Z", "Ben", "Sounds warming, enjoy it."),

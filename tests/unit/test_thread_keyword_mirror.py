@@ -64,9 +64,7 @@ def test_a_loaded_mirror_ranks_sessions_as_sql_does(app: App, opened: list[Datab
     assert agree(reader) > 200
 
 
-def test_it_follows_new_deleted_rewritten_and_moved_turns(
-    app: App, opened: list[Database]
-) -> None:
+def test_it_follows_new_deleted_rewritten_and_moved_turns(app: App, opened: list[Database]) -> None:
     store_turns(app, sentences(600))
     reader = mirrored(app, opened)
     # New turns: some join the last sessions, others open new ones.
@@ -139,6 +137,8 @@ def test_recall_ranks_the_same_with_and_without_the_mirror(home: Path, embedder)
         mirror.unload()
         without = [app.memory.recall(q, 10, "a").memories for q in questions]
         assert [[m.id for m in r] for r in with_mirror] == [[m.id for m in r] for r in without]
-        assert [[m.score for m in r] for r in with_mirror] == [[m.score for m in r] for r in without]
+        assert [[m.score for m in r] for r in with_mirror] == [
+            [m.score for m in r] for r in without
+        ]
     finally:
         app.close()

@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from loci.memory import when
+from loci.memory import scoring, when
 from loci.memory.filters import CompiledFilter
-from loci.memory.ranking import fuse, named_speaker, with_boost, with_neighbours, with_thread_prior
+from loci.memory.ranking import named_speaker
 from loci.memory.when import Period
 from loci.stores import memories as sql
 from loci.stores import timeline
 from loci.stores.db import Database
 from loci.stores.moments import MemoryTimes
-from loci.stores.turns import TurnDirectory
+from loci.stores.turns import TurnDirectory, TurnFacts, around, facts_of_threads
 from loci.stores.vectors import Hit, VectorIndex
 
 #: How much of its best neighbour's score a memory gains (conversation turns only). Answers in a
@@ -85,85 +86,85 @@ def rank(
     alpha 1 and 0 are the pure vector and keyword rankings. `mirrors`, the process's mirrors
     of where conversation turns sit and when memories happened, save reading them from the
     database when the filter admits whole namespaces."""
-    similarity = {hit.key: hit.similarity for hit in found.vector}
     if alpha >= 1.0:
+        similarity = {hit.key: hit.similarity for hit in found.vector}
         return _ordered(similarity, similarity)
     if alpha <= 0.0:
         keyword = dict(found.keyword)
-        similarity = index.similarities(query_vector, list(keyword))
-        return _ordered(keyword, similarity)
-    pool = similarity.keys() | found.keyword.keys()
-    threads, times = _context(db, pool, found, compiled, mirrors)
-    pool |= {n for near in threads.neighbours.values() for n in near}
-    similarity.update(index.similarities(query_vector, [k for k in pool if k not in similarity]))
-    scores = fuse(similarity, found.keyword, alpha)
-    if found.periods:
-        scores = with_boost(scores, _closeness(times, found.periods), TIME_WEIGHT)
-    speaker = named_speaker(found.query, threads.speaker_of.values())
-    if speaker is not None:
-        spoke = {key: 1.0 for key, name in threads.speaker_of.items() if name == speaker}
-        scores = with_boost(scores, spoke, SPEAKER_WEIGHT)
-    if threads.neighbours:
-        scores = with_neighbours(scores, threads.neighbours, NEIGHBOUR_WEIGHT)
-    scores = with_thread_prior(scores, threads.thread_of, THREAD_WEIGHT)
-    if found.thread_keyword:
-        scores = with_boost(
-            scores, _by_thread(threads.thread_of, found.thread_keyword), THREAD_KEYWORD_WEIGHT
+        keys = np.fromiter(keyword, np.int64, len(keyword))
+        cosine = index.similarities(query_vector, keys)
+        known = ~np.isnan(cosine)
+        return _ordered(
+            keyword, dict(zip(keys[known].tolist(), cosine[known].tolist(), strict=True))
         )
-    return _ordered(scores, similarity)
-
-
-def _context(
-    db: Database,
-    pool: set[int],
-    found: Candidates,
-    compiled: CompiledFilter,
-    mirrors: Mirrors | None,
-) -> tuple[sql.Threads, dict[int, float]]:
-    """The candidates' conversation threads, and the times (POSIX seconds) of them and their
-    neighbours when the query names a period."""
     # The mirrors hold every memory: they answer for filters that admit whole namespaces.
     usable = mirrors if mirrors is not None and compiled.only_namespaces else None
-    threads = _threads(db, pool, found, compiled, usable.turns if usable else None)
-    if not found.periods:
-        return threads, {}
-    near = {n for around in threads.neighbours.values() for n in around}
-    if usable is not None:
-        return threads, usable.times.of(pool | near)
+    similarity = {hit.key: hit.similarity for hit in found.vector}
+    first = np.array(sorted(similarity.keys() | found.keyword.keys()), dtype=np.int64)
+    pool = (
+        scoring.widen(first, _facts(db, first, compiled, usable))
+        if found.conversations
+        else scoring.alone(first)
+    )
+    keys = pool.keys.tolist()
+    cosine = _cosines(index, query_vector, pool.keys, similarity)
+    matched = np.fromiter(map(found.keyword.get, keys, repeat(0.0)), np.float64, len(keys))
+    scores = scoring.fused(cosine, matched, alpha)
+    if found.periods:
+        scores = scores + TIME_WEIGHT * _closeness(db, pool.keys, found.periods, usable)
+    speaker = named_speaker(found.query, pool.voices)
+    if speaker is not None:
+        scores = scores + SPEAKER_WEIGHT * (pool.speakers == pool.names.index(speaker))
+    scores = scoring.with_neighbours(scores, pool, NEIGHBOUR_WEIGHT)
+    scores = scoring.with_thread_prior(scores, pool, THREAD_WEIGHT)
+    if found.thread_keyword:
+        thread_scores = found.thread_keyword
+        threads = np.fromiter(thread_scores.keys(), np.int64, len(thread_scores))
+        values = np.fromiter(thread_scores.values(), np.float64, len(thread_scores))
+        scores = scores + THREAD_KEYWORD_WEIGHT * scoring.thread_shares(pool, threads, values)
+    order = scoring.ordered(scores).tolist()
+    similarities, values = np.nan_to_num(cosine, nan=0.0).tolist(), scores.tolist()
+    return (Ranked(keys[i], similarities[i], values[i]) for i in order)
+
+
+def _cosines(
+    index: VectorIndex,
+    query_vector: npt.NDArray[np.float32],
+    keys: scoring.Keys,
+    known: Mapping[int, float],
+) -> scoring.Floats:
+    """Each key's similarity to the query: the vector search's figure for its hits, the
+    index's for the others (NaN for keys it does not hold)."""
+    cosine = np.fromiter(map(known.get, keys.tolist(), repeat(np.nan)), np.float64, len(keys))
+    missing = np.isnan(cosine)
+    if missing.any():
+        cosine[missing] = index.similarities(query_vector, keys[missing])
+    return cosine
+
+
+def _facts(
+    db: Database, first: scoring.Keys, compiled: CompiledFilter, mirrors: Mirrors | None
+) -> TurnFacts:
+    """The conversation facts of the first candidates and of the memories up to two steps
+    from them, from the mirror or else the database."""
+    if mirrors is not None:
+        return mirrors.turns.around(first, compiled.namespaces)
     with db.locked() as conn:
-        return threads, timeline.times_of(conn, sorted(pool | near))
+        threads = sql.conversation_threads(conn, first.tolist(), compiled.sql, compiled.params)
+    return facts_of_threads(threads).at(around(first))
 
 
-def _threads(
-    db: Database,
-    pool: set[int],
-    found: Candidates,
-    compiled: CompiledFilter,
-    turns: TurnDirectory | None,
-) -> sql.Threads:
-    if not found.conversations:
-        return sql.Threads({}, {}, {})
-    if turns is not None:
-        return turns.threads(sorted(pool), compiled.namespaces)
-    with db.locked() as conn:
-        return sql.conversation_threads(conn, sorted(pool), compiled.sql, compiled.params)
-
-
-def _by_thread(thread_of: Mapping[int, int], thread_score: Mapping[int, float]) -> dict[int, float]:
-    """Each turn's share of the best thread score: its own thread's score over the best one."""
-    best = max(thread_score.values())
-    if best <= 0.0:
-        return {}
-    return {key: thread_score.get(thread, 0.0) / best for key, thread in thread_of.items()}
-
-
-def _closeness(times: Mapping[int, float], periods: Sequence[Period]) -> dict[int, float]:
-    """Each timed memory's closeness to the periods, left out where it is 0."""
-    keys = np.fromiter(times.keys(), dtype=np.int64, count=len(times))
-    seconds = np.fromiter(times.values(), dtype=np.float64, count=len(times))
-    closeness = when.closeness_of(seconds, periods)
-    close = closeness > 0.0
-    return dict(zip(keys[close].tolist(), closeness[close].tolist(), strict=True))
+def _closeness(
+    db: Database, keys: scoring.Keys, periods: Sequence[Period], mirrors: Mirrors | None
+) -> npt.NDArray[np.float64]:
+    """Each memory's closeness to the periods (0 for memories without a time)."""
+    if mirrors is not None:
+        times = mirrors.times.of(keys.tolist())
+    else:
+        with db.locked() as conn:
+            times = timeline.times_of(conn, keys.tolist())
+    seconds = np.fromiter((times.get(k, np.nan) for k in keys.tolist()), np.float64, len(keys))
+    return when.closeness_of(seconds, periods)
 
 
 def _ordered(scores: Mapping[int, float], similarity: Mapping[int, float]) -> Iterator[Ranked]:

@@ -7,6 +7,7 @@ commonest filter costs a vectorised comparison rather than a database query.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
@@ -71,8 +72,8 @@ class VectorIndex(Protocol):
         """The stored vector of `key`, or None."""
         ...
 
-    def similarities(self, query: FloatMatrix, keys: Sequence[int]) -> dict[int, float]:
-        """Cosine similarity of `query` to each known key."""
+    def similarities(self, query: FloatMatrix, keys: KeyArray) -> npt.NDArray[np.float64]:
+        """Cosine similarity of `query` to each key (NaN for keys not indexed)."""
         ...
 
     def count(self) -> int:
@@ -167,14 +168,19 @@ class ExactIndex:
         row = self._position.get(key)
         return None if row is None else self._matrix[row].copy()
 
-    def similarities(self, query: FloatMatrix, keys: Sequence[int]) -> dict[int, float]:
-        """Cosine similarity for each known key (unknown keys are left out)."""
-        known = [(key, self._position[key]) for key in keys if key in self._position]
-        if not known:
-            return {}
-        rows = np.fromiter((row for _, row in known), dtype=np.int64, count=len(known))
-        scores = np.take(self._matrix, rows, axis=0) @ query.reshape(-1)
-        return {key: float(score) for (key, _), score in zip(known, scores, strict=True)}
+    def similarities(self, query: FloatMatrix, keys: KeyArray) -> npt.NDArray[np.float64]:
+        """Cosine similarity for each key (NaN for keys not indexed)."""
+        # map() over dict.get finds the rows at C speed: a few hundred keys in ~10 us.
+        rows = np.fromiter(
+            map(self._position.get, keys.tolist(), itertools.repeat(-1)),
+            dtype=np.int64,
+            count=keys.shape[0],
+        )
+        result = np.full(keys.shape[0], np.nan)
+        known = rows >= 0
+        if known.any():
+            result[known] = np.take(self._matrix, rows[known], axis=0) @ query.reshape(-1)
+        return result
 
     def search(self, query: FloatMatrix, k: int, allowed: Allowed | None = None) -> list[Hit]:
         """Exact top-k by cosine similarity among allowed rows."""
