@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from loci.stores.name_codes import NameCodes
 from loci.stores.postings import MEMORIES, Documents, Postings, read_postings
 from loci.stores.tokens import WordTerms, term_counts
 
@@ -67,7 +68,7 @@ class KeywordMirror:
         self.mirror_from = mirror_from
         self._documents = documents
         self._base: Postings | None = None
-        self._namespace_codes: dict[str, int] = {}
+        self._namespaces = NameCodes()
         self._rows = 0  # live memories in the base
         self._tokens = 0.0  # their tokens
         self._dead = 0
@@ -103,7 +104,7 @@ class KeywordMirror:
         rows = conn.execute(self._documents.rows).fetchall()
         seqs = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
         namespaces = np.fromiter(
-            (self._code(row[1]) for row in rows), dtype=np.int32, count=len(rows)
+            (self._namespaces.code(row[1]) for row in rows), dtype=np.int32, count=len(rows)
         )
         base = read_postings(conn, self._documents, seqs, namespaces)
         if base is None:
@@ -137,7 +138,7 @@ class KeywordMirror:
         counts = term_counts(conn, [(seq, content) for seq, _, content in stored])
         for seq, namespace, _ in stored:
             terms = counts[seq]
-            recent = _Recent(self._code(namespace), sum(terms.values()), terms)
+            recent = _Recent(self._namespaces.code(namespace), sum(terms.values()), terms)
             self._recent[seq] = recent
             self._recent_tokens += recent.length
             for term, count in terms.items():
@@ -197,7 +198,7 @@ class KeywordMirror:
         scores = self._scratch[positions]
         self._scratch[positions] = 0.0
         if namespaces is not None:
-            allowed = self._allowed(namespaces)
+            allowed = self._namespaces.admitted(namespaces)
             admitted = allowed[base.namespaces[positions]]
             positions, scores = positions[admitted], scores[admitted]
             recent = {s: v for s, v in recent.items() if allowed[self._recent[s].namespace]}
@@ -230,14 +231,6 @@ class KeywordMirror:
         size = 0 if self._base is None else self._base.seqs.shape[0]
         return max(RELOAD_MIN, RELOAD_SHARE * size)
 
-    def _allowed(self, namespaces: frozenset[str]) -> npt.NDArray[np.bool_]:
-        allowed = np.zeros(len(self._namespace_codes) + 1, dtype=np.bool_)
-        for name in namespaces:
-            code = self._namespace_codes.get(name)
-            if code is not None:
-                allowed[code] = True
-        return allowed
-
     def _forget(self, seq: int) -> None:
         """Take a memory out (before it is stored again, or because it was deleted)."""
         recent = self._recent.pop(seq, None)
@@ -256,12 +249,6 @@ class KeywordMirror:
             self._dead += 1
             self._rows -= 1
             self._tokens -= float(base.lengths[position])
-
-    def _code(self, namespace: str) -> int:
-        code = self._namespace_codes.get(namespace)
-        if code is None:
-            code = self._namespace_codes[namespace] = len(self._namespace_codes)
-        return code
 
 
 def _touched(touched: list[Positions], scratch: Floats) -> Positions:

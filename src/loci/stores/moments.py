@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from loci.stores.name_codes import NameCodes
 from loci.stores.timeline import MEMORY_TIME, seconds_of
 
 Seqs = npt.NDArray[np.int64]
@@ -46,7 +47,7 @@ class MemoryTimes:
         self._seqs: Seqs = np.zeros(0, np.int64)
         self._seconds: Seconds = np.zeros(0)
         self._groups = np.zeros(0, np.int32)
-        self._group_codes: dict[str, int] = {}
+        self._namespaces = NameCodes()
 
     def load(self, conn: sqlite3.Connection) -> None:
         """Read every memory's time."""
@@ -82,8 +83,7 @@ class MemoryTimes:
         for start, end in spans:
             inside |= (seconds >= start) & (seconds < end)
         if namespaces is not None:
-            codes = [self._group_codes[n] for n in namespaces if n in self._group_codes]
-            inside &= np.isin(self._groups, np.array(codes, dtype=np.int32))
+            inside &= np.isin(self._groups, self._namespaces.known(namespaces))
         positions = np.flatnonzero(inside)
         order = np.argsort(seconds[positions], kind="stable")[:limit]
         return self._seqs[positions[order]]
@@ -104,7 +104,9 @@ class MemoryTimes:
         seconds = np.fromiter(
             (seconds_of(row[2]) for row in rows), dtype=np.float64, count=len(rows)
         )
-        groups = np.fromiter((self._code(row[1]) for row in rows), dtype=np.int32, count=len(rows))
+        groups = np.fromiter(
+            (self._namespaces.code(row[1]) for row in rows), dtype=np.int32, count=len(rows)
+        )
         positions = self._positions(seqs)
         old = positions >= 0
         self._seconds[positions[old]] = seconds[old]
@@ -119,9 +121,3 @@ class MemoryTimes:
             order = np.argsort(self._seqs, kind="stable")
             self._seqs, self._seconds = self._seqs[order], self._seconds[order]
             self._groups = self._groups[order]
-
-    def _code(self, namespace: str) -> int:
-        code = self._group_codes.get(namespace)
-        if code is None:
-            code = self._group_codes[namespace] = len(self._group_codes)
-        return code

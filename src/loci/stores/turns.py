@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.stores.memories import Threads, neighbours_in_threads
+from loci.stores.name_codes import NameCodes
 
 Keys = npt.NDArray[np.int64]
 Codes = npt.NDArray[np.int32]
@@ -113,9 +114,8 @@ class TurnDirectory:
         self._threads: Keys = np.zeros(0, dtype=np.int64)
         self._speakers: Codes = np.zeros(0, dtype=np.int32)
         self._namespaces: Codes = np.zeros(0, dtype=np.int32)
-        self._speaker_codes: dict[str, int] = {}
-        self._speaker_names: list[str] = []
-        self._namespace_codes: dict[str, int] = {}
+        self._speaker_codes = NameCodes()
+        self._namespace_codes = NameCodes()
 
     def __len__(self) -> int:
         return int(self._seqs.shape[0])
@@ -132,7 +132,7 @@ class TurnDirectory:
 
     def threads_of(self, seqs: Iterable[int]) -> set[int]:
         """The threads of those seqs that are turns."""
-        whole = TurnFacts(self._seqs, self._threads, self._speakers, self._speaker_names)
+        whole = TurnFacts(self._seqs, self._threads, self._speakers, self._speaker_codes.names)
         facts = whole.at(np.unique(np.fromiter(seqs, dtype=np.int64)))
         return set(facts.threads[facts.threads >= 0].tolist())
 
@@ -145,27 +145,18 @@ class TurnDirectory:
         where = np.minimum(np.searchsorted(self._seqs, wide), self._seqs.shape[0] - 1)
         found = self._seqs[where] == wide
         if namespaces is not None:
-            found &= self._allowed(namespaces)[self._namespaces[where]]
+            found &= self._namespace_codes.admitted(namespaces)[self._namespaces[where]]
         return TurnFacts(
             wide,
             np.where(found, self._threads[where], -1),
             np.where(found, self._speakers[where], -1).astype(np.int32),
-            self._speaker_names,
+            self._speaker_codes.names,
         )
 
     def threads(self, seqs: Sequence[int], namespaces: frozenset[str] | None) -> Threads:
         """Like `memories.conversation_threads` for a filter that admits whole namespaces
         (None: all): the turns around `seqs`, their neighbours, threads and speakers."""
         return self.around(np.array(seqs, dtype=np.int64), namespaces).as_threads(seqs)
-
-    def _allowed(self, namespaces: frozenset[str]) -> npt.NDArray[np.bool_]:
-        """Which namespace codes are among `namespaces`."""
-        allowed = np.zeros(len(self._namespace_codes) + 1, dtype=np.bool_)
-        for name in namespaces:
-            code = self._namespace_codes.get(name)
-            if code is not None:
-                allowed[code] = True
-        return allowed
 
     def _remove(self, seqs: Keys) -> None:
         if self._seqs.shape[0] == 0 or seqs.shape[0] == 0:
@@ -183,7 +174,7 @@ class TurnDirectory:
             (self._speaker_code(row[2]) for row in rows), dtype=np.int32, count=len(rows)
         )
         namespaces = np.fromiter(
-            (self._namespace_code(row[3]) for row in rows), dtype=np.int32, count=len(rows)
+            (self._namespace_codes.code(row[3]) for row in rows), dtype=np.int32, count=len(rows)
         )
         order = np.argsort(seqs, kind="stable")
         # New turns are usually the newest memories: then they just go at the end.
@@ -200,14 +191,4 @@ class TurnDirectory:
     def _speaker_code(self, speaker: object) -> int:
         if not isinstance(speaker, str):
             return -1
-        code = self._speaker_codes.get(speaker)
-        if code is None:
-            code = self._speaker_codes[speaker] = len(self._speaker_names)
-            self._speaker_names.append(speaker)
-        return code
-
-    def _namespace_code(self, namespace: str) -> int:
-        code = self._namespace_codes.get(namespace)
-        if code is None:
-            code = self._namespace_codes[namespace] = len(self._namespace_codes)
-        return code
+        return self._speaker_codes.code(speaker)

@@ -15,6 +15,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from loci.stores.name_codes import NameCodes
 from loci.stores.signcodes import CodeMatrix, SignCodes, shortlist
 
 #: From this many vectors on, searches shortlist rows by their sign codes first (a full scan
@@ -106,7 +107,7 @@ class ExactIndex:
         self._matrix: FloatMatrix = np.zeros((initial_capacity, dimensions), dtype=np.float32)
         self._keys: KeyArray = np.zeros(initial_capacity, dtype=np.int64)
         self._groups = np.zeros(initial_capacity, dtype=np.int32)
-        self._group_codes: dict[str, int] = {}
+        self._namespaces = NameCodes()
         self._position: dict[int, int] = {}
         self._size = 0
         self._signs: SignCodes | None = None
@@ -142,7 +143,7 @@ class ExactIndex:
                 self._keys[row] = key
                 self._size += 1
             rows[index] = row
-            self._groups[row] = self._group_code(namespace)
+            self._groups[row] = self._namespaces.code(namespace)
         self._matrix[rows] = vectors
         self._update_codes(rows)
 
@@ -245,19 +246,12 @@ class ExactIndex:
             return None
         mask: npt.NDArray[np.bool_] | None = None
         if allowed.namespaces is not None:
-            codes = [self._group_codes[n] for n in allowed.namespaces if n in self._group_codes]
-            mask = np.isin(self._groups[: self._size], np.array(codes, dtype=np.int32))
+            codes = self._namespaces.known(allowed.namespaces)
+            mask = np.isin(self._groups[: self._size], codes)
         if allowed.keys is not None:
             key_mask = np.isin(self._keys[: self._size], allowed.keys)
             mask = key_mask if mask is None else mask & key_mask
         return mask
-
-    def _group_code(self, namespace: str) -> int:
-        code = self._group_codes.get(namespace)
-        if code is None:
-            code = len(self._group_codes)
-            self._group_codes[namespace] = code
-        return code
 
     def _reserve(self, needed: int) -> None:
         capacity = self._matrix.shape[0]
