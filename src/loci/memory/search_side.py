@@ -2,9 +2,9 @@
 
 It checks the namespace and the model, finds what the filter admits, runs the keyword search
 (over memories, and over whole conversation threads when the store holds any; in the
-process's mirrors of the keyword indexes when they can answer), and reads the periods the query names ("in
-May 2023", "last week"), adding the best keyword matches inside them and the memories they
-hold for a vector search of their own.
+process's mirrors of the keyword indexes when they can answer), and reads the periods the
+query names ("in May 2023", "last week"), adding the best keyword matches inside them and the
+memories they hold for a vector search of their own.
 """
 
 from __future__ import annotations
