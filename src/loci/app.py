@@ -45,7 +45,8 @@ def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
     settings.home.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
     db = Database(settings.database_path, settings.busy_timeout_seconds)
     model = embedder or make_embedder(settings)
-    engine = MemoryEngine(db, model, ExactIndex(model.identity.dimensions), limits_from(settings))
+    index = ExactIndex(model.identity.dimensions, kernel=settings.vector_kernel)
+    engine = MemoryEngine(db, model, index, limits_from(settings))
     memory = MemoryService(engine)
     checkpoints = CheckpointService(
         db, settings.home, checkpoint_limits(settings), settings.encryption_key_file

@@ -7,6 +7,7 @@ Only :func:`load_settings`, ``build_app`` and the entry points read settings.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -51,6 +52,10 @@ class Settings(BaseSettings):
     )
     embedding_threads: int = Field(
         default=0, ge=0, le=64, description="Threads for the embedding model; 0 picks for you."
+    )
+    vector_kernel: Literal["auto", "faiss", "numpy"] = Field(
+        default="auto",
+        description="Loops of large vector searches: faiss-cpu's, numpy's, or faiss when it loads.",
     )
     toolsets: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: list(KNOWN_TOOLSETS),
@@ -153,6 +158,14 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown toolset(s) {unknown}; known: {list(KNOWN_TOOLSETS)}")
         if not value:
             raise ValueError("at least one toolset must be enabled")
+        return value
+
+    @field_validator("vector_kernel")
+    @classmethod
+    def _kernel_installed(cls, value: str) -> str:
+        # find_spec looks the package up without importing it (faiss loads on first use).
+        if value == "faiss" and importlib.util.find_spec("faiss") is None:
+            raise ValueError("'faiss' needs the faiss-cpu package; install it or use 'auto'")
         return value
 
     @field_validator("home")

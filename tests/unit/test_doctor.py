@@ -1,5 +1,7 @@
 """`loci doctor` on real data folders: what it checks and the problems it names."""
 
+import sys
+
 import keyring
 import keyring.backends.fail
 import pytest
@@ -23,6 +25,17 @@ def test_a_fresh_folder_is_all_good(tmp_path):
     checks = report["checks"]
     assert checks["model"] == "loads and embeds" and checks["integrity"] == "ok"
     assert checks["context projects"] == 0 and checks["checkpoint sessions"] == 0
+    assert checks["vector kernel"] == "faiss"
+
+
+def test_a_missing_faiss_is_named_unless_numpy_was_asked_for(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "faiss", None)  # makes `import faiss` fail
+    report = diagnose(CliState(config=None, home=tmp_path / "home"))
+    assert report["checks"]["vector kernel"] == "numpy"
+    assert any("faiss-cpu cannot be loaded" in p for p in report["problems"])
+    monkeypatch.setenv("LOCI_VECTOR_KERNEL", "numpy")
+    report = diagnose(CliState(config=None, home=tmp_path / "home"))
+    assert report["checks"]["vector kernel"] == "numpy" and report["problems"] == []
 
 
 def test_broken_templates_and_missing_keys_are_named(tmp_path, monkeypatch):

@@ -10,6 +10,7 @@ import numpy.typing as npt
 import pytest
 
 from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.stores.scan_kernels import KernelName, load_kernel
 from loci.stores.signcodes import SignCodes, shortlist
 from loci.stores.vectors import SHORTLIST_FROM, Allowed, ExactIndex
 
@@ -40,11 +41,15 @@ def embeddings_like(count: int, seed: int) -> npt.NDArray[np.float32]:
     return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
 
 
+#: Every test of a large index runs with both scan kernels.
+KERNELS: list[KernelName] = ["faiss", "numpy"]
+
+
 def filled(
-    count: int, namespaces: tuple[str, ...] = ("a",)
+    count: int, namespaces: tuple[str, ...] = ("a",), kernel: KernelName = "auto"
 ) -> tuple[ExactIndex, npt.NDArray[np.float32]]:
     vectors = embeddings_like(count, seed=1)
-    index = ExactIndex(DIMENSIONS)
+    index = ExactIndex(DIMENSIONS, kernel=kernel)
     for start in range(0, count, 5000):
         stop = min(start + 5000, count)
         names = [namespaces[key % len(namespaces)] for key in range(start, stop)]
@@ -58,9 +63,11 @@ def exact_top(
     return [int(i) for i in np.argsort(-(vectors @ query), kind="stable")[:k]]
 
 
-@pytest.fixture(scope="module")
-def large() -> tuple[ExactIndex, npt.NDArray[np.float32]]:
-    return filled(SHORTLIST_FROM + 5000, namespaces=("a", "b", "c"))
+@pytest.fixture(scope="module", params=KERNELS)
+def large(request: pytest.FixtureRequest) -> tuple[ExactIndex, npt.NDArray[np.float32]]:
+    index, vectors = filled(SHORTLIST_FROM + 5000, ("a", "b", "c"), kernel=request.param)
+    assert index.kernel().name == request.param
+    return index, vectors
 
 
 def test_small_index_is_exact() -> None:
@@ -71,14 +78,17 @@ def test_small_index_is_exact() -> None:
 
 
 @pytest.mark.skipif(not NOVEL.exists(), reason="../shared/eval is not beside the repository")
-def test_shortlisted_search_matches_exact_search_on_real_embeddings(embedder: OnnxMiniLM) -> None:
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_shortlisted_search_matches_exact_search_on_real_embeddings(
+    embedder: OnnxMiniLM, kernel: KernelName
+) -> None:
     """Sign codes are judged on what they will index: MiniLM embeddings of real sentences,
     searched with questions and with other sentences of the same book."""
     text = NOVEL.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if 5 <= len(s.split()) <= 14]
     vectors = embedder.embed(sentences[:1500])
     queries = embedder.embed(QUESTIONS + sentences[1500:1520])
-    index = ExactIndex(DIMENSIONS, shortlist_from=500)
+    index = ExactIndex(DIMENSIONS, shortlist_from=500, kernel=kernel)
     index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
     for k, floor in ((10, 0.95), (50, 0.98)):
         overlap = [
@@ -112,8 +122,9 @@ def test_large_index_applies_filters_before_ranking(
     assert index.search(query, 5, Allowed(namespaces=frozenset(["missing"]))) == []
 
 
-def test_large_index_stays_consistent_after_deletes_and_updates() -> None:
-    index, vectors = filled(SHORTLIST_FROM + 100)
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_large_index_stays_consistent_after_deletes_and_updates(kernel: KernelName) -> None:
+    index, vectors = filled(SHORTLIST_FROM + 100, kernel=kernel)
     query = vectors[42]
     assert index.search(query, 1)[0].key == 42
     index.delete([42])
@@ -144,15 +155,18 @@ def test_best_positions_with_ties_still_cover_the_count() -> None:
     assert len(_best(np.zeros(40_000, dtype=np.float32), 30_000)) >= 30_000
 
 
-def test_sign_codes_measure_how_many_signs_differ() -> None:
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_sign_codes_measure_how_many_signs_differ(kernel: KernelName) -> None:
     vectors = embeddings_like(200, seed=5)
     codes = SignCodes.fit(vectors)
     encoded = codes.encode(vectors)
-    assert encoded.shape == (6, 200)
-    distances = codes.distances(encoded, vectors[3])
-    assert distances[3] == 0
+    assert encoded.shape == (200, 48)
+    table = load_kernel(kernel).table(codes.code_bytes, 256)
+    table.write(np.arange(200, dtype=np.int64), encoded)
+    distances = table.distances(codes.encode(vectors[3:4]), 200)
+    assert distances.shape == (200,) and distances[3] == 0
     flipped = 2 * codes.centre - vectors[3]  # every component on the other side of the centre
-    assert codes.distances(codes.encode(flipped.reshape(1, -1)), vectors[3])[0] == DIMENSIONS
+    assert table.distances(codes.encode(flipped.reshape(1, -1)), 200)[3] == DIMENSIONS
     assert int(distances.max()) < codes.excluded
 
 
@@ -172,11 +186,12 @@ def test_shortlist_holds_every_row_nearer_than_its_cut_off(size: int, count: int
     assert set(np.flatnonzero(distances < cut_off).tolist()) <= set(chosen.tolist())
 
 
-def test_sign_codes_follow_growth_refits_and_deletes() -> None:
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_sign_codes_follow_growth_refits_and_deletes(kernel: KernelName) -> None:
     """Every row stays findable by its own vector while the index grows past refits (at 2x the
     fitted size), resizes its arrays, and moves rows into the holes deletes leave."""
     vectors = embeddings_like(6000, seed=6)
-    index = ExactIndex(DIMENSIONS, initial_capacity=256, shortlist_from=1000)
+    index = ExactIndex(DIMENSIONS, initial_capacity=256, shortlist_from=1000, kernel=kernel)
     for start in range(0, 6000, 700):
         stop = min(start + 700, 6000)
         index.upsert(list(range(start, stop)), vectors[start:stop], ["a"] * (stop - start))

@@ -119,7 +119,25 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
     with app.db.locked() as conn:
         checks["conversation sessions"], out_of_step = threads.health(conn)
     problems += [f"{problem}; run `loci reindex`" for problem in out_of_step]
+    _check_kernel(app, checks, problems)
     _check_toolsets(app, checks, problems)
+
+
+def _check_kernel(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
+    """Which loops large vector searches run in; numpy's only when asked for."""
+    from loci.stores.scan_kernels import load_kernel  # numpy: not for every CLI start
+
+    try:
+        kernel = load_kernel(app.settings.vector_kernel)
+    except LociError as exc:
+        problems.append(exc.message)
+        return
+    checks["vector kernel"] = kernel.name
+    if app.settings.vector_kernel == "auto" and kernel.name != "faiss":
+        problems.append(
+            "faiss-cpu cannot be loaded, so searches over 20k+ memories run numpy's slower "
+            "loops; reinstall loci-mcp (or set LOCI_VECTOR_KERNEL=numpy to accept them)"
+        )
 
 
 def _check_toolsets(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
