@@ -97,7 +97,7 @@ class ExactIndex:
 
     Exact below SHORTLIST_FROM vectors. Above it, the 3 % of rows (at least 10 per result
     asked) nearest by their sign codes are scored exactly (see `signcodes`; the two loops run
-    in a `scan_kernels` kernel, faiss's by default): 100k vectors cost ~1.5 ms with cold
+    in a `scan_kernels` kernel, faiss's by default): 100k vectors cost ~2.5 ms with cold
     caches instead of ~10 ms, and the top 10 holds ~97-99 % of the exact top 10. Removal swaps
     the last row into the hole, so rows stay dense.
     """
