@@ -6,8 +6,9 @@ after the embedding model has run, the caches hold none of this data, so both lo
 memory, and numpy adds a temporary per step (xor, popcount, sum; gather, then product). faiss-cpu
 runs each as one compiled loop: at 100k rows, the distances take 0.6-0.75 ms against 1.3-1.4 ms,
 and the products of 3,000 random rows 0.6-0.8 ms on two threads against 1.2-1.5 ms for numpy's
-gather and product (AMD EPYC, 2 cores); a whole search 2.4-2.9 ms against 3.2-4.2 ms. numpy's loops stay as the reference the faiss kernel is
-tested against, and as the fallback where faiss cannot load (`vector_kernel = "numpy"`).
+gather and product (AMD EPYC, 2 cores); a whole search 2.4-2.9 ms against 3.2-4.2 ms. numpy's
+loops stay as the reference the faiss kernel is tested against, and as the fallback where faiss
+cannot load (`vector_kernel = "numpy"`).
 
 Each kernel keeps the codes in the layout it scans fastest, behind `CodeTable`.
 """
