@@ -8,8 +8,8 @@ query's code ranks rows roughly as their cosine does, and a Hamming scan over 10
 then scored exactly, so results carry exact similarities. In a 100k store of MiniLM embeddings
 of novel sentences, a shortlist of 3 % of the rows holds 99.8 % of the exact top 10 and 98.6 %
 of the top 50 (for the benchmark's queries and 200 LoCoMo questions); in the benchmark's store,
-which also holds memories close to its queries, 97.5-98.1 % of the top 10 (the projection: 96.9
-%) and 99.0 % of the top 50.
+which also holds memories close to its queries, 97.5-98.1 % of the top 10 (the projection:
+96.9 %) and 99.0 % of the top 50.
 """
 
 from __future__ import annotations
