@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,7 @@ import numpy.typing as npt
 import pytest
 
 from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.errors import ConfigurationError
 from loci.stores.scan_kernels import KernelName, load_kernel
 from loci.stores.signcodes import SignCodes, shortlist
 from loci.stores.vectors import SHORTLIST_FROM, Allowed, ExactIndex
@@ -204,3 +206,20 @@ def test_sign_codes_follow_growth_refits_and_deletes(kernel: KernelName) -> None
         top = index.search(vectors[key], 1)[0]
         assert top.key == key and top.similarity == pytest.approx(1.0, abs=1e-5)
     assert {hit.key for hit in index.search(vectors[4000], 2)} == {1, 4000}
+
+
+def test_small_indexes_never_load_a_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """faiss loads when an index grows to shortlisting size: a small store works without it,
+    even when the settings ask for it; growing past the threshold then fails before anything
+    changes."""
+    monkeypatch.setitem(sys.modules, "faiss", None)  # makes `import faiss` fail
+    index, vectors = filled(3000, kernel="faiss")
+    index.delete([5])
+    assert index.search(vectors[7], 3)[0].key == 7
+    more = SHORTLIST_FROM - 2999
+    with pytest.raises(ConfigurationError, match="vector_kernel"):
+        index.upsert(list(range(3000, 3000 + more)), embeddings_like(more, 7), ["a"] * more)
+    assert index.count() == 2999
+    assert [hit.key for hit in index.search(vectors[7], 10)] == [
+        key for key in exact_top(vectors[:3000], vectors[7], 11) if key != 5
+    ][:10]

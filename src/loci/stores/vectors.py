@@ -142,6 +142,8 @@ class ExactIndex:
         """Add or replace rows."""
         if vectors.shape != (len(keys), self.dimensions):
             raise ValueError(f"expected {len(keys)} vectors of {self.dimensions} dimensions")
+        if self._size + len(keys) >= self._shortlist_from:
+            self.kernel()  # loads it (or fails) before anything changes
         self._reserve(self._size + len(keys))
         rows = np.empty(len(keys), dtype=np.int64)
         for index, (key, namespace) in enumerate(zip(keys, namespaces, strict=True)):
