@@ -195,11 +195,12 @@ def test_recall_favours_the_period_a_question_names(app: App, query: str, expect
 
 def test_a_dated_question_finds_memories_outside_the_first_candidates(app: App) -> None:
     # 120 near-identical notes crowd out the candidate lists; the one from the named day
-    # still comes first, because the memories of that period are searched as well.
+    # still comes first, because the memories of that period are searched as well. (Batch
+    # numbers start at 100: a "batch 9" would match the question's "9" as a keyword.)
     notes = [
         {
             "speaker": "Ana",
-            "text": f"I cooked pasta again, batch {n}.",
+            "text": f"I cooked pasta again, batch {n + 100}.",
             "timestamp": f"2024-01-01T10:{n % 60:02d}:00Z",
             "session_id": f"s{n}",
         }

@@ -29,7 +29,7 @@ from loci.memory.models import (
     RememberBatchResult,
     RememberResult,
 )
-from loci.memory.ranking import fts_match
+from loci.memory.ranking import fts_match, vector_query
 from loci.memory.validation import CheckedDraft
 from loci.stores import memories as sql
 from loci.stores.vector_sync import Progress, prune_log
@@ -167,13 +167,16 @@ class MemoryService:
         compiled = compile_filter(filters, namespace)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         match = fts_match(query) if alpha < 1.0 else None
+        # Who speaks in the conversations the query may find: the vector search leaves their
+        # names out of the text it embeds (see `vector_query`).
+        text = vector_query(query, self._engine.sync.speakers(compiled.namespaces))
         # The database half of the search runs while the query is being embedded. It takes
         # the database lock in the worker thread: never call recall while holding it.
         prepared = self._engine.beside(
             lambda: search_side.prepare(self._engine, namespace, compiled, match, depth, query)
         )
         started = time.perf_counter()
-        query_vector = self._engine.embed([query])[0]
+        query_vector = self._engine.embed([text])[0]
         embed_ms = (time.perf_counter() - started) * 1000
         ranked = self._rank(query, query_vector, prepared.result(), compiled, alpha, depth)
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.

@@ -36,6 +36,9 @@ ALL_TURNS = (
 )
 #: A turn's neighbours and theirs: what ranking needs to know around each candidate.
 AROUND = np.arange(-2, 3, dtype=np.int64)
+#: How many namespace scopes' speakers are kept (filters name a few scopes; this bounds a
+#: client that names a new one every time).
+MAX_SCOPES = 64
 
 
 def around(seqs: Keys) -> Keys:
@@ -116,6 +119,8 @@ class TurnDirectory:
         self._namespaces: Codes = np.zeros(0, dtype=np.int32)
         self._speaker_codes = NameCodes()
         self._namespace_codes = NameCodes()
+        # Speakers by namespace scope, until the turns change: recall asks on every query.
+        self._voices: dict[frozenset[str] | None, frozenset[str]] = {}
 
     def __len__(self) -> int:
         return int(self._seqs.shape[0])
@@ -158,9 +163,24 @@ class TurnDirectory:
         (None: all): the turns around `seqs`, their neighbours, threads and speakers."""
         return self.around(np.array(seqs, dtype=np.int64), namespaces).as_threads(seqs)
 
+    def speakers(self, namespaces: frozenset[str] | None) -> frozenset[str]:
+        """The names of everyone who speaks in a turn of those namespaces (None: all)."""
+        known = self._voices.get(namespaces)
+        if known is None:
+            spoke = self._speakers >= 0
+            if namespaces is not None:
+                spoke &= self._namespace_codes.admitted(namespaces)[self._namespaces]
+            names = self._speaker_codes.names
+            known = frozenset(names[code] for code in np.unique(self._speakers[spoke]).tolist())
+            if len(self._voices) >= MAX_SCOPES:
+                self._voices.clear()
+            self._voices[namespaces] = known
+        return known
+
     def _remove(self, seqs: Keys) -> None:
         if self._seqs.shape[0] == 0 or seqs.shape[0] == 0:
             return
+        self._voices.clear()
         keep = ~np.isin(self._seqs, seqs)
         self._seqs, self._threads = self._seqs[keep], self._threads[keep]
         self._speakers, self._namespaces = self._speakers[keep], self._namespaces[keep]
@@ -168,6 +188,7 @@ class TurnDirectory:
     def _add(self, rows: Sequence[tuple[int, int, object, str]]) -> None:
         if not rows:
             return
+        self._voices.clear()
         seqs = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
         threads = np.fromiter((row[1] for row in rows), dtype=np.int64, count=len(rows))
         speakers = np.fromiter(

@@ -87,6 +87,13 @@ class IndexSync:
         refresh (loaded once the store holds `mirror_from` turns)."""
         return self._thread_keywords
 
+    def speakers(self, namespaces: frozenset[str] | None) -> frozenset[str]:
+        """The speakers of the conversation turns in those namespaces (None: all), after a
+        refresh: recall asks before it embeds the query, in its own thread."""
+        with self._lock:
+            self._refresh()
+            return self._turns.speakers(namespaces)
+
     def note_own_write(self) -> None:
         """Call after this process commits vector changes (data_version misses our own)."""
         self._own_writes = True
