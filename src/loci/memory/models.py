@@ -41,7 +41,12 @@ class MemoryHit(Memory):
     """A memory found by a search, with how well it matched."""
 
     similarity: float = Field(
-        ge=0.0, le=1.0, description="Cosine similarity to the query (clipped at 0)."
+        ge=0.0,
+        le=1.0,
+        description=(
+            "Cosine similarity to the query (clipped at 0), whose conversation speakers' "
+            "names are left out."
+        ),
     )
     score: float = Field(description="Ranking score the results are ordered by.")
 
