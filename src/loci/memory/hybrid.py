@@ -39,8 +39,8 @@ THREAD_WEIGHT = 0.4
 TIME_WEIGHT = 0.5
 #: How much a conversation turn gains when its speaker is the one person the query names. The
 #: vector search leaves speaker names out of the query (`ranking.vector_query`), so this lift
-#: alone favours the named speaker's turns: 0.1 -> 0.2 then lifts LoCoMo recall@5 from 0.718
-#: to 0.729 (in four of its five conversations) and recall@10 from 0.825 to 0.830 (in all five).
+#: alone favours the named speaker's turns: 0.1 -> 0.2 lifts LoCoMo recall@5 from 0.720 to
+#: 0.731 and recall@10 from 0.824 to 0.831 (each in at least four of its five conversations).
 SPEAKER_WEIGHT = 0.2
 #: How much a conversation turn gains from its whole thread's keyword score (relative to the
 #: best thread's). A question's words are often spread over the turns of the session that
