@@ -59,6 +59,8 @@ def test_speakers_are_those_of_the_namespaces_and_follow_changes(app: App, secon
     conversations.remember_conversation(parse_messages(chat(("Cleo", "Hey", "s1"))), "two")
     app.memory.remember(MemoryDraft(content="Zed: not a turn", namespace="two"))
     sync = app.engine.sync
+    assert sync.speakers(None) == frozenset()  # as of the last refresh: none yet
+    sync.refresh()
     assert sync.speakers(None) == {"Ana", "Ben", "Cleo"}
     assert sync.speakers(frozenset(["one"])) == {"Ana", "Ben"}
     assert sync.speakers(frozenset(["two", "none"])) == {"Cleo"}
@@ -66,6 +68,8 @@ def test_speakers_are_those_of_the_namespaces_and_follow_changes(app: App, secon
     # Another process deletes Ben's only turn and renames a namespace.
     second_app.memory.forget(filters={"metadata.speaker": {"eq": "Ben"}})
     second_app.catalog.namespaces("rename", "two", "three")
+    assert sync.speakers(frozenset(["one"])) == {"Ana", "Ben"}
+    sync.refresh()
     assert sync.speakers(frozenset(["one"])) == {"Ana"}
     assert sync.speakers(frozenset(["three"])) == {"Cleo"}
     assert sync.speakers(frozenset(["two"])) == frozenset()
@@ -81,8 +85,14 @@ def test_recall_embeds_the_query_without_speaker_names(app: App) -> None:
     )
     app.conversations.remember_conversation(parse_messages(turns), "chat")
     query = "What books has Ana read?"
-    found = app.memory.recall(query, limit=1, namespace="chat", hybrid_alpha=1.0).memories[0]
+    # The first recall learns of Ana only when it refreshes, beside the embedding: it embeds
+    # again. The second knows her from the start. Both embed the same text.
+    first = app.memory.recall(query, limit=1, namespace="chat", hybrid_alpha=1.0)
+    second = app.memory.recall(query, limit=1, namespace="chat", hybrid_alpha=1.0)
+    found = second.memories[0]
     assert found.content == "Ana: I finally finished that fantasy series, what a ride."
+    assert first.memories[0].similarity == pytest.approx(found.similarity, abs=1e-6)
+    assert first.query_embedding_time_ms > 0 and second.query_embedding_time_ms > 0
     embedder = app.engine.embedder
     plain, stripped = embedder.embed([query, "What books has read?"])
     vector = embedder.embed([found.content])[0]

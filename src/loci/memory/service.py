@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import islice
@@ -13,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from loci.errors import InvalidInputError, LociError, NotFoundError
-from loci.memory import hybrid, search_side, validation
+from loci.memory import hybrid, query_side, search_side, validation
 from loci.memory.engine import MemoryEngine, vector_bytes
 from loci.memory.filters import CompiledFilter, compile_filter
 from loci.memory.models import (
@@ -29,7 +28,7 @@ from loci.memory.models import (
     RememberBatchResult,
     RememberResult,
 )
-from loci.memory.ranking import fts_match, vector_query
+from loci.memory.ranking import fts_match
 from loci.memory.validation import CheckedDraft
 from loci.stores import memories as sql
 from loci.stores.vector_sync import Progress, prune_log
@@ -167,18 +166,13 @@ class MemoryService:
         compiled = compile_filter(filters, namespace)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         match = fts_match(query) if alpha < 1.0 else None
-        # Who speaks in the conversations the query may find: the vector search leaves their
-        # names out of the text it embeds (see `vector_query`).
-        text = vector_query(query, self._engine.sync.speakers(compiled.namespaces))
-        # The database half of the search runs while the query is being embedded. It takes
-        # the database lock in the worker thread: never call recall while holding it.
-        prepared = self._engine.beside(
-            lambda: search_side.prepare(self._engine, namespace, compiled, match, depth, query)
+        embedded = query_side.embed_beside(
+            self._engine,
+            query,
+            compiled.namespaces,
+            lambda: search_side.prepare(self._engine, namespace, compiled, match, depth, query),
         )
-        started = time.perf_counter()
-        query_vector = self._engine.embed([text])[0]
-        embed_ms = (time.perf_counter() - started) * 1000
-        ranked = self._rank(query, query_vector, prepared.result(), compiled, alpha, depth)
+        ranked = self._rank(query, embedded.vector, embedded.prepared, compiled, alpha, depth)
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         if min_similarity > 0.0:
             ranked = (r for r in ranked if r.similarity >= min_similarity)
@@ -186,7 +180,7 @@ class MemoryService:
         hits = self._load_hits(best, touch=True)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(
-            memories=hits, total=len(hits), mode=mode, query_embedding_time_ms=embed_ms
+            memories=hits, total=len(hits), mode=mode, query_embedding_time_ms=embedded.ms
         )
 
     def nearby(self, memory_id: str, limit: int = 5, exclude_self: bool = True) -> NearbyResult:

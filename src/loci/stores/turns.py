@@ -171,7 +171,8 @@ class TurnDirectory:
             if namespaces is not None:
                 spoke &= self._namespace_codes.admitted(namespaces)[self._namespaces]
             names = self._speaker_codes.names
-            known = frozenset(names[code] for code in np.unique(self._speakers[spoke]).tolist())
+            present = np.bincount(self._speakers[spoke], minlength=len(names))
+            known = frozenset(names[code] for code in np.flatnonzero(present).tolist())
             if len(self._voices) >= MAX_SCOPES:
                 self._voices.clear()
             self._voices[namespaces] = known
@@ -180,8 +181,10 @@ class TurnDirectory:
     def _remove(self, seqs: Keys) -> None:
         if self._seqs.shape[0] == 0 or seqs.shape[0] == 0:
             return
-        self._voices.clear()
         keep = ~np.isin(self._seqs, seqs)
+        if keep.all():  # none of them was a turn
+            return
+        self._voices.clear()
         self._seqs, self._threads = self._seqs[keep], self._threads[keep]
         self._speakers, self._namespaces = self._speakers[keep], self._namespaces[keep]
 

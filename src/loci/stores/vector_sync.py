@@ -88,10 +88,9 @@ class IndexSync:
         return self._thread_keywords
 
     def speakers(self, namespaces: frozenset[str] | None) -> frozenset[str]:
-        """The speakers of the conversation turns in those namespaces (None: all), after a
-        refresh: recall asks before it embeds the query, in its own thread."""
+        """The speakers of the conversation turns in those namespaces (None: all), as of the
+        last refresh (read under the lock, so never halfway through one)."""
         with self._lock:
-            self._refresh()
             return self._turns.speakers(namespaces)
 
     def note_own_write(self) -> None:
