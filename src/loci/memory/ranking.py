@@ -173,7 +173,7 @@ def vector_query(query: str, speakers: Iterable[str]) -> str:
     Every stored turn starts with its speaker's name ("John: ..."), so a query that names
     John is close to all of John's turns whatever they are about, and his name outweighs
     the topic. Left out, the topic decides: on LoCoMo the vector search alone goes from
-    recall@10 0.464 to 0.652 (multi-hop 0.283 to 0.425). The keyword search and the lift for
+    recall@10 0.464 to 0.651 (multi-hop 0.283 to 0.425). The keyword search and the lift for
     the speaker a query names still see the whole query.
     """
     lowered = query.casefold()
