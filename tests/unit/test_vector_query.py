@@ -9,8 +9,9 @@ from loci.app import App
 from loci.conversations.messages import parse_messages
 from loci.memory.models import MemoryDraft
 from loci.memory.ranking import vector_query
+from loci.stores.speaker_names import Speakers
 
-SPEAKERS = ["Ana", "Ben", "Anabel", "Dr. Okafor"]
+SPEAKERS = Speakers.of(["Ana", "Ben", "Anabel", "Dr. Okafor"])
 
 
 @pytest.mark.parametrize(
@@ -34,9 +35,21 @@ def test_vector_query_leaves_out_speaker_names(query: str, expected: str) -> Non
 
 def test_vector_query_keeps_queries_without_speakers_untouched() -> None:
     query = "  spaced   out\nquery about Ana "
-    assert vector_query(query, []) is query
-    assert vector_query(query, ["", "Zoe"]) is query
-    assert vector_query("Ana's (C++) notes", ["(C++)"]) == "Ana's notes"  # names are literal
+    assert vector_query(query, Speakers.of([])) is query
+    assert vector_query(query, Speakers.of(["", "Zoe", "?!"])) is query
+    literal = Speakers.of(["(C++) bot"])  # names are literal, not patterns
+    assert vector_query("Ana's (C++) bot notes", literal) == "Ana's notes"
+
+
+def test_speaker_names_are_found_by_their_first_word() -> None:
+    names = Speakers.of(["Mary", "Mary Ann", "@bob", "Zoë", "..."])
+    assert names.names == {"Mary", "Mary Ann", "@bob", "Zoë", "..."}
+    assert sorted(names.candidates("did MARY call?")) == ["Mary", "Mary Ann"]
+    assert names.candidates("ask @Bob") == ["@bob"]
+    assert names.candidates("what did zoë say") == ["Zoë"]
+    assert names.candidates("Maryland ... zoe") == []
+    many = Speakers.of([f"Person{n}" for n in range(5000)])
+    assert vector_query("What did person4321 say?", many) == "What did say?"
 
 
 def chat(*turns: tuple[str, str, str]) -> list[dict[str, str]]:
@@ -59,20 +72,20 @@ def test_speakers_are_those_of_the_namespaces_and_follow_changes(app: App, secon
     conversations.remember_conversation(parse_messages(chat(("Cleo", "Hey", "s1"))), "two")
     app.memory.remember(MemoryDraft(content="Zed: not a turn", namespace="two"))
     sync = app.engine.sync
-    assert sync.speakers(None) == frozenset()  # as of the last refresh: none yet
+    assert sync.speakers(None).names == frozenset()  # as of the last refresh: none yet
     sync.refresh()
-    assert sync.speakers(None) == {"Ana", "Ben", "Cleo"}
-    assert sync.speakers(frozenset(["one"])) == {"Ana", "Ben"}
-    assert sync.speakers(frozenset(["two", "none"])) == {"Cleo"}
-    assert sync.speakers(frozenset()) == frozenset()
+    assert sync.speakers(None).names == {"Ana", "Ben", "Cleo"}
+    assert sync.speakers(frozenset(["one"])).names == {"Ana", "Ben"}
+    assert sync.speakers(frozenset(["two", "none"])).names == {"Cleo"}
+    assert sync.speakers(frozenset()).names == frozenset()
     # Another process deletes Ben's only turn and renames a namespace.
     second_app.memory.forget(filters={"metadata.speaker": {"eq": "Ben"}})
     second_app.catalog.namespaces("rename", "two", "three")
-    assert sync.speakers(frozenset(["one"])) == {"Ana", "Ben"}
+    assert sync.speakers(frozenset(["one"])).names == {"Ana", "Ben"}
     sync.refresh()
-    assert sync.speakers(frozenset(["one"])) == {"Ana"}
-    assert sync.speakers(frozenset(["three"])) == {"Cleo"}
-    assert sync.speakers(frozenset(["two"])) == frozenset()
+    assert sync.speakers(frozenset(["one"])).names == {"Ana"}
+    assert sync.speakers(frozenset(["three"])).names == {"Cleo"}
+    assert sync.speakers(frozenset(["two"])).names == frozenset()
 
 
 def test_recall_embeds_the_query_without_speaker_names(app: App) -> None:

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from loci.stores.memories import Threads, neighbours_in_threads
 from loci.stores.name_codes import NameCodes
+from loci.stores.speaker_names import Speakers, first_word
 
 Keys = npt.NDArray[np.int64]
 Codes = npt.NDArray[np.int32]
@@ -120,7 +121,8 @@ class TurnDirectory:
         self._speaker_codes = NameCodes()
         self._namespace_codes = NameCodes()
         # Speakers by namespace scope, until the turns change: recall asks on every query.
-        self._voices: dict[frozenset[str] | None, frozenset[str]] = {}
+        self._speakers_by_word: dict[str, list[int]] = {}  # speaker codes by first word
+        self._voices: dict[frozenset[str] | None, Speakers] = {}
 
     def __len__(self) -> int:
         return int(self._seqs.shape[0])
@@ -163,16 +165,16 @@ class TurnDirectory:
         (None: all): the turns around `seqs`, their neighbours, threads and speakers."""
         return self.around(np.array(seqs, dtype=np.int64), namespaces).as_threads(seqs)
 
-    def speakers(self, namespaces: frozenset[str] | None) -> frozenset[str]:
-        """The names of everyone who speaks in a turn of those namespaces (None: all)."""
+    def speakers(self, namespaces: frozenset[str] | None) -> Speakers:
+        """Everyone who speaks in a turn of those namespaces (None: all)."""
         known = self._voices.get(namespaces)
         if known is None:
             spoke = self._speakers >= 0
             if namespaces is not None:
                 spoke &= self._namespace_codes.admitted(namespaces)[self._namespaces]
             names = self._speaker_codes.names
-            present = np.bincount(self._speakers[spoke], minlength=len(names))
-            known = frozenset(names[code] for code in np.flatnonzero(present).tolist())
+            present = np.bincount(self._speakers[spoke], minlength=len(names)) > 0
+            known = Speakers(names, self._speakers_by_word, present)
             if len(self._voices) >= MAX_SCOPES:
                 self._voices.clear()
             self._voices[namespaces] = known
@@ -215,4 +217,9 @@ class TurnDirectory:
     def _speaker_code(self, speaker: object) -> int:
         if not isinstance(speaker, str):
             return -1
-        return self._speaker_codes.code(speaker)
+        known = len(self._speaker_codes)
+        code = self._speaker_codes.code(speaker)
+        word = first_word(speaker)
+        if code == known and word is not None:  # a new name
+            self._speakers_by_word.setdefault(word, []).append(code)
+        return code

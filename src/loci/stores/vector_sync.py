@@ -23,6 +23,7 @@ from loci.stores.db import Database
 from loci.stores.keywords import KeywordMirror
 from loci.stores.moments import MemoryTimes
 from loci.stores.postings import THREADS, create_vocabularies
+from loci.stores.speaker_names import Speakers
 from loci.stores.tokens import WordTerms, create_scratch
 from loci.stores.turns import TurnDirectory
 from loci.stores.vectors import VectorIndex
@@ -87,7 +88,7 @@ class IndexSync:
         refresh (loaded once the store holds `mirror_from` turns)."""
         return self._thread_keywords
 
-    def speakers(self, namespaces: frozenset[str] | None) -> frozenset[str]:
+    def speakers(self, namespaces: frozenset[str] | None) -> Speakers:
         """The speakers of the conversation turns in those namespaces (None: all), as of the
         last refresh (read under the lock, so never halfway through one)."""
         with self._lock:
