@@ -120,8 +120,8 @@ class TurnDirectory:
         self._namespaces: Codes = np.zeros(0, dtype=np.int32)
         self._speaker_codes = NameCodes()
         self._namespace_codes = NameCodes()
-        # Speakers by namespace scope, until the turns change: recall asks on every query.
         self._speakers_by_word: dict[str, list[int]] = {}  # speaker codes by first word
+        # Speakers by namespace scope, until the turns change: recall asks on every query.
         self._voices: dict[frozenset[str] | None, Speakers] = {}
 
     def __len__(self) -> int:
