@@ -124,6 +124,60 @@ def test_large_index_applies_filters_before_ranking(
     assert index.search(query, 5, Allowed(namespaces=frozenset(["missing"]))) == []
 
 
+def gathered(
+    vectors: npt.NDArray[np.float32], query: npt.NDArray[np.float32], keys: list[int]
+) -> npt.NDArray[np.float64]:
+    return (vectors[keys] @ query).astype(np.float64)
+
+
+def test_similarities_after_a_scan_are_those_of_the_rows() -> None:
+    index, vectors = filled(3000)
+    query = embeddings_like(1, seed=5)[0]
+    keys = np.array([0, 5, 2999, 123_456], dtype=np.int64)  # the last is not indexed
+    before = index.similarities(query, keys)  # no scan yet: gathered
+    index.search(query, 10)  # a full scan, whose scores the next call reads
+    after = index.similarities(query, keys)
+    assert np.isnan(after[3]) and np.isnan(before[3])
+    assert np.allclose(after[:3], gathered(vectors, query, [0, 5, 2999]), atol=1e-6)
+    assert np.allclose(after[:3], before[:3], atol=1e-6)
+    other = embeddings_like(2, seed=6)[1]  # another query is never answered from the scan
+    assert np.allclose(index.similarities(other, keys[:3]), gathered(vectors, other, [0, 5, 2999]))
+
+
+def test_similarities_after_a_change_never_read_a_stale_scan() -> None:
+    index, vectors = filled(3000)
+    query = vectors[5].copy()
+    index.search(query, 10)
+    index.upsert([5], -query.reshape(1, -1), ["a"])  # 5 now points the other way
+    assert index.similarities(query, np.array([5]))[0] == pytest.approx(-1.0, abs=1e-5)
+    index.search(query, 10)
+    index.delete([0])  # 2999 moves into row 0
+    moved = index.similarities(query, np.array([0, 2999]))
+    assert np.isnan(moved[0])
+    assert moved[1] == pytest.approx(float(vectors[2999] @ query), abs=1e-6)
+    index.search(query, 10)
+    index.clear()
+    assert np.isnan(index.similarities(query, np.array([5, 2999]))).all()
+
+
+def test_namespace_filters_follow_rows_that_move_between_namespaces() -> None:
+    index, vectors = filled(300, ("a", "b"))  # even keys in a, odd keys in b
+    query = embeddings_like(1, seed=7)[0]
+
+    def found(*names: str) -> set[int]:
+        return {hit.key for hit in index.search(query, 300, Allowed(namespaces=frozenset(names)))}
+
+    assert found("a", "b") == set(range(300))  # every row admitted: no mask at all
+    assert found("a") == set(range(0, 300, 2))
+    index.upsert([1], vectors[1:2], ["a"])  # 1 moves to a
+    index.delete([0, 2])
+    assert found("a") == {1} | set(range(4, 300, 2))
+    assert found("b") == set(range(3, 300, 2))
+    index.delete(list(range(1, 300, 2)))  # b is empty now; a holds every row
+    assert found("a") == set(range(4, 300, 2)) and found("b") == set()
+    assert found("a", "nowhere") == found("a") and found("nowhere") == set()
+
+
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_large_index_stays_consistent_after_deletes_and_updates(kernel: KernelName) -> None:
     index, vectors = filled(SHORTLIST_FROM + 100, kernel=kernel)

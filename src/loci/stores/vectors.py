@@ -56,6 +56,14 @@ class Hit(NamedTuple):
     similarity: float
 
 
+class _Scan(NamedTuple):
+    """The scores of a full scan, kept for the similarities of the same query that follow it."""
+
+    query: FloatMatrix  # a copy
+    scores: npt.NDArray[np.float32]  # by row
+    generation: int  # the index's generation when it ran
+
+
 class VectorIndex(Protocol):
     """What loci needs of a vector index, embedded or server-backed."""
 
@@ -119,9 +127,13 @@ class ExactIndex:
         self._namespaces = NameCodes()
         self._position: dict[int, int] = {}
         self._size = 0
+        self._rows_in_group: dict[int, int] = {}  # namespace code -> rows
         self._signs: SignCodes | None = None
         self._codes: CodeTable | None = None
         self._fitted_size = 0
+        # Bumped by every change of rows, so that a kept scan is never read after one.
+        self._generation = 0
+        self._last_scan: _Scan | None = None
 
     def count(self) -> int:
         """Number of vectors indexed."""
@@ -136,6 +148,8 @@ class ExactIndex:
         """Forget every vector (capacity is kept)."""
         self._position.clear()
         self._size = 0
+        self._rows_in_group.clear()
+        self._generation += 1
         self._drop_codes()
 
     def upsert(self, keys: Sequence[int], vectors: FloatMatrix, namespaces: Sequence[str]) -> None:
@@ -145,6 +159,7 @@ class ExactIndex:
         if self._size + len(keys) >= self._shortlist_from:
             self.kernel()  # loads it (or fails) before anything changes
         self._reserve(self._size + len(keys))
+        self._generation += 1
         rows = np.empty(len(keys), dtype=np.int64)
         for index, (key, namespace) in enumerate(zip(keys, namespaces, strict=True)):
             row = self._position.get(key)
@@ -153,17 +168,22 @@ class ExactIndex:
                 self._position[key] = row
                 self._keys[row] = key
                 self._size += 1
+            else:
+                self._count_row(int(self._groups[row]), -1)
             rows[index] = row
             self._groups[row] = self._namespaces.code(namespace)
+            self._count_row(int(self._groups[row]), 1)
         self._matrix[rows] = vectors
         self._update_codes(rows)
 
     def delete(self, keys: Sequence[int]) -> None:
         """Remove rows by key, moving the last row into each hole."""
+        self._generation += 1
         for key in keys:
             row = self._position.pop(key, None)
             if row is None:
                 continue
+            self._count_row(int(self._groups[row]), -1)
             last = self._size - 1
             if row != last:
                 moved = int(self._keys[last])
@@ -191,8 +211,21 @@ class ExactIndex:
         result = np.full(keys.shape[0], np.nan)
         known = rows >= 0
         if known.any():
-            result[known] = np.take(self._matrix, rows[known], axis=0) @ query.reshape(-1)
+            scanned = self._scanned(query)
+            if scanned is not None:
+                # A search just scored every row for this query: read them, rather than
+                # gather the rows again (~0.1-0.2 ms of cold memory for a few hundred keys).
+                result[known] = scanned[rows[known]]
+            else:
+                result[known] = np.take(self._matrix, rows[known], axis=0) @ query.reshape(-1)
         return result
+
+    def _scanned(self, query: FloatMatrix) -> npt.NDArray[np.float32] | None:
+        """The scores of the last full scan if it was for `query` and no row changed since."""
+        scan = self._last_scan
+        if scan is None or scan.generation != self._generation:
+            return None
+        return scan.scores if np.array_equal(scan.query, query) else None
 
     def search(self, query: FloatMatrix, k: int, allowed: Allowed | None = None) -> list[Hit]:
         """Exact top-k by cosine similarity among allowed rows."""
@@ -219,6 +252,7 @@ class ExactIndex:
 
     def _scan(self, query: FloatMatrix, k: int, mask: npt.NDArray[np.bool_] | None) -> list[Hit]:
         scores = self._matrix[: self._size] @ query.reshape(-1)
+        self._last_scan = _Scan(query.copy(), scores, self._generation)
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)
         return _top_k(scores, self._keys[: self._size], k)
@@ -264,12 +298,18 @@ class ExactIndex:
             return None
         mask: npt.NDArray[np.bool_] | None = None
         if allowed.namespaces is not None:
-            codes = self._namespaces.known(allowed.namespaces)
-            mask = np.isin(self._groups[: self._size], codes)
+            admitted = self._namespaces.admitted(allowed.namespaces)
+            rows = sum(n for code, n in self._rows_in_group.items() if admitted[code])
+            # A filter that admits every row (often: one namespace in use) needs no mask.
+            if rows < self._size:
+                mask = admitted[self._groups[: self._size]]
         if allowed.keys is not None:
             key_mask = np.isin(self._keys[: self._size], allowed.keys)
             mask = key_mask if mask is None else mask & key_mask
         return mask
+
+    def _count_row(self, group: int, change: int) -> None:
+        self._rows_in_group[group] = self._rows_in_group.get(group, 0) + change
 
     def _reserve(self, needed: int) -> None:
         capacity = self._matrix.shape[0]
