@@ -18,11 +18,12 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from loci.errors import InvalidInputError
 from loci.memory import validation
 from loci.stores import memories as sql
+from loci.stores.facets import Condition, Group, MemoryFacets, Test
 from loci.stores.vectors import Allowed
 from loci.timeutil import format_time, parse_time
 
@@ -46,12 +47,22 @@ class CompiledFilter:
     params: list[Any] = field(default_factory=list)
     namespaces: frozenset[str] | None = None
     only_namespaces: bool = True
+    # The same conditions as `sql` but the namespaces, for the in-memory facets (None: none).
+    condition: Condition | None = None
+
+
+class Part(NamedTuple):
+    """A compiled piece of a filter: its SQL and its condition."""
+
+    sql: str
+    condition: Condition
 
 
 def compile_filter(spec: Mapping[str, Any] | None, namespace: str | None = None) -> CompiledFilter:
     """Compile a filter spec (and an optional namespace) into SQL; raises InvalidInputError."""
     compiled = CompiledFilter()
     clauses: list[str] = []
+    conditions: list[Condition] = []
     if namespace is not None:
         compiled.namespaces = frozenset([validation.namespace(namespace)])
     if spec:
@@ -64,13 +75,17 @@ def compile_filter(spec: Mapping[str, Any] | None, namespace: str | None = None)
                 current = compiled.namespaces
                 compiled.namespaces = names if current is None else current & names
                 continue
-            clauses.append(_compile_node(node, compiled.params, 0, counter))
+            part = _compile_node(node, compiled.params, 0, counter)
+            clauses.append(part.sql)
+            conditions.append(part.condition)
             compiled.only_namespaces = False
     if compiled.namespaces is not None:
         marks = ",".join("?" * len(compiled.namespaces))
         clauses.insert(0, f"m.namespace IN ({marks})" if marks else "0")
         compiled.params[:0] = sorted(compiled.namespaces)
     compiled.sql = " AND ".join(f"({c})" for c in clauses) if clauses else "1"
+    if conditions:
+        compiled.condition = Group("and", tuple(conditions))
     return compiled
 
 
@@ -112,7 +127,7 @@ def _namespace_values(value: Any) -> frozenset[str]:
     return frozenset(validation.namespace(v, "filters.namespace") for v in values)
 
 
-def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) -> str:
+def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) -> Part:
     node = _as_mapping(node)
     if depth > MAX_DEPTH:
         raise _bad(f"filters nest deeper than {MAX_DEPTH} levels")
@@ -130,7 +145,7 @@ def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) 
         return _condition(
             node.get("field"), node.get("operator", "eq"), node.get("value"), params, counter
         )
-    parts: list[str] = []
+    parts: list[Part] = []
     for name, spec in node.items():
         if isinstance(spec, Mapping):
             if not spec:
@@ -138,12 +153,12 @@ def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) 
             parts.extend(_condition(name, op, value, params, counter) for op, value in spec.items())
         else:
             parts.append(_condition(name, "eq", spec, params, counter))
-    return " AND ".join(f"({p})" for p in parts)
+    return _joined("and", parts)
 
 
 def _compile_group(
     node: Mapping[str, Any], params: list[Any], depth: int, counter: list[int]
-) -> str:
+) -> Part:
     joiner = node.get("operator", "and")
     if joiner not in ("and", "or"):
         raise _bad(
@@ -152,11 +167,15 @@ def _compile_group(
     items = node.get("filters")
     if not isinstance(items, list) or not items:
         raise _bad("a filter group needs a non-empty list 'filters'")
-    parts = [_compile_node(item, params, depth + 1, counter) for item in items]
-    return f" {joiner.upper()} ".join(f"({p})" for p in parts)
+    return _joined(joiner, [_compile_node(item, params, depth + 1, counter) for item in items])
 
 
-def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[int]) -> str:
+def _joined(joiner: str, parts: list[Part]) -> Part:
+    clause = f" {joiner.upper()} ".join(f"({part.sql})" for part in parts)
+    return Part(clause, Group(joiner, tuple(part.condition for part in parts)))
+
+
+def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[int]) -> Part:
     counter[0] += 1
     if counter[0] > MAX_CONDITIONS:
         raise _bad(f"filters have more than {MAX_CONDITIONS} conditions")
@@ -165,16 +184,19 @@ def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[
     if not isinstance(name, str):
         raise _bad(f"a filter field must be a string, got {validation.shown(name)}")
     if name == "tags":
-        return _tags_condition(op, value, params)
+        clause, tags = _tags_condition(op, value, params)
+        return Part(clause, Test(name, op, tags))
     if name.startswith("metadata."):
-        return _metadata_condition(name, op, value, params)
+        return Part(_metadata_condition(name, op, value, params), Test(name, op, value))
     if name in TEXT_FIELDS:
-        return _column_condition(f"m.{name}", op, _typed(value, op, str, name), params)
-    if name in NUMBER_FIELDS:
-        return _column_condition(f"m.{name}", op, _typed(value, op, float, name), params)
-    if name in TIME_FIELDS:
-        return _column_condition(f"m.{name}", op, _times(value, op, name), params)
-    raise _bad(f"unknown filter field {validation.shown(name)}; fields: {list(FIELDS)}")
+        typed = _typed(value, op, str, name)
+    elif name in NUMBER_FIELDS:
+        typed = _typed(value, op, float, name)
+    elif name in TIME_FIELDS:
+        typed = _times(value, op, name)
+    else:
+        raise _bad(f"unknown filter field {validation.shown(name)}; fields: {list(FIELDS)}")
+    return Part(_column_condition(f"m.{name}", op, typed, params), Test(name, op, typed))
 
 
 def _column_condition(column: str, op: str, value: Any, params: list[Any]) -> str:
@@ -191,18 +213,19 @@ def _column_condition(column: str, op: str, value: Any, params: list[Any]) -> st
     return f"instr({column}, ?) > 0"
 
 
-def _tags_condition(op: str, value: Any, params: list[Any]) -> str:
+def _tags_condition(op: str, value: Any, params: list[Any]) -> tuple[str, Any]:
+    """The SQL of a tags condition, and the tag (or tags) it tests."""
     exists = "EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_seq = m.seq AND t.tag {})"
     if op in ("contains", "eq", "ne"):
         tag = _typed(value, "eq", str, "tags")
         params.append(tag)
         clause = exists.format("= ?")
-        return f"NOT {clause}" if op == "ne" else clause
+        return (f"NOT {clause}" if op == "ne" else clause), tag
     if op in ("in", "nin"):
         values = _typed(value, op, str, "tags")
         params.extend(values)
         clause = exists.format(f"IN ({','.join('?' * len(values))})")
-        return f"NOT {clause}" if op == "nin" else clause
+        return (f"NOT {clause}" if op == "nin" else clause), values
     raise _bad(f"operator {op!r} does not apply to tags; use contains, in, nin, eq or ne")
 
 
@@ -284,11 +307,17 @@ def _bad(message: str) -> InvalidInputError:
     return InvalidInputError(f"invalid filters: {message}", field="filters")
 
 
-def admitted(conn: sqlite3.Connection, compiled: CompiledFilter) -> Allowed | None:
-    """What the vector index may return for `compiled` (None: everything)."""
+def admitted(
+    conn: sqlite3.Connection, compiled: CompiledFilter, facets: MemoryFacets | None = None
+) -> Allowed | None:
+    """What the vector index may return for `compiled` (None: everything): the memories the
+    filter admits are read from `facets` when it can judge the filter, else by SQL."""
     if compiled.namespaces is None and compiled.only_namespaces:
         return None
     keys = None
-    if not compiled.only_namespaces:
-        keys = sql.matching_seqs(conn, compiled.sql, compiled.params)
+    if compiled.condition is not None:
+        if facets is not None:
+            keys = facets.matching(compiled.condition, compiled.namespaces)
+        if keys is None:
+            keys = sql.matching_seqs(conn, compiled.sql, compiled.params)
     return Allowed(namespaces=compiled.namespaces, keys=keys)

@@ -20,6 +20,7 @@ from loci.memory.ranking import keyword_terms
 from loci.memory.when import Period
 from loci.stores import memories as sql
 from loci.stores import threads, timeline
+from loci.stores.facets import mirrored
 from loci.stores.vectors import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
@@ -48,15 +49,19 @@ def prepare(
 ) -> Prepared:
     """Checks, the filter's admitted rows and the keyword ranking, also within the periods the
     query names; refreshes the index first."""
-    engine.sync.refresh()
+    condition = compiled.condition
+    engine.sync.refresh(facets=condition is not None and mirrored(condition))
     with engine.db.snapshot() as conn:
         if namespace is not None:
             engine.require_namespace(conn, namespace)
         engine.check_model(conn)
         conversations = len(engine.sync.turns) > 0
-        allowed = admitted(conn, compiled)
-        keyword = _keyword_search(engine, conn, compiled, match, depth, query) if match else []
-        periods, within = _periods(engine, conn, query, compiled, match, depth, keyword)
+        allowed = admitted(conn, compiled, engine.sync.facets)
+        keys = allowed.keys if allowed is not None else None
+        keyword = (
+            _keyword_search(engine, conn, compiled, match, depth, query, keys) if match else []
+        )
+        periods, within = _periods(engine, conn, query, compiled, match, depth, keyword, keys)
         thread_keyword = (
             _thread_keyword_search(engine, conn, compiled, match, depth, query)
             if match and conversations
@@ -80,11 +85,13 @@ def _keyword_search(
     match: str,
     depth: int,
     query: str,
+    keys: KeyArray | None,
 ) -> list[tuple[int, float]]:
-    """(seq, bm25) of the best keyword matches: from the in-memory mirror when the filter
-    admits whole namespaces (the same answer, 5-10x faster at 100k memories), else by SQL."""
-    if compiled.only_namespaces:
-        found = engine.sync.keywords.search(conn, keyword_terms(query), compiled.namespaces, depth)
+    """(seq, bm25) of the best keyword matches: from the in-memory mirror (the same answer,
+    5-10x faster at 100k memories), among `keys` when the filter admitted those, else by SQL."""
+    if compiled.only_namespaces or keys is not None:
+        words = keyword_terms(query)
+        found = engine.sync.keywords.search(conn, words, compiled.namespaces, depth, keys)
         if found is not None:
             return found
     return sql.keyword_search(conn, match, compiled.sql, compiled.params, depth)
@@ -118,24 +125,27 @@ def _periods(
     match: str | None,
     depth: int,
     keyword: list[tuple[int, float]],
+    keys: KeyArray | None,
 ) -> tuple[list[Period], KeyArray | None]:
     """The periods the query names and the admitted memories in them (at most MAX_WITHIN,
     the earliest; from the process's mirror of memory times when the filter admits whole
-    namespaces); the best keyword matches among those are added to `keyword`."""
+    namespaces or its memories are known, `keys`); the best keyword matches among those are
+    added to `keyword`."""
     if not when.names_a_time(query):
         return [], None
     periods = when.periods_in(query, datetime.now(UTC), timeline.year_range(conn))
     if not periods:
         return [], None
     spans = [when.search_bounds(period) for period in periods]
-    if compiled.only_namespaces:
+    mirrored_times = compiled.only_namespaces or keys is not None
+    if mirrored_times:
         seconds = [(start.timestamp(), end.timestamp()) for start, end in spans]
-        within = engine.sync.times.within(seconds, compiled.namespaces, MAX_WITHIN)
+        within = engine.sync.times.within(seconds, compiled.namespaces, MAX_WITHIN, keys)
     else:
         within = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, MAX_WITHIN)
     if match and within.size:
         keyword += _keyword_search_within(
-            engine, conn, compiled, match, depth, query, spans, within
+            engine, conn, compiled, match, depth, query, spans, within, mirrored_times
         )
     return periods, within
 
@@ -149,10 +159,12 @@ def _keyword_search_within(
     query: str,
     spans: list[timeline.Span],
     within: KeyArray,
+    admitted_within: bool,
 ) -> list[tuple[int, float]]:
     """The best keyword matches among the memories of the named periods: from the mirror,
-    restricted to `within`, unless `within` was cut short at MAX_WITHIN (SQL then sees all)."""
-    if compiled.only_namespaces and within.size < MAX_WITHIN:
+    restricted to `within` (when it holds only admitted memories), unless `within` was cut
+    short at MAX_WITHIN (SQL then sees all)."""
+    if admitted_within and within.size < MAX_WITHIN:
         words = keyword_terms(query)
         found = engine.sync.keywords.search(conn, words, compiled.namespaces, depth, within)
         if found is not None:

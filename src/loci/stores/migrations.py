@@ -265,6 +265,15 @@ MIGRATIONS: tuple[str, ...] = (
         INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
     END;
     """,
+    # 9: so are changes of the fields that each process's mirror of filter fields
+    # (`facets.MemoryFacets`) holds. Tags are written with their memory's `tags` column, in the
+    # same transaction as their `memory_tags` rows.
+    """
+    CREATE TRIGGER memories_after_update_facets AFTER UPDATE OF tags, importance, source,
+        created_at, updated_at ON memories BEGIN
+        INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
+    END;
+    """,
 )
 
 

@@ -74,16 +74,22 @@ class MemoryTimes:
         return dict(zip(wanted[found][timed].tolist(), seconds[timed].tolist(), strict=True))
 
     def within(
-        self, spans: Sequence[SecondsSpan], namespaces: frozenset[str] | None, limit: int
+        self,
+        spans: Sequence[SecondsSpan],
+        namespaces: frozenset[str] | None,
+        limit: int,
+        admitted: Seqs | None = None,
     ) -> Seqs:
-        """Seqs of memories of `namespaces` (None: all) whose time falls in any span: the
-        earliest `limit` of them, in time order."""
+        """Seqs of memories of `namespaces` (None: all) and, when given, of `admitted`, whose
+        time falls in any span: the earliest `limit` of them, in time order."""
         seconds = self._seconds
         inside = np.zeros(seconds.shape[0], dtype=np.bool_)
         for start, end in spans:
             inside |= (seconds >= start) & (seconds < end)
         if namespaces is not None:
             inside &= np.isin(self._groups, self._namespaces.known(namespaces))
+        if admitted is not None:
+            inside &= np.isin(self._seqs, admitted)
         positions = np.flatnonzero(inside)
         order = np.argsort(seconds[positions], kind="stable")[:limit]
         return self._seqs[positions[order]]

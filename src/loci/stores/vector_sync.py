@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from loci.stores.db import Database
+from loci.stores.facets import MemoryFacets
 from loci.stores.keywords import KeywordMirror
 from loci.stores.moments import MemoryTimes
 from loci.stores.postings import THREADS, create_vocabularies
@@ -50,6 +51,7 @@ class IndexSync:
         self._index = index
         self._turns = TurnDirectory()
         self._times = MemoryTimes()
+        self._facets = MemoryFacets()  # loaded on the first filter it can answer
         words = WordTerms()  # shared: both mirrors look up the same query words
         self._keywords = keywords if keywords is not None else KeywordMirror(words=words)
         self._thread_keywords = KeywordMirror(
@@ -78,6 +80,11 @@ class IndexSync:
         return self._times
 
     @property
+    def facets(self) -> MemoryFacets:
+        """The fields filters test, as of the last refresh (loaded once asked for)."""
+        return self._facets
+
+    @property
     def keywords(self) -> KeywordMirror:
         """The keyword index mirrored in memory, as of the last refresh."""
         return self._keywords
@@ -98,10 +105,16 @@ class IndexSync:
         """Call after this process commits vector changes (data_version misses our own)."""
         self._own_writes = True
 
-    def refresh(self) -> None:
-        """Apply the changes committed since the last refresh, by any process."""
+    def refresh(self, facets: bool = False) -> None:
+        """Apply the changes committed since the last refresh, by any process; with
+        `facets`, load the facets first if they are not yet (for a filtered search)."""
         with self._lock:
             self._refresh()
+            if facets and not self._facets.loaded:
+                # Read after the log was applied: entries it has already seen are re-read
+                # as they come (an update re-reads the rows), so nothing is missed.
+                with self._db.snapshot() as conn:
+                    self._facets.load(conn)
 
     def _refresh(self) -> None:
         version = self._db.data_version()
@@ -143,6 +156,8 @@ class IndexSync:
         self._index.clear()
         self._turns.load(conn)
         self._times.load(conn)
+        if self._facets.loaded:
+            self._facets.load(conn)
         total = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
         self._index.reserve(total)
         done = 0
@@ -184,6 +199,7 @@ class IndexSync:
         self._turns.update(conn, touched)
         threads |= self._turns.threads_of(touched)  # ...and those they join
         self._times.update(conn, touched)
+        self._facets.update(conn, touched)
         _follow(conn, self._keywords, self._index.count(), stored, gone)
         stored_threads, gone_threads = _thread_documents(conn, threads)
         _follow(conn, self._thread_keywords, len(self._turns), stored_threads, gone_threads)

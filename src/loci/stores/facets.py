@@ -1,0 +1,272 @@
+"""The memory fields that recall filters test most, mirrored in memory.
+
+SQLite has no index a general filter could use, so a filtered recall scanned every memory's
+row, embedding included (~2.2 KB each): at 100k memories a filter on a tag took ~40 ms and one
+on the source or on importance 75-115 ms, beside a 4 ms embedding. This mirror keeps each
+memory's namespace, source, importance, creation and update times and tags as numpy arrays (or
+sets, for tags), so that such a filter is a few vectorised passes.
+
+Only fields that change through the change log (`vector_log`) are mirrored: `last_accessed`
+and `access_count` change at every recall without a log entry, and conditions on metadata or
+content are left to SQL. A filter that tests any of those is answered by SQL as a whole
+(`matching` returns None). The mirror is loaded on the first filter it could answer, and kept
+in step by `IndexSync` from then on.
+
+Every answer must equal SQL's (`filters` compiles the same conditions to SQL): text compares as
+SQLite's BINARY collation does (code point order, which UTF-8 byte order preserves), times as
+the canonical strings they are stored as, tags through the `memory_tags` rows.
+"""
+
+from __future__ import annotations
+
+import operator
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from loci.stores.name_codes import NameCodes
+
+Seqs = npt.NDArray[np.int64]
+Mask = npt.NDArray[np.bool_]
+
+#: The fields this mirror answers for (`Test.field`).
+MIRRORED = frozenset({"namespace", "source", "importance", "created_at", "updated_at", "tags"})
+COLUMNS = "seq, namespace, source, importance, created_at, updated_at"
+#: Seqs re-read per query when following the log.
+CHUNK = 500
+
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "gt": operator.gt,
+    "gte": operator.ge,
+    "lt": operator.lt,
+    "lte": operator.le,
+}
+
+
+@dataclass(frozen=True)
+class Test:
+    """One condition: `field` `op` `value`, the value as the filter compiler normalised it (a
+    string, a number, or a list of them for `in` / `nin`; times in their stored format)."""
+
+    field: str
+    op: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Group:
+    """Conditions joined by "and" or "or"."""
+
+    joiner: str
+    parts: tuple[Condition, ...]
+
+
+Condition = Test | Group
+
+
+def mirrored(condition: Condition) -> bool:
+    """Whether every test of `condition` is on a field this mirror holds."""
+    if isinstance(condition, Group):
+        return all(mirrored(part) for part in condition.parts)
+    return condition.field in MIRRORED
+
+
+class MemoryFacets:
+    """Per memory (by seq, kept sorted): namespace, source, importance, created_at,
+    updated_at, and the tags of each memory. A deleted memory keeps its slot, marked dead,
+    until the next full load."""
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self.loaded = False
+        self._seqs: Seqs = np.zeros(0, np.int64)
+        self._live: Mask = np.zeros(0, np.bool_)
+        self._namespace = np.zeros(0, np.int32)
+        self._source = np.zeros(0, np.int32)
+        self._importance = np.zeros(0)
+        self._created = np.zeros(0, "S1")
+        self._updated = np.zeros(0, "S1")
+        self._namespaces = NameCodes()
+        self._sources = NameCodes()
+        self._tagged: dict[str, set[int]] = {}  # tag -> seqs
+        self._tags_of: dict[int, list[str]] = {}  # seq -> tags (tagged memories only)
+
+    def load(self, conn: sqlite3.Connection) -> None:
+        """Read every memory's fields and tags (inside a read transaction)."""
+        self._reset()
+        self._merge(conn.execute(f"SELECT {COLUMNS} FROM memories ORDER BY seq").fetchall())
+        for tag, seq in conn.execute("SELECT tag, memory_seq FROM memory_tags"):
+            self._add_tag(int(seq), tag)
+        self.loaded = True
+
+    def update(self, conn: sqlite3.Connection, seqs: Sequence[int]) -> None:
+        """Re-read these seqs: present memories are (re)stored, deleted ones marked dead."""
+        if not self.loaded or not seqs:
+            return
+        slots = self._slots(np.asarray(seqs, dtype=np.int64))
+        self._live[slots[slots >= 0]] = False
+        for seq in seqs:
+            self._drop_tags(seq)
+        for start in range(0, len(seqs), CHUNK):
+            chunk = list(seqs[start : start + CHUNK])
+            marks = ",".join("?" * len(chunk))
+            rows = conn.execute(
+                f"SELECT {COLUMNS} FROM memories WHERE seq IN ({marks})", chunk
+            ).fetchall()
+            self._merge(rows)
+            tags = conn.execute(
+                f"SELECT tag, memory_seq FROM memory_tags WHERE memory_seq IN ({marks})", chunk
+            )
+            for tag, seq in tags:
+                self._add_tag(int(seq), tag)
+
+    def matching(self, condition: Condition, namespaces: frozenset[str] | None) -> Seqs | None:
+        """Seqs (ascending) of the memories of `namespaces` (None: all) that meet
+        `condition`; None when not loaded or when the condition tests an unmirrored field."""
+        if not self.loaded or not mirrored(condition):
+            return None
+        mask = self._live & self._mask(condition)
+        if namespaces is not None:
+            mask &= self._namespaces.admitted(namespaces)[self._namespace]
+        return self._seqs[mask]
+
+    def _mask(self, condition: Condition) -> Mask:
+        if isinstance(condition, Group):
+            masks = [self._mask(part) for part in condition.parts]
+            join = np.logical_and if condition.joiner == "and" else np.logical_or
+            return join.reduce(masks) if len(masks) > 1 else masks[0]
+        field, op, value = condition.field, condition.op, condition.value
+        if field == "tags":
+            return self._tag_mask(op, value)
+        if field == "namespace":
+            return _named(self._namespaces, self._namespace, op, value)
+        if field == "source":
+            return _named(self._sources, self._source, op, value)
+        if field == "importance":
+            return _compared(self._importance, op, value)
+        column = self._created if field == "created_at" else self._updated
+        encoded = [v.encode() for v in value] if isinstance(value, list) else value.encode()
+        return _compared(column, op, encoded)
+
+    def _tag_mask(self, op: str, value: Any) -> Mask:
+        """Has the tag (contains / eq), any of them (in); ne and nin negate."""
+        tags = value if isinstance(value, list) else [value]
+        seqs: set[int] = set().union(*(self._tagged.get(tag, set()) for tag in tags))
+        found = np.fromiter(seqs, np.int64, len(seqs))
+        mask = np.zeros(self._seqs.shape[0], np.bool_)
+        slots = self._slots(found)
+        mask[slots[slots >= 0]] = True
+        return ~mask if op in ("ne", "nin") else mask
+
+    def _merge(self, rows: list[tuple[Any, ...]]) -> None:
+        """Store rows (COLUMNS) by seq: in place where the slot exists, appended otherwise."""
+        if not rows:
+            return
+        count = len(rows)
+        seqs = np.fromiter((row[0] for row in rows), np.int64, count)
+        namespace = np.fromiter((self._namespaces.code(r[1]) for r in rows), np.int32, count)
+        source = np.fromiter((self._sources.code(r[2]) for r in rows), np.int32, count)
+        importance = np.fromiter((row[3] for row in rows), np.float64, count)
+        created = np.array([row[4].encode() for row in rows], dtype=np.bytes_)
+        updated = np.array([row[5].encode() for row in rows], dtype=np.bytes_)
+        self._created = _wide_enough(self._created, created)
+        self._updated = _wide_enough(self._updated, updated)
+        slots = self._slots(seqs)
+        old, new = slots >= 0, slots < 0
+        at = slots[old]
+        self._live[at] = True
+        self._namespace[at], self._source[at] = namespace[old], source[old]
+        self._importance[at], self._created[at], self._updated[at] = (
+            importance[old],
+            created[old],
+            updated[old],
+        )
+        if new.any():
+            self._append(seqs[new], namespace[new], source[new], importance[new])
+            self._created = np.concatenate([self._created, created[new]])
+            self._updated = np.concatenate([self._updated, updated[new]])
+            self._keep_sorted()
+
+    def _append(
+        self,
+        seqs: Seqs,
+        namespace: npt.NDArray[np.int32],
+        source: npt.NDArray[np.int32],
+        importance: npt.NDArray[np.float64],
+    ) -> None:
+        self._seqs = np.concatenate([self._seqs, seqs])
+        self._live = np.concatenate([self._live, np.ones(seqs.shape[0], np.bool_)])
+        self._namespace = np.concatenate([self._namespace, namespace])
+        self._source = np.concatenate([self._source, source])
+        self._importance = np.concatenate([self._importance, importance])
+
+    def _keep_sorted(self) -> None:
+        """New seqs are nearly always larger than every known one; sort when one is not."""
+        if not np.any(self._seqs[1:] < self._seqs[:-1]):
+            return
+        order = np.argsort(self._seqs, kind="stable")
+        self._seqs, self._live = self._seqs[order], self._live[order]
+        self._namespace, self._source = self._namespace[order], self._source[order]
+        self._importance = self._importance[order]
+        self._created, self._updated = self._created[order], self._updated[order]
+
+    def _slots(self, seqs: Seqs) -> npt.NDArray[np.intp]:
+        """Each seq's slot, or -1."""
+        if self._seqs.shape[0] == 0:
+            return np.full(seqs.shape[0], -1, dtype=np.intp)
+        slots = np.minimum(np.searchsorted(self._seqs, seqs), self._seqs.shape[0] - 1)
+        return np.where(self._seqs[slots] == seqs, slots, -1)
+
+    def _add_tag(self, seq: int, tag: str) -> None:
+        self._tagged.setdefault(tag, set()).add(seq)
+        self._tags_of.setdefault(seq, []).append(tag)
+
+    def _drop_tags(self, seq: int) -> None:
+        for tag in self._tags_of.pop(seq, []):
+            members = self._tagged[tag]
+            members.discard(seq)
+            if not members:
+                del self._tagged[tag]
+
+
+def _named(names: NameCodes, codes: npt.NDArray[np.int32], op: str, value: Any) -> Mask:
+    """A text condition judged once per distinct name, then looked up by code."""
+    test = _text_test(op, value)
+    table = np.array([test(name) for name in names.names] + [False], dtype=np.bool_)
+    return table[codes]
+
+
+def _text_test(op: str, value: Any) -> Callable[[str], bool]:
+    if op == "in":
+        return frozenset(value).__contains__
+    if op == "nin":
+        excluded = frozenset(value)
+        return lambda name: name not in excluded
+    if op == "contains":
+        return lambda name: value in name  # SQL's instr(name, value) > 0
+    compare = _COMPARE[op]
+    return lambda name: bool(compare(name, value))
+
+
+def _compared(column: npt.NDArray[Any], op: str, value: Any) -> Mask:
+    if op in ("in", "nin"):
+        kind = np.bytes_ if column.dtype.kind == "S" else np.float64
+        inside = np.isin(column, np.asarray(value, dtype=kind))
+        return ~inside if op == "nin" else inside
+    result: Mask = _COMPARE[op](column, value)
+    return result
+
+
+def _wide_enough(column: npt.NDArray[Any], values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """`column`, widened if needed so that `values` fit (numpy cuts longer bytes short)."""
+    if values.dtype.itemsize <= column.dtype.itemsize:
+        return column
+    return column.astype(values.dtype)

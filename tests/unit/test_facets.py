@@ -1,0 +1,245 @@
+"""The in-memory mirror of filter fields admits exactly the memories SQL admits, leaves what it
+does not hold to SQL, follows every write (another process's too), and serves filtered recall."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import pytest
+
+from loci.app import App
+from loci.memory import search_side, when
+from loci.memory.filters import admitted, compile_filter
+from loci.memory.ranking import fts_match
+from loci.memory.transfer import ImportOptions
+from loci.stores import keywords as keyword_module
+from loci.stores import memories as sql
+from loci.stores import timeline
+from loci.stores.db import Database
+from loci.stores.facets import MemoryFacets, mirrored
+from loci.stores.vector_sync import IndexSync
+from loci.stores.vectors import ExactIndex
+
+WORDS = ["harbour", "lantern", "orchard", "quarry", "meadow", "glacier", "canyon", "delta"]
+TAGS = [[], ["work"], ["home"], ["work", "urgent"], ["Work"], ["home", "ünïcode"]]
+SOURCES = ["manual", "import", "agent", "agent-2", "zeta"]
+STAMPS = [
+    "2024-01-01T00:00:00.000000Z",
+    "2024-06-15T12:30:00.000000Z",
+    "2025-03-01T08:00:00.000000Z",
+    "2026-01-01T00:00:00.000000Z",
+]
+NAMESPACES = ("a", "b", "c")
+
+#: Every mirrored field with every operator it takes, plus groups that nest and mix them.
+FILTERS: list[dict[str, Any]] = [
+    {"tags": {"contains": "work"}},
+    {"tags": "home"},
+    {"tags": {"ne": "work"}},
+    {"tags": {"in": ["urgent", "ünïcode", "missing"]}},
+    {"tags": {"nin": ["work", "home"]}},
+    {"tags": {"contains": "nowhere"}},
+    {"importance": {"gte": 0.5}},
+    {"importance": {"gt": 0.5}},
+    {"importance": 0.25},
+    {"importance": {"ne": 0.25}},
+    {"importance": {"lt": 0.3}},
+    {"importance": {"lte": 0}},
+    {"importance": {"in": [0, 1, 0.75]}},
+    {"importance": {"nin": [0.5]}},
+    {"source": "agent"},
+    {"source": {"contains": "agent"}},
+    {"source": {"contains": ""}},
+    {"source": {"gt": "agent"}},
+    {"source": {"lte": "import"}},
+    {"source": {"in": ["manual", "zeta", "none"]}},
+    {"source": {"nin": ["manual"]}},
+    {"created_at": {"gte": "2024-06-15T12:30:00Z"}},
+    {"created_at": {"lt": "2025-03-01"}},
+    {"created_at": {"in": ["2024-01-01", "2026-01-01T00:00:00Z"]}},
+    {"updated_at": {"gt": "2024-06-15T12:30:00Z"}},
+    {"updated_at": {"nin": ["2024-01-01"]}},
+    {"updated_at": "2025-03-01T08:00:00+00:00"},
+    {"namespace": {"ne": "a"}},
+    {"namespace": {"contains": "b"}},
+    {"operator": "or", "filters": [{"tags": "urgent"}, {"namespace": "c"}]},
+    {"or": [{"importance": {"gte": 0.9}}, {"and": [{"source": "agent"}, {"tags": "home"}]}]},
+    {"tags": {"contains": "work"}, "importance": {"gte": 0.5}, "source": {"ne": "manual"}},
+    {
+        "operator": "and",
+        "filters": [
+            {"field": "created_at", "operator": "gte", "value": "2024-03-01"},
+            {"operator": "or", "filters": [{"field": "tags", "operator": "nin", "value": ["x"]}]},
+        ],
+    },
+]
+UNMIRRORED: list[dict[str, Any]] = [
+    {"metadata.kind": "x"},
+    {"content": {"contains": "harbour"}},
+    {"access_count": {"gte": 1}},
+    {"last_accessed": {"gte": "2024-01-01"}},
+    {"or": [{"tags": "work"}, {"metadata.kind": "x"}]},
+]
+
+
+def memory(i: int, namespaces: tuple[str, ...] = NAMESPACES) -> dict[str, Any]:
+    """The i-th made-up memory: fields cycle at different rates, so they combine freely."""
+    vector = np.random.default_rng(i).standard_normal(384)
+    return {
+        "id": str(uuid.uuid4()),
+        "content": f"{WORDS[i % len(WORDS)]} {WORDS[(i * 3) % len(WORDS)]} note {i}",
+        "namespace": namespaces[i % len(namespaces)],
+        "tags": TAGS[i % len(TAGS)],
+        "importance": [0.0, 0.25, 0.5, 0.75, 1.0][i % 5],
+        "source": SOURCES[i % len(SOURCES)],
+        "metadata": {"kind": "x" if i % 2 else "y"},
+        "created_at": STAMPS[i % len(STAMPS)],
+        "updated_at": STAMPS[(i // 2) % len(STAMPS)],
+        "last_accessed": STAMPS[0],
+        "access_count": 0,
+        "vector": (vector / np.linalg.norm(vector)).tolist(),
+    }
+
+
+def store(app: App, indexes: range) -> None:
+    data = {"embedding_model": "all-MiniLM-L6-v2", "memories": [memory(i) for i in indexes]}
+    result = app.transfer.import_data(
+        data, ImportOptions(skip_duplicates=False, recompute_vectors=False)
+    )
+    assert result.imported == len(indexes)
+
+
+@dataclass
+class Reader:
+    """Another process's view of the app's store: its own connection, index and mirrors."""
+
+    db: Database
+    sync: IndexSync
+
+
+@pytest.fixture
+def reader(app: App) -> Iterator[Reader]:
+    db = Database(app.db.path)
+    yield Reader(db, IndexSync(db, ExactIndex(384), 384))
+    db.close()
+
+
+def agree(sync: IndexSync, db: Database) -> int:
+    """Assert the facets admit what SQL admits for every filter and namespace choice; returns
+    how many memories they admitted in all."""
+    sync.refresh(facets=True)
+    admitted_total = 0
+    with db.snapshot() as conn:
+        for spec in FILTERS:
+            for namespace in (None, "a", "c"):
+                compiled = compile_filter(spec, namespace)
+                assert compiled.condition is not None and mirrored(compiled.condition)
+                found = sync.facets.matching(compiled.condition, compiled.namespaces)
+                expected = sql.matching_seqs(conn, compiled.sql, compiled.params)
+                assert found is not None
+                assert found.tolist() == sorted(expected.tolist()), (spec, namespace)
+                admitted_total += found.shape[0]
+    return admitted_total
+
+
+def test_the_facets_admit_what_sql_admits(app: App) -> None:
+    store(app, range(120))
+    total = agree(app.engine.sync, app.db)
+    # The filters are neither all-admitting nor all-empty: the comparison means something.
+    assert 0 < total < len(FILTERS) * 3 * 120
+
+
+def test_fields_the_facets_do_not_hold_are_left_to_sql(app: App) -> None:
+    store(app, range(30))
+    sync = app.engine.sync
+    sync.refresh(facets=True)
+    with app.db.snapshot() as conn:
+        for spec in UNMIRRORED:
+            compiled = compile_filter(spec)
+            assert compiled.condition is not None and not mirrored(compiled.condition)
+            assert sync.facets.matching(compiled.condition, None) is None
+            allowed = admitted(conn, compiled, sync.facets)
+            assert allowed is not None and allowed.keys is not None
+            expected = sql.matching_seqs(conn, compiled.sql, compiled.params)
+            assert allowed.keys.tolist() == expected.tolist()
+    compiled = compile_filter({"tags": "work"})
+    assert compiled.condition is not None
+    assert MemoryFacets().matching(compiled.condition, None) is None  # not loaded
+
+
+def test_the_facets_load_only_for_a_filter_they_can_answer(app: App) -> None:
+    store(app, range(20))
+    app.memory.recall("harbour", filters={"metadata.kind": "x"})
+    assert not app.engine.sync.facets.loaded
+    app.memory.recall("harbour", namespace="a")
+    assert not app.engine.sync.facets.loaded
+    hits = app.memory.recall("harbour", filters={"tags": "urgent"}).memories
+    assert app.engine.sync.facets.loaded
+    assert hits and all("urgent" in hit.tags for hit in hits)
+
+
+def test_the_facets_follow_another_processs_writes(app: App, reader: Reader) -> None:
+    store(app, range(60))
+    agree(reader.sync, reader.db)
+    store(app, range(60, 90))
+    gone = [row.id for row in app.memory.recall("harbour lantern", limit=8).memories]
+    assert app.memory.forget_batch(gone).deleted == len(gone)
+    app.catalog.namespaces("rename", "b", "renamed")
+    with app.db.write() as conn:
+        # Fields changed behind loci's back, as a later version might: the log still tells.
+        conn.execute("UPDATE memories SET importance = 0.25 WHERE seq % 7 = 0")
+        conn.execute("UPDATE memories SET source = 'agent' WHERE seq % 5 = 0")
+        conn.execute("UPDATE memories SET created_at = ? WHERE seq % 4 = 0", (STAMPS[3],))
+        conn.execute("UPDATE memories SET updated_at = ? WHERE seq % 6 = 0", (STAMPS[0],))
+        conn.execute("DELETE FROM memory_tags WHERE memory_seq % 2 = 0")
+        conn.execute(
+            "INSERT INTO memory_tags(tag, memory_seq) SELECT 'urgent', seq FROM memories "
+            "WHERE seq % 2 = 0"
+        )
+        conn.execute("UPDATE memories SET tags = '[\"urgent\"]' WHERE seq % 2 = 0")
+    agree(reader.sync, reader.db)
+    urgent = compile_filter({"tags": "urgent"}, "renamed")
+    assert urgent.condition is not None
+    found = reader.sync.facets.matching(urgent.condition, urgent.namespaces)
+    assert found is not None and found.size > 0
+
+
+def test_filtered_keyword_search_reads_the_mirrors(app: App) -> None:
+    """A filtered recall's keyword ranking, from the keyword mirror restricted to what the
+    facets admit, is the one SQL gives for the same filter."""
+    store(app, range(keyword_module.MIRROR_FROM + 20))
+    engine = app.engine
+    for spec in FILTERS[:8] + UNMIRRORED[:2]:
+        compiled = compile_filter(spec, "a")
+        for query in ("harbour lantern", "quarry note", "glacier delta meadow"):
+            match = fts_match(query)
+            assert match is not None
+            prepared = search_side.prepare(engine, "a", compiled, match, 20, query)
+            assert engine.sync.keywords.loaded
+            with app.db.snapshot() as conn:
+                expected = sql.keyword_search(conn, match, compiled.sql, compiled.params, 20)
+            assert sorted(prepared.keyword) == sorted(seq for seq, _ in expected), spec
+            scores = [prepared.keyword[seq] for seq, _ in expected]
+            assert scores == pytest.approx([-rank for _, rank in expected], rel=1e-12)
+
+
+def test_a_filtered_dated_question_searches_the_admitted_memories_of_its_period(
+    app: App,
+) -> None:
+    store(app, range(80))
+    engine = app.engine
+    query = "what happened in June 2024"
+    periods = when.periods_in(query, datetime.now(UTC), [2024, 2025, 2026])
+    spans = [when.search_bounds(period) for period in periods]
+    for spec in ({"tags": "work"}, {"importance": {"gte": 0.5}}, {"metadata.kind": "x"}):
+        compiled = compile_filter(spec)
+        prepared = search_side.prepare(engine, None, compiled, fts_match(query), 20, query)
+        with app.db.snapshot() as conn:
+            expected = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, 5000)
+        assert prepared.within is not None and prepared.within.size > 0
+        assert sorted(prepared.within.tolist()) == sorted(expected.tolist()), spec
