@@ -131,9 +131,10 @@ def fill(
                 "id": str(uuid.uuid4()),
                 "content": f"{sentences[(done + i) % len(sentences)]} (note {done + i})",
                 "namespace": "bench",
-                "tags": [],
-                "importance": 0.5,
-                "source": "manual",
+                # Varied fields for the filtered recalls; ranking never reads them.
+                "tags": [f"t{(done + i) % 10}"],
+                "importance": (done + i) % 10 / 10,
+                "source": ("manual", "import")[(done + i) % 2],
                 "metadata": {},
                 "created_at": stamp,
                 "updated_at": stamp,
@@ -199,6 +200,40 @@ def recall_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -> None:
         f"({own_share(ours, inner, bare)}); "
         "vector agreement with exact search: top 10 "
         f"{shortlist_agreement(app, embedder, 10)}, top 50 {shortlist_agreement(app, embedder, 50)}"
+    )
+
+
+#: Filters a user might give recall, with the share of the bench store each admits.
+FILTERS = {
+    "tag (10%)": {"tags": {"contains": "t3"}},
+    "importance >= 0.8 (20%)": {"importance": {"gte": 0.8}},
+    "tag or source (55%)": {"or": [{"tags": "t1"}, {"source": "import"}]},
+}
+
+
+def filtered_recall_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -> None:
+    """Recall with filters on fields the facets mirror holds, against the bare embedding; the
+    first filtered recall of a process also loads that mirror, and is reported on its own."""
+    started = time.perf_counter()
+    app.memory.recall(QUERIES[0], limit=10, filters=FILTERS["tag (10%)"])
+    first = (time.perf_counter() - started) * 1000
+    app.db.flush_behind()
+    parts = []
+    for name, spec in FILTERS.items():
+        bare, ours, inner = [], [], []
+        for _ in range(repeat):
+            for query in QUERIES:
+                bare += timed(lambda q=query: embedder.embed([q]), 1)
+                recall = lambda q=query, f=spec: app.memory.recall(q, 10, filters=f)  # noqa: E731
+                ours.append(timed_recall(recall, inner))
+                app.db.flush_behind()
+        parts.append(
+            f"{name} p50 {p(ours, 50):.2f} ms, p95 {p(ours, 95):.2f} ms, ratio "
+            f"{p(ours, 50) / p(bare, 50):.2f}"
+        )
+    print(
+        f"filtered recall @ {size:>6}: " + "; ".join(parts) + f"; the first one (loads the "
+        f"filter fields' mirror) {first:.0f} ms"
     )
 
 
@@ -280,6 +315,7 @@ def peak_rss(home: str) -> None:
         "import re; from loci.app import build_app; from loci.settings import load_settings\n"
         f"app = build_app(load_settings(home={home!r}))\n"
         "for q in ['what editor', 'deploy day', 'database']: app.memory.recall(q, limit=10)\n"
+        "app.memory.recall('deploy day', limit=10, filters={'tags': 't3'})\n"
         "peak = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
         "print(app.catalog.stats().total_memories, peak // 1024)\n"
     )
@@ -313,6 +349,7 @@ def main() -> None:
         for size in sorted(args.sizes):
             fill(app, size, rng, sentences, embedded)
             recall_figures(app, embedder, size, args.repeat // len(QUERIES) * 4)
+            filtered_recall_figures(app, embedder, size, args.repeat // len(QUERIES))
         app.close()
         peak_rss(home)
     conversation_figures(embedder, 3)

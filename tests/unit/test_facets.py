@@ -186,7 +186,8 @@ def test_the_facets_load_only_for_a_filter_they_can_answer(app: App) -> None:
 def test_the_facets_follow_another_processs_writes(app: App, reader: Reader) -> None:
     store(app, range(60))
     agree(reader.sync, reader.db)
-    store(app, range(60, 90))
+    store(app, range(60, 90))  # new memories join tags already looked up
+    agree(reader.sync, reader.db)
     gone = [row.id for row in app.memory.recall("harbour lantern", limit=8).memories]
     assert app.memory.forget_batch(gone).deleted == len(gone)
     app.catalog.namespaces("rename", "b", "renamed")

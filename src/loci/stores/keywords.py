@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from loci.stores.name_codes import NameCodes
 from loci.stores.postings import MEMORIES, Documents, Postings, read_postings
+from loci.stores.seqsets import among
 from loci.stores.tokens import WordTerms, term_counts
 
 #: Stores smaller than this are searched by SQL alone: at 1k memories both take ~0.1 ms, but
@@ -205,7 +206,7 @@ class KeywordMirror:
         seqs = np.concatenate([base.seqs[positions], np.fromiter(recent, np.int64, len(recent))])
         scores = np.concatenate([scores, np.fromiter(recent.values(), np.float64, len(recent))])
         if within is not None:
-            inside = np.isin(seqs, within)
+            inside = among(seqs, within)
             seqs, scores = seqs[inside], scores[inside]
         if seqs.shape[0] > 4 * limit:
             # Ties at the cut-off stay in, so the order below is the same as sorting all.

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.stores.name_codes import NameCodes
+from loci.stores.seqsets import among
 from loci.stores.timeline import MEMORY_TIME, seconds_of
 
 Seqs = npt.NDArray[np.int64]
@@ -89,7 +90,7 @@ class MemoryTimes:
         if namespaces is not None:
             inside &= np.isin(self._groups, self._namespaces.known(namespaces))
         if admitted is not None:
-            inside &= np.isin(self._seqs, admitted)
+            inside &= among(self._seqs, admitted)
         positions = np.flatnonzero(inside)
         order = np.argsort(seconds[positions], kind="stable")[:limit]
         return self._seqs[positions[order]]

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from loci.stores.name_codes import NameCodes
 from loci.stores.scan_kernels import CodeTable, KernelName, ScanKernel, load_kernel
+from loci.stores.seqsets import among
 from loci.stores.signcodes import SignCodes, shortlist
 
 #: From this many vectors on, searches shortlist rows by their sign codes first (a full scan
@@ -304,7 +305,7 @@ class ExactIndex:
             if rows < self._size:
                 mask = admitted[self._groups[: self._size]]
         if allowed.keys is not None:
-            key_mask = np.isin(self._keys[: self._size], allowed.keys)
+            key_mask = among(self._keys[: self._size], allowed.keys)
             mask = key_mask if mask is None else mask & key_mask
         return mask
 
