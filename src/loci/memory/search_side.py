@@ -87,13 +87,14 @@ def _keyword_search(
     query: str,
     keys: KeyArray | None,
 ) -> list[tuple[int, float]]:
-    """(seq, bm25) of the best keyword matches: from the in-memory mirror (the same answer,
-    5-10x faster at 100k memories), among `keys` when the filter admitted those, else by SQL."""
-    if compiled.only_namespaces or keys is not None:
-        words = keyword_terms(query)
-        found = engine.sync.keywords.search(conn, words, compiled.namespaces, depth, keys)
-        if found is not None:
-            return found
+    """(seq, bm25) of the best keyword matches among the filter's namespaces and, when it
+    tests other fields, among the memories it admits (`keys`): from the in-memory mirror (the
+    same answer, 5-10x faster at 100k memories), else by SQL."""
+    found = engine.sync.keywords.search(
+        conn, keyword_terms(query), compiled.namespaces, depth, keys
+    )
+    if found is not None:
+        return found
     return sql.keyword_search(conn, match, compiled.sql, compiled.params, depth)
 
 
@@ -128,24 +129,20 @@ def _periods(
     keys: KeyArray | None,
 ) -> tuple[list[Period], KeyArray | None]:
     """The periods the query names and the admitted memories in them (at most MAX_WITHIN,
-    the earliest; from the process's mirror of memory times when the filter admits whole
-    namespaces or its memories are known, `keys`); the best keyword matches among those are
-    added to `keyword`."""
+    the earliest; from the process's mirror of memory times, among the filter's namespaces and
+    the memories it admits, `keys`); the best keyword matches among those are added to
+    `keyword`."""
     if not when.names_a_time(query):
         return [], None
     periods = when.periods_in(query, datetime.now(UTC), timeline.year_range(conn))
     if not periods:
         return [], None
     spans = [when.search_bounds(period) for period in periods]
-    mirrored_times = compiled.only_namespaces or keys is not None
-    if mirrored_times:
-        seconds = [(start.timestamp(), end.timestamp()) for start, end in spans]
-        within = engine.sync.times.within(seconds, compiled.namespaces, MAX_WITHIN, keys)
-    else:
-        within = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, MAX_WITHIN)
+    seconds = [(start.timestamp(), end.timestamp()) for start, end in spans]
+    within = engine.sync.times.within(seconds, compiled.namespaces, MAX_WITHIN, keys)
     if match and within.size:
         keyword += _keyword_search_within(
-            engine, conn, compiled, match, depth, query, spans, within, mirrored_times
+            engine, conn, compiled, match, depth, query, spans, within
         )
     return periods, within
 
@@ -159,12 +156,11 @@ def _keyword_search_within(
     query: str,
     spans: list[timeline.Span],
     within: KeyArray,
-    admitted_within: bool,
 ) -> list[tuple[int, float]]:
-    """The best keyword matches among the memories of the named periods: from the mirror,
-    restricted to `within` (when it holds only admitted memories), unless `within` was cut
-    short at MAX_WITHIN (SQL then sees all)."""
-    if admitted_within and within.size < MAX_WITHIN:
+    """The best keyword matches among the (admitted) memories of the named periods: from the
+    mirror, restricted to `within`, unless `within` was cut short at MAX_WITHIN (SQL then sees
+    all)."""
+    if within.size < MAX_WITHIN:
         words = keyword_terms(query)
         found = engine.sync.keywords.search(conn, words, compiled.namespaces, depth, within)
         if found is not None:
