@@ -118,18 +118,19 @@ class MemoryFacets:
         self._live[slots[slots >= 0]] = False
         for seq in seqs:
             self._drop_tags(seq)
+        rows: list[tuple[Any, ...]] = []
+        tags: list[tuple[str, int]] = []
         for start in range(0, len(seqs), CHUNK):
             chunk = list(seqs[start : start + CHUNK])
             marks = ",".join("?" * len(chunk))
-            rows = conn.execute(
-                f"SELECT {COLUMNS} FROM memories WHERE seq IN ({marks})", chunk
-            ).fetchall()
-            self._merge(rows)
-            tags = conn.execute(
+            rows += conn.execute(f"SELECT {COLUMNS} FROM memories WHERE seq IN ({marks})", chunk)
+            tags += conn.execute(
                 f"SELECT tag, memory_seq FROM memory_tags WHERE memory_seq IN ({marks})", chunk
             )
-            for tag, seq in tags:
-                self._add_tag(int(seq), tag)
+        # One merge for all chunks: each merge that appends copies every array once.
+        self._merge(rows)
+        for tag, seq in tags:
+            self._add_tag(int(seq), tag)
 
     def matching(self, condition: Condition, namespaces: frozenset[str] | None) -> Seqs | None:
         """Seqs (ascending) of the memories of `namespaces` (None: all) that meet
