@@ -17,6 +17,7 @@ from loci.memory import search_side, when
 from loci.memory.filters import admitted, compile_filter
 from loci.memory.ranking import fts_match
 from loci.memory.transfer import ImportOptions
+from loci.stores import facets as facets_module
 from loci.stores import keywords as keyword_module
 from loci.stores import memories as sql
 from loci.stores import timeline
@@ -35,6 +36,16 @@ STAMPS = [
     "2026-01-01T00:00:00.000000Z",
 ]
 NAMESPACES = ("a", "b", "c")
+#: Values of every JSON type, numbers written as text, a key that is sometimes missing.
+METADATA: list[dict[str, Any]] = [
+    {"kind": "x", "n": 1},
+    {"kind": "y", "n": 2.5, "flag": True},
+    {"kind": "x", "n": "2", "nested": {"level": "deep"}},
+    {"n": None, "flag": False, "list": ["a", "b"]},
+    {"kind": "ünï", "n": 10, "nested": {"level": 3}},
+    {"kind": "", "n": -1, "flag": 1},
+    {"kind": 5, "n": 2},
+]
 
 #: Every mirrored field with every operator it takes, plus groups that nest and mix them.
 FILTERS: list[dict[str, Any]] = [
@@ -66,6 +77,23 @@ FILTERS: list[dict[str, Any]] = [
     {"updated_at": {"nin": ["2024-01-01"]}},
     {"updated_at": "2025-03-01T08:00:00+00:00"},
     {"namespace": {"ne": "a"}},
+    {"metadata.kind": "x"},
+    {"metadata.kind": {"ne": "x"}},
+    {"metadata.kind": {"gt": "x"}},
+    {"metadata.kind": {"lt": "x"}},
+    {"metadata.kind": {"lte": 5}},
+    {"metadata.n": {"gte": 2}},
+    {"metadata.n": {"lt": 2}},
+    {"metadata.n": {"in": [1, "2", 10.0]}},
+    {"metadata.n": {"nin": [1]}},
+    {"metadata.flag": True},
+    {"metadata.flag": {"ne": False}},
+    {"metadata.nested.level": {"gte": "a"}},
+    {"metadata.nested.level": 3},
+    {"metadata.nested": '{"level":3}'},
+    {"metadata.list": {"in": ['["a","b"]', "a"]}},
+    {"metadata.missing": {"ne": "x"}},
+    {"or": [{"metadata.kind": "y"}, {"tags": "home"}]},
     {"namespace": {"contains": "b"}},
     {"operator": "or", "filters": [{"tags": "urgent"}, {"namespace": "c"}]},
     {"or": [{"importance": {"gte": 0.9}}, {"and": [{"source": "agent"}, {"tags": "home"}]}]},
@@ -79,11 +107,12 @@ FILTERS: list[dict[str, Any]] = [
     },
 ]
 UNMIRRORED: list[dict[str, Any]] = [
-    {"metadata.kind": "x"},
+    {"metadata.kind": {"contains": "x"}},
+    {"metadata.list": {"contains": "a"}},
     {"content": {"contains": "harbour"}},
     {"access_count": {"gte": 1}},
     {"last_accessed": {"gte": "2024-01-01"}},
-    {"or": [{"tags": "work"}, {"metadata.kind": "x"}]},
+    {"or": [{"tags": "work"}, {"content": {"contains": "note 1"}}]},
 ]
 
 
@@ -97,7 +126,7 @@ def memory(i: int, namespaces: tuple[str, ...] = NAMESPACES) -> dict[str, Any]:
         "tags": TAGS[i % len(TAGS)],
         "importance": [0.0, 0.25, 0.5, 0.75, 1.0][i % 5],
         "source": SOURCES[i % len(SOURCES)],
-        "metadata": {"kind": "x" if i % 2 else "y"},
+        "metadata": METADATA[i % len(METADATA)],
         "created_at": STAMPS[i % len(STAMPS)],
         "updated_at": STAMPS[(i // 2) % len(STAMPS)],
         "last_accessed": STAMPS[0],
@@ -132,13 +161,13 @@ def reader(app: App) -> Iterator[Reader]:
 def agree(sync: IndexSync, db: Database) -> int:
     """Assert the facets admit what SQL admits for every filter and namespace choice; returns
     how many memories they admitted in all."""
-    sync.refresh(facets=True)
     admitted_total = 0
-    with db.snapshot() as conn:
-        for spec in FILTERS:
-            for namespace in (None, "a", "c"):
-                compiled = compile_filter(spec, namespace)
-                assert compiled.condition is not None and mirrored(compiled.condition)
+    for spec in FILTERS:
+        for namespace in (None, "a", "c"):
+            compiled = compile_filter(spec, namespace)
+            assert compiled.condition is not None and mirrored(compiled.condition)
+            sync.refresh(compiled.condition)
+            with db.snapshot() as conn:
                 found = sync.facets.matching(compiled.condition, compiled.namespaces)
                 expected = sql.matching_seqs(conn, compiled.sql, compiled.params)
                 assert found is not None
@@ -157,7 +186,7 @@ def test_the_facets_admit_what_sql_admits(app: App) -> None:
 def test_fields_the_facets_do_not_hold_are_left_to_sql(app: App) -> None:
     store(app, range(30))
     sync = app.engine.sync
-    sync.refresh(facets=True)
+    sync.refresh(compile_filter({"tags": "work"}).condition)
     with app.db.snapshot() as conn:
         for spec in UNMIRRORED:
             compiled = compile_filter(spec)
@@ -174,7 +203,7 @@ def test_fields_the_facets_do_not_hold_are_left_to_sql(app: App) -> None:
 
 def test_the_facets_load_only_for_a_filter_they_can_answer(app: App) -> None:
     store(app, range(20))
-    app.memory.recall("harbour", filters={"metadata.kind": "x"})
+    app.memory.recall("harbour", filters={"metadata.kind": {"contains": "x"}})
     assert not app.engine.sync.facets.loaded
     app.memory.recall("harbour", namespace="a")
     assert not app.engine.sync.facets.loaded
@@ -204,10 +233,63 @@ def test_the_facets_follow_another_processs_writes(app: App, reader: Reader) -> 
         )
         conn.execute("UPDATE memories SET tags = '[\"urgent\"]' WHERE seq % 2 = 0")
     agree(reader.sync, reader.db)
+    with app.db.write() as conn:
+        conn.execute(
+            "UPDATE memories SET metadata = json_set(metadata, '$.kind', 'y', '$.n', 7) "
+            "WHERE seq % 3 = 0"
+        )
+    agree(reader.sync, reader.db)
     urgent = compile_filter({"tags": "urgent"}, "renamed")
     assert urgent.condition is not None
     found = reader.sync.facets.matching(urgent.condition, urgent.namespaces)
     assert found is not None and found.size > 0
+
+
+def test_a_memory_older_than_those_held_takes_its_place_in_order(app: App, reader: Reader) -> None:
+    store(app, range(40))
+    with app.db.write() as conn:
+        conn.execute("DELETE FROM memories WHERE seq <= 5")
+    agree(reader.sync, reader.db)  # the reader holds seqs 6 and on
+    with app.db.write() as conn:
+        # A row with a seq below all held (loci never writes one: a later version might).
+        conn.execute(
+            "INSERT INTO memories(seq, id, namespace, content, content_hash, tags, importance, "
+            "source, metadata, created_at, updated_at, last_accessed, access_count, embedding) "
+            "SELECT 2, 'an-older-one', namespace, content, content_hash, tags, 0.25, 'zeta', "
+            "json_set(metadata, '$.kind', 'z'), created_at, updated_at, last_accessed, "
+            "access_count, embedding FROM memories WHERE seq = 40"
+        )
+    assert agree(reader.sync, reader.db) > 0
+    kind = compile_filter({"metadata.kind": "z"})
+    assert kind.condition is not None
+    found = reader.sync.facets.matching(kind.condition, None)
+    assert found is not None and found.tolist() == [2]
+
+
+def test_metadata_keys_past_the_limit_go_to_sql_and_held_ones_survive_a_reload(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(facets_module, "MAX_METADATA_KEYS", 2)
+    store(app, range(40))
+    sync = app.engine.sync
+    specs = [{"metadata.kind": "x"}, {"metadata.n": {"gte": 2}}, {"metadata.flag": True}]
+    for spec in specs:
+        sync.refresh(compile_filter(spec).condition)
+    assert sync.facets.metadata_keys == {"metadata.kind", "metadata.n"}
+    sync.rebuild()  # a full load reads the held keys anew
+    assert sync.facets.metadata_keys == {"metadata.kind", "metadata.n"}
+    with app.db.snapshot() as conn:
+        for spec, held in zip(specs, (True, True, False), strict=True):
+            compiled = compile_filter(spec)
+            assert compiled.condition is not None
+            found = sync.facets.matching(compiled.condition, None)
+            expected = sql.matching_seqs(conn, compiled.sql, compiled.params).tolist()
+            assert (found is not None) == held
+            allowed = admitted(conn, compiled, sync.facets)
+            assert allowed is not None and allowed.keys is not None
+            assert allowed.keys.tolist() == expected and expected, spec
+    hits = app.memory.recall("harbour", filters={"metadata.flag": True}).memories
+    assert hits and all(hit.metadata.get("flag") in (True, 1) for hit in hits)
 
 
 def test_filtered_keyword_search_reads_the_mirrors(app: App) -> None:

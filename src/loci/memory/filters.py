@@ -24,6 +24,7 @@ from loci.errors import InvalidInputError
 from loci.memory import validation
 from loci.stores import memories as sql
 from loci.stores.facets import Condition, Group, MemoryFacets, Test
+from loci.stores.metadata_values import metadata_path
 from loci.stores.vectors import Allowed
 from loci.timeutil import format_time, parse_time
 
@@ -187,7 +188,7 @@ def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[
         clause, tags = _tags_condition(op, value, params)
         return Part(clause, Test(name, op, tags))
     if name.startswith("metadata."):
-        return Part(_metadata_condition(name, op, value, params), Test(name, op, value))
+        return _metadata_condition(name, op, value, params)
     if name in TEXT_FIELDS:
         typed = _typed(value, op, str, name)
     elif name in NUMBER_FIELDS:
@@ -229,29 +230,32 @@ def _tags_condition(op: str, value: Any, params: list[Any]) -> tuple[str, Any]:
     raise _bad(f"operator {op!r} does not apply to tags; use contains, in, nin, eq or ne")
 
 
-def _metadata_condition(name: str, op: str, value: Any, params: list[Any]) -> str:
+def _metadata_condition(name: str, op: str, value: Any, params: list[Any]) -> Part:
     keys = name.split(".")[1:]
     if not keys or not all(METADATA_KEY.match(k) for k in keys):
         raise _bad(
             f"metadata filter field {validation.shown(name)} must be 'metadata.' followed by "
             "dot-separated keys of letters, digits, '_' or '-'"
         )
-    path = "$" + "".join(f'."{k}"' for k in keys)
+    path = metadata_path(name)
     if op == "contains":
         needle = _scalar(value, name)
         params.extend([path, path, needle, path, needle])
-        return (
+        return Part(
             "(CASE json_type(m.metadata, ?) "
             "WHEN 'array' THEN EXISTS (SELECT 1 FROM json_each(m.metadata, ?) j WHERE j.value = ?) "
-            "WHEN 'text' THEN instr(json_extract(m.metadata, ?), ?) > 0 ELSE 0 END)"
+            "WHEN 'text' THEN instr(json_extract(m.metadata, ?), ?) > 0 ELSE 0 END)",
+            Test(name, op, needle),
         )
     params.append(path)
     column = "json_extract(m.metadata, ?)"
     if op in ("in", "nin"):
         if not isinstance(value, list) or not 0 < len(value) <= MAX_LIST:
             raise _bad(f"'{op}' on {name} needs a list of 1-{MAX_LIST} values")
-        return _column_condition(column, op, [_scalar(v, name) for v in value], params)
-    return _column_condition(column, op, _scalar(value, name), params)
+        values = [_scalar(v, name) for v in value]
+        return Part(_column_condition(column, op, values, params), Test(name, op, values))
+    operand = _scalar(value, name)
+    return Part(_column_condition(column, op, operand, params), Test(name, op, operand))
 
 
 def _scalar(value: Any, name: str) -> Any:

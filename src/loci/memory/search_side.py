@@ -20,7 +20,6 @@ from loci.memory.ranking import keyword_terms
 from loci.memory.when import Period
 from loci.stores import memories as sql
 from loci.stores import threads, timeline
-from loci.stores.facets import mirrored
 from loci.stores.vectors import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
@@ -49,8 +48,7 @@ def prepare(
 ) -> Prepared:
     """Checks, the filter's admitted rows and the keyword ranking, also within the periods the
     query names; refreshes the index first."""
-    condition = compiled.condition
-    engine.sync.refresh(facets=condition is not None and mirrored(condition))
+    engine.sync.refresh(compiled.condition)
     with engine.db.snapshot() as conn:
         if namespace is not None:
             engine.require_namespace(conn, namespace)

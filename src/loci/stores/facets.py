@@ -6,11 +6,15 @@ on the source or on importance 75-115 ms, beside a 4 ms embedding. This mirror k
 memory's namespace, source, importance, creation and update times and tags as numpy arrays (or
 sets, for tags), so that such a filter is a few vectorised passes.
 
+Metadata keys are mirrored one by one, on the first filter that tests each (see
+`metadata_values`: a code per memory for the value ``json_extract`` gives), up to
+MAX_METADATA_KEYS of them.
+
 Only fields that change through the change log (`vector_log`) are mirrored: `last_accessed`
-and `access_count` change at every recall without a log entry, and conditions on metadata or
-content are left to SQL. A filter that tests any of those is answered by SQL as a whole
-(`matching` returns None). The mirror is loaded on the first filter it could answer, and kept
-in step by `IndexSync` from then on.
+and `access_count` change at every recall without a log entry; `contains` on metadata (text or
+array, by JSON type) and conditions on content are left to SQL. A filter that tests any of
+those is answered by SQL as a whole (`matching` returns None). The mirror is loaded on the
+first filter it could answer, and kept in step by `IndexSync` from then on.
 
 Every answer must equal SQL's (`filters` compiles the same conditions to SQL): text compares as
 SQLite's BINARY collation does (code point order, which UTF-8 byte order preserves), times as
@@ -28,6 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from loci.stores.metadata_values import NULL, ValueCodes, metadata_path
 from loci.stores.name_codes import NameCodes
 
 Seqs = npt.NDArray[np.int64]
@@ -35,9 +40,13 @@ Mask = npt.NDArray[np.bool_]
 
 #: The fields this mirror answers for (`Test.field`).
 MIRRORED = frozenset({"namespace", "source", "importance", "created_at", "updated_at", "tags"})
-COLUMNS = "seq, namespace, source, importance, created_at, updated_at"
+COLUMNS_READ = ("seq", "namespace", "source", "importance", "created_at", "updated_at")
+COLUMNS = ", ".join(COLUMNS_READ)
 #: Seqs re-read per query when following the log.
 CHUNK = 500
+#: Metadata keys mirrored at most (each costs an int32 per memory and its distinct values);
+#: a filter on a key beyond them goes to SQL.
+MAX_METADATA_KEYS = 16
 
 _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "eq": operator.eq,
@@ -71,19 +80,48 @@ Condition = Test | Group
 
 
 def mirrored(condition: Condition) -> bool:
-    """Whether every test of `condition` is on a field this mirror holds."""
+    """Whether every test of `condition` is one this mirror can hold (metadata keys once
+    `MemoryFacets.hold_keys` has read them)."""
     if isinstance(condition, Group):
         return all(mirrored(part) for part in condition.parts)
-    return condition.field in MIRRORED
+    return condition.field in MIRRORED or (
+        _is_metadata(condition.field) and condition.op != "contains"
+    )
+
+
+def metadata_fields(condition: Condition) -> set[str]:
+    """The ``metadata.*`` fields `condition` tests."""
+    if isinstance(condition, Group):
+        return set().union(*(metadata_fields(part) for part in condition.parts))
+    return {condition.field} if _is_metadata(condition.field) else set()
+
+
+def _is_metadata(field: str) -> bool:
+    return field.startswith("metadata.")
+
+
+@dataclass
+class _Key:
+    """A metadata key held: its distinct values, and the code of each memory's (by slot)."""
+
+    values: ValueCodes
+    codes: npt.NDArray[np.int32]
 
 
 class MemoryFacets:
     """Per memory (by seq, kept sorted): namespace, source, importance, created_at,
-    updated_at, and the tags of each memory. A deleted memory keeps its slot, marked dead,
-    until the next full load."""
+    updated_at, the tags of each memory, and the value of each metadata key held. A deleted
+    memory keeps its slot, marked dead, until the next full load."""
 
     def __init__(self) -> None:
         self._reset()
+        # metadata field -> its values; the fields are kept across loads, which read them anew
+        self._keys: dict[str, _Key] = {}
+
+    @property
+    def metadata_keys(self) -> frozenset[str]:
+        """The metadata fields held."""
+        return frozenset(self._keys)
 
     def _reset(self) -> None:
         self.loaded = False
@@ -103,12 +141,40 @@ class MemoryFacets:
         self._tag_slots: dict[str, npt.NDArray[np.intp]] = {}
 
     def load(self, conn: sqlite3.Connection) -> None:
-        """Read every memory's fields and tags (inside a read transaction)."""
+        """Read every memory's fields, tags and held metadata keys (inside a read
+        transaction)."""
         self._reset()
-        self._merge(conn.execute(f"SELECT {COLUMNS} FROM memories ORDER BY seq").fetchall())
+        self._keys = {field: _Key(ValueCodes(), np.zeros(0, np.int32)) for field in self._keys}
+        select, paths = self._select()
+        self._merge(conn.execute(f"{select} ORDER BY seq", paths).fetchall())
         for tag, seq in conn.execute("SELECT tag, memory_seq FROM memory_tags"):
             self._add_tag(int(seq), tag)
         self.loaded = True
+
+    def hold_keys(self, conn: sqlite3.Connection, fields: set[str]) -> None:
+        """Read the values of these ``metadata.*`` fields not held yet, within the limit
+        (after `load`, inside a read transaction)."""
+        for field in sorted(fields - self._keys.keys()):
+            if len(self._keys) >= MAX_METADATA_KEYS:
+                return
+            rows = conn.execute(
+                "SELECT seq, json_extract(metadata, ?) FROM memories", (metadata_path(field),)
+            ).fetchall()
+            values = ValueCodes()
+            codes = np.full(self._seqs.shape[0], NULL, np.int32)
+            seqs = np.fromiter((row[0] for row in rows), np.int64, len(rows))
+            found = np.fromiter((values.code(row[1]) for row in rows), np.int32, len(rows))
+            # Rows written since the log was applied have no slot yet: the next update
+            # reads them, this key included.
+            slots = self._slots(seqs)
+            codes[slots[slots >= 0]] = found[slots >= 0]
+            self._keys[field] = _Key(values, codes)
+
+    def _select(self) -> tuple[str, list[str]]:
+        """The query of COLUMNS and of the held metadata keys' values, and its parameters."""
+        paths = [metadata_path(field) for field in self._keys]
+        extracts = "".join(", json_extract(metadata, ?)" for _ in paths)
+        return f"SELECT {COLUMNS}{extracts} FROM memories", paths
 
     def update(self, conn: sqlite3.Connection, seqs: Sequence[int]) -> None:
         """Re-read these seqs: present memories are (re)stored, deleted ones marked dead."""
@@ -120,10 +186,11 @@ class MemoryFacets:
             self._drop_tags(seq)
         rows: list[tuple[Any, ...]] = []
         tags: list[tuple[str, int]] = []
+        select, paths = self._select()
         for start in range(0, len(seqs), CHUNK):
             chunk = list(seqs[start : start + CHUNK])
             marks = ",".join("?" * len(chunk))
-            rows += conn.execute(f"SELECT {COLUMNS} FROM memories WHERE seq IN ({marks})", chunk)
+            rows += conn.execute(f"{select} WHERE seq IN ({marks})", [*paths, *chunk])
             tags += conn.execute(
                 f"SELECT tag, memory_seq FROM memory_tags WHERE memory_seq IN ({marks})", chunk
             )
@@ -134,13 +201,16 @@ class MemoryFacets:
 
     def matching(self, condition: Condition, namespaces: frozenset[str] | None) -> Seqs | None:
         """Seqs (ascending) of the memories of `namespaces` (None: all) that meet
-        `condition`; None when not loaded or when the condition tests an unmirrored field."""
-        if not self.loaded or not mirrored(condition):
+        `condition`; None when not loaded or when the condition tests a field not held."""
+        if not self.loaded or not self._holds(condition):
             return None
         mask = self._live & self._mask(condition)
         if namespaces is not None:
             mask &= self._namespaces.admitted(namespaces)[self._namespace]
         return self._seqs[mask]
+
+    def _holds(self, condition: Condition) -> bool:
+        return mirrored(condition) and metadata_fields(condition) <= self._keys.keys()
 
     def _mask(self, condition: Condition) -> Mask:
         if isinstance(condition, Group):
@@ -156,6 +226,9 @@ class MemoryFacets:
             return _named(self._sources, self._source, op, value)
         if field == "importance":
             return _compared(self._importance, op, value)
+        if _is_metadata(field):
+            key = self._keys[field]
+            return key.values.table(op, value)[key.codes]
         column = self._created if field == "created_at" else self._updated
         encoded = [v.encode() for v in value] if isinstance(value, list) else value.encode()
         return _compared(column, op, encoded)
@@ -188,9 +261,16 @@ class MemoryFacets:
         updated = np.array([row[5].encode() for row in rows], dtype=np.bytes_)
         self._created = _wide_enough(self._created, created)
         self._updated = _wide_enough(self._updated, updated)
+        # The held keys' values follow COLUMNS in each row, in the order of `_keys`.
+        keys = [
+            (key, np.fromiter((key.values.code(row[column]) for row in rows), np.int32, count))
+            for column, key in enumerate(self._keys.values(), len(COLUMNS_READ))
+        ]
         slots = self._slots(seqs)
         old, new = slots >= 0, slots < 0
         at = slots[old]
+        for key, codes in keys:
+            key.codes[at] = codes[old]
         self._live[at] = True
         self._namespace[at], self._source[at] = namespace[old], source[old]
         self._importance[at], self._created[at], self._updated[at] = (
@@ -202,6 +282,8 @@ class MemoryFacets:
             self._append(seqs[new], namespace[new], source[new], importance[new])
             self._created = np.concatenate([self._created, created[new]])
             self._updated = np.concatenate([self._updated, updated[new]])
+            for key, codes in keys:
+                key.codes = np.concatenate([key.codes, codes[new]])
             self._keep_sorted()
 
     def _append(
@@ -227,6 +309,8 @@ class MemoryFacets:
         self._namespace, self._source = self._namespace[order], self._source[order]
         self._importance = self._importance[order]
         self._created, self._updated = self._created[order], self._updated[order]
+        for key in self._keys.values():
+            key.codes = key.codes[order]
 
     def _slots(self, seqs: Seqs) -> npt.NDArray[np.intp]:
         """Each seq's slot, or -1."""

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from loci.stores.db import Database
-from loci.stores.facets import MemoryFacets
+from loci.stores.facets import Condition, MemoryFacets, metadata_fields, mirrored
 from loci.stores.keywords import KeywordMirror
 from loci.stores.moments import MemoryTimes
 from loci.stores.postings import THREADS, create_vocabularies
@@ -105,16 +105,23 @@ class IndexSync:
         """Call after this process commits vector changes (data_version misses our own)."""
         self._own_writes = True
 
-    def refresh(self, facets: bool = False) -> None:
-        """Apply the changes committed since the last refresh, by any process; with
-        `facets`, load the facets first if they are not yet (for a filtered search)."""
+    def refresh(self, condition: Condition | None = None) -> None:
+        """Apply the changes committed since the last refresh, by any process; given a
+        filter's `condition` the facets can hold, load them (and the metadata keys it tests)
+        if they are not yet."""
         with self._lock:
             self._refresh()
-            if facets and not self._facets.loaded:
-                # Read after the log was applied: entries it has already seen are re-read
-                # as they come (an update re-reads the rows), so nothing is missed.
-                with self._db.snapshot() as conn:
+            if condition is None or not mirrored(condition):
+                return
+            fields = metadata_fields(condition)
+            if self._facets.loaded and fields <= self._facets.metadata_keys:
+                return
+            # Read after the log was applied: entries it has already seen are re-read as they
+            # come (an update re-reads the rows), so nothing is missed.
+            with self._db.snapshot() as conn:
+                if not self._facets.loaded:
                     self._facets.load(conn)
+                self._facets.hold_keys(conn, fields)
 
     def _refresh(self) -> None:
         version = self._db.data_version()
