@@ -13,8 +13,9 @@ import pytest
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import ConfigurationError
 from loci.stores.scan_kernels import KernelName, load_kernel
+from loci.stores.signcodes import SAMPLE_SIZE as SIGN_SAMPLE_SIZE
 from loci.stores.signcodes import SignCodes, shortlist
-from loci.stores.vectors import SHORTLIST_FROM, Allowed, ExactIndex
+from loci.stores.vectors import SHORTLIST_FROM, SHORTLIST_SHARE, Allowed, ExactIndex
 
 DIMENSIONS = 384
 NOVEL = (
@@ -122,6 +123,37 @@ def test_large_index_applies_filters_before_ranking(
     found = sorted(hit.key for hit in index.search(query, 10, Allowed(keys=few)))
     assert found == [5, 17, SHORTLIST_FROM + 1]
     assert index.search(query, 5, Allowed(namespaces=frozenset(["missing"]))) == []
+
+
+def test_a_filter_in_step_with_the_sample_stride_still_scores_a_shortlist(
+    large: tuple[ExactIndex, npt.NDArray[np.float32]],
+) -> None:
+    """The shortlist's cut-off is read off every n-th row: a filter admitting rows in step with
+    that stride must not leave the sample with excluded rows only (all admitted rows would be
+    scored exactly: 11 ms instead of 2 at 100k)."""
+    index, vectors = large
+    stride = len(vectors) // SIGN_SAMPLE_SIZE
+    admitted = np.arange(1, len(vectors), stride, dtype=np.int64)
+    query = embeddings_like(1, seed=8)[0]
+    wanted = int(len(vectors) * SHORTLIST_SHARE)
+    rows = index._candidates(query, 10, index._mask(Allowed(keys=admitted)))
+    assert rows is not None and set(rows.tolist()) <= set(admitted.tolist())
+    assert wanted <= len(rows) <= 2 * wanted < len(admitted)
+    overlap = []
+    for query in embeddings_like(10, seed=9):
+        found = {hit.key for hit in index.search(query, 10, Allowed(keys=admitted))}
+        exact = admitted[exact_top(vectors[admitted], query, 10)].tolist()
+        assert found <= set(admitted.tolist())
+        overlap.append(len(found & set(exact)) / 10)
+    assert np.mean(overlap) >= 0.8
+
+
+def test_a_shortlist_whose_sample_misjudges_falls_back_to_the_full_histogram() -> None:
+    distances = np.full(100_000, 385, dtype=np.uint16)
+    distances[1::24] = np.arange(1, 100_000, 24) % 300  # the sample (every 24th row) sees none
+    chosen = shortlist(distances, 1000, 385)
+    assert 1000 <= len(chosen) <= 1100
+    assert int(distances[chosen].max()) <= np.sort(distances)[1099]
 
 
 def gathered(

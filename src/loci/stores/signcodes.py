@@ -72,13 +72,13 @@ def shortlist(distances: Distances, count: int, excluded: int) -> KeyArray:
     cut-off distance is kept, so ties can add a few), in increasing position order.
 
     The cut-off is read off a strided sample's histogram, aiming a little wide; if the sample
-    misjudges and too few rows pass, the full histogram decides.
+    misjudges, so that too few rows pass or far too many, the full histogram decides.
     """
     size = distances.shape[0]
     step = max(1, size // SAMPLE_SIZE)
     cutoff = _cutoff(distances[::step], count / step * 1.2)
     chosen = np.flatnonzero(distances <= cutoff)
-    if chosen.shape[0] < count:
+    if chosen.shape[0] < count or chosen.shape[0] > 4 * count + SAMPLE_SIZE:
         chosen = np.flatnonzero(distances <= _cutoff(distances, count))
     return chosen[distances[chosen] < excluded]
 
