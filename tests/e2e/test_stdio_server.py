@@ -117,6 +117,7 @@ BAD_CALLS = [
     ("recall", {"query": "x", "filters": {"bogus": {"eq": 1}}}),
     ("recall", {"query": "x", "filters": {"importance": {"near": 1}}}),
     ("recall", {"query": "x", "filters": "importance > 1"}),
+    ("recall", {"query": "x", "filters": {"metadata.n": 2**64}}),
     ("recall", {"query": "x", "namespace": "never-created"}),
     ("recall", {"query": "x", "hybrid_alpha": 2}),
     ("nearby", {"memory_id": UNKNOWN_ID}),

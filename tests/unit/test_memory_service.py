@@ -161,6 +161,8 @@ def test_metadata_filters(app):
         {"importance": {"in": []}},
         {"field": "importance", "operator": "gt", "value": 1, "extra": True},
         {"namespace": "../etc"},
+        {"importance": {"lt": 2**70}},  # SQLite's integers are 64-bit
+        {"metadata.n": {"in": [1, -(2**63) - 1]}},
     ],
 )
 def test_malformed_filters_are_refused(app, filters):

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from loci.memory.filters import compile_filter
 from loci.stores.metadata_values import NULL, ValueCodes, metadata_path
 
 #: What json_extract can give: NULL, integers, reals, texts (JSON objects and arrays as text).
@@ -83,3 +84,77 @@ def test_equal_numbers_share_a_code_and_texts_do_not_join_them() -> None:
 def test_metadata_paths_quote_each_key() -> None:
     assert metadata_path("metadata.kind") == '$."kind"'
     assert metadata_path("metadata.a.b-c") == '$."a"."b-c"'
+
+
+#: JSON documents whose `$.v` is an array, a string (one that looks like an array too), an
+#: object, a number, null, or missing.
+CONTAINERS = [
+    '{"v": [1, true, "x", null, 2.5, "ab", 12]}',
+    '{"v": "abc 12"}',
+    '{"v": "[\\"x\\"]"}',
+    '{"v": {"a": "x"}}',
+    '{"v": 12}',
+    '{"v": null}',
+    "{}",
+    '{"v": []}',
+    '{"v": ""}',
+]
+NEEDLES: list[Any] = ["x", "a", "", "12", 12, 1, True, 2.5, 0, '["x"]', "null"]
+
+
+def test_contains_as_sql_says() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE memories (seq INTEGER PRIMARY KEY, metadata TEXT)")
+    conn.executemany("INSERT INTO memories(metadata) VALUES (?)", [(d,) for d in CONTAINERS])
+    codes = ValueCodes()
+    code_of = {
+        seq: codes.code(value, kind)
+        for seq, value, kind in conn.execute(
+            "SELECT seq, json_extract(metadata, '$.v'), json_type(metadata, '$.v') FROM memories"
+        )
+    }
+    assert len(set(code_of.values())) == len(CONTAINERS) - 1  # null and missing: both NULL
+    for needle in NEEDLES:
+        compiled = compile_filter({"metadata.v": {"contains": needle}})
+        expected = {
+            seq
+            for (seq,) in conn.execute(
+                f"SELECT seq FROM memories m WHERE {compiled.sql}", compiled.params
+            )
+        }
+        operand = int(needle) if isinstance(needle, bool) else needle
+        table = codes.table("contains", operand)
+        if isinstance(needle, float):
+            assert table is None  # SQL finds a real in a text as SQLite prints it
+            continue
+        assert table is not None
+        assert {seq for seq, code in code_of.items() if table[code]} == expected, needle
+
+
+def test_contains_leaves_arrays_of_arrays_or_objects_to_sql() -> None:
+    codes = ValueCodes()
+    codes.code('[["x"], "y"]', "array")
+    assert codes.table("contains", "y") is None
+    codes = ValueCodes()
+    codes.code('[{"a": 1}]', "array")
+    assert codes.table("contains", "x") is None
+
+
+def test_an_array_and_a_string_of_the_same_text_keep_their_own_codes() -> None:
+    codes = ValueCodes()
+    assert codes.code('["x"]', "array") != codes.code('["x"]', "text")
+    table = codes.table("eq", '["x"]')
+    assert table is not None and table.tolist() == [False, True, True]
+
+
+def test_contains_finds_arrays_seen_after_its_first_use() -> None:
+    codes = ValueCodes()
+    first = codes.code('["x", 1]', "array")
+    table = codes.table("contains", "x")
+    assert table is not None and table.nonzero()[0].tolist() == [first]
+    later = codes.code('["y", "x"]', "array")
+    text = codes.code("a text with x", "text")
+    table = codes.table("contains", "x")
+    assert table is not None and table.nonzero()[0].tolist() == [first, later, text]
+    table = codes.table("contains", True)  # true is 1 in SQL
+    assert table is not None and table.nonzero()[0].tolist() == [first]

@@ -261,9 +261,18 @@ def _metadata_condition(name: str, op: str, value: Any, params: list[Any]) -> Pa
 def _scalar(value: Any, name: str) -> Any:
     if isinstance(value, bool):
         return int(value)  # JSON true/false come out of json_extract as 1/0
-    if isinstance(value, str | int | float):
+    if isinstance(value, int | float):
+        return _sqlite_number(value, name)
+    if isinstance(value, str):
         return value
     raise _bad(f"values compared with {name} must be strings, numbers or booleans")
+
+
+def _sqlite_number(value: int | float, name: str) -> int | float:
+    """`value`, if SQLite can hold it (its integers are 64-bit)."""
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        raise _bad(f"{name} is compared with a number out of range: {validation.shown(value)}")
+    return value
 
 
 def _typed(value: Any, op: str, kind: type, name: str) -> Any:
@@ -278,7 +287,7 @@ def _one(value: Any, kind: type, name: str) -> Any:
     if kind is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise _bad(f"{name} is compared with numbers, got {validation.shown(value)}")
-        return value
+        return _sqlite_number(value, name)
     if not isinstance(value, str):
         raise _bad(f"{name} is compared with strings, got {validation.shown(value)}")
     return value

@@ -7,14 +7,14 @@ memory's namespace, source, importance, creation and update times and tags as nu
 sets, for tags), so that such a filter is a few vectorised passes.
 
 Metadata keys are mirrored one by one, on the first filter that tests each (see
-`metadata_values`: a code per memory for the value ``json_extract`` gives), up to
-MAX_METADATA_KEYS of them.
+`metadata_values`: a code per memory for the value ``json_extract`` gives and its JSON type),
+up to MAX_METADATA_KEYS of them.
 
 Only fields that change through the change log (`vector_log`) are mirrored: `last_accessed`
-and `access_count` change at every recall without a log entry; `contains` on metadata (text or
-array, by JSON type) and conditions on content are left to SQL. A filter that tests any of
-those is answered by SQL as a whole (`matching` returns None). The mirror is loaded on the
-first filter it could answer, and kept in step by `IndexSync` from then on.
+and `access_count` change at every recall without a log entry, and conditions on content are
+left to SQL. A filter that tests any of those, or a metadata value only SQL can judge (see
+`ValueCodes.table`), is answered by SQL as a whole (`matching` returns None). The mirror is
+loaded on the first filter it could answer, and kept in step by `IndexSync` from then on.
 
 Every answer must equal SQL's (`filters` compiles the same conditions to SQL): text compares as
 SQLite's BINARY collation does (code point order, which UTF-8 byte order preserves), times as
@@ -44,6 +44,8 @@ COLUMNS_READ = ("seq", "namespace", "source", "importance", "created_at", "updat
 COLUMNS = ", ".join(COLUMNS_READ)
 #: Seqs re-read per query when following the log.
 CHUNK = 500
+#: A metadata key's value and JSON type, given its path twice.
+_EXTRACT = "json_extract(metadata, ?), json_type(metadata, ?)"
 #: Metadata keys mirrored at most (each costs an int32 per memory and its distinct values);
 #: a filter on a key beyond them goes to SQL.
 MAX_METADATA_KEYS = 16
@@ -84,9 +86,7 @@ def mirrored(condition: Condition) -> bool:
     `MemoryFacets.hold_keys` has read them)."""
     if isinstance(condition, Group):
         return all(mirrored(part) for part in condition.parts)
-    return condition.field in MIRRORED or (
-        _is_metadata(condition.field) and condition.op != "contains"
-    )
+    return condition.field in MIRRORED or _is_metadata(condition.field)
 
 
 def metadata_fields(condition: Condition) -> set[str]:
@@ -157,13 +157,12 @@ class MemoryFacets:
         for field in sorted(fields - self._keys.keys()):
             if len(self._keys) >= MAX_METADATA_KEYS:
                 return
-            rows = conn.execute(
-                "SELECT seq, json_extract(metadata, ?) FROM memories", (metadata_path(field),)
-            ).fetchall()
+            path = metadata_path(field)
+            rows = conn.execute(f"SELECT seq, {_EXTRACT} FROM memories", (path, path)).fetchall()
             values = ValueCodes()
             codes = np.full(self._seqs.shape[0], NULL, np.int32)
             seqs = np.fromiter((row[0] for row in rows), np.int64, len(rows))
-            found = np.fromiter((values.code(row[1]) for row in rows), np.int32, len(rows))
+            found = np.fromiter((values.code(row[1], row[2]) for row in rows), np.int32, len(rows))
             # Rows written since the log was applied have no slot yet: the next update
             # reads them, this key included.
             slots = self._slots(seqs)
@@ -172,8 +171,8 @@ class MemoryFacets:
 
     def _select(self) -> tuple[str, list[str]]:
         """The query of COLUMNS and of the held metadata keys' values, and its parameters."""
-        paths = [metadata_path(field) for field in self._keys]
-        extracts = "".join(", json_extract(metadata, ?)" for _ in paths)
+        paths = [metadata_path(field) for field in self._keys for _ in range(2)]
+        extracts = "".join(f", {_EXTRACT}" for _ in self._keys)
         return f"SELECT {COLUMNS}{extracts} FROM memories", paths
 
     def update(self, conn: sqlite3.Connection, seqs: Sequence[int]) -> None:
@@ -204,7 +203,10 @@ class MemoryFacets:
         `condition`; None when not loaded or when the condition tests a field not held."""
         if not self.loaded or not self._holds(condition):
             return None
-        mask = self._live & self._mask(condition)
+        judged = self._mask(condition)
+        if judged is None:
+            return None
+        mask = self._live & judged
         if namespaces is not None:
             mask &= self._namespaces.admitted(namespaces)[self._namespace]
         return self._seqs[mask]
@@ -212,9 +214,15 @@ class MemoryFacets:
     def _holds(self, condition: Condition) -> bool:
         return mirrored(condition) and metadata_fields(condition) <= self._keys.keys()
 
-    def _mask(self, condition: Condition) -> Mask:
+    def _mask(self, condition: Condition) -> Mask | None:
+        """Which slots meet `condition` (None: a metadata value only SQL can judge)."""
         if isinstance(condition, Group):
-            masks = [self._mask(part) for part in condition.parts]
+            masks: list[Mask] = []
+            for part in condition.parts:
+                mask = self._mask(part)
+                if mask is None:
+                    return None
+                masks.append(mask)
             join = np.logical_and if condition.joiner == "and" else np.logical_or
             return join.reduce(masks) if len(masks) > 1 else masks[0]
         field, op, value = condition.field, condition.op, condition.value
@@ -228,7 +236,8 @@ class MemoryFacets:
             return _compared(self._importance, op, value)
         if _is_metadata(field):
             key = self._keys[field]
-            return key.values.table(op, value)[key.codes]
+            table = key.values.table(op, value)
+            return None if table is None else table[key.codes]
         column = self._created if field == "created_at" else self._updated
         encoded = [v.encode() for v in value] if isinstance(value, list) else value.encode()
         return _compared(column, op, encoded)
@@ -261,10 +270,14 @@ class MemoryFacets:
         updated = np.array([row[5].encode() for row in rows], dtype=np.bytes_)
         self._created = _wide_enough(self._created, created)
         self._updated = _wide_enough(self._updated, updated)
-        # The held keys' values follow COLUMNS in each row, in the order of `_keys`.
+        # Each held key's value and JSON type follow COLUMNS in each row, in the order of `_keys`.
         keys = [
-            (key, np.fromiter((key.values.code(row[column]) for row in rows), np.int32, count))
-            for column, key in enumerate(self._keys.values(), len(COLUMNS_READ))
+            (key, np.fromiter((key.values.code(r[at], r[at + 1]) for r in rows), np.int32, count))
+            for at, key in zip(
+                range(len(COLUMNS_READ), len(COLUMNS_READ) + 2 * len(self._keys), 2),
+                self._keys.values(),
+                strict=True,
+            )
         ]
         slots = self._slots(seqs)
         old, new = slots >= 0, slots < 0
