@@ -235,6 +235,26 @@ def filtered_recall_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -
     print(f"filtered recall @ {size:>6}: " + "; ".join(parts) + "; " + mirror_load_figures(app))
 
 
+def long_query_figures(app, sentences: list[str]) -> None:
+    """Recall of queries near the 64 KiB limit: prose, and text full of dates (each date is a
+    period to look in). An agent may paste a whole log as its question."""
+    months = ("March", "April", "May", "June", "July", "August")
+    queries = {
+        "prose": " ".join(sentences[:2000])[:60_000],
+        "one date 5,000 times": ("in May 2023 " * 5000)[:60_000],
+        "6,720 distinct dates": " ".join(
+            f"on {d} {m} {y}" for y in range(1990, 2030) for d in range(1, 29) for m in months
+        )[:60_000],
+    }
+    parts = []
+    for name, query in queries.items():
+        times = timed(lambda q=query: app.memory.recall(q, limit=10), 3)
+        app.db.flush_behind()
+        parts.append(f"{name} p50 {statistics.median(times):.0f} ms")
+    size = app.catalog.stats().total_memories
+    print(f"recall of a 60 KB query @ {size:>6}: " + "; ".join(parts))
+
+
 def mirror_load_figures(app) -> str:
     """What a process's first filtered recall adds: loading the filter fields' mirror, and
     reading a metadata key's values (timed on a fresh mirror of the same store)."""
@@ -364,6 +384,7 @@ def main() -> None:
             fill(app, size, rng, sentences, embedded)
             recall_figures(app, embedder, size, args.repeat // len(QUERIES) * 4)
             filtered_recall_figures(app, embedder, size, args.repeat // len(QUERIES))
+        long_query_figures(app, sentences)
         app.close()
         peak_rss(home)
     conversation_figures(embedder, 3)

@@ -45,6 +45,24 @@ def test_dated_phrases_give_their_period(query: str, expected: list[Period]) -> 
     assert periods_in(query, NOW) == expected
 
 
+def test_only_the_words_just_before_a_date_widen_it() -> None:
+    """ "the week before" widens the date it precedes; a date further on, or after "midweek
+    before", keeps its own day (each date looks only at the few words before it)."""
+    query = "the week before 16 November 2023, and much later, " + "x " * 40 + "on 3 May 2023"
+    assert periods_in(query, NOW) == [
+        days("2023-11-09", "2023-11-17"),
+        days("2023-05-03", "2023-05-04"),
+    ]
+    assert periods_in("the midweek before 16 November 2023", NOW) == [
+        days("2023-11-16", "2023-11-17")
+    ]
+
+
+def test_a_long_query_full_of_dates_reads_each_once() -> None:
+    query = ("in May 2023 " * 5000)[:60_000]  # the longest query recall accepts is 64 KiB
+    assert periods_in(query, NOW) == [days("2023-05-01", "2023-06-01")]
+
+
 def test_a_date_without_a_year_falls_in_each_year_of_the_store() -> None:
     assert periods_in("When did Melanie go camping in June?", NOW, [2022, 2023]) == [
         days("2022-06-01", "2022-07-01"),
