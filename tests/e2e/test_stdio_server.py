@@ -97,6 +97,10 @@ async def test_resources_are_json(tmp_path):
         assert [n["name"] for n in names["namespaces"]] == ["res"]
 
 
+DEEP: dict = {"a": {}}
+for _ in range(40):  # metadata nested past the limit (32 levels)
+    DEEP = {"a": [DEEP]}
+
 BAD_CALLS = [
     ("remember", {"content": 42}),
     ("remember", {}),
@@ -109,6 +113,7 @@ BAD_CALLS = [
     ("remember", {"content": "ok", "namespace": "../../etc"}),
     ("remember", {"content": "ok", "tags": "not-a-list"}),
     ("remember", {"content": "ok", "metadata": [1, 2]}),
+    ("remember", {"content": "ok", "metadata": DEEP}),
     ("remember_batch", {"memories": []}),
     ("remember_batch", {"memories": [{"content": "x"}] * 101}),
     ("remember_batch", {"memories": [{"content": "x", "unexpected": 1}]}),

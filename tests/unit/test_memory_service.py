@@ -12,6 +12,7 @@ from loci.errors import (
     NotFoundError,
     StorageUnavailableError,
 )
+from loci.memory import validation
 from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
@@ -200,6 +201,15 @@ def test_failed_batch_write_stores_nothing(app, monkeypatch):
     assert count_rows(app) == 0
 
 
+def nested(depth: int) -> dict:
+    """Metadata whose objects and arrays nest `depth` levels deep (an object outermost)."""
+    value: object = {}
+    for level in range(depth - 1, 0, -1):
+        value = {"a": value} if level % 2 else [value]
+    assert isinstance(value, dict)
+    return value
+
+
 @pytest.mark.parametrize(
     "draft",
     [
@@ -214,12 +224,21 @@ def test_failed_batch_write_stores_nothing(app, monkeypatch):
         MemoryDraft("ok", tags=["x" * 65]),
         MemoryDraft("ok", metadata={"v": float("inf")}),
         MemoryDraft("ok", metadata={"big": "x" * 20_000}),
+        MemoryDraft("ok", metadata=nested(33)),
+        MemoryDraft("ok", metadata=nested(5000)),  # past Python's recursion limit
     ],
 )
 def test_bad_input_changes_nothing(app, draft):
     with pytest.raises(InvalidInputError):
         app.memory.remember(draft)
     assert count_rows(app) == 0
+
+
+def test_metadata_nested_up_to_the_limit_is_stored_and_filtered(app):
+    deepest = nested(validation.MAX_METADATA_DEPTH)
+    app.memory.remember(MemoryDraft("deep note", metadata=deepest))
+    found = app.memory.recall("note", filters={"metadata.a": {"ne": "x"}}).memories
+    assert [m.metadata for m in found] == [deepest]
 
 
 @pytest.mark.parametrize(
@@ -321,9 +340,23 @@ def test_export_import_round_trips_every_field(app, tmp_path, embedder):
 
 
 def test_import_reports_malformed_items(app):
-    data = {"memories": [{"content": "no id"}, {"id": "x", "content": "y"}]}
+    deep = {
+        "id": "6f1c5c1e-8f43-4a57-9c54-2d0f3f6b9a10",
+        "content": "nested too deep",
+        "namespace": "default",
+        "tags": [],
+        "importance": 0.5,
+        "source": "import",
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+        "last_accessed": "2026-01-01T00:00:00Z",
+        "access_count": 0,
+        "metadata": nested(validation.MAX_METADATA_DEPTH + 1),
+    }
+    data = {"memories": [{"content": "no id"}, {"id": "x", "content": "y"}, deep]}
     result = app.transfer.import_data(data, ImportOptions())
-    assert result.imported == 0 and result.failed == 2
+    assert result.imported == 0 and result.failed == 3
+    assert "nests" in result.errors[2].message
     with pytest.raises(InvalidInputError):
         app.transfer.import_data({"memories": "nope"}, ImportOptions())
 

@@ -25,6 +25,10 @@ SOURCE_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 MAX_TAGS = 64
 MAX_TAG_CHARS = 64
 MAX_SHOWN = 80
+#: How deep metadata objects and arrays may nest. SQLite's JSON functions refuse documents
+#: nested over 1,000 deep, and one such row would break every metadata filter; Python's
+#: encoder stops near there too.
+MAX_METADATA_DEPTH = 32
 
 
 def shown(value: object) -> str:
@@ -117,6 +121,11 @@ def metadata(value: Mapping[str, Any], max_bytes: int, field: str = "metadata") 
     """Metadata as compact JSON text: an object with string keys, finite numbers, bounded size."""
     if not isinstance(value, Mapping):
         raise InvalidInputError(f"{field} must be a JSON object", field=field)
+    if _nesting(value) > MAX_METADATA_DEPTH:
+        raise InvalidInputError(
+            f"{field} nests objects and arrays more than {MAX_METADATA_DEPTH} levels deep",
+            field=field,
+        )
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
@@ -128,6 +137,24 @@ def metadata(value: Mapping[str, Any], max_bytes: int, field: str = "metadata") 
             field=field,
         )
     return text
+
+
+def _nesting(value: Any) -> int:
+    """How deep objects and arrays nest in `value` (counted without recursion, and only up to
+    one level past MAX_METADATA_DEPTH)."""
+    deepest = 0
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending and deepest <= MAX_METADATA_DEPTH:
+        item, level = pending.pop()
+        if isinstance(item, Mapping):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        pending.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def source(value: str, field: str = "source") -> str:
