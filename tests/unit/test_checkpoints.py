@@ -153,6 +153,13 @@ def test_path_like_ids_are_refused(app, bad):
     assert app.checkpoints.list_sessions().total == 0
 
 
+def nested(depth: int) -> dict:
+    value: dict = {}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
 def test_bad_contexts_are_refused_and_nothing_is_stored(home, embedder):
     app = make(home, embedder, checkpoint_max_context_bytes=2048)
     try:
@@ -162,6 +169,8 @@ def test_bad_contexts_are_refused_and_nothing_is_stored(home, embedder):
             ({"nan": float("nan")}, None),
             ({"goal": "x"}, "not an object"),
             ({"goal": "x"}, {"priorities": {"goal": "SOMETIMES"}}),
+            ({"goal": "x", "deep": nested(5000)}, None),  # past Python's recursion limit
+            ({"goal": "x"}, {"deep": nested(5000)}),
         ]:
             with pytest.raises(InvalidInputError):
                 app.checkpoints.save(context, "s", metadata)

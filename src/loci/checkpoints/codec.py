@@ -31,6 +31,8 @@ def to_json(value: Any) -> bytes:
         )
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"context must be plain JSON: {exc}", field="context") from None
+    except RecursionError:  # nested about 1,000 deep (the MCP SDK stops near 250)
+        raise InvalidInputError("context nests too deep to store", field="context") from None
 
 
 def context_hash(value: Any) -> str:
