@@ -8,7 +8,8 @@ sets, for tags), so that such a filter is a few vectorised passes.
 
 Metadata keys are mirrored one by one, on the first filter that tests each (see
 `metadata_values`: a code per memory for the value ``json_extract`` gives and its JSON type),
-up to MAX_METADATA_KEYS of them.
+up to MAX_METADATA_KEYS of them; changes of metadata reach the log through migration 7's
+trigger.
 
 Only fields that change through the change log (`vector_log`) are mirrored: `last_accessed`
 and `access_count` change at every recall without a log entry, and conditions on content are
@@ -272,8 +273,8 @@ class MemoryFacets:
         self._updated = _wide_enough(self._updated, updated)
         # Each held key's value and JSON type follow COLUMNS in each row, in the order of `_keys`.
         keys = [
-            (key, np.fromiter((key.values.code(r[at], r[at + 1]) for r in rows), np.int32, count))
-            for at, key in zip(
+            (key, np.fromiter((key.values.code(r[col], r[col + 1]) for r in rows), np.int32, count))
+            for col, key in zip(
                 range(len(COLUMNS_READ), len(COLUMNS_READ) + 2 * len(self._keys), 2),
                 self._keys.values(),
                 strict=True,
