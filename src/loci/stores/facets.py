@@ -24,7 +24,6 @@ the canonical strings they are stored as, tags through the `memory_tags` rows.
 
 from __future__ import annotations
 
-import operator
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores.metadata_values import NULL, ValueCodes, metadata_path
+from loci.stores.metadata_values import COMPARE, NULL, ValueCodes, metadata_path
 from loci.stores.name_codes import NameCodes
 
 Seqs = npt.NDArray[np.int64]
@@ -50,15 +49,6 @@ _EXTRACT = "json_extract(metadata, ?), json_type(metadata, ?)"
 #: Metadata keys mirrored at most (each costs an int32 per memory and its distinct values);
 #: a filter on a key beyond them goes to SQL.
 MAX_METADATA_KEYS = 16
-
-_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "gt": operator.gt,
-    "gte": operator.ge,
-    "lt": operator.lt,
-    "lte": operator.le,
-}
 
 
 @dataclass(frozen=True)
@@ -362,7 +352,7 @@ def _text_test(op: str, value: Any) -> Callable[[str], bool]:
         return lambda name: name not in excluded
     if op == "contains":
         return lambda name: value in name  # SQL's instr(name, value) > 0
-    compare = _COMPARE[op]
+    compare = COMPARE[op]
     return lambda name: bool(compare(name, value))
 
 
@@ -371,7 +361,7 @@ def _compared(column: npt.NDArray[Any], op: str, value: Any) -> Mask:
         kind = np.bytes_ if column.dtype.kind == "S" else np.float64
         inside = np.isin(column, np.asarray(value, dtype=kind))
         return ~inside if op == "nin" else inside
-    result: Mask = _COMPARE[op](column, value)
+    result: Mask = COMPARE[op](column, value)
     return result
 
 

@@ -38,7 +38,10 @@ CONTAINERS = ("array", "object")
 #: The code of NULL (a missing key, or a JSON null).
 NULL = 0
 
-_ORDER: dict[str, Callable[[Any, Any], Any]] = {
+#: The filter operators that compare two values, as Python's operators (also the facets').
+COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
     "gt": operator.gt,
     "gte": operator.ge,
     "lt": operator.lt,
@@ -140,7 +143,7 @@ class ValueCodes:
         self._indexed = len(self._values)
 
     def _ordered(self, op: str, operand: Any) -> Mask:
-        compare = _ORDER[op]
+        compare = COMPARE[op]
         operand_is_text = isinstance(operand, str)
         other_kind = _NUMBER_BEFORE_TEXT[op] if operand_is_text else not _NUMBER_BEFORE_TEXT[op]
         return np.fromiter(
