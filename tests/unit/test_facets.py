@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,6 +24,7 @@ from loci.stores.db import Database
 from loci.stores.facets import MemoryFacets, mirrored
 from loci.stores.vector_sync import IndexSync
 from loci.stores.vectors import ExactIndex
+from tests.unit.test_keyword_mirror import Reader
 
 WORDS = ["harbour", "lantern", "orchard", "quarry", "meadow", "glacier", "canyon", "delta"]
 TAGS = [[], ["work"], ["home"], ["work", "urgent"], ["Work"], ["home", "ünïcode"]]
@@ -151,14 +151,6 @@ def store(app: App, indexes: range) -> None:
         data, ImportOptions(skip_duplicates=False, recompute_vectors=False)
     )
     assert result.imported == len(indexes)
-
-
-@dataclass
-class Reader:
-    """Another process's view of the app's store: its own connection, index and mirrors."""
-
-    db: Database
-    sync: IndexSync
 
 
 @pytest.fixture

@@ -95,7 +95,7 @@ def store(
 
 @dataclass
 class Reader:
-    """Another process's view of the app's store: its own connection, index and mirror."""
+    """Another process's view of the app's store: its own connection, index and mirrors."""
 
     db: Database
     sync: IndexSync
