@@ -20,9 +20,15 @@ def format_time(moment: datetime) -> str:
 
 
 def parse_time(text: str) -> datetime:
-    """Parse ISO 8601 (a date, or a date and time with optional zone); raises ValueError."""
+    """Parse ISO 8601 (a date, or a date and time with optional zone) into UTC; raises
+    ValueError, also for a time that UTC cannot hold (`0001-01-01T00:00+01:00`)."""
     value = text.strip()
     if value.endswith(("Z", "z")):
         value = value[:-1] + "+00:00"
     moment = datetime.fromisoformat(value)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # the year would leave 1-9999
+        raise ValueError(f"{text!r} is out of range in UTC") from None

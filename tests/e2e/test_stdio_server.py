@@ -123,6 +123,7 @@ BAD_CALLS = [
     ("recall", {"query": "x", "filters": {"importance": {"near": 1}}}),
     ("recall", {"query": "x", "filters": "importance > 1"}),
     ("recall", {"query": "x", "filters": {"metadata.n": 2**64}}),
+    ("recall", {"query": "x", "filters": {"created_at": {"gt": "0001-01-01T00:00:00+01:00"}}}),
     ("recall", {"query": "x", "namespace": "never-created"}),
     ("recall", {"query": "x", "hybrid_alpha": 2}),
     ("nearby", {"memory_id": UNKNOWN_ID}),

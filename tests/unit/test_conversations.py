@@ -228,7 +228,7 @@ def test_the_period_lookup_uses_the_time_index(app: App) -> None:
             f"EXPLAIN QUERY PLAN SELECT m.seq FROM memories m WHERE {clause}", params
         ).fetchall()
         assert "memories_time" in str(plan)
-        assert timeline.year_range(conn) == []
+    assert app.engine.sync.times.years() == []
 
 
 def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:

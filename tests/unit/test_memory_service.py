@@ -164,6 +164,8 @@ def test_metadata_filters(app):
         {"namespace": "../etc"},
         {"importance": {"lt": 2**70}},  # SQLite's integers are 64-bit
         {"metadata.n": {"in": [1, -(2**63) - 1]}},
+        {"created_at": {"gt": "0001-01-01T00:00:00+01:00"}},  # before year 1 in UTC
+        {"updated_at": {"lt": "9999-12-31T23:00:00-05:00"}},  # after 9999 in UTC
     ],
 )
 def test_malformed_filters_are_refused(app, filters):
@@ -359,6 +361,41 @@ def test_import_reports_malformed_items(app):
     assert "nests" in result.errors[2].message
     with pytest.raises(InvalidInputError):
         app.transfer.import_data({"memories": "nope"}, ImportOptions())
+
+
+def test_import_refuses_vectors_and_times_it_cannot_keep_item_by_item(app):
+    model = app.embedder.identity
+    base = app.memory.remember(MemoryDraft("a stored memory to copy"))
+    item = app.transfer.export(include_vectors=True).export.memories[0].model_dump()
+    app.memory.forget(base.id)
+    vector = item["vector"]
+
+    def variant(number: int, **changes):
+        return {
+            **item,
+            "id": f"6f1c5c1e-8f43-4a57-9c54-2d0f3f6b9a{number:02d}",
+            "content": f"copy {number}",
+            **changes,
+        }
+
+    items = [
+        variant(1, vector=[0.0] * model.dimensions),
+        variant(2, vector=[1e-12] * model.dimensions),
+        variant(3, vector=[float("nan")] * model.dimensions),
+        variant(4, vector=[1e39] * model.dimensions),  # finite, but not as float32
+        variant(5, created_at="0001-01-01T00:00:00+01:00"),
+        variant(6, last_accessed="9999-12-31T23:00:00-05:00"),
+        variant(7, vector=[v * 1e30 for v in vector]),  # kept: scaled back to unit length
+        variant(8),
+    ]
+    data = {"embedding_model": model.name, "memories": items}
+    result = app.transfer.import_data(data, ImportOptions(recompute_vectors=False))
+    assert [e.index for e in result.errors] == [0, 1, 2, 3, 4, 5]
+    assert all(e.type == "invalid_input" for e in result.errors)
+    assert result.imported == 2 and count_rows(app) == 2
+    for memory in app.transfer.export(include_vectors=True).export.memories:
+        assert np.allclose(memory.vector, vector, atol=1e-6)
+    assert app.memory.nearby(result.ids[0], limit=1).neighbors[0].similarity > 0.99
 
 
 def test_second_process_sees_writes_on_next_call(app, second_app):

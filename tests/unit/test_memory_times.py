@@ -123,3 +123,33 @@ def test_a_dated_question_ranks_the_same_with_and_without_the_mirrors(app: App) 
     without = list(hybrid.rank(app.engine.db, sync.index, vector, found, compiled, 0.5))
     assert [r.key for r in with_mirrors] == [r.key for r in without]
     assert np.allclose([r.score for r in with_mirrors], [r.score for r in without])
+
+
+def test_dates_without_a_year_search_the_years_of_the_store_whatever_its_stamps(app: App) -> None:
+    """Hand-written metadata may stamp a turn with anything; a number once crashed every
+    dated question, and year 1 or 9999 would have made "on May 1" thousands of periods."""
+    turns = [
+        {"speaker": "Ana", "text": "I planted tulips.", "timestamp": "2023-05-01T10:00:00Z"},
+        {"speaker": "Ana", "text": "I painted the fence.", "timestamp": "2025-02-01T10:00:00Z"},
+    ]
+    app.conversations.remember_conversation(parse_messages(turns), "garden", "g")
+    odd_stamps = [5, "soon", "0001-01-01T00:00:00+01:00", "1850-06-01T00:00:00Z"]
+    for stamp in [*odd_stamps, "9999-12-31T23:59:59Z"]:
+        app.memory.remember(
+            MemoryDraft(
+                f"Ana: a note stamped {stamp!r}",
+                namespace="garden",
+                metadata={"conversation": "odd", "timestamp": stamp},
+            )
+        )
+    found = app.memory.recall("What did Ana plant on May 1?", limit=1, namespace="garden")
+    assert found.memories[0].content == "Ana: I planted tulips."
+    times = app.engine.sync.times
+    assert times.years() == list(range(1900, 2100))  # 1850 and 9999, clamped
+    app.memory.forget(filters={"metadata.timestamp": {"in": ["1850-06-01T00:00:00Z"]}})
+    app.memory.forget(filters={"metadata.timestamp": "9999-12-31T23:59:59Z"})
+    app.engine.sync.refresh()
+    assert times.years() == [2023, 2024, 2025]
+    app.memory.forget(namespace="garden")
+    app.engine.sync.refresh()
+    assert times.years() == []

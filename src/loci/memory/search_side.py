@@ -132,7 +132,7 @@ def _periods(
     `keyword`."""
     if not when.names_a_time(query):
         return [], None
-    periods = when.periods_in(query, datetime.now(UTC), timeline.year_range(conn))
+    periods = when.periods_in(query, datetime.now(UTC), engine.sync.times.years())
     if not periods:
         return [], None
     spans = [when.search_bounds(period) for period in periods]

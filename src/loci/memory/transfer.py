@@ -25,6 +25,8 @@ from loci.timeutil import format_time, now, parse_time
 EXPORT_VERSION = "1.0.0"
 #: Memories embedded and committed together during import and reindex.
 IMPORT_BATCH = 256
+#: Imported vectors shorter than this are refused: they point nowhere.
+MIN_VECTOR_NORM = 1e-6
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,7 @@ class TransferService:
                 raise InvalidInputError(
                     f"item needs a {dims}-d vector when recompute_vectors is false"
                 )
+            _check_vector(vector)
         row = sql.NewMemory(
             id=validation.memory_id(memory.id, "id"),
             content=text,
@@ -272,13 +275,22 @@ def _unwrap(data: Mapping[str, Any]) -> Mapping[str, Any]:
     return inner if isinstance(inner, Mapping) else data
 
 
+def _check_vector(vector: list[float]) -> None:
+    """Refuse a vector that cannot be scaled to unit length as stored (float32): one that is
+    not finite, or all but zero (close to nothing, so never found)."""
+    values = np.asarray(vector, dtype=np.float64)
+    if not np.isfinite(values).all() or np.abs(values).max() > np.finfo(np.float32).max:
+        raise InvalidInputError("vector must hold finite numbers", field="vector")
+    if np.linalg.norm(values.astype(np.float32).astype(np.float64)) < MIN_VECTOR_NORM:
+        raise InvalidInputError("vector must not be (nearly) all zeros", field="vector")
+
+
 def _unit_rows(vectors: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """Normalise rows that are not unit length already (exported vectors are kept bit-exact)."""
-    if not np.isfinite(vectors).all():
-        raise InvalidInputError("imported vectors must hold finite numbers", field="vector")
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    """Normalise rows that are not unit length already (exported vectors are kept bit-exact);
+    `_check_vector` has passed each. Norms in float64: float32 overflows past ~1e19."""
+    norms = np.linalg.norm(vectors.astype(np.float64), axis=1, keepdims=True)
     off = np.abs(norms - 1.0) > 1e-4
-    return np.where(off, vectors / np.maximum(norms, 1e-12), vectors)
+    return np.where(off, (vectors / norms).astype(np.float32), vectors)
 
 
 def _stamp(value: str, field: str) -> str:

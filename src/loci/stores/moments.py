@@ -17,6 +17,7 @@ import json
 import math
 import sqlite3
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +30,10 @@ Seqs = npt.NDArray[np.int64]
 Seconds = npt.NDArray[np.float64]
 #: A span of POSIX seconds, end exclusive.
 SecondsSpan = tuple[float, float]
+#: The years a date without one may fall in: those a query can name (`when`), so that a
+#: memory stamped in year 1 or 9999 does not make "on May 4" a search of thousands of years.
+FIRST_YEAR = 1900
+LAST_YEAR = 2099
 
 ALL_TIMES = f"SELECT seq, namespace, {MEMORY_TIME} FROM memories ORDER BY seq"
 #: The times of some seqs (bind them as a JSON array).
@@ -49,9 +54,11 @@ class MemoryTimes:
         self._seconds: Seconds = np.zeros(0)
         self._groups = np.zeros(0, np.int32)
         self._namespaces = NameCodes()
+        self._span: tuple[float, float] | None = None  # earliest and latest time, when known
 
     def load(self, conn: sqlite3.Connection) -> None:
         """Read every memory's time."""
+        self._span = None
         self._seqs = np.zeros(0, np.int64)
         self._seconds = np.zeros(0)
         self._groups = np.zeros(0, np.int32)
@@ -61,6 +68,7 @@ class MemoryTimes:
         """Re-read these seqs: present memories are (re)stored, deleted ones lose their time."""
         if not seqs:
             return
+        self._span = None
         known = self._positions(np.asarray(seqs, dtype=np.int64))
         self._seconds[known[known >= 0]] = math.nan
         self._merge(conn.execute(TIMES_OF, (json.dumps(list(seqs)),)).fetchall())
@@ -73,6 +81,19 @@ class MemoryTimes:
         seconds = self._seconds[positions[found]]
         timed = ~np.isnan(seconds)
         return dict(zip(wanted[found][timed].tolist(), seconds[timed].tolist(), strict=True))
+
+    def years(self) -> list[int]:
+        """Every year from the earliest memory's time to the latest's, within FIRST_YEAR to
+        LAST_YEAR (empty when no memory has a time there)."""
+        if self._span is None:
+            timed = self._seconds[~np.isnan(self._seconds)]
+            self._span = (float(timed.min()), float(timed.max())) if timed.size else (0.0, -1.0)
+        earliest, latest = self._span
+        if earliest > latest:
+            return []
+        first = max(_year_of(earliest), FIRST_YEAR)
+        last = min(_year_of(latest), LAST_YEAR)
+        return list(range(first, last + 1))
 
     def within(
         self,
@@ -128,3 +149,11 @@ class MemoryTimes:
             order = np.argsort(self._seqs, kind="stable")
             self._seqs, self._seconds = self._seqs[order], self._seconds[order]
             self._groups = self._groups[order]
+
+
+def _year_of(seconds: float) -> int:
+    """The UTC year of a time (clamped to what `datetime` holds)."""
+    try:
+        return datetime.fromtimestamp(seconds, UTC).year
+    except (OverflowError, ValueError, OSError):
+        return LAST_YEAR + 1 if seconds > 0 else FIRST_YEAR - 1

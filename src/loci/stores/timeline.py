@@ -26,18 +26,6 @@ MEMORY_TIME = (
 Span = tuple[datetime, datetime]
 
 
-def year_range(conn: sqlite3.Connection) -> list[int]:
-    """Every year from the earliest memory's to the latest's (empty for an empty store)."""
-    # Two subqueries: SQLite answers a lone min() or max() from the index, not both at once.
-    low, high = conn.execute(
-        f"SELECT (SELECT min({MEMORY_TIME}) FROM memories), "
-        f"(SELECT max({MEMORY_TIME}) FROM memories)"
-    ).fetchone()
-    if low is None or high is None:
-        return []
-    return list(range(_year(low), _year(high) + 1))
-
-
 def within_clause(spans: Sequence[Span]) -> tuple[str, list[Any]]:
     """A WHERE clause over `m` admitting memories whose time falls in any span (end exclusive)."""
     clauses = " OR ".join(f"({MEMORY_TIME} >= ? AND {MEMORY_TIME} < ?)" for _ in spans)
@@ -81,7 +69,3 @@ def seconds_of(stamp: object) -> float:
         return parse_time(stamp).timestamp()
     except ValueError:
         return math.nan
-
-
-def _year(stamp: str) -> int:
-    return int(stamp[:4])
