@@ -91,6 +91,11 @@ async def test_every_error_code_reaches_the_client(tmp_path):
             client, "workflow_checkpoint_save", {"context": {"goal": "y"}, "sessionId": "full"}
         )
         assert quota["type"] == "STORAGE_QUOTA_EXCEEDED" and quota["details"]["status"] == 413
+        for tool, arguments in (
+            ("workflow_checkpoint_list", {"sessionId": "full", "offset": 2**63}),
+            ("list_sessions", {"offset": 2**63}),
+        ):
+            assert (await error_of(client, tool, arguments))["type"] == "invalid_input"
 
         blob_folder = home / "checkpoints" / "blobs"
         for path in blob_folder.glob("*/*.blob"):

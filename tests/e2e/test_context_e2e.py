@@ -108,6 +108,11 @@ async def test_context_errors_come_back_structured(tmp_path):
                 "invalid_input",
             ),
             ("update_context", {"project_id": project_id, "file_type": "bugs"}, "invalid_input"),
+            (
+                "get_context",
+                {"project_id": project_id, "file_type": "bugs", "version": 2**63},
+                "invalid_input",
+            ),
         ]
         for tool, arguments, code in cases:
             result = await client.call_tool(tool, arguments)

@@ -180,6 +180,15 @@ def test_bad_contexts_are_refused_and_nothing_is_stored(home, embedder):
         app.close()
 
 
+@pytest.mark.parametrize(("limit", "offset"), [(0, 0), (1001, 0), (20, -1), (20, 2**63), (True, 0)])
+def test_out_of_range_pages_are_refused(app, limit, offset):
+    app.checkpoints.save({"goal": "x"}, "s")
+    with pytest.raises(InvalidInputError):
+        app.checkpoints.list_checkpoints("s", limit, offset)
+    with pytest.raises(InvalidInputError):
+        app.checkpoints.list_sessions(limit, offset)
+
+
 def test_unknown_ids_are_not_found(app):
     with pytest.raises(CheckpointNotFoundError):
         app.checkpoints.load(checkpoint_id="cp-nope")

@@ -166,13 +166,19 @@ def test_best_attempt_is_reported(app, project):
     assert worse.best_attempt.confidence > worse.confidence
 
 
-def test_oversized_empty_and_nul_content_is_refused(home, embedder, tmp_path):
+def test_oversized_empty_nul_and_unencodable_content_and_bad_versions_are_refused(
+    home, embedder, tmp_path
+):
     app = build_app(load_settings(home=home, context_max_bytes=2048), embedder=embedder)
     try:
         project = app.context.init_project(str(tmp_path / "p")).project_id
-        for bad in [GOOD + "x" * 2048, "   ", "# A\x00"]:
+        for bad in [GOOD + "x" * 2048, "   ", "# A\x00", GOOD + "\ud800"]:
+            for force in (False, True):  # a lone surrogate once got as far as the file write
+                with pytest.raises(InvalidInputError):
+                    app.context.update_context(project, "mental_model", bad, force=force)
+        for version in (0, 2**63, True):
             with pytest.raises(InvalidInputError):
-                app.context.update_context(project, "mental_model", bad)
+                app.context.get_context(project, "mental_model", version)
         assert app.context.history(project, "mental_model").total == 0
     finally:
         app.close()

@@ -44,6 +44,8 @@ from loci.timeutil import now
 
 MAX_PATH_CHARS = 4096
 MAX_HISTORY = 1000
+#: The largest version number asked for (SQLite's integers are 64-bit).
+MAX_VERSION = 2**62
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -105,8 +107,10 @@ class ContextService:
         """A file's newest (or a given) version; the template skeleton if nothing is saved."""
         project_id = self._require_project(project_id)
         template = self.templates.get(file_type)
-        if version is not None and (isinstance(version, bool) or version < 1):
-            raise InvalidInputError(f"version must be >= 1, got {shown(version)}", field="version")
+        if version is not None and (isinstance(version, bool) or not 1 <= version <= MAX_VERSION):
+            raise InvalidInputError(
+                f"version must be 1-{MAX_VERSION}, got {shown(version)}", field="version"
+            )
         with self._db.snapshot() as conn:
             latest = store.version(conn, project_id, file_type, None)
             wanted = store.version(conn, project_id, file_type, version) if version else latest
@@ -314,7 +318,12 @@ class ContextService:
             )
         if "\x00" in content:
             raise InvalidInputError("content must not contain NUL characters", field="content")
-        size = len(content.encode("utf-8", errors="surrogatepass"))
+        try:
+            size = len(content.encode("utf-8"))
+        except UnicodeEncodeError as exc:  # a lone surrogate: no file can hold it
+            raise InvalidInputError(
+                f"content is not valid Unicode text at character {exc.start}", field="content"
+            ) from None
         if size > self._limits.max_bytes:
             raise InvalidInputError(
                 f"content is {size} bytes; the limit is {self._limits.max_bytes} "

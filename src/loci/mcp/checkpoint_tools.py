@@ -15,7 +15,7 @@ from loci.checkpoints.models import (
     SaveResult,
     SessionList,
 )
-from loci.mcp.memory_tools import READ_ONLY
+from loci.mcp.memory_tools import READ_ONLY, Offset
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
 
@@ -64,14 +64,14 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     def workflow_checkpoint_list(
         sessionId: SessionId,
         limit: Annotated[int, Field(ge=1, le=1000, description="Most checkpoints.")] = 20,
-        offset: Annotated[int, Field(ge=0, description="Skip this many (paging).")] = 0,
+        offset: Offset = 0,
     ) -> CheckpointList:
         """A session's checkpoints, newest first, with sizes and metadata."""
         return provider.call(lambda app: app.checkpoints.list_checkpoints(sessionId, limit, offset))
 
     def list_sessions(
         limit: Annotated[int, Field(ge=1, le=1000, description="Most sessions.")] = 50,
-        offset: Annotated[int, Field(ge=0, description="Skip this many (paging).")] = 0,
+        offset: Offset = 0,
     ) -> SessionList:
         """Checkpoint sessions with their checkpoint counts and last save, newest first."""
         return provider.call(lambda app: app.checkpoints.list_sessions(limit, offset))

@@ -14,7 +14,7 @@ from loci.contextdocs.models import (
     TemplateList,
     UpdateResult,
 )
-from loci.mcp.memory_tools import ADDITIVE, READ_ONLY
+from loci.mcp.memory_tools import ADDITIVE, MAX_POSITION, READ_ONLY
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
 
@@ -68,7 +68,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         project_id: ProjectId,
         file_type: FileType,
         version: Annotated[
-            int | None, Field(ge=1, description="An earlier version (default: newest).")
+            int | None,
+            Field(ge=1, le=MAX_POSITION, description="An earlier version (default: newest)."),
         ] = None,
     ) -> ContextFile:
         """Read a project's context file and what its template expects. If nothing is saved

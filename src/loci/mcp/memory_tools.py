@@ -32,6 +32,9 @@ Tag = Annotated[str, Field(min_length=1, max_length=64)]
 Tags = Annotated[list[Tag], Field(max_length=64, description="Tags for filtering.")]
 Importance = Annotated[float, Field(ge=0.0, le=1.0, description="Importance 0-1 (default 0.5).")]
 Metadata = Annotated[dict[str, Any], Field(description="Arbitrary JSON metadata.")]
+#: The largest offset or version number accepted (SQLite's integers are 64-bit).
+MAX_POSITION = 2**62
+Offset = Annotated[int, Field(ge=0, le=MAX_POSITION, description="Skip this many (paging).")]
 Filters = Annotated[
     dict[str, Any] | None,
     Field(
@@ -162,7 +165,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     def export_memories(
         namespace: Namespace | None = None,
         include_vectors: bool = False,
-        offset: Annotated[int, Field(ge=0)] = 0,
+        offset: Offset = 0,
         limit: Annotated[int, Field(ge=1, le=10_000)] = 1000,
     ) -> ExportResult:
         """Export memories as JSON that `import_memories` accepts; page with offset/limit
