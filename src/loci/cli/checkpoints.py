@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.cli.output import CliState, emit_json, json_option, opened_app, run, writable
 
 
 def register(group: click.Group) -> None:
@@ -87,6 +87,8 @@ def export(state: CliState, session_id: str, output: Path | None) -> None:
     """Export every checkpoint of SESSION_ID, oldest first, as JSON (decrypted)."""
 
     def work() -> None:
+        if output is not None:
+            writable(output)
         with opened_app(state) as app:
             data = app.checkpoint_maintenance.export(session_id)
         text = json.dumps(data, ensure_ascii=False, indent=2)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.cli.output import CliState, emit_json, json_option, opened_app, run, writable
 from loci.errors import InvalidInputError
 
 
@@ -171,9 +171,12 @@ def export(state: CliState, file: Path, namespace: str | None, vectors: bool) ->
     from loci.memory.transfer import dumps_export_line
 
     def work() -> None:
+        to_file = str(file) != "-"
+        if to_file:
+            writable(file)
         with opened_app(state) as app:
             header = app.transfer.export_header()
-            stream = click.open_file(str(file), "w", encoding="utf-8", atomic=str(file) != "-")
+            stream = click.open_file(str(file), "w", encoding="utf-8", atomic=to_file)
             count = 0
             with stream as out:
                 out.write(json.dumps(header, ensure_ascii=False)[:-1] + ', "memories": [\n')
@@ -181,7 +184,7 @@ def export(state: CliState, file: Path, namespace: str | None, vectors: bool) ->
                     out.write((",\n" if count else "") + dumps_export_line(memory))
                     count += 1
                 out.write("\n]}\n")
-        if str(file) != "-":
+        if to_file:
             click.echo(f"exported {count} memories to {file}", err=True)
 
     run(work)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from loci.errors import LociError
+from loci.errors import InvalidInputError, LociError
 from loci.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -53,6 +54,17 @@ def run(work: Callable[[], T]) -> T:
     except LociError as exc:
         click.echo(f"error ({exc.code}): {exc.message}", err=True)
         sys.exit(exc.exit_code)
+
+
+def writable(path: Path) -> Path:
+    """`path` if a file can be written there; a missing folder is refused before any work
+    (an atomic write would name its temporary file instead)."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise InvalidInputError(f"cannot write {path}: no folder {folder}", path=str(path))
+    if not os.access(folder, os.W_OK):
+        raise InvalidInputError(f"cannot write {path}: {folder} is not writable", path=str(path))
+    return path
 
 
 def emit_json(value: Any) -> None:

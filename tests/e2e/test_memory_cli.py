@@ -1,0 +1,73 @@
+"""The memory commands as a user runs them: real `loci` processes on a real data folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def loci(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LOCI_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "loci", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_remember_recall_export_import_forget(tmp_path: Path) -> None:
+    home, other = tmp_path / "home", tmp_path / "other"
+    stored = loci(home, "remember", "The deploy key lives in the team vault", "-t", "ops",
+                  "-i", "0.9", "-m", '{"project": "alpha"}', "--json")  # fmt: skip
+    assert stored.returncode == 0, stored.stderr
+    memory_id = json.loads(stored.stdout)["id"]
+    assert loci(home, "remember", "Lunch is at noon on Fridays", "-n", "life").returncode == 0
+
+    found = loci(home, "recall", "where is the deploy key?", "-l", "1", "--json")
+    assert json.loads(found.stdout)["memories"][0]["id"] == memory_id
+    filtered = loci(home, "recall", "key", "-f", '{"metadata.project": "beta"}', "--json")
+    assert json.loads(filtered.stdout)["memories"] == []
+
+    exported = tmp_path / "memories.json"
+    done = loci(home, "export", str(exported), "--vectors")
+    assert done.returncode == 0 and "exported 2 memories" in done.stderr
+    imported = loci(other, "import", str(exported), "--json")
+    assert json.loads(imported.stdout)["imported"] == 2, imported.stderr
+    assert json.loads(loci(other, "stats", "--json").stdout)["namespaces"] == {
+        "default": 1,
+        "life": 1,
+    }
+
+    preview = json.loads(loci(other, "forget", "-n", "life", "--dry-run", "--json").stdout)
+    assert preview["dry_run"] and preview["deleted"] == 1  # would delete
+    assert json.loads(loci(other, "stats", "--json").stdout)["total_memories"] == 2
+    gone = loci(other, "forget", "-n", "life", "--json")
+    assert json.loads(gone.stdout)["deleted"] == 1
+    assert json.loads(loci(other, "stats", "--json").stdout)["total_memories"] == 1
+
+
+def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert loci(home, "remember", "the one memory").returncode == 0
+    not_json = tmp_path / "notes.txt"
+    not_json.write_text("plain words, not JSON", encoding="utf-8")
+    for args, code, words in [
+        (["recall", "x", "-l", "1000"], 2, "limit"),
+        (["recall", "x", "-f", '{"created_at": {"gt": "0001-01-01T00:00:00+01:00"}}'], 2, "ISO"),
+        (["remember", "x", "-i", "2"], 2, "importance"),
+        (["remember", "x", "-m", "[1, 2]"], 2, "metadata"),
+        (["export", str(tmp_path / "missing" / "out.json")], 2, "no folder"),
+        (["import", str(not_json)], 2, "JSON"),
+        (["forget"], 2, "memory"),
+        (["namespaces", "delete", "nowhere"], 3, "nowhere"),
+    ]:
+        result = loci(home, *args)
+        assert result.returncode == code, (args, result.stderr)
+        assert words in result.stderr and "Traceback" not in result.stderr, (args, result.stderr)
+    assert not (tmp_path / "missing").exists()
+    assert json.loads(loci(home, "stats", "--json").stdout)["total_memories"] == 1
