@@ -341,6 +341,22 @@ def test_export_import_round_trips_every_field(app, tmp_path, embedder):
         other.close()
 
 
+def test_export_pages_add_up_to_the_whole_export(app):
+    app.memory.remember_batch(
+        [MemoryDraft(f"fact {i}", namespace=("even" if i % 2 == 0 else "odd")) for i in range(7)]
+    )
+    for namespace in (None, "odd"):
+        whole = app.transfer.export(namespace, limit=1000).export.memories
+        pages, offset = [], 0
+        while offset is not None:
+            page = app.transfer.export(namespace, offset=offset, limit=2)
+            pages += page.export.memories
+            offset = page.next_offset
+        assert [m.content for m in pages] == [m.content for m in whole]
+        assert len(whole) == (7 if namespace is None else 3)
+    assert app.transfer.export(offset=7).count == 0
+
+
 def test_import_reports_malformed_items(app):
     deep = {
         "id": "6f1c5c1e-8f43-4a57-9c54-2d0f3f6b9a10",

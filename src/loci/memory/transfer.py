@@ -70,10 +70,8 @@ class TransferService:
         with self._engine.db.snapshot() as conn:
             if namespace is not None:
                 self._engine.require_namespace(conn, namespace)
-            rows = sql.iter_memories(conn, compiled.sql, compiled.params, include_vectors)
-            for position, (memory, blob) in enumerate(rows):
-                if position < offset:
-                    continue
+            rows = sql.iter_memories(conn, compiled.sql, compiled.params, include_vectors, offset)
+            for memory, blob in rows:
                 vector = np.frombuffer(blob, dtype=np.float32).tolist() if blob else None
                 yield ExportedMemory(**memory.model_dump(), vector=vector)
 
