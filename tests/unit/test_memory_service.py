@@ -302,6 +302,22 @@ def test_nearby_excludes_self_and_ranks_by_similarity(app):
     assert sims == sorted(sims, reverse=True)
 
 
+def test_stats_of_the_store_and_of_one_namespace(app):
+    seed(app)
+    whole = app.catalog.stats()
+    assert whole.total_memories == 4 and whole.namespaces == {"default": 2, "work": 2}
+    assert whole.tag_distribution == {"ops": 2, "db": 1, "people": 1, "prefs": 1}
+    assert list(whole.tag_distribution) == ["ops", "db", "people", "prefs"]  # count, then name
+    assert whole.average_importance == pytest.approx(0.525)
+    assert whole.oldest_memory is not None and whole.oldest_memory <= whole.newest_memory
+    work = app.catalog.stats("work")
+    assert work.total_memories == 2 and work.namespaces == {"work": 2}
+    assert work.tag_distribution == {"ops": 2, "db": 1}
+    assert work.average_importance == pytest.approx(0.5)
+    app.memory.remember_batch([MemoryDraft("x", tags=[f"tag{i:02d}"]) for i in range(60)])
+    assert len(app.catalog.stats().tag_distribution) == 50  # the 50 commonest
+
+
 def test_namespace_lifecycle(app):
     seed(app)
     app.catalog.namespaces("create", "empty")

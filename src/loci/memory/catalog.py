@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import sqlite3
+from typing import Any, Literal
 
 from loci.errors import ConflictError, InvalidInputError
 from loci.memory import validation
@@ -63,14 +64,7 @@ class CatalogService:
                 for info in sql.list_namespaces(conn)
                 if namespace is None or info.name == namespace
             }
-            tags = dict(
-                conn.execute(
-                    "SELECT t.tag, count(*) AS n FROM memory_tags t JOIN memories m "
-                    f"ON m.seq = t.memory_seq WHERE {where} GROUP BY t.tag "
-                    "ORDER BY n DESC, t.tag LIMIT ?",
-                    [*params, TOP_TAGS],
-                ).fetchall()
-            )
+            tags = _top_tags(conn, namespace)
             stored_model = self._engine.stored_model(conn)
         identity = self._engine.embedder.identity
         return StatsResult(
@@ -131,3 +125,18 @@ def _database_bytes(engine: MemoryEngine) -> int:
     path = engine.db.path
     siblings = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
     return sum(p.stat().st_size for p in siblings if p.exists())
+
+
+def _top_tags(conn: sqlite3.Connection, namespace: str | None) -> dict[str, int]:
+    """The TOP_TAGS commonest tags with their counts, most common first."""
+    if namespace is None:  # no join: looking up each tag's memory cost 150 ms at 100k
+        query = "SELECT tag, count(*) AS n FROM memory_tags GROUP BY tag"
+        params: list[Any] = []
+    else:
+        query = (
+            "SELECT t.tag, count(*) AS n FROM memories m JOIN memory_tags t "
+            "ON t.memory_seq = m.seq WHERE m.namespace = ? GROUP BY t.tag"
+        )
+        params = [namespace]
+    rows = conn.execute(f"{query} ORDER BY n DESC, tag LIMIT ?", [*params, TOP_TAGS])
+    return {str(tag): int(count) for tag, count in rows.fetchall()}
