@@ -197,6 +197,49 @@ async def test_export_then_import_into_an_empty_store(tmp_path):
         assert again["export"]["memories"] == exported["export"]["memories"]
 
 
+async def test_a_cancelled_import_stops_between_batches_and_the_server_goes_on(tmp_path):
+    items = [
+        {
+            "id": f"6f1c5c1e-8f43-4a57-9c54-{i:012d}",
+            "content": f"imported note number {i}",
+            "namespace": "imported",
+            "tags": [],
+            "importance": 0.5,
+            "source": "import",
+            "metadata": {},
+            "access_count": 0,
+            "created_at": "2024-01-01T00:00:00Z",
+            "updated_at": "2024-01-01T00:00:00Z",
+            "last_accessed": "2024-01-01T00:00:00Z",
+        }
+        for i in range(3000)
+    ]
+    async with connected(tmp_path) as client:
+        first_batch = anyio.Event()
+
+        async def on_progress(done, total_items, message):
+            first_batch.set()
+
+        async def run_import(scope: anyio.CancelScope) -> None:
+            with scope:
+                await client.call_tool(
+                    "import_memories", {"data": {"memories": items}}, progress_callback=on_progress
+                )
+
+        scope = anyio.CancelScope()
+        async with anyio.create_task_group() as group:
+            group.start_soon(run_import, scope)
+            with anyio.fail_after(60):
+                await first_batch.wait()
+            scope.cancel()  # the client sends notifications/cancelled
+        stored = await total(client)
+        # Whole batches of 256 were committed before the cancellation was seen; none after.
+        assert 0 < stored < len(items) and stored % 256 == 0, stored
+        assert await total(client) == stored  # nothing goes on in the background
+        found = await client.call_tool("recall", {"query": "imported note number 7"})
+        assert not found.is_error
+
+
 async def test_two_servers_on_one_folder_lose_no_write(tmp_path):
     async with connected(tmp_path) as first, connected(tmp_path) as second:
 

@@ -2,14 +2,13 @@
 
 from typing import Annotated, Any
 
-import anyio.from_thread
 from mcp.server.mcpserver import Context
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from loci.conversations.models import ConversationImportResult
 from loci.mcp.memory_tools import NAMESPACE, Namespace
-from loci.mcp.provider import AppProvider
+from loci.mcp.provider import AppProvider, progress_reporter
 from loci.settings import Settings
 
 MAX_MESSAGES = 5000
@@ -56,9 +55,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
 
         checked = parse_messages([m.model_dump(exclude_none=True) for m in messages])
 
-        def progress(done: int, total: int) -> None:
-            anyio.from_thread.run(ctx.report_progress, done, total, "storing messages")
-
+        progress = progress_reporter(ctx, "storing messages")
         return provider.call(
             lambda app: app.conversations.remember_conversation(
                 checked, namespace, conversation_id, progress

@@ -2,12 +2,11 @@
 
 from typing import Annotated, Any, Literal
 
-import anyio.from_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from loci.mcp.provider import AppProvider
+from loci.mcp.provider import AppProvider, progress_reporter
 from loci.memory.models import (
     ExportResult,
     ForgetBatchResult,
@@ -189,9 +188,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
 
         options = ImportOptions(namespace_override, skip_duplicates, recompute_vectors)
 
-        def progress(done: int, total: int) -> None:
-            anyio.from_thread.run(ctx.report_progress, done, total, "importing memories")
-
+        progress = progress_reporter(ctx, "importing memories")
         return provider.call(lambda app: app.transfer.import_data(data, options, progress))
 
     tools = [

@@ -11,9 +11,13 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+import anyio.from_thread
+
 from loci.settings import Settings
 
 if TYPE_CHECKING:
+    from mcp.server.mcpserver import Context
+
     from loci.app import App
 
 T = TypeVar("T")
@@ -70,3 +74,15 @@ class AppProvider:
         except LociError as exc:
             # The first tool call will meet the same error and report it to the agent.
             log.warning("warm-up failed: %s", exc.message)
+
+
+def progress_reporter(ctx: Context, message: str) -> Callable[[int, int], None]:
+    """A progress callback for a tool's work in its worker thread: it reports progress to the
+    client and, once the client has cancelled the request, stops the work between two steps
+    by raising the cancellation (the steps already committed stay stored)."""
+
+    def report(done: int, total: int) -> None:
+        anyio.from_thread.check_cancelled()
+        anyio.from_thread.run(ctx.report_progress, done, total, message)
+
+    return report
