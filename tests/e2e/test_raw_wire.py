@@ -72,3 +72,29 @@ async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
             assert result["structuredContent"]["error"]["type"] == "invalid_input"
         assert answers[5]["result"]["structuredContent"]["total_memories"] == 0
         await process.stdin.aclose()
+
+
+async def test_closing_while_the_model_loads_exits_cleanly(tmp_path):
+    """A client that closes the server moments after listing the tools (a window closed at
+    once) must not see it crash: exiting while ONNX Runtime loaded the model in the warm-up
+    thread aborted the process ("terminate called without an active exception")."""
+    params = server_params(tmp_path, LOCI_LOG_LEVEL="INFO")
+    async with await anyio.open_process([params.command, *params.args], env=params.env) as process:
+        await process.stdin.send(json.dumps(INIT).encode() + b"\n")
+        await _responses(process, {1})
+        await process.stdin.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        await process.stdin.send(b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n')
+        await process.stdin.send(_call(3, "stats", "{}"))
+        await _responses(process, {2, 3})
+        logged = b""
+        with anyio.fail_after(60):
+            async for chunk in process.stderr:
+                logged += chunk
+                if b"starting the ONNX Runtime session" in logged:
+                    break
+        await process.stdin.aclose()
+        with anyio.fail_after(60):
+            async for chunk in process.stderr:
+                logged += chunk
+            code = await process.wait()
+    assert code == 0 and b"terminate called" not in logged, logged.decode(errors="replace")

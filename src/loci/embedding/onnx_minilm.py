@@ -7,6 +7,7 @@ own: mean over non-padding tokens, then L2 normalisation.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Sequence
@@ -19,6 +20,8 @@ from loci.errors import EmbeddingError
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+log = logging.getLogger("loci.embedding")
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
@@ -58,6 +61,7 @@ class OnnxMiniLM:
         with self._lock:
             if self._session is None:
                 self._tokenizer = _load_tokenizer()
+                log.info("starting the ONNX Runtime session")
                 self._session = _load_session(self._threads)
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from loci.app import App
 
 T = TypeVar("T")
+#: How long closing waits for the warm-up to finish (it takes about a second).
+WARM_UP_WAIT_SECONDS = 30.0
 log = logging.getLogger("loci.mcp")
 
 
@@ -32,7 +34,7 @@ class AppProvider:
         self._app: App | None = None
         self._build_lock = threading.Lock()
         self._call_lock = threading.Lock()
-        self._warm_up_started = False
+        self._warm_up: threading.Thread | None = None
 
     def app(self) -> App:
         """The App, built on first use."""
@@ -52,25 +54,32 @@ class AppProvider:
 
     def warm_up_in_background(self) -> None:
         """Start loading the App and the model in a daemon thread (once)."""
-        if self._warm_up_started:
+        if self._warm_up is not None:
             return
-        self._warm_up_started = True
-        threading.Thread(target=self._warm_up, name="loci-warm-up", daemon=True).start()
+        self._warm_up = threading.Thread(target=self._load, name="loci-warm-up", daemon=True)
+        self._warm_up.start()
 
     def close(self) -> None:
-        """Close the App if it was built."""
+        """Wait for the warm-up, then close the App if it was built."""
+        # A process that exits while ONNX Runtime is loading the model in the warm-up thread
+        # aborts ("terminate called without an active exception", SIGABRT): a client that
+        # closed within ~0.3 s of listing the tools saw its server crash.
+        if self._warm_up is not None:
+            self._warm_up.join(WARM_UP_WAIT_SECONDS)
         if self._app is not None:
             with self._call_lock:
                 self._app.close()
 
-    def _warm_up(self) -> None:
+    def _load(self) -> None:
         from loci.errors import LociError
 
         try:
             app = self.app()
+            log.info("warm-up: loading the embedding model")
             app.embedder.load()
             with self._call_lock:
                 app.memory.warm_up()
+            log.info("warm-up: done")
         except LociError as exc:
             # The first tool call will meet the same error and report it to the agent.
             log.warning("warm-up failed: %s", exc.message)
