@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -59,25 +60,32 @@ def config(state: CliState, client: str) -> None:
     command = shutil.which("loci") or sys.executable
     args = ["serve"] if command.endswith("loci") else ["-m", "loci", "serve"]
     env = {"LOCI_HOME": str(state.home.resolve())} if state.home else {}
-    click.echo(client_snippet(client, command, args, env))
+    if state.config:
+        env["LOCI_CONFIG"] = str(state.config.resolve())
+    where, text = client_snippet(client, command, args, env)
+    click.echo(where, err=True)  # stdout stays pasteable: `loci config cursor > mcp.json`
+    click.echo(text)
 
 
-def client_snippet(client: str, command: str, args: list[str], env: dict[str, str]) -> str:
-    """The text to paste for a client (a JSON file fragment, or a shell command)."""
+def client_snippet(
+    client: str, command: str, args: list[str], env: dict[str, str]
+) -> tuple[str, str]:
+    """Where the snippet goes, and the text to paste there (JSON, or a shell command)."""
     server: dict[str, object] = {"command": command, "args": args}
     if env:
         server["env"] = env
     if client == "claude-code":
-        env_flags = "".join(f" -e {key}={value}" for key, value in env.items())
-        return f"claude mcp add loci{env_flags} -- {command} {' '.join(args)}"
+        env_flags = "".join(f" -e {key}={shlex.quote(value)}" for key, value in env.items())
+        command_line = shlex.join([command, *args])
+        return "# run in a shell", f"claude mcp add loci{env_flags} -- {command_line}"
     if client == "vscode":
         server = {"type": "stdio", **server}
-        return "// .vscode/mcp.json\n" + json.dumps({"servers": {"loci": server}}, indent=2)
+        return "// .vscode/mcp.json", json.dumps({"servers": {"loci": server}}, indent=2)
     where = {
         "claude": "// claude_desktop_config.json (Settings > Developer > Edit Config)",
         "cursor": "// ~/.cursor/mcp.json (or .cursor/mcp.json in a project)",
     }[client]
-    return where + "\n" + json.dumps({"mcpServers": {"loci": server}}, indent=2)
+    return where, json.dumps({"mcpServers": {"loci": server}}, indent=2)
 
 
 def main() -> None:
