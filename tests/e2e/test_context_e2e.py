@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from mcp import MCPError
 
 from tests.e2e.conftest import connected
 
@@ -84,6 +85,11 @@ async def test_a_poor_document_is_corrected_by_following_the_guidance(tmp_path):
         assert "Redis" in found.structured_content["memories"][0]["content"]
         template = await client.read_resource("context://templates/mental_model")
         assert json.loads(template.contents[0].text)["name"] == "mental_model"
+        # loci's own message reaches the client (the SDK withholds a crash's text).
+        with pytest.raises(MCPError, match="the templates are: bugs, features, mental_model"):
+            await client.read_resource("context://templates/diary")
+        with pytest.raises(MCPError, match="invalid_input: name must be 1-64"):
+            await client.read_resource("context://templates/" + "a" * 100)
 
 
 async def test_context_errors_come_back_structured(tmp_path):

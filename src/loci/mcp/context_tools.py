@@ -134,6 +134,6 @@ def _register_resources(server: MCPServer, provider: AppProvider) -> None:
         """A context-file template (sections, formats, example) as JSON."""
         from loci.contextdocs.library import template_info
 
-        return provider.call(
+        return provider.read(
             lambda app: template_info(app.context.templates.get(name, "name")).model_dump_json()
         )

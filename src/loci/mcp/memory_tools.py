@@ -218,11 +218,11 @@ def _register_resources(server: MCPServer, provider: AppProvider) -> None:
     )
     def stats_resource() -> str:
         """Figures about the memory store, as JSON."""
-        return provider.call(lambda app: app.catalog.stats().model_dump_json())
+        return provider.read(lambda app: app.catalog.stats().model_dump_json())
 
     @server.resource(
         "memory://namespaces", name="namespaces", title="Namespaces", mime_type="application/json"
     )
     def namespaces_resource() -> str:
         """Namespaces with their memory counts, as JSON."""
-        return provider.call(lambda app: app.catalog.namespaces("list").model_dump_json())
+        return provider.read(lambda app: app.catalog.namespaces("list").model_dump_json())

@@ -52,6 +52,21 @@ class AppProvider:
         with self._call_lock:
             return work(app)
 
+    def read(self, work: Callable[[App], str]) -> str:
+        """`call` for a resource: loci's errors become the SDK's resource errors, whose message
+        reaches the client (any other exception is a crash to the SDK: it logs a traceback
+        and tells the client only that the read failed)."""
+        from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+
+        from loci.errors import LociError, NotFoundError
+
+        try:
+            return self.call(work)
+        except NotFoundError as exc:
+            raise ResourceNotFoundError(exc.message) from exc
+        except LociError as exc:
+            raise ResourceError(f"{exc.code}: {exc.message}") from exc
+
     def warm_up_in_background(self) -> None:
         """Start loading the App and the model in a daemon thread (once)."""
         if self._warm_up is not None:
