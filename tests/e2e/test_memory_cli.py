@@ -59,6 +59,7 @@ def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(tmp_path:
     for args, code, words in [
         (["recall", "x", "-l", "1000"], 2, "limit"),
         (["recall", "x", "-f", '{"created_at": {"gt": "0001-01-01T00:00:00+01:00"}}'], 2, "ISO"),
+        (["recall", "x", "-f", '{"source": "\udcff"}'], 2, "not valid Unicode"),  # byte 0xff
         (["remember", "x", "-i", "2"], 2, "importance"),
         (["remember", "x", "-m", "[1, 2]"], 2, "metadata"),
         (["export", str(tmp_path / "missing" / "out.json")], 2, "no folder"),

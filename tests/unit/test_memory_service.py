@@ -166,6 +166,9 @@ def test_metadata_filters(app):
         {"metadata.n": {"in": [1, -(2**63) - 1]}},
         {"created_at": {"gt": "0001-01-01T00:00:00+01:00"}},  # before year 1 in UTC
         {"updated_at": {"lt": "9999-12-31T23:00:00-05:00"}},  # after 9999 in UTC
+        {"source": "\ud800"},  # lone surrogates: SQLite cannot bind them
+        {"tags": {"contains": "\udcff"}},
+        {"metadata.k": {"in": ["ok", "\udcff"]}},
     ],
 )
 def test_malformed_filters_are_refused(app, filters):

@@ -264,7 +264,7 @@ def _scalar(value: Any, name: str) -> Any:
     if isinstance(value, int | float):
         return _sqlite_number(value, name)
     if isinstance(value, str):
-        return value
+        return _text(value, name)
     raise _bad(f"values compared with {name} must be strings, numbers or booleans")
 
 
@@ -290,6 +290,16 @@ def _one(value: Any, kind: type, name: str) -> Any:
         return _sqlite_number(value, name)
     if not isinstance(value, str):
         raise _bad(f"{name} is compared with strings, got {validation.shown(value)}")
+    return _text(value, name)
+
+
+def _text(value: str, name: str) -> str:
+    """A text operand that SQLite can bind: no lone surrogates (the CLI reads invalid UTF-8
+    in its arguments as such)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _bad(f"{name} is compared with text that is not valid Unicode") from None
     return value
 
 
