@@ -7,6 +7,7 @@ import json
 import anyio
 import pytest
 
+from loci.memory.transfer import IMPORT_BATCH
 from tests.e2e.conftest import connected
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
@@ -233,8 +234,8 @@ async def test_a_cancelled_import_stops_between_batches_and_the_server_goes_on(t
                 await first_batch.wait()
             scope.cancel()  # the client sends notifications/cancelled
         stored = await total(client)
-        # Whole batches of 256 were committed before the cancellation was seen; none after.
-        assert 0 < stored < len(items) and stored % 256 == 0, stored
+        # Whole batches (IMPORT_BATCH) were committed before the cancellation was seen; none after.
+        assert 0 < stored < len(items) and stored % IMPORT_BATCH == 0, stored
         assert await total(client) == stored  # nothing goes on in the background
         found = await client.call_tool("recall", {"query": "imported note number 7"})
         assert not found.is_error

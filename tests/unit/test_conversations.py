@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from loci.app import App
+from loci.app import App, build_app
 from loci.conversations.messages import parse_messages, read_chat_file
+from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import InvalidInputError
+from loci.settings import load_settings
 
 CHAT = [
     {
@@ -141,6 +143,46 @@ def test_message_ids_are_only_unique_within_a_conversation(app: App) -> None:
     second = app.conversations.remember_conversation(parse_messages(other), "chat", "family")
     assert (first.stored, second.stored, second.skipped_existing) == (6, 6, 0)
     assert app.catalog.stats().total_memories == 12
+
+
+def test_long_imports_embed_in_windows_and_store_in_order(
+    home: Path, embedder: OnnxMiniLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from loci.memory import service
+
+    # 12 messages: embedded in windows of 5, 5 and 2, stored 2 at a time.
+    monkeypatch.setattr(service, "EMBED_WINDOW", 5)
+    app = build_app(load_settings(home=home, max_batch_size=2), embedder=embedder)
+    try:
+        topics = ["tulips", "kites", "violins", "glaciers", "sourdough", "chess", "comets",
+                  "lanterns", "otters", "pottery", "sailing", "beekeeping"]  # fmt: skip
+        messages = [
+            {
+                "speaker": "Ana",
+                "text": f"Today I learned about {topic}.",
+                "timestamp": 1_700_000_000 + i,
+            }
+            for i, topic in enumerate(topics)
+        ]
+        reported: list[tuple[int, int]] = []
+        result = app.conversations.remember_conversation(
+            parse_messages(messages),
+            "chat",
+            "long",
+            lambda done, total: reported.append((done, total)),
+        )
+        assert result.stored == 12
+        assert reported == [(n, 12) for n in (2, 4, 5, 7, 9, 10, 12)]
+        with app.db.locked() as conn:
+            stored = conn.execute(
+                "SELECT content, json_extract(metadata, '$.position') FROM memories ORDER BY seq"
+            ).fetchall()
+        assert [position for _, position in stored] == list(range(12))
+        for topic in topics:  # each memory kept its own vector
+            found = app.memory.recall(f"learned about {topic}", limit=1, hybrid_alpha=1.0)
+            assert found.memories[0].content == f"Ana: Today I learned about {topic}."
+    finally:
+        app.close()
 
 
 def test_a_bad_message_stores_nothing(app: App) -> None:

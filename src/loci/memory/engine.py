@@ -21,6 +21,10 @@ from loci.stores.vectors import VectorIndex
 T = TypeVar("T")
 
 MODEL_KEY = "embedding_model"
+#: Texts embedded in one call when storing many: the embedder sorts a call's texts by length,
+#: so a larger window pads less. Chat turns (LoCoMo, 2,760): windows of 100 embedded 80-88
+#: texts/s, of 1,024 116/s, all at once 123/s.
+EMBED_WINDOW = 1024
 DIMENSIONS_KEY = "embedding_dimensions"
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from loci.errors import InvalidInputError, LociError, NotFoundError
 from loci.memory import hybrid, query_side, search_side, validation
-from loci.memory.engine import MemoryEngine, vector_bytes
+from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.memory.filters import CompiledFilter, compile_filter
 from loci.memory.models import (
     ForgetBatchResult,
@@ -83,8 +83,9 @@ class MemoryService:
     ) -> list[str]:
         """Store any number of memories, all checked before the first is written.
 
-        Raises InvalidInputError naming the first bad item and stores nothing. Writes go in
-        transactions of `max_batch_size`, reporting `progress(done, total)` after each.
+        Raises InvalidInputError naming the first bad item and stores nothing. Texts are
+        embedded EMBED_WINDOW at a time; writes go in transactions of `max_batch_size`,
+        reporting `progress(done, total)` after each.
         """
         checked: list[CheckedDraft] = []
         for index, draft in enumerate(drafts):
@@ -96,11 +97,13 @@ class MemoryService:
                 ) from None
         ids: list[str] = []
         step = self._limits.max_batch_size
-        for start in range(0, len(checked), step):
-            chunk = checked[start : start + step]
-            ids += self._store(chunk, self._engine.embed([item.content for item in chunk]))[0]
-            if progress is not None:
-                progress(len(ids), len(checked))
+        for window_start in range(0, len(checked), EMBED_WINDOW):
+            window = checked[window_start : window_start + EMBED_WINDOW]
+            vectors = self._engine.embed([item.content for item in window])
+            for start in range(0, len(window), step):
+                ids += self._store(window[start : start + step], vectors[start : start + step])[0]
+                if progress is not None:
+                    progress(len(ids), len(checked))
         return ids
 
     def replace(

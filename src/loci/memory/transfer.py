@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from loci.errors import InvalidInputError, LociError, ModelMismatchError
 from loci.memory import validation
-from loci.memory.engine import MemoryEngine, vector_bytes
+from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.memory.filters import compile_filter
 from loci.memory.models import ExportData, ExportedMemory, ExportResult, ImportResult, ItemError
 from loci.memory.service import content_hash
@@ -23,8 +23,8 @@ from loci.stores.vector_sync import Progress, prune_log
 from loci.timeutil import format_time, now, parse_time
 
 EXPORT_VERSION = "1.0.0"
-#: Memories embedded and committed together during import and reindex.
-IMPORT_BATCH = 256
+#: Memories embedded and committed together during import and reindex (see EMBED_WINDOW).
+IMPORT_BATCH = EMBED_WINDOW
 #: Imported vectors shorter than this are refused: they point nowhere.
 MIN_VECTOR_NORM = 1e-6
 
