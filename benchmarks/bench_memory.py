@@ -309,6 +309,42 @@ def conversation_figures(embedder: OnnxMiniLM, repeat: int) -> None:
     )
 
 
+def import_figures(embedder: OnnxMiniLM) -> None:
+    """Storing many memories in one call: a chat import (`remember_conversation`) and
+    `import_memories` with vectors recomputed, against embedding the same texts in one call
+    (timed before and after them, and averaged: the machine drifts)."""
+    if not LOCOMO.exists():
+        print(f"import throughput: skipped, {LOCOMO} is missing")
+        return
+    conversations = locomo.load(LOCOMO)
+    with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as second:
+        chat = build_app(load_settings(home=first), embedder=embedder)
+        texts = [f"{m.speaker}: {m.text}" for c in conversations for m in c.messages]
+        bare = timed(lambda: embedder.embed(texts), 1)
+        started = time.perf_counter()
+        for conversation in conversations:
+            chat.conversations.remember_conversation(
+                conversation.messages, "chat", conversation.sample_id
+            )
+        chat_seconds = time.perf_counter() - started
+        document = chat.transfer.export(limit=100_000).model_dump()
+        chat.close()
+        target = build_app(load_settings(home=second), embedder=embedder)
+        started = time.perf_counter()
+        imported = target.transfer.import_data(document, ImportOptions()).imported
+        import_seconds = time.perf_counter() - started
+        target.close()
+        bare += timed(lambda: embedder.embed(texts), 1)
+    bare_rate = len(texts) / (statistics.mean(bare) / 1000)
+    chat_rate, import_rate = len(texts) / chat_seconds, imported / import_seconds
+    print(
+        f"import throughput ({len(texts)} LoCoMo turns): chat import {chat_rate:.0f}/s, "
+        f"import_memories {import_rate:.0f}/s; bare embedding of the same texts in one call "
+        f"{bare_rate:.0f}/s; ratios {chat_rate / bare_rate:.2f} and {import_rate / bare_rate:.2f} "
+        "(target >= 0.85)"
+    )
+
+
 def remember_figures(app, embedder: OnnxMiniLM, repeat: int) -> None:
     texts = [
         f"The user mentioned fact number {i} about {WORDS[i % len(WORDS)]} and lunch"
@@ -390,6 +426,7 @@ def main() -> None:
         app.close()
         peak_rss(home)
     conversation_figures(embedder, 3)
+    import_figures(embedder)
     print(json.dumps({"note": "ratios are loci / bare model in the same run"}))
 
 
