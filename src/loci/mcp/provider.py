@@ -11,8 +11,6 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-import anyio.from_thread
-
 from loci.settings import Settings
 
 if TYPE_CHECKING:
@@ -104,6 +102,8 @@ def progress_reporter(ctx: Context, message: str) -> Callable[[int, int], None]:
     """A progress callback for a tool's work in its worker thread: it reports progress to the
     client and, once the client has cancelled the request, stops the work between two steps
     by raising the cancellation (the steps already committed stay stored)."""
+
+    import anyio.from_thread  # not at import time: the server's first answer needs none
 
     def report(done: int, total: int) -> None:
         anyio.from_thread.check_cancelled()
