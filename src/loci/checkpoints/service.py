@@ -40,13 +40,12 @@ from loci.errors import (
     InvalidInputError,
     SessionNotFoundError,
 )
+from loci.memory.validation import MAX_COUNT
 from loci.stores.db import Database
 from loci.timeutil import now
 
 MAX_METADATA_BYTES = 64 * 1024
 MAX_PAGE = 1000
-#: The largest paging offset (SQLite's integers are 64-bit).
-MAX_OFFSET = 2**62
 
 
 @dataclass(frozen=True)
@@ -340,8 +339,8 @@ def _has_path(context: dict[str, Any], dotted: str) -> bool:
 def _page(limit: int, offset: int) -> tuple[int, int]:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
         raise InvalidInputError(f"limit must be 1-{MAX_PAGE}", field="limit")
-    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
-        raise InvalidInputError(f"offset must be 0-{MAX_OFFSET}", field="offset")
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_COUNT:
+        raise InvalidInputError(f"offset must be 0-{MAX_COUNT}", field="offset")
     return limit, offset
 
 

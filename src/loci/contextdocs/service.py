@@ -37,15 +37,13 @@ from loci.contextdocs.names import NAME_PATTERN, path_name
 from loci.contextdocs.validate import Validation, validate
 from loci.errors import InvalidInputError, NotFoundError
 from loci.memory.service import MemoryService
-from loci.memory.validation import shown
+from loci.memory.validation import MAX_COUNT, shown, utf8
 from loci.stores.db import Database
 from loci.stores.files import atomic_write, private_folder
 from loci.timeutil import now
 
 MAX_PATH_CHARS = 4096
 MAX_HISTORY = 1000
-#: The largest version number asked for (SQLite's integers are 64-bit).
-MAX_VERSION = 2**62
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -107,9 +105,9 @@ class ContextService:
         """A file's newest (or a given) version; the template skeleton if nothing is saved."""
         project_id = self._require_project(project_id)
         template = self.templates.get(file_type)
-        if version is not None and (isinstance(version, bool) or not 1 <= version <= MAX_VERSION):
+        if version is not None and (isinstance(version, bool) or not 1 <= version <= MAX_COUNT):
             raise InvalidInputError(
-                f"version must be 1-{MAX_VERSION}, got {shown(version)}", field="version"
+                f"version must be 1-{MAX_COUNT}, got {shown(version)}", field="version"
             )
         with self._db.snapshot() as conn:
             latest = store.version(conn, project_id, file_type, None)
@@ -318,12 +316,7 @@ class ContextService:
             )
         if "\x00" in content:
             raise InvalidInputError("content must not contain NUL characters", field="content")
-        try:
-            size = len(content.encode("utf-8"))
-        except UnicodeEncodeError as exc:  # a lone surrogate: no file can hold it
-            raise InvalidInputError(
-                f"content is not valid Unicode text at character {exc.start}", field="content"
-            ) from None
+        size = len(utf8(content, "content"))  # a lone surrogate: no file can hold it
         if size > self._limits.max_bytes:
             raise InvalidInputError(
                 f"content is {size} bytes; the limit is {self._limits.max_bytes} "

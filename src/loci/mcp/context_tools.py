@@ -14,8 +14,9 @@ from loci.contextdocs.models import (
     TemplateList,
     UpdateResult,
 )
-from loci.mcp.memory_tools import ADDITIVE, MAX_POSITION, READ_ONLY
+from loci.mcp.memory_tools import ADDITIVE, READ_ONLY
 from loci.mcp.provider import AppProvider
+from loci.memory.validation import MAX_COUNT
 from loci.settings import Settings
 
 NAME = r"^[A-Za-z0-9_-]{1,64}$"
@@ -69,7 +70,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         file_type: FileType,
         version: Annotated[
             int | None,
-            Field(ge=1, le=MAX_POSITION, description="An earlier version (default: newest)."),
+            Field(ge=1, le=MAX_COUNT, description="An earlier version (default: newest)."),
         ] = None,
     ) -> ContextFile:
         """Read a project's context file and what its template expects. If nothing is saved

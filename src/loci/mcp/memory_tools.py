@@ -20,6 +20,7 @@ from loci.memory.models import (
     RememberResult,
     StatsResult,
 )
+from loci.memory.validation import MAX_COUNT
 from loci.settings import Settings
 
 UUID = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
@@ -31,9 +32,7 @@ Tag = Annotated[str, Field(min_length=1, max_length=64)]
 Tags = Annotated[list[Tag], Field(max_length=64, description="Tags for filtering.")]
 Importance = Annotated[float, Field(ge=0.0, le=1.0, description="Importance 0-1 (default 0.5).")]
 Metadata = Annotated[dict[str, Any], Field(description="Arbitrary JSON metadata.")]
-#: The largest offset or version number accepted (SQLite's integers are 64-bit).
-MAX_POSITION = 2**62
-Offset = Annotated[int, Field(ge=0, le=MAX_POSITION, description="Skip this many (paging).")]
+Offset = Annotated[int, Field(ge=0, le=MAX_COUNT, description="Skip this many (paging).")]
 Filters = Annotated[
     dict[str, Any] | None,
     Field(

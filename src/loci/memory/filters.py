@@ -297,9 +297,9 @@ def _text(value: str, name: str) -> str:
     """A text operand that SQLite can bind: no lone surrogates (the CLI reads invalid UTF-8
     in its arguments as such)."""
     try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise _bad(f"{name} is compared with text that is not valid Unicode") from None
+        validation.utf8(value, name)
+    except InvalidInputError as exc:
+        raise _bad(exc.message) from None
     return value
 
 

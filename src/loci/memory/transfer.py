@@ -83,7 +83,7 @@ class TransferService:
         limit: int = 1000,
     ) -> ExportResult:
         """One page of an export, as a document `import_memories` accepts."""
-        offset = validation.bounded_int(offset, 0, 2**62, "offset")
+        offset = validation.bounded_int(offset, 0, validation.MAX_COUNT, "offset")
         limit = validation.bounded_int(limit, 1, 100_000, "limit")
         memories: list[ExportedMemory] = []
         more = False
@@ -210,7 +210,9 @@ class TransferService:
             created_at=_stamp(memory.created_at, "created_at"),
             updated_at=_stamp(memory.updated_at, "updated_at"),
             last_accessed=_stamp(memory.last_accessed, "last_accessed"),
-            access_count=validation.bounded_int(memory.access_count, 0, 2**62, "access_count"),
+            access_count=validation.bounded_int(
+                memory.access_count, 0, validation.MAX_COUNT, "access_count"
+            ),
             embedding=b"",
         )
         return row, vector

@@ -29,6 +29,8 @@ MAX_SHOWN = 80
 #: nested over 1,000 deep, and one such row would break every metadata filter; Python's
 #: encoder stops near there too.
 MAX_METADATA_DEPTH = 32
+#: The largest count, offset or version number accepted (SQLite's integers are 64-bit).
+MAX_COUNT = 2**62
 
 
 def shown(value: object) -> str:
