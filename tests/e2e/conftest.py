@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -30,3 +31,15 @@ async def connected(home: Path, **env: str) -> AsyncIterator[Client]:
     """A client session with a fresh `loci serve` process."""
     async with Client(server_params(home, **env), read_timeout_seconds=120) as client:
         yield client
+
+
+def run_loci(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`python -m loci ARGS` as a person runs it, on the data folder `home`."""
+    environment = {**os.environ, "LOCI_HOME": str(home), **env}
+    return subprocess.run(
+        [sys.executable, "-m", "loci", *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+    )

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.e2e.conftest import connected
+from tests.e2e.conftest import connected, run_loci
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -130,13 +130,7 @@ def test_the_cli_lists_shows_exports_and_collects(tmp_path):
     env = {**os.environ, "LOCI_HOME": str(home), **FAIL_KEYRING}
 
     def loci(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "loci", "checkpoints", *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-        )
+        return run_loci(home, "checkpoints", *args, **FAIL_KEYRING)
 
     script = (
         "from loci.app import build_app\nfrom loci.settings import load_settings\n"
@@ -152,6 +146,8 @@ def test_the_cli_lists_shows_exports_and_collects(tmp_path):
     exported = tmp_path / "cli.json"
     assert loci("export", "cli", "-o", str(exported)).returncode == 0
     assert exported.read_text().count('"checkpointId"') == 3
+    nowhere = loci("export", "cli", "-o", str(tmp_path / "missing" / "cli.json"))
+    assert nowhere.returncode == 2 and "no folder" in nowhere.stderr
     assert "removed 0 checkpoints" in loci("gc").stdout
     missing = loci("show", "cp-none")
     assert missing.returncode == 3 and "CHECKPOINT_NOT_FOUND" in missing.stderr

@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import run_loci as loci
 from tests.unit.test_context_service import GOOD, POOR
 
 pytestmark = pytest.mark.e2e
-
-
-def loci(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, "LOCI_HOME": str(home), **env}
-    return subprocess.run(
-        [sys.executable, "-m", "loci", *args],
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=120,
-    )
 
 
 @pytest.fixture

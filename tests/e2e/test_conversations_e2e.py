@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
 from tests.e2e.conftest import connected
+from tests.e2e.conftest import run_loci as loci
 from tests.unit.test_conversations import CHAT
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
@@ -49,13 +47,6 @@ async def test_bad_conversations_are_refused_and_store_nothing(tmp_path, argumen
         assert result.structured_content["error"]["type"] == "invalid_input"
         stats = await client.call_tool("stats", {})
         assert stats.structured_content["total_memories"] == 0
-
-
-def loci(home, *args):
-    env = {**os.environ, "LOCI_HOME": str(home)}
-    return subprocess.run(
-        [sys.executable, "-m", "loci", *args], capture_output=True, text=True, env=env, timeout=120
-    )
 
 
 def test_import_chat_command(tmp_path):

@@ -3,21 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import run_loci as loci
+
 pytestmark = pytest.mark.e2e
-
-
-def loci(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "LOCI_HOME": str(home)}
-    return subprocess.run(
-        [sys.executable, "-m", "loci", *args], capture_output=True, text=True, env=env, timeout=120
-    )
 
 
 def test_remember_recall_export_import_forget(tmp_path: Path) -> None:
