@@ -93,6 +93,7 @@ def test_parse_accepts_aliases_and_unix_seconds() -> None:
             "session_id must be",
         ),
         ([{"speaker": "a" * 200, "text": "x", "timestamp": "2024-01-01"}], "at most 128"),
+        ([{"messages": [{"speaker": "a"}]}], "message 0: message is a whole conversation"),
     ],
 )
 def test_malformed_messages_name_the_record(records: object, expected: str) -> None:

@@ -53,6 +53,14 @@ def parse_message(record: object, number: int) -> ChatMessage:
     """One message record, `number` counting from 0 (used in error messages)."""
     if not isinstance(record, Mapping):
         raise _bad(number, "message", f"must be a JSON object, got {shown(record)}")
+    if "messages" in record and not any(key in record for key in SPEAKER_KEYS + TEXT_KEYS):
+        # A whole conversation on one line of a .jsonl file.
+        raise _bad(
+            number,
+            "message",
+            "is a whole conversation ({'messages': [...]}): a .jsonl file holds one message "
+            "per line; save a wrapped conversation as .json",
+        )
     speaker = _text_field(record, SPEAKER_KEYS, number, MAX_SPEAKER_CHARS)
     text = _text_field(record, TEXT_KEYS, number, None)
     return ChatMessage(
