@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,3 +44,16 @@ def second_app(home: Path, embedder: OnnxMiniLM, app: App) -> Iterator[App]:
     built = build_app(load_settings(home=home), embedder=embedder)
     yield built
     built.close()
+
+
+def damage_table(database: Path, table: str) -> None:
+    """Overwrite the start of `table`'s first page in a closed database file, as a failing
+    disk or a sync tool copying a live file might."""
+    with sqlite3.connect(database) as conn:
+        page = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,))
+        number = page.fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with open(database, "r+b") as file:
+        file.seek((number - 1) * size)
+        file.write(b"\xff" * 64)

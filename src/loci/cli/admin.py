@@ -24,8 +24,8 @@ def register(group: click.Group) -> None:
 @json_option
 @click.pass_obj
 def reindex(state: CliState, force: bool, as_json: bool) -> None:
-    """Rebuild the vector index and the conversation sessions' keyword documents from SQLite,
-    re-embedding if the model changed."""
+    """Rebuild the vector index, the keyword index and the conversation sessions' documents
+    from SQLite; re-embed every memory if the model changed, and damaged vectors always."""
     from rich.progress import Progress
 
     def work() -> None:
@@ -39,11 +39,16 @@ def reindex(state: CliState, force: bool, as_json: bool) -> None:
         else:
             click.echo(
                 f"{report['memories']} memories, {report['re_embedded']} re-embedded with "
-                f"{report['model']}, {report['indexed']} indexed, "
+                f"{report['model']}{_damaged(report['damaged_vectors'])}, "
+                f"{report['indexed']} indexed, "
                 f"{report['conversation_sessions']} conversation sessions rebuilt"
             )
 
     run(work)
+
+
+def _damaged(vectors: int) -> str:
+    return f" ({vectors} because their vectors were damaged)" if vectors else ""
 
 
 @click.command()
@@ -94,6 +99,46 @@ def diagnose(state: CliState) -> dict[str, Any]:
 
 def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
     checks["schema version"] = app.db.schema_version()
+    # The file first: when it is damaged, the checks that read it would only fail on it.
+    steps = (_check_memories, _check_toolsets) if _check_database(app, checks, problems) else ()
+    for step in (*steps, _check_kernel):
+        try:
+            step(app, checks, problems)
+        except LociError as exc:
+            problems.append(exc.message)
+
+
+def _check_database(app: Any, checks: dict[str, Any], problems: list[str]) -> bool:
+    """The file's structure, then what loci keeps in it; False if the file is damaged."""
+    from loci.stores import health  # numpy: not for every CLI start
+
+    with app.db.locked() as conn:
+        structure = health.structure_problems(conn)
+        checks["integrity"] = "ok" if not structure else "damaged"
+        if structure:
+            problems.append(
+                f"the database file is damaged ({'; '.join(structure)}); the Troubleshooting "
+                "section of loci's README says how to restore a backup"
+            )
+            return False
+        unreadable = health.damaged_json(conn)
+        vectors = health.damaged_vectors(conn, app.embedder.identity.dimensions)
+    with app.db.write() as conn:
+        keywords_match = health.keyword_index_matches(conn)
+    if unreadable:
+        problems.append(
+            f"{len(unreadable)} memories have damaged tags or metadata (not JSON), such as "
+            f"{', '.join(unreadable[:3])}; forget them (`loci forget ID`) or restore a backup"
+        )
+    if vectors:
+        problems.append(f"{len(vectors)} memories have damaged vectors; run `loci reindex`")
+    if not keywords_match:
+        problems.append("the keyword index does not match the memories; run `loci reindex`")
+    return True
+
+
+def _check_memories(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
+    """Counts, the embedding model, the vector index and the conversation sessions."""
     stats = app.catalog.stats()
     checks["memories"] = stats.total_memories
     checks["namespaces"] = len(stats.namespaces)
@@ -109,18 +154,12 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
         problems.append(
             f"stored vectors come from {stats.embedding_model}; run `loci reindex` to re-embed"
         )
-    integrity = app.db.connection.execute("PRAGMA quick_check").fetchone()[0]
-    checks["integrity"] = integrity
-    if integrity != "ok":
-        problems.append(f"the database failed its integrity check: {integrity}")
     checks["indexed vectors"] = app.memory.indexed_count()
     if checks["indexed vectors"] != stats.total_memories:
         problems.append("the vector index does not match the database; run `loci reindex`")
     with app.db.locked() as conn:
         checks["conversation sessions"], out_of_step = threads.health(conn)
     problems += [f"{problem}; run `loci reindex`" for problem in out_of_step]
-    _check_kernel(app, checks, problems)
-    _check_toolsets(app, checks, problems)
 
 
 def _check_kernel(app: Any, checks: dict[str, Any], problems: list[str]) -> None:

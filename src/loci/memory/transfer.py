@@ -12,18 +12,17 @@ import numpy as np
 from pydantic import ValidationError
 
 from loci.errors import InvalidInputError, LociError, ModelMismatchError
-from loci.memory import validation
+from loci.memory import reindexing, validation
 from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.memory.filters import compile_filter
 from loci.memory.models import ExportData, ExportedMemory, ExportResult, ImportResult, ItemError
 from loci.memory.service import content_hash
 from loci.stores import memories as sql
-from loci.stores import threads
 from loci.stores.vector_sync import Progress, prune_log
 from loci.timeutil import format_time, now, parse_time
 
 EXPORT_VERSION = "1.0.0"
-#: Memories embedded and committed together during import and reindex (see EMBED_WINDOW).
+#: Memories embedded and committed together during import (see EMBED_WINDOW).
 IMPORT_BATCH = EMBED_WINDOW
 #: Imported vectors shorter than this are refused: they point nowhere.
 MIN_VECTOR_NORM = 1e-6
@@ -125,41 +124,10 @@ class TransferService:
         return result
 
     def reindex(self, force: bool = False, progress: Progress | None = None) -> dict[str, Any]:
-        """Re-embed every memory if the model changed (or `force`), then rebuild the derived
-        data: the conversation sessions' documents and the vector index."""
-        identity = self._engine.embedder.identity
-        with self._engine.db.locked() as conn:
-            stored = self._engine.stored_model(conn)
-            rows = conn.execute("SELECT seq, content FROM memories ORDER BY seq").fetchall()
-        re_embed = force or (stored is not None and stored != identity.name)
-        if re_embed:
-            for start in range(0, len(rows), IMPORT_BATCH):
-                chunk = rows[start : start + IMPORT_BATCH]
-                vectors = self._engine.embed([content for _, content in chunk])
-                with self._engine.db.write() as conn:
-                    conn.executemany(
-                        "UPDATE memories SET embedding = ? WHERE seq = ?",
-                        [
-                            (vector_bytes(v), seq)
-                            for (seq, _), v in zip(chunk, vectors, strict=True)
-                        ],
-                    )
-                    prune_log(conn)
-                if progress is not None:
-                    progress(start + len(chunk), len(rows))
-            with self._engine.db.write() as conn:
-                self._engine.record_model(conn)
-        with self._engine.db.write() as conn:
-            sessions = threads.rebuild_all(conn)
-        indexed = self._engine.sync.rebuild(None if re_embed else progress)
-        return {
-            "memories": len(rows),
-            "re_embedded": len(rows) if re_embed else 0,
-            "indexed": indexed,
-            "conversation_sessions": sessions,
-            "previous_model": stored,
-            "model": identity.name,
-        }
+        """Re-embed every memory if the model changed (or `force`), and any damaged vector;
+        then rebuild the derived data: the keyword index, the conversation sessions'
+        documents and the vector index (see `reindexing`)."""
+        return reindexing.reindex(self._engine, force, progress)
 
     def _check_exported_model(self, document: Mapping[str, Any]) -> None:
         exported = document.get("embedding_model")

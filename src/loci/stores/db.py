@@ -18,6 +18,7 @@ from pathlib import Path
 
 from loci.errors import StorageUnavailableError
 from loci.stores import threads
+from loci.stores.failures import translated
 from loci.stores.migrations import MIGRATIONS, latest_version
 
 PRIVATE_DIR_MODE = 0o700
@@ -63,33 +64,36 @@ class Database:
         """Exclusive use of the connection for a few reads."""
         with self._lock:
             self._run_behind()
-            yield self._conn
+            with translated(self.path):
+                yield self._conn
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction: all of it commits, or none of it does."""
         with self._lock:
             self._run_behind()
-            _execute_guarded(self._conn, "BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                # Derived documents follow the rows they are built from, in the same commit.
-                threads.refresh_stale(self._conn)
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            _execute_guarded(self._conn, "COMMIT")
+            with translated(self.path):
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                    # Derived documents follow the rows they are built from, in the same commit.
+                    threads.refresh_stale(self._conn)
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    _roll_back(self._conn)
+                    raise
 
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: every query inside sees the same committed state."""
         with self._lock:
             self._run_behind()
-            _execute_guarded(self._conn, "BEGIN")
-            try:
-                yield self._conn
-            finally:
-                self._conn.execute("ROLLBACK")
+            with translated(self.path):
+                self._conn.execute("BEGIN")
+                try:
+                    yield self._conn
+                finally:
+                    _roll_back(self._conn)
 
     def write_behind(self, work: DeferredWrite) -> None:
         """Queue a write the caller need not wait for (it runs in its own transaction)."""
@@ -103,13 +107,13 @@ class Database:
 
     def data_version(self) -> int:
         """Changes whenever another connection commits (not for this connection's own commits)."""
-        with self._lock:
+        with self._lock, translated(self.path):
             row = self._conn.execute("PRAGMA data_version").fetchone()
         return int(row[0])
 
     def schema_version(self) -> int:
         """The migration number the file is at."""
-        with self._lock:
+        with self._lock, translated(self.path):
             return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
@@ -126,15 +130,15 @@ class Database:
         with self._behind_lock:
             queued, self._behind = self._behind, []
         try:
-            _execute_guarded(self._conn, "BEGIN IMMEDIATE")
+            self._conn.execute("BEGIN IMMEDIATE")
             try:
                 for work in queued:
                     work(self._conn)
+                self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                _roll_back(self._conn)
                 raise
-            _execute_guarded(self._conn, "COMMIT")
-        except (sqlite3.Error, StorageUnavailableError) as exc:
+        except sqlite3.Error as exc:
             # Only bookkeeping is queued here: losing it must not fail the caller's request.
             log.warning("dropped %d deferred writes: %s", len(queued), exc)
 
@@ -177,15 +181,14 @@ def _open(path: Path, busy_timeout_seconds: float) -> sqlite3.Connection:
     return conn
 
 
-def _execute_guarded(conn: sqlite3.Connection, statement: str) -> None:
-    try:
-        conn.execute(statement)
-    except sqlite3.OperationalError as exc:
-        raise StorageUnavailableError(
-            f"the database stayed busy or unavailable ({exc}); another process may hold a long "
-            "write lock, try again",
-            reason=str(exc),
-        ) from exc
+def _roll_back(conn: sqlite3.Connection) -> None:
+    """End the open transaction, if SQLite has not already (it rolls back by itself after
+    some failures, such as a full disk, and a second ROLLBACK would hide that failure)."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            log.warning("could not roll back: %s", exc)
 
 
 def _statements(script: str) -> Iterator[str]:

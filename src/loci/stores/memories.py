@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from loci.errors import StorageUnavailableError
 from loci.memory.models import Memory, MemoryHit, NamespaceInfo
 
 COLUMNS = (
@@ -121,10 +122,10 @@ def row_fields(row: Sequence[Any]) -> dict[str, Any]:
         "id": row[1],
         "content": row[2],
         "namespace": row[3],
-        "tags": _loads(row[4]),
+        "tags": _loads(row[4], row[1], "tags"),
         "importance": row[5],
         "source": row[6],
-        "metadata": _loads(row[7]),
+        "metadata": _loads(row[7], row[1], "metadata"),
         "created_at": row[8],
         "updated_at": row[9],
         "last_accessed": row[10],
@@ -132,13 +133,21 @@ def row_fields(row: Sequence[Any]) -> dict[str, Any]:
     }
 
 
-def _loads(text: str) -> Any:
+def _loads(text: str, memory_id: str, column: str) -> Any:
     # Most memories carry no tags or no metadata: their empty forms skip the JSON parser.
     if text == "[]":
         return []
     if text == "{}":
         return {}
-    return json.loads(text)
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        # loci writes these columns with json.dumps: only a damaged file holds anything else.
+        raise StorageUnavailableError(
+            f"memory {memory_id} is damaged: its {column} are not JSON ({exc}); forget it "
+            "(`loci forget ID`) or restore a backup",
+            memory_id=memory_id,
+        ) from exc
 
 
 def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> tuple[int, Memory] | None:

@@ -12,6 +12,7 @@ them all from the database.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -28,6 +29,8 @@ from loci.stores.speaker_names import Speakers
 from loci.stores.tokens import WordTerms, create_scratch
 from loci.stores.turns import TurnDirectory
 from loci.stores.vectors import VectorIndex
+
+log = logging.getLogger("loci.store")
 
 #: How many log entries to keep; older ones are pruned by writers.
 LOG_KEEP = 50_000
@@ -215,12 +218,29 @@ class IndexSync:
         """Rows start (seq, namespace, embedding); further columns are ignored."""
         if not rows:
             return
-        vectors = np.frombuffer(b"".join(row[2] for row in rows), dtype=np.float32)
+        joined = b"".join(row[2] for row in rows)
+        if len(joined) != len(rows) * self._dimensions * 4:
+            rows = self._whole_vectors(rows)
+            joined = b"".join(row[2] for row in rows)
+        vectors = np.frombuffer(joined, dtype=np.float32)
         self._index.upsert(
             [int(row[0]) for row in rows],
             vectors.reshape(len(rows), self._dimensions),
             [row[1] for row in rows],
         )
+
+    def _whole_vectors(self, rows: Sequence[Sequence[Any]]) -> list[Sequence[Any]]:
+        """The rows whose vector has the model's size. The others can only come from a
+        damaged file: they are left out of the index (so one of them does not fail every
+        search) until `loci reindex` embeds them again; `loci doctor` counts them."""
+        size = self._dimensions * 4
+        whole = [row for row in rows if isinstance(row[2], bytes) and len(row[2]) == size]
+        if len(whole) < len(rows):
+            kept = {id(row) for row in whole}
+            broken = [int(row[0]) for row in rows if id(row) not in kept]
+            log.warning("%d damaged vectors left out of the index; run `loci reindex`", len(broken))
+            self._index.delete(broken)
+        return whole
 
 
 def _follow(

@@ -1,0 +1,63 @@
+"""`loci reindex`: embed memories again where needed, then rebuild every derived structure.
+
+SQLite is the system of record; the vector index, the keyword index and the conversation
+sessions' documents are derived from it and can always be rebuilt. Vectors are embedded again
+for every memory when the model changed (or when asked), and otherwise only where the stored
+vector is damaged (not a finite unit vector of the model's size), which no rebuild could fix.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
+from loci.stores import health, threads
+from loci.stores.vector_sync import Progress, prune_log
+
+#: Memories embedded and committed together.
+REINDEX_BATCH = EMBED_WINDOW
+
+
+def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dict[str, Any]:
+    """Re-embed what needs it, rebuild the derived data; returns what was done."""
+    identity = engine.embedder.identity
+    with engine.db.locked() as conn:
+        stored = engine.stored_model(conn)
+        rows = conn.execute("SELECT seq, content FROM memories ORDER BY seq").fetchall()
+        re_embed_all = force or (stored is not None and stored != identity.name)
+        damaged = [] if re_embed_all else health.damaged_vectors(conn, identity.dimensions)
+    wanted = set(damaged)
+    chosen = rows if re_embed_all else [row for row in rows if row[0] in wanted]
+    _embed_again(engine, chosen, progress)
+    with engine.db.write() as conn:
+        if re_embed_all:
+            engine.record_model(conn)
+        health.rebuild_keyword_index(conn)
+        sessions = threads.rebuild_all(conn)
+    indexed = engine.sync.rebuild(None if chosen else progress)
+    return {
+        "memories": len(rows),
+        "re_embedded": len(chosen),
+        "damaged_vectors": len(damaged),
+        "indexed": indexed,
+        "conversation_sessions": sessions,
+        "previous_model": stored,
+        "model": identity.name,
+    }
+
+
+def _embed_again(
+    engine: MemoryEngine, rows: list[tuple[int, str]], progress: Progress | None
+) -> None:
+    """Store a new vector for each (seq, content), a batch per transaction."""
+    for start in range(0, len(rows), REINDEX_BATCH):
+        chunk = rows[start : start + REINDEX_BATCH]
+        vectors = engine.embed([content for _, content in chunk])
+        with engine.db.write() as conn:
+            conn.executemany(
+                "UPDATE memories SET embedding = ? WHERE seq = ?",
+                [(vector_bytes(v), seq) for (seq, _), v in zip(chunk, vectors, strict=True)],
+            )
+            prune_log(conn)
+        if progress is not None:
+            progress(start + len(chunk), len(rows))
