@@ -282,6 +282,22 @@ def test_encryption_without_any_key_source_refuses_to_save(home, embedder, tmp_p
         inside.close()
 
 
+@pytest.mark.parametrize(
+    ("where", "words"),
+    [("a-file/loci.key", "cannot write the key file"), ("a-folder", "is a folder")],
+)
+def test_an_unusable_key_file_is_named_and_nothing_is_saved(home, embedder, tmp_path, where, words):
+    (tmp_path / "a-file").write_text("not a folder")
+    (tmp_path / "a-folder").mkdir()
+    app = make(home, embedder, encryption="enabled", encryption_key_file=tmp_path / where)
+    try:
+        with pytest.raises(EncryptionKeyError, match=words):
+            app.checkpoints.save({"goal": "x"}, "s")
+        assert app.checkpoints.list_sessions().total == 0
+    finally:
+        app.close()
+
+
 def test_a_tampered_encrypted_blob_fails_authentication(home, embedder, tmp_path):
     app = make(home, embedder, encryption="enabled", encryption_key_file=tmp_path / "k.key")
     try:

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from loci.app import build_app
-from loci.errors import InvalidInputError, NotFoundError
+from loci.errors import InvalidInputError, NotFoundError, StorageUnavailableError
 from loci.settings import load_settings
 
 GOOD = """# Mental Model
@@ -289,3 +289,22 @@ def test_unchanged_sections_keep_their_vectors_on_update(app, project, monkeypat
     assert len(embedded) == 1 and "45 seconds" in embedded[0]
     hits = app.memory.recall("event publisher module", namespace=f"project:{project}", limit=1)
     assert "events.go" in hits.memories[0].content
+
+
+def test_a_context_file_that_cannot_be_written_saves_nothing(app, project):
+    target = app.settings.home / "projects" / project / "mental_model.md"
+    (target / "in-the-way").mkdir(parents=True)  # a folder where the file goes: rename fails
+    with pytest.raises(StorageUnavailableError, match="nothing was saved"):
+        app.context.update_context(project, "mental_model", GOOD)
+    assert app.context.history(project, "mental_model").total == 0
+    assert app.catalog.stats().total_memories == 0  # its sections were not indexed either
+    (target / "in-the-way").rmdir()
+    target.rmdir()
+    assert app.context.update_context(project, "mental_model", GOOD).version == 1
+
+
+def test_a_project_whose_folder_cannot_be_made_is_not_registered(app, tmp_path):
+    (app.settings.home / "projects").write_text("a file where the projects folder goes")
+    with pytest.raises(StorageUnavailableError, match="cannot create the project folder"):
+        app.context.init_project(str(tmp_path / "shopkeeper"))
+    assert app.context.list_projects().total == 0

@@ -48,7 +48,9 @@ class KeySet:
             data = json.loads(text)
             keys = {kid: base64.b64decode(value) for kid, value in data["keys"].items()}
             current = str(data["current"])
-        except (ValueError, KeyError, TypeError) as exc:
+        except KeyError as exc:
+            raise EncryptionKeyError(f"the stored checkpoint keys lack {exc}") from None
+        except (ValueError, TypeError) as exc:
             raise EncryptionKeyError(f"the stored checkpoint keys are unreadable: {exc}") from None
         if current not in keys or any(len(k) != KEY_BYTES for k in keys.values()):
             raise EncryptionKeyError("the stored checkpoint keys are incomplete")
@@ -98,7 +100,12 @@ class KeyStore:
         """Store the key set where it came from (keychain first)."""
         if not self._keyring_set(keys.to_json()):
             path = self._usable_key_file()
-            atomic_write(path, keys.to_json().encode("utf-8"))
+            try:
+                atomic_write(path, keys.to_json().encode("utf-8"))
+            except OSError as exc:
+                raise EncryptionKeyError(
+                    f"cannot write the key file {path}: {exc.strerror or exc}", path=str(path)
+                ) from exc
         self._cached = keys
 
     def _read(self) -> KeySet | None:
@@ -110,11 +117,23 @@ class KeyStore:
         path = self._usable_key_file()
         if not path.exists():
             return None
-        if os.name == "posix" and path.stat().st_mode & 0o077:
+        if path.is_dir():
             raise EncryptionKeyError(
-                f"{path} can be read by other users; run `chmod 600 {path}`", path=str(path)
+                f"LOCI_ENCRYPTION_KEY_FILE ({path}) is a folder; name a file in it instead "
+                "(it is created on first use)",
+                path=str(path),
             )
-        return KeySet.from_json(path.read_text(encoding="utf-8"))
+        try:
+            if os.name == "posix" and path.stat().st_mode & 0o077:
+                raise EncryptionKeyError(
+                    f"{path} can be read by other users; run `chmod 600 {path}`", path=str(path)
+                )
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise EncryptionKeyError(
+                f"cannot read the key file {path}: {exc}", path=str(path)
+            ) from exc
+        return KeySet.from_json(text)
 
     def _usable_key_file(self) -> Path:
         if self._key_file is None:

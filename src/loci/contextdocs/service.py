@@ -39,7 +39,7 @@ from loci.errors import InvalidInputError, NotFoundError
 from loci.memory.service import MemoryService
 from loci.memory.validation import MAX_COUNT, shown, utf8
 from loci.stores.db import Database
-from loci.stores.files import atomic_write, private_folder
+from loci.stores.files import atomic_write, private_folder, storage_errors
 from loci.timeutil import now
 
 MAX_PATH_CHARS = 4096
@@ -73,12 +73,14 @@ class ContextService:
         project_id = project_id_for(absolute)
         label = (os.path.basename(absolute) or "root") if name is None else _label(name)
         row = store.ProjectRow(project_id, label, absolute, now())
+        folder = self._folder(project_id)
+        with storage_errors(folder, "create the project folder"):
+            private_folder(folder)  # first: a project is only registered with its folder
         with self._db.write() as conn:
             existing = store.project(conn, project_id)
             if existing is not None and name is None:
                 row = existing
             store.upsert_project(conn, row)
-        private_folder(self._folder(project_id))
         return self._project_info(project_id)
 
     def resolve(self, project: str) -> str:
@@ -226,8 +228,10 @@ class ContextService:
             row = store.VersionRow(file_type, number, content, digest, now(), forced, issues)
             store.insert_version(conn, project_id, row)
             store.reset_attempts(conn, project_id, file_type)
-            # Inside the transaction: the file on disk follows the order of the versions.
-            atomic_write(path, content.encode("utf-8"))
+            # Inside the transaction: the file on disk follows the order of the versions, and
+            # a file that cannot be written leaves no version behind.
+            with storage_errors(path, "write", "nothing was saved"):
+                atomic_write(path, content.encode("utf-8"))
             saved.append(number)
 
         drafts = drafts_for(result.document, result.template, project_id, file_type)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+from loci.errors import StorageUnavailableError
 from loci.stores.db import PRIVATE_DIR_MODE
 
 
@@ -14,6 +16,19 @@ def private_folder(path: Path) -> Path:
     """Create `path` (and parents) readable by the user only; return it."""
     path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
     return path
+
+
+@contextlib.contextmanager
+def storage_errors(path: Path, action: str, outcome: str = "") -> Iterator[None]:
+    """Raise an OSError met inside (a full disk, a read-only folder) as a storage error that
+    says what could not be done to `path` (and `outcome`, what that left)."""
+    try:
+        yield
+    except OSError as exc:
+        after = f"; {outcome}" if outcome else ""
+        raise StorageUnavailableError(
+            f"cannot {action} {path}: {exc.strerror or exc}{after}", path=str(path)
+        ) from exc
 
 
 def atomic_write(path: Path, data: bytes, sync_folder: bool = True) -> None:
