@@ -16,6 +16,7 @@ from loci.memory.service import MemoryService
 from loci.memory.transfer import TransferService
 from loci.settings import Settings
 from loci.stores.db import PRIVATE_DIR_MODE, Database
+from loci.stores.files import storage_errors
 from loci.stores.vectors import ExactIndex
 
 
@@ -42,7 +43,8 @@ class App:
 
 def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
     """Wire the services for `settings`; `embedder` replaces the configured model (tests share one)."""
-    settings.home.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+    with storage_errors(settings.home, "create the data folder", "set LOCI_HOME to a folder"):
+        settings.home.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
     db = Database(settings.database_path, settings.busy_timeout_seconds)
     model = embedder or make_embedder(settings)
     index = ExactIndex(model.identity.dimensions, kernel=settings.vector_kernel)

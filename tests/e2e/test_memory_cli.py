@@ -64,3 +64,13 @@ def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(tmp_path:
         assert words in result.stderr and "Traceback" not in result.stderr, (args, result.stderr)
     assert not (tmp_path / "missing").exists()
     assert json.loads(loci(home, "stats", "--json").stdout)["total_memories"] == 1
+
+
+def test_a_data_folder_that_cannot_be_made_is_named(tmp_path: Path) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("a file where the data folder should be", encoding="utf-8")
+    for home, command, code in [(taken, "stats", 6), (taken / "inside", "doctor", 1)]:
+        result = loci(home, command)
+        assert result.returncode == code, result.stderr
+        assert "cannot create the data folder" in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
