@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -28,6 +29,9 @@ KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context", "checkpoints")
 #: The embedding models loci can run without extra packages.
 KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
 ENV_PREFIX = "LOCI_"
+#: The namespace rule of `loci.memory.validation`, repeated rather than imported: `loci serve`
+#: reads the settings before its first answer, and that module costs ~10 ms to import.
+DEFAULT_NAMESPACE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}")
 
 
 def default_home() -> Path:
@@ -166,6 +170,16 @@ class Settings(BaseSettings):
         # find_spec looks the package up without importing it (faiss loads on first use).
         if value == "faiss" and importlib.util.find_spec("faiss") is None:
             raise ValueError("'faiss' needs the faiss-cpu package; install it or use 'auto'")
+        return value
+
+    @field_validator("default_namespace")
+    @classmethod
+    def _namespace_name(cls, value: str) -> str:
+        if not DEFAULT_NAMESPACE.fullmatch(value):
+            raise ValueError(
+                "a namespace is 1-128 letters, digits, '_', '.', ':' or '-', not starting "
+                "with '.', ':' or '-'"
+            )
         return value
 
     @field_validator("home")

@@ -142,7 +142,9 @@ def test_files_are_private(app):
     assert stat.S_IMODE(app.settings.home.stat().st_mode) == 0o700
 
 
-@pytest.mark.parametrize("bad", ["../x", "a/b", "", "x" * 129, "a\x00b", "/etc/passwd", "a b"])
+@pytest.mark.parametrize(
+    "bad", ["../x", "a/b", "", "x" * 129, "a\x00b", "/etc/passwd", "a b", "session\n"]
+)
 def test_path_like_ids_are_refused(app, bad):
     with pytest.raises(InvalidInputError):
         app.checkpoints.save({"goal": "x"}, bad)

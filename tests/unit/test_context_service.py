@@ -77,7 +77,8 @@ def test_bad_project_paths_are_refused(app, path):
 
 
 @pytest.mark.parametrize(
-    "bad", ["../etc", "/etc/passwd", "a/b", "..", "a\x00b", "x" * 65, "", "na me", "..\\x"]
+    "bad",
+    ["../etc", "/etc/passwd", "a/b", "..", "a\x00b", "x" * 65, "", "na me", "..\\x", "notes\n"],
 )
 def test_path_like_ids_and_file_types_are_refused(app, project, bad):
     before = sorted(p.name for p in app.settings.home.rglob("*"))

@@ -190,8 +190,9 @@ def test_a_bad_message_stores_nothing(app: App) -> None:
     records = [*CHAT[:3], {"speaker": "Ana", "text": "x" * (70 * 1024), "timestamp": "2024-03-01"}]
     with pytest.raises(InvalidInputError, match="item 3"):
         app.conversations.remember_conversation(parse_messages(records), "chat")
-    with pytest.raises(InvalidInputError, match="conversation_id"):
-        app.conversations.remember_conversation(parse_messages(CHAT), "chat", "../etc")
+    for bad_id in ("../etc", "chat-1\n"):
+        with pytest.raises(InvalidInputError, match="conversation_id"):
+            app.conversations.remember_conversation(parse_messages(CHAT), "chat", bad_id)
     assert app.catalog.stats().total_memories == 0
 
 

@@ -159,6 +159,7 @@ def test_metadata_filters(app):
         {"operator": "xor", "filters": [{"field": "source", "value": "manual"}]},
         {"operator": "and", "filters": []},
         {"metadata.a'b": 1},
+        {"metadata.ab\n": 1},
         {"importance": {"in": []}},
         {"field": "importance", "operator": "gt", "value": 1, "extra": True},
         {"namespace": "../etc"},
@@ -224,6 +225,8 @@ def nested(depth: int) -> dict:
         MemoryDraft("ok", importance=float("nan")),
         MemoryDraft("ok", namespace="../../etc"),
         MemoryDraft("ok", namespace="a/b"),
+        MemoryDraft("ok", namespace="notes\n"),
+        MemoryDraft("ok", source="manual\n"),
         MemoryDraft("bad \ud800 surrogate"),
         MemoryDraft("nul \x00 inside"),
         MemoryDraft("ok", tags=["x" * 65]),
@@ -255,6 +258,7 @@ def test_metadata_nested_up_to_the_limit_is_stored_and_filtered(app):
         "\x00" * 36,
         "1" * 10_000,
         "12345678-1234-1234-1234-1234567890a\n",
+        "00000000-0000-4000-8000-000000000000\n",  # Python's `$` would let the newline by
     ],
 )
 def test_malformed_ids_are_refused(app, bad_id):

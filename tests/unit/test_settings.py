@@ -38,6 +38,8 @@ def test_comma_separated_toolsets(monkeypatch):
         ("LOCI_TOOLSETS", "memory,bogus", "LOCI_TOOLSETS"),
         ("LOCI_EMBEDDING_MODEL", "gpt-embeddings", "LOCI_EMBEDDING_MODEL"),
         ("LOCI_MAX_CONTENT_BYTES", "lots", "LOCI_MAX_CONTENT_BYTES"),
+        ("LOCI_DEFAULT_NAMESPACE", "../notes", "LOCI_DEFAULT_NAMESPACE"),
+        ("LOCI_DEFAULT_NAMESPACE", "notes\n", "LOCI_DEFAULT_NAMESPACE"),
     ],
 )
 def test_invalid_setting_is_named(monkeypatch, variable, value, named):

@@ -10,7 +10,7 @@ from pathlib import Path
 from loci.errors import CheckpointCorruptedError, CheckpointStorageError
 from loci.stores.files import atomic_write
 
-_DIGEST = re.compile(r"^[0-9a-f]{64}$")
+_DIGEST = re.compile(r"^[0-9a-f]{64}\Z")
 
 
 class BlobStore:

@@ -10,7 +10,7 @@ from typing import Any
 from loci.checkpoints import crypto
 from loci.errors import CheckpointCorruptedError, InvalidInputError
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
 
 
 def valid_id(value: object, field: str) -> str:

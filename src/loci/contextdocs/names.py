@@ -9,7 +9,7 @@ from loci.errors import InvalidInputError
 from loci.memory.validation import shown
 
 #: Letters, digits, '-' and '_': nothing that can climb out of a folder or name a device.
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 

@@ -17,7 +17,7 @@ from loci.stores.db import Database
 from loci.stores.vector_sync import Progress
 
 SOURCE = "conversation"
-CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$")
+CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}\Z")
 
 
 class ConversationService:

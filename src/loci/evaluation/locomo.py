@@ -19,8 +19,8 @@ from loci.conversations.messages import ChatMessage, parse_message
 from loci.errors import InvalidInputError
 from loci.timeutil import format_time
 
-SESSION_KEY = re.compile(r"^session_(\d+)$")
-DIA_ID = re.compile(r"^D(\d+):(\d+)$")
+SESSION_KEY = re.compile(r"^session_(\d+)\Z")
+DIA_ID = re.compile(r"^D(\d+):(\d+)\Z")
 DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 
 

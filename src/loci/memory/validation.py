@@ -19,9 +19,9 @@ from loci.errors import InvalidInputError
 if TYPE_CHECKING:
     from loci.memory.models import MemoryDraft
 
-UUID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-NAMESPACE_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$")
-SOURCE_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+UUID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z")
+NAMESPACE_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}\Z")
+SOURCE_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,31}\Z")
 MAX_TAGS = 64
 MAX_TAG_CHARS = 64
 MAX_SHOWN = 80
