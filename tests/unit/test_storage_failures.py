@@ -90,6 +90,7 @@ def test_damaged_vectors_and_keyword_index_are_found_and_rebuilt(app, home):
     ids = remember_facts(app)
     with outside(app) as conn:
         conn.execute("UPDATE memories SET embedding = zeroblob(10) WHERE id = ?", (ids[0],))
+        conn.execute("UPDATE memories SET embedding = 'not a blob' WHERE id = ?", (ids[3],))
         nan = np.full(384, np.nan, dtype=np.float32).tobytes()
         conn.execute("UPDATE memories SET embedding = ? WHERE id = ?", (nan, ids[1]))
         seq, text = conn.execute(
@@ -104,15 +105,16 @@ def test_damaged_vectors_and_keyword_index_are_found_and_rebuilt(app, home):
     assert ids[0] not in [m.id for m in app.memory.recall("kites", hybrid_alpha=1.0).memories]
     assert app.memory.recall("piano", hybrid_alpha=0.0).total == 0
     problems = diagnose(CliState(config=None, home=home))["problems"]
-    assert "2 memories have damaged vectors; run `loci reindex`" in problems
+    assert "3 memories have damaged vectors; run `loci reindex`" in problems
     assert "the keyword index does not match the memories; run `loci reindex`" in problems
 
     report = app.transfer.reindex()
-    assert report["damaged_vectors"] == report["re_embedded"] == 2
+    assert report["damaged_vectors"] == report["re_embedded"] == 3
     assert diagnose(CliState(config=None, home=home))["problems"] == []
     assert app.memory.recall("kites", hybrid_alpha=1.0).memories[0].id == ids[0]
     assert app.memory.recall("garden watering", hybrid_alpha=1.0).memories[0].id == ids[1]
     assert app.memory.recall("piano", hybrid_alpha=0.0).memories[0].id == ids[2]
+    assert app.memory.recall("sourdough bread", hybrid_alpha=1.0).memories[0].id == ids[3]
 
 
 def test_damaged_tags_name_their_memory(app, home):

@@ -218,7 +218,10 @@ class IndexSync:
         """Rows start (seq, namespace, embedding); further columns are ignored."""
         if not rows:
             return
-        joined = b"".join(row[2] for row in rows)
+        try:
+            joined = b"".join(row[2] for row in rows)
+        except TypeError:  # a value that is not a BLOB at all
+            joined = b""
         if len(joined) != len(rows) * self._dimensions * 4:
             rows = self._whole_vectors(rows)
             joined = b"".join(row[2] for row in rows)
