@@ -168,7 +168,7 @@ def namespaces(
 @click.pass_obj
 def export(state: CliState, file: Path, namespace: str | None, vectors: bool) -> None:
     """Write memories to FILE as JSON (`-` for standard output)."""
-    from loci.memory.transfer import dumps_export_line
+    from loci.memory.export_files import write_export
 
     def work() -> None:
         to_file = str(file) != "-"
@@ -177,13 +177,8 @@ def export(state: CliState, file: Path, namespace: str | None, vectors: bool) ->
         with opened_app(state) as app:
             header = app.transfer.export_header()
             stream = click.open_file(str(file), "w", encoding="utf-8", atomic=to_file)
-            count = 0
             with stream as out:
-                out.write(json.dumps(header, ensure_ascii=False)[:-1] + ', "memories": [\n')
-                for memory in app.transfer.iter_export(namespace, vectors):
-                    out.write((",\n" if count else "") + dumps_export_line(memory))
-                    count += 1
-                out.write("\n]}\n")
+                count = write_export(out, header, app.transfer.iter_export(namespace, vectors))
         if to_file:
             click.echo(f"exported {count} memories to {file}", err=True)
 
@@ -212,15 +207,16 @@ def import_(
     """Import memories from FILE (written by `loci export` or `export_memories`)."""
     from rich.progress import Progress
 
+    from loci.memory.export_files import read_export
     from loci.memory.transfer import ImportOptions
 
     def work() -> None:
-        data = _read_json(file)
+        content = read_export(file)
         options = ImportOptions(namespace_override, not keep_duplicates, not use_vectors)
         with opened_app(state) as app, Progress(transient=True, disable=as_json) as bar:
-            task = bar.add_task("importing", total=None)
-            result = app.transfer.import_data(
-                data, options, lambda done, total: bar.update(task, completed=done, total=total)
+            task = bar.add_task("importing", total=content.count)
+            result = app.transfer.import_content(
+                content, options, lambda done, total: bar.update(task, completed=done, total=total)
             )
         if as_json:
             emit_json(result)
@@ -244,14 +240,4 @@ def _json_object(text: str | None, option: str = "--metadata") -> dict[str, Any]
         raise InvalidInputError(f"{option} is not valid JSON: {exc}") from exc
     if not isinstance(value, dict):
         raise InvalidInputError(f"{option} must be a JSON object")
-    return value
-
-
-def _read_json(file: Path) -> dict[str, Any]:
-    try:
-        value = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInputError(f"cannot read {file} as JSON: {exc}", path=str(file)) from exc
-    if not isinstance(value, dict):
-        raise InvalidInputError(f"{file} must hold a JSON object (an export)", path=str(file))
     return value

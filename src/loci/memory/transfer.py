@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from loci.errors import InvalidInputError, LociError, ModelMismatchError
 from loci.memory import reindexing, validation
 from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
+from loci.memory.export_files import ExportContent, UnreadableItem, document_parts
 from loci.memory.filters import compile_filter
 from loci.memory.models import ExportData, ExportedMemory, ExportResult, ImportResult, ItemError
 from loci.memory.service import content_hash
@@ -102,24 +103,25 @@ class TransferService:
         self, data: Mapping[str, Any], options: ImportOptions, progress: Progress | None = None
     ) -> ImportResult:
         """Import an export document; invalid items are reported, valid ones stored in batches."""
-        document = _unwrap(data)
-        items = document.get("memories")
-        if not isinstance(items, list):
-            raise InvalidInputError("import data needs a 'memories' list", field="data")
+        return self.import_content(document_parts(data), options, progress)
+
+    def import_content(
+        self, content: ExportContent, options: ImportOptions, progress: Progress | None = None
+    ) -> ImportResult:
+        """Import memories as they are read (see `export_files`), a batch at a time."""
         if options.namespace_override is not None:
             validation.namespace(options.namespace_override, "namespace_override")
         if not options.recompute_vectors:
-            self._check_exported_model(document)
+            self._check_exported_model(content.header)
         result = ImportResult(imported=0, skipped_duplicates=0, failed=0, errors=[], ids=[])
         seen: set[tuple[str, str]] = set()
-        for start in range(0, len(items), IMPORT_BATCH):
-            batch = [
-                self._prepare(start + i, item, options, result)
-                for i, item in enumerate(items[start : start + IMPORT_BATCH])
-            ]
+        done = 0
+        for items in _batches(content.memories, IMPORT_BATCH):
+            batch = [self._prepare(done + i, item, options, result) for i, item in enumerate(items)]
             self._store_batch([p for p in batch if p.row is not None], options, seen, result)
+            done += len(items)
             if progress is not None:
-                progress(min(start + IMPORT_BATCH, len(items)), len(items))
+                progress(done, max(done, content.count))
         result.failed = len(result.errors)
         return result
 
@@ -143,6 +145,9 @@ class TransferService:
     def _prepare(
         self, index: int, item: Any, options: ImportOptions, result: ImportResult
     ) -> _Pending:
+        if isinstance(item, UnreadableItem):
+            result.errors.append(ItemError(index=index, type="invalid_input", message=item.message))
+            return _Pending(index, None, None)
         try:
             return _Pending(index, *self._to_row(item, options))
         except ValidationError as exc:
@@ -235,12 +240,11 @@ class TransferService:
         ]
 
 
-def _unwrap(data: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Accept an export document, or the whole `export_memories` result around it."""
-    if not isinstance(data, Mapping):
-        raise InvalidInputError("import data must be a JSON object", field="data")
-    inner = data.get("export")
-    return inner if isinstance(inner, Mapping) else data
+def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """`items` in lists of `size` (the last may be shorter), read as they are needed."""
+    remaining = iter(items)
+    while batch := list(islice(remaining, size)):
+        yield batch
 
 
 def _check_vector(vector: list[float]) -> None:
@@ -268,8 +272,3 @@ def _stamp(value: str, field: str) -> str:
         raise InvalidInputError(
             f"{field} is not an ISO 8601 time: {validation.shown(value)}"
         ) from exc
-
-
-def dumps_export_line(memory: ExportedMemory) -> str:
-    """One memory as compact JSON (used when streaming an export to a file)."""
-    return json.dumps(memory.model_dump(), ensure_ascii=False, separators=(",", ":"))
