@@ -127,3 +127,20 @@ def test_damaged_tags_name_their_memory(app, home):
     assert any(p.startswith("1 memories have damaged tags") and ids[3] in p for p in problems)
     assert app.memory.forget(ids[3]).deleted == 1
     assert app.memory.recall("sourdough bread").total == len(FACTS) - 1
+
+
+def test_reindex_brings_the_other_processes_up_to_date(app, second_app):
+    ids = remember_facts(app)
+    with outside(app) as conn:
+        seq, text = conn.execute(
+            "SELECT seq, content FROM memories WHERE id = ?", (ids[2],)
+        ).fetchone()
+        conn.execute(
+            "INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', ?, ?)",
+            (seq, text),
+        )
+    # The other process mirrors the keyword index in memory (from 500 memories by default).
+    second_app.engine.sync.keywords.mirror_from = 1
+    assert second_app.memory.recall("piano", hybrid_alpha=0.0).total == 0
+    app.transfer.reindex()
+    assert second_app.memory.recall("piano", hybrid_alpha=0.0).memories[0].id == ids[2]

@@ -12,7 +12,7 @@ from typing import Any
 
 from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.stores import health, threads
-from loci.stores.vector_sync import Progress, prune_log
+from loci.stores.vector_sync import Progress, prune_log, reload_everywhere
 
 #: Memories embedded and committed together.
 REINDEX_BATCH = EMBED_WINDOW
@@ -34,6 +34,7 @@ def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dic
             engine.record_model(conn)
         health.rebuild_keyword_index(conn)
         sessions = threads.rebuild_all(conn)
+        reload_everywhere(conn)  # other processes mirror what was rebuilt
     indexed = engine.sync.rebuild(None if chosen else progress)
     return {
         "memories": len(rows),

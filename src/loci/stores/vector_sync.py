@@ -283,6 +283,19 @@ def prune_log(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM vector_log WHERE seq <= ?", (head - LOG_KEEP,))
 
 
+def reload_everywhere(conn: sqlite3.Connection) -> None:
+    """Make every process rebuild its derived data at its next refresh (call inside a write
+    transaction, after changes the log does not describe, such as a rebuilt keyword index).
+
+    A process reloads when the log no longer holds the entry after its position. The log's
+    seq never repeats (AUTOINCREMENT), so two entries for no memory are logged and all but the
+    second dropped: even a process that had read everything misses the first.
+    """
+    for _ in range(2):
+        conn.execute("INSERT INTO vector_log(memory_seq, op) VALUES (0, 'delete')")
+    conn.execute("DELETE FROM vector_log WHERE seq < (SELECT max(seq) FROM vector_log)")
+
+
 def _log_head(conn: sqlite3.Connection) -> int:
     value = conn.execute("SELECT max(seq) FROM vector_log").fetchone()[0]
     return int(value) if value is not None else 0
