@@ -2,8 +2,8 @@
 
 `loci export` writes the document's header fields on the first line, then one memory per line
 (compact JSON, lines joined by `,`), then `]}` on a line of its own. It is one JSON document,
-and its layout lets `loci import` read it a line at a time: with vectors, 100k memories make a
-~850 MB file, which read whole took ~25 bytes of memory per byte of file (about 2.5 GB). Any
+and its layout lets `loci import` read it a line at a time: with vectors, 100k memories make an
+851 MB file, which read whole took 3.4 GB of memory at its peak (154 MB a line at a time). Any
 other JSON document (`export_memories` output saved by hand, a pretty-printed file) is read
 whole.
 """
