@@ -2,7 +2,7 @@
 
 `loci export` writes the document's header fields on the first line, then one memory per line
 (compact JSON, lines joined by `,`), then `]}` on a line of its own. It is one JSON document,
-and its layout lets `loci import` read it a line at a time: with vectors, 100k memories make an
+and its layout lets `loci import` read it a line at a time: with vectors, 100k memories made an
 851 MB file, which read whole took 3.4 GB of memory at its peak (154 MB a line at a time). Any
 other JSON document (`export_memories` output saved by hand, a pretty-printed file) is read
 whole.
@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+
+import numpy as np
 
 from loci.errors import InvalidInputError
 from loci.memory.models import ExportedMemory
@@ -42,8 +44,14 @@ class ExportContent:
 
 
 def dumps_export_line(memory: ExportedMemory) -> str:
-    """One memory as compact JSON."""
-    return json.dumps(memory.model_dump(), ensure_ascii=False, separators=(",", ":"))
+    """One memory as compact JSON. A vector's numbers are written as float32's shortest
+    decimals: the stored values exactly, in about half the characters of a double's."""
+    fields = memory.model_dump(exclude={"vector"})
+    line = json.dumps(fields, ensure_ascii=False, separators=(",", ":"))[:-1]
+    if memory.vector is None:
+        return line + ',"vector":null}'
+    numbers = ",".join(np.asarray(memory.vector, dtype=np.float32).astype(str).tolist())
+    return f'{line},"vector":[{numbers}]}}'
 
 
 def write_export(
