@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +77,40 @@ def test_a_data_folder_that_cannot_be_made_is_named(tmp_path: Path) -> None:
         assert result.returncode == code, result.stderr
         assert "cannot create the data folder" in result.stderr, result.stderr
         assert "Traceback" not in result.stderr
+
+
+@pytest.fixture
+def exportable_home(tmp_path: Path, embedder) -> Path:
+    """A data folder whose export with vectors (~250 KB) is more than a pipe holds."""
+    from loci.app import build_app
+    from loci.memory.models import MemoryDraft
+    from loci.settings import load_settings
+
+    home = tmp_path / "home"
+    app = build_app(load_settings(home=home), embedder=embedder)
+    app.memory.remember_batch([MemoryDraft(f"note {n} about the release") for n in range(50)])
+    app.close()
+    return home
+
+
+def test_export_to_a_closed_pipe_or_a_full_disk_ends_cleanly(exportable_home: Path) -> None:
+    command = [sys.executable, "-m", "loci", "export", "-", "--vectors"]
+    environment = {**os.environ, "LOCI_HOME": str(exportable_home)}
+    reader = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    assert reader.stdout.read(100).startswith(b'{"version"')
+    reader.stdout.close()  # as `| head -c 100` does
+    errors = reader.stderr.read().decode()
+    assert reader.wait(timeout=120) == 1
+    assert "Traceback" not in errors and "Exception ignored" not in errors, errors
+
+    if not Path("/dev/full").exists():
+        return
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run(
+            command, stdout=full, stderr=subprocess.PIPE, env=environment, timeout=120
+        )
+    assert result.returncode == 6, result.stderr
+    assert b"cannot write standard output: No space left on device" in result.stderr

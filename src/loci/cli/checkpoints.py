@@ -7,7 +7,15 @@ from pathlib import Path
 
 import click
 
-from loci.cli.output import CliState, emit_json, json_option, opened_app, run, writable
+from loci.cli.output import (
+    CliState,
+    emit_json,
+    json_option,
+    opened_app,
+    run,
+    writable,
+    written,
+)
 
 
 def register(group: click.Group) -> None:
@@ -93,9 +101,11 @@ def export(state: CliState, session_id: str, output: Path | None) -> None:
             data = app.checkpoint_maintenance.export(session_id)
         text = json.dumps(data, ensure_ascii=False, indent=2)
         if output is None:
-            click.echo(text)
+            with written(Path("-")):
+                click.echo(text)
         else:
-            output.write_text(text + "\n", encoding="utf-8")
+            with written(output):
+                output.write_text(text + "\n", encoding="utf-8")
             click.echo(f"wrote {len(data['checkpoints'])} checkpoints to {output}")
 
     run(work)

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import click
 
-from loci.cli.output import CliState, emit_json, json_option, opened_app, run, writable
+from loci.cli.output import (
+    CliState,
+    emit_json,
+    json_option,
+    opened_app,
+    run,
+    writable,
+    written,
+)
 from loci.errors import InvalidInputError
 
 
@@ -176,9 +185,11 @@ def export(state: CliState, file: Path, namespace: str | None, vectors: bool) ->
             writable(file)
         with opened_app(state) as app:
             header = app.transfer.export_header()
+            # Closed before the app is: it reads in a transaction of the app's connection.
+            memories = app.transfer.iter_export(namespace, vectors)
             stream = click.open_file(str(file), "w", encoding="utf-8", atomic=to_file)
-            with stream as out:
-                count = write_export(out, header, app.transfer.iter_export(namespace, vectors))
+            with closing(memories), written(file), stream as out:
+                count = write_export(out, header, memories)
         if to_file:
             click.echo(f"exported {count} memories to {file}", err=True)
 

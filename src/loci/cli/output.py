@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from loci.errors import InvalidInputError, LociError
+from loci.errors import InvalidInputError, LociError, StorageUnavailableError
 from loci.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -65,6 +65,22 @@ def writable(path: Path) -> Path:
     if not os.access(folder, os.W_OK):
         raise InvalidInputError(f"cannot write {path}: {folder} is not writable", path=str(path))
     return path
+
+
+@contextmanager
+def written(path: Path) -> Iterator[None]:
+    """Report a failed write of `path` (`-`: standard output), a full disk say, as a storage
+    error. A reader that closed standard output early (`| head`) is left to click, which
+    exits quietly."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        where = "standard output" if str(path) == "-" else str(path)
+        raise StorageUnavailableError(
+            f"cannot write {where}: {exc.strerror or exc}", path=where
+        ) from exc
 
 
 def emit_json(value: Any) -> None:

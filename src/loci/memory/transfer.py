@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
@@ -64,8 +64,10 @@ class TransferService:
 
     def iter_export(
         self, namespace: str | None = None, include_vectors: bool = False, offset: int = 0
-    ) -> Iterator[ExportedMemory]:
-        """Every memory (of a namespace), oldest first, starting at `offset`."""
+    ) -> Generator[ExportedMemory, None, None]:
+        """Every memory (of a namespace), oldest first, starting at `offset`. It reads in a
+        snapshot of the app's connection: close it before the app if it is not read to the
+        end."""
         compiled = compile_filter(None, namespace)
         with self._engine.db.snapshot() as conn:
             if namespace is not None:

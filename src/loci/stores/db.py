@@ -184,11 +184,11 @@ def _open(path: Path, busy_timeout_seconds: float) -> sqlite3.Connection:
 def _roll_back(conn: sqlite3.Connection) -> None:
     """End the open transaction, if SQLite has not already (it rolls back by itself after
     some failures, such as a full disk, and a second ROLLBACK would hide that failure)."""
-    if conn.in_transaction:
-        try:
+    try:
+        if conn.in_transaction:
             conn.execute("ROLLBACK")
-        except sqlite3.Error as exc:
-            log.warning("could not roll back: %s", exc)
+    except sqlite3.Error as exc:  # closed meanwhile, or the rollback failed too
+        log.warning("could not roll back: %s", exc)
 
 
 def _statements(script: str) -> Iterator[str]:
