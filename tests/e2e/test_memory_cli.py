@@ -114,3 +114,8 @@ def test_export_to_a_closed_pipe_or_a_full_disk_ends_cleanly(exportable_home: Pa
         )
     assert result.returncode == 6, result.stderr
     assert b"cannot write standard output: No space left on device" in result.stderr
+    with open("/dev/full", "wb") as full:  # any command's output
+        stats = [sys.executable, "-m", "loci", "stats"]
+        result = subprocess.run(stats, stdout=full, stderr=subprocess.PIPE, env=environment)
+    assert result.returncode == 6 and b"Traceback" not in result.stderr, result.stderr
+    assert b"No space left on device" in result.stderr

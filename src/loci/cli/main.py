@@ -12,6 +12,7 @@ import click
 
 from loci import __version__
 from loci.cli.output import CliState
+from loci.errors import StorageUnavailableError
 
 CLIENTS = ("claude", "claude-code", "cursor", "vscode")
 
@@ -97,4 +98,11 @@ def main() -> None:
     conversations.register(cli)
     context.register(cli)
     checkpoints.register(cli)
-    cli(prog_name="loci")
+    try:
+        cli(prog_name="loci")
+    except OSError as exc:
+        # What click leaves: a write that failed outside a command's own handling, most
+        # often standard output redirected to a full disk (a closed pipe click handles).
+        where = f" ({exc.filename})" if exc.filename else ""
+        sys.stderr.write(f"error ({StorageUnavailableError.code}): {exc.strerror or exc}{where}\n")
+        sys.exit(StorageUnavailableError.exit_code)
