@@ -12,7 +12,7 @@ import pytest
 from loci.app import App, build_app
 from loci.cli.admin import diagnose
 from loci.cli.output import CliState
-from loci.errors import StorageUnavailableError
+from loci.errors import NotFoundError, StorageUnavailableError
 from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
 from tests.conftest import damage_table
@@ -103,6 +103,8 @@ def test_damaged_vectors_and_keyword_index_are_found_and_rebuilt(app, home):
     # Searches go on without the damaged parts (before, a vector of the wrong size failed
     # every search with an internal error).
     assert ids[0] not in [m.id for m in app.memory.recall("kites", hybrid_alpha=1.0).memories]
+    with pytest.raises(NotFoundError, match="vector is damaged"):
+        app.memory.nearby(ids[0])
     assert app.memory.recall("piano", hybrid_alpha=0.0).total == 0
     problems = diagnose(CliState(config=None, home=home))["problems"]
     assert "3 memories have damaged vectors; run `loci reindex`" in problems

@@ -198,7 +198,11 @@ class MemoryService:
         index = self._engine.index()
         vector = index.get(seq)
         if vector is None:
-            raise NotFoundError(f"memory {memory_id} was deleted meanwhile", memory_id=memory_id)
+            raise NotFoundError(
+                f"memory {memory_id} is not in the vector index: it was deleted meanwhile, or "
+                "its stored vector is damaged (`loci doctor`)",
+                memory_id=memory_id,
+            )
         hits = index.search(vector, limit + 1)
         neighbours = [(h.key, h.similarity) for h in hits if not (exclude_self and h.key == seq)]
         ranked = [(key, sim, sim) for key, sim in neighbours[:limit]]
