@@ -34,6 +34,17 @@ def outside(app: App) -> sqlite3.Connection:
     return sqlite3.connect(app.db.path, isolation_level=None)
 
 
+def drop_from_keyword_index(conn: sqlite3.Connection, memory_id: str) -> None:
+    """Take a memory's words out of the keyword index, and leave the memory."""
+    seq, text = conn.execute(
+        "SELECT seq, content FROM memories WHERE id = ?", (memory_id,)
+    ).fetchone()
+    conn.execute(
+        "INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', ?, ?)",
+        (seq, text),
+    )
+
+
 def count(app: App) -> int:
     return app.catalog.stats().total_memories
 
@@ -93,13 +104,7 @@ def test_damaged_vectors_and_keyword_index_are_found_and_rebuilt(app, home):
         conn.execute("UPDATE memories SET embedding = 'not a blob' WHERE id = ?", (ids[3],))
         nan = np.full(384, np.nan, dtype=np.float32).tobytes()
         conn.execute("UPDATE memories SET embedding = ? WHERE id = ?", (nan, ids[1]))
-        seq, text = conn.execute(
-            "SELECT seq, content FROM memories WHERE id = ?", (ids[2],)
-        ).fetchone()
-        conn.execute(
-            "INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', ?, ?)",
-            (seq, text),
-        )
+        drop_from_keyword_index(conn, ids[2])
     # Searches go on without the damaged parts (before, a vector of the wrong size failed
     # every search with an internal error).
     assert ids[0] not in [m.id for m in app.memory.recall("kites", hybrid_alpha=1.0).memories]
@@ -134,13 +139,7 @@ def test_damaged_tags_name_their_memory(app, home):
 def test_reindex_brings_the_other_processes_up_to_date(app, second_app):
     ids = remember_facts(app)
     with outside(app) as conn:
-        seq, text = conn.execute(
-            "SELECT seq, content FROM memories WHERE id = ?", (ids[2],)
-        ).fetchone()
-        conn.execute(
-            "INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', ?, ?)",
-            (seq, text),
-        )
+        drop_from_keyword_index(conn, ids[2])
     # The other process mirrors the keyword index in memory (from 500 memories by default).
     second_app.engine.sync.keywords.mirror_from = 1
     assert second_app.memory.recall("piano", hybrid_alpha=0.0).total == 0
