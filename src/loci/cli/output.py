@@ -6,14 +6,14 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from loci.errors import InvalidInputError, LociError, StorageUnavailableError
+from loci.errors import InvalidInputError, LociError
 from loci.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -67,20 +67,13 @@ def writable(path: Path) -> Path:
     return path
 
 
-@contextmanager
-def written(path: Path) -> Iterator[None]:
+def written(path: Path) -> AbstractContextManager[None]:
     """Report a failed write of `path` (`-`: standard output), a full disk say, as a storage
-    error. A reader that closed standard output early (`| head`) is left to click, which
-    exits quietly."""
-    try:
-        yield
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        where = "standard output" if str(path) == "-" else str(path)
-        raise StorageUnavailableError(
-            f"cannot write {where}: {exc.strerror or exc}", path=where
-        ) from exc
+    error (a reader that closed standard output early, `| head`, is left to click, which
+    exits quietly)."""
+    from loci.stores.files import storage_errors  # the stores: not for every CLI start
+
+    return storage_errors(Path("standard output") if str(path) == "-" else path, "write")
 
 
 def emit_json(value: Any) -> None:

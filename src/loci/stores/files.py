@@ -24,6 +24,8 @@ def storage_errors(path: Path, action: str, outcome: str = "") -> Iterator[None]
     says what could not be done to `path` (and `outcome`, what that left)."""
     try:
         yield
+    except BrokenPipeError:
+        raise  # a reader that closed a pipe early: the caller's to handle (click exits quietly)
     except OSError as exc:
         after = f"; {outcome}" if outcome else ""
         raise StorageUnavailableError(
