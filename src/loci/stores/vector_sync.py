@@ -237,13 +237,14 @@ class IndexSync:
         damaged file: they are left out of the index (so one of them does not fail every
         search) until `loci reindex` embeds them again; `loci doctor` counts them."""
         size = self._dimensions * 4
-        whole = [row for row in rows if isinstance(row[2], bytes) and len(row[2]) == size]
-        if len(whole) < len(rows):
-            kept = {id(row) for row in whole}
-            broken = [int(row[0]) for row in rows if id(row) not in kept]
-            log.warning("%d damaged vectors left out of the index; run `loci reindex`", len(broken))
-            self._index.delete(broken)
-        return whole
+
+        def is_whole(row: Sequence[Any]) -> bool:
+            return isinstance(row[2], bytes) and len(row[2]) == size
+
+        broken = [int(row[0]) for row in rows if not is_whole(row)]
+        log.warning("%d damaged vectors left out of the index; run `loci reindex`", len(broken))
+        self._index.delete(broken)
+        return [row for row in rows if is_whole(row)]
 
 
 def _follow(
