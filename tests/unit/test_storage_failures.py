@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -29,9 +31,14 @@ def remember_facts(app: App) -> list[str]:
     return app.memory.remember_batch([MemoryDraft(f, tags=["home"]) for f in FACTS]).ids
 
 
-def outside(app: App) -> sqlite3.Connection:
+@contextmanager
+def outside(app: App) -> Iterator[sqlite3.Connection]:
     """A connection of another program, changing the file behind loci's back."""
-    return sqlite3.connect(app.db.path, isolation_level=None)
+    conn = sqlite3.connect(app.db.path, isolation_level=None)
+    try:
+        yield conn
+    finally:
+        conn.close()
 
 
 def drop_from_keyword_index(conn: sqlite3.Connection, memory_id: str) -> None:
