@@ -148,6 +148,22 @@ def test_metadata_filters(app):
     ] == ["alpha project note"]
 
 
+def test_filters_bind_what_any_sqlite_build_can(app):
+    """Many systems' SQLite binds at most 32,766 values per statement; this one may allow more,
+    so the test lowers its limit to that."""
+    seed(app)
+    app.db.connection.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 32_766)
+    values = [f"v{n}" for n in range(1000)]
+    widest = {"or": [{f"metadata.k{n}": {"in": values}} for n in range(9)]}
+    assert app.memory.recall("x", filters=widest).total == 0
+    assert app.memory.forget(filters=widest, dry_run=True).deleted == 0
+    too_wide = {"or": [{f"metadata.k{n}": {"in": values}} for n in range(40)]}
+    with pytest.raises(InvalidInputError, match="values in all"):
+        app.memory.recall("x", filters=too_wide)
+    with pytest.raises(InvalidInputError, match="values in all"):
+        app.memory.forget(filters=too_wide, dry_run=True)
+
+
 @pytest.mark.parametrize(
     "filters",
     [

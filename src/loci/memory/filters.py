@@ -37,6 +37,9 @@ METADATA_KEY = re.compile(r"^[A-Za-z0-9_\-]{1,64}\Z")
 MAX_DEPTH = 8
 MAX_CONDITIONS = 64
 MAX_LIST = 1000
+#: Values a whole filter may bind. SQLite binds at most 32,766 per statement in its default
+#: build (some systems' builds allow more), and a recall binds a few thousand of its own.
+MAX_VALUES = 10_000
 COMPARE = {"eq": "=", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 
 
@@ -84,6 +87,11 @@ def compile_filter(spec: Mapping[str, Any] | None, namespace: str | None = None)
         marks = ",".join("?" * len(compiled.namespaces))
         clauses.insert(0, f"m.namespace IN ({marks})" if marks else "0")
         compiled.params[:0] = sorted(compiled.namespaces)
+    if len(compiled.params) > MAX_VALUES:
+        raise _bad(
+            f"filters hold {len(compiled.params)} values in all, more than {MAX_VALUES}; "
+            "split the work into several calls"
+        )
     compiled.sql = " AND ".join(f"({c})" for c in clauses) if clauses else "1"
     if conditions:
         compiled.condition = Group("and", tuple(conditions))
