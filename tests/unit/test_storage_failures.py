@@ -152,3 +152,10 @@ def test_reindex_brings_the_other_processes_up_to_date(app, second_app):
     assert second_app.memory.recall("piano", hybrid_alpha=0.0).total == 0
     app.transfer.reindex()
     assert second_app.memory.recall("piano", hybrid_alpha=0.0).memories[0].id == ids[2]
+
+
+def test_an_sqlite_too_old_for_loci_is_named(home, embedder, monkeypatch):
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 34, 1))
+    monkeypatch.setattr(sqlite3, "sqlite_version", "3.34.1")
+    with pytest.raises(StorageUnavailableError, match=r"needs SQLite 3\.35\.0 or newer.*3\.34\.1"):
+        build_app(load_settings(home=home), embedder=embedder)

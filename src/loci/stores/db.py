@@ -22,6 +22,8 @@ from loci.stores.failures import translated
 from loci.stores.migrations import MIGRATIONS, latest_version
 
 PRIVATE_DIR_MODE = 0o700
+#: The oldest SQLite loci runs on: deletes report what they removed with RETURNING (3.35.0).
+MIN_SQLITE = (3, 35, 0)
 PRIVATE_FILE_MODE = 0o600
 
 log = logging.getLogger("loci.store")
@@ -162,6 +164,13 @@ class Database:
 
 
 def _open(path: Path, busy_timeout_seconds: float) -> sqlite3.Connection:
+    if sqlite3.sqlite_version_info < MIN_SQLITE:
+        raise StorageUnavailableError(
+            f"loci needs SQLite {'.'.join(map(str, MIN_SQLITE))} or newer, and this Python's "
+            f"sqlite3 module uses {sqlite3.sqlite_version}; use a Python built with a newer "
+            "SQLite (python.org's, Homebrew's and uv's are)",
+            sqlite_version=sqlite3.sqlite_version,
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
         is_new = not path.exists()
