@@ -22,9 +22,9 @@ from loci.stores.failures import translated
 from loci.stores.migrations import MIGRATIONS, latest_version
 
 PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
 #: The oldest SQLite loci runs on: deletes report what they removed with RETURNING (3.35.0).
 MIN_SQLITE = (3, 35, 0)
-PRIVATE_FILE_MODE = 0o600
 
 log = logging.getLogger("loci.store")
 
