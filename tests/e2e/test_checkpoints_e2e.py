@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -148,6 +149,14 @@ def test_the_cli_lists_shows_exports_and_collects(tmp_path):
     assert exported.read_text().count('"checkpointId"') == 3
     nowhere = loci("export", "cli", "-o", str(tmp_path / "missing" / "cli.json"))
     assert nowhere.returncode == 2 and "no folder" in nowhere.stderr
+    # A blob lost from disk: the other checkpoints are still exported, the lost one named.
+    next((home / "checkpoints" / "blobs").glob("*/*.blob")).unlink()
+    partial = loci("export", "cli", "-o", str(exported))
+    assert partial.returncode == 10
+    assert "not exported: cp-" in partial.stderr
+    assert "1 of 3 checkpoints of session cli could not be read" in partial.stderr
+    document = json.loads(exported.read_text())
+    assert len(document["checkpoints"]) == 2 and len(document["unreadable"]) == 1
     assert "removed 0 checkpoints" in loci("gc").stdout
     missing = loci("show", "cp-none")
     assert missing.returncode == 3 and "CHECKPOINT_NOT_FOUND" in missing.stderr

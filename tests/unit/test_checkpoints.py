@@ -134,6 +134,21 @@ def test_a_corrupted_blob_fails_only_its_own_checkpoint(app):
         app.checkpoints.load(session_id="b")
 
 
+def test_an_export_keeps_every_checkpoint_it_can_read_and_names_the_others(app):
+    ids = [app.checkpoints.save({"goal": f"g{n}"}, "s").checkpoint_id for n in range(4)]
+    damaged = blob_path(app, ids[1])
+    damaged.write_bytes(damaged.read_bytes()[:-3] + b"xyz")
+    blob_path(app, ids[2]).unlink()
+    exported = app.checkpoint_maintenance.export("s")
+    assert [c["context"]["goal"] for c in exported["checkpoints"]] == ["g0", "g3"]
+    unreadable = {item["checkpointId"]: item["error"] for item in exported["unreadable"]}
+    assert list(unreadable) == [ids[1], ids[2]]
+    assert {error["type"] for error in unreadable.values()} == {"CHECKPOINT_CORRUPTED"}
+    assert "SHA-256" in unreadable[ids[1]]["message"]
+    assert "missing" in unreadable[ids[2]]["message"]
+    assert app.checkpoint_maintenance.export("s")["checkpoints"] == exported["checkpoints"]
+
+
 def test_files_are_private(app):
     saved = app.checkpoints.save({"goal": "x"}, "s")
     path = blob_path(app, saved.checkpoint_id)
@@ -264,6 +279,9 @@ def test_encryption_with_a_key_file(home, embedder, tmp_path):
     try:
         with pytest.raises(EncryptionKeyError, match="does not hold"):
             other.checkpoints.load(session_id="s")
+        exported = other.checkpoint_maintenance.export("s")
+        assert exported["checkpoints"] == []
+        assert exported["unreadable"][0]["error"]["type"] == "ENCRYPTION_KEY_UNAVAILABLE"
     finally:
         other.close()
 

@@ -10,10 +10,18 @@ from loci.checkpoints import store as sql
 from loci.checkpoints.models import GcResult, RotateResult
 from loci.checkpoints.quotas import over_quota
 from loci.checkpoints.service import CheckpointService
+from loci.errors import (
+    CheckpointCorruptedError,
+    CheckpointNotFoundError,
+    CheckpointStorageError,
+    EncryptionKeyError,
+)
 from loci.stores.db import Database
 
 #: Files younger than this may belong to a save still in flight in another process.
 GRACE_SECONDS = 3600
+#: What keeps one checkpoint from being read, but not the others.
+UNREADABLE = (CheckpointCorruptedError, CheckpointStorageError, EncryptionKeyError)
 
 
 class CheckpointMaintenance:
@@ -86,7 +94,13 @@ class CheckpointMaintenance:
         return RotateResult(new_key_id=keys.current, retired_key_ids=retired, reencrypted=done)
 
     def export(self, session_id: str) -> dict[str, Any]:
-        """Every checkpoint of a session, oldest first, contexts decrypted (JSON-ready)."""
+        """Every checkpoint of a session, oldest first, contexts decrypted (JSON-ready).
+
+        A checkpoint that cannot be read (its blob missing or damaged, its key gone) does not
+        stop the others: it is listed under "unreadable" with its error, so that a backup
+        holds all that can still be saved. One deleted meanwhile (a quota pruned it) is left
+        out: the export is what the session holds when each checkpoint is read.
+        """
         session_id = codec.valid_id(session_id, "sessionId")
         ids: list[str] = []
         offset: int | None = 0
@@ -94,8 +108,15 @@ class CheckpointMaintenance:
             page = self._checkpoints.list_checkpoints(session_id, limit=1000, offset=offset)
             ids += [item["checkpointId"] for item in page.checkpoints]
             offset = page.next_offset
-        checkpoints = [
-            self._checkpoints.load(checkpoint_id=checkpoint_id).model_dump(mode="json")
-            for checkpoint_id in reversed(ids)
-        ]
-        return {"sessionId": session_id, "checkpoints": checkpoints}
+        checkpoints: list[dict[str, Any]] = []
+        unreadable: list[dict[str, Any]] = []
+        for checkpoint_id in reversed(ids):
+            try:
+                loaded = self._checkpoints.load(checkpoint_id=checkpoint_id)
+            except CheckpointNotFoundError:
+                continue
+            except UNREADABLE as exc:
+                unreadable.append({"checkpointId": checkpoint_id, "error": exc.to_dict()})
+                continue
+            checkpoints.append(loaded.model_dump(mode="json"))
+        return {"sessionId": session_id, "checkpoints": checkpoints, "unreadable": unreadable}

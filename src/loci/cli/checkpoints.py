@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,6 +17,7 @@ from loci.cli.output import (
     writable,
     written,
 )
+from loci.errors import CheckpointCorruptedError
 
 
 def register(group: click.Group) -> None:
@@ -92,7 +94,12 @@ def show(state: CliState, checkpoint_id: str) -> None:
 )
 @click.pass_obj
 def export(state: CliState, session_id: str, output: Path | None) -> None:
-    """Export every checkpoint of SESSION_ID, oldest first, as JSON (decrypted)."""
+    """Export every checkpoint of SESSION_ID, oldest first, as JSON (decrypted).
+
+    Checkpoints that cannot be read (a blob missing or damaged, a key gone) are listed under
+    "unreadable" and named on standard error; the others are written, and the command then
+    exits with code 10.
+    """
 
     def work() -> None:
         if output is not None:
@@ -107,8 +114,28 @@ def export(state: CliState, session_id: str, output: Path | None) -> None:
             with written(output):
                 output.write_text(text + "\n", encoding="utf-8")
             click.echo(f"wrote {len(data['checkpoints'])} checkpoints to {output}")
+        _report_unreadable(data)
 
     run(work)
+
+
+def _report_unreadable(data: dict[str, Any]) -> None:
+    """Name each checkpoint left out, then fail: a backup missing some must not pass silently."""
+    unreadable = data["unreadable"]
+    if not unreadable:
+        return
+    for item in unreadable:
+        error = item["error"]
+        click.echo(
+            f"not exported: {item['checkpointId']} ({error['type']}): {error['message']}", err=True
+        )
+    exported = len(data["checkpoints"])
+    raise CheckpointCorruptedError(
+        f"{len(unreadable)} of {len(unreadable) + exported} checkpoints of session "
+        f'{data["sessionId"]} could not be read (listed under "unreadable"); the other '
+        f"{exported} were exported",
+        unreadable=[item["checkpointId"] for item in unreadable],
+    )
 
 
 @checkpoints.command("gc")
