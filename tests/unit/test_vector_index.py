@@ -210,6 +210,35 @@ def test_namespace_filters_follow_rows_that_move_between_namespaces() -> None:
     assert found("a", "nowhere") == found("a") and found("nowhere") == set()
 
 
+def test_batches_with_repeated_and_known_keys_match_a_row_by_row_reference() -> None:
+    """Upserts mixing new keys, known keys (some changing namespace) and keys given twice in
+    one call: the last vector and namespace of each key wins, as if applied one by one."""
+    rng = np.random.default_rng(3)
+    pool = embeddings_like(400, seed=5)
+    index = ExactIndex(DIMENSIONS)
+    reference: dict[int, tuple[int, str]] = {}  # key -> (vector in pool, namespace)
+    for _ in range(60):
+        keys = rng.integers(0, 120, size=int(rng.integers(1, 25))).tolist()
+        picks = rng.integers(0, 400, size=len(keys))
+        names = [str(rng.choice(["a", "b", "c"])) for _ in keys]
+        index.upsert(keys, pool[picks], names)
+        for key, pick, name in zip(keys, picks.tolist(), names, strict=True):
+            reference[key] = (pick, name)
+        gone = rng.integers(0, 120, size=int(rng.integers(0, 6))).tolist()
+        index.delete(gone)
+        for key in gone:
+            reference.pop(key, None)
+        assert index.count() == len(reference)
+        for key, (pick, _) in reference.items():
+            assert np.array_equal(index.get(key), pool[pick])
+        query = pool[int(rng.integers(0, 400))]
+        for name in ("a", "b", "c"):
+            hits = index.search(query, 200, Allowed(namespaces=frozenset([name, "x"])))
+            assert {hit.key for hit in hits} == {k for k, v in reference.items() if v[1] == name}
+        everything = index.search(query, 200, Allowed(namespaces=frozenset("abc")))
+        assert len(everything) == len(reference)
+
+
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_large_index_stays_consistent_after_deletes_and_updates(kernel: KernelName) -> None:
     index, vectors = filled(SHORTLIST_FROM + 100, kernel=kernel)
