@@ -45,6 +45,13 @@ def test_remember_recall_export_import_forget(tmp_path: Path) -> None:
     assert json.loads(gone.stdout)["deleted"] == 1
     assert json.loads(loci(other, "stats", "--json").stdout)["total_memories"] == 1
 
+    doctor = loci(other, "doctor")
+    assert doctor.returncode == 0 and doctor.stdout.endswith("all good\n"), doctor.stderr
+    checks = doctor.stdout.splitlines()[:-1]
+    assert ["memories", "1"] in [line.split() for line in checks]
+    # One column for every value, however long the longest check's name.
+    assert len({len(line) - len(line.split("  ", 1)[1].lstrip()) for line in checks}) == 1
+
 
 def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(tmp_path: Path) -> None:
     home = tmp_path / "home"

@@ -62,8 +62,9 @@ def doctor(state: CliState, as_json: bool) -> None:
         if as_json:
             emit_json(report)
         else:
+            width = max(map(len, report["checks"]), default=0)
             for key, value in report["checks"].items():
-                click.echo(f"{key:20} {value}")
+                click.echo(f"{key:{width}}  {value}")
             for problem in report["problems"]:
                 click.echo(f"PROBLEM: {problem}", err=True)
             click.echo(
