@@ -119,7 +119,7 @@ def test_damaged_vectors_and_keyword_index_are_found_and_rebuilt(app, home):
         app.memory.nearby(ids[0])
     assert app.memory.recall("piano", hybrid_alpha=0.0).total == 0
     problems = diagnose(CliState(config=None, home=home))["problems"]
-    assert "3 memories have damaged vectors; run `loci reindex`" in problems
+    assert "damaged vectors in 3 memories; run `loci reindex`" in problems
     assert "the keyword index does not match the memories; run `loci reindex`" in problems
 
     report = app.transfer.reindex()
@@ -138,7 +138,10 @@ def test_damaged_tags_name_their_memory(app, home):
     with pytest.raises(StorageUnavailableError, match=f"memory {ids[3]} is damaged"):
         app.memory.recall("sourdough bread")
     problems = diagnose(CliState(config=None, home=home))["problems"]
-    assert any(p.startswith("1 memories have damaged tags") and ids[3] in p for p in problems)
+    assert any(
+        p.startswith("damaged tags or metadata (not JSON) in 1 memory,") and ids[3] in p
+        for p in problems
+    )
     assert app.memory.forget(ids[3]).deleted == 1
     assert app.memory.recall("sourdough bread").total == len(FACTS) - 1
 

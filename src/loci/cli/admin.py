@@ -8,7 +8,15 @@ from typing import Any
 
 import click
 
-from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.cli.output import (
+    CliState,
+    counted,
+    emit_fields,
+    emit_json,
+    json_option,
+    opened_app,
+    run,
+)
 from loci.errors import LociError
 from loci.stores import threads
 
@@ -38,10 +46,11 @@ def reindex(state: CliState, force: bool, as_json: bool) -> None:
             emit_json(report)
         else:
             click.echo(
-                f"{report['memories']} memories, {report['re_embedded']} re-embedded with "
+                f"{counted(report['memories'], 'memory', 'memories')}, "
+                f"{report['re_embedded']} re-embedded with "
                 f"{report['model']}{_damaged(report['damaged_vectors'])}, "
                 f"{report['indexed']} indexed, "
-                f"{report['conversation_sessions']} conversation sessions rebuilt"
+                f"{counted(report['conversation_sessions'], 'conversation session')} rebuilt"
             )
 
     run(work)
@@ -62,13 +71,13 @@ def doctor(state: CliState, as_json: bool) -> None:
         if as_json:
             emit_json(report)
         else:
-            width = max(map(len, report["checks"]), default=0)
-            for key, value in report["checks"].items():
-                click.echo(f"{key:{width}}  {value}")
+            emit_fields(report["checks"])
             for problem in report["problems"]:
                 click.echo(f"PROBLEM: {problem}", err=True)
             click.echo(
-                "all good" if not report["problems"] else f"{len(report['problems'])} problem(s)"
+                "all good"
+                if not report["problems"]
+                else counted(len(report["problems"]), "problem")
             )
         if report["problems"]:
             raise SystemExit(1)
@@ -128,11 +137,13 @@ def _check_database(app: Any, checks: dict[str, Any], problems: list[str]) -> bo
         keywords_match = health.keyword_index_matches(conn)
     if unreadable:
         problems.append(
-            f"{len(unreadable)} memories have damaged tags or metadata (not JSON), such as "
+            f"damaged tags or metadata (not JSON) in "
+            f"{counted(len(unreadable), 'memory', 'memories')}, such as "
             f"{', '.join(unreadable[:3])}; forget them (`loci forget ID`) or restore a backup"
         )
     if vectors:
-        problems.append(f"{len(vectors)} memories have damaged vectors; run `loci reindex`")
+        damaged = counted(len(vectors), "memory", "memories")
+        problems.append(f"damaged vectors in {damaged}; run `loci reindex`")
     if not keywords_match:
         problems.append("the keyword index does not match the memories; run `loci reindex`")
     return True

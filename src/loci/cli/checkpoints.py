@@ -10,6 +10,7 @@ import click
 
 from loci.cli.output import (
     CliState,
+    counted,
     emit_json,
     json_option,
     opened_app,
@@ -52,7 +53,7 @@ def list_command(
                     click.echo("no checkpoint sessions yet")
                 for s in sessions.sessions:
                     click.echo(
-                        f"{s.session_id}  {s.checkpoints} checkpoints  {s.stored_bytes} bytes  "
+                        f"{s.session_id}  {counted(s.checkpoints, 'checkpoint')}  {s.stored_bytes} bytes  "
                         f"last saved {s.last_saved_at}"
                     )
                 return
@@ -113,7 +114,7 @@ def export(state: CliState, session_id: str, output: Path | None) -> None:
         else:
             with written(output):
                 output.write_text(text + "\n", encoding="utf-8")
-            click.echo(f"wrote {len(data['checkpoints'])} checkpoints to {output}")
+            click.echo(f"wrote {counted(len(data['checkpoints']), 'checkpoint')} to {output}")
         _report_unreadable(data)
 
     run(work)
@@ -157,8 +158,9 @@ def gc(state: CliState, as_json: bool) -> None:
             emit_json(result)
             return
         click.echo(
-            f"removed {len(result.removed_checkpoints)} checkpoints, {result.removed_blobs} "
-            f"unreferenced blobs and {result.removed_temporary_files} temporary files; "
+            f"removed {counted(len(result.removed_checkpoints), 'checkpoint')}, "
+            f"{counted(result.removed_blobs, 'unreferenced blob')} and "
+            f"{counted(result.removed_temporary_files, 'temporary file')}; "
             f"freed {result.freed_bytes} bytes"
         )
 
@@ -181,7 +183,8 @@ def rotate_key(state: CliState, as_json: bool) -> None:
             emit_json(result)
             return
         click.echo(
-            f"re-encrypted {result.reencrypted} checkpoints with key {result.new_key_id}; "
+            f"re-encrypted {counted(result.reencrypted, 'checkpoint')} with key "
+            f"{result.new_key_id}; "
             f"retired {', '.join(result.retired_key_ids) or 'no keys'}"
         )
 

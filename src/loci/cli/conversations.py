@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.cli.output import CliState, counted, emit_json, json_option, opened_app, run
 
 
 def register(group: click.Group) -> None:
@@ -50,8 +50,8 @@ def import_chat(
             emit_json(result)
             return
         click.echo(
-            f"stored {result.stored} messages in {result.namespace} "
-            f"({result.skipped_existing} already there, {result.sessions} sessions)"
+            f"stored {counted(result.stored, 'message')} in {result.namespace} "
+            f"({result.skipped_existing} already there, {counted(result.sessions, 'session')})"
         )
 
     run(work)

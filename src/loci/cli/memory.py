@@ -11,6 +11,8 @@ import click
 
 from loci.cli.output import (
     CliState,
+    counted,
+    emit_fields,
     emit_json,
     json_option,
     opened_app,
@@ -90,7 +92,11 @@ def recall(
         from rich.table import Table
 
         table = Table(
-            "sim", "namespace", "content", "id", title=f"{result.total} memories ({result.mode})"
+            "sim",
+            "namespace",
+            "content",
+            "id",
+            title=f"{counted(result.total, 'memory', 'memories')} ({result.mode})",
         )
         for hit in result.memories:
             table.add_row(f"{hit.similarity:.2f}", hit.namespace, hit.content, hit.id[:8])
@@ -120,8 +126,11 @@ def forget(
         spec = _json_object(filters, "--filters") if filters else None
         with opened_app(state) as app:
             result = app.memory.forget(memory_id, spec, namespace, dry_run)
+        if as_json:
+            emit_json(result)
+            return
         verb = "would delete" if dry_run else "deleted"
-        emit_json(result) if as_json else click.echo(f"{verb} {result.deleted} memories")
+        click.echo(f"{verb} {counted(result.deleted, 'memory', 'memories')}")
 
     run(work)
 
@@ -139,8 +148,7 @@ def stats(state: CliState, namespace: str | None, as_json: bool) -> None:
         if as_json:
             emit_json(result)
             return
-        for key, value in result.model_dump().items():
-            click.echo(f"{key:22} {value}")
+        emit_fields(result.model_dump())
 
     run(work)
 
@@ -191,7 +199,7 @@ def export(state: CliState, file: Path, namespace: str | None, vectors: bool) ->
             with closing(memories), written(file), stream as out:
                 count = write_export(out, header, memories)
         if to_file:
-            click.echo(f"exported {count} memories to {file}", err=True)
+            click.echo(f"exported {counted(count, 'memory', 'memories')} to {file}", err=True)
 
     run(work)
 

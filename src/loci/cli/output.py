@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +81,24 @@ def emit_json(value: Any) -> None:
     if hasattr(value, "model_dump"):
         value = value.model_dump(mode="json")
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """`count` and the noun, singular for one: "1 memory", "3 memories"."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def emit_fields(fields: Mapping[str, Any]) -> None:
+    """Print name / value lines, the values in one column; a mapping's items as `key count`."""
+    width = max(map(len, fields), default=0)
+    for name, value in fields.items():
+        click.echo(f"{name:{width}}  {_field_text(value)}")
+
+
+def _field_text(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} {item}" for key, item in value.items()) or "none"
+    return "none" if value is None else str(value)
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")

@@ -1,0 +1,30 @@
+"""The CLI's text output: counts read as English, name / value lines in one column."""
+
+import pytest
+
+from loci.cli.output import counted, emit_fields
+
+
+@pytest.mark.parametrize(
+    ("count", "memories", "sessions"),
+    [
+        (0, "0 memories", "0 sessions"),
+        (1, "1 memory", "1 session"),
+        (2, "2 memories", "2 sessions"),
+    ],
+)
+def test_counts_take_the_singular_for_one(count: int, memories: str, sessions: str) -> None:
+    assert counted(count, "memory", "memories") == memories
+    assert counted(count, "session") == sessions
+
+
+def test_fields_share_one_column_and_mappings_read_as_pairs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    emit_fields({"total": 3, "namespaces": {"default": 2, "people": 1}, "tags": {}, "x": None})
+    assert capsys.readouterr().out.splitlines() == [
+        "total       3",
+        "namespaces  default 2, people 1",
+        "tags        none",
+        "x           none",
+    ]
