@@ -146,6 +146,30 @@ def test_message_ids_are_only_unique_within_a_conversation(app: App) -> None:
     assert app.catalog.stats().total_memories == 12
 
 
+def test_messages_without_ids_are_recognised_when_imported_again(app: App) -> None:
+    """A history with no message ids, imported again as it grew, adds only the new messages;
+    a message said twice in the same second is kept twice."""
+    plain = [{k: v for k, v in record.items() if k != "message_id"} for record in CHAT]
+    twice = {**plain[1], "text": "ok"}
+    history = [*plain[:2], twice, twice, plain[2]]
+    first = app.conversations.remember_conversation(parse_messages(history), "chat")
+    assert (first.stored, first.skipped_existing) == (5, 0)
+    again = app.conversations.remember_conversation(parse_messages(history), "chat")
+    assert (again.stored, again.skipped_existing) == (0, 5)
+    grown = [*history[:4], twice, *history[4:], *plain[3:]]  # a third "ok", and three more
+    more = app.conversations.remember_conversation(parse_messages(grown), "chat")
+    assert (more.stored, more.skipped_existing) == (4, 5)
+    contents = [memory.content for memory in app.transfer.export("chat").export.memories]
+    assert contents.count("Ben: ok") == 3 and len(contents) == 9
+    # Another time, session or speaker is another message.
+    moved = [{**plain[0], "timestamp": "2024-03-02T18:00:00Z"}, {**plain[0], "session_id": "s9"},
+             {**plain[0], "speaker": "Cy"}]  # fmt: skip
+    assert app.conversations.remember_conversation(parse_messages(moved), "chat").stored == 3
+    # With a conversation id, only that conversation's messages count.
+    elsewhere = app.conversations.remember_conversation(parse_messages(plain), "chat", "other")
+    assert (elsewhere.stored, elsewhere.skipped_existing) == (6, 0)
+
+
 def test_long_imports_embed_in_windows_and_store_in_order(
     home: Path, embedder: OnnxMiniLM, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -28,9 +28,10 @@ def import_chat(
     """Store each message of a chat history FILE (JSON or JSONL) as a memory.
 
     Each message needs `speaker` (or `role`), `text` (or `content`) and `timestamp` (ISO 8601
-    or Unix seconds); `session_id` and `message_id` are optional. Messages whose message_id is
-    already in the namespace are skipped, so importing a grown history again adds only the new
-    messages. A malformed file stores nothing.
+    or Unix seconds); `session_id` and `message_id` are optional. Messages already in the
+    namespace are skipped (the same message_id, or without one the same speaker, text,
+    timestamp and session), so importing a grown history again adds only the new messages.
+    A malformed file stores nothing.
     """
     from rich.progress import Progress
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from loci.conversations.messages import ChatMessage
 from loci.conversations.models import ConversationImportResult
 from loci.errors import InvalidInputError
 from loci.memory import validation
 from loci.memory.models import MemoryDraft
-from loci.memory.service import MemoryService
+from loci.memory.service import MemoryService, content_hash
 from loci.stores import memories as sql
 from loci.stores.db import Database
 from loci.stores.vector_sync import Progress
@@ -34,12 +36,15 @@ class ConversationService:
         conversation_id: str | None = None,
         progress: Progress | None = None,
     ) -> ConversationImportResult:
-        """Store every message not already stored (by message_id) in `namespace`.
+        """Store every message not already stored in `namespace`.
 
         `conversation_id` names the conversation (a new id by default); recall uses it with the
-        session id to find the messages around a match. Message ids are only unique within a
-        conversation (chat exports number their messages from 1), so with an id given only
-        that conversation's are checked; with none, the whole namespace's.
+        session id to find the messages around a match. A message is already stored when its
+        message_id is; without one, when a message with the same speaker, text, timestamp and
+        session is (as many times as it is stored: "ok" said twice in one second is kept
+        twice). Message ids are only unique within a conversation (chat exports number their
+        messages from 1), so with an id given only that conversation's are checked; with none,
+        the whole namespace's.
         """
         namespace = validation.namespace(namespace)
         conversation = conversation_id or uuid.uuid4().hex
@@ -49,8 +54,9 @@ class ConversationService:
                 f"got {validation.shown(conversation)}",
                 field="conversation_id",
             )
-        known = self._known_message_ids(namespace, conversation_id)
-        fresh = [(position, m) for position, m in enumerate(messages) if m.message_id not in known]
+        unnamed = any(message.message_id is None for message in messages)
+        stored = self._stored_messages(namespace, conversation_id, unnamed)
+        fresh = [(position, m) for position, m in enumerate(messages) if not stored.take(m)]
         drafts = [draft(message, position, namespace, conversation) for position, message in fresh]
         ids = self._memory.remember_all(drafts, progress) if drafts else []
         return ConversationImportResult(
@@ -62,9 +68,39 @@ class ConversationService:
             conversation_id=conversation,
         )
 
-    def _known_message_ids(self, namespace: str, conversation: str | None) -> set[str | None]:
+    def _stored_messages(
+        self, namespace: str, conversation: str | None, unnamed: bool
+    ) -> StoredMessages:
+        """What is stored already; messages without ids are read only if some are `unnamed`."""
         with self._db.locked() as conn:
-            return set(sql.message_ids(conn, namespace, conversation))
+            return StoredMessages(
+                set(sql.message_ids(conn, namespace, conversation)),
+                Counter(sql.message_keys(conn, namespace, conversation) if unnamed else ()),
+            )
+
+
+@dataclass
+class StoredMessages:
+    """The messages a namespace (or conversation) holds already: their message ids, and the
+    others by (content hash, timestamp, session id), counted."""
+
+    ids: set[str]
+    unnamed: Counter[tuple[str, str, str | None]]
+
+    def take(self, message: ChatMessage) -> bool:
+        """Whether `message` is stored already; an unnamed match is used up by it."""
+        if message.message_id is not None:
+            return message.message_id in self.ids
+        key = (content_hash(memory_text(message)), message.timestamp, message.session_id)
+        if self.unnamed[key] <= 0:
+            return False
+        self.unnamed[key] -= 1
+        return True
+
+
+def memory_text(message: ChatMessage) -> str:
+    """The content of a message's memory."""
+    return f"{message.speaker}: {message.text}"
 
 
 def draft(message: ChatMessage, position: int, namespace: str, conversation: str) -> MemoryDraft:
@@ -80,7 +116,7 @@ def draft(message: ChatMessage, position: int, namespace: str, conversation: str
     if message.message_id is not None:
         metadata["message_id"] = message.message_id
     return MemoryDraft(
-        content=f"{message.speaker}: {message.text}",
+        content=memory_text(message),
         namespace=namespace,
         metadata=metadata,
         source=SOURCE,

@@ -12,8 +12,9 @@ class ConversationImportResult(BaseModel):
     stored: int = Field(description="Messages stored as new memories.")
     skipped_existing: int = Field(
         description=(
-            "Messages skipped because their message_id is already stored for this conversation "
-            "(with no conversation_id given: anywhere in the namespace)."
+            "Messages skipped because they are stored already for this conversation (with no "
+            "conversation_id given: anywhere in the namespace): the same message_id, or without "
+            "one, the same speaker, text, timestamp and session."
         )
     )
     sessions: int = Field(description="Distinct session ids among the messages.")

@@ -48,8 +48,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     ) -> ConversationImportResult:
         """Store a chat history, one memory per message ("Speaker: text"), keeping speaker,
         session, timestamp and message id as metadata. Recall then finds the turns that answer
-        a question, with the messages around them. Messages whose message_id is already stored
-        for this conversation_id (with none given: anywhere in the namespace) are skipped; a bad
+        a question, with the messages around them. Messages already stored for this
+        conversation_id (with none given: anywhere in the namespace) are skipped: the same
+        message_id, or without one the same speaker, text, timestamp and session. A bad
         message stores nothing and its number is reported."""
         from loci.conversations.messages import parse_messages
 

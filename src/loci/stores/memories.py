@@ -202,6 +202,24 @@ def message_ids(
     return [str(row[0]) for row in rows]
 
 
+def message_keys(
+    conn: sqlite3.Connection, namespace: str, conversation: str | None = None
+) -> list[tuple[str, str, str | None]]:
+    """(content hash, timestamp, session id) of the conversation messages stored without a
+    message id in a namespace (one conversation's, when given), to recognise them again."""
+    sql = (
+        "SELECT content_hash, json_extract(metadata, '$.timestamp'), "
+        "json_extract(metadata, '$.session_id') FROM memories "
+        "WHERE namespace = ? AND json_extract(metadata, '$.conversation') IS NOT NULL "
+        "AND json_extract(metadata, '$.message_id') IS NULL"
+    )
+    if conversation is None:
+        return conn.execute(sql, (namespace,)).fetchall()
+    return conn.execute(
+        f"{sql} AND json_extract(metadata, '$.conversation') = ?", (namespace, conversation)
+    ).fetchall()
+
+
 @dataclass(frozen=True)
 class Threads:
     """Where conversation turns sit: each one's neighbours, thread (session) and speaker."""
