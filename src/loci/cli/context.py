@@ -14,7 +14,7 @@ from loci.cli.output import CliState, emit_json, json_option, opened_app, run
 
 if TYPE_CHECKING:
     from loci.app import App
-    from loci.contextdocs.models import CorrectionGuidance, ValidationIssue
+    from loci.contextdocs.models import CorrectionGuidance, UpdateResult, ValidationIssue
 
 T = TypeVar("T")
 
@@ -185,13 +185,26 @@ def update(
         elif result.status == "success":
             click.echo(f"{result.message} {result.path}")
         else:
-            click.echo(f"not saved: {result.message}")
+            click.echo(_not_saved(result))
             _print_issues(result.validation_errors)
             if result.correction_guidance is not None:
                 _print_guidance(result.correction_guidance)
         sys.exit(0 if result.status == "success" else 1)
 
     run(work)
+
+
+def _not_saved(result: UpdateResult) -> str:
+    """Why an update saved nothing, in the CLI's words (the service's speak to agents)."""
+    if result.status == "max_attempts_reached":
+        return (
+            f"not saved: still invalid after {result.attempt} attempts; fix it with the "
+            "guidance below, or run again with --force to save it as it is (recorded)"
+        )
+    return (
+        f"not saved: the document needs correction (attempt {result.attempt} of "
+        f"{result.max_attempts})"
+    )
 
 
 @context.command("history", epilog=PROJECT_HELP)
