@@ -17,6 +17,7 @@ from loci.memory.transfer import TransferService
 from loci.settings import Settings
 from loci.stores.db import PRIVATE_DIR_MODE, Database
 from loci.stores.files import storage_errors
+from loci.stores.keywords import NEVER, KeywordMirror
 from loci.stores.vectors import ExactIndex
 
 
@@ -41,14 +42,19 @@ class App:
         self.engine.close()
 
 
-def build_app(settings: Settings, embedder: Embedder | None = None) -> App:
-    """Wire the services for `settings`; `embedder` replaces the configured model (tests share one)."""
+def build_app(
+    settings: Settings, embedder: Embedder | None = None, *, keyword_mirrors: bool = True
+) -> App:
+    """Wire the services for `settings`; `embedder` replaces the configured model (tests share
+    one). `keyword_mirrors=False` leaves every keyword search to SQL, for a process that
+    answers one query (see `keywords.NEVER`)."""
     with storage_errors(settings.home, "create the data folder", "set LOCI_HOME to a folder"):
         settings.home.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
     db = Database(settings.database_path, settings.busy_timeout_seconds)
     model = embedder or make_embedder(settings)
     index = ExactIndex(model.identity.dimensions, kernel=settings.vector_kernel)
-    engine = MemoryEngine(db, model, index, limits_from(settings))
+    keywords = None if keyword_mirrors else KeywordMirror(mirror_from=NEVER)
+    engine = MemoryEngine(db, model, index, limits_from(settings), keywords)
     memory = MemoryService(engine)
     checkpoints = CheckpointService(
         db, settings.home, checkpoint_limits(settings), settings.encryption_key_file

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from loci.app import App, build_app
+from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.memory.filters import compile_filter
 from loci.memory.models import MemoryDraft
 from loci.memory.ranking import fts_match, keyword_terms
@@ -245,3 +246,22 @@ def test_recall_ranks_the_same_with_and_without_the_mirror(home: Path, embedder)
         assert [[m.id for m in r] for r in with_mirror] == [[m.id for m in r] for r in without]
     finally:
         app.close()
+
+
+def test_an_app_for_one_command_keeps_no_mirror_and_ranks_the_same(
+    app: App, home: Path, embedder: OnnxMiniLM
+) -> None:
+    store(app, sentences(KeywordMirror().mirror_from + 100))  # a store a server mirrors
+    one_shot = build_app(load_settings(home=home), embedder=embedder, keyword_mirrors=False)
+    try:
+        for query in QUERIES:
+            served = app.memory.recall(query, limit=10, hybrid_alpha=0.0).memories
+            once = one_shot.memory.recall(query, limit=10, hybrid_alpha=0.0).memories
+            assert [(m.id, pytest.approx(m.score)) for m in once] == [
+                (m.id, m.score) for m in served
+            ]
+        assert app.engine.sync.keywords.loaded
+        assert not one_shot.engine.sync.keywords.loaded
+        assert not one_shot.engine.sync.thread_keywords.loaded
+    finally:
+        one_shot.close()

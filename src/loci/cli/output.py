@@ -37,10 +37,11 @@ class CliState:
 
 @contextmanager
 def opened_app(state: CliState) -> Iterator[App]:
-    """The App for one command, closed afterwards."""
+    """The App for one command, closed afterwards (a command searches once at most: it
+    keeps no keyword mirror, see `keywords.NEVER`)."""
     from loci.app import build_app
 
-    app = build_app(state.settings())
+    app = build_app(state.settings(), keyword_mirrors=False)
     try:
         yield app
     finally:

@@ -15,6 +15,7 @@ from loci.embedding import Embedder
 from loci.errors import ModelMismatchError, NotFoundError
 from loci.stores import memories as sql
 from loci.stores.db import Database
+from loci.stores.keywords import KeywordMirror
 from loci.stores.vector_sync import IndexSync
 from loci.stores.vectors import VectorIndex
 
@@ -44,12 +45,17 @@ class MemoryEngine:
     """The store, the model and the index, with the checks that keep them consistent."""
 
     def __init__(
-        self, db: Database, embedder: Embedder, index: VectorIndex, limits: Limits
+        self,
+        db: Database,
+        embedder: Embedder,
+        index: VectorIndex,
+        limits: Limits,
+        keywords: KeywordMirror | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder
         self.limits = limits
-        self.sync = IndexSync(db, index, embedder.identity.dimensions)
+        self.sync = IndexSync(db, index, embedder.identity.dimensions, keywords)
         # One worker: database work that overlaps the embedding of a query (threads start lazily).
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loci-search")
 

@@ -36,6 +36,10 @@ from loci.stores.tokens import WordTerms, term_counts
 #: Stores smaller than this are searched by SQL alone: at 1k memories both take ~0.1 ms, but
 #: in a 900-turn chat store the mirror already saves ~0.3 ms of a recall.
 MIRROR_FROM = 500
+#: A `mirror_from` no store reaches: every search goes to SQL. For a process that answers one
+#: query (a CLI command), reading the mirror would cost far more than the search it speeds up:
+#: at 100k memories 1.2-2 s, against a few ms for one SQL search.
+NEVER = 2**62
 #: Share of the mirrored memories that may change before it is read anew (at least RELOAD_MIN).
 RELOAD_SHARE = 0.05
 RELOAD_MIN = 500
