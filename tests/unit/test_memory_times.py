@@ -153,3 +153,29 @@ def test_dates_without_a_year_search_the_years_of_the_store_whatever_its_stamps(
     app.memory.forget(namespace="garden")
     app.engine.sync.refresh()
     assert times.years() == []
+
+
+def test_many_stamps_read_at_once_as_one_by_one() -> None:
+    """The numpy pass over stamps in the stored form gives `seconds_of`'s answers exactly, and
+    leaves every other stamp (or a batch numpy refuses) to it."""
+    stored = [
+        "2026-11-23T19:13:32.668300Z",
+        "0001-01-01T00:00:00.000000Z",
+        "9999-12-31T23:59:59.999999Z",
+        "1969-12-31T23:59:59.999999Z",  # before the epoch
+    ]
+    others = [
+        "0000-01-01T00:00:00.000000Z",  # numpy reads year 0; datetime does not
+        "2024-03-01T18:00:00+01:00",
+        "2024-03-01",
+        "2024-03-01 18:00:00.000000Z",
+        "NaT",
+        "not a time",
+        None,
+        17,
+    ]
+    refused = "2026-02-30T00:00:00.000000Z"  # stored form, but no such day
+    for stamps in (stored, [*stored, *others], others, [*stored, refused, *others], []):
+        expected = np.array([timeline.seconds_of(stamp) for stamp in stamps], dtype=np.float64)
+        np.testing.assert_array_equal(timeline.seconds_of_all(stamps), expected)
+    assert not np.isnan(timeline.seconds_of_all(stored)).any()

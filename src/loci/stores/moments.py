@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from loci.stores.name_codes import NameCodes
 from loci.stores.seqsets import among
-from loci.stores.timeline import MEMORY_TIME, seconds_of
+from loci.stores.timeline import MEMORY_TIME, seconds_of_all
 
 Seqs = npt.NDArray[np.int64]
 Seconds = npt.NDArray[np.float64]
@@ -129,12 +129,10 @@ class MemoryTimes:
         if not rows:
             return
         seqs = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
-        seconds = np.fromiter(
-            (seconds_of(row[2]) for row in rows), dtype=np.float64, count=len(rows)
-        )
-        groups = np.fromiter(
-            (self._namespaces.code(row[1]) for row in rows), dtype=np.int32, count=len(rows)
-        )
+        seconds = seconds_of_all([row[2] for row in rows])
+        names = [row[1] for row in rows]
+        codes = {name: self._namespaces.code(name) for name in dict.fromkeys(names)}
+        groups = np.fromiter(map(codes.__getitem__, names), dtype=np.int32, count=len(rows))
         positions = self._positions(seqs)
         old = positions >= 0
         self._seconds[positions[old]] = seconds[old]

@@ -8,6 +8,7 @@ spacing may differ).
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -58,6 +59,33 @@ def times_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, float]:
     ).fetchall()
     seconds = {int(seq): seconds_of(moment) for seq, moment in rows}
     return {seq: value for seq, value in seconds.items() if not math.isnan(value)}
+
+
+#: loci's stored time form (`format_time`): UTC, to the microsecond, with a "Z".
+STORED_FORM = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
+
+
+def seconds_of_all(stamps: Sequence[object]) -> npt.NDArray[np.float64]:
+    """`seconds_of` for each of `stamps`. Those in loci's stored form are read in one numpy
+    pass (100k in ~60 ms, against 170-270 ms one by one); others, and all of them if numpy
+    refuses one (a day or hour out of range), one by one."""
+    texts = list(map(_numpy_text, stamps))
+    try:
+        moments = np.array(texts, dtype="datetime64[us]")
+    except ValueError:
+        return np.fromiter(map(seconds_of, stamps), np.float64, len(stamps))
+    seconds = moments.astype(np.int64) / 1e6
+    for position in np.flatnonzero(np.isnat(moments)).tolist():
+        seconds[position] = seconds_of(stamps[position])
+    return seconds
+
+
+def _numpy_text(stamp: object) -> str:
+    """A stamp in the stored form without its "Z", for numpy; "NaT" for any other. numpy
+    reads year 0, which `datetime` (and so `seconds_of`) refuses: it is left out too."""
+    if isinstance(stamp, str) and STORED_FORM.fullmatch(stamp) and stamp[:4] != "0000":
+        return stamp[:-1]
+    return "NaT"
 
 
 def seconds_of(stamp: object) -> float:
