@@ -24,6 +24,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -102,11 +103,15 @@ class KeywordMirror:
         self._scratch = np.zeros(0)
         self._outdated = False
 
-    def load(self, conn: sqlite3.Connection) -> None:
-        """Read every memory's postings (inside a read transaction, after
-        :func:`postings.create_vocabularies`). If the index reads inconsistently, stays unloaded."""
+    def load(
+        self, conn: sqlite3.Connection, documents: Sequence[Sequence[Any]] | None = None
+    ) -> None:
+        """Read every document's postings (inside a read transaction, after
+        :func:`postings.create_vocabularies`); `documents`, when given, are the rows its
+        `Documents.rows` query would give, read by the caller in the same transaction. If the
+        index reads inconsistently, stays unloaded."""
         self.unload()
-        rows = conn.execute(self._documents.rows).fetchall()
+        rows = conn.execute(self._documents.rows).fetchall() if documents is None else documents
         seqs = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
         namespaces = np.fromiter(
             (self._namespaces.code(row[1]) for row in rows), dtype=np.int32, count=len(rows)

@@ -18,6 +18,7 @@ import math
 import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -58,11 +59,21 @@ class MemoryTimes:
 
     def load(self, conn: sqlite3.Connection) -> None:
         """Read every memory's time."""
+        self.clear()
+        self.add(conn.execute(ALL_TIMES).fetchall())
+
+    def clear(self) -> None:
+        """Forget every memory's time (before a load through `add`)."""
         self._span = None
         self._seqs = np.zeros(0, np.int64)
         self._seconds = np.zeros(0)
         self._groups = np.zeros(0, np.int32)
-        self._merge(conn.execute(ALL_TIMES).fetchall())
+
+    def add(self, rows: Sequence[Sequence[Any]], time_column: int = 2) -> None:
+        """Take rows (seq, namespace, ..., time at `time_column`, as `ALL_TIMES` gives it):
+        a load may come in chunks of seqs, in increasing order."""
+        self._span = None
+        self._merge(rows, time_column)
 
     def update(self, conn: sqlite3.Connection, seqs: Sequence[int]) -> None:
         """Re-read these seqs: present memories are (re)stored, deleted ones lose their time."""
@@ -71,7 +82,7 @@ class MemoryTimes:
         self._span = None
         known = self._positions(np.asarray(seqs, dtype=np.int64))
         self._seconds[known[known >= 0]] = math.nan
-        self._merge(conn.execute(TIMES_OF, (json.dumps(list(seqs)),)).fetchall())
+        self._merge(conn.execute(TIMES_OF, (json.dumps(list(seqs)),)).fetchall(), 2)
 
     def of(self, seqs: Iterable[int]) -> dict[int, float]:
         """The time (POSIX seconds) of each of `seqs` that has one."""
@@ -123,13 +134,13 @@ class MemoryTimes:
         slots = np.minimum(np.searchsorted(self._seqs, seqs), self._seqs.shape[0] - 1)
         return np.where(self._seqs[slots] == seqs, slots, -1)
 
-    def _merge(self, rows: list[tuple[int, str, object]]) -> None:
-        """Store rows (seq, namespace, time) sorted by seq: in place where the slot exists,
-        appended (or, rarely, merged in order) where it does not."""
+    def _merge(self, rows: Sequence[Sequence[Any]], time_column: int) -> None:
+        """Store rows (seq, namespace, ..., time) sorted by seq: in place where the slot
+        exists, appended (or, rarely, merged in order) where it does not."""
         if not rows:
             return
         seqs = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
-        seconds = seconds_of_all([row[2] for row in rows])
+        seconds = seconds_of_all([row[time_column] for row in rows])
         names = [row[1] for row in rows]
         codes = {name: self._namespaces.code(name) for name in dict.fromkeys(names)}
         groups = np.fromiter(map(codes.__getitem__, names), dtype=np.int32, count=len(rows))
