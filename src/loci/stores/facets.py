@@ -44,6 +44,8 @@ COLUMNS_READ = ("seq", "namespace", "source", "importance", "created_at", "updat
 COLUMNS = ", ".join(COLUMNS_READ)
 #: Seqs re-read per query when following the log.
 CHUNK = 500
+#: Rows read at a time by a full load.
+LOAD_CHUNK = 10_000
 #: A metadata key's value and JSON type, given its path twice.
 _EXTRACT = "json_extract(metadata, ?), json_type(metadata, ?)"
 #: Metadata keys mirrored at most (each costs an int32 per memory and its distinct values);
@@ -137,7 +139,10 @@ class MemoryFacets:
         self._reset()
         self._keys = {field: _Key(ValueCodes(), np.zeros(0, np.int32)) for field in self._keys}
         select, paths = self._select()
-        self._merge(conn.execute(f"{select} ORDER BY seq", paths).fetchall())
+        cursor = conn.execute(f"{select} ORDER BY seq", paths)
+        # A chunk at a time: the rows of 100k memories as Python objects took ~40 MB at once.
+        while rows := cursor.fetchmany(LOAD_CHUNK):
+            self._merge(rows)
         for tag, seq in conn.execute("SELECT tag, memory_seq FROM memory_tags"):
             self._add_tag(int(seq), tag)
         self.loaded = True

@@ -24,7 +24,6 @@ import sqlite3
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +49,8 @@ B = 0.75
 
 Floats = npt.NDArray[np.float64]
 Positions = npt.NDArray[np.int64]
+#: The documents of a mirror: their ids in increasing order, and the namespace of each.
+DocumentList = tuple[npt.NDArray[np.int64], Sequence[str]]
 
 
 @dataclass
@@ -103,26 +104,29 @@ class KeywordMirror:
         self._scratch = np.zeros(0)
         self._outdated = False
 
-    def load(
-        self, conn: sqlite3.Connection, documents: Sequence[Sequence[Any]] | None = None
-    ) -> None:
+    def load(self, conn: sqlite3.Connection, documents: DocumentList | None = None) -> None:
         """Read every document's postings (inside a read transaction, after
-        :func:`postings.create_vocabularies`); `documents`, when given, are the rows its
-        `Documents.rows` query would give, read by the caller in the same transaction. If the
-        index reads inconsistently, stays unloaded."""
+        :func:`postings.create_vocabularies`); `documents`, when given, are the ids and
+        namespaces its `Documents.rows` query would give, read by the caller in the same
+        transaction. If the index reads inconsistently, stays unloaded."""
         self.unload()
-        rows = conn.execute(self._documents.rows).fetchall() if documents is None else documents
-        seqs = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
-        namespaces = np.fromiter(
-            (self._namespaces.code(row[1]) for row in rows), dtype=np.int32, count=len(rows)
-        )
+        if documents is None:
+            rows = conn.execute(self._documents.rows).fetchall()
+            documents = (
+                np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows)),
+                [row[1] for row in rows],
+            )
+            del rows
+        seqs, names = documents
+        codes = {name: self._namespaces.code(name) for name in dict.fromkeys(names)}
+        namespaces = np.fromiter(map(codes.__getitem__, names), np.int32, len(names))
         base = read_postings(conn, self._documents, seqs, namespaces)
         if base is None:
             return
         self._base = base
-        self._rows = len(rows)
+        self._rows = len(names)
         self._tokens = float(base.lengths.sum())
-        self._scratch = np.zeros(len(rows))
+        self._scratch = np.zeros(len(names))
 
     def needs_reload(self) -> bool:
         """Whether enough has changed since the load that reading anew is cheaper."""

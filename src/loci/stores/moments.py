@@ -36,7 +36,6 @@ SecondsSpan = tuple[float, float]
 FIRST_YEAR = 1900
 LAST_YEAR = 2099
 
-ALL_TIMES = f"SELECT seq, namespace, {MEMORY_TIME} FROM memories ORDER BY seq"
 #: The times of some seqs (bind them as a JSON array).
 TIMES_OF = (
     f"SELECT m.seq, m.namespace, {MEMORY_TIME} FROM json_each(?) j "
@@ -57,21 +56,16 @@ class MemoryTimes:
         self._namespaces = NameCodes()
         self._span: tuple[float, float] | None = None  # earliest and latest time, when known
 
-    def load(self, conn: sqlite3.Connection) -> None:
-        """Read every memory's time."""
-        self.clear()
-        self.add(conn.execute(ALL_TIMES).fetchall())
-
     def clear(self) -> None:
-        """Forget every memory's time (before a load through `add`)."""
+        """Forget every memory's time (before a full load through `add`)."""
         self._span = None
         self._seqs = np.zeros(0, np.int64)
         self._seconds = np.zeros(0)
         self._groups = np.zeros(0, np.int32)
 
-    def add(self, rows: Sequence[Sequence[Any]], time_column: int = 2) -> None:
-        """Take rows (seq, namespace, ..., time at `time_column`, as `ALL_TIMES` gives it):
-        a load may come in chunks of seqs, in increasing order."""
+    def add(self, rows: Sequence[Sequence[Any]], time_column: int) -> None:
+        """Take rows (seq, namespace, ..., `MEMORY_TIME` at `time_column`): a full load
+        comes in chunks (see `IndexSync`)."""
         self._span = None
         self._merge(rows, time_column)
 

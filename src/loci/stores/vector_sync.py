@@ -19,10 +19,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from loci.stores.db import Database
 from loci.stores.facets import Condition, MemoryFacets, metadata_fields, mirrored
-from loci.stores.keywords import KeywordMirror
+from loci.stores.keywords import DocumentList, KeywordMirror
 from loci.stores.moments import MemoryTimes
 from loci.stores.postings import THREADS, create_vocabularies
 from loci.stores.speaker_names import Speakers
@@ -174,7 +175,8 @@ class IndexSync:
         total = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
         self._index.reserve(total)
         keep_documents = self._keywords.wanted(total)
-        documents: list[tuple[int, str]] = []
+        seqs: list[npt.NDArray[np.int64]] = []
+        names: list[str] = []
         # One pass over the table feeds the vectors, the times and the keyword mirror's list
         # of memories: each pass reads every row, embedding included (at 100k memories a
         # pass for the times and one for the list took ~0.4 s of a ~2.6 s load).
@@ -183,12 +185,20 @@ class IndexSync:
         while rows := cursor.fetchmany(LOAD_CHUNK):
             self._upsert_rows(rows)
             self._times.add(rows, time_column=3)
-            if keep_documents:
-                documents += [(row[0], row[1]) for row in rows]
+            if keep_documents:  # arrays, not a tuple per memory: ~18 MB less at 100k
+                seqs.append(np.fromiter((row[0] for row in rows), np.int64, len(rows)))
+                names += [row[1] for row in rows]
             done += len(rows)
             if progress is not None:
                 progress(done, total)
-        if keep_documents:
+        documents = (np.concatenate(seqs) if seqs else np.zeros(0, np.int64), names)
+        self._load_mirrors(conn, documents if keep_documents else None)
+
+    def _load_mirrors(self, conn: sqlite3.Connection, documents: DocumentList | None) -> None:
+        """Read the keyword mirrors the store is big enough for. The memories' mirror takes
+        its list of memories from `documents`, as the full load read them (None: that mirror
+        is not wanted)."""
+        if documents is not None:
             self._keywords.load(conn, documents)
         else:
             self._keywords.unload()
