@@ -18,3 +18,11 @@ def test_a_filter_becomes_a_table_by_code_and_unknown_names_match_nothing() -> N
     assert codes.known({"chat", "nowhere"}).tolist() == [2]
     assert codes.admitted({"home", "nowhere"}).tolist() == [False, True, False, False]
     assert NameCodes().admitted({"home"}).tolist() == [False]
+
+
+def test_many_names_get_the_codes_one_by_one_would_give() -> None:
+    codes = NameCodes()
+    codes.code("home")
+    assert codes.codes(["work", "home", "work", "chat"]).tolist() == [1, 0, 1, 2]
+    assert list(codes.names) == ["home", "work", "chat"]
+    assert codes.codes([]).tolist() == []

@@ -118,9 +118,7 @@ class KeywordMirror:
             )
             del rows
         seqs, names = documents
-        codes = {name: self._namespaces.code(name) for name in dict.fromkeys(names)}
-        namespaces = np.fromiter(map(codes.__getitem__, names), np.int32, len(names))
-        base = read_postings(conn, self._documents, seqs, namespaces)
+        base = read_postings(conn, self._documents, seqs, self._namespaces.codes(names))
         if base is None:
             return
         self._base = base

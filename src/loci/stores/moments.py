@@ -135,9 +135,7 @@ class MemoryTimes:
             return
         seqs = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
         seconds = seconds_of_all([row[time_column] for row in rows])
-        names = [row[1] for row in rows]
-        codes = {name: self._namespaces.code(name) for name in dict.fromkeys(names)}
-        groups = np.fromiter(map(codes.__getitem__, names), dtype=np.int32, count=len(rows))
+        groups = self._namespaces.codes([row[1] for row in rows])
         positions = self._positions(seqs)
         old = positions >= 0
         self._seconds[positions[old]] = seconds[old]

@@ -35,6 +35,12 @@ class NameCodes:
             self._names.append(name)
         return code
 
+    def codes(self, names: Sequence[str]) -> npt.NDArray[np.int32]:
+        """The code of each of `names`, new ones given in the order they come (one lookup
+        per distinct name: a load of 100k rows names a handful of namespaces)."""
+        by_name = {name: self.code(name) for name in dict.fromkeys(names)}
+        return np.fromiter(map(by_name.__getitem__, names), np.int32, len(names))
+
     def known(self, names: Iterable[str]) -> npt.NDArray[np.int32]:
         """The codes of those of `names` already seen."""
         return np.array([self._codes[n] for n in names if n in self._codes], dtype=np.int32)
