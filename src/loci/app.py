@@ -18,7 +18,7 @@ from loci.settings import Settings
 from loci.stores.db import PRIVATE_DIR_MODE, Database
 from loci.stores.files import storage_errors
 from loci.stores.keywords import NEVER, KeywordMirror
-from loci.stores.vectors import ExactIndex
+from loci.stores.vectors import FASTSCAN_FROM, ExactIndex
 
 
 @dataclass
@@ -43,17 +43,22 @@ class App:
 
 
 def build_app(
-    settings: Settings, embedder: Embedder | None = None, *, keyword_mirrors: bool = True
+    settings: Settings, embedder: Embedder | None = None, *, long_lived: bool = True
 ) -> App:
     """Wire the services for `settings`; `embedder` replaces the configured model (tests share
-    one). `keyword_mirrors=False` leaves every keyword search to SQL, for a process that
-    answers one query (see `keywords.NEVER`)."""
+    one). `long_lived=False` is for a process that answers one query at most: it builds
+    nothing that only pays off over many searches (keyword searches stay in SQL, see
+    `keywords.NEVER`; vector searches build no fast-scan codes, see `vectors.ExactIndex`)."""
     with storage_errors(settings.home, "create the data folder", "set LOCI_HOME to a folder"):
         settings.home.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
     db = Database(settings.database_path, settings.busy_timeout_seconds)
     model = embedder or make_embedder(settings)
-    index = ExactIndex(model.identity.dimensions, kernel=settings.vector_kernel)
-    keywords = None if keyword_mirrors else KeywordMirror(mirror_from=NEVER)
+    index = ExactIndex(
+        model.identity.dimensions,
+        kernel=settings.vector_kernel,
+        fast_scan_from=FASTSCAN_FROM if long_lived else None,
+    )
+    keywords = None if long_lived else KeywordMirror(mirror_from=NEVER)
     engine = MemoryEngine(db, model, index, limits_from(settings), keywords)
     memory = MemoryService(engine)
     checkpoints = CheckpointService(

@@ -333,7 +333,7 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
     from loci.memory import hybrid
     from loci.memory.filters import compile_filter
     from loci.stores import memories as sql
-    from loci.stores.vectors import Hit
+    from loci.stores.vector_index import Hit
 
     chat = [
         {

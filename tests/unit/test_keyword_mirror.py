@@ -252,7 +252,7 @@ def test_an_app_for_one_command_keeps_no_mirror_and_ranks_the_same(
     app: App, home: Path, embedder: OnnxMiniLM
 ) -> None:
     store(app, sentences(KeywordMirror().mirror_from + 100))  # a store a server mirrors
-    one_shot = build_app(load_settings(home=home), embedder=embedder, keyword_mirrors=False)
+    one_shot = build_app(load_settings(home=home), embedder=embedder, long_lived=False)
     try:
         for query in QUERIES:
             served = app.memory.recall(query, limit=10, hybrid_alpha=0.0).memories

@@ -16,7 +16,7 @@ from loci.memory.models import MemoryDraft
 from loci.stores import memories as sql
 from loci.stores.db import Database, _statements
 from loci.stores.migrations import MIGRATIONS
-from loci.stores.vectors import Hit
+from loci.stores.vector_index import Hit
 
 
 def chat(*sessions: tuple[str, list[tuple[str, str]]]) -> list[dict[str, str]]:

@@ -12,10 +12,12 @@ import pytest
 
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import ConfigurationError
+from loci.stores.best_scores import best_positions
 from loci.stores.scan_kernels import KernelName, load_kernel
 from loci.stores.signcodes import SAMPLE_SIZE as SIGN_SAMPLE_SIZE
 from loci.stores.signcodes import SignCodes, shortlist
-from loci.stores.vectors import SHORTLIST_FROM, SHORTLIST_SHARE, Allowed, ExactIndex
+from loci.stores.vector_index import Allowed
+from loci.stores.vectors import SHORTLIST_FROM, SHORTLIST_SHARE, ExactIndex
 
 DIMENSIONS = 384
 NOVEL = (
@@ -255,21 +257,18 @@ def test_large_index_stays_consistent_after_deletes_and_updates(kernel: KernelNa
 @pytest.mark.parametrize("size", [100, 9_000, 50_000])
 @pytest.mark.parametrize("count", [1, 50, 1000])
 def test_best_positions_hold_every_top_score(size: int, count: int) -> None:
-    from loci.stores.vectors import _best
-
     scores = np.random.default_rng(size + count).standard_normal(size).astype(np.float32)
     scores[::7] = -np.inf  # filtered-out rows
-    chosen = set(_best(scores, count).tolist())
+    chosen = set(best_positions(scores, count).tolist())
     expected = set(np.argsort(-scores, kind="stable")[: min(count, size)].tolist())
     assert expected <= chosen
     assert len(chosen) <= 4 * count + 4096
 
 
 def test_best_positions_with_ties_still_cover_the_count() -> None:
-    from loci.stores.vectors import _best
 
-    assert len(_best(np.zeros(40_000, dtype=np.float32), 10)) >= 10
-    assert len(_best(np.zeros(40_000, dtype=np.float32), 30_000)) >= 30_000
+    assert len(best_positions(np.zeros(40_000, dtype=np.float32), 10)) >= 10
+    assert len(best_positions(np.zeros(40_000, dtype=np.float32), 30_000)) >= 30_000
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

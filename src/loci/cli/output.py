@@ -38,10 +38,10 @@ class CliState:
 @contextmanager
 def opened_app(state: CliState) -> Iterator[App]:
     """The App for one command, closed afterwards (a command searches once at most: it
-    keeps no keyword mirror, see `keywords.NEVER`)."""
+    builds no mirror or codes that pay off over many searches, see `build_app`)."""
     from loci.app import build_app
 
-    app = build_app(state.settings(), keyword_mirrors=False)
+    app = build_app(state.settings(), long_lived=False)
     try:
         yield app
     finally:

@@ -16,8 +16,8 @@ from loci.errors import ModelMismatchError, NotFoundError
 from loci.stores import memories as sql
 from loci.stores.db import Database
 from loci.stores.keywords import KeywordMirror
+from loci.stores.vector_index import VectorIndex
 from loci.stores.vector_sync import IndexSync
-from loci.stores.vectors import VectorIndex
 
 T = TypeVar("T")
 

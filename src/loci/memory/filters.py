@@ -25,7 +25,7 @@ from loci.memory import validation
 from loci.stores import memories as sql
 from loci.stores.facets import Condition, Group, MemoryFacets, Test
 from loci.stores.metadata_values import metadata_path
-from loci.stores.vectors import Allowed
+from loci.stores.vector_index import Allowed
 from loci.timeutil import format_time, parse_time
 
 OPERATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains")

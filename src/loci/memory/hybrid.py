@@ -25,7 +25,7 @@ from loci.stores import timeline
 from loci.stores.db import Database
 from loci.stores.moments import MemoryTimes
 from loci.stores.turns import TurnDirectory, TurnFacts, around, facts_of_threads
-from loci.stores.vectors import Hit, VectorIndex
+from loci.stores.vector_index import Hit, VectorIndex
 
 #: How much of its best neighbour's score a memory gains (conversation turns only). Answers in a
 #: chat often sit in the reply to a question that matches the query, or in the next message:

@@ -20,7 +20,7 @@ from loci.memory.ranking import keyword_terms
 from loci.memory.when import Period
 from loci.stores import memories as sql
 from loci.stores import threads, timeline
-from loci.stores.vectors import Allowed, KeyArray
+from loci.stores.vector_index import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
 MAX_WITHIN = 5000

@@ -31,8 +31,8 @@ from loci.memory.models import (
 from loci.memory.ranking import fts_match
 from loci.memory.validation import CheckedDraft
 from loci.stores import memories as sql
+from loci.stores.vector_index import Allowed
 from loci.stores.vector_sync import Progress, prune_log
-from loci.stores.vectors import Allowed
 from loci.timeutil import now
 
 #: How many candidates each ranking contributes to fusion, per result asked for.
@@ -262,8 +262,9 @@ class MemoryService:
         )
 
     def warm_up(self) -> None:
-        """Load the vector index now rather than on the first search."""
-        self._engine.index()
+        """Load the vector index, and build what its searches use, now rather than in the
+        first search."""
+        self._engine.index().warm()
 
     def indexed_count(self) -> int:
         """How many vectors the (refreshed) index holds."""

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.errors import ConfigurationError
+from loci.stores.fastscan import FastScanCodes
 from loci.stores.signcodes import ByteCodes, Distances
 
 FloatMatrix = npt.NDArray[np.float32]
@@ -72,6 +73,10 @@ class ScanKernel(Protocol):
         """The inner product of `query` with each row of `matrix` that `rows` names."""
         ...
 
+    def fast_scan_codes(self, rows: FloatMatrix) -> FastScanCodes | None:
+        """Fast-scan codes trained on and holding `rows`, or None if this kernel has none."""
+        ...
+
 
 def load_kernel(name: KernelName) -> ScanKernel:
     """The kernel `name` asks for; "auto" is faiss when it loads and numpy otherwise."""
@@ -107,6 +112,10 @@ class NumpyKernel:
         # np.take gathers rows about twice as fast as fancy indexing.
         products: npt.NDArray[np.float32] = np.take(matrix, rows, axis=0) @ query.reshape(-1)
         return products
+
+    def fast_scan_codes(self, rows: FloatMatrix) -> FastScanCodes | None:
+        """None: fast-scan needs faiss."""
+        return None
 
 
 class WordColumns:
@@ -187,6 +196,10 @@ class FaissKernel:
             share,
         )
         return products[:count]
+
+    def fast_scan_codes(self, rows: FloatMatrix) -> FastScanCodes | None:
+        """Codes trained on a sample of `rows`."""
+        return FastScanCodes.trained(self._faiss, rows)
 
 
 class ByteRows:

@@ -30,7 +30,7 @@ from loci.stores.speaker_names import Speakers
 from loci.stores.timeline import MEMORY_TIME
 from loci.stores.tokens import WordTerms, create_scratch
 from loci.stores.turns import TurnDirectory
-from loci.stores.vectors import VectorIndex
+from loci.stores.vector_index import VectorIndex
 
 log = logging.getLogger("loci.store")
 
