@@ -4,8 +4,9 @@ import sqlite3
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info
 
-from loci.app import build_app
+from loci.app import App, build_app
 from loci.errors import (
     InvalidInputError,
     ModelMismatchError,
@@ -497,3 +498,9 @@ def test_vectors_are_stored_in_sqlite(app):
     vector = np.frombuffer(blob, dtype=np.float32)
     assert vector.shape == (384,)
     assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
+
+
+def test_an_app_runs_numpy_products_on_one_thread(app: App) -> None:
+    """OpenBLAS's idle threads spin after each product, on the cores the model needs next."""
+    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == 1 for pool in blas)

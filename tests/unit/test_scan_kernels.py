@@ -84,6 +84,18 @@ def test_faiss_products_of_chosen_rows_match_numpy(faiss_kernel: FaissKernel, co
     )
 
 
+@pytest.mark.parametrize("size", [1, SPLIT_FROM - 1, 4097])
+def test_both_kernels_score_every_leading_row(faiss_kernel: FaissKernel, size: int) -> None:
+    rng = np.random.default_rng(size)
+    matrix = rng.standard_normal((5000, DIMENSIONS)).astype(np.float32)
+    query = rng.standard_normal(DIMENSIONS).astype(np.float32)
+    expected = matrix[:size].astype(np.float64) @ query.astype(np.float64)
+    for kernel in (faiss_kernel, NumpyKernel()):
+        products = kernel.all_products(matrix, size, query)
+        assert products.dtype == np.float32 and products.shape == (size,)
+        np.testing.assert_allclose(products, expected, rtol=1e-4, atol=1e-4)
+
+
 def test_faiss_products_refuse_rows_outside_the_matrix(faiss_kernel: FaissKernel) -> None:
     matrix = np.ones((10, DIMENSIONS), dtype=np.float32)
     query = np.ones(DIMENSIONS, dtype=np.float32)

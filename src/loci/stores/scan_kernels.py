@@ -28,6 +28,7 @@ from loci.stores.signcodes import ByteCodes, Distances
 
 FloatMatrix = npt.NDArray[np.float32]
 KeyArray = npt.NDArray[np.int64]
+Scores = npt.NDArray[np.float32]
 KernelName = Literal["auto", "faiss", "numpy"]
 
 #: Threads for the products of shortlisted rows: more rows in flight hide more memory latency.
@@ -77,6 +78,10 @@ class ScanKernel(Protocol):
         """Fast-scan codes trained on and holding `rows`, or None if this kernel has none."""
         ...
 
+    def all_products(self, matrix: FloatMatrix, size: int, query: FloatMatrix) -> Scores:
+        """The inner product of `query` with each of the first `size` rows of `matrix`."""
+        ...
+
 
 def load_kernel(name: KernelName) -> ScanKernel:
     """The kernel `name` asks for; "auto" is faiss when it loads and numpy otherwise."""
@@ -116,6 +121,11 @@ class NumpyKernel:
     def fast_scan_codes(self, rows: FloatMatrix) -> FastScanCodes | None:
         """None: fast-scan needs faiss."""
         return None
+
+    def all_products(self, matrix: FloatMatrix, size: int, query: FloatMatrix) -> Scores:
+        """One matrix-vector product (numpy's BLAS, one thread: see `app.limit_blas_threads`)."""
+        products: Scores = matrix[:size] @ query.reshape(-1)
+        return products
 
 
 class WordColumns:
@@ -200,6 +210,11 @@ class FaissKernel:
     def fast_scan_codes(self, rows: FloatMatrix) -> FastScanCodes | None:
         """Codes trained on a sample of `rows`."""
         return FastScanCodes.trained(self._faiss, rows)
+
+    def all_products(self, matrix: FloatMatrix, size: int, query: FloatMatrix) -> Scores:
+        """The rows split between the threads (at 10k rows right after an embedding, 0.87-0.9
+        ms on two threads against 1.4-1.7 ms for numpy's product on one)."""
+        return self.inner_products(matrix, np.arange(size, dtype=np.int64), query)
 
 
 class ByteRows:

@@ -227,7 +227,12 @@ class ExactIndex:
         return self._scan(query, k, self._mask(allowed))
 
     def _scan(self, query: FloatMatrix, k: int, mask: npt.NDArray[np.bool_] | None) -> list[Hit]:
-        scores = self._matrix[: self._size] @ query.reshape(-1)
+        # A kernel loaded for the codes scans on two threads; a one-command app with no
+        # codes does not import faiss (~45 ms) to save ~0.5 ms.
+        if self._kernel is not None and self._size >= FASTSCAN_FROM:
+            scores = self._kernel.all_products(self._matrix, self._size, query)
+        else:
+            scores = self._matrix[: self._size] @ query.reshape(-1)
         self._last_scan = _Scan(query.copy(), scores, self._generation)
         if mask is not None:
             # The admitted rows alone: `best_positions` samples with a stride, which a mask repeating
