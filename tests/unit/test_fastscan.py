@@ -134,6 +134,20 @@ def test_fast_scan_codes_follow_deletes_updates_and_growth() -> None:
     assert index.search(vectors[grown[-1]], 1)[0].key == grown[-1]
 
 
+def test_equal_scores_go_to_the_first_stored_whatever_the_path() -> None:
+    """The same text stored under several keys: a shortlist returns the same of them as a
+    full scan (the first stored), not whichever its partition kept."""
+    vectors = embeddings_like(FASTSCAN_FROM + 200, seed=15)
+    copies = [5, 100, 2000, 4100]
+    vectors[copies] = vectors[5]
+    index = ExactIndex(DIMENSIONS)
+    index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
+    for k in (1, 2, 3):
+        assert [hit.key for hit in index.search(vectors[5], k)] == copies[:k]
+        assert [hit.key for hit in index.exact_search(vectors[5], k)] == copies[:k]
+    assert index.fast_scan_codes is not None
+
+
 def test_filtered_searches_and_large_asks_scan_exactly() -> None:
     vectors = embeddings_like(FASTSCAN_FROM + 500, seed=11)
     index = ExactIndex(DIMENSIONS)

@@ -265,10 +265,14 @@ def test_best_positions_hold_every_top_score(size: int, count: int) -> None:
     assert len(chosen) <= 4 * count + 4096
 
 
-def test_best_positions_with_ties_still_cover_the_count() -> None:
-
-    assert len(best_positions(np.zeros(40_000, dtype=np.float32), 10)) >= 10
-    assert len(best_positions(np.zeros(40_000, dtype=np.float32), 30_000)) >= 30_000
+def test_best_positions_with_ties_keep_every_tied_score_in_order() -> None:
+    scores = np.array([3, 2, 1, 2, 2, 0], dtype=np.float32)
+    assert best_positions(scores, 2).tolist() == [0, 1, 3, 4]
+    assert len(best_positions(np.zeros(40_000, dtype=np.float32), 10)) == 40_000
+    assert len(best_positions(np.zeros(40_000, dtype=np.float32), 30_000)) == 40_000
+    sampled = np.random.default_rng(3).standard_normal(50_000).astype(np.float32)
+    chosen = best_positions(sampled, 20)
+    assert (np.diff(chosen) > 0).all()
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

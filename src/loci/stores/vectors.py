@@ -247,7 +247,7 @@ class ExactIndex:
         wanted = max(k * FASTSCAN_PER_RESULT, FASTSCAN_MIN_CANDIDATES)
         if fast is None or wanted > self._size * FASTSCAN_MAX_SHARE:
             return None
-        return fast.nearest(query, wanted)
+        return np.sort(fast.nearest(query, wanted))  # in position order, as `_top_k` wants
 
     def _candidates(
         self, query: FloatMatrix, k: int, mask: npt.NDArray[np.bool_] | None
@@ -345,6 +345,8 @@ class ExactIndex:
 
 def _top_k(scores: npt.NDArray[np.float32], keys: KeyArray, k: int) -> list[Hit]:
     count = min(k, scores.shape[0])
+    # Equal scores (the same text stored twice) go to the lowest position: the same rows
+    # whether the scores came from a full scan or from a shortlist in position order.
     candidates = best_positions(scores, count)
     ordered = candidates[np.argsort(-scores[candidates], kind="stable")][:count]
     ordered = ordered[np.isfinite(scores[ordered])]
