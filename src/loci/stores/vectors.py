@@ -51,15 +51,16 @@ class _Scan(NamedTuple):
 class ExactIndex:
     """Cosine search over a float32 matrix in memory, with exact similarities.
 
-    Small indexes scan every row. From FASTSCAN_FROM vectors, a search without a filter scores exactly the rows its fast-scan
-    codes shortlist (see `fastscan`; built on first use or by `warm`, with faiss's kernel):
-    0.3 ms instead of 0.7-0.9 ms at 10k vectors, the exact top 10 kept. A filtered search is
-    exact below SHORTLIST_FROM vectors. Above it, the 3 % of the admitted rows (at least 10 per
-    result asked) nearest by their sign codes are scored exactly (see `signcodes`; the two
-    loops run in a `scan_kernels` kernel, faiss's by default): 100k vectors cost ~2.5 ms with
-    cold caches instead of ~10 ms, and the top 10 holds ~97-99 % of the exact top 10 (so does
-    an unfiltered search with `fast_scan_from=None` or numpy's kernel). Removal swaps the last row
-    into the hole, so rows stay dense.
+    Small indexes scan every row. From FASTSCAN_FROM vectors, a search without a filter
+    scores exactly the rows its fast-scan codes shortlist (see `fastscan`; built on first use
+    or by `warm`, with faiss's kernel): 0.3 ms instead of 0.7-0.9 ms at 10k vectors, the
+    exact top 10 kept. A filtered search is exact below SHORTLIST_FROM vectors. Above it, the
+    3 % of the admitted rows (at least 10 per result asked) nearest by their sign codes are
+    scored exactly (see `signcodes`; the two loops run in a `scan_kernels` kernel, faiss's by
+    default): 100k vectors cost ~2.5 ms with cold caches instead of ~10 ms, and the top 10
+    holds ~97-99 % of the exact top 10 (so does an unfiltered search with
+    `fast_scan_from=None` or numpy's kernel). Removal swaps the last row into the hole, so
+    rows stay dense.
     """
 
     def __init__(
