@@ -212,6 +212,28 @@ def test_namespace_filters_follow_rows_that_move_between_namespaces() -> None:
     assert found("a", "nowhere") == found("a") and found("nowhere") == set()
 
 
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_filter_admitting_few_rows_ranks_them_as_a_full_scan_does(kernel: KernelName) -> None:
+    """A filter admitting under GATHER_SHARE of the rows scores them alone: the same hits,
+    order and similarities as the full scan, with the kernel loaded or not."""
+    index, vectors = filled(6000, ("a",) * 9 + ("b",), kernel=kernel)  # every 10th row in b
+    if kernel == "faiss":
+        index.warm()  # loads the kernel with the fast-scan codes
+    query = embeddings_like(1, seed=16)[0]
+    in_b = [k for k in exact_top(vectors, query, len(vectors)) if k % 10 == 9][:25]
+    few = np.array([3, 8, 77, 1234, 5999], dtype=np.int64)
+    for allowed, expected in (
+        (Allowed(namespaces=frozenset(["b"])), in_b),
+        (Allowed(keys=few), [k for k in exact_top(vectors, query, len(vectors)) if k in few]),
+    ):
+        hits = index.search(query, 25, allowed)
+        assert [hit.key for hit in hits] == expected
+        assert [hit.similarity for hit in hits] == pytest.approx(
+            [float(vectors[hit.key] @ query) for hit in hits], abs=1e-5
+        )
+        assert [hit.key for hit in index.exact_search(query, 25, allowed)] == expected
+
+
 def test_batches_with_repeated_and_known_keys_match_a_row_by_row_reference() -> None:
     """Upserts mixing new keys, known keys (some changing namespace) and keys given twice in
     one call: the last vector and namespace of each key wins, as if applied one by one."""

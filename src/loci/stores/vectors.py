@@ -38,6 +38,11 @@ FASTSCAN_FROM = 4096
 FASTSCAN_PER_RESULT = 6
 FASTSCAN_MIN_CANDIDATES = 300
 FASTSCAN_MAX_SHARE = 0.1
+#: A filter that admits at most this share of the rows of an index with no sign codes scores
+#: them alone rather than scanning every row. At 10k rows right after an embedding: 10 % cost
+#: 0.38 ms and 25 % 0.6 ms against 0.97 ms for a full scan on faiss's two threads; with
+#: numpy's loops (one thread) 0.42 and 1.09 ms against 1.44 ms.
+GATHER_SHARE = 0.3
 
 
 class _Scan(NamedTuple):
@@ -210,9 +215,11 @@ class ExactIndex:
         rows = self._fast_candidates(query, k) if mask is None else None
         if rows is None:
             rows = self._candidates(query, k, mask)
+        if rows is None and mask is not None:
+            rows = self._admitted_if_few(mask)
         if rows is None:
             return self._scan(query, k, mask)
-        scores = self.kernel().inner_products(self._matrix, rows, query)
+        scores = self._products(rows, query)
         return _top_k(scores, self._keys[rows], k)
 
     def kernel(self) -> ScanKernel:
@@ -241,6 +248,19 @@ class ExactIndex:
             positions = np.flatnonzero(mask)
             return _top_k(scores[positions], self._keys[positions], k)
         return _top_k(scores, self._keys[: self._size], k)
+
+    def _admitted_if_few(self, mask: npt.NDArray[np.bool_]) -> KeyArray | None:
+        """The admitted rows, if scoring them alone beats a full scan (else None)."""
+        admitted = np.flatnonzero(mask)
+        return admitted if admitted.shape[0] <= self._size * GATHER_SHARE else None
+
+    def _products(self, rows: KeyArray, query: FloatMatrix) -> npt.NDArray[np.float32]:
+        """The inner products of `query` with `rows`: in the kernel if it is loaded, else in
+        numpy (small indexes do not import faiss)."""
+        if self._kernel is not None:
+            return self._kernel.inner_products(self._matrix, rows, query)
+        products: npt.NDArray[np.float32] = np.take(self._matrix, rows, axis=0) @ query.reshape(-1)
+        return products
 
     def _fast_candidates(self, query: FloatMatrix, k: int) -> KeyArray | None:
         """The rows the fast-scan codes shortlist, or None (no codes, or too many wanted)."""
