@@ -17,7 +17,7 @@ import numpy.typing as npt
 from loci.stores.best_scores import best_positions
 from loci.stores.fastscan import FastScanCodes
 from loci.stores.name_codes import NameCodes
-from loci.stores.scan_kernels import CodeTable, KernelName, ScanKernel, load_kernel
+from loci.stores.scan_kernels import CodeTable, KernelName, NumpyKernel, ScanKernel, load_kernel
 from loci.stores.seqsets import among
 from loci.stores.signcodes import SignCodes, shortlist
 from loci.stores.vector_index import Allowed, FloatMatrix, Hit, KeyArray
@@ -237,10 +237,8 @@ class ExactIndex:
     def _scan(self, query: FloatMatrix, k: int, mask: npt.NDArray[np.bool_] | None) -> list[Hit]:
         # A kernel loaded for the codes scans on two threads; a one-command app with no
         # codes does not import faiss (~45 ms) to save ~0.5 ms.
-        if self._kernel is not None and self._size >= FASTSCAN_FROM:
-            scores = self._kernel.all_products(self._matrix, self._size, query)
-        else:
-            scores = self._matrix[: self._size] @ query.reshape(-1)
+        kernel = self._kernel if self._size >= FASTSCAN_FROM else None
+        scores = (kernel or NumpyKernel()).all_products(self._matrix, self._size, query)
         self._last_scan = _Scan(query.copy(), scores, self._generation)
         if mask is not None:
             # The admitted rows alone: `best_positions` samples with a stride, which a mask repeating
@@ -257,10 +255,7 @@ class ExactIndex:
     def _products(self, rows: KeyArray, query: FloatMatrix) -> npt.NDArray[np.float32]:
         """The inner products of `query` with `rows`: in the kernel if it is loaded, else in
         numpy (small indexes do not import faiss)."""
-        if self._kernel is not None:
-            return self._kernel.inner_products(self._matrix, rows, query)
-        products: npt.NDArray[np.float32] = np.take(self._matrix, rows, axis=0) @ query.reshape(-1)
-        return products
+        return (self._kernel or NumpyKernel()).inner_products(self._matrix, rows, query)
 
     def _fast_candidates(self, query: FloatMatrix, k: int) -> KeyArray | None:
         """The rows the fast-scan codes shortlist, or None (no codes, or too many wanted)."""
