@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
-
 
 def now() -> str:
     """The current time in loci's stored form."""
-    return format_time(datetime.now(UTC))
+    return _stored_form(datetime.now(UTC))
 
 
 def format_time(moment: datetime) -> str:
     """`2026-01-13T10:30:00.000000Z`; naive datetimes are taken as UTC."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime(_FORMAT)
+    return _stored_form(moment.astimezone(UTC))
+
+
+def _stored_form(moment: datetime) -> str:
+    # isoformat pads years before 1000 to four digits (strftime's %Y does not on glibc, and
+    # "999-..." neither sorts nor parses); a UTC moment's isoformat ends with "+00:00".
+    return moment.isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def parse_time(text: str) -> datetime:

@@ -13,6 +13,7 @@ from loci.conversations.messages import parse_messages, read_chat_file
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import InvalidInputError
 from loci.settings import load_settings
+from loci.timeutil import format_time, parse_time
 
 CHAT = [
     {
@@ -64,6 +65,15 @@ def test_parse_accepts_aliases_and_unix_seconds() -> None:
     messages = parse_messages({"messages": [{"role": "user", "content": " hi ", "timestamp": 0}]})
     assert messages[0].speaker == "user" and messages[0].text == "hi"
     assert messages[0].timestamp == "1970-01-01T00:00:00.000000Z"
+
+
+def test_timestamps_before_the_year_1000_keep_four_digit_years() -> None:
+    # Stored times compare as text: "999-..." would sort after "1970-..." and not parse.
+    messages = parse_messages(
+        [{"speaker": "a", "text": "x", "timestamp": "0999-03-04T05:06:07+01:00"}]
+    )
+    assert messages[0].timestamp == "0999-03-04T04:06:07.000000Z"
+    assert format_time(parse_time(messages[0].timestamp)) == messages[0].timestamp
 
 
 @pytest.mark.parametrize(
