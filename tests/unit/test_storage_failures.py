@@ -146,6 +146,22 @@ def test_damaged_tags_name_their_memory(app, home):
     assert app.memory.recall("sourdough bread").total == len(FACTS) - 1
 
 
+@pytest.mark.parametrize(
+    ("column", "value", "where"),
+    [("tags", '{"a": 1}', "tags"), ("tags", "[3]", "tags.0"), ("metadata", "[1, 2]", "metadata")],
+)
+def test_json_of_the_wrong_shape_names_its_memory(app, column, value, where):
+    ids = remember_facts(app)
+    with outside(app) as conn:
+        conn.execute(f"UPDATE memories SET {column} = ? WHERE id = ?", (value, ids[3]))
+    damaged = f"memory {ids[3]} is damaged: {where}: "
+    with pytest.raises(StorageUnavailableError, match=damaged):
+        app.memory.recall("sourdough bread")
+    with pytest.raises(StorageUnavailableError, match=damaged):
+        app.memory.get(ids[3])
+    assert app.memory.get(ids[2]).id == ids[2]
+
+
 def test_reindex_brings_the_other_processes_up_to_date(app, second_app):
     ids = remember_facts(app)
     with outside(app) as conn:
