@@ -97,13 +97,19 @@ def test_both_kernels_score_every_leading_row(faiss_kernel: FaissKernel, size: i
 
 
 def test_faiss_products_refuse_rows_outside_the_matrix(faiss_kernel: FaissKernel) -> None:
+    """faiss's loop reads wherever it is told: its rows are checked first (fewer rows than
+    SPLIT_FROM go to numpy, which checks its own)."""
     matrix = np.ones((10, DIMENSIONS), dtype=np.float32)
     query = np.ones(DIMENSIONS, dtype=np.float32)
-    for rows in ([0, 10], [-1, 3]):
+    for wrong in (10, -1):
+        rows = np.full(SPLIT_FROM, 3, dtype=np.int64)
+        rows[SPLIT_FROM // 2] = wrong
         with pytest.raises(IndexError):
-            faiss_kernel.inner_products(matrix, np.array(rows, dtype=np.int64), query)
+            faiss_kernel.inner_products(matrix, rows, query)
+    with pytest.raises(IndexError):
+        faiss_kernel.inner_products(matrix, np.array([0, 10], dtype=np.int64), query)
     with pytest.raises(ValueError, match="C-contiguous"):
-        faiss_kernel.inner_products(matrix[:, ::2], np.array([1], dtype=np.int64), query)
+        faiss_kernel.inner_products(matrix[:, ::2], np.ones(SPLIT_FROM, dtype=np.int64), query)
 
 
 def test_load_kernel_picks_by_name() -> None:

@@ -174,19 +174,22 @@ class FaissKernel:
     def inner_products(
         self, matrix: FloatMatrix, rows: KeyArray, query: FloatMatrix
     ) -> npt.NDArray[np.float32]:
-        """One compiled loop over the rows, split between the threads.
+        """One compiled loop over the rows, split between the threads; a few rows in numpy.
 
         faiss parallelises `fvec_inner_products_by_idx` over its queries, so the query is
         repeated once per thread and each copy gets an equal share of the rows (the last share
         padded with the last row)."""
         count = rows.shape[0]
-        if count == 0:
-            return np.zeros(0, dtype=np.float32)
+        if count < SPLIT_FROM:
+            # One thread either way, and numpy's gather needs none of the checks and copies
+            # around faiss's call: a 300-row shortlist right after an embedding, 0.14 against
+            # 0.2 ms.
+            return NumpyKernel().inner_products(matrix, rows, query)
         if not (matrix.flags.c_contiguous and matrix.dtype == np.float32):
             raise ValueError("the matrix must be C-contiguous float32")
         if int(rows.min()) < 0 or int(rows.max()) >= matrix.shape[0]:
             raise IndexError("a row position lies outside the matrix")
-        pieces = self._threads if count >= SPLIT_FROM else 1
+        pieces = self._threads
         share = -(-count // pieces)
         padded = np.empty(share * pieces, dtype=np.int64)
         padded[:count] = rows
