@@ -304,7 +304,7 @@ def test_filtered_keyword_search_reads_the_mirrors(app: App) -> None:
         for query in ("harbour lantern", "quarry note", "glacier delta meadow"):
             match = fts_match(query)
             assert match is not None
-            prepared = search_side.prepare(engine, "a", compiled, match, 20, query)
+            prepared = search_side.prepare(engine, "a", compiled, True, 20, query)
             assert engine.sync.keywords.loaded
             with app.db.snapshot() as conn:
                 expected = sql.keyword_search(conn, match, compiled.sql, compiled.params, 20)
@@ -323,7 +323,7 @@ def test_a_filtered_dated_question_searches_the_admitted_memories_of_its_period(
     spans = [when.search_bounds(period) for period in periods]
     for spec in ({"tags": "work"}, {"importance": {"gte": 0.5}}, {"metadata.kind": "x"}):
         compiled = compile_filter(spec)
-        prepared = search_side.prepare(engine, None, compiled, fts_match(query), 20, query)
+        prepared = search_side.prepare(engine, None, compiled, True, 20, query)
         with app.db.snapshot() as conn:
             expected = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, 5000)
         assert prepared.within is not None and prepared.within.size > 0

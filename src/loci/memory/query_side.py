@@ -33,7 +33,8 @@ def embed_beside(
     `prepare` takes the database lock there: never call this while holding it."""
     # The vector search leaves the names of the conversations' speakers out of the text it
     # embeds (see `vector_query`): those known before `prepare` refreshes the mirrors...
-    text = vector_query(query, engine.sync.speakers(namespaces))
+    speakers = engine.sync.speakers(namespaces)
+    text = vector_query(query, speakers)
     pending = engine.beside(prepare)
     started = time.perf_counter()
     vector = engine.embed([text])[0]
@@ -41,8 +42,10 @@ def embed_beside(
     prepared = pending.result()
     # ...unless the refresh brought speakers that change the text (the first recall after
     # they were stored): embedding again then beats refreshing before every embedding
-    # (~1.2 ms after one write in a 2.7k-turn store, no longer beside the embedding).
-    fresh = vector_query(query, engine.sync.speakers(namespaces))
+    # (~1.2 ms after one write in a 2.7k-turn store, no longer beside the embedding). The
+    # mirror answers with the same object until its turns change.
+    after = engine.sync.speakers(namespaces)
+    fresh = text if after is speakers else vector_query(query, after)
     if fresh != text:
         started = time.perf_counter()
         vector = engine.embed([fresh])[0]

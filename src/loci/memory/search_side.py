@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from loci.memory import when
 from loci.memory.engine import MemoryEngine
 from loci.memory.filters import CompiledFilter, admitted
-from loci.memory.ranking import keyword_terms
+from loci.memory.ranking import fts_match, keyword_terms
 from loci.memory.when import Period
 from loci.stores import memories as sql
 from loci.stores import threads, timeline
@@ -42,12 +42,13 @@ def prepare(
     engine: MemoryEngine,
     namespace: str | None,
     compiled: CompiledFilter,
-    match: str | None,
+    keyword_search: bool,
     depth: int,
     query: str,
 ) -> Prepared:
-    """Checks, the filter's admitted rows and the keyword ranking, also within the periods the
-    query names; refreshes the index first."""
+    """Checks, the filter's admitted rows and (if `keyword_search`) the keyword ranking, also
+    within the periods the query names; refreshes the index first."""
+    match = fts_match(query) if keyword_search else None
     engine.sync.refresh(compiled.condition)
     with engine.db.snapshot() as conn:
         if namespace is not None:

@@ -28,7 +28,6 @@ from loci.memory.models import (
     RememberBatchResult,
     RememberResult,
 )
-from loci.memory.ranking import fts_match
 from loci.memory.validation import CheckedDraft
 from loci.stores import memories as sql
 from loci.stores.vector_index import Allowed
@@ -168,12 +167,13 @@ class MemoryService:
         alpha = validation.unit_float(alpha, "hybrid_alpha")
         compiled = compile_filter(filters, namespace)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
-        match = fts_match(query) if alpha < 1.0 else None
         embedded = query_side.embed_beside(
             self._engine,
             query,
             compiled.namespaces,
-            lambda: search_side.prepare(self._engine, namespace, compiled, match, depth, query),
+            lambda: search_side.prepare(
+                self._engine, namespace, compiled, alpha < 1.0, depth, query
+            ),
         )
         ranked = self._rank(query, embedded.vector, embedded.prepared, compiled, alpha, depth)
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
