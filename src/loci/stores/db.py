@@ -12,6 +12,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +26,10 @@ PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
 #: The oldest SQLite loci runs on: deletes report what they removed with RETURNING (3.35.0).
 MIN_SQLITE = (3, 35, 0)
+
+#: Waits between attempts to switch a file to WAL while another process switches it (seconds).
+WAL_RETRY_FIRST_PAUSE = 0.001
+WAL_RETRY_LAST_PAUSE = 0.05
 
 log = logging.getLogger("loci.store")
 
@@ -180,7 +185,7 @@ def _open(path: Path, busy_timeout_seconds: float) -> sqlite3.Connection:
         if is_new:
             os.chmod(path, PRIVATE_FILE_MODE)
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_seconds * 1000)}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        _use_wal(conn, path, busy_timeout_seconds)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
     except (sqlite3.Error, OSError) as exc:
@@ -188,6 +193,35 @@ def _open(path: Path, busy_timeout_seconds: float) -> sqlite3.Connection:
             f"cannot open the database {path}: {exc}", path=str(path)
         ) from exc
     return conn
+
+
+def _use_wal(conn: sqlite3.Connection, path: Path, busy_timeout_seconds: float) -> None:
+    """Switch the file to WAL, waiting while another process does the same.
+
+    Two connections converting a new file at once can each hold the lock the other needs;
+    SQLite then answers SQLITE_BUSY at once instead of calling the busy handler, so the waiting
+    (up to the busy timeout) is done here.
+    """
+    deadline = time.monotonic() + busy_timeout_seconds
+    pause = WAL_RETRY_FIRST_PAUSE
+    while True:
+        try:
+            mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+            break
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc) or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, WAL_RETRY_LAST_PAUSE)
+    if mode.lower() != "wal":
+        # Some network file systems refuse WAL: loci still works, with writers blocking readers.
+        log.warning("%s stays in journal mode %r: its file system refused WAL", path, mode)
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused for a lock another connection holds (SQLITE_BUSY or _LOCKED)."""
+    primary_code = exc.sqlite_errorcode & 0xFF
+    return primary_code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _roll_back(conn: sqlite3.Connection) -> None:
