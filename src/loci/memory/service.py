@@ -30,6 +30,7 @@ from loci.memory.models import (
 )
 from loci.memory.validation import CheckedDraft
 from loci.stores import memories as sql
+from loci.stores import memory_rows
 from loci.stores.vector_index import Allowed
 from loci.stores.vector_sync import Progress, prune_log
 from loci.timeutil import now
@@ -370,7 +371,7 @@ class MemoryService:
             records = sql.rows_by_seq(conn, seqs)
         seen = now() if touch else None
         hits = [
-            sql.row_to_hit(records[seq], similarity, score, seen)
+            memory_rows.row_to_hit(records[seq], similarity, score, seen)
             for seq, similarity, score in ranked
             if seq in records
         ]
