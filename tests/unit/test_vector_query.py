@@ -48,6 +48,8 @@ def test_speaker_names_are_found_by_their_first_word() -> None:
     assert names.candidates("ask @Bob") == ["@bob"]
     assert names.candidates("what did zoë say") == ["Zoë"]
     assert names.candidates("Maryland ... zoe") == []
+    silent = Speakers(names.names_by_code, names.codes_by_word, np.zeros(5, dtype=np.bool_))
+    assert silent.candidates("did Mary call?") == []  # known names, none speaking here
     many = Speakers.of([f"Person{n}" for n in range(5000)])
     assert vector_query("What did person4321 say?", many) == "What did say?"
 

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from loci.memory.when import (
+    EARLY,
+    LATE,
     Period,
     closeness,
     closeness_of,
@@ -132,3 +134,30 @@ def test_closeness_of_many_moments_is_closeness_of_each() -> None:
     expected = [closeness(moment, periods) for moment in moments] + [0.0]
     assert closeness_of(seconds, periods).tolist() == pytest.approx(expected, abs=1e-12)
     assert 0.0 < min(v for v in expected if v > 0) < 1.0  # the fading part is exercised
+
+
+def test_closeness_of_overlapping_periods_matches_a_pass_per_period() -> None:
+    # The sorted pass must give what judging each period in turn gives, bit for bit.
+    rng = np.random.default_rng(7)
+    base = datetime(2023, 1, 1, tzinfo=UTC)
+    periods = []
+    for start_hour, length_hours in zip(
+        rng.integers(0, 24 * 60, 300).tolist(), rng.integers(1, 24 * 40, 300).tolist(), strict=True
+    ):
+        start = base + timedelta(hours=start_hour)
+        periods.append(Period(start, start + timedelta(hours=length_hours)))
+    seconds = rng.uniform(base.timestamp() - 86400 * 10, base.timestamp() + 86400 * 120, 2000)
+    seconds[::97] = np.nan
+    ends = [period.end.timestamp() for period in periods]
+    seconds[1::89] = ends[: len(seconds[1::89])]  # exactly at an end: fading, not inside
+    expected = np.zeros(seconds.shape[0])
+    early, late = EARLY.total_seconds(), LATE.total_seconds()
+    for period in periods:
+        start, end = period.start.timestamp(), period.end.timestamp()
+        fading = (seconds >= end) & (seconds < end + late)
+        expected[fading] = np.maximum(expected[fading], 1.0 - (seconds[fading] - end) / late)
+        expected[(seconds >= start - early) & (seconds < end)] = 1.0
+    got = closeness_of(seconds, periods)
+    assert got.tolist() == expected.tolist()
+    assert (got == 1.0).any() and (got == 0.0).any() and ((got > 0) & (got < 1)).any()
+    assert closeness_of(seconds, []).tolist() == [0.0] * seconds.shape[0]

@@ -123,14 +123,29 @@ def closeness(moment: datetime, periods: Sequence[Period]) -> float:
 
 
 def closeness_of(seconds: FloatArray, periods: Sequence[Period]) -> FloatArray:
-    """:func:`closeness` of many moments at once, given as POSIX seconds (NaN: no time, 0)."""
+    """:func:`closeness` of many moments at once, given as POSIX seconds (NaN: no time, 0).
+
+    One sorted pass over the periods rather than one pass over the moments per period: a
+    pasted log can name thousands of dates (6,720 periods took ~180 ms that way).
+    """
+    if not periods:
+        return np.zeros(seconds.shape[0])
     early, late = EARLY.total_seconds(), LATE.total_seconds()
-    best = np.zeros(seconds.shape[0])
-    for period in periods:
-        start, end = period.start.timestamp(), period.end.timestamp()
-        fading = (seconds >= end) & (seconds < end + late)
-        best[fading] = np.maximum(best[fading], 1.0 - (seconds[fading] - end) / late)
-        best[(seconds >= start - early) & (seconds < end)] = 1.0
+    opens = np.array([period.start.timestamp() for period in periods]) - early
+    ends = np.array([period.end.timestamp() for period in periods])
+    moments = np.where(np.isnan(seconds), -np.inf, seconds)  # before every period: 0
+    # Inside: among the periods open at or before a moment, the latest end is after it.
+    by_opening = np.argsort(opens, kind="stable")
+    latest_end = np.maximum.accumulate(ends[by_opening])
+    opened = np.searchsorted(opens[by_opening], moments, side="right")
+    inside = (opened > 0) & (latest_end[np.maximum(opened - 1, 0)] > moments)
+    # Fading: the closeness after the nearest end at or before a moment is the best of all.
+    sorted_ends = np.sort(ends)
+    ended = np.searchsorted(sorted_ends, moments, side="right")
+    last_end = sorted_ends[np.maximum(ended - 1, 0)]
+    fading = (ended > 0) & (moments < last_end + late)
+    best: FloatArray = np.where(fading, 1.0 - (moments - last_end) / late, 0.0)
+    best[inside] = 1.0
     return best
 
 

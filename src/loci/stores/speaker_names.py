@@ -40,6 +40,8 @@ class Speakers(NamedTuple):
         """The names of those who speak here whose first word is a word of `text`, ignoring
         case: the names it may hold (the caller checks each whole name where it stands)."""
         present, count = self.present, self.present.shape[0]
+        if not self.codes_by_word or not present.any():
+            return []  # no one speaks here: skip reading the text (a 60 KB one took ~30 ms)
         return [
             self.names_by_code[code]
             for word in set(WORD.findall(text.casefold()))
