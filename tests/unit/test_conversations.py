@@ -379,6 +379,12 @@ def test_named_speaker_needs_exactly_one_whole_name() -> None:
     assert named_speaker("what does ana like?", speakers) == "Ana"
     assert named_speaker("did Ana and Ben meet?", speakers) is None
     assert named_speaker("what about Benjamin?", speakers) is None
+    # Names of several words, or with marks, are found whole wherever they stand.
+    people = ["Mary Ann", "J.R. Ewing", "Tom", ""]
+    assert named_speaker("What did mary ann's dog eat?", people) == "Mary Ann"
+    assert named_speaker("where did J.R. Ewing go?", people) == "J.R. Ewing"
+    assert named_speaker("what did Mary say?", people) is None
+    assert named_speaker("", people) is None
 
 
 def test_the_period_search_keeps_to_the_namespace_and_filters(app: App) -> None:

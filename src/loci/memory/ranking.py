@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from loci.stores.speaker_names import Speakers
+from loci.stores.speaker_names import Speakers, first_word
 
 #: Words too common to say anything about what a memory is about.
 STOP_WORDS = frozenset(
@@ -160,10 +160,14 @@ def fts_match(query: str) -> str | None:
 
 def named_speaker(query: str, speakers: Iterable[str]) -> str | None:
     """The one speaker the query names as a whole word (None for none, or for several)."""
+    # Only a name whose first word is a word of the query can stand in it (as in
+    # `Speakers.candidates`): that check is a set lookup, the whole-name search a regex.
+    words = set(WORD.findall(query.casefold()))
     named = {
         speaker
         for speaker in set(speakers)
-        if speaker and re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", query, re.IGNORECASE)
+        if first_word(speaker) in words
+        and re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", query, re.IGNORECASE)
     }
     return named.pop() if len(named) == 1 else None
 
