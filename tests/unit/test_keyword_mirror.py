@@ -48,6 +48,7 @@ QUERIES = [
     "zebra unicorn",  # no match
     "Darcy",
     "Lydia officers Brighton",
+    "running runs letters letter",  # words of one stem: each counts, as in FTS5
 ]
 QUERY_WORDS = [keyword_terms(q) for q in QUERIES]
 

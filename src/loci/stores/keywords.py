@@ -179,34 +179,37 @@ class KeywordMirror:
         if total == 0 or limit <= 0:
             return []
         average = (self._tokens + self._recent_tokens) / total
-        touched: list[Positions] = []
+        terms = [phrase[0] for phrase in phrases]
+        positions, counts, sizes = self._postings(base, terms)
+        added = [self._recent_postings.get(term, {}) for term in terms]
+        idf = [_idf(total, size + len(more)) for size, more in zip(sizes, added, strict=True)]
+        if positions.shape[0]:
+            # All terms' postings in one pass (a few numpy calls per query, not per term),
+            # added to the scratch term by term, in the query's order, as FTS5 sums them.
+            weights = np.repeat(idf, sizes) * (
+                (counts * (K1 + 1.0))
+                / (counts + K1 * (1 - B + B * base.lengths[positions] / average))
+            )
+            np.add.at(self._scratch, positions, weights)
         recent: dict[int, float] = {}
-        for (term,) in phrases:
-            positions, counts = self._postings(base, term)
-            added = self._recent_postings.get(term, {})
-            idf = _idf(total, positions.shape[0] + len(added))
-            if positions.shape[0]:
-                lengths = base.lengths[positions]
-                self._scratch[positions] += idf * (
-                    (counts * (K1 + 1.0)) / (counts + K1 * (1 - B + B * lengths / average))
-                )
-                touched.append(positions)
-            for seq, count in added.items():
+        for term_idf, more in zip(idf, added, strict=True):
+            for seq, count in more.items():
                 length = self._recent[seq].length
                 weight = (count * (K1 + 1.0)) / (count + K1 * (1 - B + B * length / average))
-                recent[seq] = recent.get(seq, 0.0) + idf * weight
+                recent[seq] = recent.get(seq, 0.0) + term_idf * weight
+        scored = sum(1 for size in sizes if size)
+        touched = _touched(positions, scored, self._scratch)
         return self._best(base, touched, recent, namespaces, limit, within)
 
     def _best(
         self,
         base: Postings,
-        touched: list[Positions],
+        positions: Positions,
         recent: dict[int, float],
         namespaces: frozenset[str] | None,
         limit: int,
         within: npt.NDArray[np.int64] | None,
     ) -> list[tuple[int, float]]:
-        positions = _touched(touched, self._scratch)
         scores = self._scratch[positions]
         self._scratch[positions] = 0.0
         if namespaces is not None:
@@ -227,17 +230,24 @@ class KeywordMirror:
         order = np.lexsort((seqs, -scores))[:limit]
         return list(zip(seqs[order].tolist(), (-scores[order]).tolist(), strict=True))
 
-    def _postings(self, base: Postings, term: str) -> tuple[Positions, Floats]:
-        index = base.terms.get(term)
-        if index is None:
-            return np.zeros(0, np.int64), np.zeros(0)
-        start, end = base.bounds[index], base.bounds[index + 1]
-        positions = base.positions[start:end].astype(np.int64)
-        counts = base.counts[start:end].astype(np.float64)
+    def _postings(
+        self, base: Postings, terms: Sequence[str]
+    ) -> tuple[Positions, Floats, list[int]]:
+        """The live postings of `terms`, one term after the other: positions, counts, and
+        how many belong to each term."""
+        spans = [_span(base, term) for term in terms]
+        if not any(end > start for start, end in spans):
+            return np.zeros(0, np.int64), np.zeros(0), [0] * len(terms)
+        positions = np.concatenate([base.positions[start:end] for start, end in spans])
+        counts = np.concatenate([base.counts[start:end] for start, end in spans])
+        sizes = [end - start for start, end in spans]
         if self._dead:
             alive = base.live[positions]
             positions, counts = positions[alive], counts[alive]
-        return positions, counts
+            ends = np.cumsum(sizes)
+            before = np.concatenate(([0], np.cumsum(alive)))
+            sizes = (before[ends] - before[ends - np.array(sizes)]).tolist()
+        return positions.astype(np.int64), counts.astype(np.float64), sizes
 
     def _reload_after(self) -> float:
         size = 0 if self._base is None else self._base.seqs.shape[0]
@@ -263,16 +273,23 @@ class KeywordMirror:
             self._tokens -= float(base.lengths[position])
 
 
-def _touched(touched: list[Positions], scratch: Floats) -> Positions:
-    """The positions the query's terms scored, each once. Every score is positive (idf is
-    floored above 0), so for long postings a scan of the scores beats sorting the positions."""
-    if not touched:
-        return np.zeros(0, np.int64)
-    if len(touched) == 1:
-        return touched[0]
-    if sum(part.shape[0] for part in touched) * 8 > scratch.shape[0]:
+def _span(base: Postings, term: str) -> tuple[int, int]:
+    """Where a term's postings lie in `base` (empty for a term it does not hold)."""
+    index = base.terms.get(term)
+    if index is None:
+        return 0, 0
+    return int(base.bounds[index]), int(base.bounds[index + 1])
+
+
+def _touched(positions: Positions, terms: int, scratch: Floats) -> Positions:
+    """The positions the query's terms scored (`positions`, `terms` of them one after the
+    other), each once. Every score is positive (idf is floored above 0), so for long
+    postings a scan of the scores beats sorting the positions."""
+    if terms <= 1:
+        return positions
+    if positions.shape[0] * 8 > scratch.shape[0]:
         return np.flatnonzero(scratch)
-    return np.unique(np.concatenate(touched))
+    return np.unique(positions)
 
 
 def _idf(total: int, hits: int) -> float:
