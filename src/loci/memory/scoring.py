@@ -161,7 +161,8 @@ def ordered(scores: Floats) -> npt.NDArray[np.intp]:
 def _steps(keys: Keys) -> Flags:
     """For sorted, distinct keys: whether each key but the last is followed by the next
     number (`keys[i + 1] == keys[i] + 1`), i.e. by its neighbour. Sorted keys find their
-    neighbours next to them, without a search (~10 against ~40 us per step for a pool)."""
+    neighbours next to them, without a search: 4 us for a pool's 315 keys, against 36 us for
+    searching both neighbours."""
     steps: Flags = keys[1:] - keys[:-1] == 1
     return steps
 
@@ -187,7 +188,8 @@ def _after(flags: Flags, steps: Flags) -> Flags:
 
 
 def _best_beside(scores: Floats, steps: Flags) -> Floats:
-    """Each key's best neighbour's score, of the keys before and after it (-inf for none)."""
+    """Each key's best neighbour's score, of the keys before and after it that `steps` links
+    to it (-inf for none)."""
     best = np.full(scores.shape[0], -np.inf)
     best[1:] = np.where(steps, scores[:-1], -np.inf)
     best[:-1] = np.maximum(best[:-1], np.where(steps, scores[1:], -np.inf))
