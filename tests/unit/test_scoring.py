@@ -128,3 +128,42 @@ def test_a_turn_gains_its_share_of_the_best_session_keyword_score() -> None:
 
 def test_ordering_is_best_first_and_keeps_ties_oldest_first() -> None:
     assert scoring.ordered(np.array([0.2, 0.9, 0.2, 0.5])).tolist() == [1, 3, 0, 2]
+
+
+def reference_pool(first: list[int], facts: TurnFacts) -> tuple[list[int], list[bool]]:
+    """The pool's keys and near flags, worked out one key at a time from their definition."""
+    thread = dict(zip(facts.seqs.tolist(), facts.threads.tolist(), strict=True))
+    chosen = set(first)
+    near = {s for s, t in thread.items() if t >= 0 and {s - 1, s, s + 1} & chosen}
+    kept = chosen | {
+        s for s, t in thread.items() if any(n in near and thread[n] == t for n in (s - 1, s + 1))
+    }
+    keys = sorted(kept)
+    return keys, [k in near for k in keys]
+
+
+def test_pool_and_neighbour_lifts_match_their_definition_on_random_stores() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        seqs = np.unique(rng.integers(1, 120, int(rng.integers(1, 90)))).astype(np.int64)
+        threads = rng.integers(-1, 4, seqs.shape[0]).astype(np.int64)
+        store = TurnFacts(
+            seqs, threads, rng.integers(-1, 2, seqs.shape[0]).astype(np.int32), ("Ana", "Ben")
+        )
+        first = np.unique(rng.integers(1, 120, int(rng.integers(1, 25)))).astype(np.int64)
+        facts = store.at(around(first))
+        pool = scoring.widen(first, facts)
+        keys, near = reference_pool(first.tolist(), facts)
+        assert pool.keys.tolist() == keys and pool.near.tolist() == near
+        scores = rng.random(len(keys))
+        lifted = scoring.with_neighbours(scores, pool, 0.5).tolist()
+        at = {k: i for i, k in enumerate(keys)}
+        thread = dict(zip(keys, pool.threads.tolist(), strict=True))
+        for i, key in enumerate(keys):
+            beside = [
+                scores[at[n]]
+                for n in (key - 1, key + 1)
+                if n in at and thread[n] == thread[key] >= 0
+            ]
+            expected = scores[i] + 0.5 * max(beside) if near[i] and beside else scores[i]
+            assert lifted[i] == expected
