@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from loci.embedding import onnx_minilm
 from loci.embedding.onnx_minilm import CUT_CHARS, OnnxMiniLM
-
-NOVEL = (
-    Path(__file__).resolve().parents[3] / "shared" / "eval" / "novels" / "pride-and-prejudice.txt"
-)
+from tests.prose import NOVEL
 
 
 def long_texts() -> list[str]:

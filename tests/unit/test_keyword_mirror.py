@@ -3,7 +3,6 @@ every write: its own process's, another process's, deletions, renames, bulk load
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,10 +25,8 @@ from loci.stores.keywords import KeywordMirror
 from loci.stores.tokens import TOKENIZE
 from loci.stores.vector_sync import IndexSync
 from loci.stores.vectors import ExactIndex
+from tests import prose
 
-NOVEL = (
-    Path(__file__).resolve().parents[3] / "shared" / "eval" / "novels" / "pride-and-prejudice.txt"
-)
 EXTRA = [
     "Le café naïve résumé über Straße",  # diacritics and case folding
     "!!! ... ???",  # no tokens at all: still a row to FTS5's statistics
@@ -54,9 +51,7 @@ QUERY_WORDS = [keyword_terms(q) for q in QUERIES]
 
 
 def sentences(count: int) -> list[str]:
-    text = NOVEL.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
-    found = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if len(s.split()) > 3]
-    return (EXTRA + found)[:count]
+    return (EXTRA + prose.sentences(count))[:count]
 
 
 def store(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -18,11 +17,9 @@ from loci.stores.signcodes import SAMPLE_SIZE as SIGN_SAMPLE_SIZE
 from loci.stores.signcodes import SignCodes, shortlist
 from loci.stores.vector_index import Allowed
 from loci.stores.vectors import SHORTLIST_FROM, SHORTLIST_SHARE, ExactIndex
+from tests.prose import NOVEL
 
 DIMENSIONS = 384
-NOVEL = (
-    Path(__file__).resolve().parents[3] / "shared" / "eval" / "novels" / "pride-and-prejudice.txt"
-)
 QUESTIONS = [
     "Who is going to marry Mr. Bingley?",
     "What did Elizabeth think of Mr. Darcy at the ball?",
