@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.e2e.conftest import connected, run_loci
+from tests.e2e.conftest import connected, run_loci, tool_error
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -64,7 +64,7 @@ async def test_save_load_list_and_pin_in_a_new_chat(tmp_path):
 async def error_of(client, tool, arguments):
     result = await client.call_tool(tool, arguments)
     assert result.is_error, (tool, arguments, result.structured_content)
-    return result.structured_content["error"]
+    return tool_error(result)
 
 
 async def test_every_error_code_reaches_the_client(tmp_path):

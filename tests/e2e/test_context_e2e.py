@@ -8,7 +8,7 @@ import re
 import pytest
 from mcp import MCPError
 
-from tests.e2e.conftest import connected
+from tests.e2e.conftest import connected, tool_error
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -123,7 +123,7 @@ async def test_context_errors_come_back_structured(tmp_path):
         for tool, arguments, code in cases:
             result = await client.call_tool(tool, arguments)
             assert result.is_error, (tool, arguments)
-            assert result.structured_content["error"]["type"] == code, (tool, arguments)
+            assert tool_error(result)["type"] == code, (tool, arguments)
         listed = await client.call_tool("list_projects", {})
         assert listed.structured_content["total"] == 1
         assert listed.structured_content["projects"][0]["files"] == []

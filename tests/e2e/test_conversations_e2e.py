@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.e2e.conftest import connected
+from tests.e2e.conftest import connected, tool_error
 from tests.e2e.conftest import run_loci as loci
 from tests.unit.test_conversations import CHAT
 
@@ -44,7 +44,7 @@ async def test_bad_conversations_are_refused_and_store_nothing(tmp_path, argumen
     async with connected(tmp_path) as client:
         result = await client.call_tool("remember_conversation", arguments)
         assert result.is_error
-        assert result.structured_content["error"]["type"] == "invalid_input"
+        assert tool_error(result)["type"] == "invalid_input"
         stats = await client.call_tool("stats", {})
         assert stats.structured_content["total_memories"] == 0
 

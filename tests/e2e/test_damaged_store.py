@@ -10,7 +10,7 @@ from loci.app import build_app
 from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
 from tests.conftest import damage_table
-from tests.e2e.conftest import connected
+from tests.e2e.conftest import connected, tool_error
 from tests.e2e.conftest import run_loci as loci
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
@@ -40,6 +40,6 @@ async def test_the_cli_and_the_server_name_a_damaged_file(damaged_home: Path) ->
         for tool, arguments in [("recall", {"query": "kites"}), ("stats", {})]:
             result = await client.call_tool(tool, arguments)
             assert result.is_error, tool
-            error = result.structured_content["error"]
+            error = tool_error(result)
             assert error["type"] == "storage_unavailable", error
             assert "is damaged" in error["message"] and error["details"]["reason"]

@@ -1,4 +1,4 @@
-"""Turning errors into MCP tool results shaped `{"error": {"type", "message", "details"}}`."""
+"""Turning errors into MCP tool results whose text is `{"error": {"type", "message", "details"}}`."""
 
 from __future__ import annotations
 
@@ -15,11 +15,15 @@ log = logging.getLogger("loci.mcp")
 
 
 def error_result(error: dict[str, Any]) -> CallToolResult:
-    """A tool result with `isError` set and the error both as text and as structured content."""
+    """A tool result with `isError` set and the error as JSON text.
+
+    No structured content: clients built on the TypeScript SDK check it against the tool's
+    output schema even on errors, and an error object never matches a result's schema (the
+    client threw -32602 instead of showing loci's message).
+    """
     payload = {"error": error}
     return CallToolResult(
         content=[TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))],
-        structured_content=payload,
         is_error=True,
     )
 

@@ -1,0 +1,98 @@
+"""End to end with the TypeScript MCP SDK client, which most editors are built on: it checks
+every structured result against the tool's output schema, errors included."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+CLIENT = Path(__file__).parent / "ts_client"
+NODE = shutil.which("node")
+UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
+LUNCH = {"speaker": "Ana", "text": "Lunch at noon?", "timestamp": "2026-05-01T12:00:00Z"}
+
+
+@pytest.fixture(scope="module")
+def ts_client() -> Path:
+    """The driver script, its SDK installed with npm (once) from the lock file."""
+    if NODE is None:
+        pytest.skip("node is not installed: the TypeScript SDK client cannot run")
+    if not (CLIENT / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
+        npm = shutil.which("npm")
+        assert npm is not None, "node is installed without npm"
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=CLIENT, check=True, timeout=300)
+    return CLIENT / "drive.mjs"
+
+
+def drive(script: Path, home: Path, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """Run the steps through the TypeScript client against a fresh `loci serve`."""
+    plan = {
+        "command": sys.executable,
+        "args": ["-m", "loci", "serve"],
+        "env": {**os.environ, "LOCI_HOME": str(home)},
+        "steps": steps,
+    }
+    done = subprocess.run(
+        [NODE or "node", str(script)],
+        input=json.dumps(plan),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {"method": "callTool", "params": {"name": name, "arguments": arguments}}
+
+
+def error_of(step: dict[str, Any]) -> dict[str, Any]:
+    """The loci error a step's result carries, read as an agent reads it: from its text."""
+    assert "thrown" not in step, step
+    result = step["result"]
+    assert result["isError"] is True, result
+    return json.loads(result["content"][0]["text"])["error"]
+
+
+def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    steps = [
+        {"method": "listTools", "params": {}},
+        call("remember", {"content": "The deploy key lives in the vault", "tags": ["ops"]}),
+        call("nearby", {"memory_id": "nope"}),
+        call("recall", {"query": "where is the deploy key?"}),
+        call("forget", {"memory_id": UNKNOWN_ID}),
+        call("remember_conversation", {"namespace": "chat", "messages": [LUNCH]}),
+        call("remember_conversation", {"namespace": "chat", "messages": [{"speaker": "Ana"}]}),
+        call("init_project", {"path": str(project)}),
+        call("get_context", {"project_id": "no-such-project", "file_type": "bugs"}),
+        call("workflow_checkpoint_save", {"context": {"goal": "ship", "plan": ["a", "b"]}}),
+        call("workflow_checkpoint_load", {"checkpointId": "cp-nope"}),
+    ]
+    answers = drive(ts_client, tmp_path / "home", steps)["steps"]
+    assert not any("thrown" in answer for answer in answers), answers
+    listed = {tool["name"] for tool in answers[0]["result"]["tools"]}
+    assert {"remember", "init_project", "workflow_checkpoint_save"} <= listed
+    successes = [answers[i]["result"] for i in (1, 3, 5, 7, 9)]
+    assert all(not result.get("isError") and result["structuredContent"] for result in successes)
+    assert answers[3]["result"]["structuredContent"]["memories"][0]["content"].startswith(
+        "The deploy"
+    )
+    assert error_of(answers[2])["type"] == "invalid_input"
+    assert "memory_id" in error_of(answers[2])["message"]
+    assert error_of(answers[4])["type"] == "not_found"
+    assert error_of(answers[6])["type"] == "invalid_input"
+    assert error_of(answers[8])["type"] == "not_found"
+    load_error = error_of(answers[10])
+    assert load_error["type"] == "CHECKPOINT_NOT_FOUND" and load_error["details"]["status"] == 404
