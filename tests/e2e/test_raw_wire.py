@@ -24,8 +24,8 @@ INIT = {
 }
 
 
-async def _responses(process, wanted: set[int]) -> dict[int, dict]:
-    found: dict[int, dict] = {}
+async def _responses(process, wanted: set[int | str]) -> dict[int | str, dict]:
+    found: dict[int | str, dict] = {}
     buffer = b""
     with anyio.fail_after(60):
         async for chunk in process.stdout:
@@ -47,11 +47,13 @@ def _call(request_id: int, name: str, arguments_json: str) -> bytes:
 
 
 async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
-    """The SDK's stdio transport drops a message holding a lone surrogate (no answer) and reads
-    invalid UTF-8 bytes as U+FFFD; either way nothing invalid is stored and the server goes on."""
+    """Every request gets an answer: one holding a lone surrogate or nested too deep for the
+    SDK's JSON reader (both dropped without a word before) gets a JSON-RPC parse error with
+    its id, one that is JSON but not JSON-RPC an invalid-request error, and invalid UTF-8 is
+    read as U+FFFD; nothing invalid is stored, the server logs why, and it goes on."""
     params = server_params(tmp_path)
     async with await anyio.open_process(
-        [params.command, *params.args], env=params.env, stderr=subprocess.DEVNULL
+        [params.command, *params.args], env=params.env, stderr=subprocess.PIPE
     ) as process:
         send = process.stdin.send
         await send(json.dumps(INIT).encode() + b"\n")
@@ -64,14 +66,30 @@ async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
                 b"X", b"\xff"
             )
         )
+        deep = "[" * 300 + "]" * 300
+        await send(_call(6, "remember", f'{{"content":"deep","metadata":{{"a":{deep}}}}}'))
+        await send(b'{"jsonrpc":"2.0","id":"seven","params":{}}\n')
+        await send(b'{"jsonrpc":"2.0","method":"notifications/x","params":{"a":"\\udfff"}}\n')
         await send(_call(5, "stats", "{}"))
-        answers = await _responses(process, {3, 4, 5})
+        answers = await _responses(process, {2, 3, 4, 5, 6, "seven"})
         for request_id in (3, 4):
             result = answers[request_id]["result"]
             assert result["isError"] is True
-            assert result["structuredContent"]["error"]["type"] == "invalid_input"
+            assert json.loads(result["content"][0]["text"])["error"]["type"] == "invalid_input"
+        assert answers[2]["error"]["code"] == -32700
+        assert "surrogate" in answers[2]["error"]["message"]
+        assert answers[6]["error"]["code"] == -32700
+        assert "nests too deep" in answers[6]["error"]["message"]
+        assert answers["seven"]["error"]["code"] == -32600
         assert answers[5]["result"]["structuredContent"]["total_memories"] == 0
         await process.stdin.aclose()
+        logged = b""
+        with anyio.fail_after(60):
+            async for chunk in process.stderr:
+                logged += chunk
+        assert logged.count(b"WARNING") >= 4, logged.decode(errors="replace")
+        assert b"answered request 2 with error -32700" in logged
+        assert b"ignored a message with no id to answer" in logged
 
 
 async def test_closing_while_the_model_loads_exits_cleanly(tmp_path):

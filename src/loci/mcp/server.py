@@ -137,6 +137,14 @@ class LociServer(MCPServer[Any]):
         await self._toolsets_built()
         return await super().read_resource(uri, context)
 
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio, answering every request the SDK's transport cannot read."""
+        from loci.mcp.wire import answering_stdio
+
+        server = self._lowlevel_server
+        async with answering_stdio() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
     async def _toolsets_built(self) -> None:
         if not self._built.is_set():
             # In a worker thread: the background build may hold the lock for a few ms.
