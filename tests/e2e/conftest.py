@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
+
 from mcp import Client, StdioServerParameters
-from mcp.types import CallToolResult, TextContent
 
 
 @pytest.fixture
@@ -46,13 +44,3 @@ def run_loci(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[
         env=environment,
         timeout=120,
     )
-
-
-def tool_error(result: CallToolResult) -> dict[str, Any]:
-    """The loci error of a failed tool call, read from its text as an agent reads it (error
-    results carry no structured content: it would not match the tool's output schema)."""
-    assert result.is_error and result.structured_content is None, result
-    first = result.content[0]
-    assert isinstance(first, TextContent)
-    error: dict[str, Any] = json.loads(first.text)["error"]
-    return error

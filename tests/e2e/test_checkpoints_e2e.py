@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from tests.e2e.conftest import connected, run_loci, tool_error
+from tests.e2e.conftest import connected, run_loci
+from tests.results import tool_error
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 

@@ -6,9 +6,10 @@ import json
 import re
 
 import pytest
-from mcp import MCPError
 
-from tests.e2e.conftest import connected, tool_error
+from mcp import MCPError
+from tests.e2e.conftest import connected
+from tests.results import tool_error
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 

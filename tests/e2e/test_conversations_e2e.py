@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from tests.e2e.conftest import connected, tool_error
+from tests.e2e.conftest import connected
 from tests.e2e.conftest import run_loci as loci
+from tests.results import tool_error
 from tests.unit.test_conversations import CHAT
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]

@@ -10,8 +10,9 @@ from loci.app import build_app
 from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
 from tests.conftest import damage_table
-from tests.e2e.conftest import connected, tool_error
+from tests.e2e.conftest import connected
 from tests.e2e.conftest import run_loci as loci
+from tests.results import tool_error
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 

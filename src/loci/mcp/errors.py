@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from loci.errors import InvalidInputError, LociError
 
 log = logging.getLogger("loci.mcp")
+UNKNOWN_ARGUMENT = "not an argument of this tool (see its input schema)"
 
 
 def error_result(error: dict[str, Any]) -> CallToolResult:
@@ -35,16 +36,20 @@ def from_loci_error(exc: LociError) -> CallToolResult:
 
 def from_validation_error(tool: str, exc: ValidationError) -> CallToolResult:
     """Arguments that failed the tool's input schema, naming each field and what was wrong."""
+    return from_loci_error(invalid_arguments(tool, exc))
+
+
+def invalid_arguments(subject: str, exc: ValidationError) -> InvalidInputError:
+    """`invalid arguments for SUBJECT: field: problem; ...`, each problem also in `errors`."""
     problems = [
         {
             "field": ".".join(str(part) for part in err["loc"]) or "(arguments)",
-            "message": err["msg"],
+            "message": UNKNOWN_ARGUMENT if err["type"] == "extra_forbidden" else err["msg"],
         }
         for err in exc.errors(include_url=False, include_input=False)
     ]
     summary = "; ".join(f"{p['field']}: {p['message']}" for p in problems)
-    error = InvalidInputError(f"invalid arguments for {tool}: {summary}", errors=problems)
-    return from_loci_error(error)
+    return InvalidInputError(f"invalid arguments for {subject}: {summary}", errors=problems)
 
 
 def internal_error(tool: str) -> CallToolResult:

@@ -4,8 +4,10 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
+from loci.errors import InvalidInputError
+from loci.mcp.errors import invalid_arguments
 from loci.mcp.provider import AppProvider, progress_reporter
 from loci.memory.models import (
     ExportResult,
@@ -87,7 +89,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
 
     def remember_batch(
         memories: Annotated[
-            list[BatchItem], Field(min_length=1, max_length=settings.max_batch_size)
+            list[Annotated[Any, WithJsonSchema(BatchItem.model_json_schema())]],
+            Field(min_length=1, max_length=settings.max_batch_size),
         ],
         namespace: Namespace | None = None,
     ) -> RememberBatchResult:
@@ -96,10 +99,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         `namespace` applies to items that do not name their own. Invalid items are listed in
         `errors` (by index) and not stored; the others are stored together.
         """
-        drafts = [
-            MemoryDraft(m.content, m.namespace or namespace, m.tags, m.importance, m.metadata)
-            for m in memories
-        ]
+        drafts = [batch_draft(BatchItem, item, namespace) for item in memories]
         return provider.call(lambda app: app.memory.remember_batch(drafts))
 
     def recall(
@@ -209,6 +209,24 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     for fn, title, annotations in tools:
         server.add_tool(fn, title=title, annotations=annotations, structured_output=True)
     _register_resources(server, provider)
+
+
+def batch_draft(
+    model: type[BaseModel], item: Any, namespace: str | None
+) -> MemoryDraft | InvalidInputError:
+    """One item of a batch as a draft, or the error that keeps it out of the batch."""
+    try:
+        checked = model.model_validate(item, strict=True)
+    except ValidationError as exc:
+        return invalid_arguments("this item", exc)
+    fields = checked.model_dump()
+    return MemoryDraft(
+        fields["content"],
+        fields["namespace"] or namespace,
+        fields["tags"],
+        fields["importance"],
+        fields["metadata"],
+    )
 
 
 def _register_resources(server: MCPServer, provider: AppProvider) -> None:

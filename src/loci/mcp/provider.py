@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import Context
 
     from loci.app import App
+    from loci.embedding import Embedder
 
 T = TypeVar("T")
 #: How long closing waits for the warm-up to finish (it takes about a second).
@@ -27,8 +28,9 @@ log = logging.getLogger("loci.mcp")
 class AppProvider:
     """The server's one App, built lazily and used by one tool call at a time."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, embedder: Embedder | None = None) -> None:
         self.settings = settings
+        self._embedder = embedder
         self._app: App | None = None
         self._build_lock = threading.Lock()
         self._call_lock = threading.Lock()
@@ -41,7 +43,7 @@ class AppProvider:
                 if self._app is None:
                     from loci.app import build_app
 
-                    self._app = build_app(self.settings)
+                    self._app = build_app(self.settings, self._embedder)
         return self._app
 
     def call(self, work: Callable[[App], T]) -> T:

@@ -6,13 +6,13 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import InputRequiredResult, Resource, ResourceTemplate, Tool
+from mcp.types import Icon, InputRequiredResult, Resource, ResourceTemplate, Tool, ToolAnnotations
 from pydantic import AnyUrl, ValidationError
 
 from loci import __version__
@@ -21,6 +21,9 @@ from loci.mcp.errors import from_loci_error, from_validation_error, internal_err
 from loci.mcp.provider import AppProvider
 from loci.mcp.tool_listing import ToolListing
 from loci.settings import Settings
+
+if TYPE_CHECKING:
+    from loci.embedding import Embedder
 
 log = logging.getLogger("loci.mcp")
 
@@ -85,6 +88,32 @@ class LociServer(MCPServer[Any]):
             if not self._built.is_set():
                 self._toolsets(self)
                 self._built.set()
+
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | None = None,
+        icons: list[Icon] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> None:
+        """Add a tool whose arguments are checked as its schema says (see `strict`)."""
+        from loci.mcp.strict import make_strict
+
+        tool = self._tool_manager.add_tool(
+            fn,
+            name=name,
+            title=title,
+            description=description,
+            annotations=annotations,
+            icons=icons,
+            meta=meta,
+            structured_output=structured_output,
+        )
+        make_strict(tool)
 
     async def list_tools(self) -> list[Tool]:
         """List tools (at the first call, from the saved listing when it matches: the tools
@@ -151,9 +180,10 @@ class LociServer(MCPServer[Any]):
             await anyio.to_thread.run_sync(self.build_toolsets)
 
 
-def build_server(settings: Settings) -> LociServer:
-    """The MCP server for `settings`; its enabled toolsets are registered on first need."""
-    provider = AppProvider(settings)
+def build_server(settings: Settings, embedder: Embedder | None = None) -> LociServer:
+    """The MCP server for `settings`; its enabled toolsets are registered on first need.
+    `embedder` replaces the configured model (tests share one)."""
+    provider = AppProvider(settings, embedder)
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[None]:

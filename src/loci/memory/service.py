@@ -58,8 +58,11 @@ class MemoryService:
             id=ids[0], content=checked.content, namespace=checked.namespace, created_at=stamp
         )
 
-    def remember_batch(self, drafts: Sequence[MemoryDraft]) -> RememberBatchResult:
-        """Store many memories in one transaction; invalid items are reported, not stored."""
+    def remember_batch(
+        self, drafts: Sequence[MemoryDraft | InvalidInputError]
+    ) -> RememberBatchResult:
+        """Store many memories in one transaction; invalid items are reported by index, not
+        stored (an item given as an error is one the caller could not read)."""
         if not 1 <= len(drafts) <= self._limits.max_batch_size:
             raise InvalidInputError(
                 f"memories must hold 1-{self._limits.max_batch_size} items, got {len(drafts)}",
@@ -68,10 +71,11 @@ class MemoryService:
         valid: list[CheckedDraft] = []
         errors: list[ItemError] = []
         for index, draft in enumerate(drafts):
-            try:
-                valid.append(self._check(draft))
-            except LociError as exc:
-                errors.append(ItemError(index=index, type=exc.code, message=exc.message))
+            checked = self._checked_or_error(draft)
+            if isinstance(checked, LociError):
+                errors.append(ItemError(index=index, type=checked.code, message=checked.message))
+            else:
+                valid.append(checked)
         ids: list[str] = []
         if valid:
             vectors = self._engine.embed([item.content for item in valid])
@@ -281,6 +285,12 @@ class MemoryService:
         return found[1]
 
     # -- helpers -------------------------------------------------------------------------------
+
+    def _checked_or_error(self, draft: MemoryDraft | InvalidInputError) -> CheckedDraft | LociError:
+        try:
+            return draft if isinstance(draft, InvalidInputError) else self._check(draft)
+        except LociError as exc:
+            return exc
 
     def _check(self, draft: MemoryDraft) -> CheckedDraft:
         limits = self._limits
