@@ -79,8 +79,21 @@ def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: 
         call("get_context", {"project_id": "no-such-project", "file_type": "bugs"}),
         call("workflow_checkpoint_save", {"context": {"goal": "ship", "plan": ["a", "b"]}}),
         call("workflow_checkpoint_load", {"checkpointId": "cp-nope"}),
+        {"method": "setLoggingLevel", "params": "warning"},
+        {"method": "listPrompts", "params": {}},
+        {"method": "getPrompt", "params": {"name": "remember_this_session", "arguments": {}}},
+        {
+            "method": "complete",
+            "params": {
+                "ref": {"type": "ref/prompt", "name": "recall_about"},
+                "argument": {"name": "namespace", "value": "ch"},
+            },
+        },
+        {"method": "listResourceTemplates", "params": {}},
     ]
-    answers = drive(ts_client, tmp_path / "home", steps)["steps"]
+    driven = drive(ts_client, tmp_path / "home", steps)
+    assert {"tools", "resources", "prompts", "logging", "completions"} <= set(driven["server"])
+    answers = driven["steps"]
     assert not any("thrown" in answer for answer in answers), answers
     listed = {tool["name"] for tool in answers[0]["result"]["tools"]}
     assert {"remember", "init_project", "workflow_checkpoint_save"} <= listed
@@ -96,3 +109,7 @@ def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: 
     assert error_of(answers[8])["type"] == "not_found"
     load_error = error_of(answers[10])
     assert load_error["type"] == "CHECKPOINT_NOT_FOUND" and load_error["details"]["status"] == 404
+    assert len(answers[12]["result"]["prompts"]) == 4
+    assert "remember_batch" in answers[13]["result"]["messages"][0]["content"]["text"]
+    assert answers[14]["result"]["completion"]["values"] == ["chat"]
+    assert len(answers[15]["result"]["resourceTemplates"]) == 4

@@ -5,6 +5,7 @@
 
 from typing import Annotated, Any
 
+from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
@@ -98,3 +99,18 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     ]
     for function, title, annotations in tools:
         server.add_tool(function, title=title, annotations=annotations, structured_output=True)
+    _register_resources(server, provider)
+
+
+def _register_resources(server: MCPServer, provider: AppProvider) -> None:
+    @server.resource(
+        "checkpoints://sessions/{session_id}",
+        name="checkpoint-session",
+        title="Newest checkpoint of a workflow",
+        mime_type="application/json",
+    )
+    def session_resource(session_id: str) -> str:
+        """A workflow session's newest checkpoint (context, metadata, budget) as JSON."""
+        return provider.read(
+            lambda app: app.checkpoints.load(session_id=session_id).model_dump_json()
+        )

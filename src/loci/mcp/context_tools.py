@@ -126,15 +126,25 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
 
 def _register_resources(server: MCPServer, provider: AppProvider) -> None:
     @server.resource(
-        "context://templates/{name}",
+        "context://templates/{template}",
         name="context-template",
         title="Context file template",
         mime_type="application/json",
     )
-    def template_resource(name: str) -> str:
+    def template_resource(template: str) -> str:
         """A context-file template (sections, formats, example) as JSON."""
         from loci.contextdocs.library import template_info
 
         return provider.read(
-            lambda app: template_info(app.context.templates.get(name, "name")).model_dump_json()
+            lambda app: template_info(app.context.templates.get(template, "name")).model_dump_json()
         )
+
+    @server.resource(
+        "context://projects/{project_id}/{file_type}",
+        name="context-file",
+        title="Project context file",
+        mime_type="text/markdown",
+    )
+    def file_resource(project_id: str, file_type: str) -> str:
+        """A project's context file, newest version (its template skeleton until one is saved)."""
+        return provider.read(lambda app: app.context.get_context(project_id, file_type).content)

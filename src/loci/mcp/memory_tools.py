@@ -243,3 +243,13 @@ def _register_resources(server: MCPServer, provider: AppProvider) -> None:
     def namespaces_resource() -> str:
         """Namespaces with their memory counts, as JSON."""
         return provider.read(lambda app: app.catalog.namespaces("list").model_dump_json())
+
+    @server.resource(
+        "memory://namespaces/{namespace}",
+        name="namespace",
+        title="A namespace's statistics",
+        mime_type="application/json",
+    )
+    def namespace_resource(namespace: str) -> str:
+        """Figures about one namespace's memories, as JSON."""
+        return provider.read(lambda app: app.catalog.stats(namespace).model_dump_json())

@@ -6,17 +6,31 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import anyio.to_thread
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import Icon, InputRequiredResult, Resource, ResourceTemplate, Tool, ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp.types import (
+    INVALID_PARAMS,
+    GetPromptResult,
+    Icon,
+    InputRequiredResult,
+    Prompt,
+    Resource,
+    ResourceTemplate,
+    SetLevelRequestParams,
+    Tool,
+    ToolAnnotations,
+)
 from pydantic import AnyUrl, ValidationError
 
 from loci import __version__
 from loci.errors import LociError
+from loci.mcp import completions
+from loci.mcp.client_log import ClientLog
 from loci.mcp.errors import from_loci_error, from_validation_error, internal_error
 from loci.mcp.provider import AppProvider
 from loci.mcp.tool_listing import ToolListing
@@ -75,6 +89,11 @@ class LociServer(MCPServer[Any]):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.client_log = ClientLog()
+        self.middleware.append(self.client_log.middleware)
+        self._lowlevel_server.add_request_handler(
+            "logging/setLevel", SetLevelRequestParams, self.client_log.set_level
+        )
         self.provider = provider
         self._toolsets = toolsets
         self._listing = listing
@@ -149,6 +168,28 @@ class LociServer(MCPServer[Any]):
             log.error("tool %s crashed", name, exc_info=cause)
             return internal_error(name)
 
+    async def list_prompts(self) -> list[Prompt]:
+        """List prompts (the toolsets register them)."""
+        await self._toolsets_built()
+        return await super().list_prompts()
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        context: Context[Any, Any] | None = None,
+    ) -> GetPromptResult | InputRequiredResult:
+        """Render a prompt; a loci error (an unknown project, say) reaches the client with its
+        message, as a JSON-RPC error whose data is the error object."""
+        await self._toolsets_built()
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as exc:
+            cause = loci_cause(exc)
+            if cause is None:
+                raise
+            raise MCPError(INVALID_PARAMS, cause.message, cause.to_dict()) from exc
+
     async def list_resources(self) -> list[Resource]:
         """List resources (the toolsets register them)."""
         await self._toolsets_built()
@@ -186,13 +227,16 @@ def build_server(settings: Settings, embedder: Embedder | None = None) -> LociSe
     provider = AppProvider(settings, embedder)
 
     @asynccontextmanager
-    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[None]:
+    async def lifespan(server: MCPServer[Any]) -> AsyncIterator[None]:
+        client_log = cast(LociServer, server).client_log
+        client_log.attach()
         try:
             yield None
         finally:
+            client_log.detach()
             provider.close()
 
-    return LociServer(
+    server = LociServer(
         provider,
         lambda server: register_toolsets(server, provider, settings),
         ToolListing(settings),
@@ -203,13 +247,24 @@ def build_server(settings: Settings, embedder: Embedder | None = None) -> LociSe
         lifespan=lifespan,
         log_level=settings.log_level,
     )
+    completions.register(server, provider, settings)  # now: its capability is announced at start
+    return server
+
+
+def loci_cause(exc: BaseException) -> LociError | None:
+    """The loci error an SDK exception wraps, however deep."""
+    cause = exc.__cause__
+    while cause is not None and not isinstance(cause, LociError):
+        cause = cause.__cause__
+    return cause
 
 
 def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: Settings) -> None:
-    """Add the tools and resources of the toolsets `settings` enables."""
+    """Add the tools, resources and prompts of the toolsets `settings` enables."""
     # Imported here: a start that answers from the saved listing imports them after that answer.
-    from loci.mcp import checkpoint_tools, context_tools, conversation_tools, memory_tools
+    from loci.mcp import checkpoint_tools, context_tools, conversation_tools, memory_tools, prompts
 
+    prompts.register(server, provider, settings)
     if "memory" in settings.toolsets:
         memory_tools.register(server, provider, settings)
         conversation_tools.register(server, provider, settings)
