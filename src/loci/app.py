@@ -15,8 +15,8 @@ from loci.memory.engine import Limits, MemoryEngine
 from loci.memory.service import MemoryService
 from loci.memory.transfer import TransferService
 from loci.settings import Settings
-from loci.stores.db import PRIVATE_DIR_MODE, Database
-from loci.stores.files import storage_errors
+from loci.stores.db import Database
+from loci.stores.files import private_folder, storage_errors
 from loci.stores.keywords import NEVER, KeywordMirror
 from loci.stores.vectors import FASTSCAN_FROM, ExactIndex
 
@@ -50,7 +50,7 @@ def build_app(
     nothing that only pays off over many searches (keyword searches stay in SQL, see
     `keywords.NEVER`; vector searches build no fast-scan codes, see `vectors.ExactIndex`)."""
     with storage_errors(settings.home, "create the data folder", "set LOCI_HOME to a folder"):
-        settings.home.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+        private_folder(settings.home)
     limit_blas_threads()
     db = Database(settings.database_path, settings.busy_timeout_seconds)
     model = embedder or make_embedder(settings)

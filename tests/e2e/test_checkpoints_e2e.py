@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 
@@ -148,6 +149,7 @@ def test_the_cli_lists_shows_exports_and_collects(tmp_path):
     exported = tmp_path / "cli.json"
     assert loci("export", "cli", "-o", str(exported)).returncode == 0
     assert exported.read_text().count('"checkpointId"') == 3
+    assert stat.S_IMODE(exported.stat().st_mode) == 0o600  # decrypted checkpoints
     nowhere = loci("export", "cli", "-o", str(tmp_path / "missing" / "cli.json"))
     assert nowhere.returncode == 2 and "no folder" in nowhere.stderr
     # A blob lost from disk: the other checkpoints are still exported, the lost one named.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +32,7 @@ def test_remember_recall_export_import_forget(tmp_path: Path) -> None:
     exported = tmp_path / "memories.json"
     done = loci(home, "export", str(exported), "--vectors")
     assert done.returncode == 0 and "exported 2 memories" in done.stderr
+    assert stat.S_IMODE(exported.stat().st_mode) == 0o600
     imported = loci(other, "import", str(exported), "--json")
     assert json.loads(imported.stdout)["imported"] == 2, imported.stderr
     assert json.loads(loci(other, "stats", "--json").stdout)["namespaces"] == {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 
 import anyio
 import pytest
@@ -46,7 +47,8 @@ async def total(client) -> int:
 
 
 async def test_tools_are_described_bounded_and_pinned(tmp_path):
-    async with connected(tmp_path) as client:
+    home = tmp_path / "data" / "loci"  # neither exists yet: the server creates both
+    async with connected(home) as client:
         assert "remember" in (client.instructions or "") and "recall" in client.instructions
         listed = (await client.list_tools()).tools
         assert {tool.name: set(tool.input_schema["properties"]) for tool in listed} == TOOLS
@@ -60,6 +62,10 @@ async def test_tools_are_described_bounded_and_pinned(tmp_path):
         assert content["maxLength"] == 65536
         limit = by_name["recall"].input_schema["properties"]["limit"]
         assert limit["maximum"] == 100
+    # The first call of every client made the data folder: private, as is all inside it.
+    listing = home / "cache" / "tool-listing.json"
+    for made in (tmp_path / "data", home, listing.parent, listing, home / "loci.db"):
+        assert stat.S_IMODE(made.stat().st_mode) == (0o600 if made.is_file() else 0o700), made
 
 
 async def test_remember_recall_forget_round_trip(tmp_path):

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from loci.errors import CheckpointCorruptedError, CheckpointStorageError
-from loci.stores.files import atomic_write
+from loci.stores.files import atomic_write, refuse_links
 
 _DIGEST = re.compile(r"^[0-9a-f]{64}\Z")
 
@@ -16,8 +16,9 @@ _DIGEST = re.compile(r"^[0-9a-f]{64}\Z")
 class BlobStore:
     """Immutable blobs named by the SHA-256 of their bytes."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, root: Path) -> None:
         self.folder = folder
+        self._root = root  # the data folder: no folder between it and a blob may be a link
 
     def put(self, data: bytes) -> str:
         """Store `data` (atomically; a blob with the same bytes is kept) and return its digest."""
@@ -29,7 +30,7 @@ class BlobStore:
             # The folder is not fsync'd: a blob is as durable as the SQLite row that follows
             # it (WAL, synchronous=NORMAL). A power cut may lose the last saves; it cannot
             # damage earlier ones, and a row whose blob did not survive reads as corrupted.
-            atomic_write(path, data, sync_folder=False)  # creates the (private) folder too
+            atomic_write(path, data, sync_folder=False, root=self._root)  # makes the folders too
         except OSError as exc:
             raise CheckpointStorageError(
                 f"cannot write checkpoint blob {path}: {exc}", path=str(path)
@@ -72,7 +73,7 @@ class BlobStore:
 
     def digests(self) -> Iterator[str]:
         """Every blob on disk."""
-        if not self.folder.is_dir():
+        if not self._real_folder():
             return
         for path in self.folder.glob("*/*.blob"):
             if _DIGEST.match(path.stem):
@@ -80,10 +81,16 @@ class BlobStore:
 
     def leftovers(self) -> Iterator[Path]:
         """Temporary files of writes that never finished."""
-        if self.folder.is_dir():
+        if self._real_folder():
             yield from self.folder.glob("*/.*.tmp")
 
     def _path(self, digest: str) -> Path:
         if not _DIGEST.match(digest):
             raise CheckpointCorruptedError(f"bad blob digest {digest!r}")
-        return self.folder / digest[:2] / f"{digest}.blob"
+        path = self.folder / digest[:2] / f"{digest}.blob"
+        refuse_links(path.parent, self._root, CheckpointStorageError)
+        return path
+
+    def _real_folder(self) -> bool:
+        refuse_links(self.folder, self._root, CheckpointStorageError)
+        return self.folder.is_dir()

@@ -68,7 +68,7 @@ class CheckpointService:
     ) -> None:
         self._db = db
         self.limits = limits
-        self.blobs = BlobStore(home / "checkpoints" / "blobs")
+        self.blobs = BlobStore(home / "checkpoints" / "blobs", root=home)
         self.keys = crypto.KeyStore(key_file, home)
 
     def save(

@@ -112,8 +112,10 @@ def export(state: CliState, session_id: str, output: Path | None) -> None:
             with written(Path("-")):
                 click.echo(text)
         else:
-            with written(output):
-                output.write_text(text + "\n", encoding="utf-8")
+            from loci.stores.files import replacing_text  # the stores: not for every CLI start
+
+            with written(output), replacing_text(output) as out:
+                out.write(text + "\n")
             click.echo(f"wrote {counted(len(data['checkpoints']), 'checkpoint')} to {output}")
         _report_unreadable(data)
 

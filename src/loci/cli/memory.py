@@ -186,6 +186,7 @@ def namespaces(
 def export(state: CliState, file: Path, namespace: str | None, vectors: bool) -> None:
     """Write memories to FILE as JSON (`-` for standard output)."""
     from loci.memory.export_files import write_export
+    from loci.stores.files import replacing_text
 
     def work() -> None:
         to_file = str(file) != "-"
@@ -195,7 +196,9 @@ def export(state: CliState, file: Path, namespace: str | None, vectors: bool) ->
             header = app.transfer.export_header()
             # Closed before the app is: it reads in a transaction of the app's connection.
             memories = app.transfer.iter_export(namespace, vectors)
-            stream = click.open_file(str(file), "w", encoding="utf-8", atomic=to_file)
+            stream = (
+                replacing_text(file) if to_file else click.open_file("-", "w", encoding="utf-8")
+            )
             with closing(memories), written(file), stream as out:
                 count = write_export(out, header, memories)
         if to_file:

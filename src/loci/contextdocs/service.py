@@ -63,6 +63,7 @@ class ContextService:
     ) -> None:
         self._db = db
         self._memory = memory
+        self._home = home
         self._projects_folder = home / "projects"
         self._limits = limits
         self.templates = TemplateLibrary(home / "templates")
@@ -75,7 +76,9 @@ class ContextService:
         row = store.ProjectRow(project_id, label, absolute, now())
         folder = self._folder(project_id)
         with storage_errors(folder, "create the project folder"):
-            private_folder(folder)  # first: a project is only registered with its folder
+            private_folder(
+                folder, self._home
+            )  # first: a project is only registered with its folder
         with self._db.write() as conn:
             existing = store.project(conn, project_id)
             if existing is not None and name is None:
@@ -231,7 +234,7 @@ class ContextService:
             # Inside the transaction: the file on disk follows the order of the versions, and
             # a file that cannot be written leaves no version behind.
             with storage_errors(path, "write", "nothing was saved"):
-                atomic_write(path, content.encode("utf-8"))
+                atomic_write(path, content.encode("utf-8"), root=self._home)
             saved.append(number)
 
         drafts = drafts_for(result.document, result.template, project_id, file_type)

@@ -73,11 +73,14 @@ class ToolListing:
             "tools": [tool.model_dump(mode="json", by_alias=True) for tool in tools],
         }
         # Imported here: the stores are not needed when the listing is read.
+        from loci.errors import StorageUnavailableError
         from loci.stores.files import atomic_write
 
         try:
-            atomic_write(self.path, json.dumps(body).encode(), sync_folder=False)
-        except OSError as exc:
+            atomic_write(
+                self.path, json.dumps(body).encode(), sync_folder=False, root=self._settings.home
+            )
+        except (OSError, StorageUnavailableError) as exc:
             log.warning("could not save the tool listing to %s: %s", self.path, exc)
 
 

@@ -20,10 +20,9 @@ from pathlib import Path
 from loci.errors import StorageUnavailableError
 from loci.stores import threads
 from loci.stores.failures import translated
+from loci.stores.files import PRIVATE_FILE_MODE, private_folder
 from loci.stores.migrations import MIGRATIONS, latest_version
 
-PRIVATE_DIR_MODE = 0o700
-PRIVATE_FILE_MODE = 0o600
 #: The oldest SQLite loci runs on: deletes report what they removed with RETURNING (3.35.0).
 MIN_SQLITE = (3, 35, 0)
 
@@ -177,13 +176,12 @@ def _open(path: Path, busy_timeout_seconds: float) -> sqlite3.Connection:
             sqlite_version=sqlite3.sqlite_version,
         )
     try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
-        is_new = not path.exists()
+        private_folder(path.parent)
+        # Created private before SQLite opens it (SQLite gives its WAL files the same mode).
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE_MODE))
         conn = sqlite3.connect(
             path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_seconds
         )
-        if is_new:
-            os.chmod(path, PRIVATE_FILE_MODE)
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_seconds * 1000)}")
         _use_wal(conn, path, busy_timeout_seconds)
         conn.execute("PRAGMA synchronous = NORMAL")
