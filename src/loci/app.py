@@ -18,6 +18,7 @@ from loci.settings import Settings
 from loci.stores.db import Database
 from loci.stores.files import private_folder, storage_errors
 from loci.stores.keywords import NEVER, KeywordMirror
+from loci.stores.orphans import orphaned_files
 from loci.stores.vectors import FASTSCAN_FROM, ExactIndex
 
 
@@ -71,7 +72,7 @@ def build_app(
         embedder=model,
         engine=engine,
         memory=memory,
-        catalog=CatalogService(engine),
+        catalog=CatalogService(engine, lambda: orphaned_files(db, settings.home)),
         transfer=TransferService(engine),
         conversations=ConversationService(memory, db),
         context=ContextService(

@@ -146,6 +146,7 @@ def _check_database(app: Any, checks: dict[str, Any], problems: list[str]) -> bo
         problems.append(f"damaged vectors in {damaged}; run `loci reindex`")
     if not keywords_match:
         problems.append("the keyword index does not match the memories; run `loci reindex`")
+    problems += app.catalog.warnings()
     return True
 
 

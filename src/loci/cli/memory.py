@@ -148,7 +148,9 @@ def stats(state: CliState, namespace: str | None, as_json: bool) -> None:
         if as_json:
             emit_json(result)
             return
-        emit_fields(result.model_dump())
+        emit_fields(result.model_dump(exclude={"warnings"}))
+        for warning in result.warnings:
+            click.echo(f"WARNING: {warning}", err=True)
 
     run(work)
 

@@ -44,7 +44,20 @@ class AppProvider:
                     from loci.app import build_app
 
                     self._app = build_app(self.settings, self._embedder)
+                    self._warn_about(self._app)
         return self._app
+
+    @staticmethod
+    def _warn_about(app: App) -> None:
+        """Log what is wrong around the store (an emptied database, say) once, at the start."""
+        from loci.errors import LociError
+
+        try:
+            warnings = app.catalog.warnings()
+        except LociError:
+            return  # a damaged database: the first tool call reports it
+        for warning in warnings:
+            log.warning(warning)
 
     def call(self, work: Callable[[App], T]) -> T:
         """Run `work` on the App; calls are serialised (the services are not re-entrant)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any, Literal
 
 from loci.errors import ConflictError, InvalidInputError
@@ -20,8 +21,11 @@ Action = Literal["list", "create", "delete", "rename"]
 class CatalogService:
     """List, create, delete and rename namespaces; report figures about the store."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
+    def __init__(
+        self, engine: MemoryEngine, warnings: Callable[[], list[str]] = lambda: []
+    ) -> None:
         self._engine = engine
+        self._warnings = warnings  # what is wrong with the data folder around the database
 
     def namespaces(
         self, action: Action = "list", name: str | None = None, new_name: str | None = None
@@ -80,7 +84,12 @@ class CatalogService:
             tag_distribution=tags,
             schema_version=self._engine.db.schema_version(),
             model_loaded=self._engine.embedder.is_loaded,
+            warnings=self.warnings(),
         )
+
+    def warnings(self) -> list[str]:
+        """What is wrong around the store: files of the data folder it has no record of."""
+        return self._warnings()
 
     def _create(self, name: str) -> NamespacesResult:
         with self._engine.db.write() as conn:

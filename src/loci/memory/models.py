@@ -154,6 +154,7 @@ class StatsResult(BaseModel):
     tag_distribution: dict[str, int]
     schema_version: int
     model_loaded: bool
+    warnings: list[str] = []
 
 
 class ExportedMemory(Memory):
