@@ -113,7 +113,24 @@ def test_important_is_cut_only_when_useful_is_not_enough():
     assert all(item in context["plan"] for item in kept["plan"])
 
 
-def test_critical_parts_are_kept_even_over_budget():
-    context = {"goal": sentences(200, "the goal"), "notes": sentences(50)}
+def test_a_context_whose_critical_part_exceeds_the_budget_is_kept_whole():
+    context = {
+        "goal": sentences(200, "the goal"),
+        "workflowId": "wf-42",
+        "notes": sentences(50),
+        "findings": ["the cache is cold", "the index is stale"],
+        "debug_log": "x" * 4000,
+    }
     kept, report = fit(context, classify(context), 100)
-    assert kept["goal"] == context["goal"] and report.over_budget
+    assert kept == context  # nothing emptied, nothing dropped: not even the EPHEMERAL log
+    assert report.over_budget and report.critical_over_budget and not report.applied
+    assert report.dropped == [] and report.shortened == []
+
+
+def test_a_part_shortened_to_nothing_is_removed_and_listed():
+    one_long_sentence = "word " * 2000  # no sentence boundary: no whole sentence fits
+    context = {"goal": "ship it", "analysis": one_long_sentence, "counts": {"a": 1}}
+    kept, report = fit(context, classify(context), 50)
+    assert "analysis" not in kept and report.dropped == ["analysis"]
+    assert kept["goal"] == "ship it" and not report.critical_over_budget
+    assert not any(value in ("", [], {}) for value in kept.values())

@@ -114,8 +114,12 @@ def test_pinned_keys_are_never_cut(home, embedder):
         app.checkpoints.save({"goal": "g", "notes": notes}, "s")
         assert app.checkpoints.mark_critical("s", "notes").status == "SUCCESS"
         assert app.checkpoints.mark_critical("s", "nope.deeper").status == "KEY_NOT_FOUND"
-        app.checkpoints.save({"goal": "g2", "notes": notes}, "s")
-        assert app.checkpoints.load(session_id="s").context["notes"] == notes
+        whole = {"goal": "g2", "notes": notes, "workflowId": "wf", "findings": ["a", "b"]}
+        saved = app.checkpoints.save(whole, "s")
+        assert saved.budget.critical_over_budget and saved.budget.over_budget
+        assert saved.budget.dropped == [] and saved.budget.shortened == []
+        loaded = app.checkpoints.load(session_id="s")
+        assert loaded.context == whole and loaded.budget.critical_over_budget
         assert app.checkpoints.list_sessions().sessions[0].pinned_keys == ["notes"]
     finally:
         app.close()

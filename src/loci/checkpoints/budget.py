@@ -18,6 +18,7 @@ from typing import Any
 from loci.checkpoints.classify import BUDGET_SHARES, Classified, Tier, tier_of
 
 BYTES_PER_TOKEN = 4
+EMPTY: tuple[Any, ...] = ("", [], {})
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _SIGNAL = re.compile(
     r"\b(must|should|never|always|because|decided|decision|require[sd]?|important|error|fix(ed)?|"
@@ -45,6 +46,7 @@ class BudgetReport:
     tokens_after: int
     applied: bool = False
     over_budget: bool = False
+    critical_over_budget: bool = False
     dropped: list[str] = field(default_factory=list)
     shortened: list[Shortened] = field(default_factory=list)
 
@@ -61,15 +63,23 @@ def fit(
     size_bytes: int | None = None,
 ) -> tuple[dict[str, Any], BudgetReport]:
     """`context` within `budget` tokens if it can be done without touching CRITICAL parts
-    (`size_bytes`: the compact JSON size, when the caller already knows it)."""
+    (`size_bytes`: the compact JSON size, when the caller already knows it).
+
+    When the CRITICAL parts alone exceed the budget, nothing is dropped or shortened: the
+    context is kept whole and the report says so. Every part removed is listed in `dropped`.
+    """
     before = (
         estimate_tokens(context) if size_bytes is None else math.ceil(size_bytes / BYTES_PER_TOKEN)
     )
     report = BudgetReport(budget_tokens=budget, tokens_before=before, tokens_after=before)
     if before <= budget:
         return context, report
+    units = _units(context, classified)
+    critical = sum(estimate_tokens(_get(context, p)) for p, tier in units if tier is Tier.CRITICAL)
+    if critical > budget:  # cutting the rest could not bring it within budget: keep it all
+        report.over_budget = report.critical_over_budget = True
+        return context, report
     work: dict[str, Any] = json.loads(_compact(context))  # a copy the caller's object never sees
-    units = _units(work, classified)
     report.applied = True
     for path, tier in units:
         if tier is Tier.EPHEMERAL:
@@ -109,6 +119,10 @@ def _shrink(
         if allowed >= size:
             continue
         smaller = shorten(_get(work, path), allowed)
+        if _emptied(smaller, _get(work, path)):  # nothing whole fits: remove it, not a shell
+            _delete(work, path)
+            report.dropped.append(".".join(path))
+            continue
         _set(work, path, smaller)
         report.shortened.append(
             Shortened(".".join(path), tier.value, size, estimate_tokens(smaller))
@@ -123,8 +137,14 @@ def shorten(value: Any, tokens: int) -> Any:
         return _shorten_list(value, tokens)
     if isinstance(value, dict):
         total = max(1, estimate_tokens(value))
-        return {k: shorten(v, estimate_tokens(v) * tokens // total) for k, v in value.items()}
+        entries = {k: shorten(v, estimate_tokens(v) * tokens // total) for k, v in value.items()}
+        return {k: v for k, v in entries.items() if not _emptied(v, value[k])}
     return value
+
+
+def _emptied(after: Any, before: Any) -> bool:
+    """True when shortening left nothing of a part that had something."""
+    return after in EMPTY and before not in EMPTY
 
 
 def extract_sentences(text: str, budget_bytes: int) -> str:

@@ -31,8 +31,14 @@ class BudgetInfo(_Wire):
     budget_tokens: int
     tokens_before: int
     tokens_after: int
-    over_budget: bool = Field(description="CRITICAL parts alone exceed the budget (kept whole).")
-    dropped: list[str] = Field(description="EPHEMERAL keys removed.")
+    over_budget: bool = Field(description="The context as stored is over the budget.")
+    critical_over_budget: bool = Field(
+        default=False,
+        description="CRITICAL parts alone exceed the budget: the context was saved whole.",
+    )
+    dropped: list[str] = Field(
+        description="Keys removed: EPHEMERAL ones, and any shortened to nothing."
+    )
     shortened: list[ShortenedPart] = Field(description="Keys shortened (whole sentences kept).")
 
 
