@@ -110,6 +110,11 @@ class Settings(BaseSettings):
         le=100,
         description="Failed update_context attempts before max_attempts_reached (force allowed).",
     )
+    import_max_bytes: int = Field(
+        default=4 * 1024 * 1024 * 1024,
+        ge=1024,
+        description="Largest file `loci import` reads, in bytes.",
+    )
     checkpoint_token_budget: int = Field(
         default=50_000,
         ge=100,

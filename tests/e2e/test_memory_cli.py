@@ -68,6 +68,7 @@ def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(tmp_path:
         (["remember", "x", "-m", "[1, 2]"], 2, "metadata"),
         (["export", str(tmp_path / "missing" / "out.json")], 2, "no folder"),
         (["import", str(not_json)], 2, "JSON"),
+        (["import", "/dev/zero"], 2, "not a loci export"),
         (["forget"], 2, "memory"),
         (["namespaces", "delete", "nowhere"], 3, "nowhere"),
     ]:
@@ -76,6 +77,25 @@ def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(tmp_path:
         assert words in result.stderr and "Traceback" not in result.stderr, (args, result.stderr)
     assert not (tmp_path / "missing").exists()
     assert json.loads(loci(home, "stats", "--json").stdout)["total_memories"] == 1
+
+
+def test_an_import_with_failed_items_stores_the_others_and_exits_non_zero(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    mixed = tmp_path / "mixed.json"
+    when = "2026-11-24T10:00:00+00:00"
+    items = [
+        {"id": f"00000000-0000-4000-8000-00000000000{n}", "content": content,
+         "namespace": "default", "tags": [], "importance": 0.5, "metadata": {},
+         "source": "user", "created_at": when, "updated_at": when, "last_accessed": when,
+         "access_count": 0}
+        for n, content in enumerate(["a good memory", "", "another good one"])
+    ]  # fmt: skip
+    mixed.write_text(json.dumps({"memories": items}), encoding="utf-8")
+    result = loci(home, "import", str(mixed))
+    assert result.returncode == 2, result.stderr
+    assert "imported 2" in result.stdout and "1 failed" in result.stdout
+    assert "item 1:" in result.stderr
+    assert json.loads(loci(home, "stats", "--json").stdout)["total_memories"] == 2
 
 
 def test_a_data_folder_that_cannot_be_made_is_named(tmp_path: Path) -> None:

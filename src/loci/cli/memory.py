@@ -235,7 +235,7 @@ def import_(
     from loci.memory.transfer import ImportOptions
 
     def work() -> None:
-        content = read_export(file)
+        content = read_export(file, state.settings().import_max_bytes)
         options = ImportOptions(namespace_override, not keep_duplicates, not use_vectors)
         with opened_app(state) as app, Progress(transient=True, disable=as_json) as bar:
             task = bar.add_task("importing", total=content.count)
@@ -244,13 +244,15 @@ def import_(
             )
         if as_json:
             emit_json(result)
-            return
-        click.echo(
-            f"imported {result.imported}, skipped {result.skipped_duplicates} duplicates, "
-            f"{result.failed} failed"
-        )
-        for error in result.errors[:20]:
-            click.echo(f"  item {error.index}: {error.message}", err=True)
+        else:
+            click.echo(
+                f"imported {result.imported}, skipped {result.skipped_duplicates} duplicates, "
+                f"{result.failed} failed"
+            )
+            for error in result.errors[:20]:
+                click.echo(f"  item {error.index}: {error.message}", err=True)
+        if result.failed:  # the others are stored; a script must still see that some were not
+            raise SystemExit(InvalidInputError.exit_code)
 
     run(work)
 

@@ -25,6 +25,11 @@ from loci.memory.models import ExportedMemory
 LIST_OPENS = ', "memories": ['
 #: The last line of a streamed export.
 DOCUMENT_ENDS = "]}"
+#: The longest line of a streamed export (a memory's 64 KiB of text escaped, its metadata and
+#: vector take far less).
+LINE_MAX = 16 * 1024 * 1024
+#: The largest document read whole (reading takes about four times its size in memory).
+WHOLE_MAX = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -81,22 +86,38 @@ def document_parts(document: Any) -> ExportContent:
     return ExportContent(document, memories, len(memories))
 
 
-def read_export(path: Path) -> ExportContent:
-    """An export file's parts: streamed when `loci export` wrote it, else read whole."""
+def read_export(path: Path, max_bytes: int) -> ExportContent:
+    """An export file's parts: streamed when `loci export` wrote it, else read whole.
+
+    A file over `max_bytes` (or a device or pipe that gives more), a line of a streamed export
+    over LINE_MAX and a document read whole over WHOLE_MAX are refused with a clear error,
+    before anything is imported.
+    """
     try:
+        if path.is_file() and path.stat().st_size > max_bytes:
+            raise _too_large(path, max_bytes)
         header = _streamed_header(path)
         if header is None:
-            return document_parts(json.loads(path.read_text(encoding="utf-8")))
-        count = _count_memory_lines(path)
+            return document_parts(json.loads(_read_whole(path, max_bytes)))
+        count = _count_memory_lines(path, max_bytes)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InvalidInputError(f"cannot read {path} as JSON: {exc}", path=str(path)) from exc
-    return ExportContent(header, _memory_lines(path), count)
+    return ExportContent(header, _memory_lines(path, max_bytes), count)
+
+
+def _too_large(path: Path, max_bytes: int) -> InvalidInputError:
+    return InvalidInputError(
+        f"{path} holds more than the import limit of {max_bytes:,} bytes "
+        "(LOCI_IMPORT_MAX_BYTES); nothing was imported",
+        path=str(path),
+        limit=max_bytes,
+    )
 
 
 def _streamed_header(path: Path) -> dict[str, Any] | None:
     """The header fields if the file starts as `loci export` writes it, else None."""
     with path.open("rb") as file:
-        first = file.readline().decode("utf-8").rstrip("\n")
+        first = file.readline(LINE_MAX).decode("utf-8").rstrip("\n")
     if not (first.startswith("{") and first.endswith(LIST_OPENS)):
         return None
     try:
@@ -106,13 +127,57 @@ def _streamed_header(path: Path) -> dict[str, Any] | None:
     return header if isinstance(header, dict) else None
 
 
-def _count_memory_lines(path: Path) -> int:
+def _read_whole(path: Path, max_bytes: int) -> bytes:
+    """A JSON document that is not a streamed export, read whole: it must open as an object
+    (so that a device of endless zeros is refused at its first bytes) and fit the limits."""
+    limit = min(max_bytes, WHOLE_MAX)
+    with path.open("rb") as file:
+        start = file.read(4096)
+        if not start.lstrip().startswith(b"{"):
+            raise InvalidInputError(
+                f"{path} is not a loci export: it does not start as a JSON object",
+                path=str(path),
+            )
+        data = start + file.read(limit + 1 - len(start))
+    if len(data) > limit:
+        if limit == max_bytes:
+            raise _too_large(path, max_bytes)
+        raise InvalidInputError(
+            f"{path} is a JSON document of more than {WHOLE_MAX:,} bytes, which would be read "
+            "whole; write it with `loci export` instead, which `loci import` reads a line at "
+            "a time",
+            path=str(path),
+            limit=WHOLE_MAX,
+        )
+    return data
+
+
+def _lines(file: IO[bytes], path: Path, max_bytes: int) -> Iterator[tuple[int, bytes]]:
+    """The lines after the header, numbered from 2, within LINE_MAX each and `max_bytes` in
+    all (the header included)."""
+    total = len(file.readline(LINE_MAX + 1))
+    number = 1
+    while line := file.readline(LINE_MAX + 1):
+        number += 1
+        total += len(line)
+        if total > max_bytes:
+            raise _too_large(path, max_bytes)
+        if len(line) > LINE_MAX:
+            raise InvalidInputError(
+                f"line {number} of {path} is longer than {LINE_MAX:,} bytes: not a memory "
+                "of a loci export; nothing was imported",
+                path=str(path),
+                line=number,
+            )
+        yield number, line
+
+
+def _count_memory_lines(path: Path, max_bytes: int) -> int:
     """How many memory lines follow the header; refuses a file cut short (before anything is
     imported, so that a partial copy of a backup changes nothing)."""
     count, last = 0, b""
     with path.open("rb") as file:
-        file.readline()
-        for line in file:
+        for _, line in _lines(file, path, max_bytes):
             if line.strip():
                 count += 1
                 last = line.strip()
@@ -125,12 +190,11 @@ def _count_memory_lines(path: Path) -> int:
     return count - 1
 
 
-def _memory_lines(path: Path) -> Iterator[Any]:
+def _memory_lines(path: Path, max_bytes: int) -> Iterator[Any]:
     """Each memory line parsed, or an UnreadableItem naming the line. Lines are decoded one
     by one, so that a damaged one fails alone."""
     with path.open("rb") as file:
-        file.readline()
-        for number, line in enumerate(file, start=2):
+        for number, line in _lines(file, path, max_bytes):
             text = line.strip()
             if not text or text == DOCUMENT_ENDS.encode():
                 continue
