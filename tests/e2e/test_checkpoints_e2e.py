@@ -161,5 +161,7 @@ def test_the_cli_lists_shows_exports_and_collects(tmp_path):
     document = json.loads(exported.read_text())
     assert len(document["checkpoints"]) == 2 and len(document["unreadable"]) == 1
     assert "removed 0 checkpoints" in loci("gc").stdout
+    unencrypted = loci("rotate-key")
+    assert unencrypted.returncode == 9 and "encryption is off" in unencrypted.stderr
     missing = loci("show", "cp-none")
     assert missing.returncode == 3 and "CHECKPOINT_NOT_FOUND" in missing.stderr

@@ -16,6 +16,7 @@ from loci.app import build_app
 from loci.errors import (
     CheckpointCorruptedError,
     CheckpointNotFoundError,
+    ConfigurationError,
     EncryptionKeyError,
     InvalidInputError,
     SessionNotFoundError,
@@ -379,6 +380,58 @@ def test_the_os_keychain_is_preferred_and_rotation_reencrypts(home, embedder, tm
         ]
     finally:
         app.close()
+
+
+def test_rotation_skips_a_damaged_blob_lists_it_and_keeps_the_old_key(home, embedder, tmp_path):
+    key_file = tmp_path / "loci.key"
+    app = make(home, embedder, encryption="enabled", encryption_key_file=key_file)
+    try:
+        ids = [app.checkpoints.save({"goal": f"g{n}"}, "s").checkpoint_id for n in range(3)]
+        old = json.loads(key_file.read_text())["current"]
+        damaged = blob_path(app, ids[1])
+        damaged.write_bytes(damaged.read_bytes()[:-2] + b"zz")
+        result = app.checkpoint_maintenance.rotate_key()
+        assert result.reencrypted == 2 and result.retired_key_ids == []
+        assert [item["checkpointId"] for item in result.unreadable] == [ids[1]]
+        assert result.unreadable[0]["error"]["type"] == "CHECKPOINT_CORRUPTED"
+        stored = json.loads(key_file.read_text())
+        assert stored["current"] == result.new_key_id and old in stored["keys"]
+        assert app.checkpoints.load(checkpoint_id=ids[2]).context == {"goal": "g2"}
+    finally:
+        app.close()
+
+
+def test_rotation_with_encryption_off_says_so(home, embedder, tmp_path):
+    key_file = tmp_path / "loci.key"
+    app = make(home, embedder, encryption="enabled", encryption_key_file=key_file)
+    app.checkpoints.save({"goal": "secret"}, "s")
+    app.close()
+    plain = make(home, embedder)
+    try:
+        with pytest.raises(ConfigurationError, match="encryption is off") as refused:
+            plain.checkpoint_maintenance.rotate_key()
+        assert "the 1 checkpoint(s) encrypted earlier" in refused.value.message
+        assert "keychain" not in refused.value.message
+    finally:
+        plain.close()
+
+
+def test_a_missing_key_file_is_named_as_missing(home, embedder, tmp_path):
+    key_file = tmp_path / "loci.key"
+    app = make(home, embedder, encryption="enabled", encryption_key_file=key_file)
+    app.checkpoints.save({"goal": "secret"}, "s")
+    app.close()
+    key_file.unlink()
+    again = make(home, embedder, encryption="enabled", encryption_key_file=key_file)
+    try:
+        with pytest.raises(EncryptionKeyError, match="key is missing") as missing:
+            again.checkpoints.load(session_id="s")
+        assert str(key_file) in missing.value.message
+        with pytest.raises(EncryptionKeyError, match="key is missing"):
+            again.checkpoint_maintenance.rotate_key()
+        assert not key_file.exists()  # no new key made over the lost one
+    finally:
+        again.close()
 
 
 def test_gc_applies_lowered_quotas(home, embedder):

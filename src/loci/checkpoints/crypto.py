@@ -84,8 +84,8 @@ class KeyStore:
             return self._cached
         stored = self._read()
         if stored is None:
-            if not create:
-                raise EncryptionKeyError("no checkpoint key exists yet")
+            if not create:  # asked for by a checkpoint that was encrypted: the key is gone
+                raise self._missing()
             stored = new_key_set()
             self.save(stored)
         self._cached = stored
@@ -134,6 +134,19 @@ class KeyStore:
                 f"cannot read the key file {path}: {exc}", path=str(path)
             ) from exc
         return KeySet.from_json(text)
+
+    def _missing(self) -> EncryptionKeyError:
+        details: dict[str, str] = {}
+        where = f"the OS keychain (service {KEYRING_SERVICE!r}, entry {KEYRING_ENTRY!r})"
+        if self._key_file is not None:
+            details["path"] = str(self._key_file.expanduser().absolute())
+            where = f"the key file {details['path']}"
+        return EncryptionKeyError(
+            f"the checkpoint key is missing: checkpoints were encrypted with it, but {where} "
+            "holds no key (deleted or moved?); put it back from a backup, without it they "
+            "cannot be read",
+            **details,
+        )
 
     def _usable_key_file(self) -> Path:
         if self._key_file is None:

@@ -14,6 +14,7 @@ from loci.errors import (
     CheckpointCorruptedError,
     CheckpointNotFoundError,
     CheckpointStorageError,
+    ConfigurationError,
     EncryptionKeyError,
 )
 from loci.stores.db import Database
@@ -67,31 +68,56 @@ class CheckpointMaintenance:
 
         The new key is stored (beside the old ones) before any blob changes, and the old keys
         are dropped only after every blob is re-encrypted, so an interruption loses nothing:
-        running it again finishes the job.
+        running it again finishes the job. A checkpoint that cannot be read (its blob damaged
+        or missing) is skipped and listed; the old keys are then kept, for the day it is
+        restored from a backup.
         """
-        store = self._checkpoints.keys
-        old = store.load(create=True)
-        keys = crypto.new_key_set(old)
-        store.save(keys)
         with self._db.locked() as conn:
             rows = sql.encrypted_rows(conn)
-        done = 0
+        if not self._checkpoints.limits.encryption:
+            raise ConfigurationError(
+                "checkpoint encryption is off (LOCI_ENCRYPTION=disabled), so there is no key "
+                "to rotate"
+                + (
+                    "; set LOCI_ENCRYPTION=enabled to rotate the key of the "
+                    f"{len(rows)} checkpoint(s) encrypted earlier"
+                    if rows
+                    else ""
+                ),
+                encrypted_checkpoints=len(rows),
+            )
+        store = self._checkpoints.keys
+        keys = crypto.new_key_set(store.load(create=not rows))
+        store.save(keys)
+        done, unreadable = 0, []
         for row in rows:
             if row.key_id == keys.current:
                 continue
-            blob = self._checkpoints.blobs.get(row.blob, row.id)
-            plain = crypto.decrypt(blob, keys, row.id)
-            fresh = crypto.encrypt(plain, keys)
-            digest = self._checkpoints.blobs.put(fresh)
-            with self._db.write() as conn:
-                sql.set_blob(conn, row.id, digest, keys.current, len(fresh))
-                in_use = sql.blob_in_use(conn, row.blob)
-            if not in_use:
-                self._checkpoints.blobs.delete(row.blob)
+            try:
+                self._reencrypt(row, keys)
+            except UNREADABLE as exc:
+                unreadable.append({"checkpointId": row.id, "error": exc.to_dict()})
+                continue
             done += 1
-        retired = sorted(k for k in keys.keys if k != keys.current)
-        store.save(crypto.KeySet(keys.current, {keys.current: keys.keys[keys.current]}))
-        return RotateResult(new_key_id=keys.current, retired_key_ids=retired, reencrypted=done)
+        retired = [] if unreadable else sorted(k for k in keys.keys if k != keys.current)
+        if not unreadable:
+            store.save(crypto.KeySet(keys.current, {keys.current: keys.keys[keys.current]}))
+        return RotateResult(
+            new_key_id=keys.current,
+            retired_key_ids=retired,
+            reencrypted=done,
+            unreadable=unreadable,
+        )
+
+    def _reencrypt(self, row: sql.CheckpointRow, keys: crypto.KeySet) -> None:
+        blobs = self._checkpoints.blobs
+        fresh = crypto.encrypt(crypto.decrypt(blobs.get(row.blob, row.id), keys, row.id), keys)
+        digest = blobs.put(fresh)
+        with self._db.write() as conn:
+            sql.set_blob(conn, row.id, digest, keys.current, len(fresh))
+            in_use = sql.blob_in_use(conn, row.blob)
+        if not in_use:
+            blobs.delete(row.blob)
 
     def export(self, session_id: str) -> dict[str, Any]:
         """Every checkpoint of a session, oldest first, contexts decrypted (JSON-ready).

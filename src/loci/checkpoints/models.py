@@ -133,5 +133,11 @@ class RotateResult(_Wire):
     """What `loci checkpoints rotate-key` did."""
 
     new_key_id: str
-    retired_key_ids: list[str]
+    retired_key_ids: list[str] = Field(
+        description="Old keys dropped; none while any checkpoint could not be re-encrypted."
+    )
     reencrypted: int
+    unreadable: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Checkpoints skipped (blob damaged or missing), each with its error.",
+    )

@@ -183,11 +183,29 @@ def rotate_key(state: CliState, as_json: bool) -> None:
             result = app.checkpoint_maintenance.rotate_key()
         if as_json:
             emit_json(result)
-            return
-        click.echo(
-            f"re-encrypted {counted(result.reencrypted, 'checkpoint')} with key "
-            f"{result.new_key_id}; "
-            f"retired {', '.join(result.retired_key_ids) or 'no keys'}"
-        )
+        else:
+            click.echo(
+                f"re-encrypted {counted(result.reencrypted, 'checkpoint')} with key "
+                f"{result.new_key_id}; "
+                f"retired {', '.join(result.retired_key_ids) or 'no keys'}"
+            )
+        if result.unreadable:
+            _fail_rotation(result.unreadable)
 
     run(work)
+
+
+def _fail_rotation(unreadable: list[dict[str, Any]]) -> None:
+    """Name each checkpoint the rotation could not re-encrypt, then fail."""
+    for item in unreadable:
+        error = item["error"]
+        click.echo(
+            f"not re-encrypted: {item['checkpointId']} ({error['type']}): {error['message']}",
+            err=True,
+        )
+    raise CheckpointCorruptedError(
+        f"{counted(len(unreadable), 'checkpoint')} could not be read (named above), so the "
+        "old keys were kept for them; fix what each error names (a blob or a key to restore "
+        "from a backup) and run rotate-key again",
+        unreadable=[item["checkpointId"] for item in unreadable],
+    )
