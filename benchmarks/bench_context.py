@@ -91,7 +91,9 @@ def bench_validation(app, lines: list[str], repeat: int) -> dict[str, float]:
 
 def bench_update(app, lines: list[str], repeat: int, rewrite: bool) -> dict[str, float]:
     """Every section rewritten (rewrite) or one sentence edited, on each save."""
-    project = app.context.init_project(f"/bench/project-{rewrite}").project_id
+    folder = app.settings.home / ("rewritten" if rewrite else "edited")  # an existing folder
+    folder.mkdir(exist_ok=True)
+    project = app.context.init_project(str(folder)).project_id
     template = app.context.templates.get("mental_model")
     docs = [
         document(lines[n:] if rewrite else lines, valid=True, salt=n) for n in range(repeat + 1)

@@ -34,11 +34,15 @@ async def connected(home: Path, **env: str) -> AsyncIterator[Client]:
         yield client
 
 
-def run_loci(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """`python -m loci ARGS` as a person runs it, on the data folder `home`."""
+def run_loci(
+    home: Path, *args: str, answers: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`python -m loci ARGS` as a person runs it, on the data folder `home`, typing `answers`
+    when it asks (standard input is never the test runner's terminal)."""
     environment = {**os.environ, "LOCI_HOME": str(home), **env}
     return subprocess.run(
         [sys.executable, "-m", "loci", *args],
+        input=answers,
         capture_output=True,
         text=True,
         env=environment,

@@ -145,11 +145,15 @@ def test_the_cli_lists_shows_exports_and_collects(tmp_path):
     newest = made.stdout.strip()
     assert loci("list").stdout.startswith("cli  3 checkpoints")
     assert loci("list", "cli").stdout.splitlines()[0].startswith(newest)
-    assert '"n": 2' in loci("show", newest).stdout
+    shown = loci("show", newest).stdout
+    assert f"checkpoint  {newest}" in shown and "within budget" in shown and '"n": 2' in shown
+    assert json.loads(loci("show", newest, "--json").stdout)["context"] == {"goal": "g", "n": 2}
     exported = tmp_path / "cli.json"
     assert loci("export", "cli", "-o", str(exported)).returncode == 0
     assert exported.read_text().count('"checkpointId"') == 3
     assert stat.S_IMODE(exported.stat().st_mode) == 0o600  # decrypted checkpoints
+    summary = json.loads(loci("export", "cli", "-o", str(exported), "--json").stdout)
+    assert summary == {"file": str(exported), "exported": 3, "unreadable": []}
     nowhere = loci("export", "cli", "-o", str(tmp_path / "missing" / "cli.json"))
     assert nowhere.returncode == 2 and "no folder" in nowhere.stderr
     # A blob lost from disk: the other checkpoints are still exported, the lost one named.

@@ -34,6 +34,8 @@ def test_check_update_show_and_history(project, tmp_path):
     assert (
         "needs correction" in checked.stdout and 'Add a "## Architecture" section' in checked.stdout
     )
+    assert "Check the corrected file again." in checked.stdout
+    assert "update_context" not in checked.stdout  # the CLI names its own commands
     assert (
         loci(home, "context", "check", str(folder), "mental_model", "--file", str(good)).returncode
         == 0
@@ -42,6 +44,8 @@ def test_check_update_show_and_history(project, tmp_path):
     refused = loci(home, "context", "update", str(folder), "mental_model", str(poor))
     assert refused.returncode == 1
     assert refused.stdout.startswith("not saved: the document needs correction (attempt 1 of 3)")
+    assert "Run `loci context update` again" in refused.stdout
+    assert "update_context" not in refused.stdout and "force=true" not in refused.stdout
     saved = loci(home, "context", "update", str(folder), "mental_model", str(good))
     assert saved.returncode == 0 and "Saved as version 1" in saved.stdout
 
@@ -74,18 +78,23 @@ def test_edit_saves_what_the_editor_wrote(project, tmp_path):
         encoding="utf-8",
     )
     edited = loci(
-        home, "context", "edit", str(folder), "mental_model", EDITOR=f"{sys.executable} {editor}"
-    )
+        home, "context", "edit", str(folder), "mental_model", "--json",
+        EDITOR=f"{sys.executable} {editor}",
+    )  # fmt: skip
     assert edited.returncode == 0, edited.stderr
-    assert "Saved as version 1" in edited.stdout
+    outcome = json.loads(edited.stdout)
+    assert (outcome["status"], outcome["version"]) == ("success", 1)
     shown = loci(home, "context", "show", str(folder), "mental_model")
     assert shown.stdout.strip() == GOOD.strip()
 
 
 def test_bad_names_and_unknown_projects_fail_cleanly(project):
     home, folder = project
+    for path, words in [(folder / "missing", "not an existing folder"), (__file__, "a file")]:
+        refused = loci(home, "context", "init", str(path))
+        assert refused.returncode == 2 and words in refused.stderr, refused.stderr
     unknown = loci(home, "context", "show", "nope-1", "bugs")
-    assert unknown.returncode == 3 and "init_project" in unknown.stderr
+    assert unknown.returncode == 3 and "loci context init PATH" in unknown.stderr
     traversal = loci(home, "context", "show", str(folder), "../../etc/passwd")
     assert traversal.returncode == 2 and "file_type" in traversal.stderr
     skeleton = loci(home, "context", "show", str(folder), "bugs")

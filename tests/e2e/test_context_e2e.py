@@ -54,6 +54,7 @@ def apply_guidance(document: str, guidance: dict) -> str:
 
 async def test_a_poor_document_is_corrected_by_following_the_guidance(tmp_path):
     async with connected(tmp_path / "home") as client:
+        (tmp_path / "shopkeeper").mkdir()
         project = await client.call_tool("init_project", {"path": str(tmp_path / "shopkeeper")})
         project_id = project.structured_content["project_id"]
         skeleton = await client.call_tool(
@@ -95,6 +96,7 @@ async def test_a_poor_document_is_corrected_by_following_the_guidance(tmp_path):
 
 async def test_context_errors_come_back_structured(tmp_path):
     async with connected(tmp_path / "home") as client:
+        (tmp_path / "p").mkdir()
         project = await client.call_tool("init_project", {"path": str(tmp_path / "p")})
         project_id = project.structured_content["project_id"]
         cases = [

@@ -47,3 +47,16 @@ def test_without_options_no_environment_is_set() -> None:
 def test_an_unknown_client_is_refused() -> None:
     result = CliRunner().invoke(cli, ["config", "emacs"])
     assert result.exit_code == 2 and "emacs" in result.output
+
+
+@pytest.mark.parametrize("client", ["claude", "claude-code"])
+def test_json_gives_the_parts_and_the_snippet(client: str, tmp_path: Path) -> None:
+    home = tmp_path / "my data"
+    result = CliRunner().invoke(cli, ["--home", str(home), "config", client, "--json"])
+    assert result.exit_code == 0, result.output
+    described = json.loads(result.stdout)
+    assert described["client"] == client and described["args"][-1] == "serve"
+    assert described["env"] == {"LOCI_HOME": str(home.resolve())}
+    plain = CliRunner().invoke(cli, ["--home", str(home), "config", client])
+    assert described["snippet"] == plain.stdout.rstrip("\n")
+    assert described["where"] in plain.stderr

@@ -28,3 +28,26 @@ def test_fields_share_one_column_and_mappings_read_as_pairs(
         "tags        none",
         "x           none",
     ]
+
+
+def test_every_command_but_serve_takes_json() -> None:
+    """The README says so: scripts can rely on it."""
+    import click
+
+    from loci.cli import admin, checkpoints, context, conversations, memory
+    from loci.cli.main import cli
+
+    for toolset in (memory, admin, conversations, context, checkpoints):
+        toolset.register(cli)
+
+    def without_json(command: click.Command, name: str) -> list[str]:
+        if isinstance(command, click.Group):
+            return [
+                missing
+                for sub, child in command.commands.items()
+                for missing in without_json(child, f"{name} {sub}")
+            ]
+        options = {option for param in command.params for option in getattr(param, "opts", [])}
+        return [] if "--json" in options else [name]
+
+    assert without_json(cli, "loci") == ["loci serve"]

@@ -5,6 +5,7 @@ import stat
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -38,9 +39,15 @@ is written in Go with a PostgreSQL database.
 POOR = "# Mental Model\n\n## Overview\n\nTODO\n"
 
 
+def made(folder: Path) -> Path:
+    """A project folder (a project is registered by a folder that exists)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 @pytest.fixture
 def project(app, tmp_path):
-    return app.context.init_project(str(tmp_path / "shopkeeper")).project_id
+    return app.context.init_project(str(made(tmp_path / "shopkeeper"))).project_id
 
 
 def files_in(app, project_id):
@@ -49,12 +56,12 @@ def files_in(app, project_id):
 
 
 def test_project_ids_are_stable_and_derived_from_the_path(app, tmp_path):
-    path = tmp_path / "shopkeeper"
+    path = made(tmp_path / "shopkeeper" / "sub").parent
     first = app.context.init_project(str(path))
     assert first.project_id.startswith("shopkeeper-")
     same = [str(path) + "/", str(path / "sub" / ".."), str(path)]
     assert {app.context.init_project(p).project_id for p in same} == {first.project_id}
-    other = app.context.init_project(str(tmp_path / "other"))
+    other = app.context.init_project(str(made(tmp_path / "other")))
     assert other.project_id != first.project_id
     assert (app.settings.home / "projects" / first.project_id).is_dir()
     assert [p.project_id for p in app.context.list_projects().projects] == [
@@ -64,7 +71,7 @@ def test_project_ids_are_stable_and_derived_from_the_path(app, tmp_path):
 
 
 def test_a_name_can_be_given_and_is_kept(app, tmp_path):
-    info = app.context.init_project(str(tmp_path / "x"), name="Shop Keeper")
+    info = app.context.init_project(str(made(tmp_path / "x")), name="Shop Keeper")
     assert app.context.init_project(str(tmp_path / "x")).name == "Shop Keeper"
     assert info.name == "Shop Keeper"
 
@@ -74,6 +81,16 @@ def test_bad_project_paths_are_refused(app, path):
     with pytest.raises(InvalidInputError):
         app.context.init_project(path)
     assert app.context.list_projects().total == 0
+
+
+def test_a_project_path_must_be_an_existing_folder(app, tmp_path):
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    for path, words in [(a_file, "a file, not a folder"), (tmp_path / "no", "not an existing")]:
+        with pytest.raises(InvalidInputError, match=words):
+            app.context.init_project(str(path))
+    assert app.context.list_projects().total == 0
+    assert not (app.settings.home / "projects").exists()
 
 
 @pytest.mark.parametrize(
@@ -172,7 +189,7 @@ def test_oversized_empty_nul_and_unencodable_content_and_bad_versions_are_refuse
 ):
     app = build_app(load_settings(home=home, context_max_bytes=2048), embedder=embedder)
     try:
-        project = app.context.init_project(str(tmp_path / "p")).project_id
+        project = app.context.init_project(str(made(tmp_path / "p"))).project_id
         for bad in [GOOD + "x" * 2048, "   ", "# A\x00", GOOD + "\ud800"]:
             for force in (False, True):  # a lone surrogate once got as far as the file write
                 with pytest.raises(InvalidInputError):
@@ -307,5 +324,5 @@ def test_a_context_file_that_cannot_be_written_saves_nothing(app, project):
 def test_a_project_whose_folder_cannot_be_made_is_not_registered(app, tmp_path):
     (app.settings.home / "projects").write_text("a file where the projects folder goes")
     with pytest.raises(StorageUnavailableError, match="cannot create the project folder"):
-        app.context.init_project(str(tmp_path / "shopkeeper"))
+        app.context.init_project(str(made(tmp_path / "shopkeeper")))
     assert app.context.list_projects().total == 0

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from loci.cli.output import (
     CliState,
     counted,
+    emit_fields,
     emit_json,
     json_option,
     opened_app,
@@ -19,6 +20,9 @@ from loci.cli.output import (
     written,
 )
 from loci.errors import CheckpointCorruptedError
+
+if TYPE_CHECKING:
+    from loci.checkpoints.models import BudgetInfo
 
 
 def register(group: click.Group) -> None:
@@ -74,13 +78,29 @@ def list_command(
 
 @checkpoints.command("show")
 @click.argument("checkpoint_id")
+@json_option
 @click.pass_obj
-def show(state: CliState, checkpoint_id: str) -> None:
-    """Print a checkpoint (context, metadata, what the budget changed) as JSON."""
+def show(state: CliState, checkpoint_id: str, as_json: bool) -> None:
+    """Print a checkpoint: its figures, then its context (indented JSON); --json gives it all
+    (context, metadata, what the budget changed) as one JSON document."""
 
     def work() -> None:
         with opened_app(state) as app:
-            emit_json(app.checkpoints.load(checkpoint_id=checkpoint_id))
+            loaded = app.checkpoints.load(checkpoint_id=checkpoint_id)
+        if as_json:
+            emit_json(loaded)
+            return
+        emit_fields(
+            {
+                "checkpoint": loaded.checkpoint_id,
+                "session": loaded.session_id,
+                "saved": loaded.created_at,
+                "size": f"{loaded.size_bytes} bytes" + (", encrypted" if loaded.encrypted else ""),
+                "budget": _budget_line(loaded.budget),
+                "metadata": json.dumps(loaded.metadata, ensure_ascii=False),
+            }
+        )
+        click.echo(json.dumps(loaded.context, ensure_ascii=False, indent=2))
 
     run(work)
 
@@ -93,13 +113,15 @@ def show(state: CliState, checkpoint_id: str) -> None:
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write to this file (default: standard output).",
 )
+@json_option
 @click.pass_obj
-def export(state: CliState, session_id: str, output: Path | None) -> None:
+def export(state: CliState, session_id: str, output: Path | None, as_json: bool) -> None:
     """Export every checkpoint of SESSION_ID, oldest first, as JSON (decrypted).
 
     Checkpoints that cannot be read (a blob missing or damaged, a key gone) are listed under
     "unreadable" and named on standard error; the others are written, and the command then
-    exits with code 10.
+    exits with code 10. With -o and --json, a summary is printed as JSON (without -o the
+    export itself is the output).
     """
 
     def work() -> None:
@@ -116,10 +138,30 @@ def export(state: CliState, session_id: str, output: Path | None) -> None:
 
             with written(output), replacing_text(output) as out:
                 out.write(text + "\n")
-            click.echo(f"wrote {counted(len(data['checkpoints']), 'checkpoint')} to {output}")
+            written_count = len(data["checkpoints"])
+            if as_json:
+                unreadable = [item["checkpointId"] for item in data["unreadable"]]
+                summary = {"file": str(output), "exported": written_count}
+                emit_json({**summary, "unreadable": unreadable})
+            else:
+                click.echo(f"wrote {counted(written_count, 'checkpoint')} to {output}")
         _report_unreadable(data)
 
     run(work)
+
+
+def _budget_line(budget: BudgetInfo | None) -> str:
+    """What the token budget did to a checkpoint, in a line."""
+    if budget is None or not (budget.applied or budget.over_budget):
+        return "within budget"
+    if budget.critical_over_budget:
+        return f"saved whole: its CRITICAL part alone exceeds {budget.budget_tokens} tokens"
+    parts = [f"dropped {', '.join(budget.dropped)}"] if budget.dropped else []
+    parts += [
+        f"shortened {s.path} ({s.tokens_before} -> {s.tokens_after} tokens)"
+        for s in budget.shortened
+    ]
+    return "; ".join(parts) or "fitted"
 
 
 def _report_unreadable(data: dict[str, Any]) -> None:

@@ -122,7 +122,7 @@ def check(
             click.echo(f"confidence {result.confidence:.2f}")
             _print_issues(result.validation_errors)
             if result.correction_guidance is not None:
-                _print_guidance(result.correction_guidance)
+                _print_guidance(result.correction_guidance, "Check the corrected file again.")
         sys.exit(0 if result.valid else 1)
 
     run(work)
@@ -132,11 +132,13 @@ def check(
 @click.argument("project")
 @click.argument("file_type")
 @click.option("--force", is_flag=True, help="Save even if the document is invalid (recorded).")
+@json_option
 @click.pass_obj
-def edit(state: CliState, project: str, file_type: str, force: bool) -> None:
+def edit(state: CliState, project: str, file_type: str, force: bool, as_json: bool) -> None:
     """Edit a context file in $EDITOR; it is saved when it passes its template.
 
-    When it does not, the guidance is printed and the editor opens again on your text.
+    When it does not, the guidance is printed and the editor opens again on your text. With
+    --json, the guidance goes to standard error and the last outcome is printed as JSON.
     """
 
     def work() -> None:
@@ -146,18 +148,23 @@ def edit(state: CliState, project: str, file_type: str, force: bool) -> None:
             while True:
                 edited = click.edit(text, extension=".md", require_save=True)
                 if edited is None:
-                    click.echo("not saved: the editor was closed without saving")
+                    reason = "the editor was closed without saving"
+                    _report(
+                        {"status": "not_saved", "reason": reason}, f"not saved: {reason}", as_json
+                    )
                     return
                 text = edited
                 result = app.context.update_context(project_id, file_type, text, force)
                 if result.status == "success":
-                    click.echo(f"{result.message} {result.path}")
+                    _report(result, f"{result.message} {result.path}", as_json)
                     return
-                _print_issues(result.validation_errors)
+                _print_issues(result.validation_errors, err=as_json)
                 if result.correction_guidance is not None:
-                    _print_guidance(result.correction_guidance)
-                if not click.confirm("Edit again?", default=True):
-                    click.echo("not saved (run again with --force to save it as it is)")
+                    again = "Answer yes below, correct the document and save it."
+                    _print_guidance(result.correction_guidance, again, err=as_json)
+                if not click.confirm("Edit again?", default=True, err=as_json):
+                    hint = "not saved (run again with --force to save it as it is)"
+                    _report(result, hint, as_json)
                     sys.exit(1)
 
     run(work)
@@ -188,10 +195,19 @@ def update(
             click.echo(_not_saved(result))
             _print_issues(result.validation_errors)
             if result.correction_guidance is not None:
-                _print_guidance(result.correction_guidance)
+                again = "Run `loci context update` again with the whole corrected file."
+                _print_guidance(result.correction_guidance, again)
         sys.exit(0 if result.status == "success" else 1)
 
     run(work)
+
+
+def _report(outcome: object, line: str, as_json: bool) -> None:
+    """An outcome of `edit`: as JSON with --json, else its line of text."""
+    if as_json:
+        emit_json(outcome)
+    else:
+        click.echo(line)
 
 
 def _not_saved(result: UpdateResult) -> str:
@@ -273,15 +289,19 @@ def _read(path: Path) -> str:
         raise InvalidInputError(f"cannot read {path}: {exc}", path=str(path)) from None
 
 
-def _print_issues(issues: list[ValidationIssue]) -> None:
+def _print_issues(issues: list[ValidationIssue], err: bool = False) -> None:
     for issue in issues:
         where = f"line {issue.line}: " if issue.line else ""
-        click.echo(f"  {issue.severity}: {where}{issue.message}")
+        click.echo(f"  {issue.severity}: {where}{issue.message}", err=err)
 
 
-def _print_guidance(guidance: CorrectionGuidance) -> None:
-    click.echo(f"\n{guidance.primary_issue}\n")
+def _print_guidance(guidance: CorrectionGuidance, again: str, err: bool = False) -> None:
+    """The guidance, its last step (`RESEND`, for agents) said as `again` in CLI terms."""
+    from loci.contextdocs.guidance import RESEND
+
+    click.echo(f"\n{guidance.primary_issue}\n", err=err)
     for step in guidance.step_by_step_fix:
-        click.echo(f"  {step}")
-    click.echo("\nexample fix:\n")
-    click.echo(guidance.example_fix)
+        number, _, text = step.partition(". ")
+        click.echo(f"  {number}. {again}" if text == RESEND else f"  {step}", err=err)
+    click.echo("\nexample fix:\n", err=err)
+    click.echo(guidance.example_fix, err=err)

@@ -7,6 +7,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+WAITING = (
+    "loci is waiting for an MCP client on standard input (data folder {home}); MCP clients "
+    "start `loci serve` themselves: `loci config claude|claude-code|cursor|vscode` prints "
+    "what to add to yours. Ctrl-C stops it.\n"
+)
+
 
 def main() -> None:
     """Console-script entry point."""
@@ -25,6 +31,8 @@ def serve_stdio(config: Path | None, home: Path | None) -> None:
 
     try:
         settings = load_settings(config, **({"home": home} if home else {}))
+        if sys.stdin.isatty():  # started by hand: say why nothing seems to happen
+            sys.stderr.write(WAITING.format(home=settings.home))
         from loci.mcp.server import build_server
 
         build_server(settings).run("stdio")

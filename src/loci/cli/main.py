@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from loci import __version__
-from loci.cli.output import CliState
+from loci.cli.output import CliState, emit_json, json_option
 from loci.errors import StorageUnavailableError
 
 CLIENTS = ("claude", "claude-code", "cursor", "vscode")
@@ -52,11 +52,13 @@ def serve(state: CliState) -> None:
 
 @cli.command()
 @click.argument("client", type=click.Choice(CLIENTS))
+@json_option
 @click.pass_obj
-def config(state: CliState, client: str) -> None:
+def config(state: CliState, client: str, as_json: bool) -> None:
     """Print the configuration snippet that makes CLIENT start loci.
 
-    CLIENT is one of: claude (Claude Desktop), claude-code, cursor, vscode.
+    CLIENT is one of: claude (Claude Desktop), claude-code, cursor, vscode. With --json: the
+    command, its arguments and environment, where the snippet goes and the snippet itself.
     """
     command = shutil.which("loci") or sys.executable
     args = ["serve"] if command.endswith("loci") else ["-m", "loci", "serve"]
@@ -64,6 +66,10 @@ def config(state: CliState, client: str) -> None:
     if state.config:
         env["LOCI_CONFIG"] = str(state.config.resolve())
     where, text = client_snippet(client, command, args, env)
+    if as_json:
+        fields = {"command": command, "args": args, "env": env}
+        emit_json({"client": client, **fields, "where": where, "snippet": text})
+        return
     click.echo(where, err=True)  # stdout stays pasteable: `loci config cursor > mcp.json`
     click.echo(text)
 

@@ -22,6 +22,9 @@ from loci.cli.output import (
 )
 from loci.errors import InvalidInputError
 
+#: The most characters of a memory a table shows (`--json` gives it whole).
+PREVIEW_CHARS = 300
+
 
 def register(group: click.Group) -> None:
     """Add the memory commands to the `loci` group."""
@@ -99,8 +102,10 @@ def recall(
             title=f"{counted(result.total, 'memory', 'memories')} ({result.mode})",
         )
         for hit in result.memories:
-            table.add_row(f"{hit.similarity:.2f}", hit.namespace, hit.content, hit.id[:8])
+            table.add_row(f"{hit.similarity:.2f}", hit.namespace, preview(hit.content), hit.id[:8])
         Console().print(table)
+        if any(preview(hit.content).endswith("…") for hit in result.memories):
+            click.echo("(long memories shortened; --json gives them whole)", err=True)
 
     run(work)
 
@@ -110,6 +115,7 @@ def recall(
 @click.option("-n", "--namespace", help="Delete memories of this namespace.")
 @click.option("-f", "--filters", help="Delete memories matching these filters (JSON).")
 @click.option("--dry-run", is_flag=True, help="Show what would be deleted; delete nothing.")
+@click.option("-y", "--yes", is_flag=True, help="Delete many without asking first.")
 @json_option
 @click.pass_obj
 def forget(
@@ -118,13 +124,24 @@ def forget(
     namespace: str | None,
     filters: str | None,
     dry_run: bool,
+    yes: bool,
     as_json: bool,
 ) -> None:
-    """Delete a memory, or every memory of a namespace or matching filters."""
+    """Delete a memory, or every memory of a namespace or matching filters.
+
+    Deleting by namespace or filters asks first (how many would go) unless --yes is given.
+    """
 
     def work() -> None:
         spec = _json_object(filters, "--filters") if filters else None
         with opened_app(state) as app:
+            if memory_id is None and not dry_run and not yes:
+                would = app.memory.forget(memory_id, spec, namespace, True).deleted
+                if would and not click.confirm(
+                    f"delete {counted(would, 'memory', 'memories')}?", default=False, err=True
+                ):
+                    click.echo("nothing deleted", err=True)
+                    raise SystemExit(1)
             result = app.memory.forget(memory_id, spec, namespace, dry_run)
         if as_json:
             emit_json(result)
@@ -184,9 +201,13 @@ def namespaces(
 @click.argument("file", type=click.Path(dir_okay=False, writable=True, path_type=Path))
 @click.option("-n", "--namespace", help="Export only this namespace.")
 @click.option("--vectors", is_flag=True, help="Include embedding vectors (much larger).")
+@json_option
 @click.pass_obj
-def export(state: CliState, file: Path, namespace: str | None, vectors: bool) -> None:
-    """Write memories to FILE as JSON (`-` for standard output)."""
+def export(
+    state: CliState, file: Path, namespace: str | None, vectors: bool, as_json: bool
+) -> None:
+    """Write memories to FILE as JSON (`-` for standard output; the export is the output,
+    so --json changes nothing there)."""
     from loci.memory.export_files import write_export
     from loci.stores.files import replacing_text
 
@@ -203,7 +224,9 @@ def export(state: CliState, file: Path, namespace: str | None, vectors: bool) ->
             )
             with closing(memories), written(file), stream as out:
                 count = write_export(out, header, memories)
-        if to_file:
+        if to_file and as_json:
+            emit_json({"exported": count, "file": str(file)})
+        elif to_file:
             click.echo(f"exported {counted(count, 'memory', 'memories')} to {file}", err=True)
 
     run(work)
@@ -255,6 +278,12 @@ def import_(
             raise SystemExit(InvalidInputError.exit_code)
 
     run(work)
+
+
+def preview(content: str) -> str:
+    """A memory's text for a table row: on one line, cut at PREVIEW_CHARS."""
+    flat = " ".join(content.split())
+    return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
 
 
 def _json_object(text: str | None, option: str = "--metadata") -> dict[str, Any]:

@@ -17,6 +17,8 @@ from loci.contextdocs.templates import FORMAT_WORDS, SectionSpec, Template
 from loci.contextdocs.validate import Issue, Validation, clip
 
 FILL = "<fill in>"
+#: The last step of every guidance, for an agent (the CLI words it for its own commands).
+RESEND = "Call update_context again with the whole corrected document."
 _NAMING_COLUMNS = frozenset({"title", "name", "feature", "decision", "summary", "description"})
 # An item's name and the rest: "Name: rest", "Name - rest", or with an en or em dash.
 _SPLIT_ITEM = re.compile(r"\s*(?::|\s[-\u2013\u2014]\s)\s*")
@@ -42,7 +44,7 @@ def guidance_for(result: Validation, attempt: int, max_attempts: int) -> Guidanc
     if more:
         primary += f" (and {more} more problem{'s' if more > 1 else ''} below)"
     steps = [f"{n}. {_step(result, issue)}" for n, issue in enumerate(issues, start=1)]
-    steps.append(f"{len(steps) + 1}. Call update_context again with the whole corrected document.")
+    steps.append(f"{len(steps) + 1}. {RESEND}")
     # One fragment and one worked fix per broken section, most important first, so that a
     # single retry can fix everything.
     leading: list[Issue] = []

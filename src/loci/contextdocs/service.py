@@ -33,7 +33,13 @@ from loci.contextdocs.models import (
     ValidationIssue,
     VersionInfo,
 )
-from loci.contextdocs.names import NAME_PATTERN, path_name
+from loci.contextdocs.names import (
+    NAME_PATTERN,
+    absolute_path,
+    existing_folder,
+    path_name,
+    project_label,
+)
 from loci.contextdocs.validate import Validation, validate
 from loci.errors import InvalidInputError, NotFoundError
 from loci.memory.service import MemoryService
@@ -42,7 +48,6 @@ from loci.stores.db import Database
 from loci.stores.files import atomic_write, private_folder, storage_errors
 from loci.timeutil import now
 
-MAX_PATH_CHARS = 4096
 MAX_HISTORY = 1000
 _SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -70,9 +75,9 @@ class ContextService:
 
     def init_project(self, path: str, name: str | None = None) -> ProjectInfo:
         """Register the project at an absolute path (again: same id); create its folder."""
-        absolute = _absolute(path)
+        absolute = existing_folder(absolute_path(path))
         project_id = project_id_for(absolute)
-        label = (os.path.basename(absolute) or "root") if name is None else _label(name)
+        label = (os.path.basename(absolute) or "root") if name is None else project_label(name)
         row = store.ProjectRow(project_id, label, absolute, now())
         folder = self._folder(project_id)
         with storage_errors(folder, "create the project folder"):
@@ -93,7 +98,7 @@ class ContextService:
                 if store.project(conn, project) is not None:
                     return project
         if isinstance(project, str) and os.path.isabs(os.path.expanduser(project)):
-            project_id = project_id_for(_absolute(project))
+            project_id = project_id_for(absolute_path(project))
             return self._require_project(project_id)
         return self._require_project(project)
 
@@ -311,7 +316,8 @@ class ContextService:
             found = store.project(conn, project_id)
         if found is None:
             raise NotFoundError(
-                f"no project {project_id}; register it first with init_project(path)",
+                f"no project {project_id}; register its folder first (init_project, or `loci context "
+                "init PATH`)",
                 project_id=project_id,
             )
         return project_id
@@ -345,27 +351,6 @@ def project_id_for(absolute_path: str) -> str:
     digest = hashlib.sha256(absolute_path.encode("utf-8")).hexdigest()[:12]
     basename = os.path.basename(absolute_path) or "root"
     return f"{(_SLUG.sub('-', basename.lower()).strip('-') or 'project')[:40]}-{digest}"
-
-
-def _absolute(path: str) -> str:
-    if not isinstance(path, str) or not path.strip() or "\x00" in path:
-        raise InvalidInputError(f"path must be a folder path, got {shown(path)}", field="path")
-    if len(path) > MAX_PATH_CHARS:
-        raise InvalidInputError(f"path is longer than {MAX_PATH_CHARS} characters", field="path")
-    expanded = os.path.expanduser(path.strip())
-    if not os.path.isabs(expanded):
-        raise InvalidInputError(
-            f"path must be absolute (the server's working folder is not the project's), "
-            f"got {shown(path)}",
-            field="path",
-        )
-    return os.path.normpath(expanded)
-
-
-def _label(name: str) -> str:
-    if not isinstance(name, str) or not name.strip() or len(name) > 200 or "\x00" in name:
-        raise InvalidInputError(f"name must be 1-200 characters, got {shown(name)}", field="name")
-    return name.strip()
 
 
 def _digest(text: str) -> str:
