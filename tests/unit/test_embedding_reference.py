@@ -52,3 +52,20 @@ def test_another_model_file_can_be_measured_and_a_missing_one_is_named(embedder,
     missing = tmp_path / "nowhere.onnx"
     with pytest.raises(EmbeddingError, match=r"nowhere\.onnx"):
         OnnxMiniLM(model_file=missing).embed(["gardens"])
+
+
+def test_long_texts_run_in_groups_that_bound_attention_memory():
+    from loci.embedding.onnx_minilm import MAX_TOKEN_PAIRS, attention_groups
+
+    lengths = [256] * 5 + [32] * 70 + [100] * 9 + [7]
+    groups = attention_groups(lengths)
+    assert sorted(row for group in groups for row in group) == list(range(len(lengths)))
+    assert all(len(g) * max(lengths[r] for r in g) ** 2 <= MAX_TOKEN_PAIRS for g in groups)
+    assert max(len(group) for group in groups) == 64  # short texts still share a pass
+
+
+def test_a_mixed_batch_gives_each_text_its_own_vector(embedder):
+    texts = ["tea", "word " * 300, "a sentence about gardens and rivers " * 6, "kites"]
+    together = embedder.embed(texts)
+    for text, row in zip(texts, together, strict=True):
+        assert float(embedder.embed([text])[0] @ row) > 0.9999

@@ -28,8 +28,10 @@ MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
 #: sentence-transformers' max_seq_length for this model; longer texts are truncated.
 MAX_TOKENS = 256
-#: Texts per forward pass when embedding many; sorted by length so padding stays small.
+#: Texts tokenized together when embedding many; sorted by length so padding stays small.
 BATCH_SIZE = 64
+#: Most rows x tokens² in one forward pass: 64 texts of 32 tokens, or one of 256.
+MAX_TOKEN_PAIRS = 64 * 32**2
 #: Texts are cut (at a space) to about this many characters before tokenizing: the tokenizer
 #: reads a whole text before truncating it (~65 ms for 60 KB), and MAX_TOKENS word pieces
 #: rarely span more than a few thousand characters. A cut text that gives fewer is read whole.
@@ -83,11 +85,22 @@ class OnnxMiniLM:
         return out
 
     def _embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """Tokenize `texts`, then run them in groups small enough for attention's memory."""
         import numpy as np
 
         encodings = self._encode(texts)
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        lengths = [sum(encoding.attention_mask) for encoding in encodings]
+        out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
+        for rows in attention_groups(lengths):
+            width = max(lengths[i] for i in rows)  # padding is on the right: cut it to the group
+            ids = np.array([encodings[i].ids[:width] for i in rows], dtype=np.int64)
+            mask = np.array([encodings[i].attention_mask[:width] for i in rows], dtype=np.int64)
+            out[rows] = self._run(ids, mask)
+        return out
+
+    def _run(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.int64]) -> Any:
+        import numpy as np
+
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         try:
             hidden = self._session.run(None, feeds)[0]
@@ -96,8 +109,7 @@ class OnnxMiniLM:
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        result: npt.NDArray[np.float32] = (pooled / norms).astype(np.float32, copy=False)
-        return result
+        return pooled / norms
 
     def _encode(self, texts: list[str]) -> list[Any]:
         """Token ids and masks, padded alike, as if each whole text had been tokenized.
@@ -117,6 +129,20 @@ class OnnxMiniLM:
                 [texts[i] if i in short else cut[i] for i in range(len(texts))]
             )
         return list(encodings)
+
+
+def attention_groups(lengths: list[int]) -> list[list[int]]:
+    """Rows (indices into `lengths`, in token-length order) grouped so that no group holds more
+    than MAX_TOKEN_PAIRS: attention's memory grows with rows x tokens², and ONNX Runtime keeps
+    what the largest run took, so one batch of long texts would hold gigabytes for good."""
+    groups: list[list[int]] = []
+    for row in sorted(range(len(lengths)), key=lengths.__getitem__):
+        group = groups[-1] if groups else None
+        if group is None or (len(group) + 1) * lengths[row] ** 2 > MAX_TOKEN_PAIRS:
+            groups.append([row])
+        else:
+            group.append(row)
+    return groups
 
 
 def _cut(text: str) -> str:
