@@ -136,7 +136,7 @@ class Settings(BaseSettings):
         description="Most bytes all checkpoint blobs may take on disk.",
     )
     checkpoint_zstd_level: int = Field(
-        default=3, ge=1, le=22, description="zstd compression level of checkpoint blobs."
+        default=17, ge=1, le=22, description="zstd compression level of checkpoint blobs."
     )
     encryption: Literal["disabled", "enabled"] = Field(
         default="disabled", description="Encrypt checkpoint blobs with AES-256-GCM."

@@ -140,18 +140,21 @@ def test_a_corrupted_blob_fails_only_its_own_checkpoint(app):
 
 
 def test_an_export_keeps_every_checkpoint_it_can_read_and_names_the_others(app):
-    ids = [app.checkpoints.save({"goal": f"g{n}"}, "s").checkpoint_id for n in range(4)]
+    ids = [app.checkpoints.save({"goal": f"g{n}"}, f"s{n % 2}").checkpoint_id for n in range(4)]
     damaged = blob_path(app, ids[1])
     damaged.write_bytes(damaged.read_bytes()[:-3] + b"xyz")
-    blob_path(app, ids[2]).unlink()
-    exported = app.checkpoint_maintenance.export("s")
-    assert [c["context"]["goal"] for c in exported["checkpoints"]] == ["g0", "g3"]
+    exported = app.checkpoint_maintenance.export("s1")
     unreadable = {item["checkpointId"]: item["error"] for item in exported["unreadable"]}
-    assert list(unreadable) == [ids[1], ids[2]]
+    # ids[3] is stored as changes to ids[1]: it cannot be rebuilt either, and says why.
+    assert exported["checkpoints"] == [] and list(unreadable) == [ids[1], ids[3]]
     assert {error["type"] for error in unreadable.values()} == {"CHECKPOINT_CORRUPTED"}
     assert "SHA-256" in unreadable[ids[1]]["message"]
-    assert "missing" in unreadable[ids[2]]["message"]
-    assert app.checkpoint_maintenance.export("s")["checkpoints"] == exported["checkpoints"]
+    assert f"stored as changes to {ids[1]}" in unreadable[ids[3]]["message"]
+    blob_path(app, ids[2]).unlink()
+    other = app.checkpoint_maintenance.export("s0")
+    assert [c["context"]["goal"] for c in other["checkpoints"]] == ["g0"]
+    assert "missing" in other["unreadable"][0]["error"]["message"]
+    assert app.checkpoint_maintenance.export("s0")["checkpoints"] == other["checkpoints"]
 
 
 def test_files_are_private(app):
@@ -386,7 +389,7 @@ def test_rotation_skips_a_damaged_blob_lists_it_and_keeps_the_old_key(home, embe
     key_file = tmp_path / "loci.key"
     app = make(home, embedder, encryption="enabled", encryption_key_file=key_file)
     try:
-        ids = [app.checkpoints.save({"goal": f"g{n}"}, "s").checkpoint_id for n in range(3)]
+        ids = [app.checkpoints.save({"goal": f"g{n}"}, f"s{n}").checkpoint_id for n in range(3)]
         old = json.loads(key_file.read_text())["current"]
         damaged = blob_path(app, ids[1])
         damaged.write_bytes(damaged.read_bytes()[:-2] + b"zz")
@@ -441,9 +444,12 @@ def test_gc_applies_lowered_quotas(home, embedder):
     smaller = make(home, embedder, checkpoint_max_per_session=2)
     try:
         result = smaller.checkpoint_maintenance.gc()
-        assert result.removed_checkpoints == ids[:3] and result.removed_blobs == 3
+        # ids[3] was stored as changes to ids[2]: rewritten whole first, its delta blob freed.
+        assert result.removed_checkpoints == ids[:3] and result.removed_blobs == 4
         listed = [c["checkpointId"] for c in smaller.checkpoints.list_checkpoints("s").checkpoints]
         assert listed == ids[:2:-1]
+        loaded = [smaller.checkpoints.load(checkpoint_id=i).context for i in ids[3:]]
+        assert loaded == [{"step": 3}, {"step": 4}]
     finally:
         smaller.close()
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterator
+from itertools import accumulate
 from pathlib import Path
 
 from loci.errors import CheckpointCorruptedError, CheckpointStorageError
@@ -19,6 +21,10 @@ class BlobStore:
     def __init__(self, folder: Path, root: Path) -> None:
         self.folder = folder
         self._root = root  # the data folder: no folder between it and a blob may be a link
+        self._folder = str(folder)
+        self._above = [
+            str(root / part) for part in accumulate(folder.relative_to(root).parts, os.path.join)
+        ]
 
     def put(self, data: bytes) -> str:
         """Store `data` (atomically; a blob with the same bytes is kept) and return its digest."""
@@ -87,10 +93,13 @@ class BlobStore:
     def _path(self, digest: str) -> Path:
         if not _DIGEST.match(digest):
             raise CheckpointCorruptedError(f"bad blob digest {digest!r}")
-        path = self.folder / digest[:2] / f"{digest}.blob"
-        refuse_links(path.parent, self._root, CheckpointStorageError)
-        return path
+        folder = os.path.join(self._folder, digest[:2])
+        if os.path.islink(folder):  # strings, not paths: loads read several blobs each
+            refuse_links(Path(folder), self._root, CheckpointStorageError)
+        self._real_folder()
+        return Path(folder, f"{digest}.blob")
 
     def _real_folder(self) -> bool:
-        refuse_links(self.folder, self._root, CheckpointStorageError)
+        if any(os.path.islink(folder) for folder in self._above):
+            refuse_links(self.folder, self._root, CheckpointStorageError)
         return self.folder.is_dir()

@@ -24,6 +24,8 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
+from loci.errors import InvalidInputError
+
 
 class Tier(StrEnum):
     """How much a part of the context matters, most first."""
@@ -189,3 +191,17 @@ def _by_shape(value: Any) -> Tier | None:
     if isinstance(value, list) and len(value) > LONG_LIST_ITEMS:
         return Tier.USEFUL
     return None
+
+
+def priorities(metadata: dict[str, Any]) -> dict[str, Tier]:
+    """Tiers a save's metadata asks for (`priorities`: key -> tier name)."""
+    marks = metadata.get("priorities", {})
+    if not isinstance(marks, dict):
+        raise InvalidInputError("metadata.priorities must map keys to tiers", field="metadata")
+    try:
+        return {str(key): Tier(str(value).upper()) for key, value in marks.items()}
+    except ValueError:
+        tiers = ", ".join(t.value for t in Tier)
+        raise InvalidInputError(
+            f"metadata.priorities values must be one of {tiers}", field="metadata"
+        ) from None

@@ -5,10 +5,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 from loci.checkpoints import crypto
 from loci.errors import CheckpointCorruptedError, InvalidInputError
+
+if TYPE_CHECKING:
+    import zstandard
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
 
@@ -41,25 +46,49 @@ def context_hash(value: Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def pack(document: bytes, level: int, keys: crypto.KeySet | None) -> bytes:
-    """zstd-compress (then encrypt, when `keys` are given) a JSON document."""
+def pack(
+    document: bytes, level: int, keys: crypto.KeySet | None, base: bytes | None = None
+) -> bytes:
+    """zstd-compress (then encrypt, when `keys` are given) a JSON document: as changes to
+    `base` (the previous checkpoint's document) when one is given, else with the dictionary
+    trained on agent states that ships with loci."""
     import zstandard
 
-    compressed = zstandard.ZstdCompressor(level=level).compress(document)
+    dictionary = shipped_dictionary() if base is None else _raw(base)
+    compressor = zstandard.ZstdCompressor(level=level, dict_data=dictionary)
+    compressed = compressor.compress(document)
     return compressed if keys is None else crypto.encrypt(compressed, keys)
 
 
-def unpack(
-    blob: bytes, keys: crypto.KeySet | None, checkpoint_id: str, max_bytes: int
-) -> dict[str, Any]:
-    """The context a blob holds (decrypting first when `keys` are given)."""
+def unpack_document(
+    blob: bytes,
+    keys: crypto.KeySet | None,
+    checkpoint_id: str,
+    max_bytes: int,
+    base: bytes | None = None,
+) -> bytes:
+    """The JSON document a blob holds (decrypting first when `keys` are given; `base`: the
+    document it was stored as changes to)."""
     import zstandard
 
     compressed = blob if keys is None else crypto.decrypt(blob, keys, checkpoint_id)
     try:
-        document = zstandard.ZstdDecompressor().decompress(compressed, max_output_size=max_bytes)
+        dictionary = _dictionary_of(compressed, base, checkpoint_id)
+        decompressor = zstandard.ZstdDecompressor(dict_data=dictionary)
+        document: bytes = decompressor.decompress(compressed, max_output_size=max_bytes)
+    except zstandard.ZstdError as exc:
+        raise CheckpointCorruptedError(
+            f"checkpoint {checkpoint_id}: its blob does not decompress ({exc})",
+            checkpoint_id=checkpoint_id,
+        ) from None
+    return document
+
+
+def parse(document: bytes, checkpoint_id: str) -> dict[str, Any]:
+    """The context a stored document holds."""
+    try:
         value = json.loads(document)
-    except (zstandard.ZstdError, ValueError) as exc:
+    except ValueError as exc:
         raise CheckpointCorruptedError(
             f"checkpoint {checkpoint_id}: its blob does not decompress to JSON ({exc})",
             checkpoint_id=checkpoint_id,
@@ -70,6 +99,43 @@ def unpack(
             checkpoint_id=checkpoint_id,
         )
     return value
+
+
+@cache
+def shipped_dictionary() -> zstandard.ZstdCompressionDict:
+    """The zstd dictionary trained on agent states (benchmarks/make_checkpoint_dictionary.py)."""
+    import zstandard
+
+    data = resources.files("loci.checkpoints").joinpath("data/agent-states.zdict").read_bytes()
+    return zstandard.ZstdCompressionDict(data)
+
+
+def _raw(base: bytes) -> zstandard.ZstdCompressionDict:
+    import zstandard
+
+    return zstandard.ZstdCompressionDict(base, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
+
+
+def _dictionary_of(
+    compressed: bytes, base: bytes | None, checkpoint_id: str
+) -> zstandard.ZstdCompressionDict | None:
+    """What a frame was compressed with: the previous document, the shipped dictionary, or
+    nothing (blobs written before loci shipped one)."""
+    import zstandard
+
+    if base is not None:
+        return _raw(base)
+    wanted = zstandard.get_frame_parameters(compressed).dict_id
+    if wanted == 0:
+        return None
+    shipped = shipped_dictionary()
+    if wanted != shipped.dict_id():
+        raise CheckpointCorruptedError(
+            f"checkpoint {checkpoint_id} was compressed with zstd dictionary {wanted}, which "
+            "this version of loci does not have",
+            checkpoint_id=checkpoint_id,
+        )
+    return shipped
 
 
 def derive_session_id(context: dict[str, Any], metadata: dict[str, Any]) -> tuple[str, str]:

@@ -38,10 +38,12 @@ class CheckpointMaintenance:
         limits = self._checkpoints.limits
         with self._db.write() as conn:
             removed = over_quota(conn, limits.max_per_session, limits.max_total_bytes)
-            sql.delete(conn, [r.id for r in removed])
+            going = [r.id for r in removed]
+            replaced = self._checkpoints.chains.make_dependents_whole(conn, going)
+            sql.delete(conn, going)
             referenced = sql.all_blobs(conn)
         freed, orphans = 0, 0
-        for digest in {r.blob for r in removed} - referenced:  # ours: no save is writing them
+        for digest in ({r.blob for r in removed} | set(replaced)) - referenced:  # ours alone
             freed += blobs.delete(digest)
             orphans += 1
         cutoff = time.time() - GRACE_SECONDS

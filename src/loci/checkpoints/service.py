@@ -23,7 +23,8 @@ from loci.checkpoints import codec, crypto
 from loci.checkpoints import store as sql
 from loci.checkpoints.blobs import BlobStore
 from loci.checkpoints.budget import BudgetReport, fit
-from loci.checkpoints.classify import Tier, classify
+from loci.checkpoints.chain import Base, Chains
+from loci.checkpoints.classify import Tier, classify, priorities
 from loci.checkpoints.models import (
     BudgetInfo,
     CheckpointList,
@@ -48,6 +49,24 @@ MAX_METADATA_BYTES = 64 * 1024
 MAX_PAGE = 1000
 
 
+class _BaseGoneError(Exception):
+    """The checkpoint a new one was stored as changes to was deleted before it was recorded."""
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """A checkpoint ready to be stored."""
+
+    document: bytes
+    digest: str
+    session_id: str
+    workflow: str | None
+    metadata: dict[str, Any]
+    force: bool
+    keys: crypto.KeySet | None
+    report: BudgetReport
+
+
 @dataclass(frozen=True)
 class CheckpointLimits:
     """The checkpoint settings (from Settings)."""
@@ -56,7 +75,7 @@ class CheckpointLimits:
     max_context_bytes: int = 10 * 1024 * 1024
     max_per_session: int = 1000
     max_total_bytes: int = 1024 * 1024 * 1024
-    zstd_level: int = 3
+    zstd_level: int = 17
     encryption: bool = False
 
 
@@ -70,6 +89,7 @@ class CheckpointService:
         self.limits = limits
         self.blobs = BlobStore(home / "checkpoints" / "blobs", root=home)
         self.keys = crypto.KeyStore(key_file, home)
+        self.chains = Chains(self.blobs, self.keys, limits.zstd_level, limits.max_context_bytes * 2)
 
     def save(
         self,
@@ -92,59 +112,79 @@ class CheckpointService:
             newest = sql.latest(conn, session_id)
         if newest is not None and newest.context_hash == digest and not force:
             return self._skipped(newest)
-        marks = dict.fromkeys(pins, Tier.CRITICAL) | _priorities(metadata)
+        marks = dict.fromkeys(pins, Tier.CRITICAL) | priorities(metadata)
         classified = classify(context, marks)
         stored, report = fit(context, classified, self.limits.token_budget, len(document))
         if stored is not context:
             document = codec.to_json(stored)
         keys = self.keys.load(create=True) if self.limits.encryption else None
-        blob = codec.pack(document, self.limits.zstd_level, keys)
-        address = self.blobs.put(blob)
-        row = sql.CheckpointRow(
-            id=f"cp-{uuid.uuid4().hex}",
-            session_id=session_id,
-            seq=0,
-            created_at=now(),
-            context_hash=digest,
-            size_bytes=len(document),
-            stored_bytes=len(blob),
-            blob=address,
-            encrypted=keys is not None,
-            key_id=keys.current if keys else None,
-            critical=bool(metadata.get("critical") is True),
-            metadata_json=json.dumps(metadata, ensure_ascii=False),
-            report_json=json.dumps(asdict(report), ensure_ascii=False),
-        )
+        draft = _Draft(document, digest, session_id, workflow, metadata, force, keys, report)
+        with self._db.locked() as conn:
+            base = self.chains.base_for(conn, session_id)
         try:
-            outcome = self._record(row, workflow, force)
-        except BaseException:
-            self._forget_blobs([address])  # refused (over quota, say): leave nothing behind
-            raise
-        if isinstance(outcome, sql.CheckpointRow):  # an identical save won the race
-            self._forget_blobs([address])
-            return self._skipped(outcome)
+            saved = self._store(draft, base)
+        except _BaseGoneError:  # another process's cleanup deleted it meanwhile: store this whole
+            saved = self._store(draft, None)
+        if isinstance(saved, sql.CheckpointRow):  # an identical save won the race
+            return self._skipped(saved)
         tiers = {tier.value: 0 for tier in Tier}
         for item in classified.values():
             tiers[item.tier.value] += 1
+        row, cleaned_up = saved
         return SaveResult(
             checkpoint_id=row.id,
             session_id=session_id,
             status="SAVED",
             size_bytes=len(document),
-            stored_bytes=len(blob),
-            compression_ratio=round(len(document) / max(len(blob), 1), 2),
+            stored_bytes=row.stored_bytes,
+            compression_ratio=round(len(document) / max(row.stored_bytes, 1), 2),
             encrypted=row.encrypted,
             tiers=tiers,
             budget=_budget(report),
-            cleaned_up=outcome,
+            cleaned_up=cleaned_up,
         )
+
+    def _store(
+        self, draft: _Draft, base: Base | None
+    ) -> tuple[sql.CheckpointRow, list[str]] | sql.CheckpointRow:
+        """Write the blob and record the checkpoint: (its row, the ids cleaned up), or the
+        identical checkpoint that another save recorded first."""
+        level = self.limits.zstd_level
+        blob = codec.pack(draft.document, level, draft.keys, base.document if base else None)
+        address = self.blobs.put(blob)
+        row = sql.CheckpointRow(
+            id=f"cp-{uuid.uuid4().hex}",
+            session_id=draft.session_id,
+            seq=0,
+            created_at=now(),
+            context_hash=draft.digest,
+            size_bytes=len(draft.document),
+            stored_bytes=len(blob),
+            blob=address,
+            encrypted=draft.keys is not None,
+            key_id=draft.keys.current if draft.keys else None,
+            critical=bool(draft.metadata.get("critical") is True),
+            metadata_json=json.dumps(draft.metadata, ensure_ascii=False),
+            report_json=json.dumps(asdict(draft.report), ensure_ascii=False),
+            base_id=base.row.id if base else None,
+            depth=base.row.depth + 1 if base else 0,
+            stored_hash=hashlib.sha256(draft.document).hexdigest(),
+        )
+        try:
+            outcome = self._record(row, draft.workflow, draft.force)
+        except BaseException:
+            self._forget_blobs([address])  # refused (over quota, say): leave nothing behind
+            raise
+        if isinstance(outcome, sql.CheckpointRow):
+            self._forget_blobs([address])
+            return outcome
+        return row, outcome
 
     def load(self, checkpoint_id: str | None = None, session_id: str | None = None) -> LoadResult:
         """A checkpoint by id, or a session's newest; its context exactly as stored."""
         row = self._row(checkpoint_id, session_id)
-        data = self.blobs.get(row.blob, row.id)
-        keys = self.keys.load(create=False) if row.encrypted else None
-        context = codec.unpack(data, keys, row.id, self.limits.max_context_bytes * 2)
+        with self._db.locked() as conn:
+            context = codec.parse(self.chains.document(conn, row), row.id)
         report = json.loads(row.report_json) if row.report_json != "{}" else None
         return LoadResult(
             checkpoint_id=row.id,
@@ -251,7 +291,7 @@ class CheckpointService:
             raise InvalidInputError(
                 f"metadata is over {MAX_METADATA_BYTES} bytes", field="metadata"
             )
-        _priorities(metadata)  # refuse bad marks before anything is written
+        priorities(metadata)  # refuse bad marks before anything is written
         return context, metadata, document
 
     def _record(
@@ -265,11 +305,17 @@ class CheckpointService:
                 return newest
             limits = self.limits
             removed = make_room(conn, row, limits.max_per_session, limits.max_total_bytes)
-            sql.delete(conn, [r.id for r in removed])
+            going = [r.id for r in removed]
+            if row.base_id is not None and (
+                row.base_id in going or not sql.checkpoint(conn, row.base_id)
+            ):
+                raise _BaseGoneError
+            replaced = self.chains.make_dependents_whole(conn, going)
+            sql.delete(conn, going)
             sql.ensure_session(conn, row.session_id, workflow, row.created_at)
             seq = sql.next_seq(conn, row.session_id)
             sql.insert(conn, sql.CheckpointRow(**{**asdict(row), "seq": seq}))
-        self._forget_blobs([r.blob for r in removed])
+        self._forget_blobs([r.blob for r in removed] + replaced)
         return [r.id for r in removed]
 
     def _forget_blobs(self, digests: list[str]) -> None:
@@ -312,19 +358,6 @@ class CheckpointService:
             budget=_budget(BudgetReport(**report)),
             cleaned_up=[],
         )
-
-
-def _priorities(metadata: dict[str, Any]) -> dict[str, Tier]:
-    marks = metadata.get("priorities", {})
-    if not isinstance(marks, dict):
-        raise InvalidInputError("metadata.priorities must map keys to tiers", field="metadata")
-    try:
-        return {str(key): Tier(str(value).upper()) for key, value in marks.items()}
-    except ValueError:
-        tiers = ", ".join(t.value for t in Tier)
-        raise InvalidInputError(
-            f"metadata.priorities values must be one of {tiers}", field="metadata"
-        ) from None
 
 
 def _has_path(context: dict[str, Any], dotted: str) -> bool:

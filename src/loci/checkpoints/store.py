@@ -9,7 +9,7 @@ from typing import Any
 
 COLUMNS = (
     "id, session_id, seq, created_at, context_hash, size_bytes, stored_bytes, blob, encrypted, "
-    "key_id, critical, metadata, report"
+    "key_id, critical, metadata, report, base_id, depth, stored_hash"
 )
 
 
@@ -30,6 +30,9 @@ class CheckpointRow:
     critical: bool
     metadata_json: str
     report_json: str
+    base_id: str | None = None  # stored as changes to this checkpoint's document
+    depth: int = 0  # links from a checkpoint stored whole
+    stored_hash: str | None = None  # SHA-256 of the document as stored (None: older rows)
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,7 @@ def next_seq(conn: sqlite3.Connection, session_id: str) -> int:
 def insert(conn: sqlite3.Connection, row: CheckpointRow) -> None:
     """Add a checkpoint (inside a write transaction)."""
     conn.execute(
-        f"INSERT INTO checkpoints({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO checkpoints({COLUMNS}) VALUES ({', '.join('?' * 16)})",
         (
             row.id,
             row.session_id,
@@ -157,6 +160,9 @@ def insert(conn: sqlite3.Connection, row: CheckpointRow) -> None:
             int(row.critical),
             row.metadata_json,
             row.report_json,
+            row.base_id,
+            row.depth,
+            row.stored_hash,
         ),
     )
 
@@ -177,6 +183,31 @@ def removable(conn: sqlite3.Connection, session_id: str | None, limit: int) -> l
 def delete(conn: sqlite3.Connection, checkpoint_ids: list[str]) -> None:
     """Remove checkpoints' rows (their blobs are removed once nothing refers to them)."""
     conn.executemany("DELETE FROM checkpoints WHERE id = ?", [(i,) for i in checkpoint_ids])
+
+
+def dependents(conn: sqlite3.Connection, checkpoint_ids: list[str]) -> list[CheckpointRow]:
+    """Checkpoints stored as changes to one of `checkpoint_ids` (and not among them)."""
+    going = set(checkpoint_ids)
+    found: list[CheckpointRow] = []
+    for start in range(0, len(checkpoint_ids), 500):  # within SQLite's limit of bound values
+        chunk = checkpoint_ids[start : start + 500]
+        rows = conn.execute(
+            f"SELECT {COLUMNS} FROM checkpoints WHERE base_id IN ({', '.join('?' * len(chunk))})",
+            chunk,
+        ).fetchall()
+        found += [row for row in map(_checkpoint, rows) if row.id not in going]
+    return found
+
+
+def make_whole(
+    conn: sqlite3.Connection, checkpoint_id: str, digest: str, size: int, key: str | None
+) -> None:
+    """Point a checkpoint at a blob that holds its whole document (no base any more)."""
+    conn.execute(
+        "UPDATE checkpoints SET blob = ?, stored_bytes = ?, key_id = ?, base_id = NULL, "
+        "depth = 0 WHERE id = ?",
+        (digest, size, key, checkpoint_id),
+    )
 
 
 def blob_in_use(conn: sqlite3.Connection, digest: str) -> bool:
@@ -238,4 +269,7 @@ def _checkpoint(row: tuple[Any, ...]) -> CheckpointRow:
         critical=bool(row[10]),
         metadata_json=row[11],
         report_json=row[12],
+        base_id=row[13],
+        depth=int(row[14]),
+        stored_hash=row[15],
     )

@@ -274,6 +274,14 @@ MIGRATIONS: tuple[str, ...] = (
         INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
     END;
     """,
+    # 10: a checkpoint may be stored as changes to an earlier one of its session (`base_id`,
+    # `depth` links from a whole one); `stored_hash` checks the document rebuilt from them.
+    """
+    ALTER TABLE checkpoints ADD COLUMN base_id TEXT;
+    ALTER TABLE checkpoints ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE checkpoints ADD COLUMN stored_hash TEXT;
+    CREATE INDEX checkpoints_base ON checkpoints(base_id) WHERE base_id IS NOT NULL;
+    """,
 )
 
 
