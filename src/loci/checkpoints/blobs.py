@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Iterator
-from itertools import accumulate
 from pathlib import Path
 
 from loci.errors import CheckpointCorruptedError, CheckpointStorageError
@@ -21,10 +19,6 @@ class BlobStore:
     def __init__(self, folder: Path, root: Path) -> None:
         self.folder = folder
         self._root = root  # the data folder: no folder between it and a blob may be a link
-        self._folder = str(folder)
-        self._above = [
-            str(root / part) for part in accumulate(folder.relative_to(root).parts, os.path.join)
-        ]
 
     def put(self, data: bytes) -> str:
         """Store `data` (atomically; a blob with the same bytes is kept) and return its digest."""
@@ -93,13 +87,10 @@ class BlobStore:
     def _path(self, digest: str) -> Path:
         if not _DIGEST.match(digest):
             raise CheckpointCorruptedError(f"bad blob digest {digest!r}")
-        folder = os.path.join(self._folder, digest[:2])
-        if os.path.islink(folder):  # strings, not paths: loads read several blobs each
-            refuse_links(Path(folder), self._root, CheckpointStorageError)
-        self._real_folder()
-        return Path(folder, f"{digest}.blob")
+        path = self.folder / digest[:2] / f"{digest}.blob"
+        refuse_links(path.parent, self._root, CheckpointStorageError)
+        return path
 
     def _real_folder(self) -> bool:
-        if any(os.path.islink(folder) for folder in self._above):
-            refuse_links(self.folder, self._root, CheckpointStorageError)
+        refuse_links(self.folder, self._root, CheckpointStorageError)
         return self.folder.is_dir()
