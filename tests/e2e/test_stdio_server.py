@@ -15,9 +15,25 @@ from tests.results import tool_error
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 TOOLS = {
-    "remember": {"content", "namespace", "tags", "importance", "metadata"},
+    "remember": {
+        "content",
+        "namespace",
+        "tags",
+        "importance",
+        "metadata",
+        "occurred_at",
+        "sequence",
+    },
     "remember_batch": {"memories", "namespace"},
-    "recall": {"query", "limit", "namespace", "filters", "min_similarity", "hybrid_alpha"},
+    "recall": {
+        "query",
+        "limit",
+        "namespace",
+        "filters",
+        "min_similarity",
+        "hybrid_alpha",
+        "explain",
+    },
     "nearby": {"memory_id", "limit", "exclude_self"},
     "forget": {"memory_id", "filters", "namespace", "dry_run"},
     "forget_batch": {"memory_ids"},

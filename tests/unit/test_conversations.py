@@ -137,9 +137,16 @@ def test_stores_messages_with_metadata_and_skips_known_ids(app: App) -> None:
         "conversation": "friends",
         "speaker": "Ben",
         "timestamp": "2024-03-01T18:03:00.000000Z",
-        "position": 3,
         "session_id": "s1",
         "message_id": "m4",
+    }
+    assert memory.occurred_at == "2024-03-01T18:03:00.000000Z"
+    assert memory.sequence is not None
+    assert memory.sequence.model_dump() == {
+        "name": "friends/s1",
+        "kind": "conversation",
+        "position": 3.0,
+        "actor": "Ben",
     }
     again = app.conversations.remember_conversation(parse_messages(CHAT), "chat", "friends")
     assert (again.stored, again.skipped_existing) == (0, 6)
@@ -210,7 +217,8 @@ def test_long_imports_embed_in_windows_and_store_in_order(
         assert reported == [(n, 12) for n in (2, 4, 5, 7, 9, 10, 12)]
         with app.db.locked() as conn:
             stored = conn.execute(
-                "SELECT content, json_extract(metadata, '$.position') FROM memories ORDER BY seq"
+                "SELECT m.content, i.position FROM memories m "
+                "JOIN sequence_items i ON i.seq = m.seq ORDER BY m.seq"
             ).fetchall()
         assert [position for _, position in stored] == list(range(12))
         for topic in topics:  # each memory kept its own vector
@@ -341,7 +349,8 @@ def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:
 
 def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
     from loci.memory import hybrid
-    from loci.memory.filters import compile_filter
+    from loci.memory.ranking import named_speaker
+    from loci.memory.signals import DEFAULT
     from loci.stores import memories as sql
     from loci.stores.vector_index import Hit
 
@@ -360,12 +369,16 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
 
     def first(query: str) -> int:
         # Equal scores from both searches: only the speaker can tell the turns apart.
-        found = hybrid.Candidates(vector=[Hit(ana, 0.5), Hit(ben, 0.5)], keyword={}, query=query)
+        found = hybrid.Candidates(
+            vector=[Hit(ana, 0.5), Hit(ben, 0.5)],
+            keyword={},
+            actor=named_speaker(query, ["Ana", "Ben"]),
+        )
         index = app.engine.index()
         vector = index.get(ana)
         assert vector is not None
-        ranked = hybrid.rank(app.engine.db, index, vector, found, compile_filter(None), 0.5)
-        return next(ranked).key
+        context = hybrid.Context(app.engine.db, index, None, None)
+        return next(hybrid.rank(context, vector, found, DEFAULT)).key
 
     assert first("who likes hiking?") == ana  # a tie, broken by age
     assert first("does Ben like hiking?") == ben

@@ -135,6 +135,33 @@ def test_a_pipe_that_never_ends_stops_at_the_limit(tmp_path):
     assert not writer.is_alive()
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_an_export_through_a_pipe_is_read_once_and_its_copy_removed(app, tmp_path, monkeypatch):
+    for text in TEXTS:
+        app.memory.remember(MemoryDraft(text))
+    exported = tmp_path / "export.json"
+    export_to(app, exported)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    monkeypatch.setattr(export_files.tempfile, "tempdir", str(spool))
+
+    def write_once() -> None:
+        with open(pipe, "wb") as out:
+            out.write(exported.read_bytes())
+
+    writer = threading.Thread(target=write_once, daemon=True)
+    writer.start()
+    content = read_export(pipe, LIMIT)
+    writer.join(timeout=30)
+    assert not writer.is_alive()
+    assert content.count == len(TEXTS)
+    assert [copy.stat().st_mode & 0o777 for copy in spool.iterdir()] == [0o600]
+    assert [memory["content"] for memory in content.memories] == TEXTS
+    assert list(spool.iterdir()) == []  # the private copy is gone once read
+
+
 def test_an_overlong_line_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(export_files, "LINE_MAX", 4096)
     path = tmp_path / "long.json"

@@ -258,6 +258,5 @@ def test_an_app_for_one_command_keeps_no_mirror_and_ranks_the_same(
             ]
         assert app.engine.sync.keywords.loaded
         assert not one_shot.engine.sync.keywords.loaded
-        assert not one_shot.engine.sync.thread_keywords.loaded
     finally:
         one_shot.close()

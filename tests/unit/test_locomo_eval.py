@@ -157,3 +157,31 @@ def test_run_reports_every_mode_through_recall(
     assert not (tmp_path / "home").exists()  # each conversation went into a temporary store
     with pytest.raises(InvalidInputError, match="no conversation nope"):
         run_locomo(tiny, settings, embedder, EvalOptions(conversations=["nope"]))
+
+
+@pytest.mark.parametrize(("store", "notes"), [("turns", 0), ("notes", 4), ("mixed", 2)])
+def test_each_store_mode_stores_its_turns_as_it_says(
+    tiny: Path, tmp_path: Path, embedder: OnnxMiniLM, store: str, notes: int, monkeypatch
+) -> None:
+    from loci.evaluation import runner
+
+    kinds: list[tuple[str, bool]] = []
+    answer = runner._message_ids
+
+    def spy(app, query: str, limit: int, alpha: float | None) -> list[str]:
+        if not kinds:  # the store as the first question finds it
+            for memory in app.transfer.export(None, False, 0, 100).export.memories:
+                kinds.append((str(memory.metadata["message_id"]), memory.sequence is None))
+        return answer(app, query, limit, alpha)
+
+    monkeypatch.setattr(runner, "_message_ids", spy)
+    settings = load_settings(home=tmp_path / "home")
+    report = run_locomo(tiny, settings, embedder, EvalOptions(ks=(5,), store=store))
+    assert report["store"] == store
+    assert sum(is_note for _, is_note in kinds) == notes
+    if store == "mixed":  # odd sessions are notes, even ones a conversation
+        assert {turn for turn, is_note in kinds if is_note} == {"D1:1", "D1:2"}
+    # The questions answered in session 1 alone (the cat's name, the marathon).
+    assert report["odd_sessions"]["default"]["recall@5"] == 1.0
+    with pytest.raises(InvalidInputError, match="store must be one of"):
+        run_locomo(tiny, settings, embedder, EvalOptions(store="threads"))

@@ -6,12 +6,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import numpy as np
+import pytest
 
 from loci.app import App
 from loci.conversations.messages import parse_messages
+from loci.errors import InvalidInputError
 from loci.memory import hybrid, when
 from loci.memory.filters import compile_filter
 from loci.memory.models import MemoryDraft
+from loci.memory.signals import DEFAULT
 from loci.stores import timeline
 from loci.stores.timeline import Span
 
@@ -110,36 +113,43 @@ def test_a_dated_question_ranks_the_same_with_and_without_the_mirrors(app: App) 
     found = hybrid.Candidates(
         vector=sync.index.search(vector, 50),
         keyword={},
-        conversations=True,
-        query=question,
         periods=when.periods_in(question, datetime.now(UTC), [2024]),
     )
     assert found.periods
-    compiled = compile_filter(None, "mine")
-    mirrors = hybrid.Mirrors(sync.turns, sync.times)
-    with_mirrors = list(
-        hybrid.rank(app.engine.db, sync.index, vector, found, compiled, 0.5, mirrors)
-    )
-    without = list(hybrid.rank(app.engine.db, sync.index, vector, found, compiled, 0.5))
+    mirrored = hybrid.Context(app.engine.db, sync.index, sync.times, None)
+    with_mirrors = list(hybrid.rank(mirrored, vector, found, DEFAULT))
+    by_sql = hybrid.Context(app.engine.db, sync.index, None, None)
+    without = list(hybrid.rank(by_sql, vector, found, DEFAULT))
     assert [r.key for r in with_mirrors] == [r.key for r in without]
     assert np.allclose([r.score for r in with_mirrors], [r.score for r in without])
 
 
 def test_dates_without_a_year_search_the_years_of_the_store_whatever_its_stamps(app: App) -> None:
-    """Hand-written metadata may stamp a turn with anything; a number once crashed every
-    dated question, and year 1 or 9999 would have made "on May 1" thousands of periods."""
+    """Metadata may stamp a note with anything: it is the user's, and no time of the memory
+    (a number once crashed every dated question). Year 1850 or 9999 given as when a memory
+    happened would make "on May 1" hundreds of periods: the years searched are clamped."""
     turns = [
         {"speaker": "Ana", "text": "I planted tulips.", "timestamp": "2023-05-01T10:00:00Z"},
         {"speaker": "Ana", "text": "I painted the fence.", "timestamp": "2025-02-01T10:00:00Z"},
     ]
     app.conversations.remember_conversation(parse_messages(turns), "garden", "g")
-    odd_stamps = [5, "soon", "0001-01-01T00:00:00+01:00", "1850-06-01T00:00:00Z"]
-    for stamp in [*odd_stamps, "9999-12-31T23:59:59Z"]:
+    for stamp in [5, "soon", "0001-01-01T00:00:00+01:00"]:
         app.memory.remember(
             MemoryDraft(
                 f"Ana: a note stamped {stamp!r}",
                 namespace="garden",
                 metadata={"conversation": "odd", "timestamp": stamp},
+            )
+        )
+        with pytest.raises(InvalidInputError, match="occurred_at"):
+            app.memory.remember(MemoryDraft("Ana: odd", namespace="garden", occurred_at=stamp))  # type: ignore[arg-type]
+    for stamp in ["1850-06-01T00:00:00Z", "9999-12-31T23:59:59Z"]:
+        app.memory.remember(
+            MemoryDraft(
+                f"Ana: a note of {stamp}",
+                namespace="garden",
+                metadata={"timestamp": stamp},
+                occurred_at=stamp,
             )
         )
     found = app.memory.recall("What did Ana plant on May 1?", limit=1, namespace="garden")
@@ -149,7 +159,8 @@ def test_dates_without_a_year_search_the_years_of_the_store_whatever_its_stamps(
     app.memory.forget(filters={"metadata.timestamp": {"in": ["1850-06-01T00:00:00Z"]}})
     app.memory.forget(filters={"metadata.timestamp": "9999-12-31T23:59:59Z"})
     app.engine.sync.refresh()
-    assert times.years() == [2023, 2024, 2025]
+    # From the turns' years to this year's: the notes without a time of their own.
+    assert times.years() == list(range(2023, datetime.now(UTC).year + 1))
     app.memory.forget(namespace="garden")
     app.engine.sync.refresh()
     assert times.years() == []

@@ -66,7 +66,7 @@ def chat(*turns: tuple[str, str, str]) -> list[dict[str, str]]:
     ]
 
 
-def test_speakers_are_those_of_the_namespaces_and_follow_changes(app: App, second_app: App) -> None:
+def test_actors_are_those_of_the_namespaces_and_follow_changes(app: App, second_app: App) -> None:
     conversations = app.conversations
     conversations.remember_conversation(
         parse_messages(chat(("Ana", "Hi", "s1"), ("Ben", "Hello", "s1"))), "one"
@@ -74,20 +74,19 @@ def test_speakers_are_those_of_the_namespaces_and_follow_changes(app: App, secon
     conversations.remember_conversation(parse_messages(chat(("Cleo", "Hey", "s1"))), "two")
     app.memory.remember(MemoryDraft(content="Zed: not a turn", namespace="two"))
     sync = app.engine.sync
-    assert sync.speakers(None).names == frozenset()  # as of the last refresh: none yet
-    sync.refresh()
-    assert sync.speakers(None).names == {"Ana", "Ben", "Cleo"}
-    assert sync.speakers(frozenset(["one"])).names == {"Ana", "Ben"}
-    assert sync.speakers(frozenset(["two", "none"])).names == {"Cleo"}
-    assert sync.speakers(frozenset()).names == frozenset()
+    assert sync.actors(None).names == {"Ana", "Ben", "Cleo"}  # a note has no actor
+    assert sync.actors(None) is sync.actors(None)  # kept until the memories change
+    assert sync.actors(frozenset(["one"])).names == {"Ana", "Ben"}
+    assert sync.actors(frozenset(["two", "none"])).names == {"Cleo"}
+    assert sync.actors(frozenset()).names == frozenset()
     # Another process deletes Ben's only turn and renames a namespace.
     second_app.memory.forget(filters={"metadata.speaker": {"eq": "Ben"}})
     second_app.catalog.namespaces("rename", "two", "three")
-    assert sync.speakers(frozenset(["one"])).names == {"Ana", "Ben"}
+    assert sync.actors(frozenset(["one"])).names == {"Ana", "Ben"}
     sync.refresh()
-    assert sync.speakers(frozenset(["one"])).names == {"Ana"}
-    assert sync.speakers(frozenset(["three"])).names == {"Cleo"}
-    assert sync.speakers(frozenset(["two"])).names == frozenset()
+    assert sync.actors(frozenset(["one"])).names == {"Ana"}
+    assert sync.actors(frozenset(["three"])).names == {"Cleo"}
+    assert sync.actors(frozenset(["two"])).names == frozenset()
 
 
 def test_recall_embeds_the_query_without_speaker_names(app: App) -> None:

@@ -18,7 +18,7 @@ from loci.cli.output import (
     run,
 )
 from loci.errors import LociError
-from loci.stores import threads
+from loci.stores import sequences
 
 
 def register(group: click.Group) -> None:
@@ -32,7 +32,7 @@ def register(group: click.Group) -> None:
 @json_option
 @click.pass_obj
 def reindex(state: CliState, force: bool, as_json: bool) -> None:
-    """Rebuild the vector index, the keyword index and the conversation sessions' documents
+    """Rebuild the vector index, the keyword index and the sequences' keyword documents
     from SQLite; re-embed every memory if the model changed, and damaged vectors always."""
     from rich.progress import Progress
 
@@ -50,7 +50,7 @@ def reindex(state: CliState, force: bool, as_json: bool) -> None:
                 f"{report['re_embedded']} re-embedded with "
                 f"{report['model']}{_damaged(report['damaged_vectors'])}, "
                 f"{report['indexed']} indexed, "
-                f"{counted(report['conversation_sessions'], 'conversation session')} rebuilt"
+                f"{counted(report['sequences'], 'sequence')} rebuilt"
             )
 
     run(work)
@@ -151,7 +151,7 @@ def _check_database(app: Any, checks: dict[str, Any], problems: list[str]) -> bo
 
 
 def _check_memories(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
-    """Counts, the embedding model, the vector index and the conversation sessions."""
+    """Counts, the embedding model, the vector index and the sequences."""
     stats = app.catalog.stats()
     checks["memories"] = stats.total_memories
     checks["namespaces"] = len(stats.namespaces)
@@ -171,7 +171,7 @@ def _check_memories(app: Any, checks: dict[str, Any], problems: list[str]) -> No
     if checks["indexed vectors"] != stats.total_memories:
         problems.append("the vector index does not match the database; run `loci reindex`")
     with app.db.locked() as conn:
-        checks["conversation sessions"], out_of_step = threads.health(conn)
+        checks["sequences"], out_of_step = sequences.health(conn)
     problems += [f"{problem}; run `loci reindex`" for problem in out_of_step]
 
 

@@ -71,15 +71,29 @@ def evaluate() -> None:
 @click.option(
     "--conversation", "conversations", multiple=True, help="Only this sample id; repeat for more."
 )
+@click.option(
+    "--store",
+    type=click.Choice(["turns", "notes", "mixed"]),
+    default="turns",
+    show_default=True,
+    help="As a conversation, every turn as a note, or odd sessions as notes.",
+)
 @json_option
 @click.pass_obj
 def locomo(
-    state: CliState, path: Path, ks: tuple[int, ...], conversations: tuple[str, ...], as_json: bool
+    state: CliState,
+    path: Path,
+    ks: tuple[int, ...],
+    conversations: tuple[str, ...],
+    store: str,
+    as_json: bool,
 ) -> None:
     """Turn- and session-level recall@k on a LoCoMo file, for the default ranking and its parts.
 
     Each conversation goes into a fresh temporary store; every question is asked through
-    recall, as the default ranking, keyword only (alpha 0) and vector only (alpha 1).
+    recall, as the default ranking, keyword only (alpha 0) and vector only (alpha 1). The
+    last line gives the questions answered in odd sessions alone: in `--store mixed` those
+    are notes, to compare with the same questions in `--store notes`.
     """
     from loci.app import make_embedder
     from loci.evaluation.runner import EvalOptions, run_locomo
@@ -87,7 +101,9 @@ def locomo(
     def work() -> None:
         settings = state.settings()
         options = EvalOptions(
-            ks=tuple(sorted(set(ks))) or (5, 10), conversations=conversations or None
+            ks=tuple(sorted(set(ks))) or (5, 10),
+            conversations=conversations or None,
+            store=store,
         )
 
         def progress(sample_id: str, number: int, total: int) -> None:
@@ -118,6 +134,11 @@ def render(report: dict[str, Any], ks: tuple[int, ...]) -> str:
         for row in rows
     ]
     counts = ", ".join(f"cat {c}: {report['per_category'][c]['n']}" for c in categories)
+    odd = report["odd_sessions"]["default"]
+    lines.append(
+        f"stored as {report['store']}; questions answered in odd sessions alone: "
+        + ", ".join(f"{c} {odd[c]:.3f}" for c in columns)
+    )
     lines.append(
         f"{report['questions']} questions ({counts}); {report['skipped']} skipped; "
         f"{report['seconds']} s"

@@ -38,6 +38,9 @@ def register(group: click.Group) -> None:
 @click.option("-t", "--tag", "tags", multiple=True, help="A tag; repeat for more.")
 @click.option("-i", "--importance", type=float, default=0.5, show_default=True, help="0 to 1.")
 @click.option("-m", "--metadata", help="Metadata as a JSON object.")
+@click.option("--when", "occurred_at", help="When it happened (ISO 8601), if not now.")
+@click.option("--sequence", help="Append it to this sequence (a log, a session).")
+@click.option("--actor", help="Who said or did it (with --sequence).")
 @json_option
 @click.pass_obj
 def remember(
@@ -47,13 +50,26 @@ def remember(
     tags: tuple[str, ...],
     importance: float,
     metadata: str | None,
+    occurred_at: str | None,
+    sequence: str | None,
+    actor: str | None,
     as_json: bool,
 ) -> None:
     """Store CONTENT as a memory."""
-    from loci.memory.models import MemoryDraft
+    from loci.memory.models import MemoryDraft, SequenceDraft
 
     def work() -> None:
-        draft = MemoryDraft(content, namespace, list(tags), importance, _json_object(metadata))
+        if actor is not None and sequence is None:
+            raise click.UsageError("--actor needs --sequence")
+        draft = MemoryDraft(
+            content,
+            namespace,
+            list(tags),
+            importance,
+            _json_object(metadata),
+            occurred_at=occurred_at,
+            sequence=None if sequence is None else SequenceDraft(sequence, actor=actor),
+        )
         with opened_app(state) as app:
             result = app.memory.remember(draft)
         emit_json(result) if as_json else click.echo(
@@ -70,6 +86,7 @@ def remember(
 @click.option("-f", "--filters", help='Filters as JSON, e.g. \'{"tags": {"contains": "x"}}\'.')
 @click.option("--min-similarity", type=float, default=0.0, show_default=True)
 @click.option("--alpha", "hybrid_alpha", type=float, help="1 = vector only, 0 = keyword only.")
+@click.option("--explain", is_flag=True, help="Show each hit's ranking signals.")
 @json_option
 @click.pass_obj
 def recall(
@@ -80,6 +97,7 @@ def recall(
     filters: str | None,
     min_similarity: float,
     hybrid_alpha: float | None,
+    explain: bool,
     as_json: bool,
 ) -> None:
     """Find memories matching QUERY, best first."""
@@ -87,7 +105,9 @@ def recall(
     def work() -> None:
         spec = _json_object(filters, "--filters") if filters else None
         with opened_app(state) as app:
-            result = app.memory.recall(query, limit, namespace, spec, min_similarity, hybrid_alpha)
+            result = app.memory.recall(
+                query, limit, namespace, spec, min_similarity, hybrid_alpha, explain
+            )
         if as_json:
             emit_json(result)
             return
@@ -101,8 +121,13 @@ def recall(
             "id",
             title=f"{counted(result.total, 'memory', 'memories')} ({result.mode})",
         )
+        if explain:
+            table.add_column("signals")
         for hit in result.memories:
-            table.add_row(f"{hit.similarity:.2f}", hit.namespace, preview(hit.content), hit.id[:8])
+            row = [f"{hit.similarity:.2f}", hit.namespace, preview(hit.content), hit.id[:8]]
+            if hit.signals is not None:
+                row.append(" ".join(f"{name} {value:.2f}" for name, value in hit.signals.items()))
+            table.add_row(*row)
         Console().print(table)
         if any(preview(hit.content).endswith("…") for hit in result.memories):
             click.echo("(long memories shortened; --json gives them whole)", err=True)

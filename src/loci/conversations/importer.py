@@ -12,7 +12,7 @@ from loci.conversations.messages import ChatMessage
 from loci.conversations.models import ConversationImportResult
 from loci.errors import InvalidInputError
 from loci.memory import validation
-from loci.memory.models import MemoryDraft
+from loci.memory.models import MemoryDraft, SequenceDraft
 from loci.memory.service import MemoryService, content_hash
 from loci.stores import memories as sql
 from loci.stores.db import Database
@@ -38,8 +38,8 @@ class ConversationService:
     ) -> ConversationImportResult:
         """Store every message not already stored in `namespace`.
 
-        `conversation_id` names the conversation (a new id by default); recall uses it with the
-        session id to find the messages around a match. A message is already stored when its
+        `conversation_id` names the conversation (a new id by default); each of its sessions
+        is a sequence, in which recall finds the messages around a match. A message is already stored when its
         message_id is; without one, when a message with the same speaker, text, timestamp and
         session is (as many times as it is stored: "ok" said twice in one second is kept
         twice). Message ids are only unique within a conversation (chat exports number their
@@ -56,8 +56,8 @@ class ConversationService:
             )
         unnamed = any(message.message_id is None for message in messages)
         stored = self._stored_messages(namespace, conversation_id, unnamed)
-        fresh = [(position, m) for position, m in enumerate(messages) if not stored.take(m)]
-        drafts = [draft(message, position, namespace, conversation) for position, message in fresh]
+        fresh = [message for message in messages if not stored.take(message)]
+        drafts = [draft(message, namespace, conversation) for message in fresh]
         ids = self._memory.remember_all(drafts, progress) if drafts else []
         return ConversationImportResult(
             namespace=namespace,
@@ -103,13 +103,14 @@ def memory_text(message: ChatMessage) -> str:
     return f"{message.speaker}: {message.text}"
 
 
-def draft(message: ChatMessage, position: int, namespace: str, conversation: str) -> MemoryDraft:
-    """The memory of one message: `Speaker: text`, the rest as metadata."""
+def draft(message: ChatMessage, namespace: str, conversation: str) -> MemoryDraft:
+    """The memory of one message: `Speaker: text`, the next item of its session's sequence
+    (named `conversation/session`, or after the conversation without a session), with the
+    message's time; the rest as metadata, for filters and to recognise it again."""
     metadata: dict[str, str | int] = {
         "conversation": conversation,
         "speaker": message.speaker,
         "timestamp": message.timestamp,
-        "position": position,
     }
     if message.session_id is not None:
         metadata["session_id"] = message.session_id
@@ -120,4 +121,15 @@ def draft(message: ChatMessage, position: int, namespace: str, conversation: str
         namespace=namespace,
         metadata=metadata,
         source=SOURCE,
+        occurred_at=message.timestamp,
+        sequence=SequenceDraft(
+            name=sequence_name(conversation, message.session_id),
+            kind="conversation",
+            actor=message.speaker,
+        ),
     )
+
+
+def sequence_name(conversation: str, session_id: str | None) -> str:
+    """The sequence of a conversation's session."""
+    return conversation if session_id is None else f"{conversation}/{session_id}"

@@ -20,6 +20,7 @@ from loci.memory.models import (
     RecallResult,
     RememberBatchResult,
     RememberResult,
+    SequenceDraft,
     StatsResult,
 )
 from loci.memory.validation import MAX_COUNT
@@ -45,6 +46,38 @@ Filters = Annotated[
         "source, content, created_at, updated_at, last_accessed, access_count, metadata.<key>."
     ),
 ]
+
+OccurredAt = Annotated[
+    str,
+    Field(
+        max_length=64,
+        description="When it happened (ISO 8601 date or date-time), if not now. Questions "
+        "that name a period favour memories from it.",
+    ),
+]
+
+
+class SequenceArg(BaseModel):
+    """Where a memory goes in an ordered group of memories (a session, a story, a log)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[
+        str,
+        Field(min_length=1, max_length=128, description="The sequence; made at first use."),
+    ]
+    kind: Literal["conversation", "story", "log"] = "log"
+    position: Annotated[
+        float | None,
+        Field(description="Order within the sequence; default: after its last memory."),
+    ] = None
+    actor: Annotated[
+        str | None, Field(min_length=1, max_length=128, description="Who said or did it.")
+    ] = None
+
+    def draft(self) -> SequenceDraft:
+        """As the service takes it."""
+        return SequenceDraft(self.name, self.kind, self.position, self.actor)
+
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
@@ -72,6 +105,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         tags: Tags = []
         importance: Importance = 0.5
         metadata: Metadata = {}
+        occurred_at: OccurredAt | None = None
+        sequence: SequenceArg | None = None
 
     def remember(
         content: Content,
@@ -79,17 +114,29 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         tags: Tags | None = None,
         importance: Importance = 0.5,
         metadata: Metadata | None = None,
+        occurred_at: OccurredAt | None = None,
+        sequence: SequenceArg | None = None,
     ) -> RememberResult:
         """Store one self-contained fact, preference, decision or event for later recall.
 
         Returns the new memory's id. Use a namespace per project or topic (default "default").
+        With `sequence`, the memory is the next item (or the one at `position`) of an ordered
+        group, such as a meeting log: recall then also weighs the items around a match.
         """
-        draft = MemoryDraft(content, namespace, tags or [], importance, metadata or {})
+        draft = MemoryDraft(
+            content,
+            namespace,
+            tags or [],
+            importance,
+            metadata or {},
+            occurred_at=occurred_at,
+            sequence=None if sequence is None else sequence.draft(),
+        )
         return provider.call(lambda app: app.memory.remember(draft))
 
     def remember_batch(
         memories: Annotated[
-            list[Annotated[Any, WithJsonSchema(BatchItem.model_json_schema())]],
+            list[Annotated[Any, WithJsonSchema(inlined_schema(BatchItem))]],
             Field(min_length=1, max_length=settings.max_batch_size),
         ],
         namespace: Namespace | None = None,
@@ -109,17 +156,21 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         filters: Filters = None,
         min_similarity: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0,
         hybrid_alpha: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+        explain: Annotated[
+            bool, Field(description="Report each hit's ranking signals and their weights.")
+        ] = False,
     ) -> RecallResult:
         """Find stored memories relevant to a question or topic, best first.
 
         Hybrid by default: meaning (vectors) and keywords fused. `hybrid_alpha` 1.0 = meaning
         only, 0.0 = keywords only. `namespace` and `filters` restrict what is searched. A
         period named in the query ("in May 2023", "on 3 June", "last week") favours memories
-        from it, and a person named in it favours their turns of stored conversations.
+        from it, a person named in it favours what they said in sequences (conversations),
+        and items next to a strong match in a sequence gain.
         """
         return provider.call(
             lambda app: app.memory.recall(
-                query, limit, namespace, filters, min_similarity, hybrid_alpha
+                query, limit, namespace, filters, min_similarity, hybrid_alpha, explain
             )
         )
 
@@ -211,6 +262,26 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     _register_resources(server, provider)
 
 
+def inlined_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema with its `$defs` written in place: it is embedded in another
+    schema, where references to its own definitions would not resolve."""
+    schema = model.model_json_schema()
+    definitions = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            reference = node.get("$ref")
+            if isinstance(reference, str) and reference.startswith("#/$defs/"):
+                return inline(definitions[reference.removeprefix("#/$defs/")])
+            return {key: inline(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [inline(item) for item in node]
+        return node
+
+    inlined: dict[str, Any] = inline(schema)
+    return inlined
+
+
 def batch_draft(
     model: type[BaseModel], item: Any, namespace: str | None
 ) -> MemoryDraft | InvalidInputError:
@@ -220,12 +291,15 @@ def batch_draft(
     except ValidationError as exc:
         return invalid_arguments("this item", exc)
     fields = checked.model_dump()
+    sequence = getattr(checked, "sequence", None)
     return MemoryDraft(
         fields["content"],
         fields["namespace"] or namespace,
         fields["tags"],
         fields["importance"],
         fields["metadata"],
+        occurred_at=fields.get("occurred_at"),
+        sequence=sequence.draft() if isinstance(sequence, SequenceArg) else None,
     )
 
 

@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from loci.embedding import Embedder
 from loci.errors import ModelMismatchError, NotFoundError
+from loci.memory.signals import DEFAULT, Profile
 from loci.stores import memories as sql
 from loci.stores.db import Database
 from loci.stores.keywords import KeywordMirror
@@ -39,6 +40,7 @@ class Limits:
     max_recall_limit: int = 100
     default_namespace: str = "default"
     hybrid_alpha: float = 0.5
+    profile: Profile = DEFAULT
 
 
 class MemoryEngine:

@@ -11,6 +11,8 @@ whole.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +32,8 @@ DOCUMENT_ENDS = "]}"
 LINE_MAX = 16 * 1024 * 1024
 #: The largest document read whole (reading takes about four times its size in memory).
 WHOLE_MAX = 256 * 1024 * 1024
+#: Bytes read at a time when copying a pipe or device before an import.
+SPOOL_CHUNK = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -91,8 +95,57 @@ def read_export(path: Path, max_bytes: int) -> ExportContent:
 
     A file over `max_bytes` (or a device or pipe that gives more), a line of a streamed export
     over LINE_MAX and a document read whole over WHOLE_MAX are refused with a clear error,
-    before anything is imported.
+    before anything is imported. A pipe or device can be read only once: it is copied to a
+    private temporary file first, which goes once its memories have been read.
     """
+    if path.exists() and not path.is_file():
+        copy = _spooled(path, max_bytes)
+        try:
+            content = _read_file(copy, max_bytes)
+        except BaseException:
+            copy.unlink(missing_ok=True)
+            raise
+        return ExportContent(content.header, _then_removed(content.memories, copy), content.count)
+    return _read_file(path, max_bytes)
+
+
+def _spooled(path: Path, max_bytes: int) -> Path:
+    """A private copy of what a pipe or device gives, refused at its first bytes unless it
+    opens as a JSON object, and once it passes `max_bytes`."""
+    handle, name = tempfile.mkstemp(prefix="loci-import-", suffix=".json")
+    copy = Path(name)
+    try:
+        with path.open("rb") as source, os.fdopen(handle, "wb") as target:
+            chunk = source.read(SPOOL_CHUNK)
+            if not chunk.lstrip().startswith(b"{"):
+                raise InvalidInputError(
+                    f"{path} is not a loci export: it does not start as a JSON object",
+                    path=str(path),
+                )
+            written = 0
+            while chunk:
+                written += len(chunk)
+                if written > max_bytes:
+                    raise _too_large(path, max_bytes)
+                target.write(chunk)
+                chunk = source.read(SPOOL_CHUNK)
+    except OSError as exc:
+        copy.unlink(missing_ok=True)
+        raise InvalidInputError(f"cannot read {path}: {exc}", path=str(path)) from exc
+    except BaseException:
+        copy.unlink(missing_ok=True)
+        raise
+    return copy
+
+
+def _then_removed(memories: Iterable[Any], copy: Path) -> Iterator[Any]:
+    try:
+        yield from memories
+    finally:
+        copy.unlink(missing_ok=True)
+
+
+def _read_file(path: Path, max_bytes: int) -> ExportContent:
     try:
         if path.is_file() and path.stat().st_size > max_bytes:
             raise _too_large(path, max_bytes)

@@ -1,9 +1,8 @@
-"""Rank recall candidates: vector and keyword scores fused, lifted by the period and speaker
-the query names, then by neighbouring turns, by the rest of their thread, and by how well their
-thread as a whole matches the query's words.
+"""Rank recall candidates: the pool of what the two searches found and the items beside them
+in their sequences, scored by the named signals of a profile (`signals`).
 
 Filters have been applied before this point: both candidate lists hold only admitted memories,
-and neighbours are looked up through the same filter.
+and the items beside them join the pool only if the filter admits them too.
 """
 
 from __future__ import annotations
@@ -16,128 +15,178 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from loci.memory import scoring, when
-from loci.memory.filters import CompiledFilter
-from loci.memory.ranking import named_speaker
+from loci.memory import signals, when
+from loci.memory.signals import Floats, Keys, Pool, Profile
 from loci.memory.when import Period
-from loci.stores import memories as sql
-from loci.stores import timeline
+from loci.stores import sequences, timeline
 from loci.stores.db import Database
 from loci.stores.moments import MemoryTimes
-from loci.stores.turns import TurnDirectory, TurnFacts, around, facts_of_threads
-from loci.stores.vector_index import Hit, VectorIndex
-
-#: How much of its best neighbour's score a memory gains (conversation turns only). Answers in a
-#: chat often sit in the reply to a question that matches the query, or in the next message:
-#: on LoCoMo this lifts recall@10 from 0.69 to 0.76.
-NEIGHBOUR_WEIGHT = 0.5
-#: How much of the mean of its thread's three best scores a memory gains (a chat session; any
-#: other memory is a thread of its own). On LoCoMo it lifts recall@10 from 0.758 to 0.775.
-THREAD_WEIGHT = 0.4
-#: How much a memory gains from falling in a period the query names ("in May 2023"), times its
-#: closeness (see `when`). On LoCoMo's 114 dated questions recall@10 goes from 0.67 to 0.92.
-TIME_WEIGHT = 0.5
-#: How much a conversation turn gains when its speaker is the one person the query names. The
-#: vector search leaves speaker names out of the query (`ranking.vector_query`), so this lift
-#: alone favours the named speaker's turns: 0.1 -> 0.2 lifts LoCoMo recall@5 from 0.720 to
-#: 0.731 and recall@10 from 0.824 to 0.831 (each in at least four of its five conversations).
-SPEAKER_WEIGHT = 0.2
-#: How much a conversation turn gains from its whole thread's keyword score (relative to the
-#: best thread's). A question's words are often spread over the turns of the session that
-#: answers it: on LoCoMo this lifts recall@5 from 0.702 to 0.725, recall@10 from 0.810 to 0.818
-#: and session recall@5 from 0.906 to 0.913 (0.2-0.4 all give about the same).
-THREAD_KEYWORD_WEIGHT = 0.3
-
-
-class Mirrors(NamedTuple):
-    """The process's in-memory mirrors that ranking reads instead of the database."""
-
-    turns: TurnDirectory
-    times: MemoryTimes
+from loci.stores.sequences import Place
+from loci.stores.vector_index import Allowed, Hit, VectorIndex
 
 
 class Ranked(NamedTuple):
-    """One ranked memory: its key, cosine similarity to the query, and final score."""
+    """One ranked memory: its key, cosine similarity to the query, final score and, when
+    asked to explain, each signal's value."""
 
     key: int
     similarity: float
     score: float
+    signals: Mapping[str, float] | None = None
 
 
 @dataclass(frozen=True)
 class Candidates:
-    """What the two searches found: vector hits and (seq, keyword score; larger is better)."""
+    """What the searches found: vector hits, keyword scores by seq and by sequence id (larger
+    is better), and what the query names."""
 
     vector: Sequence[Hit]
     keyword: Mapping[int, float]
-    thread_keyword: Mapping[int, float] = field(default_factory=dict)  # thread id -> score
-    conversations: bool = True  # False: no conversation turn is stored, skip the thread lookup
-    query: str = ""  # the question, for the speaker it names
+    group_keyword: Mapping[int, float] = field(default_factory=dict)
+    sequences: bool = True  # False: no memory is in a sequence, skip looking for neighbours
+    actor: str | None = None  # the one actor of the searched sequences the question names
     periods: Sequence[Period] = ()  # the periods it names
 
 
+@dataclass(frozen=True)
+class Context:
+    """Where ranking reads what the searches did not bring: the database, the vector index,
+    the memories' times (None: read them by SQL) and what the filter admits."""
+
+    db: Database
+    index: VectorIndex
+    times: MemoryTimes | None
+    allowed: Allowed | None
+
+
 def rank(
-    db: Database,
-    index: VectorIndex,
+    context: Context,
     query_vector: npt.NDArray[np.float32],
     found: Candidates,
-    compiled: CompiledFilter,
-    alpha: float,
-    mirrors: Mirrors | None = None,
+    profile: Profile,
+    explain: bool = False,
 ) -> Iterator[Ranked]:
-    """All candidates, best first (lazily: callers usually want the first few).
-    alpha 1 and 0 are the pure vector and keyword rankings. `mirrors`, the process's mirrors
-    of where conversation turns sit and when memories happened, save reading them from the
-    database when the filter admits whole namespaces."""
-    if alpha >= 1.0:
+    """All candidates, best first (lazily: callers usually want the first few). A profile
+    without keyword weight is the pure vector ranking, one without vector weight the pure
+    keyword ranking."""
+    if profile.keyword <= 0.0:
         similarity = {hit.key: hit.similarity for hit in found.vector}
-        return _ordered(similarity, similarity)
-    if alpha <= 0.0:
+        return _ordered(similarity, similarity, "vector", explain)
+    if profile.vector <= 0.0:
         keyword = dict(found.keyword)
         keys = np.fromiter(keyword, np.int64, len(keyword))
-        cosine = index.similarities(query_vector, keys)
+        cosine = context.index.similarities(query_vector, keys)
         known = ~np.isnan(cosine)
-        return _ordered(
-            keyword, dict(zip(keys[known].tolist(), cosine[known].tolist(), strict=True))
-        )
-    # The mirrors hold every memory: they answer for filters that admit whole namespaces.
-    usable = mirrors if mirrors is not None and compiled.only_namespaces else None
-    similarity = {hit.key: hit.similarity for hit in found.vector}
-    first = np.array(sorted(similarity.keys() | found.keyword.keys()), dtype=np.int64)
-    pool = (
-        scoring.widen(first, _facts(db, first, compiled, usable))
-        if found.conversations
-        else scoring.alone(first)
-    )
+        cosines = dict(zip(keys[known].tolist(), cosine[known].tolist(), strict=True))
+        return _ordered(keyword, cosines, "keyword", explain)
+    pool = _pool(context, query_vector, found)
+    scored = signals.score(pool, profile)
     keys = pool.keys.tolist()
-    cosine = _cosines(index, query_vector, pool.keys, similarity)
-    matched = np.fromiter(map(found.keyword.get, keys, repeat(0.0)), np.float64, len(keys))
-    scores = scoring.fused(cosine, matched, alpha)
-    if found.periods:
-        scores = scores + TIME_WEIGHT * _closeness(db, pool.keys, found.periods, usable)
-    speaker = named_speaker(found.query, pool.voices)
-    if speaker is not None:
-        scores = scores + SPEAKER_WEIGHT * (pool.speakers == pool.names.index(speaker))
-    scores = scoring.with_neighbours(scores, pool, NEIGHBOUR_WEIGHT)
-    scores = scoring.with_thread_prior(scores, pool, THREAD_WEIGHT)
-    if found.thread_keyword:
-        thread_scores = found.thread_keyword
-        threads = np.fromiter(thread_scores.keys(), np.int64, len(thread_scores))
-        values = np.fromiter(thread_scores.values(), np.float64, len(thread_scores))
-        scores = scores + THREAD_KEYWORD_WEIGHT * scoring.thread_shares(pool, threads, values)
-    order = scoring.ordered(scores).tolist()
-    # np.where, not nan_to_num: the same zeros for NaN, 4 against 21 us.
-    similarities = np.where(np.isnan(cosine), 0.0, cosine).tolist()
-    values = scores.tolist()
-    return (Ranked(keys[i], similarities[i], values[i]) for i in order)
+    similarities = np.where(np.isnan(pool.cosine), 0.0, pool.cosine).tolist()
+    values = scored.scores.tolist()
+    order = signals.ordered(scored.scores).tolist()
+    return (
+        Ranked(keys[i], similarities[i], values[i], _explained(scored, i) if explain else None)
+        for i in order
+    )
+
+
+def _pool(context: Context, query_vector: npt.NDArray[np.float32], found: Candidates) -> Pool:
+    """The candidates and the items beside them in their sequences, with their evidence."""
+    similarity = {hit.key: hit.similarity for hit in found.vector}
+    first = sorted(similarity.keys() | found.keyword.keys())
+    places = _places(context, first) if found.sequences else {}
+    keys = np.array(sorted(set(first) | places.keys()), dtype=np.int64)
+    listed = keys.tolist()
+    at = {key: n for n, key in enumerate(listed)}
+    cosine = _cosines(context.index, query_vector, keys, similarity)
+    matched = np.fromiter(map(found.keyword.get, listed, repeat(0.0)), np.float64, len(keys))
+    groups = np.full(len(keys), -1, dtype=np.int64)
+    previous = np.full(len(keys), -1, dtype=np.intp)
+    following = np.full(len(keys), -1, dtype=np.intp)
+    for key, place in places.items():
+        n = at[key]
+        groups[n] = place.sequence
+        previous[n] = at.get(place.previous, -1) if place.previous is not None else -1
+        following[n] = at.get(place.following, -1) if place.following is not None else -1
+    closeness = _closeness(context, keys, found.periods) if found.periods else np.zeros(len(keys))
+    return Pool(
+        keys=keys,
+        cosine=cosine,
+        keyword=matched,
+        closeness=closeness,
+        actor_named=_by_actor(context, listed, places, found.actor),
+        groups=groups,
+        previous=previous,
+        following=following,
+        group_keyword=_group_shares(groups, found.group_keyword),
+    )
+
+
+def _by_actor(
+    context: Context, keys: list[int], places: Mapping[int, Place], actor: str | None
+) -> npt.NDArray[np.bool_]:
+    """Whether each memory is by `actor`: said or done by them in a sequence or, for a memory
+    without an actor, naming them in its text."""
+    if actor is None:
+        return np.zeros(len(keys), dtype=np.bool_)
+    unplaced = [key for key in keys if key not in places or places[key].actor is None]
+    with context.db.locked() as conn:
+        naming = sequences.naming(conn, actor, unplaced)
+    return np.fromiter(
+        (
+            key in naming
+            if key not in places or places[key].actor is None
+            else places[key].actor == actor
+            for key in keys
+        ),
+        np.bool_,
+        len(keys),
+    )
+
+
+def _places(context: Context, first: list[int]) -> dict[int, Place]:
+    """The places of the candidates in their sequences, and of the admitted items beside
+    them, by seq."""
+    with context.db.locked() as conn:
+        found = {place.seq: place for place in sequences.places(conn, first)}
+        beside = {
+            key
+            for place in found.values()
+            for key in (place.previous, place.following)
+            if key is not None and key not in found
+        }
+        admitted = _admitted(sorted(beside), context.allowed)
+        found.update((place.seq, place) for place in sequences.places(conn, admitted))
+    return found
+
+
+def _admitted(keys: list[int], allowed: Allowed | None) -> list[int]:
+    """Those of `keys` the filter admits. Items of a sequence share its namespace, so only a
+    filter on other fields can leave some out."""
+    if allowed is None or allowed.keys is None or not keys:
+        return keys
+    wanted = np.array(keys, dtype=np.int64)
+    kept: list[int] = wanted[np.isin(wanted, allowed.keys)].tolist()
+    return kept
+
+
+def _group_shares(groups: Keys, scores: Mapping[int, float]) -> Floats:
+    """Each memory's sequence's keyword score over the best sequence's (0 without one)."""
+    best = max(scores.values(), default=0.0)
+    if best <= 0.0:
+        return np.zeros(groups.shape[0])
+    found = np.fromiter(map(scores.get, groups.tolist(), repeat(0.0)), np.float64, len(groups))
+    shares: Floats = found / best
+    return shares
 
 
 def _cosines(
     index: VectorIndex,
     query_vector: npt.NDArray[np.float32],
-    keys: scoring.Keys,
+    keys: Keys,
     known: Mapping[int, float],
-) -> scoring.Floats:
+) -> Floats:
     """Each key's similarity to the query: the vector search's figure for its hits, the
     index's for the others (NaN for keys it does not hold)."""
     cosine = np.fromiter(map(known.get, keys.tolist(), repeat(np.nan)), np.float64, len(keys))
@@ -147,34 +196,33 @@ def _cosines(
     return cosine
 
 
-def _facts(
-    db: Database, first: scoring.Keys, compiled: CompiledFilter, mirrors: Mirrors | None
-) -> TurnFacts:
-    """The conversation facts of the first candidates and of the memories up to two steps
-    from them, from the mirror or else the database."""
-    if mirrors is not None:
-        return mirrors.turns.around(first, compiled.namespaces)
-    with db.locked() as conn:
-        threads = sql.conversation_threads(conn, first.tolist(), compiled.sql, compiled.params)
-    return facts_of_threads(threads).at(around(first))
-
-
-def _closeness(
-    db: Database, keys: scoring.Keys, periods: Sequence[Period], mirrors: Mirrors | None
-) -> npt.NDArray[np.float64]:
+def _closeness(context: Context, keys: Keys, periods: Sequence[Period]) -> Floats:
     """Each memory's closeness to the periods (0 for memories without a time)."""
-    if mirrors is not None:
-        times = mirrors.times.of(keys.tolist())
+    if context.times is not None:
+        times = context.times.of(keys.tolist())
     else:
-        with db.locked() as conn:
+        with context.db.locked() as conn:
             times = timeline.times_of(conn, keys.tolist())
     seconds = np.fromiter((times.get(k, np.nan) for k in keys.tolist()), np.float64, len(keys))
     return when.closeness_of(seconds, periods)
 
 
-def _ordered(scores: Mapping[int, float], similarity: Mapping[int, float]) -> Iterator[Ranked]:
+def _explained(scored: signals.Scored, position: int) -> dict[str, float]:
+    return {name: float(values[position]) for name, values in scored.signals.items()}
+
+
+def _ordered(
+    scores: Mapping[int, float], similarity: Mapping[int, float], signal: str, explain: bool
+) -> Iterator[Ranked]:
     # Keys ascending, then a stable sort by score: ties stay in key order (oldest first).
-    # Sorting keys by `scores.__getitem__` costs half of sorting (score, key) tuples.
     ordered = sorted(scores)
     ordered.sort(key=scores.__getitem__, reverse=True)
-    return (Ranked(key, similarity.get(key, 0.0), scores[key]) for key in ordered)
+    return (
+        Ranked(
+            key,
+            similarity.get(key, 0.0),
+            scores[key],
+            {signal: scores[key]} if explain else None,
+        )
+        for key in ordered
+    )

@@ -19,6 +19,27 @@ class MemoryDraft:
     importance: float = 0.5
     metadata: Mapping[str, Any] = field(default_factory=dict)
     source: str = "manual"
+    occurred_at: str | None = None  # when it happened (ISO 8601), if not when it is stored
+    sequence: SequenceDraft | None = None
+
+
+@dataclass(frozen=True)
+class SequenceDraft:
+    """Where a memory goes in a sequence, as a caller describes it, before validation."""
+
+    name: str
+    kind: str = "log"
+    position: float | None = None
+    actor: str | None = None
+
+
+class SequencePlace(BaseModel):
+    """A memory's place in a sequence (a conversation session, a story, a log)."""
+
+    name: str = Field(description="The sequence, unique within its namespace.")
+    kind: Literal["conversation", "story", "log"]
+    position: float = Field(description="Order within the sequence.")
+    actor: str | None = Field(default=None, description="Who said or did it.")
 
 
 class Memory(BaseModel):
@@ -35,6 +56,12 @@ class Memory(BaseModel):
     updated_at: str
     last_accessed: str
     access_count: int
+    occurred_at: str | None = Field(
+        default=None, description="When it happened, if given (ISO 8601, UTC)."
+    )
+    sequence: SequencePlace | None = Field(
+        default=None, description="Its place in a sequence, if it is in one."
+    )
 
 
 class MemoryHit(Memory):
@@ -49,6 +76,10 @@ class MemoryHit(Memory):
         ),
     )
     score: float = Field(description="Ranking score the results are ordered by.")
+    signals: dict[str, float] | None = Field(
+        default=None,
+        description="With explain: each ranking signal's value (0-1) for this memory.",
+    )
 
 
 class RememberResult(BaseModel):
@@ -84,6 +115,9 @@ class RecallResult(BaseModel):
     total: int
     mode: Literal["hybrid", "vector", "keyword"]
     query_embedding_time_ms: float
+    weights: dict[str, float] | None = Field(
+        default=None, description="With explain: the weight of each ranking signal."
+    )
 
 
 class MemoryRef(BaseModel):

@@ -11,16 +11,18 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.memory.engine import MemoryEngine
-from loci.memory.ranking import vector_query
+from loci.memory.ranking import named_speaker, vector_query
 from loci.memory.search_side import Prepared
 
 
 class Embedded(NamedTuple):
-    """The query's vector, what the database half found, and the time spent embedding (ms)."""
+    """The query's vector, what the database half found, the time spent embedding (ms), and
+    the one actor of the searched sequences the query names, if any."""
 
     vector: npt.NDArray[np.float32]
     prepared: Prepared
     ms: float
+    actor: str | None = None
 
 
 def embed_beside(
@@ -31,23 +33,22 @@ def embed_beside(
 ) -> Embedded:
     """Embed the query for the vector search while `prepare` runs in the worker thread.
     `prepare` takes the database lock there: never call this while holding it."""
-    # The vector search leaves the names of the conversations' speakers out of the text it
-    # embeds (see `vector_query`): those known before `prepare` refreshes the mirrors...
-    speakers = engine.sync.speakers(namespaces)
+    # The vector search leaves the names of the sequences' actors out of the text it embeds
+    # (see `vector_query`): those known before `prepare` refreshes the mirrors...
+    speakers = engine.sync.actors(namespaces)
     text = vector_query(query, speakers)
     pending = engine.beside(prepare)
     started = time.perf_counter()
     vector = engine.embed([text])[0]
     ms = (time.perf_counter() - started) * 1000
     prepared = pending.result()
-    # ...unless the refresh brought speakers that change the text (the first recall after
-    # they were stored): embedding again then beats refreshing before every embedding
-    # (~1.2 ms after one write in a 2.7k-turn store, no longer beside the embedding). The
-    # mirror answers with the same object until its turns change.
-    after = engine.sync.speakers(namespaces)
+    # ...unless the refresh brought actors that change the text (the first recall after they
+    # were stored): embedding again then beats refreshing before every embedding. The sync
+    # answers with the same object until the memories change.
+    after = engine.sync.actors(namespaces)
     fresh = text if after is speakers else vector_query(query, after)
     if fresh != text:
         started = time.perf_counter()
         vector = engine.embed([fresh])[0]
         ms += (time.perf_counter() - started) * 1000
-    return Embedded(vector, prepared, ms)
+    return Embedded(vector, prepared, ms, named_speaker(query, after.candidates(query)))

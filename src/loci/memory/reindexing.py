@@ -1,7 +1,7 @@
 """`loci reindex`: embed memories again where needed, then rebuild every derived structure.
 
-SQLite is the system of record; the vector index, the keyword index and the conversation
-sessions' documents are derived from it and can always be rebuilt. Vectors are embedded again
+SQLite is the system of record; the vector index, the keyword index and the sequences'
+keyword documents are derived from it and can always be rebuilt. Vectors are embedded again
 for every memory when the model changed (or when asked), and otherwise only where the stored
 vector is damaged (not a finite unit vector of the model's size), which no rebuild could fix.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
-from loci.stores import health, threads
+from loci.stores import health, sequences
 from loci.stores.vector_sync import Progress, prune_log, reload_everywhere
 
 #: Memories embedded and committed together.
@@ -33,7 +33,7 @@ def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dic
         if re_embed_all:
             engine.record_model(conn)
         health.rebuild_keyword_index(conn)
-        sessions = threads.rebuild_all(conn)
+        sequence_count = sequences.rebuild_documents(conn)
         reload_everywhere(conn)  # other processes mirror what was rebuilt
     indexed = engine.sync.rebuild(None if chosen else progress)
     return {
@@ -41,7 +41,7 @@ def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dic
         "re_embedded": len(chosen),
         "damaged_vectors": len(damaged),
         "indexed": indexed,
-        "conversation_sessions": sessions,
+        "sequences": sequence_count,
         "previous_model": stored,
         "model": identity.name,
     }

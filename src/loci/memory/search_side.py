@@ -1,25 +1,32 @@
 """The database half of a recall, run in the worker thread while the query is embedded.
 
 It checks the namespace and the model, finds what the filter admits, runs the keyword search
-(over memories, and over whole conversation threads when the store holds any; in the
-process's mirrors of the keyword indexes when they can answer), and reads the periods the
-query names ("in May 2023", "last week"), adding the best keyword matches inside them and the
-memories they hold for a vector search of their own.
+(over memories, in the process's mirror of the keyword index when it can answer, and over
+whole sequences when the store holds any), and reads the periods the query names ("in May
+2023", "last week"), adding the best keyword matches inside them and the memories they hold
+for a vector search of their own. Once the query's vector is known, `ranked` adds the vector
+candidates and ranks them all.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
-from loci.memory import when
+import numpy as np
+import numpy.typing as npt
+
+from loci.memory import hybrid, when
 from loci.memory.engine import MemoryEngine
 from loci.memory.filters import CompiledFilter, admitted
 from loci.memory.ranking import fts_match, keyword_terms
+from loci.memory.signals import Profile
 from loci.memory.when import Period
 from loci.stores import memories as sql
-from loci.stores import threads, timeline
+from loci.stores import sequences, timeline
 from loci.stores.vector_index import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
@@ -32,8 +39,8 @@ class Prepared:
 
     allowed: Allowed | None
     keyword: dict[int, float]  # seq -> keyword score, larger is better
-    conversations: bool  # whether the store holds any conversation turn
-    thread_keyword: dict[int, float]  # conversation thread id -> its keyword score
+    sequences: bool  # whether any memory is in a sequence
+    group_keyword: dict[int, float]  # sequence id -> its keyword score, larger is better
     periods: list[Period]  # the periods the query names
     within: KeyArray | None  # admitted memories of those periods (None: no period named)
 
@@ -54,24 +61,24 @@ def prepare(
         if namespace is not None:
             engine.require_namespace(conn, namespace)
         engine.check_model(conn)
-        conversations = len(engine.sync.turns) > 0
+        in_sequences = sequences.any_items(conn)
         allowed = admitted(conn, compiled, engine.sync.facets)
         keys = allowed.keys if allowed is not None else None
         keyword = (
             _keyword_search(engine, conn, compiled, match, depth, query, keys) if match else []
         )
         periods, within = _periods(engine, conn, query, compiled, match, depth, keyword, keys)
-        thread_keyword = (
-            _thread_keyword_search(engine, conn, compiled, match, depth, query)
-            if match and conversations
+        group_keyword = (
+            sequences.keyword_search(conn, match, depth, compiled.namespaces)
+            if match and in_sequences
             else {}
         )
     # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
     return Prepared(
         allowed=allowed,
         keyword={seq: -rank for seq, rank in keyword},
-        conversations=conversations,
-        thread_keyword=thread_keyword,
+        sequences=in_sequences,
+        group_keyword=group_keyword,
         periods=periods,
         within=within,
     )
@@ -95,26 +102,6 @@ def _keyword_search(
     if found is not None:
         return found
     return sql.keyword_search(conn, match, compiled.sql, compiled.params, depth)
-
-
-def _thread_keyword_search(
-    engine: MemoryEngine,
-    conn: sqlite3.Connection,
-    compiled: CompiledFilter,
-    match: str,
-    depth: int,
-    query: str,
-) -> dict[int, float]:
-    """thread id -> keyword score (larger is better) of the best-matching conversation
-    sessions of the filter's namespaces: from the in-memory mirror when it is loaded (the same
-    answer, 0.4-0.7 ms sooner in a 2.7k-turn store), else by SQL."""
-    found = engine.sync.thread_keywords.search(
-        conn, keyword_terms(query), compiled.namespaces, depth
-    )
-    if found is None:
-        return threads.keyword_search(conn, match, depth, compiled.namespaces)
-    # bm25() is lower-is-better and negative for matches: flip it.
-    return {thread: -rank for thread, rank in found}
 
 
 def _periods(
@@ -167,3 +154,44 @@ def _keyword_search_within(
     clause, params = timeline.within_clause(spans)
     where = f"({compiled.sql}) AND {clause}"
     return sql.keyword_search(conn, match, where, [*compiled.params, *params], depth)
+
+
+class Asked(NamedTuple):
+    """What a recall asks of ranking: the question, the profile, how many candidates each
+    search brings, whether the filter admits whole namespaces, and whether to explain."""
+
+    query: str
+    actor: str | None  # the one actor the query names
+    profile: Profile
+    depth: int
+    whole_namespaces: bool
+    explain: bool
+
+
+def ranked(
+    engine: MemoryEngine,
+    query_vector: npt.NDArray[np.float32],
+    prepared: Prepared,
+    asked: Asked,
+) -> Iterator[hybrid.Ranked]:
+    """The ranked candidates (filtered before ranking), best first: the vector search's,
+    with the best matches inside the periods the query names, and what `prepare` found."""
+    profile = asked.profile
+    index = engine.sync.index
+    vector = index.search(query_vector, asked.depth, prepared.allowed) if profile.vector else []
+    if prepared.within is not None and prepared.within.size and 0.0 < profile.vector < 1.0:
+        seen = {hit.key for hit in vector}
+        inside = index.search(query_vector, asked.depth, Allowed(keys=prepared.within))
+        vector = [*vector, *(hit for hit in inside if hit.key not in seen)]
+    found = hybrid.Candidates(
+        vector=vector,
+        keyword=prepared.keyword,
+        group_keyword=prepared.group_keyword,
+        sequences=prepared.sequences,
+        actor=asked.actor,
+        periods=prepared.periods,
+    )
+    # The mirror of memory times holds every memory: it answers for whole namespaces.
+    times = engine.sync.times if asked.whole_namespaces else None
+    context = hybrid.Context(engine.db, index, times, prepared.allowed)
+    return hybrid.rank(context, query_vector, found, profile, asked.explain)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
 from typing import Any
 
@@ -31,7 +31,6 @@ from loci.memory.models import (
 from loci.memory.validation import CheckedDraft
 from loci.stores import memories as sql
 from loci.stores import memory_rows
-from loci.stores.vector_index import Allowed
 from loci.stores.vector_sync import Progress, prune_log
 from loci.timeutil import now
 
@@ -163,8 +162,10 @@ class MemoryService:
         filters: Mapping[str, Any] | None = None,
         min_similarity: float = 0.0,
         hybrid_alpha: float | None = None,
+        explain: bool = False,
     ) -> RecallResult:
-        """Memories matching `query`, best first: vector and keyword scores fused (see `hybrid`)."""
+        """Memories matching `query`, best first, ranked by named signals (see `signals`);
+        `explain` reports each hit's signal values."""
         query = validation.content(query, self._limits.max_content_bytes, "query")
         limit = validation.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
         min_similarity = validation.unit_float(min_similarity, "min_similarity")
@@ -180,15 +181,22 @@ class MemoryService:
                 self._engine, namespace, compiled, alpha < 1.0, depth, query
             ),
         )
-        ranked = self._rank(query, embedded.vector, embedded.prepared, compiled, alpha, depth)
+        profile = self._limits.profile.with_alpha(alpha)
+        asked = search_side.Asked(
+            query, embedded.actor, profile, depth, compiled.only_namespaces, explain
+        )
+        ranked = search_side.ranked(self._engine, embedded.vector, embedded.prepared, asked)
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         if min_similarity > 0.0:
             ranked = (r for r in ranked if r.similarity >= min_similarity)
-        best = [(r.key, r.similarity, r.score) for r in islice(ranked, limit)]
-        hits = self._load_hits(best, touch=True)
+        hits = self._load_hits(list(islice(ranked, limit)), touch=True)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(
-            memories=hits, total=len(hits), mode=mode, query_embedding_time_ms=embedded.ms
+            memories=hits,
+            total=len(hits),
+            mode=mode,
+            query_embedding_time_ms=embedded.ms,
+            weights=profile.weights() if explain else None,
         )
 
     def nearby(self, memory_id: str, limit: int = 5, exclude_self: bool = True) -> NearbyResult:
@@ -210,7 +218,7 @@ class MemoryService:
             )
         hits = index.search(vector, limit + 1)
         neighbours = [(h.key, h.similarity) for h in hits if not (exclude_self and h.key == seq)]
-        ranked = [(key, sim, sim) for key, sim in neighbours[:limit]]
+        ranked = [hybrid.Ranked(key, sim, sim) for key, sim in neighbours[:limit]]
         return NearbyResult(
             reference=MemoryRef(id=reference.id, content=reference.content),
             neighbors=self._load_hits(ranked, touch=False),
@@ -322,6 +330,8 @@ class MemoryService:
                 last_accessed=stamp,
                 access_count=0,
                 embedding=vector_bytes(vector),
+                occurred_at=item.occurred_at,
+                placement=item.placement,
             )
             for item, vector in zip(items, vectors, strict=True)
         ]
@@ -337,35 +347,6 @@ class MemoryService:
         self._engine.sync.note_own_write()
         return [row.id for row in rows], stamp
 
-    def _rank(
-        self,
-        query: str,
-        query_vector: np.ndarray[Any, Any],
-        prepared: search_side.Prepared,
-        compiled: CompiledFilter,
-        alpha: float,
-        depth: int,
-    ) -> Iterator[hybrid.Ranked]:
-        """The ranked candidates (filtered before ranking), best first."""
-        index = self._engine.sync.index
-        vector = index.search(query_vector, depth, prepared.allowed) if alpha > 0.0 else []
-        if prepared.within is not None and prepared.within.size and 0.0 < alpha < 1.0:
-            # The best matches inside the named periods join the candidates.
-            seen = {hit.key for hit in vector}
-            inside = index.search(query_vector, depth, Allowed(keys=prepared.within))
-            vector = [*vector, *(hit for hit in inside if hit.key not in seen)]
-        found = hybrid.Candidates(
-            vector=vector,
-            keyword=prepared.keyword,
-            thread_keyword=prepared.thread_keyword,
-            conversations=prepared.conversations,
-            query=query,
-            periods=prepared.periods,
-        )
-        sync = self._engine.sync
-        mirrors = hybrid.Mirrors(sync.turns, sync.times)
-        return hybrid.rank(self._engine.db, index, query_vector, found, compiled, alpha, mirrors)
-
     def _forget_preview(self, compiled: CompiledFilter, memory_id: str | None) -> ForgetResult:
         with self._engine.db.locked() as conn:
             ids = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
@@ -373,17 +354,17 @@ class MemoryService:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
         return ForgetResult(deleted=len(ids), ids=ids[:MAX_LISTED_IDS], dry_run=True)
 
-    def _load_hits(self, ranked: list[tuple[int, float, float]], touch: bool) -> list[MemoryHit]:
+    def _load_hits(self, ranked: list[hybrid.Ranked], touch: bool) -> list[MemoryHit]:
         if not ranked:
             return []
-        seqs = [seq for seq, _, _ in ranked]
+        seqs = [hit.key for hit in ranked]
         with self._engine.db.locked() as conn:
             records = sql.rows_by_seq(conn, seqs)
         seen = now() if touch else None
         hits = [
-            memory_rows.row_to_hit(records[seq], similarity, score, seen)
-            for seq, similarity, score in ranked
-            if seq in records
+            memory_rows.row_to_hit(records[hit.key], hit.similarity, hit.score, seen, hit.signals)
+            for hit in ranked
+            if hit.key in records
         ]
         if seen is not None:
             # Access statistics are written behind the answer, by the worker thread; the hits

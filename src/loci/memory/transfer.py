@@ -16,9 +16,18 @@ from loci.memory import reindexing, validation
 from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.memory.export_files import ExportContent, UnreadableItem, document_parts
 from loci.memory.filters import compile_filter
-from loci.memory.models import ExportData, ExportedMemory, ExportResult, ImportResult, ItemError
+from loci.memory.models import (
+    ExportData,
+    ExportedMemory,
+    ExportResult,
+    ImportResult,
+    ItemError,
+    SequenceDraft,
+    SequencePlace,
+)
 from loci.memory.service import content_hash
 from loci.stores import memories as sql
+from loci.stores.sequences import Placement
 from loci.stores.vector_sync import Progress, prune_log
 from loci.timeutil import format_time, now, parse_time
 
@@ -129,7 +138,7 @@ class TransferService:
 
     def reindex(self, force: bool = False, progress: Progress | None = None) -> dict[str, Any]:
         """Re-embed every memory if the model changed (or `force`), and any damaged vector;
-        then rebuild the derived data: the keyword index, the conversation sessions'
+        then rebuild the derived data: the keyword index, the sequences'
         documents and the vector index (see `reindexing`)."""
         return reindexing.reindex(self._engine, force, progress)
 
@@ -189,6 +198,10 @@ class TransferService:
                 memory.access_count, 0, validation.MAX_COUNT, "access_count"
             ),
             embedding=b"",
+            occurred_at=None
+            if memory.occurred_at is None
+            else _stamp(memory.occurred_at, "occurred_at"),
+            placement=None if memory.sequence is None else _placement(memory.sequence),
         )
         return row, vector
 
@@ -265,6 +278,12 @@ def _unit_rows(vectors: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     norms = np.linalg.norm(vectors.astype(np.float64), axis=1, keepdims=True)
     off = np.abs(norms - 1.0) > 1e-4
     return np.where(off, (vectors / norms).astype(np.float32), vectors)
+
+
+def _placement(place: SequencePlace) -> Placement:
+    """An exported place in a sequence, checked as a new one would be."""
+    draft = SequenceDraft(place.name, place.kind, place.position, place.actor)
+    return validation.placement(draft)
 
 
 def _stamp(value: str, field: str) -> str:

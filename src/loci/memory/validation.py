@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from loci.errors import InvalidInputError
+from loci.stores.sequences import KINDS, Placement
+from loci.timeutil import format_time, parse_time
 
 if TYPE_CHECKING:
-    from loci.memory.models import MemoryDraft
+    from loci.memory.models import MemoryDraft, SequenceDraft
 
 UUID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z")
 NAMESPACE_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}\Z")
@@ -31,6 +33,9 @@ MAX_SHOWN = 80
 MAX_METADATA_DEPTH = 32
 #: The largest count, offset or version number accepted (SQLite's integers are 64-bit).
 MAX_COUNT = 2**62
+MAX_NAME_CHARS = 128
+#: Positions in a sequence: any number a float holds exactly as an integer, and fractions.
+MAX_POSITION = 2.0**53
 
 
 def shown(value: object) -> str:
@@ -197,6 +202,8 @@ class CheckedDraft:
     importance: float
     metadata_json: str
     source: str
+    occurred_at: str | None = None
+    placement: Placement | None = None
 
 
 def draft(
@@ -210,4 +217,58 @@ def draft(
         importance=importance(value.importance),
         metadata_json=metadata(value.metadata, max_metadata_bytes),
         source=source(value.source),
+        occurred_at=None if value.occurred_at is None else moment(value.occurred_at),
+        placement=None if value.sequence is None else placement(value.sequence),
     )
+
+
+def moment(value: str, field: str = "occurred_at") -> str:
+    """A time in ISO 8601 (a date, or a date and time), in loci's stored form (UTC)."""
+    try:
+        if not isinstance(value, str):
+            raise ValueError(value)
+        return format_time(parse_time(value))
+    except ValueError:
+        raise InvalidInputError(
+            f"{field} must be an ISO 8601 date or date-time such as 2024-05-04T10:30:00Z, "
+            f"got {shown(value)}",
+            field=field,
+        ) from None
+
+
+def placement(value: SequenceDraft, field: str = "sequence") -> Placement:
+    """A memory's place in a sequence: a name, a known kind, a finite position, an actor."""
+    if value.kind not in KINDS:
+        raise InvalidInputError(
+            f"{field}.kind must be one of {', '.join(KINDS)}, got {shown(value.kind)}",
+            field=f"{field}.kind",
+        )
+    position = value.position
+    if position is not None and (
+        isinstance(position, bool)
+        or not isinstance(position, int | float)
+        or not abs(position) <= MAX_POSITION
+    ):
+        raise InvalidInputError(
+            f"{field}.position must be a number from -2^53 to 2^53, got {shown(position)}",
+            field=f"{field}.position",
+        )
+    actor = None if value.actor is None else name(value.actor, f"{field}.actor")
+    return Placement(
+        name(value.name, f"{field}.name"),
+        value.kind,
+        None if position is None else float(position),
+        actor,
+    )
+
+
+def name(value: str, field: str) -> str:
+    """A name of 1-128 printable characters, trimmed."""
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME_CHARS:
+        raise InvalidInputError(
+            f"{field} must be 1-{MAX_NAME_CHARS} characters, got {shown(value)}", field=field
+        )
+    utf8(value, field)
+    if _has_control(value):
+        raise InvalidInputError(f"{field} must not contain control characters", field=field)
+    return value.strip()

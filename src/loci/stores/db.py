@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from loci.errors import StorageUnavailableError
-from loci.stores import threads
+from loci.stores import sequences
 from loci.stores.failures import translated
 from loci.stores.files import PRIVATE_FILE_MODE, private_folder
 from loci.stores.migrations import MIGRATIONS, latest_version
@@ -83,7 +83,7 @@ class Database:
                 try:
                     yield self._conn
                     # Derived documents follow the rows they are built from, in the same commit.
-                    threads.refresh_stale(self._conn)
+                    sequences.refresh_stale(self._conn)
                     self._conn.execute("COMMIT")
                 except BaseException:
                     _roll_back(self._conn)

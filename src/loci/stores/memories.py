@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +12,9 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.memory.models import Memory, NamespaceInfo
-from loci.stores.memory_rows import COLUMNS, row_to_memory
+from loci.stores import sequences
+from loci.stores.memory_rows import COLUMNS, VECTOR_COLUMN, row_to_memory
+from loci.stores.sequences import Placement
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,8 @@ class NewMemory:
     last_accessed: str
     access_count: int
     embedding: bytes
+    occurred_at: str | None = None
+    placement: Placement | None = None  # its place in a sequence, if any
 
 
 def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> None:
@@ -42,13 +46,15 @@ def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> No
     )
 
 
-def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> None:
-    """Insert memories and their tags (call inside a write transaction)."""
+def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> list[int]:
+    """Insert memories, their tags and their places in sequences (call inside a write
+    transaction); returns their seqs."""
+    seqs: list[int] = []
     for item in items:
         cursor = conn.execute(
             "INSERT INTO memories(id, namespace, content, content_hash, tags, importance, source, "
-            "metadata, created_at, updated_at, last_accessed, access_count, embedding) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "metadata, created_at, updated_at, last_accessed, access_count, embedding, "
+            "occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 item.id,
                 item.namespace,
@@ -63,12 +69,21 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> Non
                 item.last_accessed,
                 item.access_count,
                 item.embedding,
+                item.occurred_at,
             ),
         )
-        seq = cursor.lastrowid
+        seq = int(cursor.lastrowid or 0)
+        seqs.append(seq)
         conn.executemany(
             "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)", [(t, seq) for t in item.tags]
         )
+    placed = [
+        (item.namespace, seq, item.placement)
+        for item, seq in zip(items, seqs, strict=True)
+        if item.placement is not None
+    ]
+    sequences.place_all(conn, placed)
+    return seqs
 
 
 def existing_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
@@ -129,86 +144,47 @@ def embeddings_by_hash(
     return {str(row[0]): bytes(row[1]) for row in rows}
 
 
+#: The items of a namespace's conversation sequences (bind the namespace).
+_CONVERSATION_ITEMS = (
+    "FROM sequences s JOIN sequence_items i ON i.sequence = s.id JOIN memories m ON m.seq = i.seq "
+    "WHERE s.namespace = ? AND s.kind = 'conversation'"
+)
+#: ...of one conversation: its sequences are named after it, or `conversation/session`.
+_OF_CONVERSATION = " AND (s.name = ? OR substr(s.name, 1, length(?) + 1) = ? || '/')"
+
+
 def message_ids(
     conn: sqlite3.Connection, namespace: str, conversation: str | None = None
 ) -> list[str]:
-    """The `metadata.message_id` values of a namespace's memories (conversation imports), of
-    one conversation's when it is given."""
+    """The message ids of a namespace's conversation messages (one conversation's, when
+    given), as the importer recorded them."""
     sql = (
-        "SELECT json_extract(metadata, '$.message_id') FROM memories "
-        "WHERE namespace = ? AND json_extract(metadata, '$.message_id') IS NOT NULL"
+        f"SELECT json_extract(m.metadata, '$.message_id') {_CONVERSATION_ITEMS} "
+        "AND json_extract(m.metadata, '$.message_id') IS NOT NULL"
     )
-    if conversation is None:
-        rows = conn.execute(sql, (namespace,)).fetchall()
-    else:
-        rows = conn.execute(
-            f"{sql} AND json_extract(metadata, '$.conversation') = ?", (namespace, conversation)
-        ).fetchall()
+    rows = _of_conversation(conn, sql, namespace, conversation)
     return [str(row[0]) for row in rows]
 
 
 def message_keys(
     conn: sqlite3.Connection, namespace: str, conversation: str | None = None
 ) -> list[tuple[str, str, str | None]]:
-    """(content hash, timestamp, session id) of the conversation messages stored without a
-    message id in a namespace (one conversation's, when given), to recognise them again."""
+    """(content hash, time, session id) of the conversation messages stored without a message
+    id in a namespace (one conversation's, when given), to recognise them again."""
     sql = (
-        "SELECT content_hash, json_extract(metadata, '$.timestamp'), "
-        "json_extract(metadata, '$.session_id') FROM memories "
-        "WHERE namespace = ? AND json_extract(metadata, '$.conversation') IS NOT NULL "
-        "AND json_extract(metadata, '$.message_id') IS NULL"
+        "SELECT m.content_hash, m.occurred_at, json_extract(m.metadata, '$.session_id') "
+        f"{_CONVERSATION_ITEMS} AND json_extract(m.metadata, '$.message_id') IS NULL"
     )
+    return [tuple(row) for row in _of_conversation(conn, sql, namespace, conversation)]
+
+
+def _of_conversation(
+    conn: sqlite3.Connection, sql: str, namespace: str, conversation: str | None
+) -> list[Any]:
     if conversation is None:
         return conn.execute(sql, (namespace,)).fetchall()
-    return conn.execute(
-        f"{sql} AND json_extract(metadata, '$.conversation') = ?", (namespace, conversation)
-    ).fetchall()
-
-
-@dataclass(frozen=True)
-class Threads:
-    """Where conversation turns sit: each one's neighbours, thread (session) and speaker."""
-
-    neighbours: dict[int, list[int]]
-    thread_of: dict[int, int]  # seq -> conversation_threads.id
-    speaker_of: dict[int, str]
-
-
-def conversation_threads(
-    conn: sqlite3.Connection, seqs: Sequence[int], where: str, params: Sequence[Any]
-) -> Threads:
-    """Neighbours (memories stored just before / after, in the same conversation) of `seqs`
-    and of those neighbours, all admitted by the filter, and the thread each belongs to.
-
-    Conversation imports store a session's messages in order, so neighbours are seq +- 1 in
-    the same thread (namespace, `metadata.conversation` and `metadata.session_id`).
-    """
-    if not seqs:
-        return Threads({}, {}, {})
-    wanted = sorted({seq + step for seq in seqs for step in (-2, -1, 0, 1, 2)})
-    marks = ",".join("?" * len(wanted))
-    if where == "1":  # no filter: the turns table alone answers
-        sql = f"SELECT seq, thread, speaker FROM conversation_turns WHERE seq IN ({marks})"
-    else:
-        # CROSS JOIN keeps the turns first: left to itself, the planner scans the whole
-        # namespace through its index to meet a namespace filter (0.17 against 0.10 ms at 2.7k).
-        sql = (
-            "SELECT t.seq, t.thread, t.speaker FROM conversation_turns t "
-            f"CROSS JOIN memories m ON m.seq = t.seq WHERE t.seq IN ({marks}) AND ({where})"
-        )
-    rows = conn.execute(sql, [*wanted, *params]).fetchall()
-    thread = {int(row[0]): int(row[1]) for row in rows}
-    speaker = {int(row[0]): row[2] for row in rows if isinstance(row[2], str)}
-    return Threads(neighbours_in_threads(seqs, thread), thread, speaker)
-
-
-def neighbours_in_threads(seqs: Iterable[int], thread: Mapping[int, int]) -> dict[int, list[int]]:
-    """For each turn within one step of `seqs`: the turns next to it in the same thread."""
-    near = {seq + step for seq in seqs for step in (-1, 0, 1)} & thread.keys()
-    return {
-        seq: [seq + step for step in (-1, 1) if thread.get(seq + step) == thread[seq]]
-        for seq in near
-    }
+    params = (namespace, conversation, conversation, conversation)
+    return conn.execute(sql + _OF_CONVERSATION, params).fetchall()
 
 
 def keyword_search(
@@ -297,7 +273,7 @@ def iter_memories(
     )
     while rows := cursor.fetchmany(chunk):
         for row in rows:
-            yield row_to_memory(row)[1], (row[12] if with_vectors else None)
+            yield row_to_memory(row)[1], (row[VECTOR_COLUMN] if with_vectors else None)
 
 
 def get_meta(conn: sqlite3.Connection, key: str) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -11,11 +11,14 @@ from pydantic_core import from_json
 
 from loci.errors import StorageUnavailableError
 from loci.memory.models import Memory, MemoryHit
+from loci.stores.sequences import PLACE_JSON
 
 COLUMNS = (
     "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
-    "m.created_at, m.updated_at, m.last_accessed, m.access_count"
+    f"m.created_at, m.updated_at, m.last_accessed, m.access_count, m.occurred_at, {PLACE_JSON}"
 )
+#: Where a column added after `COLUMNS` lands in a row.
+VECTOR_COLUMN = 14
 
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -25,8 +28,15 @@ def row_to_memory(row: Sequence[Any]) -> tuple[int, Memory]:
     return int(row[0]), _validated(Memory, row_fields(row))
 
 
-def row_to_hit(row: Sequence[Any], similarity: float, score: float, seen: str | None) -> MemoryHit:
-    """A `COLUMNS` row as a search hit; `seen` is the access being recorded for it, if any."""
+def row_to_hit(
+    row: Sequence[Any],
+    similarity: float,
+    score: float,
+    seen: str | None,
+    signals: Mapping[str, float] | None = None,
+) -> MemoryHit:
+    """A `COLUMNS` row as a search hit; `seen` is the access being recorded for it, if any;
+    `signals`, each ranking signal's value when asked to explain."""
     fields = row_fields(row)
     if seen is not None:
         fields["last_accessed"] = seen
@@ -34,6 +44,8 @@ def row_to_hit(row: Sequence[Any], similarity: float, score: float, seen: str | 
     # Clipped the NaN-safe way: NaN fails every comparison and becomes 0.
     fields["similarity"] = similarity if 0.0 <= similarity <= 1.0 else float(similarity > 1.0)
     fields["score"] = score
+    if signals is not None:
+        fields["signals"] = dict(signals)
     return _validated(MemoryHit, fields)
 
 
@@ -66,6 +78,8 @@ def row_fields(row: Sequence[Any]) -> dict[str, Any]:
         "updated_at": row[9],
         "last_accessed": row[10],
         "access_count": row[11],
+        "occurred_at": row[12],
+        "sequence": None if row[13] is None else _loads(row[13], row[1], "sequence"),
     }
 
 

@@ -282,6 +282,70 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE checkpoints ADD COLUMN stored_hash TEXT;
     CREATE INDEX checkpoints_base ON checkpoints(base_id) WHERE base_id IS NOT NULL;
     """,
+    # 11: sequences (a conversation session, a story, a log) as records of their own, set by
+    # explicit arguments: a memory's place in one (`sequence_items`) and when it happened
+    # (`occurred_at`). They replace the conversation turns read from metadata JSON (migrations
+    # 2, 5, 6, 7): the turns loci's importer wrote (source 'conversation') move over, ordered
+    # by message time; other memories keep their metadata untouched and are plain notes.
+    """
+    CREATE TABLE sequences (
+        id        INTEGER PRIMARY KEY,
+        namespace TEXT NOT NULL REFERENCES namespaces(name) ON UPDATE CASCADE ON DELETE CASCADE,
+        name      TEXT NOT NULL,
+        kind      TEXT NOT NULL,
+        stale     INTEGER NOT NULL DEFAULT 1,
+        UNIQUE (namespace, name)
+    );
+    CREATE INDEX sequences_stale ON sequences(id) WHERE stale = 1;
+    CREATE TABLE sequence_items (
+        seq      INTEGER PRIMARY KEY REFERENCES memories(seq) ON DELETE CASCADE,
+        sequence INTEGER NOT NULL REFERENCES sequences(id) ON DELETE CASCADE,
+        position REAL NOT NULL,
+        actor    TEXT
+    );
+    CREATE INDEX sequence_items_order ON sequence_items(sequence, position, seq);
+    CREATE VIRTUAL TABLE sequences_fts USING fts5(
+        content, tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER sequence_items_after_insert AFTER INSERT ON sequence_items BEGIN
+        UPDATE sequences SET stale = 1 WHERE id = new.sequence;
+    END;
+    CREATE TRIGGER sequence_items_after_delete AFTER DELETE ON sequence_items BEGIN
+        UPDATE sequences SET stale = 1 WHERE id = old.sequence;
+    END;
+    CREATE TRIGGER memories_after_update_content_sequence AFTER UPDATE OF content ON memories
+    BEGIN
+        UPDATE sequences SET stale = 1
+            WHERE id = (SELECT sequence FROM sequence_items WHERE seq = new.seq);
+    END;
+    ALTER TABLE memories ADD COLUMN occurred_at TEXT;
+
+    INSERT INTO sequences(id, namespace, name, kind)
+        SELECT t.id, t.namespace,
+            t.conversation || CASE WHEN t.session = '' THEN '' ELSE '/' || t.session END,
+            'conversation'
+        FROM conversation_threads t
+        WHERE EXISTS (SELECT 1 FROM conversation_turns c JOIN memories m ON m.seq = c.seq
+            WHERE c.thread = t.id AND m.source = 'conversation');
+    INSERT INTO sequence_items(seq, sequence, position, actor)
+        SELECT c.seq, c.thread, row_number() OVER (PARTITION BY c.thread
+            ORDER BY json_extract(m.metadata, '$.timestamp'), c.seq) - 1, c.speaker
+        FROM conversation_turns c JOIN memories m ON m.seq = c.seq
+        WHERE m.source = 'conversation';
+    UPDATE memories SET occurred_at = json_extract(metadata, '$.timestamp')
+        WHERE seq IN (SELECT seq FROM sequence_items)
+        AND json_type(metadata, '$.timestamp') = 'text';
+
+    DROP TRIGGER memories_thread_insert;
+    DROP TRIGGER memories_thread_delete;
+    DROP TRIGGER memories_thread_update;
+    DROP INDEX memories_thread;
+    DROP INDEX memories_time;
+    DROP TABLE conversation_turns;
+    DROP TABLE conversation_threads;
+    DROP TABLE threads_fts;
+    CREATE INDEX memories_time ON memories(coalesce(occurred_at, created_at));
+    """,
 )
 
 

@@ -37,20 +37,12 @@ MEMORIES = Documents(
     "loci_memory_terms",
     "loci_memory_term_instances",
 )
-#: Conversation sessions as documents (see `threads`); their ids are thread ids.
-THREADS = Documents(
-    "threads_fts",
-    "SELECT f.rowid, t.namespace FROM threads_fts f "
-    "JOIN conversation_threads t ON t.id = f.rowid ORDER BY f.rowid",
-    "loci_thread_terms",
-    "loci_thread_term_instances",
-)
 
 
 def create_vocabularies(conn: sqlite3.Connection) -> None:
-    """The vocabulary views the mirrors load from (temp schema, once per connection, outside
+    """The vocabulary views the mirror loads from (temp schema, once per connection, outside
     a transaction)."""
-    for documents in (MEMORIES, THREADS):
+    for documents in (MEMORIES,):
         for name, kind in ((documents.terms, "row"), (documents.instances, "instance")):
             conn.execute(
                 f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{name} "

@@ -1,6 +1,7 @@
-"""When memories happened: a conversation turn's message time, else when it was stored.
+"""When memories happened: the time given with a memory (a message's time), else when it was
+stored.
 
-The expression below is indexed (migration 5), so the memories of a period are found with an
+The expression below is indexed (migration 11), so the memories of a period are found with an
 index range scan. SQLite uses the index only for the same expression (compared as parsed, so
 spacing may differ).
 """
@@ -19,10 +20,7 @@ import numpy.typing as npt
 
 from loci.timeutil import format_time, parse_time
 
-MEMORY_TIME = (
-    "coalesce(CASE WHEN json_extract(metadata, '$.conversation') IS NOT NULL "
-    "THEN json_extract(metadata, '$.timestamp') END, created_at)"
-)
+MEMORY_TIME = "coalesce(occurred_at, created_at)"
 
 Span = tuple[datetime, datetime]
 

@@ -1,12 +1,10 @@
 """Keeps one process's in-memory indexes in step with the database.
 
 Triggers append every vector change to `vector_log` in the writing transaction (and every
-change of content or metadata, which can reword a memory or move a conversation turn). Before
-each search, :meth:`IndexSync.refresh` applies the entries this process has not seen to the
-vector index, the directory of conversation turns, the memories' times and the keyword
-mirrors of memories and of conversation sessions (a session's document is rebuilt in the same
-transaction as its turns, so the turns logged tell which sessions to re-read). It costs one
-`PRAGMA data_version` when nothing changed. A process that fell behind a pruned log rebuilds
+change of content, metadata or a filtered field). Before each search, :meth:`IndexSync.refresh`
+applies the entries this process has not seen to the vector index, the memories' times, the
+filter fields and the keyword mirror. It costs one `PRAGMA data_version` when nothing
+changed. A process that fell behind a pruned log rebuilds
 them all from the database.
 """
 
@@ -21,15 +19,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from loci.stores import sequences
 from loci.stores.db import Database
 from loci.stores.facets import Condition, MemoryFacets, metadata_fields, mirrored
 from loci.stores.keywords import DocumentList, KeywordMirror
 from loci.stores.moments import MemoryTimes
-from loci.stores.postings import THREADS, create_vocabularies
+from loci.stores.postings import create_vocabularies
 from loci.stores.speaker_names import Speakers
 from loci.stores.timeline import MEMORY_TIME
-from loci.stores.tokens import WordTerms, create_scratch
-from loci.stores.turns import TurnDirectory
+from loci.stores.tokens import create_scratch
 from loci.stores.vector_index import VectorIndex
 
 log = logging.getLogger("loci.store")
@@ -39,13 +37,16 @@ LOG_KEEP = 50_000
 LOAD_CHUNK = 10_000
 #: Every memory, for a full load: (seq, namespace, embedding, time).
 LOAD_ALL = f"SELECT seq, namespace, embedding, {MEMORY_TIME} FROM memories ORDER BY seq"
+#: How many namespace scopes' actors are kept (filters name a few scopes; this bounds a
+#: client that names a new one every time).
+MAX_SCOPES = 64
 
 Progress = Callable[[int, int], None]
 
 
 class IndexSync:
-    """Owns the derived indexes of one process (vectors, conversation turns, memory times,
-    keyword postings) and the log position they have reached."""
+    """Owns the derived indexes of one process (vectors, memory times, filter fields, keyword
+    postings) and the log position they have reached."""
 
     def __init__(
         self,
@@ -56,14 +57,11 @@ class IndexSync:
     ) -> None:
         self._db = db
         self._index = index
-        self._turns = TurnDirectory()
         self._times = MemoryTimes()
         self._facets = MemoryFacets()  # loaded on the first filter it can answer
-        words = WordTerms()  # shared: both mirrors look up the same query words
-        self._keywords = keywords if keywords is not None else KeywordMirror(words=words)
-        self._thread_keywords = KeywordMirror(
-            self._keywords.mirror_from, documents=THREADS, words=words
-        )
+        self._keywords = keywords if keywords is not None else KeywordMirror()
+        # The actors of each namespace scope, until the memories change: recall asks each time.
+        self._actors: dict[frozenset[str] | None, Speakers] = {}
         self._connection_ready = False
         self._dimensions = dimensions
         self._log_position = -1  # -1: never loaded
@@ -75,11 +73,6 @@ class IndexSync:
     def index(self) -> VectorIndex:
         """The index, as of the last refresh."""
         return self._index
-
-    @property
-    def turns(self) -> TurnDirectory:
-        """Where the conversation turns sit, as of the last refresh."""
-        return self._turns
 
     @property
     def times(self) -> MemoryTimes:
@@ -96,17 +89,18 @@ class IndexSync:
         """The keyword index mirrored in memory, as of the last refresh."""
         return self._keywords
 
-    @property
-    def thread_keywords(self) -> KeywordMirror:
-        """The conversation sessions' keyword documents mirrored in memory, as of the last
-        refresh (loaded once the store holds `mirror_from` turns)."""
-        return self._thread_keywords
-
-    def speakers(self, namespaces: frozenset[str] | None) -> Speakers:
-        """The speakers of the conversation turns in those namespaces (None: all), as of the
-        last refresh (read under the lock, so never halfway through one)."""
+    def actors(self, namespaces: frozenset[str] | None) -> Speakers:
+        """The actors of the sequences in those namespaces (None: all), as of the last
+        refresh: the same object until the memories change."""
         with self._lock:
-            return self._turns.speakers(namespaces)
+            known = self._actors.get(namespaces)
+            if known is None:
+                with self._db.locked() as conn:
+                    known = Speakers.of(sequences.actors(conn, namespaces))
+                if len(self._actors) >= MAX_SCOPES:
+                    self._actors.clear()
+                self._actors[namespaces] = known
+            return known
 
     def note_own_write(self) -> None:
         """Call after this process commits vector changes (data_version misses our own)."""
@@ -167,8 +161,8 @@ class IndexSync:
 
     def _load_all(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
         self._log_position = _log_head(conn)
+        self._actors.clear()
         self._index.clear()
-        self._turns.load(conn)
         self._times.clear()
         if self._facets.loaded:
             self._facets.load(conn)
@@ -195,17 +189,12 @@ class IndexSync:
         self._load_mirrors(conn, documents if keep_documents else None)
 
     def _load_mirrors(self, conn: sqlite3.Connection, documents: DocumentList | None) -> None:
-        """Read the keyword mirrors the store is big enough for. The memories' mirror takes
-        its list of memories from `documents`, as the full load read them (None: that mirror
-        is not wanted)."""
+        """Read the keyword mirror if the store is big enough for it: it takes its list of
+        memories from `documents`, as the full load read them (None: not wanted)."""
         if documents is not None:
             self._keywords.load(conn, documents)
         else:
             self._keywords.unload()
-        if self._thread_keywords.wanted(len(self._turns)):
-            self._thread_keywords.load(conn)
-        else:
-            self._thread_keywords.unload()
 
     def _apply_log(self, conn: sqlite3.Connection) -> None:
         entries = conn.execute(
@@ -215,6 +204,7 @@ class IndexSync:
         if not entries:
             return
         self._log_position = int(entries[-1][0])
+        self._actors.clear()
         touched = sorted({int(memory_seq) for _, memory_seq in entries})
         present: set[int] = set()
         stored: list[tuple[int, str, str]] = []
@@ -229,14 +219,9 @@ class IndexSync:
             stored += [(int(row[0]), row[1], row[3]) for row in rows]
         gone = [seq for seq in touched if seq not in present]
         self._index.delete(gone)
-        threads = self._turns.threads_of(touched)  # the sessions the turns leave...
-        self._turns.update(conn, touched)
-        threads |= self._turns.threads_of(touched)  # ...and those they join
         self._times.update(conn, touched)
         self._facets.update(conn, touched)
         _follow(conn, self._keywords, self._index.count(), stored, gone)
-        stored_threads, gone_threads = _thread_documents(conn, threads)
-        _follow(conn, self._thread_keywords, len(self._turns), stored_threads, gone_threads)
 
     def _upsert_rows(self, rows: Sequence[Sequence[Any]]) -> None:
         """Rows start (seq, namespace, embedding); further columns are ignored."""
@@ -283,22 +268,6 @@ def _follow(
     mirror.change(conn, stored, gone)
     if mirror.needs_reload() or (not mirror.loaded and mirror.wanted(size)):
         mirror.load(conn)
-
-
-def _thread_documents(
-    conn: sqlite3.Connection, threads: set[int]
-) -> tuple[list[tuple[int, str, str]], list[int]]:
-    """The (id, namespace, document) of those threads that still have one, and the others."""
-    stored: list[tuple[int, str, str]] = []
-    for chunk in _chunks(sorted(threads), 500):
-        marks = ",".join("?" * len(chunk))
-        stored += conn.execute(
-            "SELECT f.rowid, t.namespace, f.content FROM threads_fts f "
-            f"JOIN conversation_threads t ON t.id = f.rowid WHERE f.rowid IN ({marks})",
-            chunk,
-        ).fetchall()
-    present = {row[0] for row in stored}
-    return stored, [thread for thread in threads if thread not in present]
 
 
 def prune_log(conn: sqlite3.Connection) -> None:

@@ -1,0 +1,222 @@
+"""SQL for sequences: ordered groups of memories (a conversation session, a story, a log).
+
+A sequence is named within its namespace; each of its memories has a position in it and may
+have an actor (who said or did it). Each sequence is also one keyword document (its latest
+items' text), so that recall can tell which sequences a question's words are spread over.
+Triggers mark a sequence stale when its items change; :func:`refresh_stale` rebuilds the marked
+documents before the writing transaction commits.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+#: A sequence's keyword document holds at most this many of its items, the latest.
+MAX_DOCUMENT_ITEMS = 500
+KINDS = ("conversation", "story", "log")
+
+#: Each memory's place as JSON (NULL for none), for reading with the memory's row.
+PLACE_JSON = (
+    "(SELECT json_object('name', s.name, 'kind', s.kind, 'position', i.position, "
+    "'actor', i.actor) FROM sequence_items i JOIN sequences s ON s.id = i.sequence "
+    "WHERE i.seq = m.seq)"
+)
+_NEIGHBOURS = """
+SELECT i.seq, i.sequence, i.actor,
+    (SELECT p.seq FROM sequence_items p WHERE p.sequence = i.sequence
+        AND (p.position, p.seq) < (i.position, i.seq)
+        ORDER BY p.position DESC, p.seq DESC LIMIT 1),
+    (SELECT n.seq FROM sequence_items n WHERE n.sequence = i.sequence
+        AND (n.position, n.seq) > (i.position, i.seq)
+        ORDER BY n.position, n.seq LIMIT 1)
+FROM json_each(?) j CROSS JOIN sequence_items i ON i.seq = j.value
+"""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a memory goes: the sequence named `name` (made with `kind` if new), at
+    `position` (None: after the sequence's last item), said or done by `actor`."""
+
+    name: str
+    kind: str = "log"
+    position: float | None = None
+    actor: str | None = None
+
+
+class Place(NamedTuple):
+    """A memory's place as stored: its sequence, the one before and after it, its actor."""
+
+    seq: int
+    sequence: int
+    actor: str | None
+    previous: int | None
+    following: int | None
+
+
+def place_all(conn: sqlite3.Connection, items: Sequence[tuple[str, int, Placement]]) -> None:
+    """Put memories (namespace, seq, placement) into their sequences, a namespace at a time."""
+    by_namespace: dict[str, list[tuple[int, Placement]]] = {}
+    for namespace, seq, placement in items:
+        by_namespace.setdefault(namespace, []).append((seq, placement))
+    for namespace, placed in by_namespace.items():
+        place(conn, namespace, placed)
+
+
+def place(conn: sqlite3.Connection, namespace: str, items: Sequence[tuple[int, Placement]]) -> None:
+    """Put memories (seq, placement) into their sequences, creating those that do not exist
+    yet; items without a position follow the last item, in the order given."""
+    ids: dict[str, int] = {}
+    ends: dict[int, float] = {}
+    for seq, placement in items:
+        sequence = ids.get(placement.name)
+        if sequence is None:
+            sequence = ids[placement.name] = _sequence_id(conn, namespace, placement)
+            ends[sequence] = _last_position(conn, sequence)
+        position = placement.position
+        if position is None:
+            position = ends[sequence] + 1.0
+        ends[sequence] = max(ends[sequence], position)
+        conn.execute(
+            "INSERT INTO sequence_items(seq, sequence, position, actor) VALUES (?, ?, ?, ?)",
+            (seq, sequence, position, placement.actor),
+        )
+
+
+def _sequence_id(conn: sqlite3.Connection, namespace: str, placement: Placement) -> int:
+    conn.execute(
+        "INSERT INTO sequences(namespace, name, kind) VALUES (?, ?, ?) "
+        "ON CONFLICT (namespace, name) DO NOTHING",
+        (namespace, placement.name, placement.kind),
+    )
+    row = conn.execute(
+        "SELECT id FROM sequences WHERE namespace = ? AND name = ?", (namespace, placement.name)
+    ).fetchone()
+    return int(row[0])
+
+
+def _last_position(conn: sqlite3.Connection, sequence: int) -> float:
+    row = conn.execute(
+        "SELECT max(position) FROM sequence_items WHERE sequence = ?", (sequence,)
+    ).fetchone()
+    return -1.0 if row[0] is None else float(row[0])
+
+
+def places(conn: sqlite3.Connection, seqs: Sequence[int]) -> list[Place]:
+    """The places of those of `seqs` that are in a sequence, with their neighbours."""
+    rows = conn.execute(_NEIGHBOURS, (json.dumps(list(seqs)),)).fetchall()
+    return [Place(*row) for row in rows]
+
+
+def naming(conn: sqlite3.Connection, name: str, seqs: Sequence[int]) -> set[int]:
+    """Those of `seqs` whose text holds `name` (as whole words, in the keyword index)."""
+    if not seqs:
+        return set()
+    rows = conn.execute(
+        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? "
+        "AND rowid IN (SELECT value FROM json_each(?))",
+        ('"' + name.replace('"', '""') + '"', json.dumps(list(seqs))),
+    )
+    return {int(row[0]) for row in rows.fetchall()}
+
+
+def any_items(conn: sqlite3.Connection) -> bool:
+    """Whether any memory is in a sequence."""
+    return conn.execute("SELECT 1 FROM sequence_items LIMIT 1").fetchone() is not None
+
+
+def actors(conn: sqlite3.Connection, namespaces: frozenset[str] | None) -> list[str]:
+    """The distinct actors of the sequences of those namespaces (None: all)."""
+    if namespaces is None:
+        rows = conn.execute("SELECT DISTINCT actor FROM sequence_items WHERE actor IS NOT NULL")
+    else:
+        marks = ",".join("?" * len(namespaces))
+        rows = conn.execute(
+            "SELECT DISTINCT i.actor FROM sequences s JOIN sequence_items i ON i.sequence = s.id "
+            f"WHERE s.namespace IN ({marks}) AND i.actor IS NOT NULL",
+            sorted(namespaces),
+        )
+    return sorted(str(row[0]) for row in rows)
+
+
+def refresh_stale(conn: sqlite3.Connection) -> int:
+    """Rebuild the documents of the sequences marked stale (a sequence left without items is
+    dropped); returns how many. Runs inside the caller's transaction."""
+    stale = conn.execute("SELECT id FROM sequences INDEXED BY sequences_stale WHERE stale = 1")
+    ids = [int(row[0]) for row in stale.fetchall()]
+    for sequence in ids:
+        texts = conn.execute(
+            "SELECT m.content FROM sequence_items i JOIN memories m ON m.seq = i.seq "
+            "WHERE i.sequence = ? ORDER BY i.position DESC, i.seq DESC LIMIT ?",
+            (sequence, MAX_DOCUMENT_ITEMS),
+        ).fetchall()
+        conn.execute("DELETE FROM sequences_fts WHERE rowid = ?", (sequence,))
+        if texts:
+            body = "\n".join(row[0] for row in reversed(texts))
+            conn.execute(
+                "INSERT INTO sequences_fts(rowid, content) VALUES (?, ?)", (sequence, body)
+            )
+            conn.execute("UPDATE sequences SET stale = 0 WHERE id = ?", (sequence,))
+        else:
+            conn.execute("DELETE FROM sequences WHERE id = ?", (sequence,))
+    return len(ids)
+
+
+def keyword_search(
+    conn: sqlite3.Connection, match: str, limit: int, namespaces: frozenset[str] | None
+) -> dict[int, float]:
+    """The best-matching sequences (of `namespaces`, None for all): sequence id -> BM25 score,
+    larger is better."""
+    if namespaces is None:
+        rows = conn.execute(
+            "SELECT rowid, bm25(sequences_fts) AS rank FROM sequences_fts "
+            "WHERE sequences_fts MATCH ? ORDER BY rank LIMIT ?",
+            (match, limit),
+        )
+    else:
+        # CROSS JOIN keeps the full-text search outside: FTS5 then runs the MATCH once.
+        marks = ",".join("?" * len(namespaces))
+        rows = conn.execute(
+            "SELECT f.rowid, bm25(sequences_fts) AS rank FROM sequences_fts f "
+            "CROSS JOIN sequences s ON s.id = f.rowid "
+            f"WHERE sequences_fts MATCH ? AND s.namespace IN ({marks}) ORDER BY rank LIMIT ?",
+            [match, *sorted(namespaces), limit],
+        )
+    # bm25() is lower-is-better and negative for matches: flip it.
+    return {int(sequence): -float(rank) for sequence, rank in rows.fetchall()}
+
+
+def rebuild_documents(conn: sqlite3.Connection) -> int:
+    """Rebuild every sequence's keyword document (a repair, for `loci reindex`); returns how
+    many sequences there are."""
+    conn.execute("DELETE FROM sequences_fts")
+    conn.execute("UPDATE sequences SET stale = 1")
+    return refresh_stale(conn)
+
+
+def health(conn: sqlite3.Connection) -> tuple[int, list[str]]:
+    """How many sequences the store holds, and what is out of step with their items."""
+    count, stale = conn.execute(
+        "SELECT count(*), count(*) FILTER (WHERE stale = 1) FROM sequences"
+    ).fetchone()
+    documents = conn.execute("SELECT count(*) FROM sequences_fts").fetchone()[0]
+    problems = []
+    if stale:
+        problems.append(f"{stale} sequences wait for their keyword documents")
+    if documents != count:
+        problems.append(f"{count} sequences but {documents} sequence documents")
+    return int(count), problems
+
+
+def placements_of(conn: sqlite3.Connection, seqs: Iterable[int]) -> Mapping[int, Placement]:
+    """The placement of each of `seqs` that is in a sequence (for export)."""
+    rows = conn.execute(
+        "SELECT i.seq, s.name, s.kind, i.position, i.actor FROM json_each(?) j "
+        "CROSS JOIN sequence_items i ON i.seq = j.value JOIN sequences s ON s.id = i.sequence",
+        (json.dumps(list(seqs)),),
+    ).fetchall()
+    return {int(row[0]): Placement(row[1], row[2], float(row[3]), row[4]) for row in rows}
