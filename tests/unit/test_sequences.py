@@ -142,9 +142,13 @@ def test_user_metadata_never_makes_a_turn(app: App) -> None:
     assert memory.metadata == metadata
     with app.engine.db.locked() as conn:
         assert conn.execute("SELECT count(*) FROM sequences").fetchone()[0] == 0
-    found = app.memory.recall("what did Ana say in May 2001?", limit=1, explain=True)
-    assert found.memories[0].signals is not None
-    assert found.memories[0].signals["time"] == 0.0 and found.memories[0].signals["actor"] == 0.0
+    app.memory.remember(MemoryDraft("Ana: the budget plan was approved."))
+    found = app.memory.recall("what did Ana say in May 2001?", limit=2, explain=True)
+    signals = [hit.signals for hit in found.memories]
+    assert all(each is not None for each in signals)
+    # Both are notes stored today: no actor, and a time of their own unknown, whatever the
+    # metadata says.
+    assert [(each["time"], each["actor"]) for each in signals if each] == [(1.0, 0.0)] * 2
 
 
 def test_logging_turn_by_turn_ranks_as_importing_at_once(home: Path, embedder: OnnxMiniLM) -> None:
@@ -302,3 +306,28 @@ def test_a_store_of_the_last_release_migrates_without_loss(
         assert again.skipped_existing == 1
     finally:
         app.close()
+
+
+def test_signals_a_note_cannot_have_do_not_push_it_below_unrelated_turns(app: App) -> None:
+    """A question naming a period and a person: the turns of that period by that person get
+    the time and actor signals; the note, given no time of its own and naming the person in
+    its text, gets them too, and its own match keeps it first."""
+    turns = [
+        {"speaker": "Ana", "text": text, "timestamp": "2023-05-10T10:00:00Z", "session_id": "s1"}
+        for text in ("The weather was grey all week.", "I repainted the garden shed.")
+    ]
+    app.conversations.remember_conversation(parse_messages(turns), "life", "c1")
+    note = "Ana adopted a three-legged cat called Tripod."
+    app.memory.remember(MemoryDraft(note, namespace="life"))
+    found = app.memory.recall(
+        "Which cat did Ana adopt in May 2023?", limit=3, namespace="life", explain=True
+    )
+    first = found.memories[0]
+    assert first.content == note and first.signals is not None
+    assert (first.signals["time"], first.signals["actor"]) == (1.0, 1.0)
+    dated_elsewhere = "Ana: the office moved in 2021."
+    app.memory.remember(MemoryDraft(dated_elsewhere, namespace="life", occurred_at="2021-01-04"))
+    found = app.memory.recall("What happened in May 2023?", limit=5, explain=True)
+    times = {m.content: m.signals["time"] for m in found.memories if m.signals}
+    assert times[dated_elsewhere] == 0.0  # known to be outside the period
+    assert times[note] == 1.0  # unknown: no evidence against it

@@ -197,14 +197,19 @@ def _cosines(
 
 
 def _closeness(context: Context, keys: Keys, periods: Sequence[Period]) -> Floats:
-    """Each memory's closeness to the periods (0 for memories without a time)."""
-    if context.times is not None:
-        times = context.times.of(keys.tolist())
-    else:
-        with context.db.locked() as conn:
-            times = timeline.times_of(conn, keys.tolist())
-    seconds = np.fromiter((times.get(k, np.nan) for k in keys.tolist()), np.float64, len(keys))
-    return when.closeness_of(seconds, periods)
+    """Each memory's closeness to the periods. A memory given no time of its own but stored
+    after the first period began may be about it: its time is unknown, and an unknown time
+    is no evidence against it, so it counts as inside."""
+    listed = keys.tolist()
+    with context.db.locked() as conn:
+        times = context.times.of(listed) if context.times else timeline.times_of(conn, listed)
+        undated = timeline.undated(conn, listed)
+    seconds = np.fromiter((times.get(k, np.nan) for k in listed), np.float64, len(keys))
+    closeness = when.closeness_of(seconds, periods)
+    first_start = min(period.start for period in periods).timestamp()
+    unknown = np.fromiter((k in undated for k in listed), np.bool_, len(keys))
+    result: Floats = np.where(unknown & (seconds >= first_start), 1.0, closeness)
+    return result
 
 
 def _explained(scored: signals.Scored, position: int) -> dict[str, float]:

@@ -8,6 +8,7 @@ spacing may differ).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import sqlite3
@@ -57,6 +58,16 @@ def times_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, float]:
     ).fetchall()
     seconds = {int(seq): seconds_of(moment) for seq, moment in rows}
     return {seq: value for seq, value in seconds.items() if not math.isnan(value)}
+
+
+def undated(conn: sqlite3.Connection, seqs: Sequence[int]) -> set[int]:
+    """Those of `seqs` given no time of their own (their time is when they were stored)."""
+    rows = conn.execute(
+        "SELECT m.seq FROM json_each(?) j CROSS JOIN memories m ON m.seq = j.value "
+        "WHERE m.occurred_at IS NULL",
+        (json.dumps(list(seqs)),),
+    )
+    return {int(row[0]) for row in rows.fetchall()}
 
 
 #: loci's stored time form (`format_time`): UTC, to the microsecond, with a "Z".
