@@ -12,7 +12,7 @@ import pytest
 from loci.app import App, build_app
 from loci.conversations.messages import parse_messages
 from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.errors import InvalidInputError
+from loci.errors import ConflictError, InvalidInputError
 from loci.memory.models import MemoryDraft, SequenceDraft
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
@@ -113,6 +113,20 @@ def test_positions_order_a_sequence_whatever_the_write_order(app: App) -> None:
     last = app.memory.recall("appended after the last", limit=1, namespace="m").memories[0]
     assert last.sequence is not None and last.sequence.position == 4.0
     assert last.sequence.kind == "log" and last.sequence.actor is None
+
+
+def test_a_position_taken_is_refused_and_stores_nothing(app: App) -> None:
+    app.memory.remember(MemoryDraft("first", sequence=SequenceDraft("log", position=1)))
+    with pytest.raises(ConflictError) as raised:
+        app.memory.remember_all(
+            [
+                MemoryDraft("second", sequence=SequenceDraft("log", position=2)),
+                MemoryDraft("again first", sequence=SequenceDraft("log", position=1)),
+            ]
+        )
+    assert raised.value.details["field"] == "sequence.position"
+    assert app.catalog.stats().total_memories == 1
+    assert documents(app.engine.db) == {("default", "log"): "first"}
 
 
 def test_a_note_and_the_same_text_as_a_turn_score_the_same(app: App) -> None:

@@ -10,6 +10,7 @@ from loci.errors import ConflictError, InvalidInputError
 from loci.memory import validation
 from loci.memory.engine import MemoryEngine
 from loci.memory.models import NamespacesResult, StatsResult
+from loci.memory.rows import row_to_namespace
 from loci.stores import memories as sql
 from loci.stores.vector_sync import prune_log
 from loci.timeutil import now
@@ -33,7 +34,7 @@ class CatalogService:
         """Carry out one namespace action."""
         if action == "list":
             with self._engine.db.locked() as conn:
-                listed = sql.list_namespaces(conn)
+                listed = [row_to_namespace(row) for row in sql.list_namespaces(conn)]
             return NamespacesResult(
                 action="list", namespaces=listed, message=f"{len(listed)} namespaces"
             )
@@ -65,7 +66,7 @@ class CatalogService:
             ).fetchone()
             counts = {
                 info.name: info.count
-                for info in sql.list_namespaces(conn)
+                for info in map(row_to_namespace, sql.list_namespaces(conn))
                 if namespace is None or info.name == namespace
             }
             tags = _top_tags(conn, namespace)

@@ -107,8 +107,11 @@ def _pool(context: Context, query_vector: npt.NDArray[np.float32], found: Candid
     for key, place in places.items():
         n = at[key]
         groups[n] = place.sequence
-        previous[n] = at.get(place.previous, -1) if place.previous is not None else -1
-        following[n] = at.get(place.following, -1) if place.following is not None else -1
+        # Links go both ways: the items beside a candidate were looked up from it alone.
+        if place.previous in at:
+            previous[n], following[at[place.previous]] = at[place.previous], n
+        if place.following in at:
+            following[n], previous[at[place.following]] = at[place.following], n
     closeness = _closeness(context, keys, found.periods) if found.periods else np.zeros(len(keys))
     return Pool(
         keys=keys,
@@ -157,7 +160,9 @@ def _places(context: Context, first: list[int]) -> dict[int, Place]:
             if key is not None and key not in found
         }
         admitted = _admitted(sorted(beside), context.allowed)
-        found.update((place.seq, place) for place in sequences.places(conn, admitted))
+        found.update(
+            (place.seq, place) for place in sequences.places(conn, admitted, neighbours=False)
+        )
     return found
 
 

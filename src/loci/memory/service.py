@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from loci.errors import InvalidInputError, LociError, NotFoundError
-from loci.memory import hybrid, query_side, search_side, validation
+from loci.memory import hybrid, query_side, rows, search_side, validation
 from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.memory.filters import CompiledFilter, compile_filter
 from loci.memory.models import (
@@ -30,7 +30,6 @@ from loci.memory.models import (
 )
 from loci.memory.validation import CheckedDraft
 from loci.stores import memories as sql
-from loci.stores import memory_rows
 from loci.stores.vector_sync import Progress, prune_log
 from loci.timeutil import now
 
@@ -207,7 +206,7 @@ class MemoryService:
             found = sql.fetch_by_id(conn, memory_id)
         if found is None:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
-        seq, reference = found
+        seq, reference = rows.row_to_memory(found)
         index = self._engine.index()
         vector = index.get(seq)
         if vector is None:
@@ -290,7 +289,7 @@ class MemoryService:
             found = sql.fetch_by_id(conn, memory_id)
         if found is None:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
-        return found[1]
+        return rows.row_to_memory(found)[1]
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -362,7 +361,7 @@ class MemoryService:
             records = sql.rows_by_seq(conn, seqs)
         seen = now() if touch else None
         hits = [
-            memory_rows.row_to_hit(records[hit.key], hit.similarity, hit.score, seen, hit.signals)
+            rows.row_to_hit(records[hit.key], hit.similarity, hit.score, seen, hit.signals)
             for hit in ranked
             if hit.key in records
         ]

@@ -25,6 +25,7 @@ from loci.memory.models import (
     SequenceDraft,
     SequencePlace,
 )
+from loci.memory.rows import row_to_memory
 from loci.memory.service import content_hash
 from loci.stores import memories as sql
 from loci.stores.sequences import Placement
@@ -82,8 +83,9 @@ class TransferService:
             if namespace is not None:
                 self._engine.require_namespace(conn, namespace)
             rows = sql.iter_memories(conn, compiled.sql, compiled.params, include_vectors, offset)
-            for memory, blob in rows:
+            for row, blob in rows:
                 vector = np.frombuffer(blob, dtype=np.float32).tolist() if blob else None
+                memory = row_to_memory(row)[1]
                 yield ExportedMemory(**memory.model_dump(), vector=vector)
 
     def export(

@@ -11,10 +11,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.memory.models import Memory, NamespaceInfo
 from loci.stores import sequences
-from loci.stores.memory_rows import COLUMNS, VECTOR_COLUMN, row_to_memory
-from loci.stores.sequences import Placement
+from loci.stores.sequences import PLACE_JSON, Placement
+
+#: A memory's columns as `memory.rows` reads them, and its place in a sequence as JSON.
+COLUMNS = (
+    "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
+    f"m.created_at, m.updated_at, m.last_accessed, m.access_count, m.occurred_at, {PLACE_JSON}"
+)
+#: Where a column added after `COLUMNS` lands in a row.
+VECTOR_COLUMN = 14
+Row = Sequence[Any]
 
 
 @dataclass(frozen=True)
@@ -110,10 +117,12 @@ def rows_by_seq(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Sequ
     return {int(row[0]): row for row in rows}
 
 
-def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> tuple[int, Memory] | None:
-    """One memory by id, with its seq."""
-    row = conn.execute(f"SELECT {COLUMNS} FROM memories m WHERE m.id = ?", (memory_id,)).fetchone()
-    return None if row is None else row_to_memory(row)
+def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> Row | None:
+    """One memory's `COLUMNS` row by id."""
+    row: Row | None = conn.execute(
+        f"SELECT {COLUMNS} FROM memories m WHERE m.id = ?", (memory_id,)
+    ).fetchone()
+    return row
 
 
 def matching_seqs(
@@ -224,13 +233,13 @@ def namespace_exists(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("SELECT 1 FROM namespaces WHERE name = ?", (name,)).fetchone() is not None
 
 
-def list_namespaces(conn: sqlite3.Connection) -> list[NamespaceInfo]:
+def list_namespaces(conn: sqlite3.Connection) -> list[Row]:
     """Every namespace with its memory count, by name."""
     rows = conn.execute(
         "SELECT n.name, n.created_at, (SELECT count(*) FROM memories m WHERE m.namespace = n.name) "
         "FROM namespaces n ORDER BY n.name"
     ).fetchall()
-    return [NamespaceInfo(name=r[0], created=r[1], count=r[2]) for r in rows]
+    return list(rows)
 
 
 def count_in_namespace(conn: sqlite3.Connection, name: str) -> int:
@@ -261,7 +270,7 @@ def iter_memories(
     with_vectors: bool,
     offset: int = 0,
     chunk: int = 1000,
-) -> Iterator[tuple[Memory, bytes | None]]:
+) -> Iterator[tuple[Row, bytes | None]]:
     """Every admitted memory in insertion order from the `offset`-th on, optionally with its
     raw vector."""
     extra = ", m.embedding" if with_vectors else ""
@@ -273,7 +282,7 @@ def iter_memories(
     )
     while rows := cursor.fetchmany(chunk):
         for row in rows:
-            yield row_to_memory(row)[1], (row[VECTOR_COLUMN] if with_vectors else None)
+            yield row, (row[VECTOR_COLUMN] if with_vectors else None)
 
 
 def get_meta(conn: sqlite3.Connection, key: str) -> str | None:

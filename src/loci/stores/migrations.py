@@ -303,7 +303,7 @@ MIGRATIONS: tuple[str, ...] = (
         position REAL NOT NULL,
         actor    TEXT
     );
-    CREATE INDEX sequence_items_order ON sequence_items(sequence, position, seq);
+    CREATE UNIQUE INDEX sequence_items_order ON sequence_items(sequence, position);
     CREATE VIRTUAL TABLE sequences_fts USING fts5(
         content, tokenize='porter unicode61 remove_diacritics 2'
     );

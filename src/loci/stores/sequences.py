@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from loci.errors import ConflictError
+
 #: A sequence's keyword document holds at most this many of its items, the latest.
 MAX_DOCUMENT_ITEMS = 500
 KINDS = ("conversation", "story", "log")
@@ -28,13 +30,15 @@ PLACE_JSON = (
 _NEIGHBOURS = """
 SELECT i.seq, i.sequence, i.actor,
     (SELECT p.seq FROM sequence_items p WHERE p.sequence = i.sequence
-        AND (p.position, p.seq) < (i.position, i.seq)
-        ORDER BY p.position DESC, p.seq DESC LIMIT 1),
+        AND p.position < i.position ORDER BY p.position DESC LIMIT 1),
     (SELECT n.seq FROM sequence_items n WHERE n.sequence = i.sequence
-        AND (n.position, n.seq) > (i.position, i.seq)
-        ORDER BY n.position, n.seq LIMIT 1)
+        AND n.position > i.position ORDER BY n.position LIMIT 1)
 FROM json_each(?) j CROSS JOIN sequence_items i ON i.seq = j.value
 """
+_MEMBERS = (
+    "SELECT i.seq, i.sequence, i.actor, NULL, NULL FROM json_each(?) j "
+    "CROSS JOIN sequence_items i ON i.seq = j.value"
+)
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,8 @@ class Placement:
 
 
 class Place(NamedTuple):
-    """A memory's place as stored: its sequence, the one before and after it, its actor."""
+    """A memory's place as stored: its sequence, its actor, and the items before and after it
+    (None: none, or not looked up)."""
 
     seq: int
     sequence: int
@@ -80,6 +85,14 @@ def place(conn: sqlite3.Connection, namespace: str, items: Sequence[tuple[int, P
         position = placement.position
         if position is None:
             position = ends[sequence] + 1.0
+        elif _taken(conn, sequence, position):
+            raise ConflictError(
+                f"position {position:g} of sequence {placement.name!r} holds a memory already; "
+                "give another position, or none to add the memory after the last",
+                field="sequence.position",
+                sequence=placement.name,
+                position=position,
+            )
         ends[sequence] = max(ends[sequence], position)
         conn.execute(
             "INSERT INTO sequence_items(seq, sequence, position, actor) VALUES (?, ?, ?, ?)",
@@ -99,6 +112,13 @@ def _sequence_id(conn: sqlite3.Connection, namespace: str, placement: Placement)
     return int(row[0])
 
 
+def _taken(conn: sqlite3.Connection, sequence: int, position: float) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM sequence_items WHERE sequence = ? AND position = ?", (sequence, position)
+    ).fetchone()
+    return row is not None
+
+
 def _last_position(conn: sqlite3.Connection, sequence: int) -> float:
     row = conn.execute(
         "SELECT max(position) FROM sequence_items WHERE sequence = ?", (sequence,)
@@ -106,9 +126,11 @@ def _last_position(conn: sqlite3.Connection, sequence: int) -> float:
     return -1.0 if row[0] is None else float(row[0])
 
 
-def places(conn: sqlite3.Connection, seqs: Sequence[int]) -> list[Place]:
-    """The places of those of `seqs` that are in a sequence, with their neighbours."""
-    rows = conn.execute(_NEIGHBOURS, (json.dumps(list(seqs)),)).fetchall()
+def places(conn: sqlite3.Connection, seqs: Sequence[int], neighbours: bool = True) -> list[Place]:
+    """The places of those of `seqs` that are in a sequence, with their neighbours unless
+    `neighbours` is false."""
+    statement = _NEIGHBOURS if neighbours else _MEMBERS
+    rows = conn.execute(statement, (json.dumps(list(seqs)),)).fetchall()
     return [Place(*row) for row in rows]
 
 

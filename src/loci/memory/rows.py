@@ -1,4 +1,4 @@
-"""Stored memory rows as models: the columns read, JSON columns parsed, damage named."""
+"""Stored memory rows (`memories.COLUMNS`) as models: JSON columns parsed, damage named."""
 
 from __future__ import annotations
 
@@ -10,21 +10,13 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import from_json
 
 from loci.errors import StorageUnavailableError
-from loci.memory.models import Memory, MemoryHit
-from loci.stores.sequences import PLACE_JSON
-
-COLUMNS = (
-    "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
-    f"m.created_at, m.updated_at, m.last_accessed, m.access_count, m.occurred_at, {PLACE_JSON}"
-)
-#: Where a column added after `COLUMNS` lands in a row.
-VECTOR_COLUMN = 14
+from loci.memory.models import Memory, MemoryHit, NamespaceInfo
 
 _M = TypeVar("_M", bound=BaseModel)
 
 
 def row_to_memory(row: Sequence[Any]) -> tuple[int, Memory]:
-    """A `COLUMNS` row as (seq, Memory)."""
+    """A `memories.COLUMNS` row as (seq, Memory)."""
     return int(row[0]), _validated(Memory, row_fields(row))
 
 
@@ -35,7 +27,7 @@ def row_to_hit(
     seen: str | None,
     signals: Mapping[str, float] | None = None,
 ) -> MemoryHit:
-    """A `COLUMNS` row as a search hit; `seen` is the access being recorded for it, if any;
+    """A `memories.COLUMNS` row as a search hit; `seen` is the access being recorded for it, if any;
     `signals`, each ranking signal's value when asked to explain."""
     fields = row_fields(row)
     if seen is not None:
@@ -65,7 +57,7 @@ def _validated(model: type[_M], fields: dict[str, Any]) -> _M:
 
 
 def row_fields(row: Sequence[Any]) -> dict[str, Any]:
-    """A `COLUMNS` row as Memory's fields."""
+    """A `memories.COLUMNS` row as Memory's fields."""
     return {
         "id": row[1],
         "content": row[2],
@@ -104,3 +96,8 @@ def _loads(text: str, memory_id: str, column: str) -> Any:
             "(`loci forget ID`) or restore a backup",
             memory_id=memory_id,
         ) from exc
+
+
+def row_to_namespace(row: Sequence[Any]) -> NamespaceInfo:
+    """A `memories.list_namespaces` row (name, created, count) as a model."""
+    return NamespaceInfo(name=row[0], created=row[1], count=row[2])
