@@ -50,7 +50,8 @@ def reindex(state: CliState, force: bool, as_json: bool) -> None:
                 f"{report['re_embedded']} re-embedded with "
                 f"{report['model']}{_damaged(report['damaged_vectors'])}, "
                 f"{report['indexed']} indexed, "
-                f"{counted(report['sequences'], 'sequence')} rebuilt"
+                f"{counted(report['passages_embedded'], 'long memory', 'long memories')} cut "
+                f"into passages, {counted(report['sequences'], 'sequence')} rebuilt"
             )
 
     run(work)

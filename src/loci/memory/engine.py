@@ -13,10 +13,12 @@ import numpy.typing as npt
 
 from loci.embedding import Embedder
 from loci.errors import ModelMismatchError, NotFoundError
+from loci.memory import passages
 from loci.memory.signals import DEFAULT, Profile
 from loci.stores import memories as sql
 from loci.stores.db import Database
 from loci.stores.keywords import KeywordMirror
+from loci.stores.passages import NewPassage
 from loci.stores.vector_index import VectorIndex
 from loci.stores.vector_sync import IndexSync
 
@@ -73,6 +75,19 @@ class MemoryEngine:
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed with the configured model (loading it on first use)."""
         return self.embedder.embed(texts)
+
+    def passages_of(self, texts: Sequence[str]) -> list[list[NewPassage]]:
+        """The passages of each text (none for a short one), embedded in one call."""
+        cuts = [passages.spans(text) for text in texts]
+        pieces = [text[start:end] for text, spans in zip(texts, cuts, strict=True)
+                  for start, end in spans]  # fmt: skip
+        if not pieces:
+            return [[] for _ in texts]
+        vectors = iter(self.embed(pieces))
+        return [
+            [NewPassage(start, end, vector_bytes(next(vectors))) for start, end in spans]
+            for spans in cuts
+        ]
 
     def stored_model(self, conn: sqlite3.Connection) -> str | None:
         """The model recorded in the store, or None before the first memory."""

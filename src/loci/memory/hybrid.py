@@ -21,6 +21,7 @@ from loci.memory.when import Period
 from loci.stores import sequences, timeline
 from loci.stores.db import Database
 from loci.stores.moments import MemoryTimes
+from loci.stores.passages import PassageIndex
 from loci.stores.sequences import Place
 from loci.stores.vector_index import Allowed, Hit, VectorIndex
 
@@ -51,12 +52,14 @@ class Candidates:
 @dataclass(frozen=True)
 class Context:
     """Where ranking reads what the searches did not bring: the database, the vector index,
-    the memories' times (None: read them by SQL) and what the filter admits."""
+    the memories' times (None: read them by SQL), what the filter admits, and the passages
+    of long memories."""
 
     db: Database
     index: VectorIndex
     times: MemoryTimes | None
     allowed: Allowed | None
+    passages: PassageIndex | None = None
 
 
 def rank(
@@ -100,6 +103,8 @@ def _pool(context: Context, query_vector: npt.NDArray[np.float32], found: Candid
     listed = keys.tolist()
     at = {key: n for n, key in enumerate(listed)}
     cosine = _cosines(context.index, query_vector, keys, similarity)
+    if context.passages is not None and context.passages.count():
+        cosine = np.fmax(cosine, context.passages.best(query_vector, keys))
     matched = np.fromiter(map(found.keyword.get, listed, repeat(0.0)), np.float64, len(keys))
     groups = np.full(len(keys), -1, dtype=np.int64)
     previous = np.full(len(keys), -1, dtype=np.intp)
@@ -124,6 +129,17 @@ def _pool(context: Context, query_vector: npt.NDArray[np.float32], found: Candid
         following=following,
         group_keyword=_group_shares(groups, found.group_keyword),
     )
+
+
+def best_of(*searches: Sequence[Hit]) -> list[Hit]:
+    """Hits of several searches, each key with its best similarity, best first."""
+    best: dict[int, float] = {}
+    for hits in searches:
+        for hit in hits:
+            if hit.similarity > best.get(hit.key, -np.inf):
+                best[hit.key] = hit.similarity
+    ordered = sorted(best.items(), key=lambda item: -item[1])
+    return [Hit(key, similarity) for key, similarity in ordered]
 
 
 def _by_actor(

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
-from loci.stores import health, sequences
+from loci.memory.passages import spans
+from loci.stores import health, passages, sequences
 from loci.stores.vector_sync import Progress, prune_log, reload_everywhere
 
 #: Memories embedded and committed together.
@@ -29,6 +30,7 @@ def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dic
     wanted = set(damaged)
     chosen = rows if re_embed_all else [row for row in rows if row[0] in wanted]
     _embed_again(engine, chosen, progress)
+    embedded = _passages_again(engine, rows if re_embed_all else None)
     with engine.db.write() as conn:
         if re_embed_all:
             engine.record_model(conn)
@@ -39,12 +41,30 @@ def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dic
     return {
         "memories": len(rows),
         "re_embedded": len(chosen),
+        "passages_embedded": embedded,
         "damaged_vectors": len(damaged),
         "indexed": indexed,
         "sequences": sequence_count,
         "previous_model": stored,
         "model": identity.name,
     }
+
+
+def _passages_again(engine: MemoryEngine, rows: list[tuple[int, str]] | None) -> int:
+    """Embed the passages of the long memories among `rows` (None: of the long memories
+    without any, such as those stored before passages existed); returns how many."""
+    if rows is None:
+        with engine.db.locked() as conn:
+            rows = passages.missing(conn)
+    long_rows = [(seq, text) for seq, text in rows if spans(text)]
+    for start in range(0, len(long_rows), REINDEX_BATCH):
+        chunk = long_rows[start : start + REINDEX_BATCH]
+        parts = engine.passages_of([text for _, text in chunk])
+        with engine.db.write() as conn:
+            for (seq, _), new in zip(chunk, parts, strict=True):
+                passages.replace(conn, seq, new)
+            prune_log(conn)
+    return len(long_rows)
 
 
 def _embed_again(

@@ -177,8 +177,12 @@ def ranked(
     """The ranked candidates (filtered before ranking), best first: the vector search's,
     with the best matches inside the periods the query names, and what `prepare` found."""
     profile = asked.profile
-    index = engine.sync.index
+    index, passages = engine.sync.index, engine.sync.passages
     vector = index.search(query_vector, asked.depth, prepared.allowed) if profile.vector else []
+    if profile.vector and passages.count():
+        # A long memory is found by its best passage as well as by its start.
+        parts = passages.search(query_vector, asked.depth, prepared.allowed)
+        vector = hybrid.best_of(vector, parts)
     if prepared.within is not None and prepared.within.size and 0.0 < profile.vector < 1.0:
         seen = {hit.key for hit in vector}
         inside = index.search(query_vector, asked.depth, Allowed(keys=prepared.within))
@@ -193,5 +197,5 @@ def ranked(
     )
     # The mirror of memory times holds every memory: it answers for whole namespaces.
     times = engine.sync.times if asked.whole_namespaces else None
-    context = hybrid.Context(engine.db, index, times, prepared.allowed)
+    context = hybrid.Context(engine.db, index, times, prepared.allowed, passages)
     return hybrid.rank(context, query_vector, found, profile, asked.explain)

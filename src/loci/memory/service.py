@@ -314,6 +314,7 @@ class MemoryService:
         """Insert checked items with their vectors in one transaction (after `before`, in the
         same transaction, if given); (ids, timestamp)."""
         stamp = now()
+        long_parts = self._engine.passages_of([item.content for item in items])
         rows = [
             sql.NewMemory(
                 id=str(uuid.uuid4()),
@@ -331,8 +332,9 @@ class MemoryService:
                 embedding=vector_bytes(vector),
                 occurred_at=item.occurred_at,
                 placement=item.placement,
+                passages=parts,
             )
-            for item, vector in zip(items, vectors, strict=True)
+            for item, vector, parts in zip(items, vectors, long_parts, strict=True)
         ]
         with self._engine.db.write() as conn:
             self._engine.check_model(conn)

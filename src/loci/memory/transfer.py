@@ -250,9 +250,11 @@ class TransferService:
             vectors = self._engine.embed([p.row.content for p in keep if p.row])
         else:
             vectors = _unit_rows(np.array([p.vector for p in keep], dtype=np.float32))
+        # Passages are derived from the text: embedded here, whichever vectors were given.
+        parts = self._engine.passages_of([p.row.content for p in keep if p.row])
         return [
-            replace(p.row, embedding=vector_bytes(v))
-            for p, v in zip(keep, vectors, strict=True)
+            replace(p.row, embedding=vector_bytes(v), passages=passages)
+            for p, v, passages in zip(keep, vectors, parts, strict=True)
             if p.row
         ]
 

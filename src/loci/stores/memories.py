@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores import sequences
+from loci.stores import passages, sequences
 from loci.stores.sequences import PLACE_JSON, Placement
 
 #: A memory's columns as `memory.rows` reads them, and its place in a sequence as JSON.
@@ -43,6 +43,7 @@ class NewMemory:
     embedding: bytes
     occurred_at: str | None = None
     placement: Placement | None = None  # its place in a sequence, if any
+    passages: Sequence[passages.NewPassage] = ()  # spans embedded on their own (long text)
 
 
 def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> None:
@@ -54,7 +55,7 @@ def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> No
 
 
 def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> list[int]:
-    """Insert memories, their tags and their places in sequences (call inside a write
+    """Insert memories, their tags, passages and places in sequences (call inside a write
     transaction); returns their seqs."""
     seqs: list[int] = []
     for item in items:
@@ -81,6 +82,7 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> lis
         )
         seq = int(cursor.lastrowid or 0)
         seqs.append(seq)
+        passages.insert(conn, seq, item.passages)
         conn.executemany(
             "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)", [(t, seq) for t in item.tags]
         )

@@ -346,6 +346,19 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE threads_fts;
     CREATE INDEX memories_time ON memories(coalesce(occurred_at, created_at));
     """,
+    # 12: passages of long memories (`stores.passages`): spans embedded on their own, so that
+    # the vector search sees every word; deleted with their memory. `loci reindex` embeds the
+    # passages of memories stored before.
+    """
+    CREATE TABLE passages (
+        id        INTEGER PRIMARY KEY,
+        seq       INTEGER NOT NULL REFERENCES memories(seq) ON DELETE CASCADE,
+        start     INTEGER NOT NULL,
+        end       INTEGER NOT NULL,
+        embedding BLOB NOT NULL
+    );
+    CREATE INDEX passages_seq ON passages(seq);
+    """,
 )
 
 

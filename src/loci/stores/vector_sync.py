@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores import sequences
+from loci.stores import passages, sequences
 from loci.stores.db import Database
 from loci.stores.facets import Condition, MemoryFacets, metadata_fields, mirrored
 from loci.stores.keywords import DocumentList, KeywordMirror
 from loci.stores.moments import MemoryTimes
+from loci.stores.passages import PassageIndex
 from loci.stores.postings import create_vocabularies
 from loci.stores.speaker_names import Speakers
 from loci.stores.timeline import MEMORY_TIME
@@ -57,6 +58,7 @@ class IndexSync:
     ) -> None:
         self._db = db
         self._index = index
+        self._passages = PassageIndex(dimensions)
         self._times = MemoryTimes()
         self._facets = MemoryFacets()  # loaded on the first filter it can answer
         self._keywords = keywords if keywords is not None else KeywordMirror()
@@ -73,6 +75,11 @@ class IndexSync:
     def index(self) -> VectorIndex:
         """The index, as of the last refresh."""
         return self._index
+
+    @property
+    def passages(self) -> PassageIndex:
+        """The passages of long memories, as of the last refresh."""
+        return self._passages
 
     @property
     def times(self) -> MemoryTimes:
@@ -163,6 +170,8 @@ class IndexSync:
         self._log_position = _log_head(conn)
         self._actors.clear()
         self._index.clear()
+        self._passages.clear()
+        self._passages.add(conn.execute(passages.ALL).fetchall())
         self._times.clear()
         if self._facets.loaded:
             self._facets.load(conn)
@@ -219,6 +228,8 @@ class IndexSync:
             stored += [(int(row[0]), row[1], row[3]) for row in rows]
         gone = [seq for seq in touched if seq not in present]
         self._index.delete(gone)
+        self._passages.drop_memories(touched)
+        self._passages.add(passages.read_of(conn, sorted(present)))
         self._times.update(conn, touched)
         self._facets.update(conn, touched)
         _follow(conn, self._keywords, self._index.count(), stored, gone)

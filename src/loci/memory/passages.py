@@ -1,0 +1,53 @@
+"""Long memories cut into passages the embedding model reads whole.
+
+MiniLM reads the first 256 word pieces of a text, about 180 English words: a longer memory is
+also embedded as passages of whole sentences, each overlapping the one before by a sentence,
+so that the vector search finds it by any of its parts (`stores.passages`).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A memory longer than this many words gets passages.
+LONG_WORDS = 150
+#: Most words in one passage (a sentence longer than that is cut at word boundaries).
+PASSAGE_WORDS = 100
+SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
+WORD = re.compile(r"\S+")
+
+Span = tuple[int, int]
+
+
+def spans(text: str) -> list[Span]:
+    """The passages of `text` as character spans [start, end); none for a short text."""
+    words = list(WORD.finditer(text))
+    if len(words) <= LONG_WORDS:
+        return []
+    pieces = _pieces(text)
+    found: list[Span] = []
+    first = 0
+    while first < len(pieces):
+        last, count = first, pieces[first][2]
+        while last + 1 < len(pieces) and count + pieces[last + 1][2] <= PASSAGE_WORDS:
+            last += 1
+            count += pieces[last][2]
+        found.append((pieces[first][0], pieces[last][1]))
+        if last + 1 >= len(pieces):
+            break
+        first = last if last > first else last + 1  # overlap by one sentence
+    return found
+
+
+def _pieces(text: str) -> list[tuple[int, int, int]]:
+    """Sentences as (start, end, words), those over PASSAGE_WORDS cut into word runs."""
+    pieces: list[tuple[int, int, int]] = []
+    for sentence in SENTENCE.finditer(text):
+        words = list(WORD.finditer(sentence.group()))
+        if not words:
+            continue
+        base = sentence.start()
+        for at in range(0, len(words), PASSAGE_WORDS):
+            run = words[at : at + PASSAGE_WORDS]
+            pieces.append((base + run[0].start(), base + run[-1].end(), len(run)))
+    return pieces
