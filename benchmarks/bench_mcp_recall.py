@@ -1,0 +1,126 @@
+"""Recall as a client sees it: `loci serve` over stdio MCP, against its two floors.
+
+A store of N memories (novel sentences, embedded once) is served by `loci serve`; the Python
+MCP SDK client calls `recall` (10 results) and times each call. The floors, timed in the same
+run and interleaved with it: the bare embedding of the same query in this process, and the
+round trip to a one-tool SDK server over stdio that returns loci's own 10-hit payload. The
+ratio is loci's p50 over the sum of the two p50s (target <= 1.3).
+
+    python benchmarks/bench_mcp_recall.py [--size 10000] [--repeat 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+from loci.app import build_app
+from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.memory.models import MemoryDraft
+from loci.settings import load_settings
+
+NOVELS = Path(__file__).resolve().parents[2] / "shared" / "eval" / "novels"
+QUERIES = [
+    "what editor does the user prefer?",
+    "when do deployments happen",
+    "which database runs in staging",
+    "what did Alice say about the trip to Lisbon?",
+    "favourite food of the team lead",
+]
+ECHO_SERVER = """
+import json, sys
+from mcp.server.mcpserver import MCPServer
+from loci.memory.models import RecallResult
+payload = RecallResult.model_validate(json.loads(open(sys.argv[1]).read()))
+server = MCPServer("echo")
+@server.tool(structured_output=True)
+def recall(query: str, limit: int = 10) -> RecallResult:
+    return payload
+server.run("stdio")
+"""
+
+
+def texts(size: int) -> list[str]:
+    """`size` sentences of the dev novels (numbered past their count), or made ones."""
+    found: list[str] = []
+    for path in sorted(NOVELS.glob("*.txt")):
+        text = path.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
+        found += [s.strip() for s in text.split(".") if len(s.split()) >= 6]
+    if not found:
+        found = [f"Note {n} about the garden, the river and the budget." for n in range(size)]
+    return [found[n % len(found)] + ("" if n < len(found) else f" ({n})") for n in range(size)]
+
+
+def fill(home: Path, size: int, embedder: OnnxMiniLM) -> None:
+    app = build_app(load_settings(home=home), embedder=embedder)
+    try:
+        app.memory.remember_all([MemoryDraft(text) for text in texts(size)])
+    finally:
+        app.close()
+
+
+async def timed_calls(params: StdioServerParameters, repeat: int) -> list[float]:
+    async with Client(params) as client:
+        for query in QUERIES:  # warm: the model loads, the index is read
+            await client.call_tool("recall", {"query": query, "limit": 10})
+        times = []
+        for _ in range(repeat):
+            for query in QUERIES:
+                start = time.perf_counter()
+                result = await client.call_tool("recall", {"query": query, "limit": 10})
+                times.append((time.perf_counter() - start) * 1000)
+                assert not result.is_error, result
+        return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    embedder = OnnxMiniLM()
+    with tempfile.TemporaryDirectory() as folder:
+        home = Path(folder) / "home"
+        started = time.perf_counter()
+        fill(home, args.size, embedder)
+        print(f"stored {args.size} memories in {time.perf_counter() - started:.0f} s")
+        env = {**os.environ, "LOCI_HOME": str(home)}
+        loci = StdioServerParameters(command=sys.executable, args=["-m", "loci", "serve"], env=env)
+        app = build_app(load_settings(home=home), embedder=embedder)
+        payload = app.memory.recall(QUERIES[0], limit=10)
+        app.close()
+        (Path(folder) / "payload.json").write_text(payload.model_dump_json(), encoding="utf-8")
+        (Path(folder) / "echo.py").write_text(ECHO_SERVER, encoding="utf-8")
+        echo = StdioServerParameters(
+            command=sys.executable,
+            args=[str(Path(folder) / "echo.py"), str(Path(folder) / "payload.json")],
+            env=os.environ,
+        )
+        ours = anyio.run(timed_calls, loci, args.repeat)
+        trip = anyio.run(timed_calls, echo, args.repeat)
+        bare = []
+        for _ in range(args.repeat):
+            for query in QUERIES:
+                start = time.perf_counter()
+                embedder.embed([query])
+                bare.append((time.perf_counter() - start) * 1000)
+    o, t, b = (statistics.median(x) for x in (ours, trip, bare))
+    print(
+        f"recall over stdio MCP @ {args.size}: p50 {o:.2f} ms; bare embedding p50 {b:.2f} ms, "
+        f"SDK round trip of the same payload p50 {t:.2f} ms; ratio {o / (b + t):.2f} "
+        "(target <= 1.3)"
+    )
+    print(json.dumps({"note": "ratio = loci / (bare embedding + SDK round trip), same run"}))
+
+
+if __name__ == "__main__":
+    main()
