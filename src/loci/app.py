@@ -91,8 +91,7 @@ def limit_blas_threads() -> None:
 
     loci's products are small (one query against the rows of a scan or a pool), and numpy's
     OpenBLAS keeps its idle threads spinning after each one, on the cores the embedding model
-    needs next: in a 2.7k-turn chat store, a recall took 7.0-8.3 ms with the spinning threads
-    and 5.9-6.3 ms without (the query's embedding 4.6-5.6 ms against 4.0-4.2 ms)."""
+    needs next, and slow the query's embedding."""
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=1, user_api="blas")

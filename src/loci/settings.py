@@ -30,7 +30,7 @@ KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context", "checkpoints")
 KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
 ENV_PREFIX = "LOCI_"
 #: The namespace rule of `loci.memory.validation`, repeated rather than imported: `loci serve`
-#: reads the settings before its first answer, and that module costs ~10 ms to import.
+#: reads the settings before its first answer, and that module is slow to import.
 DEFAULT_NAMESPACE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}")
 
 
@@ -233,7 +233,7 @@ def _config_path_from_env() -> Path | None:
 
 
 def _check_toml(path: Path) -> None:
-    # Imported here: most servers start without a config file (2 ms less to the first answer).
+    # Imported here: most servers start without a config file.
     import tomllib
 
     try:

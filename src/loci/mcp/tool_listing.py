@@ -1,7 +1,7 @@
 """The `tools/list` answer kept on disk, so that a restart need not build every tool first.
 
 Building loci's tools (an argument model and two JSON schemas per tool, and the toolsets' result
-models) takes ~45 ms, about half of what `loci serve` adds to a bare MCP server's start. The
+models) is about half of what `loci serve` adds to a bare MCP server's start. The
 listing follows only from loci's code, the SDK and pydantic, and the settings: it is saved in
 the data folder under a fingerprint of those, and a later start whose fingerprint matches
 answers `tools/list` from the file and builds the tools right after, before any call needs them.
@@ -41,7 +41,7 @@ class ToolListing:
         self._fingerprint: str | None = None
 
     def fingerprint(self) -> str:
-        """What the listing depends on, hashed (computed once: 2-4 ms of metadata and file stats)."""
+        """What the listing depends on, hashed (computed once: it reads metadata and file stats)."""
         if self._fingerprint is None:
             digest = hashlib.sha256(self._settings.model_dump_json().encode())
             digest.update(f"loci={loci.__version__};".encode())

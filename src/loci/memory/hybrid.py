@@ -18,7 +18,7 @@ import numpy.typing as npt
 from loci.memory import signals, when
 from loci.memory.signals import Floats, Keys, Pool, Profile
 from loci.memory.when import Period
-from loci.stores import sequences, timeline
+from loci.stores import memories, sequences, timeline
 from loci.stores.db import Database
 from loci.stores.moments import MemoryTimes
 from loci.stores.passages import PassageIndex
@@ -151,7 +151,7 @@ def _by_actor(
         return np.zeros(len(keys), dtype=np.bool_)
     unplaced = [key for key in keys if key not in places or places[key].actor is None]
     with context.db.locked() as conn:
-        naming = sequences.naming(conn, actor, unplaced)
+        naming = memories.naming(conn, actor, unplaced)
     return np.fromiter(
         (
             key in naming

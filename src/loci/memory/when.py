@@ -126,7 +126,7 @@ def closeness_of(seconds: FloatArray, periods: Sequence[Period]) -> FloatArray:
     """:func:`closeness` of many moments at once, given as POSIX seconds (NaN: no time, 0).
 
     One sorted pass over the periods rather than one pass over the moments per period: a
-    pasted log can name thousands of dates (6,720 periods took ~180 ms that way).
+    pasted log can name thousands of dates.
     """
     if not periods:
         return np.zeros(seconds.shape[0])

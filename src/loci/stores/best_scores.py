@@ -19,7 +19,7 @@ def best_positions(scores: npt.NDArray[np.float32], count: int) -> KeyArray:
 
     Ties are kept whole so that which of two equal scores wins is the caller's to decide (by
     position), whatever the partition chose. A threshold read off a strided sample finds them
-    in one comparison pass; at 100k scores that is 0.1 ms against 0.25 ms for a partition.
+    in one comparison pass, cheaper than a partition.
     When the sample misjudges, a partition of every score decides.
     """
     size = scores.shape[0]

@@ -43,7 +43,7 @@ class Database:
     keyword search of a recall runs in one while its query is being embedded). One connection
     rather than a second one for such reads: SQLite drops a connection's whole page cache when
     another connection commits, and every recall commits its access statistics, so a second
-    connection re-read its pages at every recall (0.3-0.5 ms more at 100k memories).
+    connection would re-read its pages at every recall.
 
     Bookkeeping writes that a caller need not wait for (a recall's access statistics) can be
     queued with :meth:`write_behind`; they run at the next :meth:`flush_behind` or before the

@@ -1,8 +1,7 @@
 """The memory fields that recall filters test most, mirrored in memory.
 
 SQLite has no index a general filter could use, so a filtered recall scanned every memory's
-row, embedding included (~2.2 KB each): at 100k memories a filter on a tag took ~40 ms and one
-on the source or on importance 75-115 ms, beside a 4 ms embedding. This mirror keeps each
+row, embedding included: in a large store, many times the query's embedding. This mirror keeps each
 memory's namespace, source, importance, creation and update times and tags as numpy arrays (or
 sets, for tags), so that such a filter is a few vectorised passes.
 
@@ -129,8 +128,8 @@ class MemoryFacets:
         self._sources = NameCodes()
         self._tagged: dict[str, set[int]] = {}  # tag -> seqs
         self._tags_of: dict[int, list[str]] = {}  # seq -> tags (tagged memories only)
-        # tag -> its memories' slots, made on first use: a tag on 30k of 100k memories costs
-        # ~3 ms to turn from a set into slots, and filters repeat their tags.
+        # tag -> its memories' slots, made on first use: turning a large set into slots is
+        # slow, and filters repeat their tags.
         self._tag_slots: dict[str, npt.NDArray[np.intp]] = {}
 
     def load(self, conn: sqlite3.Connection) -> None:

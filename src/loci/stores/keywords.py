@@ -1,20 +1,15 @@
 """The keyword index mirrored in memory, scoring BM25 as FTS5's bm25() does.
 
-FTS5 computes bm25() row by row, about 1 µs for every memory that holds any of the query's
-words, before it can pick the best 50: at 100k memories a question with one common word
-("say", in 2,700 of them) took 3 ms, and that work ran beside the embedding of the query on
-the same two cores. This mirror holds each term's postings (memory, occurrences) as numpy
-arrays read once from the index's `fts5vocab` tables, and scores a query in a few vectorised
-passes (0.1-0.4 ms at 100k) with FTS5's statistics and formula, so it returns what the SQL
-search returns, with the same scores.
+FTS5 computes bm25() row by row, for every memory that holds any of the query's words, before
+it can pick the best 50: in a large store a question with one common word scores thousands of
+rows, beside the embedding of the query on the same cores. This mirror holds each term's
+postings (memory, occurrences) as numpy arrays read once from the index's `fts5vocab` tables,
+and scores a query in a few vectorised passes with FTS5's statistics and formula, so it returns
+what the SQL search returns, with the same scores.
 
 Memories written since the mirror was read are kept aside, term by term, and the rows they
 replace are masked; once they pass `RELOAD_SHARE` of the store the next refresh reads it anew.
 Calls must hold the database lock (`IndexSync` and recall's search do).
-
-A second mirror follows `threads_fts`, whose documents are whole chat sessions: in a 2.7k-turn
-store its SQL search took 0.4-0.7 ms of each recall, because every match walks a session's
-worth of positions.
 """
 
 from __future__ import annotations
@@ -33,8 +28,7 @@ from loci.stores.postings import MEMORIES, Documents, Postings, read_postings
 from loci.stores.seqsets import among
 from loci.stores.tokens import WordTerms, term_counts
 
-#: Stores smaller than this are searched by SQL alone: at 1k memories both take ~0.1 ms, but
-#: in a 900-turn chat store the mirror already saves ~0.3 ms of a recall.
+#: Stores smaller than this are searched by SQL alone, which is as fast there.
 MIRROR_FROM = 500
 #: A `mirror_from` no store reaches: every search goes to SQL. For a process that answers one
 #: query (a CLI command), reading the mirror would cost far more than the search it speeds up:

@@ -198,6 +198,18 @@ def _of_conversation(
     return conn.execute(sql + _OF_CONVERSATION, params).fetchall()
 
 
+def naming(conn: sqlite3.Connection, name: str, seqs: Sequence[int]) -> set[int]:
+    """Those of `seqs` whose text holds `name` (as whole words, in the keyword index)."""
+    if not seqs:
+        return set()
+    rows = conn.execute(
+        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? "
+        "AND rowid IN (SELECT value FROM json_each(?))",
+        ('"' + name.replace('"', '""') + '"', json.dumps(list(seqs))),
+    )
+    return {int(row[0]) for row in rows.fetchall()}
+
+
 def keyword_search(
     conn: sqlite3.Connection, match: str, where: str, params: Sequence[Any], limit: int
 ) -> list[tuple[int, float]]:

@@ -2,8 +2,7 @@
 
 A question such as "what did Ana do in 2023?" needs the memories of that period and, for
 ranking, the time of a few hundred candidates and their neighbouring turns. In SQL both work
-out a JSON expression row by row (`timeline.MEMORY_TIME`): in a 2.7k-turn chat store the
-memories of one year took 6-12 ms and the candidates' times 2 ms, after the query's embedding.
+out an expression row by row (`timeline.MEMORY_TIME`), after the query's embedding.
 Here they are numpy arrays: a period is a comparison pass, a time a binary search.
 
 Times are POSIX seconds, read with `parse_time`; a memory whose time does not parse (a

@@ -1,8 +1,8 @@
 """Membership of memory seqs in a set of seqs: the test a filtered search makes per row.
 
 numpy's `isin` picks a method by the sizes involved: for a few hundred keyword matches tested
-against the 10k seqs a filter admits it sorts both (~1.5 ms at 100k memories), where a lookup
-table over the seqs' range answers in ~0.1 ms. Seqs span about as large a range as the store
+against the many seqs a filter admits it sorts both, where a lookup table over the seqs'
+range answers at once. Seqs span about as large a range as the store
 holds memories, so the table stays small; past `TABLE_LIMIT` the sort is used after all.
 """
 

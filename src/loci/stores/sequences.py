@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -134,18 +134,6 @@ def places(conn: sqlite3.Connection, seqs: Sequence[int], neighbours: bool = Tru
     return [Place(*row) for row in rows]
 
 
-def naming(conn: sqlite3.Connection, name: str, seqs: Sequence[int]) -> set[int]:
-    """Those of `seqs` whose text holds `name` (as whole words, in the keyword index)."""
-    if not seqs:
-        return set()
-    rows = conn.execute(
-        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? "
-        "AND rowid IN (SELECT value FROM json_each(?))",
-        ('"' + name.replace('"', '""') + '"', json.dumps(list(seqs))),
-    )
-    return {int(row[0]) for row in rows.fetchall()}
-
-
 def any_items(conn: sqlite3.Connection) -> bool:
     """Whether any memory is in a sequence."""
     return conn.execute("SELECT 1 FROM sequence_items LIMIT 1").fetchone() is not None
@@ -232,13 +220,3 @@ def health(conn: sqlite3.Connection) -> tuple[int, list[str]]:
     if documents != count:
         problems.append(f"{count} sequences but {documents} sequence documents")
     return int(count), problems
-
-
-def placements_of(conn: sqlite3.Connection, seqs: Iterable[int]) -> Mapping[int, Placement]:
-    """The placement of each of `seqs` that is in a sequence (for export)."""
-    rows = conn.execute(
-        "SELECT i.seq, s.name, s.kind, i.position, i.actor FROM json_each(?) j "
-        "CROSS JOIN sequence_items i ON i.seq = j.value JOIN sequences s ON s.id = i.sequence",
-        (json.dumps(list(seqs)),),
-    ).fetchall()
-    return {int(row[0]): Placement(row[1], row[2], float(row[3]), row[4]) for row in rows}
