@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from loci.stores.fts import match_expression
 from loci.stores.speaker_names import Speakers, first_word
 
 #: Words too common to say anything about what a memory is about.
@@ -152,10 +153,7 @@ def keyword_terms(query: str) -> list[str]:
 
 def fts_match(query: str) -> str | None:
     """An FTS5 MATCH expression ORing the query's terms, each quoted; None if there are none."""
-    terms = keyword_terms(query)
-    if not terms:
-        return None
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+    return match_expression(keyword_terms(query))
 
 
 def named_speaker(query: str, speakers: Iterable[str]) -> str | None:

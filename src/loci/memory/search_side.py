@@ -1,8 +1,8 @@
 """The database half of a recall, run in the worker thread while the query is embedded.
 
 It checks the namespace and the model, finds what the filter admits, runs the keyword search
-(over memories, in the process's mirror of the keyword index when it can answer, and over
-whole sequences when the store holds any), and reads the periods the query names ("in May
+(over memories, through the keyword index, and over whole sequences when the store holds
+any), and reads the periods the query names ("in May
 2023", "last week"), adding the best keyword matches inside them and the memories they hold
 for a vector search of their own. Once the query's vector is known, `ranked` adds the vector
 candidates and ranks them all.
@@ -22,11 +22,11 @@ import numpy.typing as npt
 from loci.memory import hybrid, when
 from loci.memory.engine import MemoryEngine
 from loci.memory.filters import CompiledFilter, admitted
-from loci.memory.ranking import fts_match, keyword_terms
+from loci.memory.ranking import keyword_terms
 from loci.memory.signals import Profile
 from loci.memory.when import Period
-from loci.stores import memories as sql
 from loci.stores import sequences, timeline
+from loci.stores.keyword_index import KeywordQuery, Matches
 from loci.stores.vector_index import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
@@ -55,7 +55,7 @@ def prepare(
 ) -> Prepared:
     """Checks, the filter's admitted rows and (if `keyword_search`) the keyword ranking, also
     within the periods the query names; refreshes the index first."""
-    match = fts_match(query) if keyword_search else None
+    words = keyword_terms(query) if keyword_search else []
     engine.sync.refresh(compiled.condition)
     with engine.db.snapshot() as conn:
         if namespace is not None:
@@ -64,13 +64,14 @@ def prepare(
         in_sequences = sequences.any_items(conn)
         allowed = admitted(conn, compiled, engine.sync.facets)
         keys = allowed.keys if allowed is not None else None
-        keyword = (
-            _keyword_search(engine, conn, compiled, match, depth, query, keys) if match else []
-        )
-        periods, within = _periods(engine, conn, query, compiled, match, depth, keyword, keys)
+        index = engine.sync.keyword_index
+        restricted = KeywordQuery(words, depth, compiled.namespaces, keys, compiled.sql,
+                                  compiled.params)  # fmt: skip
+        keyword = index.search(conn, restricted) if words else []
+        periods, within = _periods(engine, conn, query, compiled, restricted, keyword)
         group_keyword = (
-            sequences.keyword_search(conn, match, depth, compiled.namespaces)
-            if match and in_sequences
+            sequences.keyword_search(conn, words, depth, compiled.namespaces)
+            if words and in_sequences
             else {}
         )
     # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
@@ -84,40 +85,18 @@ def prepare(
     )
 
 
-def _keyword_search(
-    engine: MemoryEngine,
-    conn: sqlite3.Connection,
-    compiled: CompiledFilter,
-    match: str,
-    depth: int,
-    query: str,
-    keys: KeyArray | None,
-) -> list[tuple[int, float]]:
-    """(seq, bm25) of the best keyword matches among the filter's namespaces and, when it
-    tests other fields, among the memories it admits (`keys`): from the in-memory mirror (the
-    same answer, 5-10x faster at 100k memories), else by SQL."""
-    found = engine.sync.keywords.search(
-        conn, keyword_terms(query), compiled.namespaces, depth, keys
-    )
-    if found is not None:
-        return found
-    return sql.keyword_search(conn, match, compiled.sql, compiled.params, depth)
-
-
 def _periods(
     engine: MemoryEngine,
     conn: sqlite3.Connection,
     query: str,
     compiled: CompiledFilter,
-    match: str | None,
-    depth: int,
-    keyword: list[tuple[int, float]],
-    keys: KeyArray | None,
+    restricted: KeywordQuery,
+    keyword: Matches,
 ) -> tuple[list[Period], KeyArray | None]:
     """The periods the query names and the admitted memories in them (at most MAX_WITHIN,
     the earliest; from the process's mirror of memory times, among the filter's namespaces and
-    the memories it admits, `keys`); the best keyword matches among those are added to
-    `keyword`."""
+    the memories it admits, `restricted.within`); the best keyword matches among those are
+    added to `keyword`."""
     if not when.names_a_time(query):
         return [], None
     periods = when.periods_in(query, datetime.now(UTC), engine.sync.times.years())
@@ -125,35 +104,18 @@ def _periods(
         return [], None
     spans = [when.search_bounds(period) for period in periods]
     seconds = [(start.timestamp(), end.timestamp()) for start, end in spans]
-    within = engine.sync.times.within(seconds, compiled.namespaces, MAX_WITHIN, keys)
-    if match and within.size:
-        keyword += _keyword_search_within(
-            engine, conn, compiled, match, depth, query, spans, within
+    within = engine.sync.times.within(seconds, compiled.namespaces, MAX_WITHIN, restricted.within)
+    if restricted.words and within.size:
+        clause, params = timeline.within_clause(spans)
+        inside = restricted._replace(
+            within=within,
+            where=f"({compiled.sql}) AND {clause}",
+            params=[*compiled.params, *params],
+            # Cut short at MAX_WITHIN, the list no longer says what the clause says.
+            mirrorable=within.size < MAX_WITHIN,
         )
+        keyword += engine.sync.keyword_index.search(conn, inside)
     return periods, within
-
-
-def _keyword_search_within(
-    engine: MemoryEngine,
-    conn: sqlite3.Connection,
-    compiled: CompiledFilter,
-    match: str,
-    depth: int,
-    query: str,
-    spans: list[timeline.Span],
-    within: KeyArray,
-) -> list[tuple[int, float]]:
-    """The best keyword matches among the (admitted) memories of the named periods: from the
-    mirror, restricted to `within`, unless `within` was cut short at MAX_WITHIN (SQL then sees
-    all)."""
-    if within.size < MAX_WITHIN:
-        words = keyword_terms(query)
-        found = engine.sync.keywords.search(conn, words, compiled.namespaces, depth, within)
-        if found is not None:
-            return found
-    clause, params = timeline.within_clause(spans)
-    where = f"({compiled.sql}) AND {clause}"
-    return sql.keyword_search(conn, match, where, [*compiled.params, *params], depth)
 
 
 class Asked(NamedTuple):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from loci.errors import ConflictError
+from loci.stores.fts import match_expression
 
 #: A sequence's keyword document holds at most this many of its items, the latest.
 MAX_DOCUMENT_ITEMS = 500
@@ -177,10 +178,13 @@ def refresh_stale(conn: sqlite3.Connection) -> int:
 
 
 def keyword_search(
-    conn: sqlite3.Connection, match: str, limit: int, namespaces: frozenset[str] | None
+    conn: sqlite3.Connection, words: Sequence[str], limit: int, namespaces: frozenset[str] | None
 ) -> dict[int, float]:
-    """The best-matching sequences (of `namespaces`, None for all): sequence id -> BM25 score,
-    larger is better."""
+    """The sequences best matching any of `words` (of `namespaces`, None for all): sequence
+    id -> BM25 score, larger is better."""
+    match = match_expression(words)
+    if match is None:
+        return {}
     if namespaces is None:
         rows = conn.execute(
             "SELECT rowid, bm25(sequences_fts) AS rank FROM sequences_fts "

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from loci.stores import passages, sequences
 from loci.stores.db import Database
 from loci.stores.facets import Condition, MemoryFacets, metadata_fields, mirrored
+from loci.stores.keyword_index import KeywordIndex, MirroredKeywords
 from loci.stores.keywords import DocumentList, KeywordMirror
 from loci.stores.moments import MemoryTimes
 from loci.stores.passages import PassageIndex
@@ -62,6 +63,7 @@ class IndexSync:
         self._times = MemoryTimes()
         self._facets = MemoryFacets()  # loaded on the first filter it can answer
         self._keywords = keywords if keywords is not None else KeywordMirror()
+        self._keyword_index = MirroredKeywords(self._keywords)
         # The actors of each namespace scope, until the memories change: recall asks each time.
         self._actors: dict[frozenset[str] | None, Speakers] = {}
         self._connection_ready = False
@@ -90,6 +92,11 @@ class IndexSync:
     def facets(self) -> MemoryFacets:
         """The fields filters test, as of the last refresh (loaded once asked for)."""
         return self._facets
+
+    @property
+    def keyword_index(self) -> KeywordIndex:
+        """The keyword index: the mirror in front of FTS5."""
+        return self._keyword_index
 
     @property
     def keywords(self) -> KeywordMirror:

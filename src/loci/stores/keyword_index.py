@@ -1,0 +1,71 @@
+"""What loci needs of a keyword index: a small Protocol, the query it takes, and two
+implementations: FTS5 in SQL (the reference) and the in-memory mirror in front of it.
+
+A query names the memories that may answer twice: as namespaces and admitted seqs (what a
+mirror can test) and as a SQL condition over `memories m` (what FTS5 joins). Both must say the
+same, unless `mirrorable` is false: then only SQL can answer.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol
+
+from loci.stores import memories
+from loci.stores.fts import match_expression
+from loci.stores.keywords import KeywordMirror
+from loci.stores.vector_index import KeyArray
+
+#: (seq, bm25) pairs, lowest (best) first; bm25 is negative for a match, as FTS5 gives it.
+Matches = list[tuple[int, float]]
+
+
+class KeywordQuery(NamedTuple):
+    """The words to match (any of them) and which memories may answer."""
+
+    words: Sequence[str]
+    limit: int
+    namespaces: frozenset[str] | None = None  # None: all
+    within: KeyArray | None = None  # None: every memory of the namespaces
+    where: str = "1"  # the same restriction, as SQL over `memories m`
+    params: Sequence[Any] = ()
+    mirrorable: bool = True  # False: `where` says more than namespaces and `within`
+
+
+class KeywordIndex(Protocol):
+    """What loci needs of a keyword index."""
+
+    def search(self, conn: sqlite3.Connection, query: KeywordQuery) -> Matches:
+        """The best `query.limit` matches of any of its words, best first, ties by seq."""
+        ...
+
+
+class SqlKeywords:
+    """FTS5's own search: bm25() over every memory that holds a word."""
+
+    def search(self, conn: sqlite3.Connection, query: KeywordQuery) -> Matches:
+        """The best matches by FTS5, restricted by `query.where`."""
+        match = match_expression(query.words)
+        if match is None or query.limit <= 0:
+            return []
+        return memories.keyword_search(conn, match, query.where, query.params, query.limit)
+
+
+class MirroredKeywords:
+    """The in-memory mirror, which answers as FTS5 does; SQL where it cannot (not loaded, a
+    word FTS5 reads as a phrase, or a restriction it cannot test)."""
+
+    def __init__(self, mirror: KeywordMirror, fallback: KeywordIndex | None = None) -> None:
+        self.mirror = mirror
+        self._fallback = fallback if fallback is not None else SqlKeywords()
+
+    def search(self, conn: sqlite3.Connection, query: KeywordQuery) -> Matches:
+        """The mirror's answer, or SQL's."""
+        if query.mirrorable:
+            found = self.mirror.search(
+                conn, query.words, query.namespaces, query.limit, query.within
+            )
+            if found is not None:
+                return found
+        return self._fallback.search(conn, query)
