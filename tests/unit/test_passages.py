@@ -100,3 +100,26 @@ def test_an_import_embeds_the_passages_of_long_memories(
         assert found.content.endswith(FACT)
     finally:
         copy.close()
+
+
+def test_text_stored_again_keeps_its_passages(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`replace` (how project context files are indexed) embeds only new text: a long
+    section stored again keeps its passages as well as its vector."""
+    long_section = long_text(5, FACT)
+    app.memory.replace([MemoryDraft(long_section, namespace="p")], "p", {})
+    embedded: list[str] = []
+    embed = app.engine.embed
+
+    def counting(texts):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return embed(texts)
+
+    monkeypatch.setattr(app.engine, "embed", counting)
+    drafts = [
+        MemoryDraft(long_section, namespace="p"),
+        MemoryDraft("A new short note.", namespace="p"),
+    ]
+    app.memory.replace(drafts, "p", {})
+    assert embedded == ["A new short note."]
+    found = app.memory.recall(QUESTION, limit=1, namespace="p", hybrid_alpha=1.0)
+    assert found.memories[0].content == long_section

@@ -79,8 +79,9 @@ class MemoryEngine:
     def passages_of(self, texts: Sequence[str]) -> list[list[NewPassage]]:
         """The passages of each text (none for a short one), embedded in one call."""
         cuts = [passages.spans(text) for text in texts]
-        pieces = [text[start:end] for text, spans in zip(texts, cuts, strict=True)
-                  for start, end in spans]  # fmt: skip
+        pieces = [
+            text[start:end] for text, spans in zip(texts, cuts, strict=True) for start, end in spans
+        ]
         if not pieces:
             return [[] for _ in texts]
         vectors = iter(self.embed(pieces))

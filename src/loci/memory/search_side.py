@@ -65,8 +65,9 @@ def prepare(
         allowed = admitted(conn, compiled, engine.sync.facets)
         keys = allowed.keys if allowed is not None else None
         index = engine.sync.keyword_index
-        restricted = KeywordQuery(words, depth, compiled.namespaces, keys, compiled.sql,
-                                  compiled.params)  # fmt: skip
+        restricted = KeywordQuery(
+            words, depth, compiled.namespaces, keys, compiled.sql, compiled.params
+        )
         keyword = index.search(conn, restricted) if words else []
         periods, within = _periods(engine, conn, query, compiled, restricted, keyword)
         group_keyword = (

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from loci.errors import InvalidInputError, LociError, NotFoundError
-from loci.memory import hybrid, query_side, rows, search_side, validation
+from loci.memory import hybrid, query_side, search_side, validation
 from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.memory.filters import CompiledFilter, compile_filter
 from loci.memory.models import (
@@ -28,8 +28,11 @@ from loci.memory.models import (
     RememberBatchResult,
     RememberResult,
 )
+from loci.memory.rows import row_to_hit, row_to_memory
 from loci.memory.validation import CheckedDraft
 from loci.stores import memories as sql
+from loci.stores import passages
+from loci.stores.passages import NewPassage
 from loci.stores.vector_sync import Progress, prune_log
 from loci.timeutil import now
 
@@ -127,7 +130,9 @@ class MemoryService:
         with self._engine.db.locked() as conn:
             self._engine.check_model(conn)
             known = sql.embeddings_by_hash(conn, compiled.sql, compiled.params)
+            known_parts = passages.by_content(conn, compiled.sql, compiled.params)
         vectors = self._vectors_reusing(checked, known)
+        parts = self._passages_reusing(checked, known_parts)
 
         def delete_old(conn: sqlite3.Connection) -> None:
             old = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
@@ -135,7 +140,7 @@ class MemoryService:
             if within is not None:
                 within(conn)
 
-        return self._store(checked, vectors, before=delete_old)[0]
+        return self._store(checked, vectors, before=delete_old, parts=parts)[0]
 
     def _vectors_reusing(
         self, items: Sequence[CheckedDraft], known: Mapping[str, bytes]
@@ -152,6 +157,15 @@ class MemoryService:
         if fresh:
             vectors[fresh] = self._engine.embed([items[n].content for n in fresh])
         return vectors
+
+    def _passages_reusing(
+        self, items: Sequence[CheckedDraft], known: Mapping[str, list[NewPassage]]
+    ) -> list[list[NewPassage]]:
+        """The passages of `items`, embedding only those of text not in `known`."""
+        hashes = [content_hash(item.content) for item in items]
+        fresh = [n for n, digest in enumerate(hashes) if digest not in known]
+        made = iter(self._engine.passages_of([items[n].content for n in fresh]))
+        return [known[digest] if digest in known else next(made) for digest in hashes]
 
     def recall(
         self,
@@ -206,7 +220,7 @@ class MemoryService:
             found = sql.fetch_by_id(conn, memory_id)
         if found is None:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
-        seq, reference = rows.row_to_memory(found)
+        seq, reference = row_to_memory(found)
         index = self._engine.index()
         vector = index.get(seq)
         if vector is None:
@@ -289,7 +303,7 @@ class MemoryService:
             found = sql.fetch_by_id(conn, memory_id)
         if found is None:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
-        return rows.row_to_memory(found)[1]
+        return row_to_memory(found)[1]
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -310,12 +324,15 @@ class MemoryService:
         items: Sequence[CheckedDraft],
         vectors: np.ndarray[Any, Any],
         before: Callable[[sqlite3.Connection], None] | None = None,
+        parts: Sequence[Sequence[NewPassage]] | None = None,
     ) -> tuple[list[str], str]:
-        """Insert checked items with their vectors in one transaction (after `before`, in the
-        same transaction, if given); (ids, timestamp)."""
+        """Insert checked items with their vectors (and passages, embedded here unless given)
+        in one transaction (after `before`, in the same transaction, if given); (ids,
+        timestamp)."""
         stamp = now()
-        long_parts = self._engine.passages_of([item.content for item in items])
-        rows = [
+        if parts is None:
+            parts = self._engine.passages_of([item.content for item in items])
+        new_rows = [
             sql.NewMemory(
                 id=str(uuid.uuid4()),
                 content=item.content,
@@ -332,21 +349,21 @@ class MemoryService:
                 embedding=vector_bytes(vector),
                 occurred_at=item.occurred_at,
                 placement=item.placement,
-                passages=parts,
+                passages=item_parts,
             )
-            for item, vector, parts in zip(items, vectors, long_parts, strict=True)
+            for item, vector, item_parts in zip(items, vectors, parts, strict=True)
         ]
         with self._engine.db.write() as conn:
             self._engine.check_model(conn)
             if before is not None:
                 before(conn)
-            if rows:
+            if new_rows:
                 self._engine.record_model(conn)
-                sql.ensure_namespaces(conn, {row.namespace for row in rows}, stamp)
-                sql.insert_memories(conn, rows)
+                sql.ensure_namespaces(conn, {row.namespace for row in new_rows}, stamp)
+                sql.insert_memories(conn, new_rows)
             prune_log(conn)
         self._engine.sync.note_own_write()
-        return [row.id for row in rows], stamp
+        return [row.id for row in new_rows], stamp
 
     def _forget_preview(self, compiled: CompiledFilter, memory_id: str | None) -> ForgetResult:
         with self._engine.db.locked() as conn:
@@ -363,7 +380,7 @@ class MemoryService:
             records = sql.rows_by_seq(conn, seqs)
         seen = now() if touch else None
         hits = [
-            rows.row_to_hit(records[hit.key], hit.similarity, hit.score, seen, hit.signals)
+            row_to_hit(records[hit.key], hit.similarity, hit.score, seen, hit.signals)
             for hit in ranked
             if hit.key in records
         ]

@@ -142,6 +142,22 @@ def read_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> list[Any]:
     return conn.execute(OF_MEMORIES, (json.dumps(list(seqs)),)).fetchall()
 
 
+def by_content(
+    conn: sqlite3.Connection, where: str, params: Sequence[Any]
+) -> dict[str, list[NewPassage]]:
+    """content_hash -> the passages of the memories a compiled filter admits (text stored
+    again keeps them)."""
+    rows = conn.execute(
+        "SELECT m.content_hash, p.start, p.end, p.embedding FROM memories m "
+        f"JOIN passages p ON p.seq = m.seq WHERE {where} ORDER BY p.id",
+        params,
+    ).fetchall()
+    found: dict[str, list[NewPassage]] = {}
+    for digest, start, end, embedding in rows:
+        found.setdefault(str(digest), []).append(NewPassage(start, end, bytes(embedding)))
+    return found
+
+
 def missing(conn: sqlite3.Connection) -> list[tuple[int, str]]:
     """(seq, content) of the memories without passages (for `loci reindex` to look at)."""
     return conn.execute(
