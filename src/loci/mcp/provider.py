@@ -91,7 +91,7 @@ class AppProvider:
         """Wait for the warm-up, then close the App if it was built."""
         # A process that exits while ONNX Runtime is loading the model in the warm-up thread
         # aborts ("terminate called without an active exception", SIGABRT): a client that
-        # closed within ~0.3 s of listing the tools saw its server crash.
+        # closed right after listing the tools saw its server crash.
         if self._warm_up is not None:
             self._warm_up.join(WARM_UP_WAIT_SECONDS)
         if self._app is not None:

@@ -3,17 +3,14 @@
 Each row is kept, beside its float32 row, as 192 four-bit codes (one per pair of dimensions:
 96 bytes for a 384-d vector), in faiss's fast-scan layout: blocks of 32 rows whose codes a
 SIMD shuffle looks up 32 at a time. A query's approximate inner product with every row then
-costs 0.18 ms at 10k rows and 0.83 ms at 100k, and the shortlisted rows are scored exactly, so
-results carry exact similarities. Right after an embedding (AMD EPYC, 2 cores), a search for the
-best 50 of 10k rows took 0.3 ms against 0.66-0.86 ms for numpy's full float32 scan, and at 100k
-1.07 ms against 1.59 ms for the sign codes' shortlist (see `signcodes`). A shortlist of 6 rows
-per result held every exact top 10 and 99.7-100 % of the top 50, for the benchmark's queries and
-100-200 LoCoMo questions, at 10k and 100k rows; the sign codes' held 97.5 % and 99.0 % at 100k.
+costs a fraction of a float32 scan, and the shortlisted rows are scored exactly, so results
+carry exact similarities. A shortlist of 6 rows per result keeps the exact top 10 for the
+benchmark's queries and LoCoMo questions, more of it than the sign codes' shortlist does
+(`benchmarks/bench_accelerations.py` shows the time saved).
 
 faiss's fast-scan index takes no filter, so searches with a filter keep the other paths. The
-codes are trained on a sample of the rows (0.17-0.36 s for 2,000 rows and 10 k-means
-iterations, which held the same share of the exact top 50 as 5,000 rows and 25 iterations),
-then every row is encoded (0.38 s for 100k rows on two threads).
+codes are trained on a sample of the rows (2,000 rows and 10 k-means iterations keep as much
+of the exact top 50 as larger samples and more iterations), then every row is encoded.
 """
 
 from __future__ import annotations

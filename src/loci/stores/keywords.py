@@ -31,8 +31,7 @@ from loci.stores.tokens import WordTerms, term_counts
 #: Stores smaller than this are searched by SQL alone, which is as fast there.
 MIRROR_FROM = 500
 #: A `mirror_from` no store reaches: every search goes to SQL. For a process that answers one
-#: query (a CLI command), reading the mirror would cost far more than the search it speeds up:
-#: at 100k memories 1.2-2 s, against a few ms for one SQL search.
+#: query (a CLI command), reading the mirror would cost far more than the search it speeds up.
 NEVER = 2**62
 #: Share of the mirrored memories that may change before it is read anew (at least RELOAD_MIN).
 RELOAD_SHARE = 0.05

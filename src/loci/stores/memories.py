@@ -215,7 +215,7 @@ def keyword_search(
 ) -> list[tuple[int, float]]:
     """(seq, bm25) of the best keyword matches among admitted memories; lower bm25 is better."""
     if where == "1":
-        # No filter: skip the join, which reads a memories row per match (3x slower at 100k).
+        # No filter: skip the join, which reads a memories row per match.
         sql = (
             "SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts WHERE memories_fts MATCH ?"
         )
@@ -288,8 +288,8 @@ def iter_memories(
     """Every admitted memory in insertion order from the `offset`-th on, optionally with its
     raw vector."""
     extra = ", m.embedding" if with_vectors else ""
-    # SQLite skips the first rows before reading their columns: paging an export 90,000 rows
-    # in took 1.2 s when Python built and dropped each skipped memory.
+    # SQLite skips the first rows before reading their columns, where Python would build and
+    # drop each skipped memory.
     cursor = conn.execute(
         f"SELECT {COLUMNS}{extra} FROM memories m WHERE {where} ORDER BY m.seq LIMIT -1 OFFSET ?",
         [*params, offset],

@@ -3,12 +3,11 @@
 A search over a large index runs two loops: the Hamming distance from the query's sign code to
 every row's code, then the inner product of the query with each shortlisted float32 row. Right
 after the embedding model has run, the caches hold none of this data, so both loops wait on
-memory, and numpy adds a temporary per step (xor, popcount, sum; gather, then product). faiss-cpu
-runs each as one compiled loop: at 100k rows, the distances take 0.6-0.75 ms against 1.3-1.4 ms,
-and the products of 3,000 random rows 0.6-0.8 ms on two threads against 1.2-1.5 ms for numpy's
-gather and product (AMD EPYC, 2 cores); a whole search 2.4-2.9 ms against 3.2-4.2 ms. numpy's
-loops stay as the reference the faiss kernel is tested against, and as the fallback where faiss
-cannot load (`vector_kernel = "numpy"`).
+memory, and numpy adds a temporary per step (xor, popcount, sum; gather, then product).
+faiss-cpu runs each as one compiled loop, on two threads for the products
+(`benchmarks/bench_accelerations.py` compares the two kernels). numpy's loops stay as the
+reference the faiss kernel is tested against, and as the fallback where faiss cannot load
+(`vector_kernel = "numpy"`).
 
 Each kernel keeps the codes in the layout it scans fastest, behind `CodeTable`.
 """
@@ -182,8 +181,7 @@ class FaissKernel:
         count = rows.shape[0]
         if count < SPLIT_FROM:
             # One thread either way, and numpy's gather needs none of the checks and copies
-            # around faiss's call: a 300-row shortlist right after an embedding, 0.14 against
-            # 0.2 ms.
+            # around faiss's call.
             return NumpyKernel().inner_products(matrix, rows, query)
         if not (matrix.flags.c_contiguous and matrix.dtype == np.float32):
             raise ValueError("the matrix must be C-contiguous float32")
@@ -215,8 +213,7 @@ class FaissKernel:
         return FastScanCodes.trained(self._faiss, rows)
 
     def all_products(self, matrix: FloatMatrix, size: int, query: FloatMatrix) -> Scores:
-        """The rows split between the threads (at 10k rows right after an embedding, 0.87-0.9
-        ms on two threads against 1.4-1.7 ms for numpy's product on one)."""
+        """The rows split between the threads."""
         return self.inner_products(matrix, np.arange(size, dtype=np.int64), query)
 
 
@@ -255,10 +252,10 @@ class ByteRows:
 
 
 def _import_faiss() -> Any:
-    """faiss, imported on first use: it costs ~45 ms, and small stores never need it."""
+    """faiss, imported on first use: it is slow to import, and small stores never need it."""
     # faiss's OpenMP runtime reads this as it loads. By default its idle threads spin for
-    # milliseconds after each search and take the cores the embedding model needs next: the
-    # next query embedded ~1 ms slower (5.5 -> 6.5 ms on 2 cores). Passive threads sleep.
+    # milliseconds after each search and take the cores the embedding model needs next.
+    # Passive threads sleep.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import faiss
 

@@ -188,8 +188,7 @@ class IndexSync:
         seqs: list[npt.NDArray[np.int64]] = []
         names: list[str] = []
         # One pass over the table feeds the vectors, the times and the keyword mirror's list
-        # of memories: each pass reads every row, embedding included (at 100k memories a
-        # pass for the times and one for the list took ~0.4 s of a ~2.6 s load).
+        # of memories: each pass reads every row, embedding included.
         done = 0
         cursor = conn.execute(LOAD_ALL)
         while rows := cursor.fetchmany(LOAD_CHUNK):

@@ -22,29 +22,27 @@ from loci.stores.seqsets import among
 from loci.stores.signcodes import SignCodes, shortlist
 from loci.stores.vector_index import Allowed, FloatMatrix, Hit, KeyArray
 
-#: From this many vectors on, searches shortlist rows by their sign codes first (a full scan
-#: costs ~1 ms at 20k). At 10k a shortlist of 2,000 rows saved ~0.3 ms but held only 95.6 % of
-#: the exact top 10 for the benchmark's queries, which have near neighbours in its store.
+#: From this many vectors on, filtered searches shortlist rows by their sign codes first: below
+#: it a full scan is cheap, and a shortlist of a small index misses too many of the exact top 10.
 SHORTLIST_FROM = 20_000
-#: Share of the rows shortlisted for exact scoring, and the floor per result asked. At 100k,
-#: 2 % held 97.2 % of the exact top 50 and 3 % held 98.6 %, for ~0.15 ms more.
+#: Share of the rows shortlisted for exact scoring, and the floor per result asked (a smaller
+#: share misses more of the exact top 50; see `benchmarks/`).
 SHORTLIST_SHARE = 0.03
 SHORTLIST_PER_RESULT = 10
 #: From this many vectors on, searches without a filter shortlist rows by their fast-scan codes
 #: (see `fastscan`): 6 rows per result asked and at least 300 (the scan costs the same for any
-#: of these counts; scoring 300 rows exactly ~0.1 ms), unless that is more than a tenth of the
-#: rows. Below 4,096 rows a full scan costs no more (0.25 ms at 2,000, 0.47 ms at 4,096).
+#: of these counts, and scoring a few hundred rows exactly is cheap), unless that is more than a
+#: tenth of the rows. Below 4,096 rows a full scan costs no more.
 FASTSCAN_FROM = 4096
 FASTSCAN_PER_RESULT = 6
 FASTSCAN_MIN_CANDIDATES = 300
 FASTSCAN_MAX_SHARE = 0.1
 #: A filter that admits at most this share of the rows of an index with no sign codes scores
-#: them alone rather than scanning every row. At 10k rows right after an embedding: 10 % cost
-#: 0.38 ms and 25 % 0.6 ms against 0.97 ms for a full scan on faiss's two threads; with
-#: numpy's loops (one thread) 0.42 and 1.09 ms against 1.44 ms.
+#: them alone rather than scanning every row (gathering a third of the rows costs about what a
+#: full scan does).
 GATHER_SHARE = 0.3
-#: Up to this many scores, one stable sort of them all picks the top k faster than a partition
-#: first (a shortlist's 300: 13 against 21 us; even at about 500, 3x slower at 1,024).
+#: Up to this many scores (a shortlist's), one stable sort of them all picks the top k faster
+#: than a partition first.
 SORT_ALL_UP_TO = 400
 
 
@@ -61,14 +59,13 @@ class ExactIndex:
 
     Small indexes scan every row. From FASTSCAN_FROM vectors, a search without a filter
     scores exactly the rows its fast-scan codes shortlist (see `fastscan`; built on first use
-    or by `warm`, with faiss's kernel): 0.3 ms instead of 0.7-0.9 ms at 10k vectors, the
-    exact top 10 kept. A filtered search is exact below SHORTLIST_FROM vectors. Above it, the
-    3 % of the admitted rows (at least 10 per result asked) nearest by their sign codes are
-    scored exactly (see `signcodes`; the two loops run in a `scan_kernels` kernel, faiss's by
-    default): 100k vectors cost ~2.5 ms with cold caches instead of ~10 ms, and the top 10
-    holds ~97-99 % of the exact top 10 (so does an unfiltered search with
-    `fast_scan_from=None` or numpy's kernel). Removal swaps the last row into the hole, so
-    rows stay dense.
+    or by `warm`, with faiss's kernel). A filtered search is exact below SHORTLIST_FROM
+    vectors. Above it, the 3 % of the admitted rows (at least 10 per result asked) nearest by
+    their sign codes are scored exactly (see `signcodes`; the two loops run in a
+    `scan_kernels` kernel, faiss's by default), as is an unfiltered search with
+    `fast_scan_from=None` or numpy's kernel. Shortlists keep nearly all of the exact top 10;
+    `benchmarks/bench_accelerations.py` shows what each saves. Removal swaps the last row into
+    the hole, so rows stay dense.
     """
 
     def __init__(
@@ -184,7 +181,7 @@ class ExactIndex:
 
     def similarities(self, query: FloatMatrix, keys: KeyArray) -> npt.NDArray[np.float64]:
         """Cosine similarity for each key (NaN for keys not indexed)."""
-        # map() over dict.get finds the rows at C speed: a few hundred keys in ~10 us.
+        # map() over dict.get finds the rows at C speed.
         rows = np.fromiter(
             map(self._position.get, keys.tolist(), itertools.repeat(-1)),
             dtype=np.int64,
@@ -196,7 +193,7 @@ class ExactIndex:
             scanned = self._scanned(query)
             if scanned is not None:
                 # A search just scored every row for this query: read them, rather than
-                # gather the rows again (~0.1-0.2 ms of cold memory for a few hundred keys).
+                # gather the rows again from cold memory.
                 result[known] = scanned[rows[known]]
             else:
                 result[known] = np.take(self._matrix, rows[known], axis=0) @ query.reshape(-1)
@@ -239,7 +236,7 @@ class ExactIndex:
 
     def _scan(self, query: FloatMatrix, k: int, mask: npt.NDArray[np.bool_] | None) -> list[Hit]:
         # A kernel loaded for the codes scans on two threads; a one-command app with no
-        # codes does not import faiss (~45 ms) to save ~0.5 ms.
+        # codes does not import faiss, which costs more than it would save.
         kernel = self._kernel if self._size >= FASTSCAN_FROM else None
         scores = (kernel or NumpyKernel()).all_products(self._matrix, self._size, query)
         self._last_scan = _Scan(query.copy(), scores, self._generation)
@@ -284,7 +281,7 @@ class ExactIndex:
             return shortlist(distances, wanted, self._signs.excluded)
         # The cut-off is read off a strided sample: among all rows, a mask that repeats with
         # the stride (every other row, every tenth) could leave only excluded rows in it, and
-        # every admitted row would be scored (at 100k, 11 ms for a filter admitting 55 %).
+        # every admitted row would be scored (most of a large index, for a broad filter).
         positions = np.flatnonzero(mask)
         return positions[shortlist(distances[positions], wanted, self._signs.excluded)]
 
