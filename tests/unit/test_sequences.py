@@ -254,6 +254,19 @@ def test_export_and_import_keep_places_and_times(
         copy.close()
 
 
+def test_importing_an_export_again_keeps_every_copy_in_its_sequence(app: App) -> None:
+    app.conversations.remember_conversation(parse_messages(chat(BAND)), "home", "c1")
+    exported = app.transfer.export(None, False, 0, 100).export.model_dump()
+    result = app.transfer.import_data(exported, ImportOptions(skip_duplicates=False))
+    assert result.imported == 2 and result.failed == 0
+    with app.engine.db.locked() as conn:
+        positions = conn.execute(
+            "SELECT i.position FROM sequence_items i ORDER BY i.position"
+        ).fetchall()
+    assert [row[0] for row in positions] == [0.0, 1.0, 2.0, 3.0]  # the copies after the last
+    assert documents(app.engine.db)[("home", "c1/band")].count("Our band plays") == 2
+
+
 def test_doctor_names_documents_out_of_step_and_reindex_repairs_them(app: App) -> None:
     from loci.cli.admin import diagnose
     from loci.cli.output import CliState

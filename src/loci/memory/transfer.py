@@ -287,7 +287,9 @@ def _unit_rows(vectors: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 def _placement(place: SequencePlace) -> Placement:
     """An exported place in a sequence, checked as a new one would be."""
     draft = SequenceDraft(place.name, place.kind, place.position, place.actor)
-    return validation.placement(draft)
+    # An import into a sequence that holds the position already keeps the memory, after the
+    # sequence's last item.
+    return replace(validation.placement(draft), append_if_taken=True)
 
 
 def _stamp(value: str, field: str) -> str:

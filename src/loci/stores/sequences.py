@@ -45,12 +45,15 @@ _MEMBERS = (
 @dataclass(frozen=True)
 class Placement:
     """Where a memory goes: the sequence named `name` (made with `kind` if new), at
-    `position` (None: after the sequence's last item), said or done by `actor`."""
+    `position` (None: after the sequence's last item), said or done by `actor`. A position
+    another memory holds is refused, or with `append_if_taken` (an import) the memory goes
+    after the last item instead."""
 
     name: str
     kind: str = "log"
     position: float | None = None
     actor: str | None = None
+    append_if_taken: bool = False
 
 
 class Place(NamedTuple):
@@ -84,6 +87,8 @@ def place(conn: sqlite3.Connection, namespace: str, items: Sequence[tuple[int, P
             sequence = ids[placement.name] = _sequence_id(conn, namespace, placement)
             ends[sequence] = _last_position(conn, sequence)
         position = placement.position
+        if position is not None and placement.append_if_taken and _taken(conn, sequence, position):
+            position = None
         if position is None:
             position = ends[sequence] + 1.0
         elif _taken(conn, sequence, position):
