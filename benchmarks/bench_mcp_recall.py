@@ -23,19 +23,13 @@ from pathlib import Path
 import anyio
 from mcp import Client, StdioServerParameters
 
+from bench_memory import QUERIES, novel_sentences
+
 from loci.app import build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
 
-NOVELS = Path(__file__).resolve().parents[2] / "shared" / "eval" / "novels"
-QUERIES = [
-    "what editor does the user prefer?",
-    "when do deployments happen",
-    "which database runs in staging",
-    "what did Alice say about the trip to Lisbon?",
-    "favourite food of the team lead",
-]
 ECHO_SERVER = """
 import json, sys
 from mcp.server.mcpserver import MCPServer
@@ -51,10 +45,7 @@ server.run("stdio")
 
 def texts(size: int) -> list[str]:
     """`size` sentences of the dev novels (numbered past their count), or made ones."""
-    found: list[str] = []
-    for path in sorted(NOVELS.glob("*.txt")):
-        text = path.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
-        found += [s.strip() for s in text.split(".") if len(s.split()) >= 6]
+    found = novel_sentences()
     if not found:
         found = [f"Note {n} about the garden, the river and the budget." for n in range(size)]
     return [found[n % len(found)] + ("" if n < len(found) else f" ({n})") for n in range(size)]

@@ -149,15 +149,14 @@ def _by_actor(
     without an actor, naming them in its text."""
     if actor is None:
         return np.zeros(len(keys), dtype=np.bool_)
-    unplaced = [key for key in keys if key not in places or places[key].actor is None]
+    actors = [places[key].actor if key in places else None for key in keys]
+    unplaced = [key for key, its in zip(keys, actors, strict=True) if its is None]
     with context.db.locked() as conn:
         naming = memories.naming(conn, actor, unplaced)
     return np.fromiter(
         (
-            key in naming
-            if key not in places or places[key].actor is None
-            else places[key].actor == actor
-            for key in keys
+            key in naming if its is None else its == actor
+            for key, its in zip(keys, actors, strict=True)
         ),
         np.bool_,
         len(keys),
