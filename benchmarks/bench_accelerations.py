@@ -23,8 +23,8 @@ from bench_memory import QUERIES, WORDS, fill, novel_sentences
 from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
-from loci.stores.facets import MemoryFacets
-from loci.stores.vectors import ExactIndex
+from loci.storage.facets import MemoryFacets
+from loci.storage.vectors import ExactIndex
 
 VARIANTS = ["all on", "no fast-scan codes", "numpy kernel", "no sign codes", "no facets mirror"]
 FILTER = {"tags": {"contains": "t3"}}

@@ -20,10 +20,10 @@ from loci.app import build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.evaluation import locomo
 from loci.memory.models import MemoryDraft
-from loci.memory.ranking import vector_query
+from loci.search.ranking import vector_query
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
-from loci.stores.facets import MemoryFacets
+from loci.storage.facets import MemoryFacets
 
 QUERIES = [
     "what editor does the user prefer?",

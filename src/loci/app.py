@@ -11,15 +11,15 @@ from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.memory.catalog import CatalogService
-from loci.memory.engine import Limits, MemoryEngine
 from loci.memory.service import MemoryService
 from loci.memory.transfer import TransferService
+from loci.search.engine import Limits, MemoryEngine
 from loci.settings import Settings
-from loci.stores.db import Database
-from loci.stores.files import private_folder, storage_errors
-from loci.stores.keywords import NEVER, KeywordMirror
-from loci.stores.orphans import orphaned_files
-from loci.stores.vectors import FASTSCAN_FROM, ExactIndex
+from loci.storage.db import Database
+from loci.storage.files import private_folder, storage_errors
+from loci.storage.keywords import NEVER, KeywordMirror
+from loci.storage.orphans import orphaned_files
+from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 
 
 @dataclass

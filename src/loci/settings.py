@@ -29,7 +29,7 @@ KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context", "checkpoints")
 #: The embedding models loci can run without extra packages.
 KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
 ENV_PREFIX = "LOCI_"
-#: The namespace rule of `loci.memory.validation`, repeated rather than imported: `loci serve`
+#: The namespace rule of `loci.fields`, repeated rather than imported: `loci serve`
 #: reads the settings before its first answer, and that module is slow to import.
 DEFAULT_NAMESPACE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}")
 

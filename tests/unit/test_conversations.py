@@ -304,7 +304,7 @@ def test_a_dated_question_finds_memories_outside_the_first_candidates(app: App) 
 
 
 def test_the_period_lookup_uses_the_time_index(app: App) -> None:
-    from loci.stores import timeline
+    from loci.storage import timeline
 
     clause, params = timeline.within_clause(
         [(datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 2, 1, tzinfo=UTC))]
@@ -318,8 +318,8 @@ def test_the_period_lookup_uses_the_time_index(app: App) -> None:
 
 
 def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:
-    from loci.memory.filters import compile_filter
-    from loci.stores import timeline
+    from loci.search.filters import compile_filter
+    from loci.storage import timeline
 
     for namespace in ("mine", "theirs"):
         chat = [
@@ -348,11 +348,11 @@ def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:
 
 
 def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
-    from loci.memory import hybrid
-    from loci.memory.ranking import named_speaker
-    from loci.memory.signals import DEFAULT
-    from loci.stores import memories as sql
-    from loci.stores.vector_index import Hit
+    from loci.search import hybrid
+    from loci.search.ranking import named_speaker
+    from loci.search.signals import DEFAULT
+    from loci.storage import memories as sql
+    from loci.storage.vector_index import Hit
 
     chat = [
         {
@@ -386,7 +386,7 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
 
 
 def test_named_speaker_needs_exactly_one_whole_name() -> None:
-    from loci.memory.ranking import named_speaker
+    from loci.search.ranking import named_speaker
 
     speakers = ["Ana", "Ben", "Anabel"]
     assert named_speaker("what does ana like?", speakers) == "Ana"

@@ -12,7 +12,7 @@ from loci.app import App, build_app
 from loci.errors import CheckpointStorageError, StorageUnavailableError
 from loci.mcp.tool_listing import ToolListing
 from loci.settings import load_settings
-from loci.stores.files import private_folder, replacing_text
+from loci.storage.files import private_folder, replacing_text
 
 
 def mode(path: Path) -> int:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from loci.stores.db import Database
-from loci.stores.migrations import latest_version
+from loci.storage.db import Database
+from loci.storage.migrations import latest_version
 
 ROUNDS = 15
 WAIT_SECONDS = 60.0

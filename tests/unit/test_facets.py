@@ -12,18 +12,18 @@ import numpy as np
 import pytest
 
 from loci.app import App
-from loci.memory import search_side, when
-from loci.memory.filters import admitted, compile_filter
-from loci.memory.ranking import fts_match
 from loci.memory.transfer import ImportOptions
-from loci.stores import facets as facets_module
-from loci.stores import keywords as keyword_module
-from loci.stores import memories as sql
-from loci.stores import timeline
-from loci.stores.db import Database
-from loci.stores.facets import MemoryFacets, mirrored
-from loci.stores.vector_sync import IndexSync
-from loci.stores.vectors import ExactIndex
+from loci.search import search_side, when
+from loci.search.filters import admitted, compile_filter
+from loci.search.ranking import fts_match
+from loci.storage import facets as facets_module
+from loci.storage import keywords as keyword_module
+from loci.storage import memories as sql
+from loci.storage import timeline
+from loci.storage.db import Database
+from loci.storage.facets import MemoryFacets, mirrored
+from loci.storage.vector_sync import IndexSync
+from loci.storage.vectors import ExactIndex
 from tests.unit.test_keyword_mirror import Reader
 
 WORDS = ["harbour", "lantern", "orchard", "quarry", "meadow", "glacier", "canyon", "delta"]

@@ -15,10 +15,10 @@ from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
-from loci.stores.fastscan import FastScanCodes
-from loci.stores.scan_kernels import load_kernel
-from loci.stores.vector_index import Allowed
-from loci.stores.vectors import FASTSCAN_FROM, ExactIndex
+from loci.storage.fastscan import FastScanCodes
+from loci.storage.scan_kernels import load_kernel
+from loci.storage.vector_index import Allowed
+from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 from tests.unit.test_vector_index import (
     DIMENSIONS,
     NOVEL,

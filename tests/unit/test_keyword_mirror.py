@@ -13,18 +13,18 @@ import pytest
 
 from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.memory.filters import compile_filter
 from loci.memory.models import MemoryDraft
-from loci.memory.ranking import fts_match, keyword_terms
 from loci.memory.transfer import ImportOptions
+from loci.search.filters import compile_filter
+from loci.search.ranking import fts_match, keyword_terms
 from loci.settings import load_settings
-from loci.stores import keywords as keyword_module
-from loci.stores import memories as sql
-from loci.stores.db import Database
-from loci.stores.keywords import KeywordMirror
-from loci.stores.tokens import TOKENIZE
-from loci.stores.vector_sync import IndexSync
-from loci.stores.vectors import ExactIndex
+from loci.storage import keywords as keyword_module
+from loci.storage import memories as sql
+from loci.storage.db import Database
+from loci.storage.keywords import KeywordMirror
+from loci.storage.tokens import TOKENIZE
+from loci.storage.vector_sync import IndexSync
+from loci.storage.vectors import ExactIndex
 from tests import prose
 
 EXTRA = [

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_info
 
+from loci import fields
 from loci.app import App, build_app
 from loci.errors import (
     InvalidInputError,
@@ -13,7 +14,6 @@ from loci.errors import (
     NotFoundError,
     StorageUnavailableError,
 )
-from loci.memory import validation
 from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
@@ -210,7 +210,7 @@ def test_batch_reports_invalid_items_and_stores_the_rest(app):
 
 
 def test_failed_batch_write_stores_nothing(app, monkeypatch):
-    from loci.stores import memories as sql
+    from loci.storage import memories as sql
 
     original = sql.insert_memories
 
@@ -260,7 +260,7 @@ def test_bad_input_changes_nothing(app, draft):
 
 
 def test_metadata_nested_up_to_the_limit_is_stored_and_filtered(app):
-    deepest = nested(validation.MAX_METADATA_DEPTH)
+    deepest = nested(fields.MAX_METADATA_DEPTH)
     app.memory.remember(MemoryDraft("deep note", metadata=deepest))
     found = app.memory.recall("note", filters={"metadata.a": {"ne": "x"}}).memories
     assert [m.metadata for m in found] == [deepest]
@@ -409,7 +409,7 @@ def test_import_reports_malformed_items(app):
         "updated_at": "2026-01-01T00:00:00Z",
         "last_accessed": "2026-01-01T00:00:00Z",
         "access_count": 0,
-        "metadata": nested(validation.MAX_METADATA_DEPTH + 1),
+        "metadata": nested(fields.MAX_METADATA_DEPTH + 1),
     }
     data = {"memories": [{"content": "no id"}, {"id": "x", "content": "y"}, deep]}
     result = app.transfer.import_data(data, ImportOptions())

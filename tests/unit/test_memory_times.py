@@ -11,12 +11,12 @@ import pytest
 from loci.app import App
 from loci.conversations.messages import parse_messages
 from loci.errors import InvalidInputError
-from loci.memory import hybrid, when
-from loci.memory.filters import compile_filter
 from loci.memory.models import MemoryDraft
-from loci.memory.signals import DEFAULT
-from loci.stores import timeline
-from loci.stores.timeline import Span
+from loci.search import hybrid, when
+from loci.search.filters import compile_filter
+from loci.search.signals import DEFAULT
+from loci.storage import timeline
+from loci.storage.timeline import Span
 
 
 def chat(namespace: str, months: range, day: int = 15) -> list[dict[str, str]]:

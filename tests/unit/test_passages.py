@@ -9,9 +9,9 @@ import pytest
 
 from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.memory import passages
 from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
+from loci.search import passages
 from loci.settings import load_settings
 from tests.prose import made_sentences
 

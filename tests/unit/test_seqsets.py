@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from loci.stores import seqsets
-from loci.stores.seqsets import among
+from loci.storage import seqsets
+from loci.storage.seqsets import among
 
 
 def test_among_answers_as_isin_does() -> None:

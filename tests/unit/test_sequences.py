@@ -16,7 +16,7 @@ from loci.errors import ConflictError, InvalidInputError
 from loci.memory.models import MemoryDraft, SequenceDraft
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
-from loci.stores.db import Database
+from loci.storage.db import Database
 
 RELEASE_STORE = Path(__file__).parents[1] / "fixtures" / "release-0.1-store.db"
 

@@ -11,12 +11,12 @@ import pytest
 
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import ConfigurationError
-from loci.stores.best_scores import best_positions
-from loci.stores.scan_kernels import KernelName, load_kernel
-from loci.stores.signcodes import SAMPLE_SIZE as SIGN_SAMPLE_SIZE
-from loci.stores.signcodes import SignCodes, shortlist
-from loci.stores.vector_index import Allowed
-from loci.stores.vectors import SHORTLIST_FROM, SHORTLIST_SHARE, ExactIndex
+from loci.storage.best_scores import best_positions
+from loci.storage.scan_kernels import KernelName, load_kernel
+from loci.storage.signcodes import SAMPLE_SIZE as SIGN_SAMPLE_SIZE
+from loci.storage.signcodes import SignCodes, shortlist
+from loci.storage.vector_index import Allowed
+from loci.storage.vectors import SHORTLIST_FROM, SHORTLIST_SHARE, ExactIndex
 from tests.prose import NOVEL
 
 DIMENSIONS = 384

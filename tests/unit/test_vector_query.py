@@ -8,8 +8,8 @@ import pytest
 from loci.app import App
 from loci.conversations.messages import parse_messages
 from loci.memory.models import MemoryDraft
-from loci.memory.ranking import vector_query
-from loci.stores.speaker_names import Speakers
+from loci.search.ranking import vector_query
+from loci.storage.speaker_names import Speakers
 
 SPEAKERS = Speakers.of(["Ana", "Ben", "Anabel", "Dr. Okafor"])
 

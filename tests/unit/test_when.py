@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from loci.memory.when import (
+from loci.search.when import (
     EARLY,
     LATE,
     Period,

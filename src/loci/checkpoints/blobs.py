@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from loci.errors import CheckpointCorruptedError, CheckpointStorageError
-from loci.stores.files import atomic_write, refuse_links
+from loci.storage.files import atomic_write, refuse_links
 
 _DIGEST = re.compile(r"^[0-9a-f]{64}\Z")
 

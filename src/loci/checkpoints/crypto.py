@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from loci.errors import CheckpointCorruptedError, EncryptionKeyError
-from loci.stores.files import atomic_write
+from loci.storage.files import atomic_write
 
 MAGIC = b"LCE1"
 NONCE_BYTES = 12

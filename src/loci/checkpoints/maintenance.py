@@ -17,7 +17,7 @@ from loci.errors import (
     ConfigurationError,
     EncryptionKeyError,
 )
-from loci.stores.db import Database
+from loci.storage.db import Database
 
 #: Files younger than this may belong to a save still in flight in another process.
 GRACE_SECONDS = 3600

@@ -41,8 +41,8 @@ from loci.errors import (
     InvalidInputError,
     SessionNotFoundError,
 )
-from loci.memory.validation import MAX_COUNT
-from loci.stores.db import Database
+from loci.fields import MAX_COUNT
+from loci.storage.db import Database
 from loci.timeutil import now
 
 MAX_METADATA_BYTES = 64 * 1024

@@ -18,7 +18,7 @@ from loci.cli.output import (
     run,
 )
 from loci.errors import LociError
-from loci.stores import sequences
+from loci.sequences import documents
 
 
 def register(group: click.Group) -> None:
@@ -121,7 +121,7 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
 
 def _check_database(app: Any, checks: dict[str, Any], problems: list[str]) -> bool:
     """The file's structure, then what loci keeps in it; False if the file is damaged."""
-    from loci.stores import health  # numpy: not for every CLI start
+    from loci.storage import health  # numpy: not for every CLI start
 
     with app.db.locked() as conn:
         structure = health.structure_problems(conn)
@@ -172,13 +172,13 @@ def _check_memories(app: Any, checks: dict[str, Any], problems: list[str]) -> No
     if checks["indexed vectors"] != stats.total_memories:
         problems.append("the vector index does not match the database; run `loci reindex`")
     with app.db.locked() as conn:
-        checks["sequences"], out_of_step = sequences.health(conn)
+        checks["sequences"], out_of_step = documents.health(conn)
     problems += [f"{problem}; run `loci reindex`" for problem in out_of_step]
 
 
 def _check_kernel(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
     """Which loops large vector searches run in; numpy's only when asked for."""
-    from loci.stores.scan_kernels import load_kernel  # numpy: not for every CLI start
+    from loci.storage.scan_kernels import load_kernel  # numpy: not for every CLI start
 
     try:
         kernel = load_kernel(app.settings.vector_kernel)

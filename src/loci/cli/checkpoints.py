@@ -134,7 +134,7 @@ def export(state: CliState, session_id: str, output: Path | None, as_json: bool)
             with written(Path("-")):
                 click.echo(text)
         else:
-            from loci.stores.files import replacing_text  # the stores: not for every CLI start
+            from loci.storage.files import replacing_text  # the stores: not for every CLI start
 
             with written(output), replacing_text(output) as out:
                 out.write(text + "\n")

@@ -234,7 +234,7 @@ def export(
     """Write memories to FILE as JSON (`-` for standard output; the export is the output,
     so --json changes nothing there)."""
     from loci.memory.export_files import write_export
-    from loci.stores.files import replacing_text
+    from loci.storage.files import replacing_text
 
     def work() -> None:
         to_file = str(file) != "-"

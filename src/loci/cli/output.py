@@ -72,7 +72,7 @@ def written(path: Path) -> AbstractContextManager[None]:
     """Report a failed write of `path` (`-`: standard output), a full disk say, as a storage
     error (a reader that closed standard output early, `| head`, is left to click, which
     exits quietly)."""
-    from loci.stores.files import storage_errors  # the stores: not for every CLI start
+    from loci.storage.files import storage_errors  # the stores: not for every CLI start
 
     return storage_errors(Path("standard output") if str(path) == "-" else path, "write")
 

@@ -8,7 +8,7 @@ import re
 import unicodedata
 
 from loci.errors import InvalidInputError
-from loci.memory.validation import shown
+from loci.fields import shown
 
 #: Letters, digits, '-' and '_': nothing that can climb out of a folder or name a device.
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")

@@ -42,10 +42,10 @@ from loci.contextdocs.names import (
 )
 from loci.contextdocs.validate import Validation, validate
 from loci.errors import InvalidInputError, NotFoundError
+from loci.fields import MAX_COUNT, shown, utf8
 from loci.memory.service import MemoryService
-from loci.memory.validation import MAX_COUNT, shown, utf8
-from loci.stores.db import Database
-from loci.stores.files import atomic_write, private_folder, storage_errors
+from loci.storage.db import Database
+from loci.storage.files import atomic_write, private_folder, storage_errors
 from loci.timeutil import now
 
 MAX_HISTORY = 1000

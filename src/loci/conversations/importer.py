@@ -8,15 +8,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from loci import fields
 from loci.conversations.messages import ChatMessage
 from loci.conversations.models import ConversationImportResult
 from loci.errors import InvalidInputError
-from loci.memory import validation
 from loci.memory.models import MemoryDraft, SequenceDraft
 from loci.memory.service import MemoryService, content_hash
-from loci.stores import memories as sql
-from loci.stores.db import Database
-from loci.stores.vector_sync import Progress
+from loci.sequences import conversations
+from loci.storage.db import Database
+from loci.storage.vector_sync import Progress
 
 SOURCE = "conversation"
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}\Z")
@@ -46,12 +46,12 @@ class ConversationService:
         messages from 1), so with an id given only that conversation's are checked; with none,
         the whole namespace's.
         """
-        namespace = validation.namespace(namespace)
+        namespace = fields.namespace(namespace)
         conversation = conversation_id or uuid.uuid4().hex
         if not CONVERSATION_ID.match(conversation):
             raise InvalidInputError(
                 f"conversation_id must be 1-128 letters, digits, '_', '.', ':' or '-', "
-                f"got {validation.shown(conversation)}",
+                f"got {fields.shown(conversation)}",
                 field="conversation_id",
             )
         unnamed = any(message.message_id is None for message in messages)
@@ -74,8 +74,10 @@ class ConversationService:
         """What is stored already; messages without ids are read only if some are `unnamed`."""
         with self._db.locked() as conn:
             return StoredMessages(
-                set(sql.message_ids(conn, namespace, conversation)),
-                Counter(sql.message_keys(conn, namespace, conversation) if unnamed else ()),
+                set(conversations.message_ids(conn, namespace, conversation)),
+                Counter(
+                    conversations.message_keys(conn, namespace, conversation) if unnamed else ()
+                ),
             )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from loci.errors import InvalidInputError
-from loci.memory.validation import shown
+from loci.fields import shown
 from loci.timeutil import format_time, parse_time
 
 MAX_SPEAKER_CHARS = 128

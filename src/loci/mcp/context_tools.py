@@ -14,9 +14,9 @@ from loci.contextdocs.models import (
     TemplateList,
     UpdateResult,
 )
+from loci.fields import MAX_COUNT
 from loci.mcp.memory_tools import ADDITIVE, READ_ONLY
 from loci.mcp.provider import AppProvider
-from loci.memory.validation import MAX_COUNT
 from loci.settings import Settings
 
 NAME = r"^[A-Za-z0-9_-]{1,64}$"

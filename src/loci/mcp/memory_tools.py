@@ -7,6 +7,7 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
 from loci.errors import InvalidInputError
+from loci.fields import MAX_COUNT
 from loci.mcp.errors import invalid_arguments
 from loci.mcp.provider import AppProvider, progress_reporter
 from loci.memory.models import (
@@ -23,7 +24,6 @@ from loci.memory.models import (
     SequenceDraft,
     StatsResult,
 )
-from loci.memory.validation import MAX_COUNT
 from loci.settings import Settings
 
 UUID = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"

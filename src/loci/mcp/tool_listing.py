@@ -74,7 +74,7 @@ class ToolListing:
         }
         # Imported here: the stores are not needed when the listing is read.
         from loci.errors import StorageUnavailableError
-        from loci.stores.files import atomic_write
+        from loci.storage.files import atomic_write
 
         try:
             atomic_write(

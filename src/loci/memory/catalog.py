@@ -6,13 +6,13 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, Literal
 
+from loci import fields
 from loci.errors import ConflictError, InvalidInputError
-from loci.memory import validation
-from loci.memory.engine import MemoryEngine
 from loci.memory.models import NamespacesResult, StatsResult
 from loci.memory.rows import row_to_namespace
-from loci.stores import memories as sql
-from loci.stores.vector_sync import prune_log
+from loci.search.engine import MemoryEngine
+from loci.storage import memories as sql
+from loci.storage.vector_sync import prune_log
 from loci.timeutil import now
 
 TOP_TAGS = 50
@@ -40,7 +40,7 @@ class CatalogService:
             )
         if name is None:
             raise InvalidInputError(f"action {action!r} needs a namespace name", field="name")
-        name = validation.namespace(name, "name")
+        name = fields.namespace(name, "name")
         if action == "create":
             return self._create(name)
         if action == "delete":
@@ -48,13 +48,13 @@ class CatalogService:
         if action == "rename":
             if new_name is None:
                 raise InvalidInputError("action 'rename' needs new_name", field="new_name")
-            return self._rename(name, validation.namespace(new_name, "new_name"))
+            return self._rename(name, fields.namespace(new_name, "new_name"))
         raise InvalidInputError(f"unknown action {action!r}; use list, create, delete or rename")
 
     def stats(self, namespace: str | None = None) -> StatsResult:
         """Counts, dates, importance and tags, for the whole store or one namespace."""
         if namespace is not None:
-            namespace = validation.namespace(namespace)
+            namespace = fields.namespace(namespace)
         where, params = ("m.namespace = ?", [namespace]) if namespace else ("1", [])
         with self._engine.db.snapshot() as conn:
             if namespace is not None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
-from loci.memory.passages import spans
-from loci.stores import health, passages, sequences
-from loci.stores.vector_sync import Progress, prune_log, reload_everywhere
+from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
+from loci.search.passages import spans
+from loci.sequences import documents
+from loci.storage import health, passages
+from loci.storage.vector_sync import Progress, prune_log, reload_everywhere
 
 #: Memories embedded and committed together.
 REINDEX_BATCH = EMBED_WINDOW
@@ -35,7 +36,7 @@ def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dic
         if re_embed_all:
             engine.record_model(conn)
         health.rebuild_keyword_index(conn)
-        sequence_count = sequences.rebuild_documents(conn)
+        sequence_count = documents.rebuild_documents(conn)
         reload_everywhere(conn)  # other processes mirror what was rebuilt
     indexed = engine.sync.rebuild(None if chosen else progress)
     return {

@@ -11,10 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from loci import fields
 from loci.errors import InvalidInputError, LociError, NotFoundError
-from loci.memory import hybrid, query_side, search_side, validation
-from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
-from loci.memory.filters import CompiledFilter, compile_filter
+from loci.memory import validation
 from loci.memory.models import (
     ForgetBatchResult,
     ForgetResult,
@@ -30,10 +29,13 @@ from loci.memory.models import (
 )
 from loci.memory.rows import row_to_hit, row_to_memory
 from loci.memory.validation import CheckedDraft
-from loci.stores import memories as sql
-from loci.stores import passages
-from loci.stores.passages import NewPassage
-from loci.stores.vector_sync import Progress, prune_log
+from loci.search import hybrid, query_side, search_side
+from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
+from loci.search.filters import CompiledFilter, compile_filter
+from loci.storage import memories as sql
+from loci.storage import passages
+from loci.storage.passages import NewPassage
+from loci.storage.vector_sync import Progress, prune_log
 from loci.timeutil import now
 
 #: How many candidates each ranking contributes to fusion, per result asked for.
@@ -126,7 +128,7 @@ class MemoryService:
         If any part fails, nothing changes.
         """
         checked = [self._check(draft) for draft in drafts]
-        compiled = compile_filter(filters, validation.namespace(namespace))
+        compiled = compile_filter(filters, fields.namespace(namespace))
         with self._engine.db.locked() as conn:
             self._engine.check_model(conn)
             known = sql.embeddings_by_hash(conn, compiled.sql, compiled.params)
@@ -179,11 +181,11 @@ class MemoryService:
     ) -> RecallResult:
         """Memories matching `query`, best first, ranked by named signals (see `signals`);
         `explain` reports each hit's signal values."""
-        query = validation.content(query, self._limits.max_content_bytes, "query")
-        limit = validation.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
-        min_similarity = validation.unit_float(min_similarity, "min_similarity")
+        query = fields.content(query, self._limits.max_content_bytes, "query")
+        limit = fields.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
+        min_similarity = fields.unit_float(min_similarity, "min_similarity")
         alpha = self._limits.hybrid_alpha if hybrid_alpha is None else hybrid_alpha
-        alpha = validation.unit_float(alpha, "hybrid_alpha")
+        alpha = fields.unit_float(alpha, "hybrid_alpha")
         compiled = compile_filter(filters, namespace)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         embedded = query_side.embed_beside(
@@ -214,8 +216,8 @@ class MemoryService:
 
     def nearby(self, memory_id: str, limit: int = 5, exclude_self: bool = True) -> NearbyResult:
         """The memories closest to a given one in vector space."""
-        memory_id = validation.memory_id(memory_id)
-        limit = validation.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
+        memory_id = fields.memory_id(memory_id)
+        limit = fields.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
         with self._engine.db.locked() as conn:
             found = sql.fetch_by_id(conn, memory_id)
         if found is None:
@@ -250,7 +252,7 @@ class MemoryService:
                 "give memory_id, filters or namespace to say what to forget", field="memory_id"
             )
         if memory_id is not None:
-            memory_id = validation.memory_id(memory_id)
+            memory_id = fields.memory_id(memory_id)
         compiled = compile_filter(filters, namespace)
         if memory_id is not None:
             compiled.sql = f"({compiled.sql}) AND m.id = ?"
@@ -276,7 +278,7 @@ class MemoryService:
                 f"memory_ids must hold 1-{self._limits.max_batch_size} ids, got {len(memory_ids)}",
                 field="memory_ids",
             )
-        ids = list(dict.fromkeys(validation.memory_id(i, "memory_ids") for i in memory_ids))
+        ids = list(dict.fromkeys(fields.memory_id(i, "memory_ids") for i in memory_ids))
         with self._engine.db.write() as conn:
             deleted = sql.delete_ids(conn, ids)
             prune_log(conn)
@@ -298,7 +300,7 @@ class MemoryService:
 
     def get(self, memory_id: str) -> Memory:
         """One memory by id."""
-        memory_id = validation.memory_id(memory_id)
+        memory_id = fields.memory_id(memory_id)
         with self._engine.db.locked() as conn:
             found = sql.fetch_by_id(conn, memory_id)
         if found is None:

@@ -11,11 +11,10 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
+from loci import fields
 from loci.errors import InvalidInputError, LociError, ModelMismatchError
 from loci.memory import reindexing, validation
-from loci.memory.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.memory.export_files import ExportContent, UnreadableItem, document_parts
-from loci.memory.filters import compile_filter
 from loci.memory.models import (
     ExportData,
     ExportedMemory,
@@ -27,9 +26,11 @@ from loci.memory.models import (
 )
 from loci.memory.rows import row_to_memory
 from loci.memory.service import content_hash
-from loci.stores import memories as sql
-from loci.stores.sequences import Placement
-from loci.stores.vector_sync import Progress, prune_log
+from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
+from loci.search.filters import compile_filter
+from loci.sequences.members import Placement
+from loci.storage import memories as sql
+from loci.storage.vector_sync import Progress, prune_log
 from loci.timeutil import format_time, now, parse_time
 
 EXPORT_VERSION = "1.0.0"
@@ -96,8 +97,8 @@ class TransferService:
         limit: int = 1000,
     ) -> ExportResult:
         """One page of an export, as a document `import_memories` accepts."""
-        offset = validation.bounded_int(offset, 0, validation.MAX_COUNT, "offset")
-        limit = validation.bounded_int(limit, 1, 100_000, "limit")
+        offset = fields.bounded_int(offset, 0, fields.MAX_COUNT, "offset")
+        limit = fields.bounded_int(limit, 1, 100_000, "limit")
         memories: list[ExportedMemory] = []
         more = False
         for memory in self.iter_export(namespace, include_vectors, offset):
@@ -123,7 +124,7 @@ class TransferService:
     ) -> ImportResult:
         """Import memories as they are read (see `export_files`), a batch at a time."""
         if options.namespace_override is not None:
-            validation.namespace(options.namespace_override, "namespace_override")
+            fields.namespace(options.namespace_override, "namespace_override")
         if not options.recompute_vectors:
             self._check_exported_model(content.header)
         result = ImportResult(imported=0, skipped_duplicates=0, failed=0, errors=[], ids=[])
@@ -175,7 +176,7 @@ class TransferService:
     ) -> tuple[sql.NewMemory, list[float] | None]:
         memory = ExportedMemory.model_validate(item)
         limits = self._engine.limits
-        text = validation.content(memory.content, limits.max_content_bytes)
+        text = fields.content(memory.content, limits.max_content_bytes)
         vector = None if options.recompute_vectors else memory.vector
         if not options.recompute_vectors:
             dims = self._engine.embedder.identity.dimensions
@@ -185,19 +186,19 @@ class TransferService:
                 )
             _check_vector(vector)
         row = sql.NewMemory(
-            id=validation.memory_id(memory.id, "id"),
+            id=fields.memory_id(memory.id, "id"),
             content=text,
             content_hash=content_hash(text),
-            namespace=validation.namespace(options.namespace_override or memory.namespace),
-            tags=validation.tags(memory.tags),
-            importance=validation.importance(memory.importance),
-            source=validation.source(memory.source),
-            metadata_json=validation.metadata(memory.metadata, limits.max_metadata_bytes),
+            namespace=fields.namespace(options.namespace_override or memory.namespace),
+            tags=fields.tags(memory.tags),
+            importance=fields.importance(memory.importance),
+            source=fields.source(memory.source),
+            metadata_json=fields.metadata(memory.metadata, limits.max_metadata_bytes),
             created_at=_stamp(memory.created_at, "created_at"),
             updated_at=_stamp(memory.updated_at, "updated_at"),
             last_accessed=_stamp(memory.last_accessed, "last_accessed"),
-            access_count=validation.bounded_int(
-                memory.access_count, 0, validation.MAX_COUNT, "access_count"
+            access_count=fields.bounded_int(
+                memory.access_count, 0, fields.MAX_COUNT, "access_count"
             ),
             embedding=b"",
             occurred_at=None
@@ -296,6 +297,4 @@ def _stamp(value: str, field: str) -> str:
     try:
         return format_time(parse_time(value))
     except (ValueError, TypeError) as exc:
-        raise InvalidInputError(
-            f"{field} is not an ISO 8601 time: {validation.shown(value)}"
-        ) from exc
+        raise InvalidInputError(f"{field} is not an ISO 8601 time: {fields.shown(value)}") from exc

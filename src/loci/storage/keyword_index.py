@@ -12,10 +12,10 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
-from loci.stores import memories
-from loci.stores.fts import match_expression
-from loci.stores.keywords import KeywordMirror
-from loci.stores.vector_index import KeyArray
+from loci.storage import memories
+from loci.storage.fts import match_expression
+from loci.storage.keywords import KeywordMirror
+from loci.storage.vector_index import KeyArray
 
 #: (seq, bm25) pairs, lowest (best) first; bm25 is negative for a match, as FTS5 gives it.
 Matches = list[tuple[int, float]]

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from loci import fields
 from loci.errors import InvalidInputError
-from loci.memory import validation
-from loci.stores import memories as sql
-from loci.stores.facets import Condition, Group, MemoryFacets, Test
-from loci.stores.metadata_values import metadata_path
-from loci.stores.vector_index import Allowed
+from loci.storage import memories as sql
+from loci.storage.facets import Condition, Group, MemoryFacets, Test
+from loci.storage.metadata_values import metadata_path
+from loci.storage.vector_index import Allowed
 from loci.timeutil import format_time, parse_time
 
 OPERATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains")
@@ -68,7 +68,7 @@ def compile_filter(spec: Mapping[str, Any] | None, namespace: str | None = None)
     clauses: list[str] = []
     conditions: list[Condition] = []
     if namespace is not None:
-        compiled.namespaces = frozenset([validation.namespace(namespace)])
+        compiled.namespaces = frozenset([fields.namespace(namespace)])
     if spec:
         if not isinstance(spec, Mapping):
             raise _bad("filters must be a JSON object")
@@ -133,7 +133,7 @@ def _namespace_values(value: Any) -> frozenset[str]:
     values = value if isinstance(value, list) else [value]
     if not values or len(values) > MAX_LIST:
         raise _bad(f"namespace 'in' needs 1-{MAX_LIST} names")
-    return frozenset(validation.namespace(v, "filters.namespace") for v in values)
+    return frozenset(fields.namespace(v, "filters.namespace") for v in values)
 
 
 def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) -> Part:
@@ -148,9 +148,7 @@ def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) 
     if "field" in node:
         unknown = set(node) - {"field", "operator", "value"}
         if unknown:
-            raise _bad(
-                f"unexpected key(s) {sorted(unknown)} in filter {validation.shown(dict(node))}"
-            )
+            raise _bad(f"unexpected key(s) {sorted(unknown)} in filter {fields.shown(dict(node))}")
         return _condition(
             node.get("field"), node.get("operator", "eq"), node.get("value"), params, counter
         )
@@ -158,7 +156,7 @@ def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) 
     for name, spec in node.items():
         if isinstance(spec, Mapping):
             if not spec:
-                raise _bad(f"no operator given for field {validation.shown(name)}")
+                raise _bad(f"no operator given for field {fields.shown(name)}")
             parts.extend(_condition(name, op, value, params, counter) for op, value in spec.items())
         else:
             parts.append(_condition(name, "eq", spec, params, counter))
@@ -170,9 +168,7 @@ def _compile_group(
 ) -> Part:
     joiner = node.get("operator", "and")
     if joiner not in ("and", "or"):
-        raise _bad(
-            f"a filter group's operator must be 'and' or 'or', got {validation.shown(joiner)}"
-        )
+        raise _bad(f"a filter group's operator must be 'and' or 'or', got {fields.shown(joiner)}")
     items = node.get("filters")
     if not isinstance(items, list) or not items:
         raise _bad("a filter group needs a non-empty list 'filters'")
@@ -189,9 +185,9 @@ def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[
     if counter[0] > MAX_CONDITIONS:
         raise _bad(f"filters have more than {MAX_CONDITIONS} conditions")
     if op not in OPERATORS:
-        raise _bad(f"unknown operator {validation.shown(op)}; use one of {list(OPERATORS)}")
+        raise _bad(f"unknown operator {fields.shown(op)}; use one of {list(OPERATORS)}")
     if not isinstance(name, str):
-        raise _bad(f"a filter field must be a string, got {validation.shown(name)}")
+        raise _bad(f"a filter field must be a string, got {fields.shown(name)}")
     if name == "tags":
         clause, tags = _tags_condition(op, value, params)
         return Part(clause, Test(name, op, tags))
@@ -204,7 +200,7 @@ def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[
     elif name in TIME_FIELDS:
         typed = _times(value, op, name)
     else:
-        raise _bad(f"unknown filter field {validation.shown(name)}; fields: {list(FIELDS)}")
+        raise _bad(f"unknown filter field {fields.shown(name)}; fields: {list(FIELDS)}")
     return Part(_column_condition(f"m.{name}", op, typed, params), Test(name, op, typed))
 
 
@@ -242,7 +238,7 @@ def _metadata_condition(name: str, op: str, value: Any, params: list[Any]) -> Pa
     keys = name.split(".")[1:]
     if not keys or not all(METADATA_KEY.match(k) for k in keys):
         raise _bad(
-            f"metadata filter field {validation.shown(name)} must be 'metadata.' followed by "
+            f"metadata filter field {fields.shown(name)} must be 'metadata.' followed by "
             "dot-separated keys of letters, digits, '_' or '-'"
         )
     path = metadata_path(name)
@@ -279,7 +275,7 @@ def _scalar(value: Any, name: str) -> Any:
 def _sqlite_number(value: int | float, name: str) -> int | float:
     """`value`, if SQLite can hold it (its integers are 64-bit)."""
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
-        raise _bad(f"{name} is compared with a number out of range: {validation.shown(value)}")
+        raise _bad(f"{name} is compared with a number out of range: {fields.shown(value)}")
     return value
 
 
@@ -294,10 +290,10 @@ def _typed(value: Any, op: str, kind: type, name: str) -> Any:
 def _one(value: Any, kind: type, name: str) -> Any:
     if kind is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _bad(f"{name} is compared with numbers, got {validation.shown(value)}")
+            raise _bad(f"{name} is compared with numbers, got {fields.shown(value)}")
         return _sqlite_number(value, name)
     if not isinstance(value, str):
-        raise _bad(f"{name} is compared with strings, got {validation.shown(value)}")
+        raise _bad(f"{name} is compared with strings, got {fields.shown(value)}")
     return _text(value, name)
 
 
@@ -305,7 +301,7 @@ def _text(value: str, name: str) -> str:
     """A text operand that SQLite can bind: no lone surrogates (the CLI reads invalid UTF-8
     in its arguments as such)."""
     try:
-        validation.utf8(value, name)
+        fields.utf8(value, name)
     except InvalidInputError as exc:
         raise _bad(exc.message) from None
     return value
@@ -324,13 +320,13 @@ def _time(value: str, name: str) -> str:
     try:
         moment: datetime = parse_time(value)
     except ValueError as exc:
-        raise _bad(f"{name} needs an ISO 8601 date or time, got {validation.shown(value)}") from exc
+        raise _bad(f"{name} needs an ISO 8601 date or time, got {fields.shown(value)}") from exc
     return format_time(moment)
 
 
 def _as_mapping(node: Any) -> Mapping[str, Any]:
     if not isinstance(node, Mapping):
-        raise _bad(f"each filter must be a JSON object, got {validation.shown(node)}")
+        raise _bad(f"each filter must be a JSON object, got {fields.shown(node)}")
     return node
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from loci.stores.db import Database
+from loci.storage.db import Database
 
 ADVICE = (
     "the database was emptied or replaced since they were written; stop loci and put back "

@@ -13,14 +13,14 @@ import numpy.typing as npt
 
 from loci.embedding import Embedder
 from loci.errors import ModelMismatchError, NotFoundError
-from loci.memory import passages
-from loci.memory.signals import DEFAULT, Profile
-from loci.stores import memories as sql
-from loci.stores.db import Database
-from loci.stores.keywords import KeywordMirror
-from loci.stores.passages import NewPassage
-from loci.stores.vector_index import VectorIndex
-from loci.stores.vector_sync import IndexSync
+from loci.search import passages
+from loci.search.signals import DEFAULT, Profile
+from loci.storage import memories as sql
+from loci.storage.db import Database
+from loci.storage.keywords import KeywordMirror
+from loci.storage.passages import NewPassage
+from loci.storage.vector_index import VectorIndex
+from loci.storage.vector_sync import IndexSync
 
 T = TypeVar("T")
 

@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores.name_codes import NameCodes
-from loci.stores.seqsets import among
-from loci.stores.timeline import MEMORY_TIME, seconds_of_all
+from loci.storage.name_codes import NameCodes
+from loci.storage.seqsets import among
+from loci.storage.timeline import MEMORY_TIME, seconds_of_all
 
 Seqs = npt.NDArray[np.int64]
 Seconds = npt.NDArray[np.float64]

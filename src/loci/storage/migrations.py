@@ -345,7 +345,7 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE threads_fts;
     CREATE INDEX memories_time ON memories(coalesce(occurred_at, created_at));
     """,
-    # 12: passages of long memories (`stores.passages`): spans embedded on their own, so that
+    # 12: passages of long memories (`storage.passages`): spans embedded on their own, so that
     # the vector search sees every word; deleted with their memory. `loci reindex` embeds the
     # passages of memories stored before.
     """

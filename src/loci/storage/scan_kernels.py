@@ -22,8 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.errors import ConfigurationError
-from loci.stores.fastscan import FastScanCodes
-from loci.stores.signcodes import ByteCodes, Distances
+from loci.storage.fastscan import FastScanCodes
+from loci.storage.signcodes import ByteCodes, Distances
 
 FloatMatrix = npt.NDArray[np.float32]
 KeyArray = npt.NDArray[np.int64]

@@ -14,13 +14,13 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores.best_scores import best_positions
-from loci.stores.fastscan import FastScanCodes
-from loci.stores.name_codes import NameCodes
-from loci.stores.scan_kernels import CodeTable, KernelName, NumpyKernel, ScanKernel, load_kernel
-from loci.stores.seqsets import among
-from loci.stores.signcodes import SignCodes, shortlist
-from loci.stores.vector_index import Allowed, FloatMatrix, Hit, KeyArray
+from loci.storage.best_scores import best_positions
+from loci.storage.fastscan import FastScanCodes
+from loci.storage.name_codes import NameCodes
+from loci.storage.scan_kernels import CodeTable, KernelName, NumpyKernel, ScanKernel, load_kernel
+from loci.storage.seqsets import among
+from loci.storage.signcodes import SignCodes, shortlist
+from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
 
 #: From this many vectors on, filtered searches shortlist rows by their sign codes first: below
 #: it a full scan is cheap, and a shortlist of a small index misses too many of the exact top 10.

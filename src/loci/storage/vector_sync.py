@@ -19,18 +19,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores import passages, sequences
-from loci.stores.db import Database
-from loci.stores.facets import Condition, MemoryFacets, metadata_fields, mirrored
-from loci.stores.keyword_index import KeywordIndex, MirroredKeywords
-from loci.stores.keywords import DocumentList, KeywordMirror
-from loci.stores.moments import MemoryTimes
-from loci.stores.passages import PassageIndex
-from loci.stores.postings import create_vocabularies
-from loci.stores.speaker_names import Speakers
-from loci.stores.timeline import MEMORY_TIME
-from loci.stores.tokens import create_scratch
-from loci.stores.vector_index import VectorIndex
+from loci.sequences import members
+from loci.storage import passages
+from loci.storage.db import Database
+from loci.storage.facets import Condition, MemoryFacets, metadata_fields, mirrored
+from loci.storage.keyword_index import KeywordIndex, MirroredKeywords
+from loci.storage.keywords import DocumentList, KeywordMirror
+from loci.storage.moments import MemoryTimes
+from loci.storage.passages import PassageIndex
+from loci.storage.postings import create_vocabularies
+from loci.storage.speaker_names import Speakers
+from loci.storage.timeline import MEMORY_TIME
+from loci.storage.tokens import create_scratch
+from loci.storage.vector_index import VectorIndex
 
 log = logging.getLogger("loci.store")
 
@@ -110,7 +111,7 @@ class IndexSync:
             known = self._actors.get(namespaces)
             if known is None:
                 with self._db.locked() as conn:
-                    known = Speakers.of(sequences.actors(conn, namespaces))
+                    known = Speakers.of(members.actors(conn, namespaces))
                 if len(self._actors) >= MAX_SCOPES:
                     self._actors.clear()
                 self._actors[namespaces] = known

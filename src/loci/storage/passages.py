@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores.vector_index import Allowed, FloatMatrix, Hit, KeyArray
-from loci.stores.vectors import ExactIndex
+from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
+from loci.storage.vectors import ExactIndex
 
 #: Every passage, for a full load: (id, memory seq, namespace, vector).
 ALL = (

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores.vector_index import Allowed, FloatMatrix, Hit, KeyArray
+from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
 
 
 class PlainVectorIndex:

@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores import passages, sequences
-from loci.stores.sequences import PLACE_JSON, Placement
+from loci.sequences import members
+from loci.sequences.members import PLACE_JSON, Placement
+from loci.storage import passages
 
 #: A memory's columns as `memory.rows` reads them, and its place in a sequence as JSON.
 COLUMNS = (
@@ -91,7 +92,7 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> lis
         for item, seq in zip(items, seqs, strict=True)
         if item.placement is not None
     ]
-    sequences.place_all(conn, placed)
+    members.place_all(conn, placed)
     return seqs
 
 
@@ -153,49 +154,6 @@ def embeddings_by_hash(
         f"SELECT m.content_hash, m.embedding FROM memories m WHERE {where}", params
     ).fetchall()
     return {str(row[0]): bytes(row[1]) for row in rows}
-
-
-#: The items of a namespace's conversation sequences (bind the namespace).
-_CONVERSATION_ITEMS = (
-    "FROM sequences s JOIN sequence_items i ON i.sequence = s.id JOIN memories m ON m.seq = i.seq "
-    "WHERE s.namespace = ? AND s.kind = 'conversation'"
-)
-#: ...of one conversation: its sequences are named after it, or `conversation/session`.
-_OF_CONVERSATION = " AND (s.name = ? OR substr(s.name, 1, length(?) + 1) = ? || '/')"
-
-
-def message_ids(
-    conn: sqlite3.Connection, namespace: str, conversation: str | None = None
-) -> list[str]:
-    """The message ids of a namespace's conversation messages (one conversation's, when
-    given), as the importer recorded them."""
-    sql = (
-        f"SELECT json_extract(m.metadata, '$.message_id') {_CONVERSATION_ITEMS} "
-        "AND json_extract(m.metadata, '$.message_id') IS NOT NULL"
-    )
-    rows = _of_conversation(conn, sql, namespace, conversation)
-    return [str(row[0]) for row in rows]
-
-
-def message_keys(
-    conn: sqlite3.Connection, namespace: str, conversation: str | None = None
-) -> list[tuple[str, str, str | None]]:
-    """(content hash, time, session id) of the conversation messages stored without a message
-    id in a namespace (one conversation's, when given), to recognise them again."""
-    sql = (
-        "SELECT m.content_hash, m.occurred_at, json_extract(m.metadata, '$.session_id') "
-        f"{_CONVERSATION_ITEMS} AND json_extract(m.metadata, '$.message_id') IS NULL"
-    )
-    return [tuple(row) for row in _of_conversation(conn, sql, namespace, conversation)]
-
-
-def _of_conversation(
-    conn: sqlite3.Connection, sql: str, namespace: str, conversation: str | None
-) -> list[Any]:
-    if conversation is None:
-        return conn.execute(sql, (namespace,)).fetchall()
-    params = (namespace, conversation, conversation, conversation)
-    return conn.execute(sql + _OF_CONVERSATION, params).fetchall()
 
 
 def naming(conn: sqlite3.Connection, name: str, seqs: Sequence[int]) -> set[int]:

@@ -15,15 +15,16 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from loci.memory import signals, when
-from loci.memory.signals import Floats, Keys, Pool, Profile
-from loci.memory.when import Period
-from loci.stores import memories, sequences, timeline
-from loci.stores.db import Database
-from loci.stores.moments import MemoryTimes
-from loci.stores.passages import PassageIndex
-from loci.stores.sequences import Place
-from loci.stores.vector_index import Allowed, Hit, VectorIndex
+from loci.search import signals, when
+from loci.search.signals import Floats, Keys, Pool, Profile
+from loci.search.when import Period
+from loci.sequences import members
+from loci.sequences.members import Place
+from loci.storage import memories, timeline
+from loci.storage.db import Database
+from loci.storage.moments import MemoryTimes
+from loci.storage.passages import PassageIndex
+from loci.storage.vector_index import Allowed, Hit, VectorIndex
 
 
 class Ranked(NamedTuple):
@@ -167,7 +168,7 @@ def _places(context: Context, first: list[int]) -> dict[int, Place]:
     """The places of the candidates in their sequences, and of the admitted items beside
     them, by seq."""
     with context.db.locked() as conn:
-        found = {place.seq: place for place in sequences.places(conn, first)}
+        found = {place.seq: place for place in members.places(conn, first)}
         beside = {
             key
             for place in found.values()
@@ -176,7 +177,7 @@ def _places(context: Context, first: list[int]) -> dict[int, Place]:
         }
         admitted = _admitted(sorted(beside), context.allowed)
         found.update(
-            (place.seq, place) for place in sequences.places(conn, admitted, neighbours=False)
+            (place.seq, place) for place in members.places(conn, admitted, neighbours=False)
         )
     return found
 

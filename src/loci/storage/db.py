@@ -18,10 +18,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from loci.errors import StorageUnavailableError
-from loci.stores import sequences
-from loci.stores.failures import translated
-from loci.stores.files import PRIVATE_FILE_MODE, private_folder
-from loci.stores.migrations import MIGRATIONS, latest_version
+from loci.sequences import documents
+from loci.storage.failures import translated
+from loci.storage.files import PRIVATE_FILE_MODE, private_folder
+from loci.storage.migrations import MIGRATIONS, latest_version
 
 #: The oldest SQLite loci runs on: deletes report what they removed with RETURNING (3.35.0).
 MIN_SQLITE = (3, 35, 0)
@@ -83,7 +83,7 @@ class Database:
                 try:
                     yield self._conn
                     # Derived documents follow the rows they are built from, in the same commit.
-                    sequences.refresh_stale(self._conn)
+                    documents.refresh_stale(self._conn)
                     self._conn.execute("COMMIT")
                 except BaseException:
                     _roll_back(self._conn)

@@ -19,15 +19,17 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from loci.memory import hybrid, when
-from loci.memory.engine import MemoryEngine
-from loci.memory.filters import CompiledFilter, admitted
-from loci.memory.ranking import keyword_terms
-from loci.memory.signals import Profile
-from loci.memory.when import Period
-from loci.stores import sequences, timeline
-from loci.stores.keyword_index import KeywordQuery, Matches
-from loci.stores.vector_index import Allowed, KeyArray
+from loci.search import hybrid, when
+from loci.search.engine import MemoryEngine
+from loci.search.filters import CompiledFilter, admitted
+from loci.search.ranking import keyword_terms
+from loci.search.signals import Profile
+from loci.search.when import Period
+from loci.sequences import documents, members
+from loci.storage import timeline
+from loci.storage.fts import match_expression
+from loci.storage.keyword_index import KeywordQuery, Matches
+from loci.storage.vector_index import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
 MAX_WITHIN = 5000
@@ -61,7 +63,7 @@ def prepare(
         if namespace is not None:
             engine.require_namespace(conn, namespace)
         engine.check_model(conn)
-        in_sequences = sequences.any_items(conn)
+        in_sequences = members.any_items(conn)
         allowed = admitted(conn, compiled, engine.sync.facets)
         keys = allowed.keys if allowed is not None else None
         index = engine.sync.keyword_index
@@ -70,10 +72,9 @@ def prepare(
         )
         keyword = index.search(conn, restricted) if words else []
         periods, within = _periods(engine, conn, query, compiled, restricted, keyword)
+        match = match_expression(words) if in_sequences else None
         group_keyword = (
-            sequences.keyword_search(conn, words, depth, compiled.namespaces)
-            if words and in_sequences
-            else {}
+            documents.keyword_search(conn, match, depth, compiled.namespaces) if match else {}
         )
     # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
     return Prepared(

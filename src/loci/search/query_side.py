@@ -10,9 +10,9 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from loci.memory.engine import MemoryEngine
-from loci.memory.ranking import named_speaker, vector_query
-from loci.memory.search_side import Prepared
+from loci.search.engine import MemoryEngine
+from loci.search.ranking import named_speaker, vector_query
+from loci.search.search_side import Prepared
 
 
 class Embedded(NamedTuple):

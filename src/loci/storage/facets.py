@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.stores.metadata_values import COMPARE, NULL, ValueCodes, metadata_path
-from loci.stores.name_codes import NameCodes
+from loci.storage.metadata_values import COMPARE, NULL, ValueCodes, metadata_path
+from loci.storage.name_codes import NameCodes
 
 Seqs = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]

@@ -1,0 +1,2 @@
+"""Finding memories: the engine (store, model and synced indexes), the filter language, and
+ranking by named signals."""

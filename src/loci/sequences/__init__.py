@@ -1,0 +1,1 @@
+"""Ordered groups of memories: their members and positions, and their keyword documents."""
