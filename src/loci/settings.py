@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -23,15 +22,13 @@ from pydantic_settings import (
 )
 
 from loci.errors import ConfigurationError
+from loci.fields import NAMESPACE_PATTERN
 
 #: The toolsets loci knows; `LOCI_TOOLSETS` picks among them.
 KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context", "checkpoints")
 #: The embedding models loci can run without extra packages.
 KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
 ENV_PREFIX = "LOCI_"
-#: The namespace rule of `loci.fields`, repeated rather than imported: `loci serve`
-#: reads the settings before its first answer, and that module is slow to import.
-DEFAULT_NAMESPACE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}")
 
 
 def default_home() -> Path:
@@ -180,7 +177,7 @@ class Settings(BaseSettings):
     @field_validator("default_namespace")
     @classmethod
     def _namespace_name(cls, value: str) -> str:
-        if not DEFAULT_NAMESPACE.fullmatch(value):
+        if not NAMESPACE_PATTERN.match(value):
             raise ValueError(
                 "a namespace is 1-128 letters, digits, '_', '.', ':' or '-', not starting "
                 "with '.', ':' or '-'"

@@ -26,7 +26,7 @@ LAYERS = {
     "storage": 2,
     "sequences": 1,
     "embedding": 1,
-    "settings": 1,
+    "settings": 2,
     "fields": 1,
     "errors": 0,
     "timeutil": 0,
