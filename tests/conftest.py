@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
+from tests.prose import NOVEL
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
@@ -22,6 +26,34 @@ def embedder() -> OnnxMiniLM:
     model = OnnxMiniLM()
     model.load()
     return model
+
+
+#: Questions about the dev novel, for searches judged on real embeddings.
+NOVEL_QUESTIONS = [
+    "Who is going to marry Mr. Bingley?",
+    "What did Elizabeth think of Mr. Darcy at the ball?",
+    "Where does Mr. Collins live?",
+    "Why was Lydia in trouble?",
+    "What did Mrs. Bennet want for her daughters?",
+    "Who wrote the letter?",
+    "How rich is Mr. Darcy?",
+    "a walk in the garden at Pemberley",
+    "dinner with the officers",
+    "the carriage arrived late",
+]
+
+
+@pytest.fixture(scope="session")
+def novel_embeddings(
+    embedder: OnnxMiniLM,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """(1,500 sentences of the dev novel, 30 queries: questions and other sentences of the
+    book), embedded once per session by the real model."""
+    if not NOVEL.exists():
+        pytest.skip("../shared/eval is not beside the repository")
+    text = NOVEL.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if 5 <= len(s.split()) <= 14]
+    return embedder.embed(sentences[:1500]), embedder.embed(NOVEL_QUESTIONS + sentences[1500:1520])
 
 
 @pytest.fixture

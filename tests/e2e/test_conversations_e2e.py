@@ -1,4 +1,4 @@
-"""End to end: a conversation through `remember_conversation` and `loci import-chat`."""
+"""End to end: a chat history through `loci import-chat`."""
 
 from __future__ import annotations
 
@@ -6,48 +6,10 @@ import json
 
 import pytest
 
-from tests.e2e.conftest import connected
 from tests.e2e.conftest import run_loci as loci
-from tests.results import tool_error
 from tests.unit.test_conversations import CHAT
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
-async def test_remember_conversation_then_recall_the_turns(tmp_path):
-    async with connected(tmp_path) as client:
-        stored = await client.call_tool(
-            "remember_conversation",
-            {"messages": CHAT, "namespace": "chat", "conversation_id": "ab"},
-        )
-        assert not stored.is_error, stored.content
-        assert stored.structured_content["stored"] == 6
-        found = await client.call_tool(
-            "recall",
-            {"query": "what did the doctor say about Ben's knee?", "namespace": "chat", "limit": 3},
-        )
-        ids = [m["metadata"]["message_id"] for m in found.structured_content["memories"]]
-        assert "m4" in ids
-
-
-@pytest.mark.parametrize(
-    "arguments",
-    [
-        {"messages": [], "namespace": "chat"},
-        {"messages": [{"speaker": "a", "text": "x"}], "namespace": "chat"},
-        {"messages": [{**CHAT[0], "timestamp": "whenever"}], "namespace": "chat"},
-        {"messages": [{**CHAT[0], "extra": 1}], "namespace": "chat"},
-        {"messages": CHAT, "namespace": "../up"},
-        {"messages": CHAT, "namespace": "chat", "conversation_id": "a/b"},
-    ],
-)
-async def test_bad_conversations_are_refused_and_store_nothing(tmp_path, arguments):
-    async with connected(tmp_path) as client:
-        result = await client.call_tool("remember_conversation", arguments)
-        assert result.is_error
-        assert tool_error(result)["type"] == "invalid_input"
-        stats = await client.call_tool("stats", {})
-        assert stats.structured_content["total_memories"] == 0
 
 
 def test_import_chat_command(tmp_path):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,6 @@ from loci.storage.vector_index import Allowed
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 from tests.unit.test_vector_index import (
     DIMENSIONS,
-    NOVEL,
-    QUESTIONS,
     embeddings_like,
     exact_top,
 )
@@ -174,14 +171,12 @@ def test_an_index_without_fast_scan_or_faiss_builds_no_codes() -> None:
     assert load_kernel("numpy").fast_scan_codes(vectors) is None
 
 
-@pytest.mark.skipif(not NOVEL.exists(), reason="../shared/eval is not beside the repository")
-def test_fast_scan_search_matches_exact_search_on_real_embeddings(embedder: OnnxMiniLM) -> None:
+def test_fast_scan_search_matches_exact_search_on_real_embeddings(
+    novel_embeddings: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
+) -> None:
     """Judged on what it will index: MiniLM embeddings of real sentences, searched with
     questions and with other sentences of the same book."""
-    text = NOVEL.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if 5 <= len(s.split()) <= 14]
-    vectors = embedder.embed(sentences[:1500])
-    queries = embedder.embed(QUESTIONS + sentences[1500:1520])
+    vectors, queries = novel_embeddings
     index = ExactIndex(DIMENSIONS, fast_scan_from=500)
     index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
     for k in (10, 20):

@@ -61,7 +61,7 @@ def test_a_full_disk_is_a_storage_error_and_writes_nothing(app):
     # SQLite's page limit makes the file "full" exactly as a full disk does (SQLITE_FULL).
     pages = app.db.connection.execute("PRAGMA page_count").fetchone()[0]
     app.db.connection.execute(f"PRAGMA max_page_count = {pages}")
-    drafts = [MemoryDraft(f"memory {n} " + "word " * 400) for n in range(40)]
+    drafts = [MemoryDraft(f"memory {n} " + "word " * 400) for n in range(8)]
     with pytest.raises(StorageUnavailableError, match="is full") as caught:
         app.memory.remember_batch(drafts)
     assert caught.value.details["reason"] == "SQLITE_FULL"

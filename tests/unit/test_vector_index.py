@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import sys
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import ConfigurationError
 from loci.storage.best_scores import best_positions
 from loci.storage.scan_kernels import KernelName, load_kernel
@@ -17,21 +15,8 @@ from loci.storage.signcodes import SAMPLE_SIZE as SIGN_SAMPLE_SIZE
 from loci.storage.signcodes import SignCodes, shortlist
 from loci.storage.vector_index import Allowed
 from loci.storage.vectors import SHORTLIST_FROM, SHORTLIST_SHARE, ExactIndex
-from tests.prose import NOVEL
 
 DIMENSIONS = 384
-QUESTIONS = [
-    "Who is going to marry Mr. Bingley?",
-    "What did Elizabeth think of Mr. Darcy at the ball?",
-    "Where does Mr. Collins live?",
-    "Why was Lydia in trouble?",
-    "What did Mrs. Bennet want for her daughters?",
-    "Who wrote the letter?",
-    "How rich is Mr. Darcy?",
-    "a walk in the garden at Pemberley",
-    "dinner with the officers",
-    "the carriage arrived late",
-]
 
 
 def embeddings_like(count: int, seed: int) -> npt.NDArray[np.float32]:
@@ -79,17 +64,13 @@ def test_small_index_is_exact() -> None:
         assert [hit.key for hit in index.search(query, 10)] == exact_top(vectors, query, 10)
 
 
-@pytest.mark.skipif(not NOVEL.exists(), reason="../shared/eval is not beside the repository")
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_shortlisted_search_matches_exact_search_on_real_embeddings(
-    embedder: OnnxMiniLM, kernel: KernelName
+    novel_embeddings: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], kernel: KernelName
 ) -> None:
     """Sign codes are judged on what they will index: MiniLM embeddings of real sentences,
     searched with questions and with other sentences of the same book."""
-    text = NOVEL.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if 5 <= len(s.split()) <= 14]
-    vectors = embedder.embed(sentences[:1500])
-    queries = embedder.embed(QUESTIONS + sentences[1500:1520])
+    vectors, queries = novel_embeddings
     index = ExactIndex(DIMENSIONS, shortlist_from=500, kernel=kernel)
     index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
     for k, floor in ((10, 0.95), (50, 0.98)):

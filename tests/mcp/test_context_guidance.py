@@ -1,4 +1,4 @@
-"""End to end: a poor context file corrected by following loci's guidance, through MCP."""
+"""A poor context file corrected by following loci's guidance, through the in-memory client."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import re
 import pytest
 
 from mcp import MCPError
-from tests.e2e.conftest import connected
+from tests.mcp.conftest import Connect
 from tests.results import tool_error
 
-pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+pytestmark = pytest.mark.anyio
 
 POOR = """# Mental Model
 
@@ -52,8 +52,8 @@ def apply_guidance(document: str, guidance: dict) -> str:
     return head + "\n\n" + "\n\n".join(f"## {h}\n\n{b}" for h, b in current.items()) + "\n"
 
 
-async def test_a_poor_document_is_corrected_by_following_the_guidance(tmp_path):
-    async with connected(tmp_path / "home") as client:
+async def test_a_poor_document_is_corrected_by_following_the_guidance(tmp_path, connect: Connect):
+    async with connect() as client:
         (tmp_path / "shopkeeper").mkdir()
         project = await client.call_tool("init_project", {"path": str(tmp_path / "shopkeeper")})
         project_id = project.structured_content["project_id"]
@@ -94,8 +94,8 @@ async def test_a_poor_document_is_corrected_by_following_the_guidance(tmp_path):
             await client.read_resource("context://templates/" + "a" * 100)
 
 
-async def test_context_errors_come_back_structured(tmp_path):
-    async with connected(tmp_path / "home") as client:
+async def test_context_errors_come_back_structured(tmp_path, connect: Connect):
+    async with connect() as client:
         (tmp_path / "p").mkdir()
         project = await client.call_tool("init_project", {"path": str(tmp_path / "p")})
         project_id = project.structured_content["project_id"]
