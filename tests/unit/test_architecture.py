@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.cli_runner import commands
+
 SRC = Path(__file__).resolve().parents[2] / "src" / "loci"
 #: Every package and top-level module, by layer: each imports only from lower layers.
 LAYERS = {
@@ -76,18 +78,6 @@ def test_modules_stay_small():
         assert lines <= 400, f"{path.relative_to(SRC)} has {lines} lines"
 
 
-def _commands():
-    from loci.cli import admin, checkpoints, context, conversations, memory
-    from loci.cli.main import cli
-
-    memory.register(cli)
-    admin.register(cli)
-    conversations.register(cli)
-    context.register(cli)
-    checkpoints.register(cli)
-    return cli
-
-
 @pytest.mark.parametrize(
     "name",
     [
@@ -120,7 +110,7 @@ def _commands():
     ],
 )
 def test_every_command_has_help(name):
-    cli = _commands()
+    cli = commands()
     assert name.split()[0] in cli.commands
     result = CliRunner().invoke(cli, [*name.split(), "--help"])
     assert result.exit_code == 0

@@ -6,29 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
-import pytest
-from click.testing import CliRunner
-
-from tests.unit.test_architecture import _commands
+from tests.cli_runner import run_loci as loci
 
 
-@pytest.fixture(scope="module")
-def cli() -> click.Group:
-    return _commands()
-
-
-def loci(cli: click.Group, home: Path, *args: str) -> tuple[int, str, str]:
-    """(exit code, standard output, standard error) of `loci --home HOME ARGS`."""
-    result = CliRunner().invoke(cli, ["--home", str(home), *args])
-    return result.exit_code, result.stdout, result.stderr
-
-
-def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(
-    cli: click.Group, tmp_path: Path
-) -> None:
+def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    assert loci(cli, home, "remember", "the one memory")[0] == 0
+    assert loci(home, "remember", "the one memory").returncode == 0
     not_json = tmp_path / "notes.txt"
     not_json.write_text("plain words, not JSON", encoding="utf-8")
     for args, code, words in [
@@ -43,8 +26,8 @@ def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(
         (["forget"], 2, "memory"),
         (["namespaces", "delete", "nowhere"], 3, "nowhere"),
     ]:
-        exit_code, _, stderr = loci(cli, home, *args)
-        assert exit_code == code, (args, stderr)
-        assert words in stderr and "Traceback" not in stderr, (args, stderr)
+        result = loci(home, *args)
+        assert result.returncode == code, (args, result.stderr)
+        assert words in result.stderr and "Traceback" not in result.stderr, (args, result.stderr)
     assert not (tmp_path / "missing").exists()
-    assert json.loads(loci(cli, home, "stats", "--json")[1])["total_memories"] == 1
+    assert json.loads(loci(home, "stats", "--json").stdout)["total_memories"] == 1
