@@ -22,8 +22,12 @@ def commands() -> click.Group:
     return cli
 
 
-def run_loci(home: Path, *args: str, answers: str = "") -> subprocess.CompletedProcess[str]:
-    """`loci ARGS` on the data folder `home`, typing `answers` when it asks (standard input is
-    never a terminal), with the exit code and both output streams a process would give."""
-    result = CliRunner().invoke(commands(), list(args), input=answers, env={"LOCI_HOME": str(home)})
+def run_loci(
+    home: Path, *args: str, answers: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`loci ARGS` on the data folder `home` (and the environment `env`), typing `answers` when
+    it asks (standard input is never a terminal), with the exit code and both output streams a
+    process would give."""
+    environment = {"LOCI_HOME": str(home), **env}
+    result = CliRunner().invoke(commands(), list(args), input=answers, env=environment)
     return subprocess.CompletedProcess(list(args), result.exit_code, result.stdout, result.stderr)
