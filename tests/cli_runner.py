@@ -4,22 +4,11 @@ without a process start per command (`tests/e2e` keeps real processes for what n
 from __future__ import annotations
 
 import subprocess
-from functools import cache
 from pathlib import Path
 
-import click
 from click.testing import CliRunner
 
-
-@cache
-def commands() -> click.Group:
-    """The `loci` group with every command registered, as `loci.cli.main.main` registers them."""
-    from loci.cli import admin, checkpoints, context, conversations, memory
-    from loci.cli.main import cli
-
-    for family in (memory, admin, conversations, context, checkpoints):
-        family.register(cli)
-    return cli
+from loci.cli.main import commands
 
 
 def run_loci(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.cli_runner import commands
+from loci.cli.main import commands
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "loci"
 #: Every package and top-level module, by layer: each imports only from lower layers.

@@ -95,17 +95,19 @@ def client_snippet(
     return where, json.dumps({"mcpServers": {"loci": server}}, indent=2)
 
 
-def main() -> None:
-    """Console-script entry point."""
+def commands() -> click.Group:
+    """The `loci` group with every command family registered."""
     from loci.cli import admin, checkpoints, context, conversations, memory
 
-    memory.register(cli)
-    admin.register(cli)
-    conversations.register(cli)
-    context.register(cli)
-    checkpoints.register(cli)
+    for family in (memory, admin, conversations, context, checkpoints):
+        family.register(cli)
+    return cli
+
+
+def main() -> None:
+    """Console-script entry point."""
     try:
-        cli(prog_name="loci")
+        commands()(prog_name="loci")
     except OSError as exc:
         # What click leaves: a write that failed outside a command's own handling, most
         # often standard output redirected to a full disk (a closed pipe click handles).
