@@ -20,6 +20,10 @@ from loci.storage.files import private_folder, storage_errors
 from loci.storage.keywords import NEVER, KeywordMirror
 from loci.storage.orphans import orphaned_files
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
+from loci.story.entities import Extractor
+from loci.story.graph import SqliteGraph
+from loci.story.service import StoryLimits, StoryService
+from loci.tokens import BpeCounter
 
 
 @dataclass
@@ -37,6 +41,7 @@ class App:
     context: ContextService
     checkpoints: CheckpointService
     checkpoint_maintenance: CheckpointMaintenance
+    story: StoryService
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
@@ -83,6 +88,13 @@ def build_app(
         ),
         checkpoints=checkpoints,
         checkpoint_maintenance=CheckpointMaintenance(db, checkpoints),
+        story=StoryService(
+            engine,
+            BpeCounter(settings.token_encoding),
+            Extractor(),
+            SqliteGraph(),
+            StoryLimits(max_input_bytes=settings.story_max_input_bytes),
+        ),
     )
 
 

@@ -25,7 +25,7 @@ from loci.errors import ConfigurationError
 from loci.fields import NAMESPACE_PATTERN
 
 #: The toolsets loci knows; `LOCI_TOOLSETS` picks among them.
-KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context", "checkpoints")
+KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context", "checkpoints", "story")
 #: The embedding models loci can run without extra packages.
 KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
 ENV_PREFIX = "LOCI_"
@@ -134,6 +134,15 @@ class Settings(BaseSettings):
     )
     checkpoint_zstd_level: int = Field(
         default=17, ge=1, le=22, description="zstd compression level of checkpoint blobs."
+    )
+    token_encoding: Literal["cl100k_base", "o200k_base"] = Field(
+        default="cl100k_base", description="Tokenizer that story budgets are counted in."
+    )
+    story_max_input_bytes: int = Field(
+        default=256 * 1024,
+        ge=1024,
+        le=16 * 1024 * 1024,
+        description="Largest text of one story interaction, in UTF-8 bytes.",
     )
     encryption: Literal["disabled", "enabled"] = Field(
         default="disabled", description="Encrypt checkpoint blobs with AES-256-GCM."

@@ -262,7 +262,14 @@ def loci_cause(exc: BaseException) -> LociError | None:
 def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: Settings) -> None:
     """Add the tools, resources and prompts of the toolsets `settings` enables."""
     # Imported here: a start that answers from the saved listing imports them after that answer.
-    from loci.mcp import checkpoint_tools, context_tools, conversation_tools, memory_tools, prompts
+    from loci.mcp import (
+        checkpoint_tools,
+        context_tools,
+        conversation_tools,
+        memory_tools,
+        prompts,
+        story_tools,
+    )
 
     prompts.register(server, provider, settings)
     if "memory" in settings.toolsets:
@@ -272,3 +279,5 @@ def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: S
         context_tools.register(server, provider, settings)
     if "checkpoints" in settings.toolsets:
         checkpoint_tools.register(server, provider, settings)
+    if "story" in settings.toolsets:
+        story_tools.register(server, provider, settings)

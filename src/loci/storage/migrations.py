@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from loci.storage.story_schema import STORY_TABLES
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: memories, namespaces, tags, keyword index, vector change log.
     """
@@ -358,6 +360,9 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX passages_seq ON passages(seq);
     """,
+    # 13: story sessions (`loci.story`): the stream, its window and archive, passages, the
+    # entity graph and plot threads.
+    STORY_TABLES,
 )
 
 

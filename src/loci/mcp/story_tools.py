@@ -1,0 +1,205 @@
+"""The `story` toolset: a virtual infinite context for long writing sessions."""
+
+import json
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel, Field
+
+from loci.mcp.memory_tools import ADDITIVE, READ_ONLY
+from loci.mcp.provider import AppProvider
+from loci.settings import Settings
+from loci.story.models import (
+    CharacterInfo,
+    ContextStats,
+    ContinueResult,
+    PlotThread,
+    PlotThreads,
+    StoryContext,
+    StorySearchResult,
+    StorySessionList,
+    StorySettings,
+)
+
+SessionId = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Za-z0-9_-]{1,128}$",
+        max_length=128,
+        description="The story session (letters, digits, '_' or '-'); continue_story starts it.",
+    ),
+]
+StoryText = Annotated[str, Field(max_length=16 * 1024 * 1024)]
+
+
+class CharacterList(BaseModel):
+    """A session's confirmed characters or places."""
+
+    session_id: str
+    entities: list[CharacterInfo]
+
+
+def register(server: Any, provider: AppProvider, settings: Settings) -> None:
+    """Add the story tools and resources to `server`."""
+    del settings  # sizes are checked by the service, which knows the configured limits
+
+    def continue_story(
+        session_id: SessionId,
+        user_input: Annotated[str, Field(description="The writer's turn (may be empty).")],
+        assistant_response: Annotated[str, Field(description="The story text written.")],
+        settings: Annotated[
+            StorySettings | None,
+            Field(
+                description="Optional: change the session's budgets and weights from now on "
+                "(max_tokens 12000, pressure_threshold 0.8, relief_percentage 0.4, chunk_size "
+                "3200, ...); fields left out keep their values."
+            ),
+        ] = None,
+    ) -> ContinueResult:
+        """Add an interaction to a story session (started on first use). The window keeps
+        the latest text within its token budget; past its pressure threshold the oldest whole
+        paragraphs are archived (nothing is lost). Returns the pressure and what was archived."""
+        changes = None if settings is None else settings.model_dump(exclude_unset=True)
+        return provider.call(
+            lambda app: app.story.continue_story(
+                session_id, user_input, assistant_response, changes
+            )
+        )
+
+    def get_story_context(
+        session_id: SessionId,
+        current_input: Annotated[str, Field(description="What the writer asks for next.")],
+        max_tokens: Annotated[
+            int | None, Field(ge=100, le=1_000_000, description="Budget (default: the session's).")
+        ] = None,
+    ) -> StoryContext:
+        """The context to put in the prompt for the next turn: the characters and places in
+        play, the earlier passages most relevant to the input, and the most recent text,
+        within max_tokens (room is kept for the input and the answer). Each part says why."""
+        from loci.story.assembly import assemble
+
+        return provider.call(lambda app: assemble(app.story, session_id, current_input, max_tokens))
+
+    def search_story_memory(
+        session_id: SessionId,
+        query: Annotated[str, Field(description="What to find (a detail, an event, a line).")],
+        entity_type: Annotated[
+            Literal["character", "place"] | None,
+            Field(description="Only passages naming a character (or a place)."),
+        ] = None,
+        max_results: Annotated[int, Field(ge=1, le=50)] = 5,
+    ) -> StorySearchResult:
+        """Search the whole story (archive and window) for passages relevant to the query,
+        ranked by meaning, shared characters, story position and the entity graph; an
+        archived hit comes with its whole chunk."""
+        from loci.story.lookup import search
+
+        return provider.call(
+            lambda app: search(app.story, session_id, query, entity_type, max_results)
+        )
+
+    def get_character_info(
+        session_id: SessionId,
+        character_name: Annotated[str, Field(max_length=128, description="Any name or alias.")],
+    ) -> CharacterInfo:
+        """What the story says about a character (or place): aliases, the sentence that
+        introduced them, first and recent mentions, and who they appear with."""
+        from loci.story.lookup import character
+
+        return provider.call(lambda app: character(app.story, session_id, character_name))
+
+    def get_plot_threads(session_id: SessionId) -> PlotThreads:
+        """The session's plot threads, active and resolved, and which share characters."""
+        return provider.call(lambda app: app.story.plot_threads(session_id))
+
+    def update_plot_thread(
+        session_id: SessionId,
+        name: Annotated[str, Field(min_length=1, max_length=128, description="The thread.")],
+        action: Annotated[
+            Literal["open", "advance", "resolve", "reopen"],
+            Field(description="open a new thread, advance it with a note, resolve or reopen it."),
+        ],
+        note: Annotated[str, Field(max_length=2000, description="What happened.")] = "",
+        entities: Annotated[
+            list[Annotated[str, Field(max_length=128)]] | None,
+            Field(max_length=50, description="Characters or places involved."),
+        ] = None,
+    ) -> PlotThread:
+        """Open, advance, resolve or reopen a plot thread you recognise, at the story's
+        current position (threads detected in the text can be updated the same way)."""
+        return provider.call(
+            lambda app: app.story.update_thread(session_id, name, action, note, entities)
+        )
+
+    def get_context_stats(session_id: SessionId) -> ContextStats:
+        """Pressure, window and story tokens, relief history and memory counts of a session."""
+        return provider.call(lambda app: app.story.stats(session_id))
+
+    def list_story_sessions() -> StorySessionList:
+        """Every story session, most recently updated first."""
+        return provider.call(lambda app: app.story.sessions())
+
+    tools = [
+        (continue_story, "Continue a story", ADDITIVE),
+        (get_story_context, "Assemble story context", READ_ONLY),
+        (search_story_memory, "Search story memory", READ_ONLY),
+        (get_character_info, "Character information", READ_ONLY),
+        (get_plot_threads, "List plot threads", READ_ONLY),
+        (update_plot_thread, "Update a plot thread", ADDITIVE),
+        (get_context_stats, "Story context statistics", READ_ONLY),
+        (list_story_sessions, "List story sessions", READ_ONLY),
+    ]
+    for function, title, annotations in tools:
+        server.add_tool(function, title=title, annotations=annotations, structured_output=True)
+    _register_resources(server, provider)
+
+
+def _register_resources(server: MCPServer, provider: AppProvider) -> None:
+    @server.resource(
+        "story://{session_id}/current-context",
+        name="story-current-context",
+        title="Current story window",
+        mime_type="application/json",
+    )
+    def current_context(session_id: str) -> str:
+        """The session's window (its most recent text) with its token count and pressure."""
+
+        def read(app: Any) -> str:
+            stats = app.story.stats(session_id)
+            return json.dumps(
+                {
+                    "session_id": stats.session_id,
+                    "window_tokens": stats.window_tokens,
+                    "max_tokens": stats.max_tokens,
+                    "pressure": stats.pressure,
+                    "text": app.story.window(session_id),
+                }
+            )
+
+        return provider.read(read)
+
+    @server.resource(
+        "story://{session_id}/characters",
+        name="story-characters",
+        title="Story characters",
+        mime_type="application/json",
+    )
+    def characters(session_id: str) -> str:
+        """The session's confirmed characters, most mentioned first."""
+        from loci.story.lookup import entities_of
+
+        return provider.read(
+            lambda app: CharacterList(
+                session_id=session_id, entities=entities_of(app.story, session_id)
+            ).model_dump_json()
+        )
+
+    @server.resource(
+        "story://{session_id}/memory-stats",
+        name="story-memory-stats",
+        title="Story memory statistics",
+        mime_type="application/json",
+    )
+    def memory_stats(session_id: str) -> str:
+        """Pressure, tokens, relief history and memory counts of the session."""
+        return provider.read(lambda app: app.story.stats(session_id).model_dump_json())

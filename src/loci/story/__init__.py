@@ -1,0 +1,1 @@
+"""The story toolset: a virtual infinite context for long writing sessions."""

@@ -1,0 +1,194 @@
+"""Assembling the context for the next turn of a story, within a token budget.
+
+Room is kept for the writer's input and the model's answer; of the rest, the most recent text
+comes first (about `recent_share` of it), then the facts about the characters and places in
+play and the archived passages most relevant to the input. Every part is counted, and the
+assembled text never exceeds the budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from loci import fields
+from loci.story import store, valve
+from loci.story.graph import Entity
+from loci.story.lookup import display_name, query_entities
+from loci.story.models import ContextPart, StoryContext
+from loci.story.relevance import Scored, rank
+from loci.story.service import StoryService
+
+MAX_INPUT_BYTES = 256 * 1024
+MIN_MAX_TOKENS = 100
+MAX_MAX_TOKENS = 1_000_000
+ENTITIES_IN_PLAY = 8
+FACTS_SHARE = 0.3
+RECENT_HEADING = "## The story so far (most recent)\n\n"
+MEMORY_HEADING = "## Earlier in the story\n\n"
+FACTS_HEADING = "## Characters and places in play\n\n"
+
+
+@dataclass
+class Budget:
+    """Tokens left to spend."""
+
+    left: int
+
+    def take(self, tokens: int) -> bool:
+        """Spend `tokens` if there are enough left."""
+        if tokens > self.left:
+            return False
+        self.left -= tokens
+        return True
+
+
+def assemble(
+    service: StoryService, session_id: str, current_input: str, max_tokens: int | None = None
+) -> StoryContext:
+    """The context for `current_input`: facts, relevant earlier passages, recent text."""
+    name = service.session_name(session_id)
+    current_input = fields.content(current_input, MAX_INPUT_BYTES, "current_input")
+    with service.db.snapshot() as conn:
+        found = store.session(conn, name)
+        settings = found.settings
+        limit = settings.max_tokens if max_tokens is None else max_tokens
+        limit = fields.bounded_int(limit, MIN_MAX_TOKENS, MAX_MAX_TOKENS, "max_tokens")
+        window = store.stream(conn, found.id, found.window_start)
+        in_query = query_entities(service, conn, found, current_input)
+        entities = {e.id: e for e in service.graph.entities(conn, found.id)}
+    count = service.counter.count
+    available = max(0, limit - count(current_input) - settings.answer_reserve)
+    recent_start, recent = _recent(
+        service, found.window_start, window, int(available * settings.recent_share)
+    )
+    budget = Budget(available - (count(RECENT_HEADING + recent) if recent else 0))
+    ranked = rank(
+        service.matrix(found.id),
+        service.query(found, current_input, in_query),
+        settings,
+        service.related,
+        keep=lambda p: p.end <= recent_start,
+    )
+    facts_budget = Budget(int(budget.left * FACTS_SHARE))
+    chosen = _facts(_in_play(in_query, ranked, entities), in_query, facts_budget, count)
+    budget.left -= sum(c.part.tokens for c in chosen)
+    chosen += _memories(service, found.id, ranked, budget, count)
+    text = _joined(chosen, recent)
+    while count(text) > available and chosen:
+        chosen.pop()  # the last chosen is the least relevant
+        text = _joined(chosen, recent)
+    if count(text) > available:  # only when the input leaves (almost) no room
+        recent = ""
+        text = _joined(chosen, recent)
+    parts = [c.part for c in chosen]
+    if recent:
+        recent_part = ContextPart(
+            kind="recent",
+            tokens=count(RECENT_HEADING + recent),
+            reason="the latest text of the story, whole paragraphs",
+        )
+        parts.insert(0, recent_part)
+    return StoryContext(
+        session_id=name, text=text, tokens=count(text), max_tokens=limit, parts=parts
+    )
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A piece of context: its text, where it goes, and why it was chosen."""
+
+    text: str
+    order: int
+    part: ContextPart
+
+
+def _recent(service: StoryService, window_start: int, window: str, tokens: int) -> tuple[int, str]:
+    """The newest whole units of the window that fit in `tokens`, and where they start."""
+    units = valve.units(window, window_start, service.counter, max(1, tokens))
+    spent = 0
+    start = window_start + len(window)
+    for unit in reversed(units):
+        if spent + unit.tokens > tokens:
+            break
+        spent += unit.tokens
+        start = unit.start
+    return start, window[start - window_start :]
+
+
+def _in_play(
+    in_query: frozenset[int], ranked: list[Scored], entities: dict[int, Entity]
+) -> list[Entity]:
+    """The entities the input names, then those of the best passages, most mentioned first."""
+    chosen = [entities[e] for e in in_query if e in entities]
+    for scored in ranked[:3]:
+        chosen.extend(entities[e] for e in scored.passage.entities if e in entities)
+    unique = {e.id: e for e in chosen if e.kind != "unknown"}
+    ordered = sorted(unique.values(), key=lambda e: (e.id not in in_query, -e.mentions))
+    return ordered[:ENTITIES_IN_PLAY]
+
+
+def _facts(
+    in_play: list[Entity], in_query: frozenset[int], budget: Budget, count: Callable[[str], int]
+) -> list[Chosen]:
+    """A line for each entity in play: its names and the sentence that introduced it."""
+    found: list[Chosen] = []
+    for entity in in_play:
+        shown = display_name(entity)
+        also = [a for a in entity.aliases if a != shown][:4]
+        line = f"- {shown} ({entity.kind}" + (f"; also {', '.join(also)})" if also else ")")
+        line += f": {entity.first.excerpt}\n"
+        tokens = count(line)
+        if not budget.take(tokens):
+            continue
+        why = "named in the input" if entity.id in in_query else "named in a relevant passage"
+        part = ContextPart(kind="entity", tokens=tokens, reason=f"{shown}: {why}")
+        found.append(Chosen(line, -1, part))
+    return found
+
+
+def _memories(
+    service: StoryService,
+    session: int,
+    ranked: list[Scored],
+    budget: Budget,
+    count: Callable[[str], int],
+) -> list[Chosen]:
+    """The most relevant earlier passages that fit, best first, never overlapping."""
+    found: list[Chosen] = []
+    taken: list[tuple[int, int]] = []
+    with service.db.snapshot() as conn:
+        for scored in ranked:
+            p = scored.passage
+            if any(s < p.end and p.start < e for s, e in taken):
+                continue
+            text = store.stream(conn, session, p.start, p.end).strip() + "\n\n"
+            tokens = count(text)
+            if not budget.take(tokens):
+                continue
+            taken.append((p.start, p.end))
+            chunk = store.chunk_at(conn, session, p.start)
+            signals = ", ".join(f"{k} {v:.2f}" for k, v in scored.signals.items())
+            part = ContextPart(
+                kind="memory",
+                tokens=tokens,
+                reason=f"relevant to the input ({signals})",
+                chunk_id=None if chunk is None else chunk.id,
+                score=round(scored.score, 4),
+            )
+            found.append(Chosen(text, p.start, part))
+    return found
+
+
+def _joined(chosen: list[Chosen], recent: str) -> str:
+    """The sections in prompt order: facts, earlier passages in story order, recent text."""
+    facts = [c.text for c in chosen if c.part.kind == "entity"]
+    memories = [c.text for c in sorted(chosen, key=lambda c: c.order) if c.part.kind == "memory"]
+    sections = []
+    if facts:
+        sections.append(FACTS_HEADING + "".join(facts))
+    if memories:
+        sections.append(MEMORY_HEADING + "".join(memories))
+    if recent:
+        sections.append(RECENT_HEADING + recent)
+    return "\n".join(s.rstrip("\n") + "\n" for s in sections)

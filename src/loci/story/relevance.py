@@ -1,0 +1,154 @@
+"""Which passages of a story matter for a query: semantic similarity, entity overlap, recency
+in story position, and connections in the entity graph, weighted per session.
+
+The candidates are the passages nearest to the query in vector space and those its words
+match; each gets the four signals, each in [0, 1], and their weighted sum. Recency is distance
+in the story (tokens), never wall-clock time: a writer who pauses a week loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from loci.story.models import StorySettings
+from loci.story.store import Passage
+
+VECTOR_CANDIDATES = 48
+KEYWORD_CANDIDATES = 24
+
+
+@dataclass
+class PassageMatrix:
+    """A session's passages with their vectors, kept in memory and extended as they arrive."""
+
+    dimensions: int
+    passages: list[Passage] = field(default_factory=list)
+    vectors: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+
+    @property
+    def last_id(self) -> int:
+        """The highest passage id held (0 for none)."""
+        return self.passages[-1].id if self.passages else 0
+
+    def extend(self, rows: list[tuple[Passage, bytes]]) -> None:
+        """Add passages read from the store (in id order)."""
+        if not rows:
+            return
+        new = np.frombuffer(b"".join(v for _, v in rows), dtype=np.float32)
+        new = new.reshape(len(rows), self.dimensions)
+        old = self.vectors if self.passages else np.zeros((0, self.dimensions), np.float32)
+        self.vectors = np.vstack([old, new])
+        self.passages.extend(p for p, _ in rows)
+
+    def similarities(self, query: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Cosine similarity of every passage to the (normalised) query vector."""
+        if not self.passages:
+            return np.zeros(0, np.float32)
+        return np.asarray(self.vectors @ query, dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A passage, its relevance, and the signals that make it up."""
+
+    passage: Passage
+    score: float
+    signals: dict[str, float]
+
+
+@dataclass(frozen=True)
+class Query:
+    """What relevance is measured against."""
+
+    vector: npt.NDArray[np.float32]
+    entities: frozenset[int]
+    position: int
+    keyword_ids: list[int]
+
+
+def rank(
+    matrix: PassageMatrix,
+    query: Query,
+    settings: StorySettings,
+    related: Callable[[Collection[int]], set[tuple[int, int]]],
+    keep: Callable[[Passage], bool] = lambda _: True,
+) -> list[Scored]:
+    """Candidate passages that `keep` accepts, scored, best first."""
+    sims = matrix.similarities(query.vector)
+    if not len(sims):
+        return []
+    order = np.argsort(-sims)
+    by_id = {p.id: i for i, p in enumerate(matrix.passages)}
+    chosen: list[int] = []
+    for i in order:
+        if len(chosen) >= VECTOR_CANDIDATES:
+            break
+        if keep(matrix.passages[i]):
+            chosen.append(int(i))
+    for passage_id in query.keyword_ids[:KEYWORD_CANDIDATES]:
+        i = by_id.get(passage_id)
+        if i is not None and i not in chosen and keep(matrix.passages[i]):
+            chosen.append(i)
+    if query.entities:
+        chosen.extend(_entity_candidates(matrix, query.entities, chosen, keep))
+    entities_seen = {e for i in chosen for e in matrix.passages[i].entities}
+    links = related(entities_seen | query.entities) if query.entities else set()
+    scored = [
+        _scored(matrix.passages[i], float(sims[i]), query, settings, links) for i in chosen
+    ]
+    return sorted(scored, key=lambda s: -s.score)
+
+
+def _entity_candidates(
+    matrix: PassageMatrix, entities: frozenset[int], chosen: list[int], keep: Callable[[Passage], bool]
+) -> Iterable[int]:
+    """The latest passages naming every entity of the query (a few)."""
+    found = 0
+    taken = set(chosen)
+    for i in range(len(matrix.passages) - 1, -1, -1):
+        passage = matrix.passages[i]
+        if i not in taken and entities <= set(passage.entities) and keep(passage):
+            yield i
+            found += 1
+            if found >= KEYWORD_CANDIDATES:
+                return
+
+
+def _scored(
+    passage: Passage,
+    similarity: float,
+    query: Query,
+    settings: StorySettings,
+    links: set[tuple[int, int]],
+) -> Scored:
+    own = set(passage.entities)
+    union = own | query.entities
+    overlap = len(own & query.entities) / len(union) if union else 0.0
+    distance = max(0, query.position - passage.token_pos)
+    signals = {
+        "semantic": min(1.0, max(0.0, similarity)),
+        "entity": overlap,
+        "recency": 0.5 ** (distance / settings.recency_half_life),
+        "graph": _connectivity(own, query.entities, links),
+    }
+    score = (
+        settings.semantic_weight * signals["semantic"]
+        + settings.entity_weight * signals["entity"]
+        + settings.recency_weight * signals["recency"]
+        + settings.graph_weight * signals["graph"]
+    )
+    return Scored(passage, score, {k: round(v, 4) for k, v in signals.items()})
+
+
+def _connectivity(own: set[int], wanted: frozenset[int], links: set[tuple[int, int]]) -> float:
+    """Share of the passage's entities that are, or are related to, an entity of the query."""
+    if not own or not wanted:
+        return 0.0
+    connected = sum(
+        1 for e in own if e in wanted or any((min(e, w), max(e, w)) in links for w in wanted)
+    )
+    return connected / len(own)

@@ -1,0 +1,335 @@
+"""The story service: continue a story, relieve its window, search it, and report on it."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Collection
+from dataclasses import dataclass
+
+import numpy as np
+
+from loci import fields
+from loci.errors import InvalidInputError
+from loci.search.engine import MemoryEngine, vector_bytes
+from loci.storage.db import Database
+from loci.storage.fts import match_expression
+from loci.story import ingest, store, threads, valve
+from loci.story.entities import Extractor
+from loci.story.graph import EntityGraph
+from loci.story.models import (
+    ArchivedChunk,
+    ContextStats,
+    ContinueResult,
+    PlotThread,
+    PlotThreads,
+    Relief,
+    StorySession,
+    StorySessionList,
+    StorySettings,
+)
+from loci.story.relevance import PassageMatrix, Query
+from loci.tokens import TokenCounter
+
+SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
+WORD = re.compile(r"\w{3,}")
+PREVIEW_CHARS = 120
+RELIEF_HISTORY = 10
+
+
+@dataclass(frozen=True)
+class StoryLimits:
+    """Bounds the story service enforces (from Settings)."""
+
+    max_input_bytes: int = 256 * 1024
+    max_results: int = 50
+    defaults: StorySettings = StorySettings()
+
+
+class StoryService:
+    """Story sessions over the shared store, embedder and token counter."""
+
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        counter: TokenCounter,
+        extractor: Extractor,
+        graph: EntityGraph,
+        limits: StoryLimits,
+    ) -> None:
+        self.db: Database = engine.db
+        self.engine = engine
+        self.counter = counter
+        self.extractor = extractor
+        self.graph = graph
+        self.limits = limits
+        self._matrices: dict[int, PassageMatrix] = {}
+        self._matrix_lock = threading.Lock()
+
+    def continue_story(
+        self,
+        session_id: str,
+        user_input: str,
+        assistant_response: str,
+        settings: dict[str, object] | None = None,
+    ) -> ContinueResult:
+        """Append an interaction to the story (starting the session if new), and relieve the
+        window when it passes its threshold. `settings` changes the session's settings first
+        (the fields given)."""
+        name = self.session_name(session_id)
+        texts = [
+            (role, self._text(text, field))
+            for role, text, field in (
+                ("user", user_input, "user_input"),
+                ("assistant", assistant_response, "assistant_response"),
+            )
+        ]
+        texts = [(role, text) for role, text in texts if text.strip()]
+        if not texts:
+            raise InvalidInputError(
+                "user_input and assistant_response are both empty: give the story some text",
+                field="assistant_response",
+            )
+        with self.db.locked() as conn:
+            known = self.graph.surfaces(conn, self._session_id_or_none(conn, name))
+        pieces = ingest.read(texts, self.counter, self.extractor, known, self.engine.embed)
+        with self.db.write() as conn:
+            found = store.session_or_new(conn, name, self.limits.defaults)
+            if settings:
+                found.settings = changed(found.settings, settings)
+            found.interactions += 1
+            for piece in pieces:
+                self._append(conn, found, piece)
+            archived = self._relieve_if_needed(conn, found)
+            store.save_session(conn, found)
+        return ContinueResult(
+            session_id=name,
+            interaction=found.interactions,
+            window_tokens=found.window_tokens,
+            max_tokens=found.settings.max_tokens,
+            pressure=round(found.window_tokens / found.settings.max_tokens, 4),
+            relieved=bool(archived),
+            archived=archived,
+            story_tokens=found.stream_tokens,
+        )
+
+    def configure(self, session_id: str, changes: dict[str, object]) -> StorySettings:
+        """Change a session's settings (the session must exist)."""
+        name = self.session_name(session_id)
+        with self.db.write() as conn:
+            found = store.session(conn, name)
+            found.settings = changed(found.settings, changes)
+            store.save_session(conn, found)
+        return found.settings
+
+    def stats(self, session_id: str) -> ContextStats:
+        """Pressure, tokens, relief history and memory counts of a session."""
+        name = self.session_name(session_id)
+        with self.db.snapshot() as conn:
+            found = store.session(conn, name)
+            counts = store.counts(conn, found.id)
+            history = store.reliefs(conn, found.id, RELIEF_HISTORY)
+            entities = self.graph.entities(conn, found.id)
+            threads = conn.execute(
+                "SELECT status, count(*) FROM story_threads WHERE session = ? GROUP BY status",
+                (found.id,),
+            ).fetchall()
+        confirmed = [e for e in entities if e.confirmed(found.settings.confirm_after)]
+        by_status = dict(threads)
+        return ContextStats(
+            session_id=name,
+            pressure=round(found.window_tokens / found.settings.max_tokens, 4),
+            window_tokens=found.window_tokens,
+            max_tokens=found.settings.max_tokens,
+            story_tokens=found.stream_tokens,
+            interactions=found.interactions,
+            archived_chunks=counts["chunks"],
+            archived_tokens=counts["chunk_tokens"],
+            passages=counts["passages"],
+            characters=sum(1 for e in confirmed if e.kind == "character"),
+            places=sum(1 for e in confirmed if e.kind == "place"),
+            active_threads=by_status.get("active", 0),
+            resolved_threads=by_status.get("resolved", 0),
+            reliefs=counts["reliefs"],
+            relief_history=[
+                Relief(
+                    at=at,
+                    interaction=interaction,
+                    tokens_before=before,
+                    tokens_after=after,
+                    chunks=chunks,
+                    milliseconds=round(seconds * 1000, 2),
+                )
+                for at, interaction, before, after, chunks, seconds in history
+            ],
+            settings=found.settings,
+        )
+
+    def plot_threads(self, session_id: str) -> PlotThreads:
+        """The session's active and resolved plot threads and their connections."""
+        name = self.session_name(session_id)
+        with self.db.snapshot() as conn:
+            found = store.session(conn, name)
+            return threads.listing(conn, found.id, name)
+
+    def update_thread(
+        self,
+        session_id: str,
+        name: str,
+        action: str,
+        note: str = "",
+        entities: list[str] | None = None,
+    ) -> PlotThread:
+        """Open, advance, resolve or reopen a plot thread at the story's current position."""
+        session = self.session_name(session_id)
+        with self.db.write() as conn:
+            found = store.session(conn, session)
+            return threads.update(conn, found.id, found.stream_tokens, name, action, note, entities)
+
+    def sessions(self) -> StorySessionList:
+        """Every story session, most recently updated first."""
+        with self.db.locked() as conn:
+            found = store.sessions(conn)
+        return StorySessionList(
+            sessions=[
+                StorySession(
+                    session_id=s.name,
+                    interactions=s.interactions,
+                    story_tokens=s.stream_tokens,
+                    window_tokens=s.window_tokens,
+                    created_at=s.created_at,
+                    updated_at=s.updated_at,
+                )
+                for s in found
+            ]
+        )
+
+    def window(self, session_id: str) -> str:
+        """The session's window: its most recent text, not yet archived."""
+        name = self.session_name(session_id)
+        with self.db.snapshot() as conn:
+            found = store.session(conn, name)
+            return store.stream(conn, found.id, found.window_start)
+
+    def export(self, session_id: str) -> str:
+        """The whole story as written, every piece in order."""
+        name = self.session_name(session_id)
+        with self.db.snapshot() as conn:
+            found = store.session(conn, name)
+            return store.stream(conn, found.id)
+
+    def query(self, found: store.Session, text: str, conn_entities: frozenset[int]) -> Query:
+        """The relevance query for `text`: its vector, its entities, its keyword matches."""
+        vector = self.engine.embed([text])[0]
+        words = sorted({w.lower() for w in WORD.findall(text)})
+        match = match_expression(words)
+        with self.db.locked() as conn:
+            keyword_ids = [] if match is None else store.keyword_matches(conn, found.id, match, 24)
+        return Query(vector, conn_entities, found.stream_tokens, keyword_ids)
+
+    def matrix(self, session: int) -> PassageMatrix:
+        """The session's passages and vectors, brought up to date with the store."""
+        with self._matrix_lock:
+            matrix = self._matrices.setdefault(
+                session, PassageMatrix(self.engine.embedder.identity.dimensions)
+            )
+            with self.db.locked() as conn:
+                matrix.extend(store.passages_after(conn, session, matrix.last_id))
+            return matrix
+
+    def related(self, ids: Collection[int]) -> set[tuple[int, int]]:
+        """Pairs (a, b), a < b, of related entities among those touching `ids`."""
+        with self.db.locked() as conn:
+            return {(min(a, b), max(a, b)) for a, b, _, _ in self.graph.related(conn, ids)}
+
+    def session_name(self, session_id: str) -> str:
+        """A valid session id: 1-128 letters, digits, '_' or '-' (never a path)."""
+        if not isinstance(session_id, str) or not SESSION_ID.match(session_id):
+            raise InvalidInputError(
+                "session_id must be 1-128 letters, digits, '_' or '-', got "
+                f"{fields.shown(session_id)}",
+                field="session_id",
+            )
+        return session_id
+
+    def _text(self, value: str, field: str) -> str:
+        if not isinstance(value, str):
+            raise InvalidInputError(f"{field} must be a string", field=field)
+        size = len(fields.utf8(value, field))
+        if size > self.limits.max_input_bytes:
+            raise InvalidInputError(
+                f"{field} is {size} bytes; the limit is {self.limits.max_input_bytes} "
+                "(LOCI_STORY_MAX_INPUT_BYTES); `loci story import` takes whole manuscripts",
+                field=field,
+                size_bytes=size,
+                max_bytes=self.limits.max_input_bytes,
+            )
+        if "\x00" in value:
+            raise InvalidInputError(f"{field} must not contain NUL characters", field=field)
+        return value
+
+    @staticmethod
+    def _session_id_or_none(conn: sqlite3.Connection, name: str) -> int:
+        row = conn.execute("SELECT id FROM story_sessions WHERE name = ?", (name,)).fetchone()
+        return -1 if row is None else int(row[0])
+
+    def _append(self, conn: sqlite3.Connection, found: store.Session, piece: ingest.Piece) -> None:
+        token_start = found.stream_tokens
+        start = store.add_piece(conn, found, piece.role, piece.text, piece.tokens)
+        observed = piece.observed(token_start)
+        ids = self.graph.record(conn, found.id, observed, piece.text)
+        surfaces = sorted({m.surface for m in piece.mentions if m.end > m.start})
+        threads.detect(conn, found.id, piece.text, token_start, surfaces)
+        for (s, e), vector in zip(piece.spans, piece.vectors, strict=True):
+            inside = [i for i, m in zip(ids, piece.mentions, strict=True) if s <= m.start < e]
+            store.add_passage(
+                conn,
+                found.id,
+                (start + s, start + e),
+                piece.position(token_start, s),
+                inside,
+                (piece.text[s:e], vector_bytes(np.asarray(vector, np.float32))),
+            )
+
+    def _relieve_if_needed(self, conn: sqlite3.Connection, found: store.Session) -> list[ArchivedChunk]:
+        began = time.perf_counter()
+        window = store.stream(conn, found.id, found.window_start)
+        found.window_tokens = self.counter.count(window)
+        settings = found.settings
+        if found.window_tokens <= settings.relief_trigger:
+            return []
+        before = found.window_tokens
+        units = valve.units(window, found.window_start, self.counter, settings.chunk_size)
+        cuts = valve.plan_relief(units, before, settings.relief_target, settings.chunk_size)
+        relief = store.add_relief(conn, found, before, len(cuts), 0.0)
+        archived: list[ArchivedChunk] = []
+        for cut in cuts:
+            content = window[cut.start - found.window_start : cut.end - found.window_start]
+            chunk_id = store.add_chunk(conn, found.id, relief, (cut.start, cut.end), cut.tokens, content)
+            archived.append(
+                ArchivedChunk(
+                    chunk_id=chunk_id,
+                    tokens=cut.tokens,
+                    start=cut.start,
+                    end=cut.end,
+                    preview=" ".join(content[:PREVIEW_CHARS].split()),
+                )
+            )
+        rest = window[cuts[-1].end - found.window_start :]
+        found.window_start = cuts[-1].end
+        found.window_tokens = self.counter.count(rest)
+        conn.execute(
+            "UPDATE story_reliefs SET tokens_after = ?, seconds = ? WHERE id = ?",
+            (found.window_tokens, time.perf_counter() - began, relief),
+        )
+        return archived
+
+
+def changed(settings: StorySettings, changes: dict[str, object]) -> StorySettings:
+    """`settings` with `changes` applied; InvalidInputError names what is wrong."""
+    try:
+        return StorySettings.model_validate({**settings.model_dump(), **changes})
+    except ValueError as exc:
+        raise InvalidInputError(f"invalid story settings: {exc}", field="settings") from exc

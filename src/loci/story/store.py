@@ -1,0 +1,264 @@
+"""The story's rows: sessions, the stream's pieces, archived chunks, passages and reliefs."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loci.errors import NotFoundError
+from loci.fields import shown
+from loci.story.models import StorySettings
+from loci.timeutil import now
+
+#: Between two pieces of the stream (a user's input, the assistant's response).
+SEPARATOR = "\n\n"
+
+
+@dataclass
+class Session:
+    """A story session's row."""
+
+    id: int
+    name: str
+    settings: StorySettings
+    stream_chars: int
+    stream_tokens: int
+    window_start: int
+    window_tokens: int
+    interactions: int
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A passage of the stream: [start, end) in it, its position in tokens, its entities."""
+
+    id: int
+    start: int
+    end: int
+    token_pos: int
+    entities: list[int]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """An archived chunk of the stream."""
+
+    id: int
+    start: int
+    end: int
+    tokens: int
+    content: str
+
+
+_SESSION = (
+    "SELECT id, name, settings, stream_chars, stream_tokens, window_start, window_tokens, "
+    "interactions, created_at, updated_at FROM story_sessions"
+)
+
+
+def session(conn: sqlite3.Connection, name: str) -> Session:
+    """The session named `name`; NotFoundError when there is none."""
+    row = conn.execute(f"{_SESSION} WHERE name = ?", (name,)).fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"no story session {shown(name)}; continue_story starts one", session_id=name
+        )
+    return _session(row)
+
+
+def sessions(conn: sqlite3.Connection) -> list[Session]:
+    """Every session, most recently updated first."""
+    return [_session(row) for row in conn.execute(f"{_SESSION} ORDER BY updated_at DESC, id")]
+
+
+def session_or_new(conn: sqlite3.Connection, name: str, settings: StorySettings) -> Session:
+    """The session named `name`, made with `settings` if it does not exist yet."""
+    stamp = now()
+    conn.execute(
+        "INSERT INTO story_sessions (name, created_at, updated_at, settings) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (name) DO NOTHING",
+        (name, stamp, stamp, settings.model_dump_json()),
+    )
+    return session(conn, name)
+
+
+def save_session(conn: sqlite3.Connection, found: Session) -> None:
+    """Write the session's counters back."""
+    conn.execute(
+        "UPDATE story_sessions SET stream_chars = ?, stream_tokens = ?, window_start = ?, "
+        "window_tokens = ?, interactions = ?, updated_at = ?, settings = ? WHERE id = ?",
+        (
+            found.stream_chars,
+            found.stream_tokens,
+            found.window_start,
+            found.window_tokens,
+            found.interactions,
+            now(),
+            found.settings.model_dump_json(),
+            found.id,
+        ),
+    )
+
+
+def add_piece(
+    conn: sqlite3.Connection, found: Session, role: str, content: str, tokens: int
+) -> int:
+    """Append `content` to the stream (after a separator unless it is the first piece);
+    returns its stream offset and advances the session's counters."""
+    start = found.stream_chars + (len(SEPARATOR) if found.stream_chars else 0)
+    conn.execute(
+        "INSERT INTO story_pieces (session, interaction, role, start, token_start, content) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (found.id, found.interactions, role, start, found.stream_tokens, content),
+    )
+    found.stream_chars = start + len(content)
+    found.stream_tokens += tokens
+    return start
+
+
+def stream(conn: sqlite3.Connection, session_id: int, start: int = 0, end: int | None = None) -> str:
+    """Characters [start, end) of the session's stream."""
+    rows = conn.execute(
+        "SELECT start, content FROM story_pieces WHERE session = ? AND start + length(content) "
+        "> ? AND (? IS NULL OR start < ?) ORDER BY start",
+        (session_id, start, end, end),
+    ).fetchall()
+    if not rows:
+        return ""
+    first = rows[0][0]
+    joined = SEPARATOR.join(content for _, content in rows)
+    stop = None if end is None else end - first
+    return joined[max(0, start - first) : stop]
+
+
+def add_chunk(
+    conn: sqlite3.Connection, session_id: int, relief: int, span: tuple[int, int], tokens: int, content: str
+) -> int:
+    """Archive the stream's characters `span` as a chunk; returns its id."""
+    cursor = conn.execute(
+        "INSERT INTO story_chunks (session, relief, start, end, tokens, content, archived_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (session_id, relief, span[0], span[1], tokens, content, now()),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def chunks(conn: sqlite3.Connection, session_id: int, ids: Sequence[int] | None = None) -> list[Chunk]:
+    """The session's archived chunks in story order (only `ids` when given)."""
+    rows = conn.execute(
+        "SELECT id, start, end, tokens, content FROM story_chunks WHERE session = ? AND "
+        "(? IS NULL OR id IN (SELECT value FROM json_each(?))) ORDER BY start",
+        (session_id, None if ids is None else 1, json.dumps(list(ids or []))),
+    )
+    return [Chunk(*row) for row in rows]
+
+
+def chunk_at(conn: sqlite3.Connection, session_id: int, offset: int) -> Chunk | None:
+    """The archived chunk holding stream offset `offset`, if any."""
+    row = conn.execute(
+        "SELECT id, start, end, tokens, content FROM story_chunks WHERE session = ? AND "
+        "start <= ? AND end > ? ORDER BY start DESC LIMIT 1",
+        (session_id, offset, offset),
+    ).fetchone()
+    return None if row is None else Chunk(*row)
+
+
+def add_passage(
+    conn: sqlite3.Connection,
+    session_id: int,
+    span: tuple[int, int],
+    token_pos: int,
+    entities: Sequence[int],
+    text_and_vector: tuple[str, bytes],
+) -> None:
+    """Store a passage with its vector, and index its words."""
+    text, vector = text_and_vector
+    cursor = conn.execute(
+        "INSERT INTO story_passages (session, start, end, token_pos, entities, embedding) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (session_id, span[0], span[1], token_pos, json.dumps(sorted(set(entities))), vector),
+    )
+    conn.execute("INSERT INTO story_passages_fts (rowid, text) VALUES (?, ?)", (cursor.lastrowid, text))
+
+
+def passages_after(conn: sqlite3.Connection, session_id: int, after_id: int) -> list[tuple[Passage, bytes]]:
+    """The session's passages with an id above `after_id`, with their vectors, in id order."""
+    rows = conn.execute(
+        "SELECT id, start, end, token_pos, entities, embedding FROM story_passages "
+        "WHERE session = ? AND id > ? ORDER BY id",
+        (session_id, after_id),
+    )
+    return [(Passage(r[0], r[1], r[2], r[3], json.loads(r[4])), r[5]) for r in rows]
+
+
+def keyword_matches(conn: sqlite3.Connection, session_id: int, match: str, limit: int) -> list[int]:
+    """Ids of the session's passages matching the FTS5 expression, best first."""
+    rows = conn.execute(
+        "SELECT f.rowid FROM story_passages_fts f JOIN story_passages p ON p.id = f.rowid "
+        "WHERE story_passages_fts MATCH ? AND p.session = ? ORDER BY bm25(story_passages_fts) "
+        "LIMIT ?",
+        (match, session_id, limit),
+    )
+    return [passage_id for (passage_id,) in rows]
+
+
+def add_relief(
+    conn: sqlite3.Connection, found: Session, before: int, chunks_made: int, seconds: float
+) -> int:
+    """Record a relief; returns its number in the session."""
+    cursor = conn.execute(
+        "INSERT INTO story_reliefs (session, at, interaction, tokens_before, tokens_after, "
+        "chunks, seconds) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (found.id, now(), found.interactions, before, found.window_tokens, chunks_made, seconds),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def reliefs(conn: sqlite3.Connection, session_id: int, limit: int) -> list[tuple[str, int, int, int, int, float]]:
+    """The latest reliefs (at, interaction, before, after, chunks, seconds), newest first."""
+    return conn.execute(
+        "SELECT at, interaction, tokens_before, tokens_after, chunks, seconds FROM story_reliefs "
+        "WHERE session = ? ORDER BY id DESC LIMIT ?",
+        (session_id, limit),
+    ).fetchall()
+
+
+def counts(conn: sqlite3.Connection, session_id: int) -> dict[str, int]:
+    """How many chunks (and their tokens), passages and reliefs the session has."""
+    chunk_count, chunk_tokens = conn.execute(
+        "SELECT count(*), coalesce(sum(tokens), 0) FROM story_chunks WHERE session = ?", (session_id,)
+    ).fetchone()
+    (passage_count,) = conn.execute(
+        "SELECT count(*) FROM story_passages WHERE session = ?", (session_id,)
+    ).fetchone()
+    (relief_count,) = conn.execute(
+        "SELECT count(*) FROM story_reliefs WHERE session = ?", (session_id,)
+    ).fetchone()
+    return {
+        "chunks": chunk_count,
+        "chunk_tokens": chunk_tokens,
+        "passages": passage_count,
+        "reliefs": relief_count,
+    }
+
+
+def _session(row: tuple[object, ...]) -> Session:
+    sid, name, settings, chars, tokens, window_start, window_tokens, interactions, created, updated = row
+    return Session(
+        id=int(str(sid)),
+        name=str(name),
+        settings=StorySettings.model_validate_json(str(settings)),
+        stream_chars=int(str(chars)),
+        stream_tokens=int(str(tokens)),
+        window_start=int(str(window_start)),
+        window_tokens=int(str(window_tokens)),
+        interactions=int(str(interactions)),
+        created_at=str(created),
+        updated_at=str(updated),
+    )
