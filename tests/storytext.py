@@ -4,15 +4,58 @@ from __future__ import annotations
 
 import random
 
-SUBJECTS = ["The rain", "A cart", "The old miller", "Her brother", "The river", "A stranger",
-            "The schoolmaster", "The bells", "A fox", "The baker's boy", "The wind", "The ferry"]
-VERBS = ["crossed", "followed", "watched", "circled", "ignored", "reached", "disturbed",
-         "remembered", "passed", "mended", "carried", "counted"]
-OBJECTS = ["the empty market", "a line of poplars", "the chapel roof", "the lower meadow",
-           "three sacks of barley", "the toll bridge", "a broken lantern", "the orchard wall",
-           "the frozen pond", "a stack of letters", "the mill race", "the north road"]
-TAILS = ["before noon", "without a word", "as the light failed", "for the second time",
-         "while the dogs slept", "in the grey morning", "after supper", "despite the cold"]
+SUBJECTS = [
+    "The rain",
+    "A cart",
+    "The old miller",
+    "Her brother",
+    "The river",
+    "A stranger",
+    "The schoolmaster",
+    "The bells",
+    "A fox",
+    "The baker's boy",
+    "The wind",
+    "The ferry",
+]
+VERBS = [
+    "crossed",
+    "followed",
+    "watched",
+    "circled",
+    "ignored",
+    "reached",
+    "disturbed",
+    "remembered",
+    "passed",
+    "mended",
+    "carried",
+    "counted",
+]
+OBJECTS = [
+    "the empty market",
+    "a line of poplars",
+    "the chapel roof",
+    "the lower meadow",
+    "three sacks of barley",
+    "the toll bridge",
+    "a broken lantern",
+    "the orchard wall",
+    "the frozen pond",
+    "a stack of letters",
+    "the mill race",
+    "the north road",
+]
+TAILS = [
+    "before noon",
+    "without a word",
+    "as the light failed",
+    "for the second time",
+    "while the dogs slept",
+    "in the grey morning",
+    "after supper",
+    "despite the cold",
+]
 
 
 def filler(seed: int, sentences: int = 12) -> str:

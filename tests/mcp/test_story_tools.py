@@ -30,7 +30,12 @@ async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
 
 async def write(client: Client, session: str, text: str, **extra: Any) -> dict[str, Any]:
     return await call(
-        client, "continue_story", session_id=session, user_input="", assistant_response=text, **extra
+        client,
+        "continue_story",
+        session_id=session,
+        user_input="",
+        assistant_response=text,
+        **extra,
     )
 
 
@@ -62,7 +67,10 @@ async def test_a_character_pushed_out_by_relief_comes_back_with_the_same_traits(
         window = await client.read_resource("story://voss/current-context")
         info = await call(client, "get_character_info", session_id="voss", character_name="Voss")
         context = await call(
-            client, "get_story_context", session_id="voss", current_input="Mira Voss sails at dawn.",
+            client,
+            "get_story_context",
+            session_id="voss",
+            current_input="Mira Voss sails at dawn.",
             max_tokens=3000,
         )
     assert "silver tooth" not in json.loads(window.contents[0].text)["text"]  # archived
@@ -78,19 +86,32 @@ async def test_plot_threads_advance_across_reliefs_and_resolve(connect: Connect)
     async with connect() as client:
         await write(client, "heist", filler(100), settings=SMALL)
         opened = await call(
-            client, "update_plot_thread", session_id="heist", name="The stolen compass",
-            action="open", note="The compass vanishes from the inn.", entities=["Mira Voss"],
+            client,
+            "update_plot_thread",
+            session_id="heist",
+            name="The stolen compass",
+            action="open",
+            note="The compass vanishes from the inn.",
+            entities=["Mira Voss"],
         )
         for round_number in range(3):
             for seed in range(5):
                 await write(client, "heist", filler(200 + 10 * round_number + seed))
             await call(
-                client, "update_plot_thread", session_id="heist", name="The stolen compass",
-                action="advance", note=f"Clue {round_number + 1} found.",
+                client,
+                "update_plot_thread",
+                session_id="heist",
+                name="The stolen compass",
+                action="advance",
+                note=f"Clue {round_number + 1} found.",
             )
         resolved = await call(
-            client, "update_plot_thread", session_id="heist", name="The stolen compass",
-            action="resolve", note="The ferryman had it all along.",
+            client,
+            "update_plot_thread",
+            session_id="heist",
+            name="The stolen compass",
+            action="resolve",
+            note="The ferryman had it all along.",
         )
         threads = await call(client, "get_plot_threads", session_id="heist")
         stats = await call(client, "get_context_stats", session_id="heist")
@@ -101,7 +122,11 @@ async def test_plot_threads_advance_across_reliefs_and_resolve(connect: Connect)
     ]
     positions = [e["position"] for e in resolved["events"]]
     assert positions == sorted(positions) and positions[0] < positions[-1]
-    assert [e["note"] for e in resolved["events"]][1:4] == ["Clue 1 found.", "Clue 2 found.", "Clue 3 found."]
+    assert [e["note"] for e in resolved["events"]][1:4] == [
+        "Clue 1 found.",
+        "Clue 2 found.",
+        "Clue 3 found.",
+    ]
 
 
 async def test_a_detail_is_found_after_many_reliefs(connect: Connect) -> None:
@@ -112,11 +137,16 @@ async def test_a_detail_is_found_after_many_reliefs(connect: Connect) -> None:
         for seed in range(301, 340):
             await write(client, "coast", filler(seed))
         found = await call(
-            client, "search_story_memory", session_id="coast",
-            query="Where did the lighthouse keeper hide the ledger?", max_results=3,
+            client,
+            "search_story_memory",
+            session_id="coast",
+            query="Where did the lighthouse keeper hide the ledger?",
+            max_results=3,
         )
         context = await call(
-            client, "get_story_context", session_id="coast",
+            client,
+            "get_story_context",
+            session_id="coast",
             current_input="Where did the lighthouse keeper hide the ledger?",
         )
         stats = await call(client, "get_context_stats", session_id="coast")
@@ -137,8 +167,11 @@ async def test_sessions_are_listed_and_exposed_as_resources(connect: Connect) ->
         stats = await client.read_resource("story://one/memory-stats")
     assert [s["session_id"] for s in listed["sessions"]] == ["two", "one"]
     uris = {t.uri_template for t in templates.resource_templates}
-    assert {"story://{session_id}/current-context", "story://{session_id}/characters",
-            "story://{session_id}/memory-stats"} <= uris
+    assert {
+        "story://{session_id}/current-context",
+        "story://{session_id}/characters",
+        "story://{session_id}/memory-stats",
+    } <= uris
     names = [e["name"] for e in json.loads(characters.contents[0].text)["entities"]]
     assert names == ["Ada Quill"]
     assert json.loads(stats.contents[0].text)["interactions"] == 1
@@ -149,12 +182,46 @@ async def test_sessions_are_listed_and_exposed_as_resources(connect: Connect) ->
     [
         ("get_story_context", {"session_id": "nope", "current_input": "x"}, None),
         ("get_character_info", {"session_id": "nope", "character_name": "X"}, None),
-        ("continue_story", {"session_id": "s", "user_input": " ", "assistant_response": ""}, "assistant_response"),
-        ("continue_story", {"session_id": "s", "user_input": "", "assistant_response": "x" * 10_000_000}, "assistant_response"),
-        ("continue_story", {"session_id": "../etc", "user_input": "", "assistant_response": "x"}, "session_id"),
-        ("continue_story", {"session_id": "a/b", "user_input": "", "assistant_response": "x"}, "session_id"),
-        ("continue_story", {"session_id": "s", "user_input": "", "assistant_response": "x", "settings": {"max_tokens": 5}}, None),
-        ("continue_story", {"session_id": "s", "user_input": "", "assistant_response": "x", "settings": {"relief_percentage": 0.85}}, "settings"),
+        (
+            "continue_story",
+            {"session_id": "s", "user_input": " ", "assistant_response": ""},
+            "assistant_response",
+        ),
+        (
+            "continue_story",
+            {"session_id": "s", "user_input": "", "assistant_response": "x" * 10_000_000},
+            "assistant_response",
+        ),
+        (
+            "continue_story",
+            {"session_id": "../etc", "user_input": "", "assistant_response": "x"},
+            "session_id",
+        ),
+        (
+            "continue_story",
+            {"session_id": "a/b", "user_input": "", "assistant_response": "x"},
+            "session_id",
+        ),
+        (
+            "continue_story",
+            {
+                "session_id": "s",
+                "user_input": "",
+                "assistant_response": "x",
+                "settings": {"max_tokens": 5},
+            },
+            None,
+        ),
+        (
+            "continue_story",
+            {
+                "session_id": "s",
+                "user_input": "",
+                "assistant_response": "x",
+                "settings": {"relief_percentage": 0.85},
+            },
+            "settings",
+        ),
         ("search_story_memory", {"session_id": "s", "query": ""}, None),
         ("update_plot_thread", {"session_id": "nope", "name": "t", "action": "open"}, None),
     ],
@@ -168,6 +235,8 @@ async def test_bad_input_is_refused_and_changes_nothing(
     error = tool_error(result)
     assert error["type"] in {"invalid_input", "not_found"}
     if field is not None:
-        fields = [error["details"].get("field")] + [e["field"] for e in error["details"].get("errors", [])]
+        fields = [error["details"].get("field")] + [
+            e["field"] for e in error["details"].get("errors", [])
+        ]
         assert field in fields, error
     assert listed["sessions"] == []

@@ -70,7 +70,9 @@ def planted(text: str, needles: list[dict[str, str]]) -> str:
     return "\n\n".join(paragraphs)
 
 
-def run_story(spec_path: Path, settings: Settings, embedder: Embedder, progress: Progress | None = None) -> dict[str, Any]:
+def run_story(
+    spec_path: Path, settings: Settings, embedder: Embedder, progress: Progress | None = None
+) -> dict[str, Any]:
     """The report of `loci eval story`, the baseline beside it."""
     spec = load(spec_path)
     text = planted(manuscript.read_text(spec.novel), spec.needles)
@@ -151,7 +153,8 @@ def _alias_accuracy(listed: list[dict[str, Any]], resolved: dict[str, Entity | N
     majority: dict[int, tuple[int, str]] = {}
     chosen: dict[str, int | None] = {}
     for character in listed:
-        ids = [resolved[s].id for s in [character["name"], *character["aliases"]] if resolved[s]]
+        found = [resolved[s] for s in [character["name"], *character["aliases"]]]
+        ids = [entity.id for entity in found if entity is not None]
         best = max(set(ids), key=ids.count) if ids else None
         chosen[character["name"]] = best
         if best is not None and ids.count(best) > majority.get(best, (0, ""))[0]:

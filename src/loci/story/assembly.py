@@ -55,7 +55,7 @@ def assemble(
         limit = settings.max_tokens if max_tokens is None else max_tokens
         limit = fields.bounded_int(limit, MIN_MAX_TOKENS, MAX_MAX_TOKENS, "max_tokens")
         window = store.stream(conn, found.id, found.window_start)
-        in_query = query_entities(service, conn, found, current_input)
+        names = query_entities(service, conn, found, current_input)
         entities = {e.id: e for e in service.graph.entities(conn, found.id)}
     count = service.counter.count
     available = max(0, limit - count(current_input) - settings.answer_reserve)
@@ -65,12 +65,13 @@ def assemble(
     budget = Budget(available - (count(RECENT_HEADING + recent) if recent else 0))
     ranked = rank(
         service.matrix(found.id),
-        service.query(found, current_input, in_query),
+        service.query(found, current_input, names),
         settings,
-        service.related,
+        service,
         keep=lambda p: p.end <= recent_start,
     )
     facts_budget = Budget(int(budget.left * FACTS_SHARE))
+    in_query = frozenset().union(*(n.entities for n in names))
     chosen = _facts(_in_play(in_query, ranked, entities), in_query, facts_budget, count)
     budget.left -= sum(c.part.tokens for c in chosen)
     chosen += _memories(service, found.id, ranked, budget, count)

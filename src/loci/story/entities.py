@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -22,24 +22,68 @@ PERSON_LABELS = frozenset({"PERSON"})
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 WEAK_LABELS = frozenset({"ORG", "NORP"})
 PRONOUNS = frozenset(
-    "i me my mine myself you your yours yourself he him his himself she her hers herself it its "
-    "itself we us our ours ourselves they them their theirs themselves who whom whose one "
-    "thou thee thy thine ye".split()
+    {
+        "i",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "he",
+        "him",
+        "his",
+        "himself",
+        "she",
+        "her",
+        "hers",
+        "herself",
+        "it",
+        "its",
+        "itself",
+        "we",
+        "us",
+        "our",
+        "ours",
+        "ourselves",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "themselves",
+        "who",
+        "whom",
+        "whose",
+        "one",
+        "thou",
+        "thee",
+        "thy",
+        "thine",
+        "ye",
+    }
 )
 SPEECH_VERBS = (
     "said|replied|cried|answered|asked|exclaimed|whispered|returned|continued|added|"
     "observed|rejoined|remarked|shouted|muttered|murmured|called|began|interrupted|resumed"
 )
-NAME = r"(?:(?:[A-Z][a-z]{0,3}\.|[A-Z][a-z]+)\s+)*[A-Z][\w’'-]+"
+NAME = r"(?:(?:Mr|Mrs|Ms|Dr|St|M)\.\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)*"
 DIALOGUE = (
-    re.compile(rf"[\"”’,!?]\s*(?:{SPEECH_VERBS})\s+({NAME})"),
-    re.compile(rf"[\"”’,!?]\s*({NAME})\s+(?:{SPEECH_VERBS})\b"),
+    re.compile(rf"[\"\u201d\u2019,!?]\s*(?:{SPEECH_VERBS})\s+({NAME})"),
+    re.compile(rf"[\"\u201d\u2019,!?]\s*({NAME})\s+(?:{SPEECH_VERBS})\b"),
 )
-PLACE_BEFORE = re.compile(r"\b(?:in|at|from|near|into|through|towards|toward|to)\s+$", re.I)
+PLACE_BEFORE = re.compile(r"\b(?:in|at|from|near|into|through|towards|toward)\s+$", re.I)
+#: A name followed at once by a verb in the past ("Safie nursed") or, within its sentence, by
+#: a personal pronoun is someone: places rarely act or are "he" and "she".
+PERSON_AFTER = re.compile(
+    r"^(?:,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept|smiled|laughed)\b"
+    r"|[^.!?\n]{0,60}\b(?:he|she|him|her|his|hers|himself|herself)\b)"
+)
 TITLE_BEFORE = re.compile(
     r"\b(" + "|".join(sorted(TITLES, key=len, reverse=True)) + r")\.?\s+$", re.I
 )
-POSSESSIVE = re.compile(r"(?:['’]s|['’])$")
+POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
 MAX_NAME_WORDS = 5
 
@@ -66,12 +110,20 @@ class Extractor:
     def mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
         """The mentions in `text`: names already `known` (exact surfaces, found by the
         gazetteer) and new ones from NER and dialogue attribution; overlaps go to the known."""
-        found = self.known_mentions(text, known)
-        taken = [(m.start, m.end) for m in found]
+        found = [_with_context_votes(text, m, 0.0, 0.0) for m in self.known_mentions(text, known)]
         for mention in self._statistical(text):
-            if not any(s < mention.end and mention.start < e for s, e in taken):
+            overlapping = [
+                i for i, m in enumerate(found) if m.start < mention.end and mention.start < m.end
+            ]
+            if not overlapping:
                 found.append(mention)
-                taken.append((mention.start, mention.end))
+            for i in overlapping:  # NER still votes on what a known name is
+                known_mention = found[i]
+                found[i] = replace(
+                    known_mention,
+                    person=known_mention.person + mention.person,
+                    place=known_mention.place + mention.place,
+                )
         found.extend(_dialogue_votes(text))
         return sorted(found, key=lambda m: m.start)
 
@@ -113,7 +165,7 @@ def is_name(surface: str) -> bool:
     words = surface.split()
     if not words or len(words) > MAX_NAME_WORDS or any(ch.isdigit() for ch in surface):
         return False
-    if not surface[0].isupper() or surface.isupper() and len(surface) > 3:
+    if not surface[0].isupper() or (surface.isupper() and len(surface) > 3):
         return False
     lowered = [w.rstrip(".").lower() for w in words]
     if all(w in TITLES for w in lowered):
@@ -147,6 +199,8 @@ def _with_context_votes(text: str, mention: Mention, person: float, place: float
         person += 1.0
     elif PLACE_BEFORE.search(text, max(0, mention.start - 12), mention.start):
         place += 0.5
+    elif PERSON_AFTER.search(text[mention.end : mention.end + 80]):
+        person += 1.0
     return Mention(mention.surface, mention.start, mention.end, person, place)
 
 
@@ -175,4 +229,9 @@ def _known_mentions(text: str, gazetteer: re.Pattern[str] | None) -> Iterable[Me
     if gazetteer is None:
         return
     for match in gazetteer.finditer(text):
-        yield Mention(match.group(), match.start(), match.end(), 0.0, 0.0)
+        start = match.start()
+        title = TITLE_BEFORE.search(text, max(0, start - 16), start)
+        if title and title.group(1)[0].isupper() and " " not in match.group():
+            start = title.start(1)  # "Miss Darcy" is not "Darcy"
+        surface = " ".join(text[start : match.end()].split())
+        yield Mention(surface, start, match.end(), 0.0, 0.0)

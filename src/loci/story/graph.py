@@ -17,6 +17,8 @@ from typing import Protocol
 from loci.story import names
 from loci.story.entities import Mention
 
+#: What resolving a piece's mentions works on: the entities, aliases and merges so far.
+_State = tuple[dict[int, "Entity"], dict[str, int], dict[int, int]]
 RECENT_KEPT = 3
 EXCERPT_CHARS = 280
 #: The sentences that introduce an entity are kept until they are this long.
@@ -90,7 +92,9 @@ class EntityGraph(Protocol):
         """Every entity of the session, most mentioned first."""
         ...
 
-    def related(self, conn: sqlite3.Connection, ids: Iterable[int]) -> list[tuple[int, int, str, int]]:
+    def related(
+        self, conn: sqlite3.Connection, ids: Iterable[int]
+    ) -> list[tuple[int, int, str, int]]:
         """Relations (a, b, kind, weight) touching any of `ids`."""
         ...
 
@@ -109,11 +113,14 @@ class SqliteGraph:
         """Resolve each mention to an entity (new when nothing known fits), count it, vote on
         its kind, and relate the entities met in one paragraph."""
         known = {e.id: e for e in self.entities(conn, session)}
-        by_key = dict(conn.execute("SELECT key, entity FROM story_aliases WHERE session = ?", (session,)).fetchall())
+        by_key = dict(
+            conn.execute("SELECT key, entity FROM story_aliases WHERE session = ?", (session,))
+        )
+        merged: dict[int, int] = {}
         touched: set[int] = set()
         ids: list[int] = []
         for seen in observed:
-            entity = self._entity_for(conn, session, seen, known, by_key)
+            entity = self._entity_for(conn, session, seen, (known, by_key, merged))
             ids.append(entity.id)
             touched.add(entity.id)
             entity.person += seen.mention.person
@@ -127,7 +134,8 @@ class SqliteGraph:
                     "UPDATE story_aliases SET count = count + 1 WHERE session = ? AND key = ?",
                     (session, key),
                 )
-        for entity_id in touched:
+        ids = [_followed(merged, i) for i in ids]
+        for entity_id in {_followed(merged, i) for i in touched}:
             entity = known[entity_id]
             entity.lowercase += _lowercase_uses(entity, text)
             _save(conn, entity)
@@ -142,16 +150,20 @@ class SqliteGraph:
             (session, names.key(name)),
         ).fetchone()
         entities = self.entities(conn, session)
-        if row is not None:
+        if row is not None and not names.is_bare(names.parse(name)):
             return next(e for e in entities if e.id == row[0])
         parts = names.parse(name)
-        fitting = [e for e in entities if names.same_person(parts, e.parts)]
-        if not fitting:
-            fitting = [
-                e for e in entities
-                if parts.surnames & (e.parts.surnames | e.parts.bare) and not names.conflicts(parts, e.parts)
-            ]
-        return max(fitting, key=lambda e: e.mentions, default=None)
+        best = _best_fit(parts, name, entities)
+        if best is not None:
+            return best
+        key = names.preference(parts, name)
+        fitting = [
+            e
+            for e in entities
+            if parts.surnames & (e.parts.surnames | e.parts.bare)
+            and not names.conflicts(parts, e.parts)
+        ]
+        return max(fitting, key=lambda e: key(e.parts, e.mentions, True), default=None)
 
     def entities(self, conn: sqlite3.Connection, session: int) -> list[Entity]:
         """Every entity of the session, most mentioned first, with its aliases."""
@@ -168,7 +180,9 @@ class SqliteGraph:
         )
         return [_entity(row, aliases.get(row[0], [])) for row in rows]
 
-    def related(self, conn: sqlite3.Connection, ids: Iterable[int]) -> list[tuple[int, int, str, int]]:
+    def related(
+        self, conn: sqlite3.Connection, ids: Iterable[int]
+    ) -> list[tuple[int, int, str, int]]:
         """Relations touching any of `ids`, strongest first."""
         wanted = json.dumps(sorted(set(ids)))
         rows = conn.execute(
@@ -179,22 +193,19 @@ class SqliteGraph:
         return [(a, b, kind, weight) for a, b, kind, weight in rows]
 
     def _entity_for(
-        self,
-        conn: sqlite3.Connection,
-        session: int,
-        seen: Observed,
-        known: dict[int, Entity],
-        by_key: dict[str, int],
+        self, conn: sqlite3.Connection, session: int, seen: Observed, state: _State
     ) -> Entity:
+        known, by_key, _ = state
         surface = seen.mention.surface
         key = names.key(surface)
         parts = names.parse(surface)
-        if key in by_key and not _bare(parts):
+        if key in by_key and not names.is_bare(parts):
             return known[by_key[key]]
         # A bare word ("Bingley") goes to whoever it names most often by now, so that its
         # first use (perhaps for a sister) does not decide it for the whole story.
-        fitting = [e for e in known.values() if names.same_person(parts, e.parts)]
-        entity = max(fitting, key=lambda e: e.mentions, default=None)
+        entity = _best_fit(parts, surface, known.values())
+        if entity is not None and parts.given and parts.surnames:
+            entity = _joined(conn, session, parts, entity, state)
         if entity is None:
             entity = _insert(conn, session, surface, parts, Seen(seen.position, seen.excerpt))
             known[entity.id] = entity
@@ -221,8 +232,73 @@ def _introduction(first: Seen, excerpt: str) -> Seen:
     return Seen(first.position, f"{first.excerpt} {excerpt}")
 
 
-def _bare(parts: names.Parts) -> bool:
-    return bool(parts.bare) and not (parts.titles or parts.given or parts.surnames)
+def _joined(
+    conn: sqlite3.Connection, session: int, parts: names.Parts, entity: Entity, state: _State
+) -> Entity:
+    """A full name ("Victor Frankenstein") first met after its given name and its surname
+    were each met alone: the two single-word entities are one person; merged into `entity`
+    (passages that named the other now name it)."""
+    known, by_key, merged = state
+    if not names.is_bare(entity.parts):
+        return entity
+    other_word = (parts.given | parts.surnames) - entity.parts.bare
+    others = [
+        e
+        for e in known.values()
+        if e.id != entity.id and names.is_bare(e.parts) and e.parts.bare & other_word
+    ]
+    for other in others:
+        entity.parts.absorb(other.parts)
+        entity.mentions += other.mentions
+        entity.person += other.person
+        entity.place += other.place
+        entity.aliases += other.aliases
+        for key, owner in list(by_key.items()):
+            if owner == other.id:
+                by_key[key] = entity.id
+        conn.execute("UPDATE story_aliases SET entity = ? WHERE entity = ?", (entity.id, other.id))
+        conn.execute("DELETE FROM story_relations WHERE a = ? OR b = ?", (other.id, other.id))
+        _renamed_in_passages(conn, session, other.id, entity.id)
+        conn.execute("DELETE FROM story_entities WHERE id = ?", (other.id,))
+        del known[other.id]
+        merged[other.id] = entity.id
+    return entity
+
+
+def _renamed_in_passages(conn: sqlite3.Connection, session: int, old: int, new: int) -> None:
+    rows = conn.execute(
+        "SELECT id, entities FROM story_passages WHERE session = ? AND EXISTS "
+        "(SELECT 1 FROM json_each(entities) WHERE value = ?)",
+        (session, old),
+    ).fetchall()
+    for passage_id, entities in rows:
+        renamed = sorted({new if e == old else e for e in json.loads(entities)})
+        conn.execute(
+            "UPDATE story_passages SET entities = ? WHERE id = ?", (json.dumps(renamed), passage_id)
+        )
+
+
+def _followed(merged: dict[int, int], entity_id: int) -> int:
+    while entity_id in merged:
+        entity_id = merged[entity_id]
+    return entity_id
+
+
+def _best_fit(parts: names.Parts, surface: str, entities: Iterable[Entity]) -> Entity | None:
+    """The known entity a new name most likely means, if it can be anyone known."""
+    key = names.preference(parts, surface)
+    full_untitled = bool(parts.given and parts.surnames and not parts.titles)
+    fitting = []
+    for entity in entities:
+        if not names.same_person(parts, entity.parts):
+            continue
+        untitled = any(not names.parse(a).titles for a in entity.aliases)
+        # "William Goulding" is not "Sir William", whom the story never calls William alone.
+        if full_untitled and entity.parts.titles and not untitled:
+            continue
+        fitting.append((key(entity.parts, entity.mentions, untitled), entity.id, entity))
+    fitting = [f for f in fitting if f[0][0] >= 0]
+    return max(fitting, key=lambda f: (f[0], -f[1]))[2] if fitting else None
 
 
 def excerpt(text: str, start: int, end: int) -> str:
@@ -253,7 +329,9 @@ def _word_end(text: str, at: int, limit: int) -> int:
     return at
 
 
-def _insert(conn: sqlite3.Connection, session: int, name: str, parts: names.Parts, seen: Seen) -> Entity:
+def _insert(
+    conn: sqlite3.Connection, session: int, name: str, parts: names.Parts, seen: Seen
+) -> Entity:
     cursor = conn.execute(
         "INSERT INTO story_entities (session, name, parts, first_pos, last_pos, first_seen) "
         "VALUES (?, ?, ?, ?, ?, ?)",
@@ -304,7 +382,9 @@ def _lowercase_uses(entity: Entity, text: str) -> int:
     return sum(len(re.findall(rf"\b{re.escape(w)}\b", text)) for w in words)
 
 
-def _relate(conn: sqlite3.Connection, session: int, observed: Sequence[Observed], ids: list[int]) -> None:
+def _relate(
+    conn: sqlite3.Connection, session: int, observed: Sequence[Observed], ids: list[int]
+) -> None:
     """Entities mentioned in one paragraph appear together."""
     by_paragraph: dict[int, set[int]] = {}
     for seen, entity_id in zip(observed, ids, strict=True):

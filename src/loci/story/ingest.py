@@ -49,7 +49,9 @@ def read(
 ) -> list[Piece]:
     """The pieces of (role, text) pairs, their passages embedded in one call."""
     cuts = [passages.spans(text) or [(0, len(text))] for _, text in texts]
-    pieces_text = [text[s:e] for (_, text), spans in zip(texts, cuts, strict=True) for s, e in spans]
+    pieces_text = [
+        text[s:e] for (_, text), spans in zip(texts, cuts, strict=True) for s, e in spans
+    ]
     vectors = embed(pieces_text) if pieces_text else np.zeros((0, 0), np.float32)
     read_pieces: list[Piece] = []
     at = 0

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
+import re
 import sqlite3
 from typing import TYPE_CHECKING, Literal
 
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
-from loci.story import store
+from loci.story import names, store
 from loci.story.graph import Entity
 from loci.story.models import CharacterInfo, Mentioned, Relationship, StoryHit, StorySearchResult
-from loci.story.relevance import rank
+from loci.story.relevance import Named, rank
 
 if TYPE_CHECKING:
     from loci.story.service import StoryService
@@ -40,14 +40,14 @@ def search(
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
         entities = {e.id: e for e in service.graph.entities(conn, found.id)}
-        in_query = query_entities(service, conn, found, query)
+        names = query_entities(service, conn, found, query)
     kinds = {e.id for e in entities.values() if e.kind == entity_type}
     matrix = service.matrix(found.id)
     ranked = rank(
         matrix,
-        service.query(found, query, in_query),
+        service.query(found, query, names),
         found.settings,
-        service.related,
+        service,
         keep=lambda p: entity_type is None or bool(kinds & set(p.entities)),
     )
     hits: list[StoryHit] = []
@@ -132,16 +132,26 @@ def display_name(entity: Entity) -> str:
 
 def query_entities(
     service: StoryService, conn: sqlite3.Connection, found: store.Session, text: str
-) -> frozenset[int]:
-    """The known entities `text` names (by the gazetteer of the story's aliases)."""
+) -> tuple[Named, ...]:
+    """The known names in `text` (by the gazetteer of the story's aliases), each with the
+    entities it can mean: its alias's, and for a single word every entity it fits (over a
+    story, "Victor" may have named more than one entity before they were told apart)."""
     known = service.graph.surfaces(conn, found.id)
-    surfaces = {m.surface for m in service.extractor.known_mentions(text, known)}
-    ids = conn.execute(
-        "SELECT DISTINCT entity FROM story_aliases WHERE session = ? AND alias IN "
-        "(SELECT value FROM json_each(?))",
-        (found.id, json.dumps(sorted(surfaces))),
-    ).fetchall()
-    return frozenset(entity_id for (entity_id,) in ids)
+    surfaces = sorted({m.surface for m in service.extractor.known_mentions(text, known)})
+    if not surfaces:
+        return ()
+    entities = service.graph.entities(conn, found.id)
+    by_alias = {a: e.id for e in entities for a in e.aliases}
+    named: list[Named] = []
+    for surface in surfaces:
+        ids = {by_alias[surface]} if surface in by_alias else set()
+        parts = names.parse(surface)
+        if parts.bare and not (parts.given or parts.surnames or parts.titles):
+            ids |= {e.id for e in entities if names.same_person(parts, e.parts)}
+        written = {a for e in entities if e.id in ids for a in e.aliases} | {surface}
+        pattern = "|".join(re.escape(w) for w in sorted(written, key=len, reverse=True))
+        named.append(Named(frozenset(ids), re.compile(rf"(?<![\w.])(?:{pattern})(?!\w)")))
+    return tuple(named)
 
 
 def entities_of(

@@ -13,6 +13,8 @@ from loci.story import valve
 from loci.story.service import StoryService
 from loci.tokens import TokenCounter
 
+#: Encodings preferred when several fit a file equally well, most common first.
+COMMON_ENCODINGS = ("cp1252", "latin_1", "iso8859_15", "mac_roman", "cp1250", "cp1251")
 #: Tokens per interaction when a manuscript is streamed into a session.
 INTERACTION_TOKENS = 400
 
@@ -28,7 +30,9 @@ def read_text(path: Path, data: bytes | None = None) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def interactions(text: str, counter: TokenCounter, tokens: int = INTERACTION_TOKENS) -> Iterator[str]:
+def interactions(
+    text: str, counter: TokenCounter, tokens: int = INTERACTION_TOKENS
+) -> Iterator[str]:
     """`text` in pieces of whole paragraphs of about `tokens` tokens (a longer paragraph is
     cut between sentences); joined with blank lines they give back the text's paragraphs."""
     pending: list[str] = []
@@ -51,7 +55,16 @@ def _joined(pieces: list[str]) -> str:
 def _detected(path: Path, raw: bytes, failure: UnicodeDecodeError) -> str:
     from charset_normalizer import from_bytes
 
-    best = from_bytes(raw).best()
+    matches = list(from_bytes(raw))
+    best = matches[0] if matches else None
+    if best is not None:
+        # Single-byte code pages often fit a text equally well (a novel in cp1252 reads as
+        # cp1250 too, with "è" turned into "č"): among the equals, take the most common.
+        tied = [
+            m.encoding for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)
+        ]
+        common = next((e for e in COMMON_ENCODINGS if e in tied), None)
+        best = next(m for m in matches if m.encoding == (common or best.encoding))
     if best is None or best.encoding is None:
         raise InvalidInputError(
             f"{path}: not UTF-8 (byte 0x{raw[failure.start]:02x} at offset {failure.start}) "

@@ -26,16 +26,21 @@ class StorySettings(BaseModel):
     entity_weight: float = Field(default=0.3, ge=0.0, le=1.0)
     recency_weight: float = Field(default=0.2, ge=0.0, le=1.0)
     graph_weight: float = Field(default=0.1, ge=0.0, le=1.0)
-    recency_half_life: int = Field(default=24_000, ge=100, description="In story tokens.")
+    recency_half_life: int = Field(
+        default=96_000, ge=100, description="Story tokens over which recency halves."
+    )
     confirm_after: int = Field(default=2, ge=1, le=100)
 
     @model_validator(mode="after")
     def _relief_leaves_room(self) -> StorySettings:
         if self.relief_percentage >= self.pressure_threshold:
             raise ValueError("relief_percentage must be below pressure_threshold")
-        if self.chunk_size > self.max_tokens:
-            raise ValueError("chunk_size must be at most max_tokens")
         return self
+
+    @property
+    def chunk_tokens(self) -> int:
+        """Most tokens in one archived chunk (never more than the window holds)."""
+        return min(self.chunk_size, self.max_tokens)
 
     @property
     def relief_target(self) -> int:

@@ -2,14 +2,26 @@
 in story position, and connections in the entity graph, weighted per session.
 
 The candidates are the passages nearest to the query in vector space and those its words
-match; each gets the four signals, each in [0, 1], and their weighted sum. Recency is distance
-in the story (tokens), never wall-clock time: a writer who pauses a week loses nothing.
+match; each gets the four signals, each in [0, 1], and their weighted sum:
+
+- semantic: the passage's cosine to the query, clipped to [0, 1], raised by up to
+  KEYWORD_BONUS when the query's words match it (the best keyword match most). A planted
+  detail is often one sentence of a passage about something else: its words find it where
+  the passage's vector alone does not.
+- entity: the share of the names in the query that the passage names. (Jaccard, as the design
+  has it, also divides by the passage's other names, so a rich passage loses to a thin one
+  that names the same person.)
+- recency: 0.5 ** (story tokens since the passage / half-life): distance in the story, never
+  wall-clock time, so a writer who pauses a week loses nothing.
+- graph: the share of the passage's entities that are, or appear with, an entity of the query.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+import re
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +31,7 @@ from loci.story.store import Passage
 
 VECTOR_CANDIDATES = 48
 KEYWORD_CANDIDATES = 24
+KEYWORD_BONUS = 0.3
 
 
 @dataclass
@@ -61,20 +74,50 @@ class Scored:
 
 
 @dataclass(frozen=True)
+class Named:
+    """A name in the query: the entities it can mean, and the ways the story writes them."""
+
+    entities: frozenset[int]
+    written: re.Pattern[str]
+
+    def in_passage(self, entities: set[int], text: str) -> bool:
+        """Whether the passage names it: by the entities found when it was written, or by
+        the text (a name learnt later counts in earlier passages too)."""
+        return bool(entities & self.entities) or self.written.search(text) is not None
+
+
+class Lookups(Protocol):
+    """What ranking reads from the store."""
+
+    def related(self, ids: Collection[int]) -> set[tuple[int, int]]:
+        """Pairs (a, b), a < b, of related entities among those touching `ids`."""
+        ...
+
+    def texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
+        """The text of each passage."""
+        ...
+
+
+@dataclass(frozen=True)
 class Query:
     """What relevance is measured against."""
 
     vector: npt.NDArray[np.float32]
-    entities: frozenset[int]
+    names: tuple[Named, ...]
     position: int
     keyword_ids: list[int]
+
+    @property
+    def entities(self) -> frozenset[int]:
+        """Every entity the query's names can mean."""
+        return frozenset().union(*(n.entities for n in self.names))
 
 
 def rank(
     matrix: PassageMatrix,
     query: Query,
     settings: StorySettings,
-    related: Callable[[Collection[int]], set[tuple[int, int]]],
+    lookups: Lookups,
     keep: Callable[[Passage], bool] = lambda _: True,
 ) -> list[Scored]:
     """Candidate passages that `keep` accepts, scored, best first."""
@@ -96,41 +139,68 @@ def rank(
     if query.entities:
         chosen.extend(_entity_candidates(matrix, query.entities, chosen, keep))
     entities_seen = {e for i in chosen for e in matrix.passages[i].entities}
-    links = related(entities_seen | query.entities) if query.entities else set()
+    links = lookups.related(entities_seen | query.entities) if query.entities else set()
+    texts = lookups.texts([matrix.passages[i].id for i in chosen]) if query.names else {}
+    keyword_rank = {p: r for r, p in enumerate(query.keyword_ids[:KEYWORD_CANDIDATES])}
     scored = [
-        _scored(matrix.passages[i], float(sims[i]), query, settings, links) for i in chosen
+        _scored(
+            matrix.passages[i],
+            _semantic(float(sims[i]), keyword_rank.get(matrix.passages[i].id)),
+            _names_in(query.names, matrix.passages[i], texts),
+            query,
+            settings,
+            links,
+        )
+        for i in chosen
     ]
     return sorted(scored, key=lambda s: -s.score)
 
 
+def _names_in(names: tuple[Named, ...], passage: Passage, texts: dict[int, str]) -> float:
+    """The share of the query's names that the passage names."""
+    if not names:
+        return 0.0
+    own = set(passage.entities)
+    text = texts.get(passage.id, "")
+    return sum(1 for name in names if name.in_passage(own, text)) / len(names)
+
+
 def _entity_candidates(
-    matrix: PassageMatrix, entities: frozenset[int], chosen: list[int], keep: Callable[[Passage], bool]
+    matrix: PassageMatrix,
+    entities: frozenset[int],
+    chosen: list[int],
+    keep: Callable[[Passage], bool],
 ) -> Iterable[int]:
-    """The latest passages naming every entity of the query (a few)."""
+    """The latest passages naming any entity of the query (a few)."""
     found = 0
     taken = set(chosen)
     for i in range(len(matrix.passages) - 1, -1, -1):
         passage = matrix.passages[i]
-        if i not in taken and entities <= set(passage.entities) and keep(passage):
+        if i not in taken and entities & set(passage.entities) and keep(passage):
             yield i
             found += 1
             if found >= KEYWORD_CANDIDATES:
                 return
 
 
+def _semantic(cosine: float, keyword_rank: int | None) -> float:
+    """The cosine clipped to [0, 1], raised when the query's words match the passage."""
+    bonus = 0.0 if keyword_rank is None else KEYWORD_BONUS * (1 - keyword_rank / KEYWORD_CANDIDATES)
+    return min(1.0, max(0.0, cosine) + bonus)
+
+
 def _scored(
     passage: Passage,
-    similarity: float,
+    semantic: float,
+    overlap: float,
     query: Query,
     settings: StorySettings,
     links: set[tuple[int, int]],
 ) -> Scored:
     own = set(passage.entities)
-    union = own | query.entities
-    overlap = len(own & query.entities) / len(union) if union else 0.0
     distance = max(0, query.position - passage.token_pos)
     signals = {
-        "semantic": min(1.0, max(0.0, similarity)),
+        "semantic": semantic,
         "entity": overlap,
         "recency": 0.5 ** (distance / settings.recency_half_life),
         "graph": _connectivity(own, query.entities, links),

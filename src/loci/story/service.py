@@ -6,10 +6,11 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
+from pydantic import ValidationError
 
 from loci import fields
 from loci.errors import InvalidInputError
@@ -30,7 +31,7 @@ from loci.story.models import (
     StorySessionList,
     StorySettings,
 )
-from loci.story.relevance import PassageMatrix, Query
+from loci.story.relevance import Named, PassageMatrix, Query
 from loci.tokens import TokenCounter
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
@@ -45,7 +46,7 @@ class StoryLimits:
 
     max_input_bytes: int = 256 * 1024
     max_results: int = 50
-    defaults: StorySettings = StorySettings()
+    defaults: StorySettings = field(default_factory=StorySettings)
 
 
 class StoryService:
@@ -220,14 +221,14 @@ class StoryService:
             found = store.session(conn, name)
             return store.stream(conn, found.id)
 
-    def query(self, found: store.Session, text: str, conn_entities: frozenset[int]) -> Query:
+    def query(self, found: store.Session, text: str, names: tuple[Named, ...]) -> Query:
         """The relevance query for `text`: its vector, its entities, its keyword matches."""
         vector = self.engine.embed([text])[0]
         words = sorted({w.lower() for w in WORD.findall(text)})
         match = match_expression(words)
         with self.db.locked() as conn:
             keyword_ids = [] if match is None else store.keyword_matches(conn, found.id, match, 24)
-        return Query(vector, conn_entities, found.stream_tokens, keyword_ids)
+        return Query(vector, names, found.stream_tokens, keyword_ids)
 
     def matrix(self, session: int) -> PassageMatrix:
         """The session's passages and vectors, brought up to date with the store."""
@@ -243,6 +244,11 @@ class StoryService:
         """Pairs (a, b), a < b, of related entities among those touching `ids`."""
         with self.db.locked() as conn:
             return {(min(a, b), max(a, b)) for a, b, _, _ in self.graph.related(conn, ids)}
+
+    def texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
+        """The text of each passage (as indexed for keyword search)."""
+        with self.db.locked() as conn:
+            return store.passage_texts(conn, passage_ids)
 
     def session_name(self, session_id: str) -> str:
         """A valid session id: 1-128 letters, digits, '_' or '-' (never a path)."""
@@ -293,7 +299,9 @@ class StoryService:
                 (piece.text[s:e], vector_bytes(np.asarray(vector, np.float32))),
             )
 
-    def _relieve_if_needed(self, conn: sqlite3.Connection, found: store.Session) -> list[ArchivedChunk]:
+    def _relieve_if_needed(
+        self, conn: sqlite3.Connection, found: store.Session
+    ) -> list[ArchivedChunk]:
         began = time.perf_counter()
         window = store.stream(conn, found.id, found.window_start)
         found.window_tokens = self.counter.count(window)
@@ -301,13 +309,15 @@ class StoryService:
         if found.window_tokens <= settings.relief_trigger:
             return []
         before = found.window_tokens
-        units = valve.units(window, found.window_start, self.counter, settings.chunk_size)
-        cuts = valve.plan_relief(units, before, settings.relief_target, settings.chunk_size)
+        units = valve.units(window, found.window_start, self.counter, settings.chunk_tokens)
+        cuts = valve.plan_relief(units, before, settings.relief_target, settings.chunk_tokens)
         relief = store.add_relief(conn, found, before, len(cuts), 0.0)
         archived: list[ArchivedChunk] = []
         for cut in cuts:
             content = window[cut.start - found.window_start : cut.end - found.window_start]
-            chunk_id = store.add_chunk(conn, found.id, relief, (cut.start, cut.end), cut.tokens, content)
+            chunk_id = store.add_chunk(
+                conn, found.id, relief, (cut.start, cut.end), cut.tokens, content
+            )
             archived.append(
                 ArchivedChunk(
                     chunk_id=chunk_id,
@@ -331,5 +341,8 @@ def changed(settings: StorySettings, changes: dict[str, object]) -> StorySetting
     """`settings` with `changes` applied; InvalidInputError names what is wrong."""
     try:
         return StorySettings.model_validate({**settings.model_dump(), **changes})
-    except ValueError as exc:
-        raise InvalidInputError(f"invalid story settings: {exc}", field="settings") from exc
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'settings'}: {e['msg']}" for e in exc.errors()
+        )
+        raise InvalidInputError(f"invalid story settings: {problems}", field="settings") from exc

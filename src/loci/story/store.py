@@ -120,7 +120,9 @@ def add_piece(
     return start
 
 
-def stream(conn: sqlite3.Connection, session_id: int, start: int = 0, end: int | None = None) -> str:
+def stream(
+    conn: sqlite3.Connection, session_id: int, start: int = 0, end: int | None = None
+) -> str:
     """Characters [start, end) of the session's stream."""
     rows = conn.execute(
         "SELECT start, content FROM story_pieces WHERE session = ? AND start + length(content) "
@@ -136,7 +138,12 @@ def stream(conn: sqlite3.Connection, session_id: int, start: int = 0, end: int |
 
 
 def add_chunk(
-    conn: sqlite3.Connection, session_id: int, relief: int, span: tuple[int, int], tokens: int, content: str
+    conn: sqlite3.Connection,
+    session_id: int,
+    relief: int,
+    span: tuple[int, int],
+    tokens: int,
+    content: str,
 ) -> int:
     """Archive the stream's characters `span` as a chunk; returns its id."""
     cursor = conn.execute(
@@ -148,7 +155,9 @@ def add_chunk(
     return cursor.lastrowid
 
 
-def chunks(conn: sqlite3.Connection, session_id: int, ids: Sequence[int] | None = None) -> list[Chunk]:
+def chunks(
+    conn: sqlite3.Connection, session_id: int, ids: Sequence[int] | None = None
+) -> list[Chunk]:
     """The session's archived chunks in story order (only `ids` when given)."""
     rows = conn.execute(
         "SELECT id, start, end, tokens, content FROM story_chunks WHERE session = ? AND "
@@ -183,10 +192,14 @@ def add_passage(
         "VALUES (?, ?, ?, ?, ?, ?)",
         (session_id, span[0], span[1], token_pos, json.dumps(sorted(set(entities))), vector),
     )
-    conn.execute("INSERT INTO story_passages_fts (rowid, text) VALUES (?, ?)", (cursor.lastrowid, text))
+    conn.execute(
+        "INSERT INTO story_passages_fts (rowid, text) VALUES (?, ?)", (cursor.lastrowid, text)
+    )
 
 
-def passages_after(conn: sqlite3.Connection, session_id: int, after_id: int) -> list[tuple[Passage, bytes]]:
+def passages_after(
+    conn: sqlite3.Connection, session_id: int, after_id: int
+) -> list[tuple[Passage, bytes]]:
     """The session's passages with an id above `after_id`, with their vectors, in id order."""
     rows = conn.execute(
         "SELECT id, start, end, token_pos, entities, embedding FROM story_passages "
@@ -194,6 +207,16 @@ def passages_after(conn: sqlite3.Connection, session_id: int, after_id: int) -> 
         (session_id, after_id),
     )
     return [(Passage(r[0], r[1], r[2], r[3], json.loads(r[4])), r[5]) for r in rows]
+
+
+def passage_texts(conn: sqlite3.Connection, passage_ids: Sequence[int]) -> dict[int, str]:
+    """The text of each passage, from the keyword index."""
+    rows = conn.execute(
+        "SELECT rowid, text FROM story_passages_fts WHERE rowid IN "
+        "(SELECT value FROM json_each(?))",
+        (json.dumps(list(passage_ids)),),
+    )
+    return dict(rows)
 
 
 def keyword_matches(conn: sqlite3.Connection, session_id: int, match: str, limit: int) -> list[int]:
@@ -220,7 +243,9 @@ def add_relief(
     return cursor.lastrowid
 
 
-def reliefs(conn: sqlite3.Connection, session_id: int, limit: int) -> list[tuple[str, int, int, int, int, float]]:
+def reliefs(
+    conn: sqlite3.Connection, session_id: int, limit: int
+) -> list[tuple[str, int, int, int, int, float]]:
     """The latest reliefs (at, interaction, before, after, chunks, seconds), newest first."""
     return conn.execute(
         "SELECT at, interaction, tokens_before, tokens_after, chunks, seconds FROM story_reliefs "
@@ -232,7 +257,8 @@ def reliefs(conn: sqlite3.Connection, session_id: int, limit: int) -> list[tuple
 def counts(conn: sqlite3.Connection, session_id: int) -> dict[str, int]:
     """How many chunks (and their tokens), passages and reliefs the session has."""
     chunk_count, chunk_tokens = conn.execute(
-        "SELECT count(*), coalesce(sum(tokens), 0) FROM story_chunks WHERE session = ?", (session_id,)
+        "SELECT count(*), coalesce(sum(tokens), 0) FROM story_chunks WHERE session = ?",
+        (session_id,),
     ).fetchone()
     (passage_count,) = conn.execute(
         "SELECT count(*) FROM story_passages WHERE session = ?", (session_id,)
@@ -249,7 +275,18 @@ def counts(conn: sqlite3.Connection, session_id: int) -> dict[str, int]:
 
 
 def _session(row: tuple[object, ...]) -> Session:
-    sid, name, settings, chars, tokens, window_start, window_tokens, interactions, created, updated = row
+    (
+        sid,
+        name,
+        settings,
+        chars,
+        tokens,
+        window_start,
+        window_tokens,
+        interactions,
+        created,
+        updated,
+    ) = row
     return Session(
         id=int(str(sid)),
         name=str(name),

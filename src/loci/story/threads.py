@@ -56,9 +56,9 @@ def update(
         raise NotFoundError(f"no plot thread named {name!r}; open it first", name=name)
     else:
         status = {"resolve": "resolved", "reopen": "active"}.get(action, str(row[1]))
-        events = json.loads(row[5])[-(MAX_EVENTS - 1) :]
+        events = json.loads(str(row[5]))[-(MAX_EVENTS - 1) :]
         events.append([position, note or action])
-        merged = sorted(set(json.loads(row[4])) | set(entities or []))
+        merged = sorted(set(json.loads(str(row[4]))) | set(entities or []))
         conn.execute(
             "UPDATE story_threads SET status = ?, events = ?, entities = ?, updated_pos = ? "
             "WHERE session = ? AND name = ?",
@@ -69,7 +69,9 @@ def update(
     return _thread(found)
 
 
-def detect(conn: sqlite3.Connection, session: int, text: str, position: int, names: list[str]) -> None:
+def detect(
+    conn: sqlite3.Connection, session: int, text: str, position: int, names: list[str]
+) -> None:
     """Open a detected thread for each sentence in which a named character sets an aim."""
     for match in PROMISE.finditer(text):
         sentence = " ".join(match.group().split())

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from loci.tokens import TokenCounter
 
 PARAGRAPH = re.compile(r".*?(?:\r?\n[ \t\r]*\n\s*|\Z)", re.DOTALL)
-SENTENCE = re.compile(r".*?(?:[.!?…]+[\"'”’)\]]*\s+|\Z)", re.DOTALL)
+SENTENCE = re.compile(r".*?(?:[.!?\u2026]+[\"'\u201d\u2019)\]]*\s+|\Z)", re.DOTALL)
 WORDS = re.compile(r"\S+\s*")
 
 
@@ -51,7 +51,9 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
     return _spans(PARAGRAPH, text, 0, len(text))
 
 
-def plan_relief(window: list[Unit], window_tokens: int, target: int, chunk_tokens: int) -> list[Cut]:
+def plan_relief(
+    window: list[Unit], window_tokens: int, target: int, chunk_tokens: int
+) -> list[Cut]:
     """The chunks to archive, oldest first, so that the window's tokens fall to `target` or
     below."""
     cuts: list[Cut] = []

@@ -1,0 +1,91 @@
+"""The story service on a real store and model: nothing archived is lost or changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from loci.app import App
+from loci.errors import InvalidInputError, NotFoundError
+from loci.story import store
+from tests.storytext import filler
+
+SMALL = {"max_tokens": 1000, "chunk_size": 200}
+
+
+def archive_and_window(app: App, session: str) -> tuple[list[store.Chunk], str, store.Session]:
+    with app.db.snapshot() as conn:
+        found = store.session(conn, session)
+        return (
+            store.chunks(conn, found.id),
+            store.stream(conn, found.id, found.window_start),
+            found,
+        )
+
+
+def test_every_archived_chunk_comes_back_byte_exact(app: App) -> None:
+    texts = [filler(seed) + "  \n\twith odd  spacing, “quotes” and é" for seed in range(25)]
+    app.story.continue_story("exact", "Begin with the mill.", texts[0], SMALL)
+    for text in texts[1:]:
+        app.story.continue_story("exact", "", text)
+    chunks, window, found = archive_and_window(app, "exact")
+    story = app.story.export("exact")
+    assert story == "\n\n".join(["Begin with the mill.", *texts])
+    assert len(chunks) >= 5
+    for chunk in chunks:
+        assert chunk.content == story[chunk.start : chunk.end]
+    assert "".join(c.content for c in chunks) + window == story
+    assert found.window_tokens == app.story.counter.count(window)
+
+
+def test_one_input_larger_than_the_window_is_archived_down_to_the_target(app: App) -> None:
+    huge = "\n\n".join(filler(seed, sentences=30) for seed in range(12))
+    result = app.story.continue_story("huge", "", huge, SMALL)
+    assert app.story.counter.count(huge) > 3 * SMALL["max_tokens"]
+    assert result.relieved and result.window_tokens <= 400
+    assert all(chunk.tokens <= SMALL["chunk_size"] for chunk in result.archived)
+    chunks, window, _ = archive_and_window(app, "huge")
+    assert "".join(c.content for c in chunks) + window == huge
+
+
+def test_settings_change_for_the_session_only(app: App) -> None:
+    app.story.continue_story("a", "", "First.", {"max_tokens": 2000})
+    app.story.continue_story("b", "", "First.")
+    assert app.story.stats("a").settings.max_tokens == 2000
+    assert app.story.stats("b").settings.max_tokens == 12_000
+    with pytest.raises(InvalidInputError, match="relief_percentage must be below"):
+        app.story.configure("a", {"relief_percentage": 0.85})
+    with pytest.raises(InvalidInputError, match="max_tokens: Input should be greater"):
+        app.story.configure("a", {"max_tokens": 10})
+    assert app.story.stats("a").settings.relief_percentage == 0.4
+
+
+def test_bad_input_changes_nothing(app: App) -> None:
+    app.story.continue_story("kept", "", "Ada Quill wrote the first line.")
+    before = app.story.export("kept")
+    for args in [("kept", "", ""), ("kept", "", "x\x00y"), ("../kept", "", "x")]:
+        with pytest.raises(InvalidInputError):
+            app.story.continue_story(*args)
+    with pytest.raises(InvalidInputError, match="limit"):
+        app.story.continue_story("kept", "", "x" * (300 * 1024))
+    with pytest.raises(NotFoundError):
+        app.story.stats("missing")
+    assert app.story.export("kept") == before
+    assert app.story.stats("kept").interactions == 1
+    assert [s.session_id for s in app.story.sessions().sessions] == ["kept"]
+
+
+def test_characters_are_confirmed_after_repeated_mentions_and_pronouns_never(app: App) -> None:
+    app.story.continue_story(
+        "cast",
+        "",
+        '"We sail at dawn," said Mira Voss. She checked the ropes. He watched her. '
+        "Mira Voss laughed. Tobias Reed waved once from the pier.",
+    )
+    characters = app.story.stats("cast").characters
+    from loci.story.lookup import character, entities_of
+
+    names = [e.name for e in entities_of(app.story, "cast")]
+    assert names == ["Mira Voss"] and characters == 1
+    assert character(app.story, "cast", "Voss").name == "Mira Voss"
+    with pytest.raises(NotFoundError):
+        character(app.story, "cast", "She")
