@@ -6,8 +6,8 @@ a setting. Loaded on first use, so importing loci costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from loci.errors import ConfigurationError
 
@@ -21,6 +21,10 @@ class TokenCounter(Protocol):
         """The number of tokens `text` encodes to."""
         ...
 
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        """The number of tokens of each text."""
+        ...
+
 
 class BpeCounter:
     """An exact counter for one of `KNOWN_ENCODINGS`, loaded lazily."""
@@ -32,14 +36,25 @@ class BpeCounter:
                 encoding=encoding,
             )
         self.encoding = encoding
-        self._encode: Callable[[str], list[int]] | None = None
+        self._encoding: Any = None
 
     def count(self, text: str) -> int:
         """The number of tokens `text` encodes to (special tokens read as plain text)."""
         if not text:
             return 0
-        if self._encode is None:
-            import quicktok  # type: ignore[import-untyped]
+        return len(self._loaded().encode_ordinary(text))
 
-            self._encode = quicktok.get_encoding(self.encoding).encode_ordinary
-        return len(self._encode(text))
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        """The number of tokens of each text, in one call."""
+        if not texts:
+            return []
+        import quicktok  # type: ignore[import-untyped]
+
+        return [int(n) for n in quicktok.count_batch(self._loaded(), list(texts), threads=1)]
+
+    def _loaded(self) -> Any:
+        if self._encoding is None:
+            import quicktok
+
+            self._encoding = quicktok.get_encoding(self.encoding)
+        return self._encoding

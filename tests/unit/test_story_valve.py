@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from loci.story.valve import paragraph_spans, plan_relief, units
@@ -15,7 +17,7 @@ def test_units_cover_every_character_in_order() -> None:
     text = "\n\n".join(filler(seed) for seed in range(6)) + "\n\n\nA last line without a stop"
     found = units(text, 1000, COUNTER, 60)
     assert "".join(text[u.start - 1000 : u.end - 1000] for u in found) == text
-    assert all(a.end == b.start for a, b in zip(found, found[1:], strict=False))
+    assert all(a.end == b.start for a, b in pairwise(found))
     assert all(u.tokens <= 60 for u in found)
 
 
@@ -42,7 +44,7 @@ def test_relief_reaches_its_target_with_chunks_under_the_limit(target: int) -> N
     archived = sum(c.tokens for c in cuts)
     assert total - archived <= target
     assert all(c.tokens <= 120 for c in cuts)
-    assert cuts[0].start == 0 and all(a.end == b.start for a, b in zip(cuts, cuts[1:], strict=False))
+    assert cuts[0].start == 0 and all(a.end == b.start for a, b in pairwise(cuts))
 
 
 def test_no_relief_when_under_target() -> None:

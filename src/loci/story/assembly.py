@@ -8,11 +8,12 @@ assembled text never exceeds the budget.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from loci import fields
-from loci.story import store, valve
+from loci.story import store
 from loci.story.graph import Entity
 from loci.story.lookup import display_name, query_entities
 from loci.story.models import ContextPart, StoryContext
@@ -23,6 +24,7 @@ MAX_INPUT_BYTES = 256 * 1024
 MIN_MAX_TOKENS = 100
 MAX_MAX_TOKENS = 1_000_000
 ENTITIES_IN_PLAY = 8
+MAX_ID = 2**63 - 1
 FACTS_SHARE = 0.3
 RECENT_HEADING = "## The story so far (most recent)\n\n"
 MEMORY_HEADING = "## Earlier in the story\n\n"
@@ -49,23 +51,26 @@ def assemble(
     """The context for `current_input`: facts, relevant earlier passages, recent text."""
     name = service.session_name(session_id)
     current_input = fields.content(current_input, MAX_INPUT_BYTES, "current_input")
+    if max_tokens is not None:
+        fields.bounded_int(max_tokens, MIN_MAX_TOKENS, MAX_MAX_TOKENS, "max_tokens")
+    vector = service.embed_beside(current_input)
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
         settings = found.settings
         limit = settings.max_tokens if max_tokens is None else max_tokens
-        limit = fields.bounded_int(limit, MIN_MAX_TOKENS, MAX_MAX_TOKENS, "max_tokens")
         window = store.stream(conn, found.id, found.window_start)
-        names = query_entities(service, conn, found, current_input)
-        entities = {e.id: e for e in service.graph.entities(conn, found.id)}
+        known = service.entities(conn, found)
+        names = query_entities(service, conn, found, current_input, known)
+        chunk_spans = store.chunk_starts(conn, found.id)
+    entities = {e.id: e for e in known}
     count = service.counter.count
     available = max(0, limit - count(current_input) - settings.answer_reserve)
-    recent_start, recent = _recent(
-        service, found.window_start, window, int(available * settings.recent_share)
-    )
-    budget = Budget(available - (count(RECENT_HEADING + recent) if recent else 0))
+    recent_start, recent = _recent(service, found, window, int(available * settings.recent_share))
+    recent_tokens = count(RECENT_HEADING + recent) if recent else 0
+    budget = Budget(available - recent_tokens)
     ranked = rank(
         service.matrix(found.id),
-        service.query(found, current_input, names),
+        service.query(found, current_input, names, vector),
         settings,
         service,
         keep=lambda p: p.end <= recent_start,
@@ -74,25 +79,22 @@ def assemble(
     in_query = frozenset().union(*(n.entities for n in names))
     chosen = _facts(_in_play(in_query, ranked, entities), in_query, facts_budget, count)
     budget.left -= sum(c.part.tokens for c in chosen)
-    chosen += _memories(service, found.id, ranked, budget, count)
+    chosen += _memories(service, ranked, chunk_spans, budget)
     text = _joined(chosen, recent)
-    while count(text) > available and chosen:
+    tokens = count(text)
+    while tokens > available and chosen:
         chosen.pop()  # the last chosen is the least relevant
         text = _joined(chosen, recent)
-    if count(text) > available:  # only when the input leaves (almost) no room
+        tokens = count(text)
+    if tokens > available:  # only when the input leaves (almost) no room
         recent = ""
         text = _joined(chosen, recent)
+        tokens = count(text)
     parts = [c.part for c in chosen]
     if recent:
-        recent_part = ContextPart(
-            kind="recent",
-            tokens=count(RECENT_HEADING + recent),
-            reason="the latest text of the story, whole paragraphs",
-        )
-        parts.insert(0, recent_part)
-    return StoryContext(
-        session_id=name, text=text, tokens=count(text), max_tokens=limit, parts=parts
-    )
+        reason = "the latest text of the story, whole paragraphs"
+        parts.insert(0, ContextPart(kind="recent", tokens=recent_tokens, reason=reason))
+    return StoryContext(session_id=name, text=text, tokens=tokens, max_tokens=limit, parts=parts)
 
 
 @dataclass(frozen=True)
@@ -104,9 +106,12 @@ class Chosen:
     part: ContextPart
 
 
-def _recent(service: StoryService, window_start: int, window: str, tokens: int) -> tuple[int, str]:
+def _recent(
+    service: StoryService, found: store.Session, window: str, tokens: int
+) -> tuple[int, str]:
     """The newest whole units of the window that fit in `tokens`, and where they start."""
-    units = valve.units(window, window_start, service.counter, max(1, tokens))
+    window_start = found.window_start
+    units = service.window_units(found, window, max(1, tokens))
     spent = 0
     start = window_start + len(window)
     for unit in reversed(units):
@@ -150,34 +155,35 @@ def _facts(
 
 def _memories(
     service: StoryService,
-    session: int,
     ranked: list[Scored],
+    chunk_spans: list[tuple[int, int]],
     budget: Budget,
-    count: Callable[[str], int],
 ) -> list[Chosen]:
     """The most relevant earlier passages that fit, best first, never overlapping."""
     found: list[Chosen] = []
     taken: list[tuple[int, int]] = []
-    with service.db.snapshot() as conn:
-        for scored in ranked:
-            p = scored.passage
-            if any(s < p.end and p.start < e for s, e in taken):
-                continue
-            text = store.stream(conn, session, p.start, p.end).strip() + "\n\n"
-            tokens = count(text)
-            if not budget.take(tokens):
-                continue
-            taken.append((p.start, p.end))
-            chunk = store.chunk_at(conn, session, p.start)
-            signals = ", ".join(f"{k} {v:.2f}" for k, v in scored.signals.items())
-            part = ContextPart(
-                kind="memory",
-                tokens=tokens,
-                reason=f"relevant to the input ({signals})",
-                chunk_id=None if chunk is None else chunk.id,
-                score=round(scored.score, 4),
-            )
-            found.append(Chosen(text, p.start, part))
+    texts = {s.passage.id: s.text for s in ranked if s.text is not None}
+    texts |= service.texts([s.passage.id for s in ranked if s.text is None])
+    shown = {i: text.strip() + "\n\n" for i, text in texts.items()}
+    sizes = dict(zip(shown, service.counter.count_many(list(shown.values())), strict=True))
+    for scored in ranked:
+        p = scored.passage
+        if p.id not in shown or any(s < p.end and p.start < e for s, e in taken):
+            continue
+        text, tokens = shown[p.id], sizes[p.id]
+        if not budget.take(tokens):
+            continue
+        taken.append((p.start, p.end))
+        at = bisect_right(chunk_spans, (p.start, MAX_ID)) - 1
+        signals = ", ".join(f"{k} {v:.2f}" for k, v in scored.signals.items())
+        part = ContextPart(
+            kind="memory",
+            tokens=tokens,
+            reason=f"relevant to the input ({signals})",
+            chunk_id=chunk_spans[at][1] if at >= 0 else None,
+            score=round(scored.score, 4),
+        )
+        found.append(Chosen(text, p.start, part))
     return found
 
 

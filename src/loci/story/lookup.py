@@ -37,15 +37,17 @@ def search(
             f"entity_type must be 'character' or 'place', got {fields.shown(entity_type)}",
             field="entity_type",
         )
+    vector = service.embed_beside(query)
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
-        entities = {e.id: e for e in service.graph.entities(conn, found.id)}
-        names = query_entities(service, conn, found, query)
-    kinds = {e.id for e in entities.values() if e.kind == entity_type}
+        known = service.entities(conn, found)
+        names = query_entities(service, conn, found, query, known)
+    entities = {e.id: e for e in known}
+    kinds = {e.id for e in known if e.kind == entity_type}
     matrix = service.matrix(found.id)
     ranked = rank(
         matrix,
-        service.query(found, query, names),
+        service.query(found, query, names, vector),
         found.settings,
         service,
         keep=lambda p: entity_type is None or bool(kinds & set(p.entities)),
@@ -131,7 +133,11 @@ def display_name(entity: Entity) -> str:
 
 
 def query_entities(
-    service: StoryService, conn: sqlite3.Connection, found: store.Session, text: str
+    service: StoryService,
+    conn: sqlite3.Connection,
+    found: store.Session,
+    text: str,
+    entities: list[Entity],
 ) -> tuple[Named, ...]:
     """The known names in `text` (by the gazetteer of the story's aliases), each with the
     entities it can mean: its alias's, and for a single word every entity it fits (over a
@@ -140,7 +146,6 @@ def query_entities(
     surfaces = sorted({m.surface for m in service.extractor.known_mentions(text, known)})
     if not surfaces:
         return ()
-    entities = service.graph.entities(conn, found.id)
     by_alias = {a: e.id for e in entities for a in e.aliases}
     named: list[Named] = []
     for surface in surfaces:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -71,6 +71,7 @@ class Scored:
     passage: Passage
     score: float
     signals: dict[str, float]
+    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -138,8 +139,7 @@ def rank(
             chosen.append(i)
     if query.entities:
         chosen.extend(_entity_candidates(matrix, query.entities, chosen, keep))
-    entities_seen = {e for i in chosen for e in matrix.passages[i].entities}
-    links = lookups.related(entities_seen | query.entities) if query.entities else set()
+    links = lookups.related(query.entities) if query.entities else set()
     texts = lookups.texts([matrix.passages[i].id for i in chosen]) if query.names else {}
     keyword_rank = {p: r for r, p in enumerate(query.keyword_ids[:KEYWORD_CANDIDATES])}
     scored = [
@@ -153,7 +153,8 @@ def rank(
         )
         for i in chosen
     ]
-    return sorted(scored, key=lambda s: -s.score)
+    ordered = sorted(scored, key=lambda s: -s.score)
+    return [replace(s, text=texts.get(s.passage.id)) for s in ordered] if texts else ordered
 
 
 def _names_in(names: tuple[Named, ...], passage: Passage, texts: dict[int, str]) -> float:

@@ -7,19 +7,22 @@ import sqlite3
 import threading
 import time
 from collections.abc import Collection, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 from pydantic import ValidationError
 
 from loci import fields
 from loci.errors import InvalidInputError
 from loci.search.engine import MemoryEngine, vector_bytes
+from loci.search.ranking import STOP_WORDS
 from loci.storage.db import Database
 from loci.storage.fts import match_expression
 from loci.story import ingest, store, threads, valve
 from loci.story.entities import Extractor
-from loci.story.graph import EntityGraph
+from loci.story.graph import Entity, EntityGraph
 from loci.story.models import (
     ArchivedChunk,
     ContextStats,
@@ -68,6 +71,8 @@ class StoryService:
         self.limits = limits
         self._matrices: dict[int, PassageMatrix] = {}
         self._matrix_lock = threading.Lock()
+        self._entities: dict[int, tuple[str, list[Entity]]] = {}
+        self._window_units: dict[int, tuple[tuple[str, int, int], list[valve.Unit]]] = {}
 
     def continue_story(
         self,
@@ -221,14 +226,45 @@ class StoryService:
             found = store.session(conn, name)
             return store.stream(conn, found.id)
 
-    def query(self, found: store.Session, text: str, names: tuple[Named, ...]) -> Query:
-        """The relevance query for `text`: its vector, its entities, its keyword matches."""
-        vector = self.engine.embed([text])[0]
-        words = sorted({w.lower() for w in WORD.findall(text)})
+    def embed_beside(self, text: str) -> Future[npt.NDArray[np.float32]]:
+        """Start embedding `text` in the worker thread (the model releases the GIL, so the
+        caller's database work runs meanwhile)."""
+        return self.engine.beside(lambda: self.engine.embed([text])[0])
+
+    def query(
+        self,
+        found: store.Session,
+        text: str,
+        names: tuple[Named, ...],
+        vector: Future[npt.NDArray[np.float32]],
+    ) -> Query:
+        """The relevance query for `text`: its names, its keyword matches (looked up while
+        its vector, from `embed_beside`, is being computed) and its vector."""
+        words = sorted({w.lower() for w in WORD.findall(text)} - STOP_WORDS)
         match = match_expression(words)
         with self.db.locked() as conn:
             keyword_ids = [] if match is None else store.keyword_matches(conn, found.id, match, 24)
-        return Query(vector, names, found.stream_tokens, keyword_ids)
+        return Query(vector.result(), names, found.stream_tokens, keyword_ids)
+
+    def entities(self, conn: sqlite3.Connection, found: store.Session) -> list[Entity]:
+        """The session's entities, read again only when the session has changed since."""
+        cached = self._entities.get(found.id)
+        if cached is not None and cached[0] == found.updated_at:
+            return cached[1]
+        entities = self.graph.entities(conn, found.id)
+        self._entities[found.id] = (found.updated_at, entities)
+        return entities
+
+    def window_units(self, found: store.Session, window: str, most: int) -> list[valve.Unit]:
+        """The window's units of at most `most` tokens, cut again only when the window or
+        `most` has changed since."""
+        key = (found.updated_at, found.window_start, most)
+        cached = self._window_units.get(found.id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        units = valve.units(window, found.window_start, self.counter, most)
+        self._window_units[found.id] = (key, units)
+        return units
 
     def matrix(self, session: int) -> PassageMatrix:
         """The session's passages and vectors, brought up to date with the store."""

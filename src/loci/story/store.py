@@ -125,9 +125,10 @@ def stream(
 ) -> str:
     """Characters [start, end) of the session's stream."""
     rows = conn.execute(
-        "SELECT start, content FROM story_pieces WHERE session = ? AND start + length(content) "
-        "> ? AND (? IS NULL OR start < ?) ORDER BY start",
-        (session_id, start, end, end),
+        "SELECT start, content FROM story_pieces WHERE session = ? AND start >= coalesce("
+        "(SELECT max(start) FROM story_pieces WHERE session = ? AND start <= ?), 0) "
+        "AND (? IS NULL OR start < ?) ORDER BY start",
+        (session_id, session_id, start, end, end),
     ).fetchall()
     if not rows:
         return ""
@@ -165,6 +166,14 @@ def chunks(
         (session_id, None if ids is None else 1, json.dumps(list(ids or []))),
     )
     return [Chunk(*row) for row in rows]
+
+
+def chunk_starts(conn: sqlite3.Connection, session_id: int) -> list[tuple[int, int]]:
+    """(start, id) of the session's archived chunks, in story order."""
+    rows = conn.execute(
+        "SELECT start, id FROM story_chunks WHERE session = ? ORDER BY start", (session_id,)
+    )
+    return [(start, chunk_id) for start, chunk_id in rows]
 
 
 def chunk_at(conn: sqlite3.Connection, session_id: int, offset: int) -> Chunk | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from loci.tokens import TokenCounter
 
-PARAGRAPH = re.compile(r".*?(?:\r?\n[ \t\r]*\n\s*|\Z)", re.DOTALL)
+PARAGRAPH_BREAK = re.compile(r"\r?\n[ \t\r]*\n\s*")
 SENTENCE = re.compile(r".*?(?:[.!?\u2026]+[\"'\u201d\u2019)\]]*\s+|\Z)", re.DOTALL)
 WORDS = re.compile(r"\S+\s*")
 
@@ -40,15 +40,29 @@ class Cut:
 def units(text: str, offset: int, counter: TokenCounter, most_tokens: int) -> list[Unit]:
     """`text` (starting at stream offset `offset`) as complete units of at most
     `most_tokens` each, in order, covering every character."""
+    paragraphs = paragraph_spans(text)
+    counts = counter.count_many([text[start:end] for start, end in paragraphs])
     found: list[Unit] = []
-    for paragraph in paragraph_spans(text):
-        found.extend(_fitted(text, paragraph, offset, counter, most_tokens))
+    for (start, end), tokens in zip(paragraphs, counts, strict=True):
+        if tokens <= most_tokens:
+            found.append(Unit(offset + start, offset + end, tokens))
+        else:
+            found.extend(_fitted(text, (start, end), offset, counter, most_tokens))
     return found
 
 
 def paragraph_spans(text: str) -> list[tuple[int, int]]:
-    """The paragraphs of `text` as [start, end) spans covering every character."""
-    return _spans(PARAGRAPH, text, 0, len(text))
+    """The paragraphs of `text` as [start, end) spans covering every character (each with
+    the blank lines after it)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for gap in PARAGRAPH_BREAK.finditer(text):
+        if gap.end() > start:
+            spans.append((start, gap.end()))
+            start = gap.end()
+    if start < len(text) or not spans:
+        spans.append((start, len(text)))
+    return spans
 
 
 def plan_relief(
