@@ -52,6 +52,14 @@ TOOLS = {
     "workflow_checkpoint_list": {"sessionId", "limit", "offset"},
     "list_sessions": {"limit", "offset"},
     "workflow_mark_critical": {"sessionId", "contextKey"},
+    "continue_story": {"session_id", "user_input", "assistant_response", "settings"},
+    "get_story_context": {"session_id", "current_input", "max_tokens"},
+    "search_story_memory": {"session_id", "query", "entity_type", "max_results"},
+    "get_character_info": {"session_id", "character_name"},
+    "get_plot_threads": {"session_id"},
+    "update_plot_thread": {"session_id", "name", "action", "note", "entities"},
+    "get_context_stats": {"session_id"},
+    "list_story_sessions": set(),
 }
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 

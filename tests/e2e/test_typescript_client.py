@@ -19,6 +19,7 @@ CLIENT = Path(__file__).parent / "ts_client"
 NODE = shutil.which("node")
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 LUNCH = {"speaker": "Ana", "text": "Lunch at noon?", "timestamp": "2026-05-01T12:00:00Z"}
+TALE = "Mira Voss stepped off the ferry with a brass compass. Mira Voss never looked back."
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +91,16 @@ def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: 
             },
         },
         {"method": "listResourceTemplates", "params": {}},
+        call(
+            "continue_story", {"session_id": "tale", "user_input": "", "assistant_response": TALE}
+        ),
+        call("get_story_context", {"session_id": "tale", "current_input": "Where is Mira Voss?"}),
+        call("search_story_memory", {"session_id": "tale", "query": "compass"}),
+        call("get_character_info", {"session_id": "tale", "character_name": "Nobody Known"}),
+        call("get_context_stats", {"session_id": "tale"}),
+        call("list_story_sessions", {}),
+        call("update_plot_thread", {"session_id": "tale", "name": "The compass", "action": "open"}),
+        call("get_plot_threads", {"session_id": "tale"}),
     ]
     driven = drive(ts_client, tmp_path / "home", steps)
     assert {"tools", "resources", "prompts", "logging", "completions"} <= set(driven["server"])
@@ -112,4 +123,8 @@ def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: 
     assert len(answers[12]["result"]["prompts"]) == 4
     assert "remember_batch" in answers[13]["result"]["messages"][0]["content"]["text"]
     assert answers[14]["result"]["completion"]["values"] == ["chat"]
-    assert len(answers[15]["result"]["resourceTemplates"]) == 4
+    assert len(answers[15]["result"]["resourceTemplates"]) == 7
+    story = [answers[i]["result"] for i in (16, 17, 18, 20, 21, 22, 23)]
+    assert all(not result.get("isError") and result["structuredContent"] for result in story)
+    assert "Mira Voss" in answers[17]["result"]["structuredContent"]["text"]
+    assert error_of(answers[19])["type"] == "not_found"
