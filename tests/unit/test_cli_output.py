@@ -34,11 +34,9 @@ def test_every_command_but_serve_takes_json() -> None:
     """The README says so: scripts can rely on it."""
     import click
 
-    from loci.cli import admin, checkpoints, context, conversations, memory
-    from loci.cli.main import cli
+    from loci.cli.main import commands
 
-    for toolset in (memory, admin, conversations, context, checkpoints):
-        toolset.register(cli)
+    cli = commands()
 
     def without_json(command: click.Command, name: str) -> list[str]:
         if isinstance(command, click.Group):

@@ -44,6 +44,8 @@ def test_import_then_read_the_story_back(tmp_path: Path) -> None:
     exported = tmp_path / "out.txt"
     assert loci(home, "story", "export", "voss", "-o", str(exported)).returncode == 0
     assert exported.read_text(encoding="utf-8") == text.replace('"', "\u201d")
+    as_json = json.loads(loci(home, "story", "export", "voss", "--json").stdout)
+    assert as_json == {"session_id": "voss", "text": text.replace('"', "\u201d")}
 
 
 def test_an_undecodable_file_is_refused_naming_it_and_nothing_is_stored(tmp_path: Path) -> None:

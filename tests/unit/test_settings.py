@@ -12,7 +12,7 @@ def test_defaults(monkeypatch, tmp_path):
     assert settings.home == tmp_path.resolve()
     assert settings.max_content_bytes == 65536
     assert settings.max_recall_limit == 100
-    assert settings.toolsets == ["memory", "context", "checkpoints"]
+    assert settings.toolsets == ["memory", "context", "checkpoints", "story"]
 
 
 def test_env_overrides_toml_file(monkeypatch, tmp_path):

@@ -53,10 +53,11 @@ def test_settings_change_for_the_session_only(app: App) -> None:
     assert app.story.stats("a").settings.max_tokens == 2000
     assert app.story.stats("b").settings.max_tokens == 12_000
     with pytest.raises(InvalidInputError, match="relief_percentage must be below"):
-        app.story.configure("a", {"relief_percentage": 0.85})
+        app.story.continue_story("a", "", "Second.", {"relief_percentage": 0.85})
     with pytest.raises(InvalidInputError, match="max_tokens: Input should be greater"):
-        app.story.configure("a", {"max_tokens": 10})
+        app.story.continue_story("a", "", "Second.", {"max_tokens": 10})
     assert app.story.stats("a").settings.relief_percentage == 0.4
+    assert app.story.stats("a").interactions == 1
 
 
 def test_bad_input_changes_nothing(app: App) -> None:

@@ -199,9 +199,11 @@ def stats_command(state: CliState, session_id: str | None, as_json: bool) -> Non
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write to this file (default: standard output).",
 )
+@json_option
 @click.pass_obj
-def export_command(state: CliState, session_id: str, output: Path | None) -> None:
-    """Print the whole story of SESSION_ID as written (archive and window, in order)."""
+def export_command(state: CliState, session_id: str, output: Path | None, as_json: bool) -> None:
+    """Print the whole story of SESSION_ID as written (archive and window, in order). With
+    --json: {"session_id", "text"}, or with -o a summary of what was written."""
 
     def work() -> None:
         if output is not None:
@@ -210,13 +212,16 @@ def export_command(state: CliState, session_id: str, output: Path | None) -> Non
             text = app.story.export(session_id)
         if output is None:
             with written(Path("-")):
-                click.echo(text)
+                emit_json({"session_id": session_id, "text": text}) if as_json else click.echo(text)
             return
         from loci.storage.files import replacing_text
 
         with written(output), replacing_text(output) as out:
             out.write(text)
-        click.echo(f"wrote {len(text)} characters to {output}")
+        if as_json:
+            emit_json({"file": str(output), "characters": len(text)})
+        else:
+            click.echo(f"wrote {len(text)} characters to {output}")
 
     run(work)
 

@@ -121,15 +121,6 @@ class StoryService:
             story_tokens=found.stream_tokens,
         )
 
-    def configure(self, session_id: str, changes: dict[str, object]) -> StorySettings:
-        """Change a session's settings (the session must exist)."""
-        name = self.session_name(session_id)
-        with self.db.write() as conn:
-            found = store.session(conn, name)
-            found.settings = changed(found.settings, changes)
-            store.save_session(conn, found)
-        return found.settings
-
     def stats(self, session_id: str) -> ContextStats:
         """Pressure, tokens, relief history and memory counts of a session."""
         name = self.session_name(session_id)
