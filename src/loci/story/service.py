@@ -99,7 +99,7 @@ class StoryService:
                 field="assistant_response",
             )
         with self.db.locked() as conn:
-            known = self.graph.surfaces(conn, self._session_id_or_none(conn, name))
+            known = self.graph.surfaces(conn, store.session_key(conn, name))
         pieces = ingest.read(texts, self.counter, self.extractor, known, self.engine.embed)
         with self.db.write() as conn:
             found = store.session_or_new(conn, name, self.limits.defaults)
@@ -129,12 +129,8 @@ class StoryService:
             counts = store.counts(conn, found.id)
             history = store.reliefs(conn, found.id, RELIEF_HISTORY)
             entities = self.graph.entities(conn, found.id)
-            threads = conn.execute(
-                "SELECT status, count(*) FROM story_threads WHERE session = ? GROUP BY status",
-                (found.id,),
-            ).fetchall()
+            by_status = store.thread_counts(conn, found.id)
         confirmed = [e for e in entities if e.confirmed(found.settings.confirm_after)]
-        by_status = dict(threads)
         return ContextStats(
             session_id=name,
             pressure=round(found.window_tokens / found.settings.max_tokens, 4),
@@ -303,11 +299,6 @@ class StoryService:
             raise InvalidInputError(f"{field} must not contain NUL characters", field=field)
         return value
 
-    @staticmethod
-    def _session_id_or_none(conn: sqlite3.Connection, name: str) -> int:
-        row = conn.execute("SELECT id FROM story_sessions WHERE name = ?", (name,)).fetchone()
-        return -1 if row is None else int(row[0])
-
     def _append(self, conn: sqlite3.Connection, found: store.Session, piece: ingest.Piece) -> None:
         token_start = found.stream_tokens
         start = store.add_piece(conn, found, piece.role, piece.text, piece.tokens)
@@ -338,7 +329,9 @@ class StoryService:
         before = found.window_tokens
         units = valve.units(window, found.window_start, self.counter, settings.chunk_tokens)
         cuts = valve.plan_relief(units, before, settings.relief_target, settings.chunk_tokens)
-        relief = store.add_relief(conn, found, before, len(cuts), 0.0)
+        if not cuts:
+            return []
+        relief = store.add_relief(conn, found, before, len(cuts))
         archived: list[ArchivedChunk] = []
         for cut in cuts:
             content = window[cut.start - found.window_start : cut.end - found.window_start]
@@ -357,10 +350,7 @@ class StoryService:
         rest = window[cuts[-1].end - found.window_start :]
         found.window_start = cuts[-1].end
         found.window_tokens = self.counter.count(rest)
-        conn.execute(
-            "UPDATE story_reliefs SET tokens_after = ?, seconds = ? WHERE id = ?",
-            (found.window_tokens, time.perf_counter() - began, relief),
-        )
+        store.finish_relief(conn, relief, found.window_tokens, time.perf_counter() - began)
         return archived
 
 

@@ -75,6 +75,12 @@ def sessions(conn: sqlite3.Connection) -> list[Session]:
     return [_session(row) for row in conn.execute(f"{_SESSION} ORDER BY updated_at DESC, id")]
 
 
+def session_key(conn: sqlite3.Connection, name: str) -> int:
+    """The row id of the session named `name` (-1 when there is none yet)."""
+    row = conn.execute("SELECT id FROM story_sessions WHERE name = ?", (name,)).fetchone()
+    return -1 if row is None else int(row[0])
+
+
 def session_or_new(conn: sqlite3.Connection, name: str, settings: StorySettings) -> Session:
     """The session named `name`, made with `settings` if it does not exist yet."""
     stamp = now()
@@ -239,17 +245,23 @@ def keyword_matches(conn: sqlite3.Connection, session_id: int, match: str, limit
     return [passage_id for (passage_id,) in rows]
 
 
-def add_relief(
-    conn: sqlite3.Connection, found: Session, before: int, chunks_made: int, seconds: float
-) -> int:
-    """Record a relief; returns its number in the session."""
+def add_relief(conn: sqlite3.Connection, found: Session, before: int, chunks_made: int) -> int:
+    """Record a relief as it starts; returns its number in the session."""
     cursor = conn.execute(
         "INSERT INTO story_reliefs (session, at, interaction, tokens_before, tokens_after, "
-        "chunks, seconds) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (found.id, now(), found.interactions, before, found.window_tokens, chunks_made, seconds),
+        "chunks, seconds) VALUES (?, ?, ?, ?, ?, ?, 0)",
+        (found.id, now(), found.interactions, before, before, chunks_made),
     )
     assert cursor.lastrowid is not None
     return cursor.lastrowid
+
+
+def finish_relief(conn: sqlite3.Connection, relief: int, after: int, seconds: float) -> None:
+    """Record where a relief left the window, and how long it took."""
+    conn.execute(
+        "UPDATE story_reliefs SET tokens_after = ?, seconds = ? WHERE id = ?",
+        (after, seconds, relief),
+    )
 
 
 def reliefs(
@@ -261,6 +273,15 @@ def reliefs(
         "WHERE session = ? ORDER BY id DESC LIMIT ?",
         (session_id, limit),
     ).fetchall()
+
+
+def thread_counts(conn: sqlite3.Connection, session_id: int) -> dict[str, int]:
+    """How many plot threads the session has, by status."""
+    rows = conn.execute(
+        "SELECT status, count(*) FROM story_threads WHERE session = ? GROUP BY status",
+        (session_id,),
+    )
+    return dict(rows)
 
 
 def counts(conn: sqlite3.Connection, session_id: int) -> dict[str, int]:
