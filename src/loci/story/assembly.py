@@ -66,7 +66,7 @@ def assemble(
     count = service.counter.count
     available = max(0, limit - count(current_input) - settings.answer_reserve)
     recent_start, recent = _recent(service, found, window, int(available * settings.recent_share))
-    recent_tokens = count(RECENT_HEADING + recent) if recent else 0
+    recent_tokens = service.counted(RECENT_HEADING + recent) if recent else 0
     budget = Budget(available - recent_tokens)
     ranked = rank(
         service.matrix(found.id),
@@ -111,7 +111,7 @@ def _recent(
 ) -> tuple[int, str]:
     """The newest whole units of the window that fit in `tokens`, and where they start."""
     window_start = found.window_start
-    units = service.window_units(found, window, max(1, tokens))
+    units = service.window_units(found, window)
     spent = 0
     start = window_start + len(window)
     for unit in reversed(units):

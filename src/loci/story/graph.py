@@ -20,7 +20,6 @@ from loci.story.entities import Mention
 #: What resolving a piece's mentions works on: the entities, aliases and merges so far.
 _State = tuple[dict[int, "Entity"], dict[str, int], dict[int, int]]
 RECENT_KEPT = 3
-EXCERPT_CHARS = 280
 #: The sentences that introduce an entity are kept until they are this long.
 INTRODUCTION_CHARS = 320
 
@@ -72,7 +71,11 @@ class Observed:
 
 
 class EntityGraph(Protocol):
-    """The story's entities, aliases and relations."""
+    """The story's entities, aliases and relations.
+
+    `conn` is the story store's open transaction: the SQLite graph writes in it, so a piece of
+    text and what it says about its entities commit together; a server graph (Neo4j) would
+    keep its own session and take `session` as the story's key."""
 
     def surfaces(self, conn: sqlite3.Connection, session: int) -> list[str]:
         """Every alias the story knows, as written (the gazetteer)."""
@@ -299,34 +302,6 @@ def _best_fit(parts: names.Parts, surface: str, entities: Iterable[Entity]) -> E
         fitting.append((key(entity.parts, entity.mentions, untitled), entity.id, entity))
     fitting = [f for f in fitting if f[0][0] >= 0]
     return max(fitting, key=lambda f: (f[0], -f[1]))[2] if fitting else None
-
-
-def excerpt(text: str, start: int, end: int) -> str:
-    """The sentence around [start, end) of `text`, at most EXCERPT_CHARS long."""
-    left = max(text.rfind(mark, 0, start) for mark in (". ", "! ", "? ", "\n\n", '"'))
-    right_marks = [i for i in (text.find(m, end) for m in (". ", "! ", "? ", "\n\n")) if i >= 0]
-    right = min(right_marks) + 1 if right_marks else len(text)
-    left = left + 1 if left >= 0 else 0
-    if right - left > EXCERPT_CHARS:
-        left = max(left, start - EXCERPT_CHARS // 2)
-        right = min(right, left + EXCERPT_CHARS)
-        left = _word_start(text, left, start)
-        right = _word_end(text, right, end)
-    return " ".join(text[left:right].split())
-
-
-def _word_start(text: str, at: int, limit: int) -> int:
-    """`at`, moved forward to the start of a word (not past `limit`)."""
-    while at < limit and at > 0 and not text[at - 1].isspace():
-        at += 1
-    return at
-
-
-def _word_end(text: str, at: int, limit: int) -> int:
-    """`at`, moved back to the end of a word (not before `limit`)."""
-    while at > limit and at < len(text) and not text[at].isspace():
-        at -= 1
-    return at
 
 
 def _insert(

@@ -12,8 +12,11 @@ import numpy.typing as npt
 from loci.search import passages
 from loci.story import valve
 from loci.story.entities import Extractor, Mention
-from loci.story.graph import Observed, excerpt
+from loci.story.graph import Observed
 from loci.tokens import TokenCounter
+
+#: Longest sentence kept as an excerpt of a mention, in characters.
+EXCERPT_CHARS = 280
 
 
 @dataclass(frozen=True)
@@ -82,3 +85,31 @@ def _paragraph_of(text: str, mentions: Sequence[Mention]) -> list[int]:
             paragraph += 1
         found.append(paragraph)
     return found
+
+
+def excerpt(text: str, start: int, end: int) -> str:
+    """The sentence around [start, end) of `text`, at most EXCERPT_CHARS long."""
+    left = max(text.rfind(mark, 0, start) for mark in (". ", "! ", "? ", "\n\n", '"'))
+    right_marks = [i for i in (text.find(m, end) for m in (". ", "! ", "? ", "\n\n")) if i >= 0]
+    right = min(right_marks) + 1 if right_marks else len(text)
+    left = left + 1 if left >= 0 else 0
+    if right - left > EXCERPT_CHARS:
+        left = max(left, start - EXCERPT_CHARS // 2)
+        right = min(right, left + EXCERPT_CHARS)
+        left = _word_start(text, left, start)
+        right = _word_end(text, right, end)
+    return " ".join(text[left:right].split())
+
+
+def _word_start(text: str, at: int, limit: int) -> int:
+    """`at`, moved forward to the start of a word (not past `limit`)."""
+    while at < limit and at > 0 and not text[at - 1].isspace():
+        at += 1
+    return at
+
+
+def _word_end(text: str, at: int, limit: int) -> int:
+    """`at`, moved back to the end of a word (not before `limit`)."""
+    while at > limit and at < len(text) and not text[at].isspace():
+        at -= 1
+    return at

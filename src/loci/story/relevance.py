@@ -29,8 +29,8 @@ import numpy.typing as npt
 from loci.story.models import StorySettings
 from loci.story.store import Passage
 
-VECTOR_CANDIDATES = 48
-KEYWORD_CANDIDATES = 24
+VECTOR_CANDIDATES = 32
+KEYWORD_CANDIDATES = 16
 KEYWORD_BONUS = 0.3
 
 

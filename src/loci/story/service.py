@@ -9,6 +9,7 @@ import time
 from collections.abc import Collection, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +35,7 @@ from loci.story.models import (
     StorySessionList,
     StorySettings,
 )
-from loci.story.relevance import Named, PassageMatrix, Query
+from loci.story.relevance import KEYWORD_CANDIDATES, Named, PassageMatrix, Query
 from loci.tokens import TokenCounter
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
@@ -72,7 +73,8 @@ class StoryService:
         self._matrices: dict[int, PassageMatrix] = {}
         self._matrix_lock = threading.Lock()
         self._entities: dict[int, tuple[str, list[Entity]]] = {}
-        self._window_units: dict[int, tuple[tuple[str, int, int], list[valve.Unit]]] = {}
+        self._window_units: dict[int, tuple[tuple[str, int], list[valve.Unit]]] = {}
+        self._count_cached = lru_cache(maxsize=8)(counter.count)
 
     def continue_story(
         self,
@@ -230,7 +232,11 @@ class StoryService:
         words = sorted({w.lower() for w in WORD.findall(text)} - STOP_WORDS)
         match = match_expression(words)
         with self.db.locked() as conn:
-            keyword_ids = [] if match is None else store.keyword_matches(conn, found.id, match, 24)
+            keyword_ids = (
+                []
+                if match is None
+                else store.keyword_matches(conn, found.id, match, KEYWORD_CANDIDATES)
+            )
         return Query(vector.result(), names, found.stream_tokens, keyword_ids)
 
     def entities(self, conn: sqlite3.Connection, found: store.Session) -> list[Entity]:
@@ -242,16 +248,20 @@ class StoryService:
         self._entities[found.id] = (found.updated_at, entities)
         return entities
 
-    def window_units(self, found: store.Session, window: str, most: int) -> list[valve.Unit]:
-        """The window's units of at most `most` tokens, cut again only when the window or
-        `most` has changed since."""
-        key = (found.updated_at, found.window_start, most)
+    def window_units(self, found: store.Session, window: str) -> list[valve.Unit]:
+        """The window's units (of at most a chunk), cut again only when it has changed."""
+        key = (found.updated_at, found.window_start)
         cached = self._window_units.get(found.id)
         if cached is not None and cached[0] == key:
             return cached[1]
-        units = valve.units(window, found.window_start, self.counter, most)
+        units = valve.units(window, found.window_start, self.counter, found.settings.chunk_tokens)
         self._window_units[found.id] = (key, units)
         return units
+
+    def counted(self, text: str) -> int:
+        """The tokens of `text`, remembered for the last few texts counted (the recent part
+        of a context is the same from one question to the next)."""
+        return self._count_cached(text)
 
     def matrix(self, session: int) -> PassageMatrix:
         """The session's passages and vectors, brought up to date with the store."""
