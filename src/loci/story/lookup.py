@@ -71,7 +71,7 @@ def search(
                     passage=store.stream(conn, found.id, passage.start, passage.end),
                     chunk=None if chunk is None else chunk.content,
                     position=passage.token_pos,
-                    entities=[entities[e].name for e in passage.entities if e in entities],
+                    entities=[display_name(entities[e]) for e in passage.entities if e in entities],
                 )
             )
             if len(hits) >= max_results:
