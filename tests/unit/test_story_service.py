@@ -90,3 +90,15 @@ def test_characters_are_confirmed_after_repeated_mentions_and_pronouns_never(app
     assert character(app.story, "cast", "Voss").name == "Mira Voss"
     with pytest.raises(NotFoundError):
         character(app.story, "cast", "She")
+
+
+def test_a_vow_in_the_text_opens_a_detected_thread_the_agent_can_resolve(app: App) -> None:
+    app.story.continue_story(
+        "vow", "", "Mira Voss vowed to find the stolen compass before winter. The rain went on."
+    )
+    detected = app.story.plot_threads("vow").active
+    assert [(t.source, t.entities) for t in detected] == [("detected", ["Mira Voss"])]
+    assert "vowed to find the stolen compass" in detected[0].description
+    resolved = app.story.update_thread("vow", detected[0].name, "resolve", "Found in the well.")
+    assert resolved.status == "resolved" and resolved.source == "detected"
+    assert app.story.plot_threads("vow").active == []
