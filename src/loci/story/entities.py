@@ -13,7 +13,6 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
 from loci.story.names import TITLES
@@ -86,6 +85,7 @@ TITLE_BEFORE = re.compile(
 POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
 MAX_NAME_WORDS = 5
+GAZETTEERS_KEPT = 16
 
 
 @dataclass(frozen=True)
@@ -106,6 +106,9 @@ class Extractor:
         self.model = model
         self._nlp: Any = None
         self._lock = threading.Lock()
+        # The gazetteers of the last few name lists (a story's list grows by a name or two
+        # per interaction, and a few sessions may be written at once).
+        self._gazetteers: dict[tuple[str, ...], re.Pattern[str] | None] = {}
 
     def mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
         """The mentions in `text`: names already `known` (exact surfaces, found by the
@@ -129,11 +132,16 @@ class Extractor:
 
     def known_mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
         """The mentions in `text` of names already `known` (no NER: cheap)."""
-        return list(_known_mentions(text, _gazetteer(tuple(sorted(set(known))))))
+        return list(_known_mentions(text, self._gazetteer(tuple(sorted(set(known))))))
 
-    def warm_up(self) -> None:
-        """Load the pipeline now rather than on the first text."""
-        self._pipeline()
+    def _gazetteer(self, known: tuple[str, ...]) -> re.Pattern[str] | None:
+        found = self._gazetteers.get(known)
+        if found is None and known not in self._gazetteers:
+            found = _gazetteer(known)
+            if len(self._gazetteers) >= GAZETTEERS_KEPT:
+                self._gazetteers.pop(next(iter(self._gazetteers)))
+            self._gazetteers[known] = found
+        return found
 
     def _statistical(self, text: str) -> Iterable[Mention]:
         doc = self._pipeline()(text)
@@ -216,7 +224,6 @@ def _dialogue_votes(text: str) -> list[Mention]:
     return votes
 
 
-@lru_cache(maxsize=16)
 def _gazetteer(known: tuple[str, ...]) -> re.Pattern[str] | None:
     if not known:
         return None
