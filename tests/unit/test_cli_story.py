@@ -22,7 +22,11 @@ def manuscript(paragraphs: int) -> str:
 def test_import_then_read_the_story_back(tmp_path: Path) -> None:
     home, file = tmp_path / "home", tmp_path / "novel.txt"
     text = manuscript(20)
-    file.write_bytes(text.replace("\n", "\r\n").replace('"', "\u201d").encode("cp1252"))
+    wrapped = (
+        "*** START OF THE PROJECT GUTENBERG EBOOK VOSS ***\n\n"
+        f"{text}\n\n*** END OF THE PROJECT GUTENBERG EBOOK VOSS ***\nLicence."
+    )
+    file.write_bytes(wrapped.replace("\n", "\r\n").replace('"', "\u201d").encode("cp1252"))
     imported = loci(
         home, "story", "import", str(file), "--session", "voss", "--tokens", "200", "--json"
     )

@@ -42,16 +42,27 @@ def story() -> None:
     show_default=True,
     help="Tokens per interaction.",
 )
+@click.option(
+    "--keep-gutenberg",
+    is_flag=True,
+    help="Keep a Project Gutenberg file's header and licence (dropped by default).",
+)
 @json_option
 @click.pass_obj
 def import_command(
-    state: CliState, file: Path, session_id: str, tokens: int, as_json: bool
+    state: CliState,
+    file: Path,
+    session_id: str,
+    tokens: int,
+    keep_gutenberg: bool,
+    as_json: bool,
 ) -> None:
     """Stream the manuscript FILE into a session, through the same path as continue_story.
 
     The encoding is detected (UTF-8, else what charset-normalizer finds; a file no encoding
-    fits is refused, naming the byte); line ends become newlines. The text goes in as
-    interactions of whole paragraphs of about --tokens tokens; relief archives as it goes.
+    fits is refused, naming the byte); line ends become newlines. A Project Gutenberg book
+    goes in without the header and licence around it. The text goes in as interactions of
+    whole paragraphs of about --tokens tokens; relief archives as it goes.
     """
     from rich.progress import Progress
 
@@ -59,6 +70,8 @@ def import_command(
 
     def work() -> None:
         text = manuscript.read_text(file)
+        if not keep_gutenberg:
+            text = manuscript.without_gutenberg_licence(text)
         with opened_app(state) as app:
             app.story.session_name(session_id)
             pieces = list(manuscript.interactions(text, app.story.counter, tokens))

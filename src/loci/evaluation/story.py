@@ -3,7 +3,8 @@
 A spec names a novel, its main characters with their aliases, its places, and invented facts
 ("needles") with a question each. The needles go in at evenly spaced paragraph breaks; the
 novel streams through `continue_story` in interactions of about 400 tokens; then each question
-goes through `get_story_context` and `search_story_memory`. The baseline asks the same
+goes through `get_story_context` and `search_story_memory`. A Project Gutenberg file is read
+without its header and licence, as `loci story import` reads it. The baseline asks the same
 questions of plain `recall` over the same archived chunks, with no entity or recency signal.
 """
 
@@ -75,7 +76,8 @@ def run_story(
 ) -> dict[str, Any]:
     """The report of `loci eval story`, the baseline beside it."""
     spec = load(spec_path)
-    text = planted(manuscript.read_text(spec.novel), spec.needles)
+    book = manuscript.without_gutenberg_licence(manuscript.read_text(spec.novel))
+    text = planted(book, spec.needles)
     with tempfile.TemporaryDirectory(prefix="loci-eval-story-") as home:
         app = build_app(settings.model_copy(update={"home": Path(home)}), embedder)
         try:

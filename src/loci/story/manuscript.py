@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -13,6 +14,9 @@ from loci.story import valve
 from loci.story.service import StoryService
 from loci.tokens import TokenCounter
 
+#: The lines Project Gutenberg puts around a book (older files say "THIS PROJECT GUTENBERG").
+GUTENBERG_START = re.compile(r"^\s*\*\*\* ?START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.M | re.I)
+GUTENBERG_END = re.compile(r"^\s*\*\*\* ?END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.M | re.I)
 #: Encodings preferred when several fit a file equally well, most common first.
 COMMON_ENCODINGS = ("cp1252", "latin_1", "iso8859_15", "mac_roman", "cp1250", "cp1251")
 #: Tokens per interaction when a manuscript is streamed into a session.
@@ -28,6 +32,15 @@ def read_text(path: Path, data: bytes | None = None) -> str:
     except UnicodeDecodeError as exc:
         text = _detected(path, raw, exc)
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def without_gutenberg_licence(text: str) -> str:
+    """The book between Project Gutenberg's START and END lines (its header and licence are
+    not the story); the text unchanged when it has no such lines."""
+    start, end = GUTENBERG_START.search(text), GUTENBERG_END.search(text)
+    if start is None or end is None or end.start() < start.end():
+        return text
+    return text[start.end() : end.start()].strip("\n")
 
 
 def interactions(
