@@ -292,7 +292,6 @@ def preference(new: Parts, surface: str) -> Callable[[Parts, int, bool], tuple[i
     also names without a title."""
     nickname = surface.strip().lower() in NICKNAMES
     bare = is_bare(new)
-    new = Parts(new.titles, new.given, new.surnames, new.bare)
 
     def key(known: Parts, mentions: int, untitled: bool) -> tuple[int, int, int]:
         if bare and nickname and not untitled:
