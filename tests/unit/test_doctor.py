@@ -25,6 +25,7 @@ def test_a_fresh_folder_is_all_good(tmp_path):
     checks = report["checks"]
     assert checks["model"] == "loads and embeds" and checks["integrity"] == "ok"
     assert checks["context projects"] == 0 and checks["checkpoint sessions"] == 0
+    assert checks["story sessions"] == 0
     assert checks["vector kernel"] == "faiss"
 
 

@@ -194,13 +194,15 @@ def _check_kernel(app: Any, checks: dict[str, Any], problems: list[str]) -> None
 
 
 def _check_toolsets(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
-    """Context projects and templates; checkpoint sessions and, when on, the encryption key."""
+    """Context projects and templates; checkpoint sessions and, when on, the encryption key;
+    story sessions."""
     checks["context projects"] = app.context.list_projects().total
     broken = app.context.templates.listing().problems
     for problem in broken:
         where = f"{problem.path}:{problem.line}" if problem.line else problem.path
         problems.append(f"the template {where} is broken: {problem.message}")
     checks["checkpoint sessions"] = app.checkpoints.list_sessions(limit=1).total
+    checks["story sessions"] = len(app.story.sessions().sessions)
     if app.settings.encryption == "enabled":
         try:
             keys = app.checkpoints.keys.peek()
