@@ -102,3 +102,37 @@ def test_a_vow_in_the_text_opens_a_detected_thread_the_agent_can_resolve(app: Ap
     resolved = app.story.update_thread("vow", detected[0].name, "resolve", "Found in the well.")
     assert resolved.status == "resolved" and resolved.source == "detected"
     assert app.story.plot_threads("vow").active == []
+
+
+def test_two_processes_writing_one_story_keep_it_whole(app: App, second_app: App) -> None:
+    texts = [f"Part {n}. " + filler(400 + n) for n in range(16)]
+    app.story.continue_story("shared", "", texts[0], SMALL)
+    for n, text in enumerate(texts[1:], start=1):
+        (second_app if n % 2 else app).story.continue_story("shared", "", text)
+    story = second_app.story.export("shared")
+    assert story == "\n\n".join(texts)
+    chunks, window, found = archive_and_window(app, "shared")
+    assert "".join(c.content for c in chunks) + window == story
+    assert found.interactions == 16 and app.story.stats("shared").reliefs >= 2
+    from loci.story.lookup import search
+
+    # Each process sees the passages the other wrote.
+    hits = search(app.story, "shared", "Part 15", max_results=3).hits
+    assert any("Part 15." in (h.chunk or h.passage) for h in hits)
+
+
+def test_search_by_entity_type_keeps_passages_naming_one(app: App) -> None:
+    app.story.continue_story(
+        "kinds", "", "The fog lay thick in London. They met in London at noon."
+    )
+    app.story.continue_story(
+        "kinds", "", "Mira Voss laughed. Mira Voss counted the fog-bound ships."
+    )
+    from loci.story.lookup import search
+
+    places = search(app.story, "kinds", "fog", entity_type="place").hits
+    people = search(app.story, "kinds", "fog", entity_type="character").hits
+    assert places and all("London" in h.entities for h in places)
+    assert people and all("Mira Voss" in h.entities for h in people)
+    with pytest.raises(InvalidInputError, match="entity_type"):
+        search(app.story, "kinds", "fog", entity_type="theme")  # type: ignore[arg-type]
