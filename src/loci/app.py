@@ -15,6 +15,7 @@ from loci.memory.service import MemoryService
 from loci.memory.transfer import TransferService
 from loci.search.engine import Limits, MemoryEngine
 from loci.settings import Settings
+from loci.spatial.journey import JourneyService
 from loci.storage.db import Database
 from loci.storage.files import private_folder, storage_errors
 from loci.storage.keywords import NEVER, KeywordMirror
@@ -42,6 +43,7 @@ class App:
     checkpoints: CheckpointService
     checkpoint_maintenance: CheckpointMaintenance
     story: StoryService
+    journeys: JourneyService
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
@@ -95,6 +97,7 @@ def build_app(
             SqliteGraph(),
             StoryLimits(max_input_bytes=settings.story_max_input_bytes),
         ),
+        journeys=JourneyService(engine),
     )
 
 

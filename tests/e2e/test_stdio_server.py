@@ -41,6 +41,7 @@ TOOLS = {
     "export_memories": {"namespace", "include_vectors", "offset", "limit"},
     "import_memories": {"data", "namespace_override", "skip_duplicates", "recompute_vectors"},
     "remember_conversation": {"messages", "namespace", "conversation_id"},
+    "journey": {"start_id", "end_id", "steps"},
     "init_project": {"path", "name"},
     "list_projects": set(),
     "get_context": {"project_id", "file_type", "version"},

@@ -24,6 +24,7 @@ LAYERS = {
     "checkpoints": 5,
     "conversations": 5,
     "story": 5,
+    "spatial": 5,
     "memory": 4,
     "search": 3,
     "storage": 2,

@@ -97,9 +97,9 @@ def client_snippet(
 
 def commands() -> click.Group:
     """The `loci` group with every command family registered."""
-    from loci.cli import admin, checkpoints, context, conversations, memory, story
+    from loci.cli import admin, checkpoints, context, conversations, memory, spatial, story
 
-    for family in (memory, admin, conversations, context, checkpoints, story):
+    for family in (memory, spatial, admin, conversations, context, checkpoints, story):
         family.register(cli)
     return cli
 

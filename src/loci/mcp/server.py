@@ -268,6 +268,7 @@ def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: S
         conversation_tools,
         memory_tools,
         prompts,
+        spatial_tools,
         story_tools,
     )
 
@@ -275,6 +276,7 @@ def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: S
     if "memory" in settings.toolsets:
         memory_tools.register(server, provider, settings)
         conversation_tools.register(server, provider, settings)
+        spatial_tools.register(server, provider, settings)
     if "context" in settings.toolsets:
         context_tools.register(server, provider, settings)
     if "checkpoints" in settings.toolsets:

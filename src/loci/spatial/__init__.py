@@ -1,0 +1,1 @@
+"""Memory as a landscape: paths, walks and regions through the vector space."""
