@@ -10,6 +10,7 @@ from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.lifecycle.reinforce import ReinforceService
 from loci.memory.catalog import CatalogService
 from loci.memory.service import MemoryService
 from loci.memory.transfer import TransferService
@@ -44,6 +45,7 @@ class App:
     checkpoint_maintenance: CheckpointMaintenance
     story: StoryService
     journeys: JourneyService
+    reinforcement: ReinforceService
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
@@ -98,6 +100,7 @@ def build_app(
             StoryLimits(max_input_bytes=settings.story_max_input_bytes),
         ),
         journeys=JourneyService(engine),
+        reinforcement=ReinforceService(engine),
     )
 
 

@@ -42,6 +42,7 @@ TOOLS = {
     "import_memories": {"data", "namespace_override", "skip_duplicates", "recompute_vectors"},
     "remember_conversation": {"messages", "namespace", "conversation_id"},
     "journey": {"start_id", "end_id", "steps"},
+    "reinforce": {"memory_id", "boost", "max_importance"},
     "init_project": {"path", "name"},
     "list_projects": set(),
     "get_context": {"project_id", "file_type", "version"},

@@ -25,6 +25,7 @@ LAYERS = {
     "conversations": 5,
     "story": 5,
     "spatial": 5,
+    "lifecycle": 5,
     "memory": 4,
     "search": 3,
     "storage": 2,

@@ -1,4 +1,4 @@
-"""`loci journey`: paths through the memory space."""
+"""`loci journey` and `loci reinforce`: paths through the memory space, and importance."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from loci.cli.output import CliState, emit_json, json_option, opened_app, run
 def register(group: click.Group) -> None:
     """Add the spatial commands to the `loci` group."""
     group.add_command(journey)
+    group.add_command(reinforce)
 
 
 @click.command()
@@ -38,5 +39,33 @@ def journey(state: CliState, start_id: str, end_id: str, steps: int, as_json: bo
             click.echo(f"{step.step:>5}  {line}")
         click.echo(f"end    {found.end.content[:100]}")
         click.echo(f"total distance {found.total_distance}, density {found.path_density}")
+
+    run(work)
+
+
+@click.command()
+@click.argument("memory_id")
+@click.option(
+    "--boost", type=click.FloatRange(0.0, 1.0, min_open=True), default=0.1, show_default=True
+)
+@click.option(
+    "--max", "max_importance", type=click.FloatRange(0.0, 1.0), default=1.0, show_default=True
+)
+@json_option
+@click.pass_obj
+def reinforce(
+    state: CliState, memory_id: str, boost: float, max_importance: float, as_json: bool
+) -> None:
+    """Raise MEMORY_ID's importance by --boost, up to --max (never lowers it)."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = app.reinforcement.reinforce(memory_id, boost, max_importance)
+        if as_json:
+            emit_json(found)
+            return
+        click.echo(
+            f"importance {found.importance_before} -> {found.importance_after}: {found.content[:80]}"
+        )
 
     run(work)

@@ -1,10 +1,12 @@
-"""The spatial tools of the `memory` toolset: paths through the memory space."""
+"""The spatial and lifecycle tools of the `memory` toolset: paths through the memory space,
+and keeping memories healthy."""
 
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from loci.mcp.memory_tools import READ_ONLY, MemoryId
+from loci.lifecycle.models import ReinforceResult
+from loci.mcp.memory_tools import ADDITIVE, READ_ONLY, MemoryId
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
 from loci.spatial.models import MAX_STEPS, JourneyResult
@@ -27,6 +29,22 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         reported as a gap."""
         return provider.call(lambda app: app.journeys.journey(start_id, end_id, steps))
 
+    def reinforce(
+        memory_id: MemoryId,
+        boost: Annotated[float, Field(gt=0.0, le=1.0, description="Added to importance.")] = 0.1,
+        max_importance: Annotated[
+            float, Field(ge=0.0, le=1.0, description="Importance is not raised past this.")
+        ] = 1.0,
+    ) -> ReinforceResult:
+        """Raise a memory's importance because it proved useful (never above max_importance;
+        never lowers it). Recall never changes importance by itself."""
+        return provider.call(
+            lambda app: app.reinforcement.reinforce(memory_id, boost, max_importance)
+        )
+
     server.add_tool(
         journey, title="Path between two memories", annotations=READ_ONLY, structured_output=True
+    )
+    server.add_tool(
+        reinforce, title="Reinforce a memory", annotations=ADDITIVE, structured_output=True
     )

@@ -200,6 +200,11 @@ def touch(conn: sqlite3.Connection, seqs: Sequence[int], now: str) -> None:
     )
 
 
+def set_importance(conn: sqlite3.Connection, seq: int, importance: float) -> None:
+    """Write one memory's importance (the change log tells the filter mirror)."""
+    conn.execute("UPDATE memories SET importance = ? WHERE seq = ?", (importance, seq))
+
+
 def namespace_exists(conn: sqlite3.Connection, name: str) -> bool:
     """Whether the namespace is known."""
     return conn.execute("SELECT 1 FROM namespaces WHERE name = ?", (name,)).fetchone() is not None

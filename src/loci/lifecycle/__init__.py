@@ -1,0 +1,1 @@
+"""Keeping memory healthy: reinforce (and, with issue 34, consolidate, decay, extract)."""
