@@ -16,6 +16,7 @@ from loci.cli.output import (
     json_option,
     opened_app,
     run,
+    save_text,
     writable,
     written,
 )
@@ -134,10 +135,7 @@ def export(state: CliState, session_id: str, output: Path | None, as_json: bool)
             with written(Path("-")):
                 click.echo(text)
         else:
-            from loci.storage.files import replacing_text  # the stores: not for every CLI start
-
-            with written(output), replacing_text(output) as out:
-                out.write(text + "\n")
+            save_text(output, text + "\n")
             written_count = len(data["checkpoints"])
             if as_json:
                 unreadable = [item["checkpointId"] for item in data["unreadable"]]

@@ -77,6 +77,14 @@ def written(path: Path) -> AbstractContextManager[None]:
     return storage_errors(Path("standard output") if str(path) == "-" else path, "write")
 
 
+def save_text(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically (0600), a failed write reported as a storage error."""
+    from loci.storage.files import replacing_text  # the stores: not for every CLI start
+
+    with written(path), replacing_text(path) as out:
+        out.write(text)
+
+
 def emit_json(value: Any) -> None:
     """Print a pydantic model or plain value as indented JSON."""
     if hasattr(value, "model_dump"):

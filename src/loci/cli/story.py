@@ -14,6 +14,7 @@ from loci.cli.output import (
     json_option,
     opened_app,
     run,
+    save_text,
     writable,
     written,
 )
@@ -227,10 +228,7 @@ def export_command(state: CliState, session_id: str, output: Path | None, as_jso
             with written(Path("-")):
                 emit_json({"session_id": session_id, "text": text}) if as_json else click.echo(text)
             return
-        from loci.storage.files import replacing_text
-
-        with written(output), replacing_text(output) as out:
-            out.write(text)
+        save_text(output, text)
         if as_json:
             emit_json({"file": str(output), "characters": len(text)})
         else:

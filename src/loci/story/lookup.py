@@ -68,7 +68,7 @@ def search(
                     chunk_id=key,
                     score=round(scored.score, 4),
                     signals=scored.signals,
-                    passage=store.stream(conn, found.id, passage.start, passage.end),
+                    passage=scored.text or store.stream(conn, found.id, passage.start, passage.end),
                     chunk=None if chunk is None else chunk.content,
                     position=passage.token_pos,
                     entities=[display_name(entities[e]) for e in passage.entities if e in entities],
@@ -93,7 +93,7 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
                 character_name=wanted,
             )
         relations = service.graph.related(conn, [entity.id])
-        others = {e.id: e for e in service.graph.entities(conn, found.id)}
+        others = {e.id: e for e in service.entities(conn, found)}
     relationships = [
         Relationship(
             name=others[other].name,
@@ -167,7 +167,7 @@ def entities_of(
     limit = fields.bounded_int(limit, 1, 1000, "limit")
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
-        entities = service.graph.entities(conn, found.id)
+        entities = service.entities(conn, found)
     confirm = found.settings.confirm_after
     chosen = [e for e in entities if e.kind == kind and e.confirmed(confirm)][:limit]
     return [info(name, e, confirm, []) for e in chosen]

@@ -18,9 +18,8 @@ from pydantic import ValidationError
 from loci import fields
 from loci.errors import InvalidInputError
 from loci.search.engine import MemoryEngine, vector_bytes
-from loci.search.ranking import STOP_WORDS
+from loci.search.ranking import fts_match
 from loci.storage.db import Database
-from loci.storage.fts import match_expression
 from loci.story import ingest, store, threads, valve
 from loci.story.entities import Extractor
 from loci.story.graph import Entity, EntityGraph
@@ -39,7 +38,6 @@ from loci.story.relevance import KEYWORD_CANDIDATES, Named, PassageMatrix, Query
 from loci.tokens import TokenCounter
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
-WORD = re.compile(r"\w{3,}")
 PREVIEW_CHARS = 120
 RELIEF_HISTORY = 10
 
@@ -130,7 +128,7 @@ class StoryService:
             found = store.session(conn, name)
             counts = store.counts(conn, found.id)
             history = store.reliefs(conn, found.id, RELIEF_HISTORY)
-            entities = self.graph.entities(conn, found.id)
+            entities = self.entities(conn, found)
             by_status = store.thread_counts(conn, found.id)
         confirmed = [e for e in entities if e.confirmed(found.settings.confirm_after)]
         return ContextStats(
@@ -229,8 +227,7 @@ class StoryService:
     ) -> Query:
         """The relevance query for `text`: its names, its keyword matches (looked up while
         its vector, from `embed_beside`, is being computed) and its vector."""
-        words = sorted({w.lower() for w in WORD.findall(text)} - STOP_WORDS)
-        match = match_expression(words)
+        match = fts_match(text)
         with self.db.locked() as conn:
             keyword_ids = (
                 []
