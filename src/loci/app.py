@@ -17,6 +17,8 @@ from loci.memory.transfer import TransferService
 from loci.search.engine import Limits, MemoryEngine
 from loci.settings import Settings
 from loci.spatial.journey import JourneyService
+from loci.spatial.regions import RegionsService
+from loci.spatial.wander import WanderService
 from loci.storage.db import Database
 from loci.storage.files import private_folder, storage_errors
 from loci.storage.keywords import NEVER, KeywordMirror
@@ -45,6 +47,8 @@ class App:
     checkpoint_maintenance: CheckpointMaintenance
     story: StoryService
     journeys: JourneyService
+    regions: RegionsService
+    wanderer: WanderService
     reinforcement: ReinforceService
 
     def close(self) -> None:
@@ -75,6 +79,7 @@ def build_app(
     checkpoints = CheckpointService(
         db, settings.home, checkpoint_limits(settings), settings.encryption_key_file
     )
+    regions = RegionsService(engine)
     return App(
         settings=settings,
         db=db,
@@ -100,6 +105,8 @@ def build_app(
             StoryLimits(max_input_bytes=settings.story_max_input_bytes),
         ),
         journeys=JourneyService(engine),
+        regions=regions,
+        wanderer=WanderService(engine, regions, settings.max_content_bytes),
         reinforcement=ReinforceService(engine),
     )
 

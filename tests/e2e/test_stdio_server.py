@@ -42,6 +42,8 @@ TOOLS = {
     "import_memories": {"data", "namespace_override", "skip_duplicates", "recompute_vectors"},
     "remember_conversation": {"messages", "namespace", "conversation_id"},
     "journey": {"start_id", "end_id", "steps"},
+    "wander": {"seed", "seed_id", "steps", "randomness", "random_seed", "namespace"},
+    "regions": {"namespace", "min_cluster_size", "num_clusters"},
     "reinforce": {"memory_id", "boost", "max_importance"},
     "init_project": {"path", "name"},
     "list_projects": set(),

@@ -7,6 +7,7 @@ import pytest
 from tests.mcp.conftest import Connect
 from tests.results import tool_error
 from tests.unit.test_journey import GRADIENT
+from tests.unit.test_regions import TOPICS
 
 pytestmark = pytest.mark.anyio
 
@@ -46,3 +47,27 @@ async def test_reinforce_through_the_client(connect: Connect) -> None:
     assert raised.structured_content["importance_after"] == 0.75
     assert tool_error(refused)["type"] == "invalid_input"
     assert tool_error(missing)["type"] == "not_found"
+
+
+async def test_regions_and_wander_through_the_client(connect: Connect) -> None:
+    async with connect() as client:
+        for texts in TOPICS.values():
+            for text in texts:
+                await client.call_tool("remember", {"content": text})
+        found = await client.call_tool("regions", {"min_cluster_size": 3})
+        cut = await client.call_tool("regions", {"num_clusters": 2})
+        walk = await client.call_tool(
+            "wander", {"seed": "stars", "steps": 4, "random_seed": 3, "randomness": 0.5}
+        )
+        both = await client.call_tool(
+            "wander", {"seed": "stars", "seed_id": "00000000-0000-4000-8000-000000000000"}
+        )
+        unknown = await client.call_tool("regions", {"namespace": "nowhere"})
+        bad_size = await client.call_tool("regions", {"min_cluster_size": 1})
+    assert len(found.structured_content["clusters"]) == 3
+    assert len(cut.structured_content["clusters"]) == 2
+    steps = walk.structured_content["journey"]
+    assert len(steps) == 5 and walk.structured_content["random_seed"] == 3
+    assert tool_error(both)["type"] == "invalid_input"
+    assert tool_error(unknown)["type"] == "not_found"
+    assert tool_error(bad_size)["type"] == "invalid_input"

@@ -1,4 +1,4 @@
-"""`loci journey` and `loci reinforce`: paths through the memory space, and importance."""
+"""`loci journey`, `wander`, `regions` and `reinforce`: the memory space, and importance."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from loci.cli.output import CliState, emit_json, json_option, opened_app, run
 def register(group: click.Group) -> None:
     """Add the spatial commands to the `loci` group."""
     group.add_command(journey)
+    group.add_command(wander)
+    group.add_command(regions)
     group.add_command(reinforce)
 
 
@@ -39,6 +41,85 @@ def journey(state: CliState, start_id: str, end_id: str, steps: int, as_json: bo
             click.echo(f"{step.step:>5}  {line}")
         click.echo(f"end    {found.end.content[:100]}")
         click.echo(f"total distance {found.total_distance}, density {found.path_density}")
+
+    run(work)
+
+
+@click.command()
+@click.option("--seed", help="Start near this text.")
+@click.option("--seed-id", help="Start from this memory.")
+@click.option("--steps", type=click.IntRange(1, 20), default=5, show_default=True)
+@click.option(
+    "--randomness",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.3,
+    show_default=True,
+    help="Chance that a step jumps to a random memory.",
+)
+@click.option("--random-seed", type=click.IntRange(0), help="Repeat an earlier walk.")
+@click.option("--namespace", "-n", help="Only this namespace.")
+@json_option
+@click.pass_obj
+def wander(
+    state: CliState,
+    seed: str | None,
+    seed_id: str | None,
+    steps: int,
+    randomness: float,
+    random_seed: int | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
+    """A random walk through memories: nearest unvisited neighbours, and random jumps."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            walk = app.wanderer.wander(seed, seed_id, steps, randomness, random_seed, namespace)
+        if as_json:
+            emit_json(walk)
+            return
+        for step in walk.journey:
+            region = "-" if step.cluster is None else str(step.cluster)
+            click.echo(
+                f"{step.step:>3}  {step.jump_type:<8} r{region:<3} {step.memory.content[:90]}"
+            )
+        click.echo(
+            f"{walk.unique_clusters_visited} regions, distance {walk.total_distance_traveled}, "
+            f"seed {walk.random_seed}"
+        )
+
+    run(work)
+
+
+@click.command()
+@click.option("--namespace", "-n", help="Only this namespace.")
+@click.option("--min-cluster-size", type=click.IntRange(2, 10_000), default=3, show_default=True)
+@click.option("--num-clusters", type=click.IntRange(1, 200), help="Exactly this many (k-means).")
+@json_option
+@click.pass_obj
+def regions(
+    state: CliState,
+    namespace: str | None,
+    min_cluster_size: int,
+    num_clusters: int | None,
+    as_json: bool,
+) -> None:
+    """The subjects memories fall into, with labels, sizes and central memories."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = app.regions.regions(namespace, min_cluster_size, num_clusters)
+        if as_json:
+            emit_json(found)
+            return
+        quality = "-" if found.clustering_quality is None else found.clustering_quality
+        click.echo(
+            f"{found.total_memories} memories, {len(found.clusters)} regions, "
+            f"{found.outliers.count} outliers, silhouette {quality}"
+        )
+        for region in found.clusters:
+            click.echo(f"{region.cluster_id:>3}  {region.size:>5}  {region.label}")
+            click.echo(f"            {region.centroid_memory.content[:90]}")
 
     run(work)
 

@@ -3,13 +3,27 @@ and keeping memories healthy."""
 
 from typing import Annotated, Any
 
+from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from loci.lifecycle.models import ReinforceResult
-from loci.mcp.memory_tools import ADDITIVE, READ_ONLY, MemoryId
+from loci.mcp.memory_tools import ADDITIVE, READ_ONLY, MemoryId, Namespace
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
-from loci.spatial.models import MAX_STEPS, JourneyResult
+from loci.spatial.models import (
+    MAX_CLUSTERS,
+    MAX_RANDOM_SEED,
+    MAX_STEPS,
+    MIN_CLUSTER_SIZE_RANGE,
+    JourneyResult,
+    RegionsResult,
+    WanderResult,
+)
+
+#: Reads only, but two calls may answer differently (a walk without a seed is random).
+EXPLORING = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=False)
+
+Scope = Annotated[Namespace | None, Field(description="Only this namespace (default: all).")]
 
 
 def register(server: Any, provider: AppProvider, settings: Settings) -> None:
@@ -29,6 +43,55 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         reported as a gap."""
         return provider.call(lambda app: app.journeys.journey(start_id, end_id, steps))
 
+    def wander(
+        seed: Annotated[
+            str | None, Field(min_length=1, description="Start near this text (a query).")
+        ] = None,
+        seed_id: Annotated[MemoryId | None, Field(description="Start from this memory.")] = None,
+        steps: Annotated[int, Field(ge=1, le=MAX_STEPS, description="Steps after the start.")] = 5,
+        randomness: Annotated[
+            float, Field(ge=0.0, le=1.0, description="Chance that a step jumps at random.")
+        ] = 0.3,
+        random_seed: Annotated[
+            int | None,
+            Field(
+                ge=0, le=MAX_RANDOM_SEED, description="Repeat a walk (each result gives its seed)."
+            ),
+        ] = None,
+        namespace: Scope = None,
+    ) -> WanderResult:
+        """A random walk through memories for discovery: each step goes to the nearest memory
+        not yet visited, or, with probability `randomness`, jumps to a random one. Starts near
+        `seed` text, at `seed_id`, or at a random memory; says which regions it crossed."""
+        return provider.call(
+            lambda app: app.wanderer.wander(
+                seed, seed_id, steps, randomness, random_seed, namespace
+            )
+        )
+
+    def regions(
+        namespace: Scope = None,
+        min_cluster_size: Annotated[
+            int,
+            Field(
+                ge=MIN_CLUSTER_SIZE_RANGE[0],
+                le=MIN_CLUSTER_SIZE_RANGE[1],
+                description="Fewest memories in a region.",
+            ),
+        ] = 3,
+        num_clusters: Annotated[
+            int | None,
+            Field(ge=1, le=MAX_CLUSTERS, description="Cut into exactly this many (k-means)."),
+        ] = None,
+    ) -> RegionsResult:
+        """The subjects memories fall into: density clustering finds the regions and how many
+        there are; each gets a label from the words that set it apart, its most central memory,
+        samples and a coherence score; memories in no region are outliers. Cached until the
+        memories change."""
+        return provider.call(
+            lambda app: app.regions.regions(namespace, min_cluster_size, num_clusters)
+        )
+
     def reinforce(
         memory_id: MemoryId,
         boost: Annotated[float, Field(gt=0.0, le=1.0, description="Added to importance.")] = 0.1,
@@ -44,6 +107,12 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
 
     server.add_tool(
         journey, title="Path between two memories", annotations=READ_ONLY, structured_output=True
+    )
+    server.add_tool(
+        wander, title="Random walk through memories", annotations=EXPLORING, structured_output=True
+    )
+    server.add_tool(
+        regions, title="Regions of the memory space", annotations=READ_ONLY, structured_output=True
     )
     server.add_tool(
         reinforce, title="Reinforce a memory", annotations=ADDITIVE, structured_output=True

@@ -6,8 +6,10 @@ from pydantic import BaseModel, Field
 
 from loci.memory.models import MemoryRef
 
-#: Most interior points of a journey.
+#: Most interior points of a journey, and most steps of a walk.
 MAX_STEPS = 20
+#: Largest random seed of a walk (what a JSON number holds exactly everywhere).
+MAX_RANDOM_SEED = 2**53 - 1
 
 
 class PathMemory(MemoryRef):
@@ -33,3 +35,64 @@ class JourneyResult(BaseModel):
     path: list[JourneyStep]
     total_distance: float = Field(description="Sum of 1 - cosine along the memories walked.")
     path_density: float = Field(description="Share of points with a memory close to them.")
+
+
+#: Most regions a namespace is cut into when the number is given.
+MAX_CLUSTERS = 200
+#: Smallest and largest min_cluster_size.
+MIN_CLUSTER_SIZE_RANGE = (2, 10_000)
+#: Outliers listed by `regions` (all are counted).
+OUTLIERS_LISTED = 20
+#: Sample texts per region.
+REGION_SAMPLES = 3
+
+
+class Region(BaseModel):
+    """A region of the memory space: memories about one subject."""
+
+    cluster_id: int = Field(description="0 for the largest region.")
+    label: str = Field(description="The words that set this region apart from the others.")
+    keywords: list[str]
+    size: int
+    centroid_memory: MemoryRef = Field(description="The memory nearest the region's centre.")
+    sample_contents: list[str] = Field(description="Memories near the centre, most central first.")
+    coherence: float = Field(description="Mean cosine of the members to the centre (0-1).")
+
+
+class Outliers(BaseModel):
+    """Memories in no region."""
+
+    count: int
+    memories: list[MemoryRef] = Field(description=f"The first {OUTLIERS_LISTED} of them.")
+
+
+class RegionsResult(BaseModel):
+    """The regions of the memory space."""
+
+    clusters: list[Region]
+    outliers: Outliers
+    total_memories: int
+    clustering_quality: float | None = Field(
+        description="Silhouette of the regions (-1 to 1, higher is better separated); None "
+        "with fewer than two regions."
+    )
+    cached: bool = Field(description="True when answered from the last clustering.")
+
+
+class WanderStep(BaseModel):
+    """One memory of a walk."""
+
+    step: int = Field(description="0 for the starting memory.")
+    memory: MemoryRef
+    jump_type: str = Field(description="start, neighbor (nearest unvisited) or random (a jump).")
+    similarity_to_previous: float | None = Field(description="Cosine to the previous memory.")
+    cluster: int | None = Field(description="Its region (as `regions` numbers them), or None.")
+
+
+class WanderResult(BaseModel):
+    """A walk through the memory space."""
+
+    journey: list[WanderStep]
+    unique_clusters_visited: int = Field(description="Distinct regions among the memories walked.")
+    total_distance_traveled: float = Field(description="Sum of 1 - cosine between steps.")
+    random_seed: int = Field(description="Pass it back as random_seed to repeat this walk.")

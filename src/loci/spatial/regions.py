@@ -1,0 +1,152 @@
+"""`regions`: the subjects the memories fall into, computed once per state of the store.
+
+The clustering of a scope is kept until a memory of it is added, removed or edited (the
+fingerprint of `space`), and shared: `wander` counts the regions it visits and `visualize`
+colours its map with them.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from loci import fields
+from loci.memory.models import MemoryRef
+from loci.search.engine import MemoryEngine
+from loci.spatial.clustering import Clustering, cluster, coherence, silhouette
+from loci.spatial.labels import region_labels
+from loci.spatial.models import (
+    MAX_CLUSTERS,
+    MIN_CLUSTER_SIZE_RANGE,
+    OUTLIERS_LISTED,
+    REGION_SAMPLES,
+    Outliers,
+    Region,
+    RegionsResult,
+)
+from loci.spatial.space import Fingerprint, MemorySpace, fingerprint, load_space
+
+#: Clusterings kept (one per scope and parameters).
+CACHED_MAPS = 8
+#: Characters of a sample text.
+SAMPLE_CHARS = 200
+
+
+@dataclass(frozen=True)
+class RegionMap:
+    """One scope's memories, their regions, and the answer `regions` gives about them."""
+
+    space: MemorySpace
+    clustering: Clustering
+    result: RegionsResult
+
+
+_Key = tuple[str | None, int, int | None]
+
+
+class RegionsService:
+    """Clusters memories into regions, and keeps the last clusterings."""
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        self._engine = engine
+        self._maps: dict[_Key, tuple[Fingerprint, RegionMap]] = {}
+        self._lock = threading.Lock()
+
+    def regions(
+        self,
+        namespace: str | None = None,
+        min_cluster_size: int = 3,
+        num_clusters: int | None = None,
+    ) -> RegionsResult:
+        """The regions of `namespace` (every namespace when None)."""
+        return self.region_map(namespace, min_cluster_size, num_clusters).result
+
+    def region_map(
+        self,
+        namespace: str | None = None,
+        min_cluster_size: int = 3,
+        num_clusters: int | None = None,
+    ) -> RegionMap:
+        """The scope's memories and regions, from the cache while the scope is unchanged."""
+        key = self._key(namespace, min_cluster_size, num_clusters)
+        with self._engine.db.locked() as conn:
+            if key[0] is not None:
+                self._engine.require_namespace(conn, key[0])
+            current = fingerprint(conn, key[0])
+            with self._lock:
+                kept = self._maps.get(key)
+            if kept is not None and kept[0] == current:
+                return RegionMap(kept[1].space, kept[1].clustering, _as_cached(kept[1].result))
+            space = load_space(conn, key[0])
+        found = _map_of(space, key[1], key[2])
+        with self._lock:
+            self._maps.pop(key, None)
+            self._maps[key] = (current, found)
+            while len(self._maps) > CACHED_MAPS:
+                del self._maps[next(iter(self._maps))]
+        return found
+
+    @staticmethod
+    def _key(namespace: str | None, min_cluster_size: int, num_clusters: int | None) -> _Key:
+        scope = fields.namespace(namespace) if namespace is not None else None
+        low, high = MIN_CLUSTER_SIZE_RANGE
+        size = fields.bounded_int(min_cluster_size, low, high, "min_cluster_size")
+        count = (
+            fields.bounded_int(num_clusters, 1, MAX_CLUSTERS, "num_clusters")
+            if num_clusters is not None
+            else None
+        )
+        return scope, size, count
+
+
+def _as_cached(result: RegionsResult) -> RegionsResult:
+    return result.model_copy(update={"cached": True})
+
+
+def _map_of(space: MemorySpace, min_cluster_size: int, num_clusters: int | None) -> RegionMap:
+    clustering = cluster(space.vectors, min_cluster_size, num_clusters)
+    keywords = region_labels(space.contents, clustering.labels, clustering.count)
+    tightness = coherence(space.vectors, clustering)
+    regions = [
+        _region(space, clustering, number, keywords[number], tightness[number])
+        for number in range(clustering.count)
+    ]
+    outliers = np.flatnonzero(clustering.labels < 0)
+    result = RegionsResult(
+        clusters=regions,
+        outliers=Outliers(
+            count=int(outliers.size),
+            memories=[_ref(space, int(i)) for i in outliers[:OUTLIERS_LISTED]],
+        ),
+        total_memories=len(space),
+        clustering_quality=_rounded(silhouette(space.vectors, clustering)),
+        cached=False,
+    )
+    return RegionMap(space, clustering, result)
+
+
+def _region(
+    space: MemorySpace, clustering: Clustering, number: int, keywords: list[str], tight: float
+) -> Region:
+    members = np.flatnonzero(clustering.labels == number)
+    closeness = space.vectors[members] @ clustering.centroids[number]
+    central = members[np.argsort(-closeness, kind="stable")]
+    return Region(
+        cluster_id=number,
+        label=", ".join(keywords) if keywords else f"region {number}",
+        keywords=keywords,
+        size=int(members.size),
+        centroid_memory=_ref(space, int(central[0])),
+        sample_contents=[space.contents[int(i)][:SAMPLE_CHARS] for i in central[:REGION_SAMPLES]],
+        coherence=round(tight, 4),
+    )
+
+
+def _ref(space: MemorySpace, row: int) -> MemoryRef:
+    return MemoryRef(id=space.ids[row], content=space.contents[row])
+
+
+def _rounded(value: float | None) -> float | None:
+    return round(value, 4) if value is not None else None
