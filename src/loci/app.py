@@ -18,6 +18,7 @@ from loci.search.engine import Limits, MemoryEngine
 from loci.settings import Settings
 from loci.spatial.journey import JourneyService
 from loci.spatial.regions import RegionsService
+from loci.spatial.visualize import VisualizeService
 from loci.spatial.wander import WanderService
 from loci.storage.db import Database
 from loci.storage.files import private_folder, storage_errors
@@ -49,6 +50,7 @@ class App:
     journeys: JourneyService
     regions: RegionsService
     wanderer: WanderService
+    maps: VisualizeService
     reinforcement: ReinforceService
 
     def close(self) -> None:
@@ -107,6 +109,7 @@ def build_app(
         journeys=JourneyService(engine),
         regions=regions,
         wanderer=WanderService(engine, regions, settings.max_content_bytes),
+        maps=VisualizeService(regions),
         reinforcement=ReinforceService(engine),
     )
 

@@ -44,6 +44,7 @@ TOOLS = {
     "journey": {"start_id", "end_id", "steps"},
     "wander": {"seed", "seed_id", "steps", "randomness", "random_seed", "namespace"},
     "regions": {"namespace", "min_cluster_size", "num_clusters"},
+    "visualize": {"format", "namespace", "include_edges", "max_memories", "highlight_ids"},
     "reinforce": {"memory_id", "boost", "max_importance"},
     "init_project": {"path", "name"},
     "list_projects": set(),

@@ -101,6 +101,11 @@ def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: 
         call("list_story_sessions", {}),
         call("update_plot_thread", {"session_id": "tale", "name": "The compass", "action": "open"}),
         call("get_plot_threads", {"session_id": "tale"}),
+        call("regions", {}),
+        call("wander", {"seed": "vault keys", "steps": 2, "random_seed": 1}),
+        call("visualize", {"format": "json", "include_edges": True}),
+        call("visualize", {"format": "mermaid"}),
+        call("regions", {"namespace": "nowhere"}),
     ]
     driven = drive(ts_client, tmp_path / "home", steps)
     assert {"tools", "resources", "prompts", "logging", "completions"} <= set(driven["server"])
@@ -128,3 +133,8 @@ def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: 
     assert all(not result.get("isError") and result["structuredContent"] for result in story)
     assert "Mira Voss" in answers[17]["result"]["structuredContent"]["text"]
     assert error_of(answers[19])["type"] == "not_found"
+    spatial = [answers[i]["result"] for i in (24, 25, 26, 27)]
+    assert all(not result.get("isError") and result["structuredContent"] for result in spatial)
+    assert len(answers[25]["result"]["structuredContent"]["journey"]) == 2  # all there is
+    assert answers[27]["result"]["structuredContent"]["mermaid"].startswith("flowchart")
+    assert error_of(answers[28])["type"] == "not_found"

@@ -71,3 +71,22 @@ async def test_regions_and_wander_through_the_client(connect: Connect) -> None:
     assert tool_error(both)["type"] == "invalid_input"
     assert tool_error(unknown)["type"] == "not_found"
     assert tool_error(bad_size)["type"] == "invalid_input"
+
+
+async def test_visualize_through_the_client(connect: Connect) -> None:
+    async with connect() as client:
+        ids = []
+        for text in TOPICS["astronomy"]:
+            stored = await client.call_tool("remember", {"content": text})
+            ids.append(stored.structured_content["id"])
+        drawn = await client.call_tool(
+            "visualize", {"format": "json", "include_edges": True, "highlight_ids": ids[:1]}
+        )
+        pictured = await client.call_tool("visualize", {"format": "svg", "max_memories": 3})
+        refused = await client.call_tool("visualize", {"format": "png"})
+    nodes = drawn.structured_content["nodes"]
+    assert len(nodes) == 6 and sum(n["highlighted"] for n in nodes) == 1
+    assert all({"from", "to", "weight"} == set(e) for e in drawn.structured_content["edges"])
+    assert pictured.structured_content["svg"].startswith("<svg")
+    assert pictured.structured_content["node_count"] == 3
+    assert tool_error(refused)["type"] == "invalid_input"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.cli.output import CliState, emit_json, json_option, opened_app, run, save_text
 
 
 def register(group: click.Group) -> None:
@@ -12,6 +14,7 @@ def register(group: click.Group) -> None:
     group.add_command(journey)
     group.add_command(wander)
     group.add_command(regions)
+    group.add_command(visualize)
     group.add_command(reinforce)
 
 
@@ -120,6 +123,54 @@ def regions(
         for region in found.clusters:
             click.echo(f"{region.cluster_id:>3}  {region.size:>5}  {region.label}")
             click.echo(f"            {region.centroid_memory.content[:90]}")
+
+    run(work)
+
+
+@click.command()
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["json", "mermaid", "svg"]),
+    default="svg",
+    show_default=True,
+)
+@click.option("--namespace", "-n", help="Only this namespace.")
+@click.option("--edges/--no-edges", default=False, help="Join mutual nearest neighbours.")
+@click.option("--max", "max_memories", type=click.IntRange(1, 500), default=100, show_default=True)
+@click.option("--highlight", multiple=True, help="A memory id to ring and name (repeatable).")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the map to this file (private to you) instead of printing it.",
+)
+@click.pass_obj
+def visualize(
+    state: CliState,
+    form: str,
+    namespace: str | None,
+    edges: bool,
+    max_memories: int,
+    highlight: tuple[str, ...],
+    output: Path | None,
+) -> None:
+    """A map of memories coloured by region: an SVG to open in a browser, Mermaid, or JSON."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            drawn = app.maps.visualize(form, namespace, edges, max_memories, list(highlight))
+        if form == "json":
+            text = drawn.model_dump_json(indent=2, exclude_none=True) + "\n"
+        else:
+            text = (drawn.svg if form == "svg" else drawn.mermaid) or ""
+        if output is None:
+            click.echo(text, nl=False)
+            return
+        save_text(output, text)
+        click.echo(
+            f"{drawn.node_count} of {drawn.total_memories} memories drawn to {output}", err=True
+        )
 
     run(work)
 

@@ -1,7 +1,7 @@
 """The spatial and lifecycle tools of the `memory` toolset: paths through the memory space,
 and keeping memories healthy."""
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.types import ToolAnnotations
 from pydantic import Field
@@ -12,11 +12,13 @@ from loci.mcp.provider import AppProvider
 from loci.settings import Settings
 from loci.spatial.models import (
     MAX_CLUSTERS,
+    MAX_MAP_MEMORIES,
     MAX_RANDOM_SEED,
     MAX_STEPS,
     MIN_CLUSTER_SIZE_RANGE,
     JourneyResult,
     RegionsResult,
+    VisualizeResult,
     WanderResult,
 )
 
@@ -92,6 +94,32 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             lambda app: app.regions.regions(namespace, min_cluster_size, num_clusters)
         )
 
+    def visualize(
+        format: Annotated[
+            Literal["json", "mermaid", "svg"],
+            Field(description="json: coordinates; mermaid: a flowchart; svg: a drawn map."),
+        ] = "json",
+        namespace: Scope = None,
+        include_edges: Annotated[
+            bool, Field(description="Join memories that are each other's nearest neighbours.")
+        ] = False,
+        max_memories: Annotated[
+            int, Field(ge=1, le=MAX_MAP_MEMORIES, description="Most memories on the map.")
+        ] = 100,
+        highlight_ids: Annotated[
+            list[MemoryId],
+            Field(max_length=MAX_MAP_MEMORIES, description="Memories to ring and name."),
+        ] = [],  # noqa: B006 - never mutated; a list is what the schema shows
+    ) -> VisualizeResult:
+        """A 2-D map of memories (t-SNE layout) coloured by the regions `regions` finds, as
+        JSON coordinates, a Mermaid flowchart or an SVG picture with labels and a legend. A
+        scope larger than max_memories shows every region's most central memories."""
+        return provider.call(
+            lambda app: app.maps.visualize(
+                format, namespace, include_edges, max_memories, highlight_ids
+            )
+        )
+
     def reinforce(
         memory_id: MemoryId,
         boost: Annotated[float, Field(gt=0.0, le=1.0, description="Added to importance.")] = 0.1,
@@ -113,6 +141,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     )
     server.add_tool(
         regions, title="Regions of the memory space", annotations=READ_ONLY, structured_output=True
+    )
+    server.add_tool(
+        visualize, title="Map of memories", annotations=READ_ONLY, structured_output=True
     )
     server.add_tool(
         reinforce, title="Reinforce a memory", annotations=ADDITIVE, structured_output=True

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from loci.spatial.hdbscan import hdbscan
+
 FloatMatrix = npt.NDArray[np.float32]
 Labels = npt.NDArray[np.int64]
 
@@ -25,8 +27,8 @@ POINTS_PER_DIMENSION = 8
 #: split every topic into many tiny regions. Stores under 20 memories per neighbour use fewer.
 DENSITY_NEIGHBOURS = 5
 POINTS_PER_NEIGHBOUR = 20
-#: Rounds of spherical k-means that refine the density seeds.
-REFINE_ROUNDS = 10
+#: Most rounds of spherical k-means that refine the seeds (they stop once nothing moves).
+REFINE_ROUNDS = 30
 #: A memory less similar than this to its nearest region's centre is an outlier.
 OUTLIER_SIMILARITY = 0.25
 #: Memories scored for the silhouette (it is quadratic in the number of points).
@@ -71,21 +73,28 @@ def cluster(
 
 
 def silhouette(vectors: FloatMatrix, clustering: Clustering) -> float | None:
-    """Mean silhouette (cosine) of the clustered memories; None with fewer than two regions."""
-    from sklearn.metrics import silhouette_score
-
-    inside = clustering.labels >= 0
-    labels = clustering.labels[inside]
-    if clustering.count < 2 or labels.size <= clustering.count:
+    """Mean silhouette (cosine distance) of the clustered memories, over a sample of at most
+    SILHOUETTE_SAMPLE of them; None with fewer than two regions."""
+    inside = np.flatnonzero(clustering.labels >= 0)
+    if clustering.count < 2 or inside.size <= clustering.count:
         return None
-    score = silhouette_score(
-        vectors[inside],
-        labels,
-        metric="cosine",
-        sample_size=min(SILHOUETTE_SAMPLE, labels.size),
-        random_state=0,
-    )
-    return float(score)
+    if inside.size > SILHOUETTE_SAMPLE:
+        inside = np.sort(np.random.default_rng(0).choice(inside, SILHOUETTE_SAMPLE, replace=False))
+    labels = clustering.labels[inside]
+    distances = 1.0 - vectors[inside] @ vectors[inside].T
+    regions = np.unique(labels)
+    # Mean distance of each memory to the members of each region (itself excluded from its own).
+    sums = np.stack([distances[:, labels == r].sum(axis=1) for r in regions], axis=1)
+    sizes = np.array([np.sum(labels == r) for r in regions], dtype=np.float64)
+    own = np.searchsorted(regions, labels)
+    rows = np.arange(labels.size)
+    alone = sizes[own] <= 1
+    within = sums[rows, own] / np.maximum(sizes[own] - 1, 1)
+    means = sums / sizes
+    means[rows, own] = np.inf
+    nearest_other = means.min(axis=1)
+    scores = (nearest_other - within) / np.maximum(np.maximum(within, nearest_other), 1e-12)
+    return float(np.mean(np.where(alone, 0.0, scores)))
 
 
 def coherence(vectors: FloatMatrix, clustering: Clustering) -> list[float]:
@@ -98,25 +107,34 @@ def coherence(vectors: FloatMatrix, clustering: Clustering) -> list[float]:
 
 
 def _density_seeds(vectors: FloatMatrix, min_cluster_size: int) -> Labels:
-    from sklearn.cluster import HDBSCAN
-    from sklearn.decomposition import PCA
-
     n, width = vectors.shape
     components = min(REDUCED_DIMENSIONS, max(2, n // POINTS_PER_DIMENSION), n - 1, width)
-    reduced = PCA(components, random_state=0).fit_transform(vectors)
     dense = min(DENSITY_NEIGHBOURS, n // POINTS_PER_NEIGHBOUR)
     neighbours = min(max(min_cluster_size, dense), n - 1)
-    found = HDBSCAN(
-        min_cluster_size=max(min_cluster_size, 2), min_samples=max(neighbours, 1), copy=True
-    ).fit_predict(reduced)
-    return np.asarray(found, dtype=np.int64)
+    return hdbscan(principal_components(vectors, components), min_cluster_size, neighbours)
+
+
+def principal_components(vectors: FloatMatrix, count: int) -> npt.NDArray[np.float64]:
+    """`vectors` centred and projected on their `count` principal axes."""
+    centred = np.asarray(vectors, dtype=np.float64) - vectors.mean(axis=0)
+    _, axes = np.linalg.eigh(centred.T @ centred)  # ascending eigenvalues
+    return np.asarray(centred @ axes[:, ::-1][:, :count], dtype=np.float64)
 
 
 def _kmeans_seeds(vectors: FloatMatrix, count: int) -> Labels:
-    from sklearn.cluster import KMeans
-
-    found = KMeans(count, n_init=4, random_state=0).fit_predict(vectors)
-    return np.asarray(found, dtype=np.int64)
+    """k-means++ seeding (deterministic): each next centre drawn in proportion to its distance
+    from the centres so far; refinement does the rest."""
+    rng = np.random.default_rng(0)
+    chosen = [int(rng.integers(vectors.shape[0]))]
+    distance = 1.0 - vectors @ vectors[chosen[0]]
+    for _ in range(count - 1):
+        weights = np.maximum(distance, 0.0)
+        total = float(weights.sum())
+        if total <= 0:
+            break
+        chosen.append(int(rng.choice(vectors.shape[0], p=weights / total)))
+        distance = np.minimum(distance, 1.0 - vectors @ vectors[chosen[-1]])
+    return np.asarray((vectors @ vectors[chosen].T).argmax(axis=1), dtype=np.int64)
 
 
 def _sample(n: int) -> npt.NDArray[np.int64]:
@@ -128,9 +146,13 @@ def _sample(n: int) -> npt.NDArray[np.int64]:
 
 def _refine(vectors: FloatMatrix, centroids: FloatMatrix) -> tuple[Labels, npt.NDArray[np.float32]]:
     """Spherical k-means from the seed centres: (region, similarity to its centre) per memory."""
+    labels = np.full(vectors.shape[0], -1, dtype=np.int64)
     for _ in range(REFINE_ROUNDS):
         scores = vectors @ centroids.T
-        labels = np.asarray(scores.argmax(axis=1), dtype=np.int64)
+        moved = np.asarray(scores.argmax(axis=1), dtype=np.int64)
+        if np.array_equal(moved, labels):
+            break
+        labels = moved
         centroids = _centroids(vectors, labels, centroids.shape[0], fallback=centroids)
     scores = vectors @ centroids.T
     labels = np.asarray(scores.argmax(axis=1), dtype=np.int64)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from loci.memory.models import MemoryRef
 
@@ -96,3 +96,65 @@ class WanderResult(BaseModel):
     unique_clusters_visited: int = Field(description="Distinct regions among the memories walked.")
     total_distance_traveled: float = Field(description="Sum of 1 - cosine between steps.")
     random_seed: int = Field(description="Pass it back as random_seed to repeat this walk.")
+
+
+#: Most memories on a map.
+MAX_MAP_MEMORIES = 500
+#: Formats a map is drawn in.
+MAP_FORMATS = ("json", "mermaid", "svg")
+
+
+class MapNode(BaseModel):
+    """A memory on the map."""
+
+    id: str
+    x: float = Field(description="-1 to 1.")
+    y: float = Field(description="-1 to 1.")
+    label: str = Field(description="The start of the memory's text.")
+    cluster: int | None = Field(description="Its region (as `regions` numbers them), or None.")
+    importance: float
+    highlighted: bool
+
+
+class MapEdge(BaseModel):
+    """Two memories that are each among the other's nearest neighbours."""
+
+    model_config = ConfigDict(validate_by_name=True, serialize_by_alias=True)
+
+    source: str = Field(alias="from", description="A memory id.")
+    target: str = Field(alias="to", description="A memory id.")
+    weight: float = Field(description="Their cosine similarity.")
+
+
+class MapCluster(BaseModel):
+    """A region as drawn."""
+
+    id: int
+    label: str
+    color: str
+    center: list[float] = Field(description="[x, y]: the mean position of its memories shown.")
+
+
+class MapBounds(BaseModel):
+    """The extent of the coordinates."""
+
+    x_min: float
+    x_max: float
+    y_min: float
+    y_max: float
+
+
+class VisualizeResult(BaseModel):
+    """A 2-D map of memories; which fields are set depends on the format."""
+
+    format: str
+    node_count: int
+    total_memories: int = Field(description="Memories in the scope (the map shows node_count).")
+    nodes: list[MapNode] | None = None
+    edges: list[MapEdge] | None = None
+    clusters: list[MapCluster] | None = None
+    bounds: MapBounds | None = None
+    mermaid: str | None = None
+    svg: str | None = None
+    width: int | None = None
+    height: int | None = None
