@@ -10,6 +10,7 @@ from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.lifecycle.decay import DecayService
 from loci.lifecycle.reinforce import ReinforceService
 from loci.memory.catalog import CatalogService
 from loci.memory.service import MemoryService
@@ -52,6 +53,7 @@ class App:
     wanderer: WanderService
     maps: VisualizeService
     reinforcement: ReinforceService
+    decay: DecayService
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
@@ -111,6 +113,7 @@ def build_app(
         wanderer=WanderService(engine, regions, settings.max_content_bytes),
         maps=VisualizeService(regions),
         reinforcement=ReinforceService(engine),
+        decay=DecayService(engine),
     )
 
 

@@ -46,6 +46,7 @@ TOOLS = {
     "regions": {"namespace", "min_cluster_size", "num_clusters"},
     "visualize": {"format", "namespace", "include_edges", "max_memories", "highlight_ids"},
     "reinforce": {"memory_id", "boost", "max_importance"},
+    "decay": {"strategy", "decay_rate", "min_importance", "namespace", "dry_run"},
     "init_project": {"path", "name"},
     "list_projects": set(),
     "get_context": {"project_id", "file_type", "version"},

@@ -1,4 +1,4 @@
-"""`journey` and `reinforce` through the MCP client."""
+"""The spatial tools through the MCP client."""
 
 from __future__ import annotations
 
@@ -33,20 +33,6 @@ async def test_journey_through_the_client(connect: Connect) -> None:
     assert found.structured_content["start"]["id"] == ids[0]
     assert tool_error(missing)["type"] == "not_found"
     assert tool_error(too_long)["type"] == "invalid_input"
-
-
-async def test_reinforce_through_the_client(connect: Connect) -> None:
-    async with connect() as client:
-        stored = await client.call_tool("remember", {"content": "Ship on Fridays"})
-        memory_id = stored.structured_content["id"]
-        raised = await client.call_tool("reinforce", {"memory_id": memory_id, "boost": 0.25})
-        refused = await client.call_tool("reinforce", {"memory_id": memory_id, "boost": 0})
-        missing = await client.call_tool(
-            "reinforce", {"memory_id": "00000000-0000-4000-8000-000000000000"}
-        )
-    assert raised.structured_content["importance_after"] == 0.75
-    assert tool_error(refused)["type"] == "invalid_input"
-    assert tool_error(missing)["type"] == "not_found"
 
 
 async def test_regions_and_wander_through_the_client(connect: Connect) -> None:

@@ -97,9 +97,19 @@ def client_snippet(
 
 def commands() -> click.Group:
     """The `loci` group with every command family registered."""
-    from loci.cli import admin, checkpoints, context, conversations, memory, spatial, story
+    from loci.cli import (
+        admin,
+        checkpoints,
+        context,
+        conversations,
+        lifecycle,
+        memory,
+        spatial,
+        story,
+    )
 
-    for family in (memory, spatial, admin, conversations, context, checkpoints, story):
+    families = (memory, spatial, lifecycle, admin, conversations, context, checkpoints, story)
+    for family in families:
         family.register(cli)
     return cli
 

@@ -1,4 +1,4 @@
-"""`loci journey`, `wander`, `regions` and `reinforce`: the memory space, and importance."""
+"""`loci journey`, `wander`, `regions` and `visualize`: the memory space."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ def register(group: click.Group) -> None:
     group.add_command(wander)
     group.add_command(regions)
     group.add_command(visualize)
-    group.add_command(reinforce)
 
 
 @click.command()
@@ -170,34 +169,6 @@ def visualize(
         save_text(output, text)
         click.echo(
             f"{drawn.node_count} of {drawn.total_memories} memories drawn to {output}", err=True
-        )
-
-    run(work)
-
-
-@click.command()
-@click.argument("memory_id")
-@click.option(
-    "--boost", type=click.FloatRange(0.0, 1.0, min_open=True), default=0.1, show_default=True
-)
-@click.option(
-    "--max", "max_importance", type=click.FloatRange(0.0, 1.0), default=1.0, show_default=True
-)
-@json_option
-@click.pass_obj
-def reinforce(
-    state: CliState, memory_id: str, boost: float, max_importance: float, as_json: bool
-) -> None:
-    """Raise MEMORY_ID's importance by --boost, up to --max (never lowers it)."""
-
-    def work() -> None:
-        with opened_app(state) as app:
-            found = app.reinforcement.reinforce(memory_id, boost, max_importance)
-        if as_json:
-            emit_json(found)
-            return
-        click.echo(
-            f"importance {found.importance_before} -> {found.importance_after}: {found.content[:80]}"
         )
 
     run(work)

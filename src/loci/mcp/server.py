@@ -266,6 +266,7 @@ def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: S
         checkpoint_tools,
         context_tools,
         conversation_tools,
+        lifecycle_tools,
         memory_tools,
         prompts,
         spatial_tools,
@@ -277,6 +278,7 @@ def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: S
         memory_tools.register(server, provider, settings)
         conversation_tools.register(server, provider, settings)
         spatial_tools.register(server, provider, settings)
+        lifecycle_tools.register(server, provider, settings)
     if "context" in settings.toolsets:
         context_tools.register(server, provider, settings)
     if "checkpoints" in settings.toolsets:

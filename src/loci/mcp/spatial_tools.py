@@ -1,13 +1,11 @@
-"""The spatial and lifecycle tools of the `memory` toolset: paths through the memory space,
-and keeping memories healthy."""
+"""The spatial tools of the `memory` toolset: paths, walks, regions and maps of memories."""
 
 from typing import Annotated, Any, Literal
 
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from loci.lifecycle.models import ReinforceResult
-from loci.mcp.memory_tools import ADDITIVE, READ_ONLY, MemoryId, Namespace
+from loci.mcp.memory_tools import READ_ONLY, MemoryId, Namespace
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
 from loci.spatial.models import (
@@ -120,19 +118,6 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             )
         )
 
-    def reinforce(
-        memory_id: MemoryId,
-        boost: Annotated[float, Field(gt=0.0, le=1.0, description="Added to importance.")] = 0.1,
-        max_importance: Annotated[
-            float, Field(ge=0.0, le=1.0, description="Importance is not raised past this.")
-        ] = 1.0,
-    ) -> ReinforceResult:
-        """Raise a memory's importance because it proved useful (never above max_importance;
-        never lowers it). Recall never changes importance by itself."""
-        return provider.call(
-            lambda app: app.reinforcement.reinforce(memory_id, boost, max_importance)
-        )
-
     server.add_tool(
         journey, title="Path between two memories", annotations=READ_ONLY, structured_output=True
     )
@@ -144,7 +129,4 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     )
     server.add_tool(
         visualize, title="Map of memories", annotations=READ_ONLY, structured_output=True
-    )
-    server.add_tool(
-        reinforce, title="Reinforce a memory", annotations=ADDITIVE, structured_output=True
     )

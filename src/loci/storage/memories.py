@@ -121,10 +121,16 @@ def rows_by_seq(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Sequ
 
 
 def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> Row | None:
-    """One memory's `COLUMNS` row by id."""
+    """One memory's `COLUMNS` row by id, or by the id of a memory merged into it."""
     row: Row | None = conn.execute(
         f"SELECT {COLUMNS} FROM memories m WHERE m.id = ?", (memory_id,)
     ).fetchone()
+    if row is None:
+        row = conn.execute(
+            f"SELECT {COLUMNS} FROM memory_aliases a JOIN memories m ON m.seq = a.seq "
+            "WHERE a.id = ?",
+            (memory_id,),
+        ).fetchone()
     return row
 
 

@@ -363,6 +363,17 @@ MIGRATIONS: tuple[str, ...] = (
     # 13: story sessions (`loci.story`): the stream, its window and archive, passages, the
     # entity graph and plot threads.
     STORY_TABLES,
+    # 14: the lifecycle: when `decay` last lowered a memory's importance (decay runs from there,
+    # so running it twice changes nothing the second time), and the ids of memories
+    # `consolidate` merged, which keep resolving to the memory they were merged into.
+    """
+    ALTER TABLE memories ADD COLUMN decayed_at TEXT;
+    CREATE TABLE memory_aliases (
+        id  TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL REFERENCES memories(seq) ON DELETE CASCADE
+    ) WITHOUT ROWID;
+    CREATE INDEX memory_aliases_seq ON memory_aliases(seq);
+    """,
 )
 
 

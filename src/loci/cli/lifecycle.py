@@ -1,0 +1,100 @@
+"""`loci reinforce`, `decay`, `consolidate` and `extract`: keeping memories healthy."""
+
+from __future__ import annotations
+
+import click
+
+from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+
+
+def register(group: click.Group) -> None:
+    """Add the lifecycle commands to the `loci` group."""
+    group.add_command(reinforce)
+    group.add_command(decay)
+
+
+@click.command()
+@click.argument("memory_id")
+@click.option(
+    "--boost", type=click.FloatRange(0.0, 1.0, min_open=True), default=0.1, show_default=True
+)
+@click.option(
+    "--max", "max_importance", type=click.FloatRange(0.0, 1.0), default=1.0, show_default=True
+)
+@json_option
+@click.pass_obj
+def reinforce(
+    state: CliState, memory_id: str, boost: float, max_importance: float, as_json: bool
+) -> None:
+    """Raise MEMORY_ID's importance by --boost, up to --max (never lowers it)."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = app.reinforcement.reinforce(memory_id, boost, max_importance)
+        if as_json:
+            emit_json(found)
+            return
+        click.echo(
+            f"importance {found.importance_before} -> {found.importance_after}: {found.content[:80]}"
+        )
+
+    run(work)
+
+
+@click.command()
+@click.option(
+    "--strategy",
+    type=click.Choice(["time", "access", "combined"]),
+    default="combined",
+    show_default=True,
+    help="What starts the idle clock (see `loci decay --help`).",
+)
+@click.option(
+    "--rate",
+    "decay_rate",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.1,
+    show_default=True,
+    help="Share of importance lost per idle month.",
+)
+@click.option(
+    "--floor",
+    "min_importance",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.05,
+    show_default=True,
+    help="Importance never decays below this.",
+)
+@click.option("--namespace", "-n", help="Only this namespace.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
+@json_option
+@click.pass_obj
+def decay(
+    state: CliState,
+    strategy: str,
+    decay_rate: float,
+    min_importance: float,
+    namespace: str | None,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Lower the importance of idle memories.
+
+    time: idle since created; access: idle since last used; combined: idle since last used,
+    slower for memories used often. Time already decayed is never counted again."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            done = app.decay.decay(strategy, decay_rate, min_importance, namespace, dry_run)
+        if as_json:
+            emit_json(done)
+            return
+        verb = "would lower" if dry_run else "lowered"
+        click.echo(f"{verb} {done.affected} memories, {done.unchanged} unchanged")
+        for item in done.decay_applied[:20]:
+            click.echo(
+                f"  {item.importance_before:.3f} -> {item.importance_after:.3f}  "
+                f"({item.reason})  {item.content[:60]}"
+            )
+
+    run(work)

@@ -1,0 +1,62 @@
+"""The lifecycle tools of the `memory` toolset: keeping memories healthy (reinforce, decay,
+consolidate, extract)."""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from loci.lifecycle.models import DecayResult, ReinforceResult
+from loci.mcp.memory_tools import ADDITIVE, DESTRUCTIVE, MemoryId, Namespace
+from loci.mcp.provider import AppProvider
+from loci.settings import Settings
+
+Scope = Annotated[Namespace | None, Field(description="Only this namespace (default: all).")]
+DryRun = Annotated[bool, Field(description="Say what would change, change nothing.")]
+
+
+def register(server: Any, provider: AppProvider, settings: Settings) -> None:
+    """Add the lifecycle tools to `server`."""
+    del settings
+
+    def reinforce(
+        memory_id: MemoryId,
+        boost: Annotated[float, Field(gt=0.0, le=1.0, description="Added to importance.")] = 0.1,
+        max_importance: Annotated[
+            float, Field(ge=0.0, le=1.0, description="Importance is not raised past this.")
+        ] = 1.0,
+    ) -> ReinforceResult:
+        """Raise a memory's importance because it proved useful (never above max_importance;
+        never lowers it). Recall never changes importance by itself."""
+        return provider.call(
+            lambda app: app.reinforcement.reinforce(memory_id, boost, max_importance)
+        )
+
+    def decay(
+        strategy: Annotated[
+            Literal["time", "access", "combined"],
+            Field(
+                description="time: idle since created; access: idle since last used; combined: "
+                "idle since last used, slower for memories used often."
+            ),
+        ] = "combined",
+        decay_rate: Annotated[
+            float, Field(ge=0.0, le=1.0, description="Share of importance lost per idle month.")
+        ] = 0.1,
+        min_importance: Annotated[
+            float, Field(ge=0.0, le=1.0, description="Importance never decays below this.")
+        ] = 0.05,
+        namespace: Scope = None,
+        dry_run: DryRun = False,
+    ) -> DecayResult:
+        """Lower the importance of memories left idle, for the time since they were last used
+        or last decayed (so running it twice changes nothing the second time)."""
+        return provider.call(
+            lambda app: app.decay.decay(strategy, decay_rate, min_importance, namespace, dry_run)
+        )
+
+    server.add_tool(
+        reinforce, title="Reinforce a memory", annotations=ADDITIVE, structured_output=True
+    )
+    server.add_tool(
+        decay, title="Decay idle memories", annotations=DESTRUCTIVE, structured_output=True
+    )
