@@ -10,6 +10,7 @@ from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.lifecycle.consolidate import ConsolidateService
 from loci.lifecycle.decay import DecayService
 from loci.lifecycle.reinforce import ReinforceService
 from loci.memory.catalog import CatalogService
@@ -54,6 +55,7 @@ class App:
     maps: VisualizeService
     reinforcement: ReinforceService
     decay: DecayService
+    consolidation: ConsolidateService
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
@@ -114,6 +116,7 @@ def build_app(
         maps=VisualizeService(regions),
         reinforcement=ReinforceService(engine),
         decay=DecayService(engine),
+        consolidation=ConsolidateService(engine),
     )
 
 

@@ -47,6 +47,7 @@ TOOLS = {
     "visualize": {"format", "namespace", "include_edges", "max_memories", "highlight_ids"},
     "reinforce": {"memory_id", "boost", "max_importance"},
     "decay": {"strategy", "decay_rate", "min_importance", "namespace", "dry_run"},
+    "consolidate": {"similarity_threshold", "namespace", "strategy", "dry_run"},
     "init_project": {"path", "name"},
     "list_projects": set(),
     "get_context": {"project_id", "file_type", "version"},

@@ -34,3 +34,17 @@ async def test_decay_through_the_client(connect: Connect) -> None:
     assert preview.structured_content["unchanged"] == 1
     assert tool_error(refused)["type"] == "invalid_input"
     assert tool_error(unknown)["type"] == "not_found"
+
+
+async def test_consolidate_through_the_client(connect: Connect) -> None:
+    async with connect() as client:
+        first = await client.call_tool("remember", {"content": "Ship on Fridays."})
+        await client.call_tool("remember", {"content": "ship on fridays"})
+        done = await client.call_tool("consolidate", {"strategy": "keep_oldest"})
+        old = await client.call_tool("recall", {"query": "when do we ship?", "limit": 1})
+        refused = await client.call_tool("consolidate", {"similarity_threshold": 0.2})
+    assert done.structured_content["groups_found"] == 1
+    kept = done.structured_content["consolidated"][0]["kept"]["id"]
+    assert kept == first.structured_content["id"]
+    assert old.structured_content["memories"][0]["id"] == kept
+    assert tool_error(refused)["type"] == "invalid_input"

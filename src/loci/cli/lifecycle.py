@@ -11,6 +11,7 @@ def register(group: click.Group) -> None:
     """Add the lifecycle commands to the `loci` group."""
     group.add_command(reinforce)
     group.add_command(decay)
+    group.add_command(consolidate)
 
 
 @click.command()
@@ -96,5 +97,55 @@ def decay(
                 f"  {item.importance_before:.3f} -> {item.importance_after:.3f}  "
                 f"({item.reason})  {item.content[:60]}"
             )
+
+    run(work)
+
+
+@click.command()
+@click.option(
+    "--threshold",
+    "similarity_threshold",
+    type=click.FloatRange(0.5, 1.0),
+    default=0.9,
+    show_default=True,
+    help="How alike two memories must be.",
+)
+@click.option(
+    "--strategy",
+    type=click.Choice(["merge", "keep_newest", "keep_oldest"]),
+    default="merge",
+    show_default=True,
+)
+@click.option("--namespace", "-n", help="Only this namespace.")
+@click.option("--dry-run", is_flag=True, help="Show the groups; change nothing.")
+@json_option
+@click.pass_obj
+def consolidate(
+    state: CliState,
+    similarity_threshold: float,
+    strategy: str,
+    namespace: str | None,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Merge near-duplicate memories (the merged ids keep resolving)."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            done = app.consolidation.consolidate(similarity_threshold, namespace, strategy, dry_run)
+        if as_json:
+            emit_json(done)
+            return
+        verb = "would merge" if dry_run else "merged"
+        click.echo(
+            f"{verb} {done.memories_affected} memories in {done.groups_found} groups; "
+            f"{done.memories_after} memories after"
+        )
+        for group in done.consolidated[:20]:
+            click.echo(f"  {group.similarity:.3f}  {group.kept.content[:70]}")
+            for folded in group.merged_from:
+                click.echo(f"         <- {folded.content[:66]}")
+        for reason in done.skipped:
+            click.echo(f"  skipped {reason}", err=True)
 
     run(work)

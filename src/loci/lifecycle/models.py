@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from loci.memory.models import MemoryRef
+
 
 class ReinforceResult(BaseModel):
     """A memory's importance before and after `reinforce`."""
@@ -40,4 +42,30 @@ class DecayResult(BaseModel):
     decay_applied: list[DecayedMemory] = Field(
         description=f"The {DECAYS_LISTED} largest drops, largest first."
     )
+    dry_run: bool
+
+
+#: Consolidation strategies: which memory of a group survives, and with what text.
+CONSOLIDATE_STRATEGIES = ("keep_newest", "keep_oldest", "merge")
+
+
+class ConsolidatedGroup(BaseModel):
+    """Near-duplicates made one."""
+
+    kept: MemoryRef = Field(description="The memory that remains (its text after merging).")
+    merged_from: list[MemoryRef] = Field(
+        description="The memories folded into it; their ids now resolve to the kept one."
+    )
+    similarity: float = Field(description="The least similarity between two of the group.")
+
+
+class ConsolidateResult(BaseModel):
+    """What `consolidate` merged, or would merge with dry_run."""
+
+    strategy: str
+    groups_found: int
+    memories_affected: int = Field(description="Memories in the groups, kept ones included.")
+    memories_after: int = Field(description="Memories in the scope afterwards.")
+    consolidated: list[ConsolidatedGroup]
+    skipped: list[str] = Field(description="Groups left alone, and why.")
     dry_run: bool

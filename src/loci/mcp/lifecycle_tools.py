@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from loci.lifecycle.models import DecayResult, ReinforceResult
+from loci.lifecycle.models import ConsolidateResult, DecayResult, ReinforceResult
 from loci.mcp.memory_tools import ADDITIVE, DESTRUCTIVE, MemoryId, Namespace
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
@@ -54,9 +54,44 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             lambda app: app.decay.decay(strategy, decay_rate, min_importance, namespace, dry_run)
         )
 
+    def consolidate(
+        similarity_threshold: Annotated[
+            float,
+            Field(
+                ge=0.5,
+                le=1.0,
+                description="How alike two memories must be (meaning or spelling), sharing "
+                "most of their words.",
+            ),
+        ] = 0.9,
+        namespace: Scope = None,
+        strategy: Annotated[
+            Literal["keep_newest", "keep_oldest", "merge"],
+            Field(
+                description="merge: one memory with every distinct sentence, all tags, the "
+                "highest importance; keep_newest / keep_oldest: that one's text, all tags."
+            ),
+        ] = "merge",
+        dry_run: DryRun = False,
+    ) -> ConsolidateResult:
+        """Find near-duplicate memories (case, punctuation, a changed word, reordered
+        sentences) and make each group one memory. Groups never chain; conversation turns are
+        never merged; the ids merged away keep resolving to the memory that remains."""
+        return provider.call(
+            lambda app: app.consolidation.consolidate(
+                similarity_threshold, namespace, strategy, dry_run
+            )
+        )
+
     server.add_tool(
         reinforce, title="Reinforce a memory", annotations=ADDITIVE, structured_output=True
     )
     server.add_tool(
         decay, title="Decay idle memories", annotations=DESTRUCTIVE, structured_output=True
+    )
+    server.add_tool(
+        consolidate,
+        title="Merge near-duplicate memories",
+        annotations=DESTRUCTIVE,
+        structured_output=True,
     )

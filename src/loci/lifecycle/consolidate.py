@@ -1,0 +1,291 @@
+"""`consolidate`: near-duplicate memories made one, without losing what they say.
+
+Candidates come from the vector index (each memory's nearest neighbours in its namespace,
+never all pairs); groups never chain (see `duplicates`). A memory in a sequence (a conversation
+turn, a story passage) is an event of its own and is never merged. Everything is written in one
+transaction, after checking that no memory of a group changed since it was read; the ids of the
+memories folded in keep resolving to the memory they were folded into.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from loci import fields
+from loci.errors import InvalidInputError
+from loci.lifecycle.duplicates import Pair, groups_of, likeness, merged_text
+from loci.lifecycle.models import (
+    CONSOLIDATE_STRATEGIES,
+    ConsolidatedGroup,
+    ConsolidateResult,
+)
+from loci.memory.models import Memory, MemoryRef
+from loci.memory.rows import row_to_memory
+from loci.memory.service import content_hash
+from loci.search.engine import MemoryEngine, vector_bytes
+from loci.storage import memories as sql
+from loci.storage import passages
+from loci.storage.vector_index import Allowed, VectorIndex
+from loci.timeutil import now
+
+#: Nearest neighbours of each memory looked at for duplicates, and how far below the threshold
+#: their cosine may be (one word changed in a short text costs that much; its spelling then
+#: decides, see `duplicates.likeness`).
+NEIGHBOURS = 8
+CANDIDATE_MARGIN = 0.15
+#: Most tags a memory may carry (as `remember` allows).
+MAX_TAGS = 64
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What one group becomes: the survivor's new fields and the memories folded into it."""
+
+    keep: tuple[int, Memory]
+    fold: list[tuple[int, Memory]]
+    content: str
+    tags: list[str]
+    metadata: dict[str, object]
+    importance: float
+    similarity: float
+
+
+class ConsolidateService:
+    """Finds and merges near-duplicate memories."""
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        self._engine = engine
+
+    def consolidate(
+        self,
+        similarity_threshold: float = 0.9,
+        namespace: str | None = None,
+        strategy: str = "merge",
+        dry_run: bool = False,
+    ) -> ConsolidateResult:
+        """Merge each group of memories at least `similarity_threshold` similar."""
+        if strategy not in CONSOLIDATE_STRATEGIES:
+            choices = ", ".join(CONSOLIDATE_STRATEGIES)
+            raise InvalidInputError(f"strategy must be one of {choices}", field="strategy")
+        threshold = fields.unit_float(similarity_threshold, "similarity_threshold")
+        if threshold < 0.5:
+            raise InvalidInputError(
+                "similarity_threshold below 0.5 would merge memories that are not duplicates",
+                field="similarity_threshold",
+            )
+        scope = fields.namespace(namespace) if namespace is not None else None
+        with self._engine.db.locked() as conn:
+            if scope is not None:
+                self._engine.require_namespace(conn, scope)
+            candidates = _candidates(conn, scope)
+        index = self._engine.index()
+        near = _pairs(index, candidates, max(threshold - CANDIDATE_MARGIN, 0.0))
+        judge = _Judge(index, self._texts({seq for a, b, _ in near for seq in (a, b)}))
+        scored = [(a, b, judge.likeness(a, b)) for a, b, _ in near]
+        groups = groups_of(
+            [pair for pair in scored if pair[2] >= threshold],
+            lambda a, b: judge.likeness(a, b) >= threshold,
+        )
+        plans, skipped = self._plans(groups, strategy, judge)
+        if not dry_run and plans:
+            plans, changed = self._apply(plans)
+            skipped += changed
+        with self._engine.db.locked() as conn:
+            total = _count(conn, scope)
+        folded = sum(len(plan.fold) for plan in plans)
+        return ConsolidateResult(
+            strategy=strategy,
+            groups_found=len(plans),
+            memories_affected=folded + len(plans),
+            memories_after=total - folded if dry_run else total,
+            consolidated=[_reported(plan) for plan in plans],
+            skipped=skipped,
+            dry_run=dry_run,
+        )
+
+    def _texts(self, seqs: set[int]) -> dict[int, str]:
+        with self._engine.db.locked() as conn:
+            rows = sql.rows_by_seq(conn, sorted(seqs))
+        return {seq: str(row[2]) for seq, row in rows.items()}
+
+    def _plans(
+        self, groups: list[list[int]], strategy: str, judge: _Judge
+    ) -> tuple[list[_Plan], list[str]]:
+        with self._engine.db.locked() as conn:
+            rows = sql.rows_by_seq(conn, [seq for group in groups for seq in group])
+        plans: list[_Plan] = []
+        skipped: list[str] = []
+        for group in groups:
+            members = [row_to_memory(rows[seq]) for seq in group if seq in rows]
+            if len(members) < 2:
+                continue
+            plan = _plan(members, strategy, judge.least(group))
+            problem = self._too_big(plan)
+            if problem:
+                skipped.append(f"{plan.keep[1].id}: {problem}")
+            else:
+                plans.append(plan)
+        return plans, skipped
+
+    def _too_big(self, plan: _Plan) -> str | None:
+        limits = self._engine.limits
+        if len(plan.content.encode("utf-8")) > limits.max_content_bytes:
+            return f"the merged text would exceed {limits.max_content_bytes} bytes"
+        if len(plan.tags) > MAX_TAGS:
+            return f"the merged tags would exceed {MAX_TAGS}"
+        metadata = json.dumps(plan.metadata, ensure_ascii=False)
+        if len(metadata.encode("utf-8")) > limits.max_metadata_bytes:
+            return f"the merged metadata would exceed {limits.max_metadata_bytes} bytes"
+        return None
+
+    def _apply(self, plans: list[_Plan]) -> tuple[list[_Plan], list[str]]:
+        # Merged texts are embedded before the write transaction, which only checks and writes.
+        rewritten = [p for p in plans if p.content != p.keep[1].content]
+        texts = [p.content for p in rewritten]
+        keys = [p.keep[0] for p in rewritten]
+        vectors = dict(zip(keys, self._engine.embed(texts), strict=True)) if texts else {}
+        parts = dict(zip(keys, self._engine.passages_of(texts), strict=True))
+        done: list[_Plan] = []
+        skipped: list[str] = []
+        stamp = now()
+        with self._engine.db.write() as conn:
+            for plan in plans:
+                if not _unchanged(conn, plan):
+                    skipped.append(f"{plan.keep[1].id}: a memory of the group changed meanwhile")
+                    continue
+                seq = plan.keep[0]
+                vector = vectors.get(seq)
+                _write(conn, plan, stamp, None if vector is None else vector_bytes(vector))
+                if seq in parts:
+                    passages.replace(conn, seq, parts[seq])
+                done.append(plan)
+        self._engine.sync.note_own_write()
+        return done, skipped
+
+
+def _candidates(conn: sqlite3.Connection, scope: str | None) -> list[tuple[int, str]]:
+    """(seq, namespace) of the memories that may be merged: those in no sequence."""
+    where, params = ("m.namespace = ?", [scope]) if scope is not None else ("1", [])
+    rows = conn.execute(
+        f"SELECT m.seq, m.namespace FROM memories m WHERE {where} "
+        "AND NOT EXISTS (SELECT 1 FROM sequence_items s WHERE s.seq = m.seq)",
+        params,
+    ).fetchall()
+    return [(int(seq), str(name)) for seq, name in rows]
+
+
+def _pairs(index: VectorIndex, candidates: list[tuple[int, str]], threshold: float) -> list[Pair]:
+    allowed_keys = np.array(sorted(seq for seq, _ in candidates), dtype=np.int64)
+    pairs: dict[tuple[int, int], float] = {}
+    for seq, name in candidates:
+        vector = index.get(seq)
+        if vector is None:
+            continue
+        allowed = Allowed(namespaces=frozenset({name}), keys=allowed_keys)
+        for hit in index.search(vector.reshape(1, -1), NEIGHBOURS + 1, allowed):
+            if hit.key != seq and hit.similarity >= threshold:
+                pairs[(min(seq, hit.key), max(seq, hit.key))] = float(hit.similarity)
+    return [(a, b, similarity) for (a, b), similarity in pairs.items()]
+
+
+class _Judge:
+    """How alike two memories are: their cosine (from the index) and their texts."""
+
+    def __init__(self, index: VectorIndex, texts: dict[int, str]) -> None:
+        self._index = index
+        self._texts = texts
+
+    def likeness(self, a: int, b: int) -> float:
+        vector = self._index.get(a)
+        if vector is None or a not in self._texts or b not in self._texts:
+            return 0.0
+        cosine = self._index.similarities(vector.reshape(1, -1), np.array([b], dtype=np.int64))
+        score = float(cosine[0]) if np.isfinite(cosine[0]) else 0.0
+        return likeness(score, self._texts[a], self._texts[b])
+
+    def least(self, group: Sequence[int]) -> float:
+        return min(self.likeness(a, b) for i, a in enumerate(group) for b in group[i + 1 :])
+
+
+def _plan(members: list[tuple[int, Memory]], strategy: str, similarity: float) -> _Plan:
+    by_age = sorted(members, key=lambda m: (m[1].created_at, m[0]))
+    if strategy == "keep_newest":
+        keep = by_age[-1]
+    elif strategy == "keep_oldest":
+        keep = by_age[0]
+    else:  # merge: the most important survives (the oldest of equals), its text first
+        keep = max(by_age, key=lambda m: m[1].importance)
+    fold = [m for m in by_age if m[0] != keep[0]]
+    content = keep[1].content
+    if strategy == "merge":
+        content = merged_text([keep[1].content, *(m.content for _, m in fold)])
+    metadata: dict[str, object] = {}
+    for _, memory in reversed(fold):
+        metadata.update(memory.metadata)
+    metadata.update(keep[1].metadata)  # the survivor's values win
+    tags = list(dict.fromkeys(t for _, m in [keep, *fold] for t in m.tags))
+    importance = max(m.importance for _, m in members)
+    return _Plan(keep, fold, content, tags, metadata, importance, round(similarity, 4))
+
+
+def _unchanged(conn: sqlite3.Connection, plan: _Plan) -> bool:
+    seqs = [plan.keep[0], *(seq for seq, _ in plan.fold)]
+    rows = sql.rows_by_seq(conn, seqs)
+    if len(rows) != len(seqs):
+        return False
+    expected = dict([plan.keep, *plan.fold])
+    return all(row_to_memory(rows[seq])[1] == expected[seq] for seq in seqs)
+
+
+def _write(conn: sqlite3.Connection, plan: _Plan, stamp: str, embedding: bytes | None) -> None:
+    keep_seq, kept = plan.keep
+    folded = [seq for seq, _ in plan.fold]
+    marks = ", ".join("?" * len(folded))
+    uses = kept.access_count + sum(m.access_count for _, m in plan.fold)
+    last_used = max([kept.last_accessed, *(m.last_accessed for _, m in plan.fold)])
+    conn.execute(
+        "UPDATE memories SET content = ?, content_hash = ?, tags = ?, metadata = ?, "
+        "importance = ?, access_count = ?, last_accessed = ?, updated_at = ?, "
+        "embedding = coalesce(?, embedding) WHERE seq = ?",
+        (
+            plan.content,
+            content_hash(plan.content),
+            json.dumps(plan.tags, ensure_ascii=False),
+            json.dumps(plan.metadata, ensure_ascii=False),
+            plan.importance,
+            uses,
+            last_used,
+            stamp,
+            embedding,
+            keep_seq,
+        ),
+    )
+    conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (keep_seq,))
+    conn.executemany(
+        "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)", [(t, keep_seq) for t in plan.tags]
+    )
+    conn.execute(f"UPDATE memory_aliases SET seq = ? WHERE seq IN ({marks})", (keep_seq, *folded))
+    conn.executemany(
+        "INSERT OR REPLACE INTO memory_aliases(id, seq) VALUES (?, ?)",
+        [(memory.id, keep_seq) for _, memory in plan.fold],
+    )
+    conn.execute(f"DELETE FROM memories WHERE seq IN ({marks})", folded)
+
+
+def _count(conn: sqlite3.Connection, scope: str | None) -> int:
+    where, params = ("namespace = ?", [scope]) if scope is not None else ("1", [])
+    return int(conn.execute(f"SELECT count(*) FROM memories WHERE {where}", params).fetchone()[0])
+
+
+def _reported(plan: _Plan) -> ConsolidatedGroup:
+    kept = plan.keep[1]
+    return ConsolidatedGroup(
+        kept=MemoryRef(id=kept.id, content=plan.content),
+        merged_from=[MemoryRef(id=m.id, content=m.content) for _, m in plan.fold],
+        similarity=plan.similarity,
+    )
