@@ -2,8 +2,9 @@
 their sentences.
 
 Two memories are near-duplicates when they share most of their words (SHARED_WORDS) and one
-says every sentence of the other, or they are alike enough in meaning (the cosine of their vectors) or in spelling (the character similarity
-of their texts, case and punctuation aside). Meaning alone also pairs paraphrases of distinct
+says every sentence of the other, or they are alike enough in meaning (the cosine of their
+vectors) or in spelling (the character similarity of their texts, case and punctuation aside).
+Meaning alone also pairs paraphrases of distinct
 facts ("Ana is grateful for Ben's help" / "Ana appreciates Ben's kind words"); spelling alone
 misses sentences reordered.
 
