@@ -12,6 +12,7 @@ from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.lifecycle.consolidate import ConsolidateService
 from loci.lifecycle.decay import DecayService
+from loci.lifecycle.extract import ExtractService
 from loci.lifecycle.reinforce import ReinforceService
 from loci.memory.catalog import CatalogService
 from loci.memory.service import MemoryService
@@ -56,6 +57,7 @@ class App:
     reinforcement: ReinforceService
     decay: DecayService
     consolidation: ConsolidateService
+    extraction: ExtractService
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
@@ -117,6 +119,7 @@ def build_app(
         reinforcement=ReinforceService(engine),
         decay=DecayService(engine),
         consolidation=ConsolidateService(engine),
+        extraction=ExtractService(engine, memory),
     )
 
 

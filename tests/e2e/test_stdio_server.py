@@ -48,6 +48,7 @@ TOOLS = {
     "reinforce": {"memory_id", "boost", "max_importance"},
     "decay": {"strategy", "decay_rate", "min_importance", "namespace", "dry_run"},
     "consolidate": {"similarity_threshold", "namespace", "strategy", "dry_run"},
+    "extract": {"text", "namespace", "min_importance", "types"},
     "init_project": {"path", "name"},
     "list_projects": set(),
     "get_context": {"project_id", "file_type", "version"},

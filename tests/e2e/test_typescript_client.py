@@ -106,6 +106,10 @@ def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: 
         call("visualize", {"format": "json", "include_edges": True}),
         call("visualize", {"format": "mermaid"}),
         call("regions", {"namespace": "nowhere"}),
+        call("extract", {"text": "Ana: We decided to ship the beta in June.", "namespace": "x"}),
+        call("consolidate", {"dry_run": True}),
+        call("decay", {"strategy": "time", "dry_run": True}),
+        call("extract", {"text": "Ana: hi", "types": ["gossip"]}),
     ]
     driven = drive(ts_client, tmp_path / "home", steps)
     assert {"tools", "resources", "prompts", "logging", "completions"} <= set(driven["server"])
@@ -138,3 +142,7 @@ def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: 
     assert len(answers[25]["result"]["structuredContent"]["journey"]) == 2  # all there is
     assert answers[27]["result"]["structuredContent"]["mermaid"].startswith("flowchart")
     assert error_of(answers[28])["type"] == "not_found"
+    lifecycle = [answers[i]["result"] for i in (29, 30, 31)]
+    assert all(not result.get("isError") and result["structuredContent"] for result in lifecycle)
+    assert answers[29]["result"]["structuredContent"]["total_extracted"] == 1
+    assert error_of(answers[32])["type"] == "invalid_input"

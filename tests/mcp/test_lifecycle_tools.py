@@ -48,3 +48,13 @@ async def test_consolidate_through_the_client(connect: Connect) -> None:
     assert kept == first.structured_content["id"]
     assert old.structured_content["memories"][0]["id"] == kept
     assert tool_error(refused)["type"] == "invalid_input"
+
+
+async def test_extract_through_the_client(connect: Connect) -> None:
+    text = "Ana: We decided to ship the beta in June.\nBen: Did you tell the team?"
+    async with connect() as client:
+        found = await client.call_tool("extract", {"text": text, "namespace": "notes"})
+        refused = await client.call_tool("extract", {"text": text, "types": ["gossip"]})
+    assert [i["type"] for i in found.structured_content["extracted"]] == ["decision"]
+    assert found.structured_content["skipped_items"][0]["reason"] == "a question"
+    assert tool_error(refused)["type"] == "invalid_input"

@@ -108,7 +108,7 @@ def commands() -> click.Group:
         story,
     )
 
-    families = (memory, spatial, lifecycle, admin, conversations, context, checkpoints, story)
+    families = (memory, spatial, admin, conversations, lifecycle, context, checkpoints, story)
     for family in families:
         family.register(cli)
     return cli

@@ -13,7 +13,8 @@ from loci.conversations.messages import ChatMessage
 from loci.conversations.models import ConversationImportResult
 from loci.errors import InvalidInputError
 from loci.memory.models import MemoryDraft, SequenceDraft
-from loci.memory.service import MemoryService, content_hash
+from loci.memory.service import MemoryService
+from loci.memory.validation import content_hash
 from loci.sequences import conversations
 from loci.storage.db import Database
 from loci.storage.vector_sync import Progress

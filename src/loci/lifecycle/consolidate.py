@@ -26,7 +26,7 @@ from loci.lifecycle.models import (
 )
 from loci.memory.models import Memory, MemoryRef
 from loci.memory.rows import row_to_memory
-from loci.memory.service import content_hash
+from loci.memory.validation import content_hash
 from loci.search.engine import MemoryEngine, vector_bytes
 from loci.storage import memories as sql
 from loci.storage import passages

@@ -69,3 +69,36 @@ class ConsolidateResult(BaseModel):
     consolidated: list[ConsolidatedGroup]
     skipped: list[str] = Field(description="Groups left alone, and why.")
     dry_run: bool
+
+
+#: Skipped sentences listed in an extract result (all are counted).
+SKIPS_LISTED = 100
+
+
+class ExtractedItem(BaseModel):
+    """A memory `extract` stored."""
+
+    id: str
+    content: str = Field(description="The whole sentence, after its speaker's name if any.")
+    type: str = Field(description="fact, decision, preference or insight.")
+    importance: float
+    source_snippet: str = Field(description="The line of the text it came from.")
+    line: int = Field(description="That line's number in the text (1 for the first).")
+
+
+class SkippedSentence(BaseModel):
+    """A sentence `extract` did not store, and why."""
+
+    text: str
+    reason: str
+    line: int
+
+
+class ExtractResult(BaseModel):
+    """What `extract` found in a text."""
+
+    extracted: list[ExtractedItem]
+    total_extracted: int
+    skipped: int = Field(description="Sentences not stored (questions, reactions, duplicates...).")
+    skipped_items: list[SkippedSentence] = Field(description=f"The first {SKIPS_LISTED}.")
+    text_length: int

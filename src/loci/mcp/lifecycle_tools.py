@@ -5,7 +5,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from loci.lifecycle.models import ConsolidateResult, DecayResult, ReinforceResult
+from loci.lifecycle.models import (
+    ConsolidateResult,
+    DecayResult,
+    ExtractResult,
+    ReinforceResult,
+)
 from loci.mcp.memory_tools import ADDITIVE, DESTRUCTIVE, MemoryId, Namespace
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
@@ -83,6 +88,32 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             )
         )
 
+    def extract(
+        text: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="A conversation (lines may start with 'Speaker: '), notes or a "
+                "meeting record.",
+            ),
+        ],
+        namespace: Namespace = "default",
+        min_importance: Annotated[
+            float, Field(ge=0.0, le=1.0, description="Store sentences at least this important.")
+        ] = 0.3,
+        types: Annotated[
+            list[Literal["fact", "decision", "preference", "insight"]],
+            Field(min_length=1, max_length=4, description="The kinds of memory to keep."),
+        ] = ["fact", "decision", "preference", "insight"],  # noqa: B006 - never mutated
+    ) -> ExtractResult:
+        """Store what is worth remembering in a text: each sentence that tells a fact,
+        decision, preference or insight, whole and with its speaker. Questions, reactions,
+        uncertain recall ("I don't remember...") and near-duplicates of stored memories are
+        skipped, each with the reason."""
+        return provider.call(
+            lambda app: app.extraction.extract(text, namespace, min_importance, types)
+        )
+
     server.add_tool(
         reinforce, title="Reinforce a memory", annotations=ADDITIVE, structured_output=True
     )
@@ -94,4 +125,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         title="Merge near-duplicate memories",
         annotations=DESTRUCTIVE,
         structured_output=True,
+    )
+    server.add_tool(
+        extract, title="Extract memories from text", annotations=ADDITIVE, structured_output=True
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -28,7 +27,7 @@ from loci.memory.models import (
     RememberResult,
 )
 from loci.memory.rows import row_to_hit, row_to_memory
-from loci.memory.validation import CheckedDraft
+from loci.memory.validation import CheckedDraft, content_hash
 from loci.search import hybrid, query_side, search_side
 from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.search.filters import CompiledFilter, compile_filter
@@ -112,6 +111,12 @@ class MemoryService:
                 if progress is not None:
                     progress(len(ids), len(checked))
         return ids
+
+    def remember_embedded(
+        self, drafts: Sequence[MemoryDraft], vectors: np.ndarray[Any, Any]
+    ) -> list[str]:
+        """Store memories the caller embedded already (with this model), in one transaction."""
+        return self._store([self._check(d) for d in drafts], vectors)[0] if drafts else []
 
     def replace(
         self,
@@ -393,8 +398,3 @@ class MemoryService:
             self._engine.db.write_behind(lambda conn: sql.touch(conn, seqs, seen))
             self._engine.beside(self._engine.db.flush_behind)
         return hits
-
-
-def content_hash(text: str) -> str:
-    """Identity of a memory's content, for duplicate detection."""
-    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()

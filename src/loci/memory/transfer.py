@@ -25,7 +25,7 @@ from loci.memory.models import (
     SequencePlace,
 )
 from loci.memory.rows import row_to_memory
-from loci.memory.service import content_hash
+from loci.memory.validation import content_hash
 from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.search.filters import compile_filter
 from loci.sequences.members import Placement

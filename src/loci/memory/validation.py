@@ -1,10 +1,11 @@
-"""Checks on a memory draft, field by field, before anything is written.
+"""Checks on a memory draft, field by field, before anything is written; the identity of a text.
 
 Each check raises :class:`~loci.errors.InvalidInputError` naming the field.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -73,3 +74,8 @@ def placement(value: SequenceDraft, field: str = "sequence") -> Placement:
         None if position is None else float(position),
         actor,
     )
+
+
+def content_hash(text: str) -> str:
+    """Identity of a memory's content, for duplicate detection."""
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
