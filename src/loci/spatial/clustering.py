@@ -21,7 +21,7 @@ Labels = npt.NDArray[np.int64]
 
 #: PCA components kept before density clustering, and memories per component below that (a
 #: density needs many more points than dimensions).
-REDUCED_DIMENSIONS = 10
+REDUCED_DIMENSIONS = 20
 POINTS_PER_DIMENSION = 8
 #: Neighbours that make a point dense (HDBSCAN's min_samples), at least min_cluster_size: fewer
 #: split every topic into many tiny regions. Stores under 20 memories per neighbour use fewer.
@@ -35,7 +35,7 @@ OUTLIER_SIMILARITY = 0.25
 SILHOUETTE_SAMPLE = 2000
 #: Above this many memories, density seeds come from a random sample of this size (HDBSCAN
 #: grows faster than linearly); refinement still assigns every memory.
-SEED_SAMPLE = 12_000
+SEED_SAMPLE = 5_000
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """`regions`: the subjects the memories fall into, computed once per state of the store.
 
-The clustering of a scope is kept until a memory of it is added, removed or edited (the
-fingerprint of `space`), and shared: `wander` counts the regions it visits and `visualize`
+The clustering of a scope is kept until a memory is added, removed or edited (the fingerprint
+of `space`), and shared: `wander` counts the regions it visits and `visualize`
 colours its map with them.
 """
 
@@ -26,7 +26,7 @@ from loci.spatial.models import (
     Region,
     RegionsResult,
 )
-from loci.spatial.space import Fingerprint, MemorySpace, fingerprint, load_space
+from loci.spatial.space import MemorySpace, fingerprint, load_space
 
 #: Clusterings kept (one per scope and parameters).
 CACHED_MAPS = 8
@@ -51,7 +51,7 @@ class RegionsService:
 
     def __init__(self, engine: MemoryEngine) -> None:
         self._engine = engine
-        self._maps: dict[_Key, tuple[Fingerprint, RegionMap]] = {}
+        self._maps: dict[_Key, tuple[int, RegionMap]] = {}
         self._lock = threading.Lock()
 
     def regions(
@@ -74,7 +74,7 @@ class RegionsService:
         with self._engine.db.locked() as conn:
             if key[0] is not None:
                 self._engine.require_namespace(conn, key[0])
-            current = fingerprint(conn, key[0])
+            current = fingerprint(conn)
             with self._lock:
                 kept = self._maps.get(key)
             if kept is not None and kept[0] == current:

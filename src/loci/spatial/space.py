@@ -1,10 +1,11 @@
 """The memories of a namespace (or all of them) as points: ids, texts and unit vectors read
-from SQLite, and a fingerprint that changes whenever they do."""
+from SQLite, and a fingerprint of the store that changes whenever they do."""
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -12,7 +13,6 @@ import numpy.typing as npt
 from loci.storage.memories import iter_memories
 
 FloatMatrix = npt.NDArray[np.float32]
-Fingerprint = tuple[int, int, int, str]
 
 
 @dataclass(frozen=True)
@@ -28,17 +28,17 @@ class MemorySpace:
     def __len__(self) -> int:
         return len(self.ids)
 
+    @cached_property
+    def row_of(self) -> dict[int, int]:
+        """The row of each memory seq."""
+        return {seq: row for row, seq in enumerate(self.seqs)}
 
-def fingerprint(conn: sqlite3.Connection, namespace: str | None) -> Fingerprint:
-    """What changes when a memory of the scope is added, removed or edited: its count, the
-    largest and the sum of its seqs, and the latest edit."""
-    where, params = _scope(namespace)
-    row = conn.execute(
-        "SELECT count(*), coalesce(max(seq), 0), coalesce(sum(seq), 0), "
-        f"coalesce(max(updated_at), '') FROM memories m WHERE {where}",
-        params,
-    ).fetchone()
-    return int(row[0]), int(row[1]), int(row[2]), str(row[3])
+
+def fingerprint(conn: sqlite3.Connection) -> int:
+    """What changes whenever a memory is added, removed or edited: the last entry of the change
+    log every such write appends to (its numbers never repeat)."""
+    row = conn.execute("SELECT coalesce(max(seq), 0) FROM vector_log").fetchone()
+    return int(row[0])
 
 
 def load_space(conn: sqlite3.Connection, namespace: str | None) -> MemorySpace:

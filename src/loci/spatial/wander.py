@@ -18,6 +18,11 @@ from loci.memory.models import MemoryRef
 from loci.search.engine import MemoryEngine
 from loci.spatial.models import MAX_RANDOM_SEED, MAX_STEPS, WanderResult, WanderStep
 from loci.spatial.regions import RegionMap, RegionsService
+from loci.storage import memories as sql
+from loci.storage.vector_index import Allowed, VectorIndex
+
+#: Neighbours looked at per step beyond the memories walked already.
+SEARCH_MARGIN = 8
 
 
 class WanderService:
@@ -55,8 +60,10 @@ class WanderService:
         rng = np.random.default_rng(random_seed)
         walked = [self._start(found, seed, seed_id, rng)]
         kinds = ["start"]
+        index = self._engine.index()
+        allowed = Allowed(namespaces=frozenset({namespace})) if namespace is not None else None
         for _ in range(steps):
-            step = _next(found, walked, randomness, rng)
+            step = _next(found, walked, randomness, rng, index, allowed)
             if step is None:
                 break
             walked.append(step[0])
@@ -68,9 +75,12 @@ class WanderService:
     ) -> int:
         space = found.space
         if seed_id is not None:
-            if seed_id not in space.ids:
+            with self._engine.db.locked() as conn:
+                row = sql.fetch_by_id(conn, seed_id)
+            start = space.row_of.get(int(row[0])) if row is not None else None
+            if start is None:
                 raise NotFoundError(f"no memory with id {seed_id} here", memory_id=seed_id)
-            return space.ids.index(seed_id)
+            return start
         if seed is not None:
             query = self._engine.embed([seed])[0]
             return int(np.argmax(space.vectors @ query))
@@ -78,18 +88,30 @@ class WanderService:
 
 
 def _next(
-    found: RegionMap, walked: list[int], randomness: float, rng: np.random.Generator
+    found: RegionMap,
+    walked: list[int],
+    randomness: float,
+    rng: np.random.Generator,
+    index: VectorIndex,
+    allowed: Allowed | None,
 ) -> tuple[int, str] | None:
     """The next row and how it was reached; None when every memory has been visited."""
-    unvisited = np.ones(len(found.space), dtype=bool)
-    unvisited[walked] = False
-    if not unvisited.any():
+    space = found.space
+    if len(walked) >= len(space):
         return None
     if rng.random() < randomness:
+        unvisited = np.ones(len(space), dtype=bool)
+        unvisited[walked] = False
         return int(rng.choice(np.flatnonzero(unvisited))), "random"
-    scores = found.space.vectors @ found.space.vectors[walked[-1]]
-    scores[~unvisited] = -np.inf
-    return int(np.argmax(scores)), "neighbor"
+    here = space.vectors[walked[-1]].reshape(1, -1)
+    hits = index.search(here, len(walked) + SEARCH_MARGIN, allowed)
+    rows = (space.row_of.get(hit.key) for hit in hits)
+    row = next((r for r in rows if r is not None and r not in walked), None)
+    if row is None:  # the index lags the map, or its hits are all walked: scan the map
+        scores = space.vectors @ space.vectors[walked[-1]]
+        scores[walked] = -np.inf
+        row = int(np.argmax(scores))
+    return row, "neighbor"
 
 
 def _result(found: RegionMap, walked: list[int], kinds: list[str], seed: int) -> WanderResult:
