@@ -9,7 +9,7 @@ import pytest
 from loci.app import App
 from loci.conversations.messages import parse_messages
 from loci.errors import InvalidInputError, NotFoundError
-from loci.lifecycle.duplicates import groups_of, likeness, merged_text, sentences
+from loci.lifecycle.duplicates import groups_of, likeness, merged_text, prepare, sentences
 from loci.memory.models import MemoryDraft
 from tests.cli_runner import run_loci
 
@@ -106,8 +106,11 @@ def test_texts_merge_by_sentence_and_likeness_needs_shared_words() -> None:
     ]
     merged = merged_text(["A cat sat. It purred.", "a cat sat!  It slept.", "It purred"])
     assert merged == "A cat sat. It purred. It slept."
-    assert likeness(0.95, "Ana likes tea", "Ben hates coffee today") == 0.0
-    assert likeness(0.5, "The deploy key is here", "the deploy key is here!") == 1.0
+    assert likeness(0.95, prepare("Ana likes tea"), prepare("Ben hates coffee today")) == 0.0
+    same = likeness(0.5, prepare("The deploy key is here"), prepare("the deploy key is here!"))
+    assert same == 1.0
+    spelled = likeness(0.5, prepare("Ana moved in May 2019"), prepare("Ana moved in June 2019"))
+    assert 0.7 < spelled < 1.0
 
 
 def test_consolidate_refuses_bad_input(app: App) -> None:

@@ -18,7 +18,7 @@ import numpy as np
 
 from loci import fields
 from loci.errors import InvalidInputError
-from loci.lifecycle.duplicates import Pair, groups_of, likeness, merged_text
+from loci.lifecycle.duplicates import Pair, groups_of, likeness, merged_text, prepare
 from loci.lifecycle.models import (
     CONSOLIDATE_STRATEGIES,
     ConsolidatedGroup,
@@ -85,8 +85,8 @@ class ConsolidateService:
             candidates = _candidates(conn, scope)
         index = self._engine.index()
         near = _pairs(index, candidates, max(threshold - CANDIDATE_MARGIN, 0.0))
-        judge = _Judge(index, self._texts({seq for a, b, _ in near for seq in (a, b)}))
-        scored = [(a, b, judge.likeness(a, b)) for a, b, _ in near]
+        judge = _Judge(index, self._texts({seq for a, b, _ in near for seq in (a, b)}), threshold)
+        scored = [(a, b, judge.likeness(a, b, cosine)) for a, b, cosine in near]
         groups = groups_of(
             [pair for pair in scored if pair[2] >= threshold],
             lambda a, b: judge.likeness(a, b) >= threshold,
@@ -179,37 +179,53 @@ def _candidates(conn: sqlite3.Connection, scope: str | None) -> list[tuple[int, 
     return [(int(seq), str(name)) for seq, name in rows]
 
 
-def _pairs(index: VectorIndex, candidates: list[tuple[int, str]], threshold: float) -> list[Pair]:
-    allowed_keys = np.array(sorted(seq for seq, _ in candidates), dtype=np.int64)
+def _pairs(index: VectorIndex, candidates: list[tuple[int, str]], floor: float) -> list[Pair]:
+    """Each memory's nearest neighbours at least `floor` similar, as (a, b, cosine), a < b."""
+    allowed_seqs = {seq for seq, _ in candidates}
     pairs: dict[tuple[int, int], float] = {}
     for seq, name in candidates:
         vector = index.get(seq)
         if vector is None:
             continue
-        allowed = Allowed(namespaces=frozenset({name}), keys=allowed_keys)
+        allowed = Allowed(namespaces=frozenset({name}))
         for hit in index.search(vector.reshape(1, -1), NEIGHBOURS + 1, allowed):
-            if hit.key != seq and hit.similarity >= threshold:
+            if hit.key != seq and hit.similarity >= floor and hit.key in allowed_seqs:
                 pairs[(min(seq, hit.key), max(seq, hit.key))] = float(hit.similarity)
     return [(a, b, similarity) for (a, b), similarity in pairs.items()]
 
 
 class _Judge:
-    """How alike two memories are: their cosine (from the index) and their texts."""
+    """How alike two memories are (their cosine from the index, and their texts), each pair
+    judged once."""
 
-    def __init__(self, index: VectorIndex, texts: dict[int, str]) -> None:
+    def __init__(self, index: VectorIndex, texts: dict[int, str], threshold: float) -> None:
         self._index = index
-        self._texts = texts
+        self._texts = {seq: prepare(text) for seq, text in texts.items()}
+        self._threshold = threshold
+        self._judged: dict[tuple[int, int], float] = {}
 
-    def likeness(self, a: int, b: int) -> float:
-        vector = self._index.get(a)
-        if vector is None or a not in self._texts or b not in self._texts:
-            return 0.0
-        cosine = self._index.similarities(vector.reshape(1, -1), np.array([b], dtype=np.int64))
-        score = float(cosine[0]) if np.isfinite(cosine[0]) else 0.0
-        return likeness(score, self._texts[a], self._texts[b])
+    def likeness(self, a: int, b: int, cosine: float | None = None) -> float:
+        pair = (min(a, b), max(a, b))
+        if pair not in self._judged:
+            if cosine is None:
+                cosine = self._cosine(a, b)
+            texts = self._texts.get(a), self._texts.get(b)
+            self._judged[pair] = (
+                likeness(cosine, texts[0], texts[1], self._threshold)
+                if texts[0] is not None and texts[1] is not None
+                else 0.0
+            )
+        return self._judged[pair]
 
     def least(self, group: Sequence[int]) -> float:
         return min(self.likeness(a, b) for i, a in enumerate(group) for b in group[i + 1 :])
+
+    def _cosine(self, a: int, b: int) -> float:
+        vector = self._index.get(a)
+        if vector is None:
+            return 0.0
+        score = self._index.similarities(vector.reshape(1, -1), np.array([b], dtype=np.int64))
+        return float(score[0]) if np.isfinite(score[0]) else 0.0
 
 
 def _plan(members: list[tuple[int, Memory]], strategy: str, similarity: float) -> _Plan:

@@ -18,14 +18,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
+from typing import NamedTuple
 
 #: The space after a sentence: after . ! ? or one of them and a closing quote or bracket.
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+")
 _NOT_WORD = re.compile(r"[\W_]+")
 #: Least share of their distinct words (Jaccard) two near-duplicates have in common.
 SHARED_WORDS = 0.6
-#: Longest texts whose character similarity is computed (it is quadratic in the length).
-LONGEST_COMPARED = 4000
+#: Longest texts whose character similarity is computed (it is quadratic in the length; in
+#: longer texts one changed word hardly moves the cosine).
+LONGEST_COMPARED = 300
 
 Pair = tuple[int, int, float]
 
@@ -51,22 +53,37 @@ def groups_of(pairs: Iterable[Pair], similar: Callable[[int, int], bool]) -> lis
     return groups
 
 
-def likeness(cosine: float, first: str, second: str) -> float:
+class Prepared(NamedTuple):
+    """A text as `likeness` compares it: its key, its words and the keys of its sentences."""
+
+    key: str
+    words: frozenset[str]
+    said: frozenset[str]
+
+
+def prepare(text: str) -> Prepared:
+    """`text` ready for `likeness` (prepare each memory once when comparing many pairs)."""
+    key = sentence_key(text)
+    return Prepared(
+        key, frozenset(key.split()), frozenset(sentence_key(s) for s in sentences(text))
+    )
+
+
+def likeness(cosine: float, first: Prepared, second: Prepared, enough: float = 1.0) -> float:
     """How alike two memories are (0-1): 0 unless they share SHARED_WORDS of their words; 1 when
     every sentence of one is in the other; else the larger of their cosine and their character
-    similarity."""
-    a, b = sentence_key(first), sentence_key(second)
-    words_a, words_b = set(a.split()), set(b.split())
-    union = words_a | words_b
-    if not union or len(words_a & words_b) / len(union) < SHARED_WORDS:
+    similarity (not computed when the cosine reaches `enough` already)."""
+    union = first.words | second.words
+    if not union or len(first.words & second.words) / len(union) < SHARED_WORDS:
         return 0.0
-    said_a = {sentence_key(s) for s in sentences(first)}
-    said_b = {sentence_key(s) for s in sentences(second)}
-    if said_a <= said_b or said_b <= said_a:
+    if first.said <= second.said or second.said <= first.said:
         return 1.0
-    if max(len(a), len(b)) > LONGEST_COMPARED:
+    if cosine >= enough or max(len(first.key), len(second.key)) > LONGEST_COMPARED:
         return cosine
-    return max(cosine, SequenceMatcher(None, a, b, autojunk=False).ratio())
+    matcher = SequenceMatcher(None, first.key, second.key, autojunk=False)
+    if matcher.quick_ratio() <= cosine:  # an upper bound of the ratio
+        return cosine
+    return max(cosine, matcher.ratio())
 
 
 def sentences(text: str) -> list[str]:

@@ -18,7 +18,7 @@ import numpy as np
 from loci import fields
 from loci.errors import InvalidInputError
 from loci.lifecycle.cues import TYPES, LineContext, Reading, read_sentence
-from loci.lifecycle.duplicates import likeness, sentence_key, sentences
+from loci.lifecycle.duplicates import likeness, prepare, sentence_key, sentences
 from loci.lifecycle.models import SKIPS_LISTED, ExtractedItem, ExtractResult, SkippedSentence
 from loci.memory.models import MemoryDraft
 from loci.memory.service import MemoryService
@@ -122,7 +122,12 @@ class ExtractService:
         with self._engine.db.locked() as conn:
             rows = sql.rows_by_seq(conn, [hits[0].key])
         row = rows.get(hits[0].key)
-        if row is None or likeness(hits[0].similarity, str(row[2]), content) < DUPLICATE_LIKENESS:
+        if row is None:
+            return None
+        if (
+            likeness(hits[0].similarity, prepare(str(row[2])), prepare(content))
+            < DUPLICATE_LIKENESS
+        ):
             return None
         return str(row[1])
 
