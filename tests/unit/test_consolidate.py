@@ -53,7 +53,11 @@ def test_keep_newest_and_oldest_choose_by_age_and_dry_run_changes_nothing(app: A
     newer = remember(app, VAULT.upper())
     for text in ELSEWHERE:
         remember(app, text)
-    preview = app.consolidation.consolidate(strategy="keep_newest", dry_run=True)
+    heard: list[tuple[int, int]] = []
+    preview = app.consolidation.consolidate(
+        strategy="keep_newest", dry_run=True, progress=lambda *at: heard.append(at)
+    )
+    assert heard[-1] == (5, 5)
     assert preview.dry_run and preview.memories_after == 4
     assert preview.consolidated[0].kept.id == newer
     assert app.memory.get(older).id == older  # nothing changed

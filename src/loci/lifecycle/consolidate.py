@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,8 +38,13 @@ from loci.timeutil import now
 #: decides, see `duplicates.likeness`).
 NEIGHBOURS = 8
 CANDIDATE_MARGIN = 0.15
+#: Memories compared between two progress reports.
+PROGRESS_EVERY = 500
 #: Most tags a memory may carry (as `remember` allows).
 MAX_TAGS = 64
+
+
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -67,8 +72,10 @@ class ConsolidateService:
         namespace: str | None = None,
         strategy: str = "merge",
         dry_run: bool = False,
+        progress: Progress | None = None,
     ) -> ConsolidateResult:
-        """Merge each group of memories at least `similarity_threshold` similar."""
+        """Merge each group of memories at least `similarity_threshold` similar; `progress(done,
+        total)` hears how many memories have been compared."""
         if strategy not in CONSOLIDATE_STRATEGIES:
             choices = ", ".join(CONSOLIDATE_STRATEGIES)
             raise InvalidInputError(f"strategy must be one of {choices}", field="strategy")
@@ -84,7 +91,7 @@ class ConsolidateService:
                 self._engine.require_namespace(conn, scope)
             candidates = _candidates(conn, scope)
         index = self._engine.index()
-        near = _pairs(index, candidates, max(threshold - CANDIDATE_MARGIN, 0.0))
+        near = _pairs(index, candidates, max(threshold - CANDIDATE_MARGIN, 0.0), progress)
         judge = _Judge(index, self._texts({seq for a, b, _ in near for seq in (a, b)}), threshold)
         scored = [(a, b, judge.likeness(a, b, cosine)) for a, b, cosine in near]
         groups = groups_of(
@@ -179,11 +186,18 @@ def _candidates(conn: sqlite3.Connection, scope: str | None) -> list[tuple[int, 
     return [(int(seq), str(name)) for seq, name in rows]
 
 
-def _pairs(index: VectorIndex, candidates: list[tuple[int, str]], floor: float) -> list[Pair]:
+def _pairs(
+    index: VectorIndex,
+    candidates: list[tuple[int, str]],
+    floor: float,
+    progress: Progress | None,
+) -> list[Pair]:
     """Each memory's nearest neighbours at least `floor` similar, as (a, b, cosine), a < b."""
     allowed_seqs = {seq for seq, _ in candidates}
     pairs: dict[tuple[int, int], float] = {}
-    for seq, name in candidates:
+    for done, (seq, name) in enumerate(candidates, start=1):
+        if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(candidates)):
+            progress(done, len(candidates))
         vector = index.get(seq)
         if vector is None:
             continue
