@@ -142,3 +142,5 @@ def test_cli_writes_a_private_svg(app: App) -> None:
     ET.fromstring(target.read_text())
     shown = run_loci(app.settings.home, "visualize", "--format", "json", "--max", "5")
     assert len(json.loads(shown.stdout)["nodes"]) == 5
+    wrapped = json.loads(run_loci(app.settings.home, "visualize", "--json").stdout)
+    assert wrapped["format"] == "svg" and wrapped["svg"].startswith("<svg")

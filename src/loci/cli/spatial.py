@@ -144,6 +144,7 @@ def regions(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the map to this file (private to you) instead of printing it.",
 )
+@json_option
 @click.pass_obj
 def visualize(
     state: CliState,
@@ -153,13 +154,14 @@ def visualize(
     max_memories: int,
     highlight: tuple[str, ...],
     output: Path | None,
+    as_json: bool,
 ) -> None:
     """A map of memories coloured by region: an SVG to open in a browser, Mermaid, or JSON."""
 
     def work() -> None:
         with opened_app(state) as app:
             drawn = app.maps.visualize(form, namespace, edges, max_memories, list(highlight))
-        if form == "json":
+        if as_json or form == "json":  # --json: the whole result, the drawing inside it
             text = drawn.model_dump_json(indent=2, exclude_none=True) + "\n"
         else:
             text = (drawn.svg if form == "svg" else drawn.mermaid) or ""
