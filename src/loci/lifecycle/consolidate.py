@@ -103,7 +103,7 @@ class ConsolidateService:
             plans, changed = self._apply(plans)
             skipped += changed
         with self._engine.db.locked() as conn:
-            total = _count(conn, scope)
+            total = sql.count_in_scope(conn, scope)
         folded = sum(len(plan.fold) for plan in plans)
         return ConsolidateResult(
             strategy=strategy,
@@ -177,7 +177,7 @@ class ConsolidateService:
 
 def _candidates(conn: sqlite3.Connection, scope: str | None) -> list[tuple[int, str]]:
     """(seq, namespace) of the memories that may be merged: those in no sequence."""
-    where, params = ("m.namespace = ?", [scope]) if scope is not None else ("1", [])
+    where, params = sql.in_scope(scope)
     rows = conn.execute(
         f"SELECT m.seq, m.namespace FROM memories m WHERE {where} "
         "AND NOT EXISTS (SELECT 1 FROM sequence_items s WHERE s.seq = m.seq)",
@@ -305,11 +305,6 @@ def _write(conn: sqlite3.Connection, plan: _Plan, stamp: str, embedding: bytes |
         [(memory.id, keep_seq) for _, memory in plan.fold],
     )
     conn.execute(f"DELETE FROM memories WHERE seq IN ({marks})", folded)
-
-
-def _count(conn: sqlite3.Connection, scope: str | None) -> int:
-    where, params = ("namespace = ?", [scope]) if scope is not None else ("1", [])
-    return int(conn.execute(f"SELECT count(*) FROM memories WHERE {where}", params).fetchone()[0])
 
 
 def _reported(plan: _Plan) -> ConsolidatedGroup:

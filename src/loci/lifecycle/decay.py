@@ -20,6 +20,7 @@ from loci import fields
 from loci.errors import InvalidInputError
 from loci.lifecycle.models import DECAY_STRATEGIES, DECAYS_LISTED, DecayedMemory, DecayResult
 from loci.search.engine import MemoryEngine
+from loci.storage import memories as sql
 from loci.timeutil import format_time, parse_time
 
 #: The idle time over which a memory loses `decay_rate` of its importance.
@@ -68,7 +69,7 @@ class DecayService:
         with self._engine.db.write() as conn:
             if scope is not None:
                 self._engine.require_namespace(conn, scope)
-            where, params = ("m.namespace = ?", [scope]) if scope is not None else ("1", [])
+            where, params = sql.in_scope(scope)
             rows = conn.execute(_ROWS.format(where=where), [*params, min_importance]).fetchall()
             changes = [
                 change
@@ -80,8 +81,7 @@ class DecayService:
                     "UPDATE memories SET importance = ?, decayed_at = ? WHERE seq = ?",
                     [(c.memory.importance_after, stamp, c.seq) for c in changes],
                 )
-            total = conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params)
-            count = int(total.fetchone()[0])
+            count = sql.count_in_scope(conn, scope)
         changes.sort(key=lambda c: c.memory.importance_after - c.memory.importance_before)
         return DecayResult(
             strategy=strategy,

@@ -10,7 +10,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from loci.storage.memories import iter_memories
+from loci.storage.memories import in_scope, iter_memories
 
 FloatMatrix = npt.NDArray[np.float32]
 
@@ -43,7 +43,7 @@ def fingerprint(conn: sqlite3.Connection) -> int:
 
 def load_space(conn: sqlite3.Connection, namespace: str | None) -> MemorySpace:
     """Every memory of the scope, in insertion order, with its stored vector."""
-    where, params = _scope(namespace)
+    where, params = in_scope(namespace)
     seqs: list[int] = []
     ids: list[str] = []
     contents: list[str] = []
@@ -58,7 +58,3 @@ def load_space(conn: sqlite3.Connection, namespace: str | None) -> MemorySpace:
     vectors = np.frombuffer(b"".join(blobs), dtype=np.float32)
     width = vectors.size // len(blobs) if blobs else 0
     return MemorySpace(seqs, ids, contents, importance, vectors.reshape(len(blobs), width))
-
-
-def _scope(namespace: str | None) -> tuple[str, list[str]]:
-    return ("m.namespace = ?", [namespace]) if namespace is not None else ("1", [])

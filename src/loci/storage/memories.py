@@ -120,6 +120,17 @@ def rows_by_seq(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Sequ
     return {int(row[0]): row for row in rows}
 
 
+def in_scope(namespace: str | None) -> tuple[str, list[str]]:
+    """A WHERE clause (on `memories m`) and its parameters for one namespace, or every one."""
+    return ("m.namespace = ?", [namespace]) if namespace is not None else ("1", [])
+
+
+def count_in_scope(conn: sqlite3.Connection, namespace: str | None) -> int:
+    """How many memories a namespace (or the store) holds."""
+    where, params = in_scope(namespace)
+    return int(conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0])
+
+
 def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> Row | None:
     """One memory's `COLUMNS` row by id, or by the id of a memory merged into it."""
     row: Row | None = conn.execute(
