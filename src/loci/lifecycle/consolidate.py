@@ -264,20 +264,28 @@ def _plan(members: list[tuple[int, Memory]], strategy: str, similarity: float) -
 
 
 def _unchanged(conn: sqlite3.Connection, plan: _Plan) -> bool:
+    """Whether every memory of the group still says what the plan read (a recall touching one
+    meanwhile changes nothing the merge uses: access counts are read when writing)."""
     seqs = [plan.keep[0], *(seq for seq, _ in plan.fold)]
     rows = sql.rows_by_seq(conn, seqs)
     if len(rows) != len(seqs):
         return False
     expected = dict([plan.keep, *plan.fold])
-    return all(row_to_memory(rows[seq])[1] == expected[seq] for seq in seqs)
+    return all(_said(row_to_memory(rows[seq])[1]) == _said(expected[seq]) for seq in seqs)
+
+
+def _said(memory: Memory) -> tuple[object, ...]:
+    return (memory.content, memory.tags, memory.metadata, memory.importance, memory.namespace)
 
 
 def _write(conn: sqlite3.Connection, plan: _Plan, stamp: str, embedding: bytes | None) -> None:
-    keep_seq, kept = plan.keep
+    keep_seq = plan.keep[0]
     folded = [seq for seq, _ in plan.fold]
     marks = ", ".join("?" * len(folded))
-    uses = kept.access_count + sum(m.access_count for _, m in plan.fold)
-    last_used = max([kept.last_accessed, *(m.last_accessed for _, m in plan.fold)])
+    uses, last_used = conn.execute(
+        f"SELECT sum(access_count), max(last_accessed) FROM memories WHERE seq IN (?, {marks})",
+        (keep_seq, *folded),
+    ).fetchone()
     conn.execute(
         "UPDATE memories SET content = ?, content_hash = ?, tags = ?, metadata = ?, "
         "importance = ?, access_count = ?, last_accessed = ?, updated_at = ?, "
