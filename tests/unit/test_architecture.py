@@ -36,6 +36,7 @@ LAYERS = {
     "tokens": 1,
     "errors": 0,
     "timeutil": 0,
+    "heap": 0,
     "__init__": 0,
 }
 

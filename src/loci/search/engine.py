@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from loci.embedding import Embedder
 from loci.errors import ModelMismatchError, NotFoundError
+from loci.heap import release_free_memory
 from loci.search import passages
 from loci.search.signals import DEFAULT, Profile
 from loci.storage import memories as sql
@@ -45,6 +46,10 @@ class Limits:
     profile: Profile = DEFAULT
 
 
+#: Texts embedded at once from which the engine returns freed memory to the system afterwards.
+RELEASE_AFTER_TEXTS = 16
+
+
 class MemoryEngine:
     """The store, the model and the index, with the checks that keep them consistent."""
 
@@ -73,8 +78,12 @@ class MemoryEngine:
         self.db.close()
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """Embed with the configured model (loading it on first use)."""
-        return self.embedder.embed(texts)
+        """Embed with the configured model (loading it on first use); after a batch, give the
+        model's freed buffers back to the system (a query's are too small to bother)."""
+        vectors = self.embedder.embed(texts)
+        if len(texts) >= RELEASE_AFTER_TEXTS:
+            release_free_memory()
+        return vectors
 
     def passages_of(self, texts: Sequence[str]) -> list[list[NewPassage]]:
         """The passages of each text (none for a short one), embedded in one call."""

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from loci.heap import release_free_memory
 from loci.sequences import members
 from loci.storage import passages
 from loci.storage.db import Database
@@ -203,6 +204,7 @@ class IndexSync:
                 progress(done, total)
         documents = (np.concatenate(seqs) if seqs else np.zeros(0, np.int64), names)
         self._load_mirrors(conn, documents if keep_documents else None)
+        release_free_memory()  # the rows read on the way
 
     def _load_mirrors(self, conn: sqlite3.Connection, documents: DocumentList | None) -> None:
         """Read the keyword mirror if the store is big enough for it: it takes its list of

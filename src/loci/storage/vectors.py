@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from loci.heap import release_free_memory
 from loci.storage.best_scores import best_positions
 from loci.storage.fastscan import FastScanCodes
 from loci.storage.name_codes import NameCodes
@@ -307,6 +308,7 @@ class ExactIndex:
             return None
         if self._fast is None or self._size >= 2 * self._fast.trained_size:
             self._fast = self.kernel().fast_scan_codes(self._matrix[: self._size])
+            release_free_memory()  # training's and encoding's working copies
         return self._fast
 
     def _update_fast(self, rows: KeyArray, appended_from: int) -> None:
