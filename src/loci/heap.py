@@ -1,9 +1,8 @@
 """Giving freed memory back to the operating system.
 
 glibc's allocator keeps the pages of freed blocks for reuse, so a process that once read a
-whole store (or embedded a large batch) holds that peak for the rest of its life: after the
-first search of 100,000 memories, about 110 MB of a server's resident memory is freed heap.
-`malloc_trim` returns it. Elsewhere (macOS, musl) this is a no-op.
+whole store (or embedded a large batch) would hold that peak for the rest of its life.
+`malloc_trim` returns them. Elsewhere (macOS, musl) this is a no-op.
 """
 
 from __future__ import annotations

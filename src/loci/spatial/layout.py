@@ -1,8 +1,8 @@
 """Where memories go on a 2-D map, and which of them to join.
 
-The projection is t-SNE: faithful to neighbourhoods (trustworthiness at k=10 within 0.01 of
-UMAP's on the same memories, see `benchmarks/bench_maps.py`) and quick from a cold process,
-where UMAP spends most of a minute compiling itself. Edges join mutual nearest neighbours, so
+The projection is t-SNE: about as faithful to neighbourhoods as UMAP (trustworthiness, see
+`benchmarks/bench_spatial.py`) and quick from a cold process, where UMAP spends most of a
+minute compiling itself. Edges join mutual nearest neighbours, so
 a dense region does not draw a hairball and every edge means something to both ends.
 """
 

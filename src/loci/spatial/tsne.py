@@ -3,7 +3,7 @@
 Exact gradients (maps hold at most a few hundred memories, where the O(n^2) form is fastest),
 perplexity-calibrated affinities, early exaggeration, momentum and per-coordinate gains: the
 method of van der Maaten and Hinton (2008) with scikit-learn's defaults. Written here rather than
-imported because scikit-learn's import alone takes most of a second in a fresh process.
+imported because scikit-learn's import alone would take much of `visualize`'s cold-start budget.
 """
 
 from __future__ import annotations
