@@ -15,6 +15,7 @@ from loci.cli.output import (
     emit_json,
     json_option,
     opened_app,
+    output_option,
     run,
     save_text,
     writable,
@@ -108,12 +109,7 @@ def show(state: CliState, checkpoint_id: str, as_json: bool) -> None:
 
 @checkpoints.command("export")
 @click.argument("session_id")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write to this file (default: standard output).",
-)
+@output_option
 @json_option
 @click.pass_obj
 def export(state: CliState, session_id: str, output: Path | None, as_json: bool) -> None:

@@ -13,6 +13,7 @@ from loci.cli.output import (
     emit_json,
     json_option,
     opened_app,
+    output_option,
     run,
     save_text,
     writable,
@@ -207,12 +208,7 @@ def stats_command(state: CliState, session_id: str | None, as_json: bool) -> Non
 
 @story.command("export")
 @click.argument("session_id")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write to this file (default: standard output).",
-)
+@output_option
 @json_option
 @click.pass_obj
 def export_command(state: CliState, session_id: str, output: Path | None, as_json: bool) -> None:

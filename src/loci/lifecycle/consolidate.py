@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -92,13 +93,15 @@ class ConsolidateService:
             candidates = _candidates(conn, scope)
         index = self._engine.index()
         near = _pairs(index, candidates, max(threshold - CANDIDATE_MARGIN, 0.0), progress)
-        judge = _Judge(index, self._texts({seq for a, b, _ in near for seq in (a, b)}), threshold)
+        with self._engine.db.locked() as conn:
+            rows = sql.rows_by_seq(conn, sorted({seq for a, b, _ in near for seq in (a, b)}))
+        judge = _Judge(index, {seq: str(row[2]) for seq, row in rows.items()}, threshold)
         scored = [(a, b, judge.likeness(a, b, cosine)) for a, b, cosine in near]
         groups = groups_of(
             [pair for pair in scored if pair[2] >= threshold],
             lambda a, b: judge.likeness(a, b) >= threshold,
         )
-        plans, skipped = self._plans(groups, strategy, judge)
+        plans, skipped = self._plans(groups, rows, strategy, judge)
         if not dry_run and plans:
             plans, changed = self._apply(plans)
             skipped += changed
@@ -115,16 +118,15 @@ class ConsolidateService:
             dry_run=dry_run,
         )
 
-    def _texts(self, seqs: set[int]) -> dict[int, str]:
-        with self._engine.db.locked() as conn:
-            rows = sql.rows_by_seq(conn, sorted(seqs))
-        return {seq: str(row[2]) for seq, row in rows.items()}
-
     def _plans(
-        self, groups: list[list[int]], strategy: str, judge: _Judge
+        self,
+        groups: list[list[int]],
+        rows: Mapping[int, Sequence[Any]],
+        strategy: str,
+        judge: _Judge,
     ) -> tuple[list[_Plan], list[str]]:
-        with self._engine.db.locked() as conn:
-            rows = sql.rows_by_seq(conn, [seq for group in groups for seq in group])
+        """What each group becomes, from the rows read when judging it (the write checks that
+        none of them changed since)."""
         plans: list[_Plan] = []
         skipped: list[str] = []
         for group in groups:

@@ -91,6 +91,8 @@ class ExtractService:
         if not kept:
             return [], []
         vectors = self._engine.embed([c.content for c in kept])
+        with self._engine.db.locked() as conn:
+            stored_before = sql.namespace_exists(conn, namespace)
         fresh: list[int] = []
         skipped: list[SkippedSentence] = []
         seen: dict[str, int] = {}
@@ -100,7 +102,11 @@ class ExtractService:
                 skipped.append(_skip(candidate, f"repeats line {kept[seen[key]].line}"))
                 continue
             seen[key] = number
-            twin = self._stored_twin(candidate.content, vectors[number], namespace)
+            twin = (
+                self._stored_twin(candidate.content, vectors[number], namespace)
+                if stored_before
+                else None
+            )
             if twin is not None:
                 skipped.append(_skip(candidate, f"near-duplicate of memory {twin}"))
                 continue
@@ -111,10 +117,7 @@ class ExtractService:
         return items, skipped
 
     def _stored_twin(self, content: str, vector: np.ndarray, namespace: str) -> str | None:
-        """The id of a stored memory this content nearly duplicates, if any."""
-        with self._engine.db.locked() as conn:
-            if not sql.namespace_exists(conn, namespace):
-                return None
+        """The id of a stored memory of `namespace` this content nearly duplicates, if any."""
         allowed = Allowed(namespaces=frozenset({namespace}))
         hits = self._engine.index().search(vector.reshape(1, -1), 1, allowed)
         if not hits or hits[0].similarity < DUPLICATE_LIKENESS - 0.15:
