@@ -1,4 +1,5 @@
-"""A context as blob bytes and back: JSON, zstd, and AES-256-GCM when encryption is on."""
+"""A context as blob bytes and back: JSON, zstd or primed PPMd, and AES-256-GCM when
+encryption is on."""
 
 from __future__ import annotations
 
@@ -9,13 +10,16 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from loci.checkpoints import crypto
+from loci.checkpoints import crypto, primed
 from loci.errors import CheckpointCorruptedError, InvalidInputError
 
 if TYPE_CHECKING:
     import zstandard
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
+#: Whole documents in this size range are coded by primed PPMd (`primed.py`): below it the
+#: fixed cost of priming outweighs the bytes saved; above it zstd's long matches win.
+PRIMED_RANGE = range(16 * 1024, 8 * 1024 * 1024)
 
 
 def valid_id(value: object, field: str) -> str:
@@ -49,14 +53,10 @@ def context_hash(value: Any) -> str:
 def pack(
     document: bytes, level: int, keys: crypto.KeySet | None, base: bytes | None = None
 ) -> bytes:
-    """zstd-compress (then encrypt, when `keys` are given) a JSON document: as changes to
+    """Compress (then encrypt, when `keys` are given) a JSON document: with zstd as changes to
     `base` (the previous checkpoint's document) when one is given, else with the dictionary
-    trained on agent states that ships with loci."""
-    import zstandard
-
-    dictionary = shipped_dictionary() if base is None else _raw(base)
-    compressor = zstandard.ZstdCompressor(level=level, dict_data=dictionary)
-    compressed = compressor.compress(document)
+    trained on agent states that ships with loci (priming PPMd for mid-sized documents)."""
+    compressed = _compress(document, level, base)
     return compressed if keys is None else crypto.encrypt(compressed, keys)
 
 
@@ -72,6 +72,11 @@ def unpack_document(
     import zstandard
 
     compressed = blob if keys is None else crypto.decrypt(blob, keys, checkpoint_id)
+    if primed.is_primed(compressed):
+        shipped = shipped_dictionary()
+        return primed.decompress(
+            compressed, shipped.as_bytes(), shipped.dict_id(), checkpoint_id, max_bytes
+        )
     try:
         dictionary = _dictionary_of(compressed, base, checkpoint_id)
         decompressor = zstandard.ZstdDecompressor(dict_data=dictionary)
@@ -108,6 +113,18 @@ def shipped_dictionary() -> zstandard.ZstdCompressionDict:
 
     data = resources.files("loci.checkpoints").joinpath("data/agent-states.zdict").read_bytes()
     return zstandard.ZstdCompressionDict(data)
+
+
+def _compress(document: bytes, level: int, base: bytes | None) -> bytes:
+    import zstandard
+
+    if base is None and len(document) in PRIMED_RANGE:
+        shipped = shipped_dictionary()
+        coded = primed.compress(document, shipped.as_bytes(), shipped.dict_id())
+        if coded is not None:
+            return coded
+    dictionary = shipped_dictionary() if base is None else _raw(base)
+    return zstandard.ZstdCompressor(level=level, dict_data=dictionary).compress(document)
 
 
 def _raw(base: bytes) -> zstandard.ZstdCompressionDict:
