@@ -154,13 +154,51 @@ class Settings(BaseSettings):
     busy_timeout_seconds: float = Field(
         default=15.0, gt=0, le=600, description="How long a write waits for another process's lock."
     )
+    http_host: str = Field(
+        default="127.0.0.1", min_length=1, description="Address `loci serve --transport http` binds."
+    )
+    http_port: int = Field(default=8765, ge=1, le=65535, description="Port of the HTTP server.")
+    http_auth: Literal["token", "none"] = Field(
+        default="token",
+        description="`token`: every request needs the bearer token (`loci token show`); `none` "
+        "is allowed on a loopback address only.",
+    )
+    http_allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Host headers accepted besides loopback ones (`name:port`, `name:*`).",
+    )
+    http_allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Origin headers accepted besides loopback ones (`https://app.example`).",
+    )
+    http_max_body_bytes: int = Field(
+        default=8 * 1024 * 1024, ge=1024, le=256 * 1024 * 1024, description="Largest request body."
+    )
+    http_max_sessions: int = Field(
+        default=1000, ge=1, le=100_000, description="Most MCP sessions open at once."
+    )
+    http_session_idle_seconds: float = Field(
+        default=1800.0, gt=0, le=86_400, description="An idle MCP session is closed after this."
+    )
+    http_client_concurrency: int = Field(
+        default=8, ge=1, le=1000, description="Most requests one session has in flight at once."
+    )
+    http_request_timeout_seconds: float = Field(
+        default=300.0, gt=0, le=86_400, description="Longest a request may take to be answered."
+    )
+    http_read_timeout_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        le=600,
+        description="Longest a client may take to send a request's headers, or its body.",
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="WARNING", description="Log level of `loci serve` (logs go to stderr)."
     )
 
-    @field_validator("toolsets", mode="before")
+    @field_validator("toolsets", "http_allowed_hosts", "http_allowed_origins", mode="before")
     @classmethod
-    def _split_toolsets(cls, value: Any) -> Any:
+    def _split_lists(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value

@@ -15,8 +15,9 @@ from loci.cli.main import commands
 SRC = Path(__file__).resolve().parents[2] / "src" / "loci"
 #: Every package and top-level module, by layer: each imports only from lower layers.
 LAYERS = {
-    "__main__": 9,
-    "cli": 8,
+    "__main__": 10,
+    "cli": 9,
+    "http": 8,
     "mcp": 7,
     "evaluation": 7,
     "app": 6,

@@ -39,3 +39,21 @@ def serve_stdio(config: Path | None, home: Path | None) -> None:
     except LociError as exc:
         sys.stderr.write(f"error ({exc.code}): {exc.message}\n")
         sys.exit(exc.exit_code)
+
+
+def serve_over_http(
+    config: Path | None, home: Path | None, host: str | None, port: int | None
+) -> None:
+    """Serve MCP over streamable HTTP; a loci error (bad settings, say) exits with its code."""
+    from loci.errors import LociError
+    from loci.settings import load_settings
+
+    overrides = {"home": home, "http_host": host, "http_port": port}
+    try:
+        settings = load_settings(config, **{k: v for k, v in overrides.items() if v is not None})
+        from loci.http.serve import serve_http
+
+        serve_http(settings)
+    except LociError as exc:
+        sys.stderr.write(f"error ({exc.code}): {exc.message}\n")
+        sys.exit(exc.exit_code)

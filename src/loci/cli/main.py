@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -11,10 +9,9 @@ from pathlib import Path
 import click
 
 from loci import __version__
-from loci.cli.output import CliState, emit_json, json_option
+from loci.cli.clients import CLIENTS, http_snippet, stdio_snippet
+from loci.cli.output import CliState, emit_json, json_option, run
 from loci.errors import StorageUnavailableError
-
-CLIENTS = ("claude", "claude-code", "cursor", "vscode")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -41,31 +38,51 @@ def cli(ctx: click.Context, config: Path | None, home: Path | None) -> None:
 
 
 @cli.command()
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio: one client that starts loci; http: one server for many clients.",
+)
+@click.option("--host", help="Address to bind with --transport http (LOCI_HTTP_HOST).")
+@click.option("--port", type=int, help="Port with --transport http (LOCI_HTTP_PORT).")
 @click.pass_obj
-def serve(state: CliState) -> None:
-    """Serve MCP over stdio (this is what MCP clients start)."""
+def serve(state: CliState, transport: str, host: str | None, port: int | None) -> None:
+    """Serve MCP: over stdio (what MCP clients start), or over streamable HTTP at
+    http://HOST:PORT/mcp with a bearer token (`loci token show`) and /healthz."""
+    from loci.cli.launch import serve_over_http, serve_stdio
 
-    from loci.cli.launch import serve_stdio
-
-    serve_stdio(state.config, state.home)
+    if transport == "stdio":
+        if host is not None or port is not None:
+            raise click.UsageError("--host and --port go with --transport http")
+        serve_stdio(state.config, state.home)
+        return
+    serve_over_http(state.config, state.home, host, port)
 
 
 @cli.command()
 @click.argument("client", type=click.Choice(CLIENTS))
+@click.option("--http", "over_http", is_flag=True, help="Reach `loci serve --transport http`.")
 @json_option
 @click.pass_obj
-def config(state: CliState, client: str, as_json: bool) -> None:
-    """Print the configuration snippet that makes CLIENT start loci.
+def config(state: CliState, client: str, over_http: bool, as_json: bool) -> None:
+    """Print the configuration snippet that makes CLIENT start loci (or, with --http, reach
+    the HTTP server at the configured host and port with its token).
 
     CLIENT is one of: claude (Claude Desktop), claude-code, cursor, vscode. With --json: the
-    command, its arguments and environment, where the snippet goes and the snippet itself.
+    command, its arguments and environment (or the URL and headers), where the snippet goes
+    and the snippet itself.
     """
+    if over_http:
+        run(lambda: _http_config(state, client, as_json))
+        return
     command = shutil.which("loci") or sys.executable
     args = ["serve"] if command.endswith("loci") else ["-m", "loci", "serve"]
     env = {"LOCI_HOME": str(state.home.resolve())} if state.home else {}
     if state.config:
         env["LOCI_CONFIG"] = str(state.config.resolve())
-    where, text = client_snippet(client, command, args, env)
+    where, text = stdio_snippet(client, command, args, env)
     if as_json:
         fields = {"command": command, "args": args, "env": env}
         emit_json({"client": client, **fields, "where": where, "snippet": text})
@@ -74,25 +91,27 @@ def config(state: CliState, client: str, as_json: bool) -> None:
     click.echo(text)
 
 
-def client_snippet(
-    client: str, command: str, args: list[str], env: dict[str, str]
-) -> tuple[str, str]:
-    """Where the snippet goes, and the text to paste there (JSON, or a shell command)."""
-    server: dict[str, object] = {"command": command, "args": args}
-    if env:
-        server["env"] = env
-    if client == "claude-code":
-        env_flags = "".join(f" -e {key}={shlex.quote(value)}" for key, value in env.items())
-        command_line = shlex.join([command, *args])
-        return "# run in a shell", f"claude mcp add loci{env_flags} -- {command_line}"
-    if client == "vscode":
-        server = {"type": "stdio", **server}
-        return "// .vscode/mcp.json", json.dumps({"servers": {"loci": server}}, indent=2)
-    where = {
-        "claude": "// claude_desktop_config.json (Settings > Developer > Edit Config)",
-        "cursor": "// ~/.cursor/mcp.json (or .cursor/mcp.json in a project)",
-    }[client]
-    return where, json.dumps({"mcpServers": {"loci": server}}, indent=2)
+def _http_config(state: CliState, client: str, as_json: bool) -> None:
+    from loci.http.app import MCP_PATH
+    from loci.http.token import BearerToken
+
+    settings = state.settings()
+    host = settings.http_host
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{settings.http_port}{MCP_PATH}"
+    token = BearerToken(settings.home).value() if settings.http_auth == "token" else None
+    try:
+        where, text = http_snippet(client, url, token)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        emit_json(
+            {"client": client, "url": url, "headers": headers, "where": where, "snippet": text}
+        )
+        return
+    click.echo(where, err=True)
+    click.echo(text)
 
 
 def commands() -> click.Group:
@@ -102,13 +121,14 @@ def commands() -> click.Group:
         checkpoints,
         context,
         conversations,
+        http,
         lifecycle,
         memory,
         spatial,
         story,
     )
 
-    families = (memory, spatial, admin, conversations, lifecycle, context, checkpoints, story)
+    families = (memory, spatial, admin, conversations, lifecycle, context, checkpoints, story, http)
     for family in families:
         family.register(cli)
     return cli

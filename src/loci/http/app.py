@@ -1,0 +1,95 @@
+"""The ASGI app `loci serve --transport http` runs: the SDK's streamable HTTP endpoint at
+`/mcp` behind the guard, and `/healthz` for process managers."""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import TYPE_CHECKING, Any
+
+from loci import __version__
+from loci.errors import ConfigurationError
+from loci.http.guard import HEALTH_PATH, Guard, Limits
+from loci.http.token import BearerToken
+from loci.settings import Settings
+
+if TYPE_CHECKING:
+    from mcp.server.transport_security import TransportSecuritySettings
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from loci.embedding import Embedder
+
+MCP_PATH = "/mcp"
+LOOPBACK_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
+LOOPBACK_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding `host` keeps the server reachable from this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_exposure(settings: Settings) -> None:
+    """Refuse to serve without a token anywhere but on a loopback address."""
+    if settings.http_auth == "none" and not is_loopback(settings.http_host):
+        raise ConfigurationError(
+            f"LOCI_HTTP_AUTH=none is allowed on a loopback address only, not on "
+            f"{settings.http_host}: anyone who reaches the port could read and change the "
+            "memory. Keep the token (the default) or bind 127.0.0.1.",
+            setting="http_auth",
+        )
+
+
+def build_http_app(settings: Settings, embedder: Embedder | None = None) -> Guard:
+    """The guarded ASGI app for `settings` (the token is made now if there is none)."""
+    from starlette.responses import JSONResponse
+
+    from loci.mcp.server import build_server
+
+    check_exposure(settings)
+    token = BearerToken(settings.home) if settings.http_auth == "token" else None
+    if token is not None:
+        token.value()
+    server = build_server(settings, embedder)
+
+    async def health(request: Request) -> Response:
+        del request
+        return JSONResponse({"status": "ok", "version": __version__})
+
+    server.custom_route(HEALTH_PATH, methods=["GET"])(health)
+
+    app: Any = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        max_request_body_size=settings.http_max_body_bytes,
+        session_idle_timeout=settings.http_session_idle_seconds,
+        max_sessions=settings.http_max_sessions,
+        transport_security=transport_security(settings),
+        host=settings.http_host,
+    )
+    limits = Limits(
+        max_body_bytes=settings.http_max_body_bytes,
+        client_concurrency=settings.http_client_concurrency,
+        request_timeout=settings.http_request_timeout_seconds,
+        read_timeout=settings.http_read_timeout_seconds,
+    )
+    return Guard(app, token, limits)
+
+
+def transport_security(settings: Settings) -> TransportSecuritySettings:
+    """Host and Origin checks (DNS rebinding): loopback names, the bound address, and what the
+    settings add."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    hosts = [*LOOPBACK_HOSTS, *settings.http_allowed_hosts]
+    if not is_loopback(settings.http_host) and settings.http_host not in ("0.0.0.0", "::"):
+        hosts.append(f"{settings.http_host}:*")
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=hosts,
+        allowed_origins=[*LOOPBACK_ORIGINS, *settings.http_allowed_origins],
+    )

@@ -1,0 +1,259 @@
+"""What stands between the network and the MCP endpoint: the bearer token, the request body's
+size and pace, each session's requests in flight, and how long a request may take.
+
+Refusals are JSON-RPC error objects with an HTTP status, logged at warning level with the
+method, path and reason only: never a header's value, the query string or the body.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl
+
+import anyio
+
+from loci.http.token import BearerToken
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+HEALTH_PATH = "/healthz"
+#: JSON-RPC error code of refusals before the MCP layer (the SDK's own transport errors use it).
+REFUSED = -32000
+SESSION_HEADER = b"mcp-session-id"
+log = logging.getLogger("loci.http")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds a request must keep."""
+
+    max_body_bytes: int
+    client_concurrency: int
+    request_timeout: float
+    read_timeout: float
+
+
+class Guard:
+    """ASGI middleware in front of the whole app (the health check passes through it)."""
+
+    def __init__(self, app: ASGIApp, token: BearerToken | None, limits: Limits) -> None:
+        self.app = app
+        self.token = token
+        self.limits = limits
+        self._in_flight: Counter[bytes] = Counter()
+        self._closing: anyio.Event | None = None
+
+    def close_streams(self) -> None:
+        """End the open event streams (GET): a shutdown then waits only for real requests."""
+        if self._closing is not None:
+            self._closing.set()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] == HEALTH_PATH:
+            await self.app(scope, receive, send)
+            return
+        refusal = self._refusal(scope)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        if scope["method"] == "GET":
+            await self._stream(scope, receive, send)
+            return
+        key = _header(scope, SESSION_HEADER) or _peer(scope).encode()
+        if self._in_flight[key] >= self.limits.client_concurrency:
+            await _refuse(
+                scope, send, 429, "too_many_requests",
+                f"this session already has {self.limits.client_concurrency} requests in flight; "
+                "wait for one to finish (LOCI_HTTP_CLIENT_CONCURRENCY)",
+            )  # fmt: skip
+            return
+        self._in_flight[key] += 1
+        try:
+            await self._request(scope, receive, send)
+        finally:
+            self._in_flight[key] -= 1
+            if not self._in_flight[key]:
+                del self._in_flight[key]
+
+    def _refusal(self, scope: Scope) -> Callable[[Scope, Receive, Send], Awaitable[None]] | None:
+        """The answer to a request that may not go further, if it may not."""
+        query = scope.get("query_string", b"").decode("latin-1")
+        if any(name.lower() in {"token", "access_token", "auth"} for name, _ in parse_qsl(query)):
+            return _refusing(
+                400, "token_in_url",
+                "send the token in the Authorization header, never in the URL (URLs end up in "
+                "logs and browser history); this one should now be rotated: `loci token rotate`",
+            )  # fmt: skip
+        if self.token is None:
+            return None
+        presented = _header(scope, b"authorization") or b""
+        scheme, _, credential = presented.decode("latin-1").partition(" ")
+        if scheme.lower() != "bearer" or not self.token.matches(credential.strip()):
+            why = "missing" if not presented else "wrong"
+            return _refusing(
+                401, "unauthorized",
+                f"the bearer token is {why}: send 'Authorization: Bearer <token>' "
+                "(`loci token show` prints it)",
+                [(b"www-authenticate", b'Bearer realm="loci"')],
+            )  # fmt: skip
+        return None
+
+    async def _request(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Read the body within the limits, then let the app answer within the time allowed."""
+        body = await self._body(scope, receive, send)
+        if body is None:
+            return
+        started: list[Message] = []
+
+        async def replay() -> Message:
+            nonlocal body
+            if body is not None:
+                message, body = {"type": "http.request", "body": body, "more_body": False}, None
+                return message
+            return await receive()
+
+        async def tracked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                started.append(message)
+            await send(message)
+
+        request_id = _request_id(body)
+        with anyio.move_on_after(self.limits.request_timeout) as deadline:
+            await self.app(scope, replay, tracked)
+        if deadline.cancelled_caught:
+            await self._too_late(scope, send, started, request_id)
+
+    async def _body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
+        """The whole body, or None once a refusal is sent (too large, too slow, gone)."""
+        declared = _header(scope, b"content-length")
+        if (
+            declared is not None
+            and declared.isdigit()
+            and int(declared) > self.limits.max_body_bytes
+        ):
+            await _too_large(scope, send, self.limits.max_body_bytes)
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        with anyio.move_on_after(self.limits.read_timeout) as deadline:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return None
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.limits.max_body_bytes:
+                    await _too_large(scope, send, self.limits.max_body_bytes)
+                    return None
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    return b"".join(chunks)
+        assert deadline.cancelled_caught
+        await _refuse(
+            scope, send, 408, "request_timeout",
+            f"the request body did not arrive within {self.limits.read_timeout:g} s",
+        )  # fmt: skip
+        return None
+
+    async def _too_late(
+        self, scope: Scope, send: Send, started: list[Message], request_id: object
+    ) -> None:
+        message = (
+            f"no answer within {self.limits.request_timeout:g} s "
+            "(LOCI_HTTP_REQUEST_TIMEOUT_SECONDS); the work may still complete"
+        )
+        if not started:
+            await _refuse(scope, send, 504, "timeout", message)
+            return
+        log.warning(
+            "%s %s answered too late: the event stream was ended", scope["method"], scope["path"]
+        )
+        headers = dict(started[0].get("headers", []))
+        body = b""
+        if headers.get(b"content-type", b"").startswith(b"text/event-stream"):
+            event = json.dumps(_error_object(request_id, "timeout", message))
+            body = f"event: message\ndata: {event}\n\n".encode()
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A GET event stream, ended when the server shuts down."""
+        if self._closing is None:
+            self._closing = anyio.Event()
+        closing = self._closing
+        async with anyio.create_task_group() as group:
+
+            async def end_on_close() -> None:
+                await closing.wait()
+                group.cancel_scope.cancel()
+
+            group.start_soon(end_on_close)
+            await self.app(scope, receive, send)
+            group.cancel_scope.cancel()
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value)
+    return None
+
+
+def _peer(scope: Scope) -> str:
+    client = scope.get("client")
+    return f"{client[0]}:{client[1]}" if client else "?"
+
+
+def _request_id(body: bytes) -> object:
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return None
+    return message.get("id") if isinstance(message, dict) else None
+
+
+def _error_object(request_id: object, kind: str, message: str) -> dict[str, Any]:
+    error = {"code": REFUSED, "message": message, "data": {"type": kind}}
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+async def _too_large(scope: Scope, send: Send, limit: int) -> None:
+    await _refuse(
+        scope, send, 413, "body_too_large",
+        f"the request body is over {limit} bytes (LOCI_HTTP_MAX_BODY_BYTES)",
+    )  # fmt: skip
+
+
+def _refusing(
+    status: int, kind: str, message: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+    async def answer(scope: Scope, receive: Receive, send: Send) -> None:
+        del receive
+        await _refuse(scope, send, status, kind, message, headers)
+
+    return answer
+
+
+async def _refuse(
+    scope: Scope,
+    send: Send,
+    status: int,
+    kind: str,
+    message: str,
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    log.warning("%s %s refused (%d %s)", scope["method"], scope["path"], status, kind)
+    body = json.dumps(_error_object(None, kind, message)).encode("utf-8")
+    fields = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send(
+        {"type": "http.response.start", "status": status, "headers": fields + (headers or [])}
+    )
+    await send({"type": "http.response.body", "body": body, "more_body": False})

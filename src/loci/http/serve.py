@@ -1,0 +1,90 @@
+"""Running the HTTP app under uvicorn: a deadline on request headers, and a shutdown on SIGTERM
+or Ctrl-C that ends the event streams, finishes the requests in flight, closes the store and
+exits 0."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from loci.http.app import MCP_PATH, build_http_app
+from loci.http.guard import Guard
+from loci.settings import Settings
+
+log = logging.getLogger("loci.http")
+
+
+def serve_http(settings: Settings) -> None:
+    """Serve MCP over streamable HTTP until SIGTERM or SIGINT."""
+    guard = build_http_app(settings)
+    config = uvicorn.Config(
+        guard,
+        host=settings.http_host,
+        port=settings.http_port,
+        http=DeadlineH11Protocol,
+        lifespan="on",
+        access_log=False,  # a URL can carry what must not be logged; the guard logs refusals
+        log_level=settings.log_level.lower(),
+        timeout_keep_alive=max(1, round(settings.http_read_timeout_seconds)),
+        timeout_graceful_shutdown=max(1, round(settings.http_request_timeout_seconds)),
+        server_header=False,
+    )
+    server = GracefulServer(config, guard)
+    log.warning(
+        "loci serves MCP at http://%s:%d%s (auth: %s)",
+        settings.http_host, settings.http_port, MCP_PATH, settings.http_auth,
+    )  # fmt: skip
+    server.run()
+    if not server.started:
+        raise SystemExit(1)  # uvicorn has said why (the port is taken, say)
+
+
+class GracefulServer(uvicorn.Server):
+    """uvicorn's Server that ends the event streams first when asked to stop and, having
+    stopped, returns instead of raising the signal again (which would exit 143, not 0)."""
+
+    def __init__(self, config: uvicorn.Config, guard: Guard) -> None:
+        super().__init__(config)
+        self.guard = guard
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """Stop on SIGINT and SIGTERM; restore the previous handlers afterwards."""
+        handled = (signal.SIGINT, signal.SIGTERM)
+        original = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+        try:
+            yield
+        finally:
+            for sig, handler in original.items():
+                signal.signal(sig, handler)
+
+    async def shutdown(self, sockets: list[Any] | None = None) -> None:
+        """End the event streams, then shut down as uvicorn does (requests in flight finish)."""
+        self.guard.close_streams()
+        await asyncio.sleep(0)  # the streams end before connections are waited for
+        await super().shutdown(sockets)
+
+
+class DeadlineH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline on a request's headers: a connection that has
+    not sent them whole within the keep-alive timeout is closed (slow-loris), where uvicorn's own
+    timer restarts with every byte received."""
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+
+    def data_received(self, data: bytes) -> None:
+        self.conn.receive_data(data)
+        self.handle_events()
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._unset_keepalive_if_required()  # the headers are in: the guard's limits apply

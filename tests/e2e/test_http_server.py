@@ -1,0 +1,243 @@
+"""`loci serve --transport http` as a real process: the MCP SDK's client, the token, Origin and
+Host checks, limits, abandoned sessions, SIGTERM, and an stdio server on the same folder."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import time
+
+import anyio
+import pytest
+
+from loci.memory.transfer import IMPORT_BATCH
+from tests.e2e.conftest import connected
+from tests.e2e.http_server import INITIALIZE, http_client, http_server, session_of
+
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(300)]
+
+LIMITS = {
+    "LOCI_HTTP_MAX_BODY_BYTES": "65536",
+    "LOCI_HTTP_READ_TIMEOUT_SECONDS": "1",
+    "LOCI_HTTP_MAX_SESSIONS": "40",
+    "LOCI_HTTP_SESSION_IDLE_SECONDS": "2",
+}
+
+
+def memories(home) -> int:
+    with sqlite3.connect(home / "loci.db") as conn:
+        count = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+    conn.close()
+    return int(count)
+
+
+@pytest.fixture
+def served(home):
+    with http_server(home, **LIMITS) as running:
+        yield running
+
+
+async def test_every_toolset_answers_over_http_and_errors_are_structured(served):
+    async with http_client(served) as client:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        assert {"remember", "recall", "workflow_checkpoint_save", "init_project"} <= names
+        stored = await client.call_tool("remember", {"content": "Port 8765 is loci's HTTP port."})
+        assert not stored.is_error
+        found = await client.call_tool("recall", {"query": "which port does loci use over HTTP"})
+        assert found.structured_content["memories"][0]["id"] == stored.structured_content["id"]
+        saved = await client.call_tool(
+            "workflow_checkpoint_save", {"context": {"goal": "ship HTTP"}}
+        )
+        assert saved.structured_content["status"] == "SAVED"
+        missing = await client.call_tool("nearby", {"memory_id": "nope"})
+        assert missing.is_error and "invalid_input" in missing.content[0].text
+
+
+async def test_clients_see_each_others_writes(served):
+    async with http_client(served) as first, http_client(served) as second:
+        await first.call_tool("remember", {"content": "The first client wrote about herons."})
+        found = await second.call_tool("recall", {"query": "herons"})
+        assert "herons" in found.structured_content["memories"][0]["content"]
+
+
+def test_the_health_check_answers_without_the_token_and_tells_nothing_stored(served):
+    status, _, body = served.request("GET", "/healthz", authorized=False)
+    assert status == 200 and set(__import__("json").loads(body)) == {"status", "version"}
+
+
+@pytest.mark.parametrize(
+    ("headers", "path", "expected"),
+    [
+        ({"Authorization": ""}, "/mcp", 401),
+        ({"Authorization": "Bearer loci_not-the-token"}, "/mcp", 401),
+        ({}, "/mcp?access_token=x", 400),
+        ({"Origin": "http://evil.example"}, "/mcp", 403),
+        ({"Host": "evil.example:8765"}, "/mcp", 421),
+    ],
+)
+def test_bad_requests_are_refused_and_write_nothing(served, headers, path, expected):
+    remember = {
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "remember", "arguments": {"content": "must not be stored"}},
+    }  # fmt: skip
+    for body in (INITIALIZE, remember):
+        status, _, _ = served.request("POST", path, body=body, headers=headers)
+        assert status == expected
+    assert served.request("POST", body=INITIALIZE)[0] == 200  # the server still serves others
+    assert not (served.home / "loci.db").exists() or memories(served.home) == 0
+
+
+def test_an_oversized_body_is_refused(served):
+    status, _, body = served.request("POST", body=b"x" * 70_000)
+    assert status == 413 and b"body_too_large" in body
+
+
+def test_slow_senders_are_cut_off_while_others_are_served(served):
+    with (
+        socket.create_connection(("127.0.0.1", served.port)) as slow_headers,
+        socket.create_connection(("127.0.0.1", served.port)) as slow_body,
+    ):
+        slow_headers.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        slow_body.sendall(
+            f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nAuthorization: Bearer "
+            f"{served.token}\r\nContent-Type: application/json\r\nAccept: application/json, "
+            "text/event-stream\r\nContent-Length: 500\r\n\r\n{".encode()
+        )
+        assert served.request("POST", body=INITIALIZE)[0] == 200
+        slow_headers.settimeout(30)
+        slow_body.settimeout(30)
+        assert slow_headers.recv(1024) == b""  # closed: the headers never came whole
+        assert b" 408 " in slow_body.recv(1024).split(b"\r\n")[0]
+
+
+def test_abandoned_sessions_are_refused_beyond_the_limit_then_cleaned_up(served):
+    opened = refused = 0
+    for _ in range(1000):
+        status = served.request("POST", body=INITIALIZE)[0]
+        opened += status == 200
+        refused += status == 503
+        if refused >= 50:
+            break
+    assert opened == 40 and refused == 50
+    deadline = time.monotonic() + 30
+    while served.request("POST", body=INITIALIZE)[0] != 200:  # idle sessions close after 2 s
+        assert time.monotonic() < deadline, "abandoned sessions were never closed"
+        time.sleep(0.2)
+
+
+def test_a_session_cannot_be_used_with_another_token(served):
+    session = session_of(served)
+    rotated = served.home / "http-token"
+    old = served.token
+    from loci.http.token import BearerToken
+
+    new = BearerToken(served.home).rotate()
+    assert rotated.stat().st_mode & 0o777 == 0o600
+    ping = {"jsonrpc": "2.0", "id": 3, "method": "ping"}
+    stale = {"Authorization": f"Bearer {old}", "Mcp-Session-Id": session}
+    assert served.request("POST", body=ping, headers=stale)[0] == 401
+    fresh = {"Authorization": f"Bearer {new}", "Mcp-Session-Id": session}
+    assert served.request("POST", body=ping, headers=fresh)[0] in (200, 202)
+
+
+async def test_sigterm_finishes_closes_the_store_and_exits_0(served):
+    async with http_client(served) as client:
+        await client.call_tool("remember", {"content": "Written before the shutdown."})
+        started = time.monotonic()
+        assert served.stop(timeout=60) == 0
+        assert time.monotonic() - started < 30  # the client's open event stream did not hold it
+    with sqlite3.connect(served.home / "loci.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+    assert memories(served.home) == 1
+    assert "Traceback" not in served.process.stderr.read()  # type: ignore[union-attr]
+
+
+async def test_http_and_stdio_servers_share_one_folder(served):
+    async with http_client(served) as over_http, connected(served.home) as over_stdio:
+        await over_http.call_tool("remember", {"content": "Kestrels nest on the tower."})
+        await over_stdio.call_tool("remember", {"content": "Swifts sleep on the wing."})
+        seen_by_stdio = await over_stdio.call_tool("recall", {"query": "kestrels nest"})
+        seen_by_http = await over_http.call_tool("recall", {"query": "swifts sleep"})
+    assert "Kestrels" in seen_by_stdio.structured_content["memories"][0]["content"]
+    assert "Swifts" in seen_by_http.structured_content["memories"][0]["content"]
+
+
+def test_no_token_on_a_public_address_is_refused(home):
+    from tests.e2e.conftest import run_loci
+
+    done = run_loci(
+        home, "serve", "--transport", "http", "--host", "0.0.0.0", LOCI_HTTP_AUTH="none"
+    )
+    assert done.returncode != 0 and "loopback" in done.stderr
+
+
+async def test_progress_reaches_an_http_client(served):
+    updates: list[float] = []
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        updates.append(done)
+
+    messages = [
+        {
+            "speaker": "Ana" if n % 2 else "Ben",
+            "text": f"Week {n}: the launch moves.",
+            "timestamp": 1.7e9 + n,
+        }
+        for n in range(300)
+    ]
+    async with http_client(served) as client:
+        with anyio.fail_after(120):
+            result = await client.call_tool(
+                "remember_conversation",
+                {"messages": messages, "namespace": "chat"},
+                progress_callback=progress,
+            )
+    assert not result.is_error, result.content
+    assert updates and updates[-1] == 300
+
+
+async def test_a_cancelled_request_stops_between_batches_over_http(home):
+    items = [
+        {
+            "id": f"6f1c5c1e-8f43-4a57-9c54-{i:012d}",
+            "content": f"imported note number {i}",
+            "namespace": "imported",
+            "tags": [],
+            "importance": 0.5,
+            "source": "import",
+            "metadata": {},
+            "access_count": 0,
+            "created_at": "2024-01-01T00:00:00Z",
+            "updated_at": "2024-01-01T00:00:00Z",
+            "last_accessed": "2024-01-01T00:00:00Z",
+        }
+        for i in range(3000)
+    ]
+    with http_server(home) as running:
+        async with http_client(running) as client:
+            first_batch = anyio.Event()
+
+            async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                if done > 0:
+                    first_batch.set()
+
+            async def run_import(scope: anyio.CancelScope) -> None:
+                with scope:
+                    await client.call_tool(
+                        "import_memories",
+                        {"data": {"memories": items}},
+                        progress_callback=on_progress,
+                    )
+
+            scope = anyio.CancelScope()
+            async with anyio.create_task_group() as group:
+                group.start_soon(run_import, scope)
+                with anyio.fail_after(120):
+                    await first_batch.wait()
+                scope.cancel()  # the client sends notifications/cancelled
+            stats = await client.call_tool("stats", {})
+            stored = stats.structured_content["total_memories"]
+            assert 0 < stored < len(items) and stored % IMPORT_BATCH == 0, stored
+            again = await client.call_tool("stats", {})
+            assert again.structured_content["total_memories"] == stored
