@@ -42,6 +42,11 @@ def drive(script: Path, home: Path, steps: list[dict[str, Any]]) -> dict[str, An
         "env": {**os.environ, "LOCI_HOME": str(home)},
         "steps": steps,
     }
+    return run_plan(script, plan)
+
+
+def run_plan(script: Path, plan: dict[str, Any]) -> dict[str, Any]:
+    """Run a plan (see drive.mjs) through the TypeScript client; what it printed."""
     done = subprocess.run(
         [NODE or "node", str(script)],
         input=json.dumps(plan),
@@ -66,9 +71,29 @@ def error_of(step: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: Path) -> None:
+    check_answers(drive(ts_client, tmp_path / "home", every_toolset(tmp_path)))
+
+
+def test_every_toolset_answers_the_typescript_client_over_http(
+    ts_client: Path, tmp_path: Path
+) -> None:
+    from tests.e2e.http_server import http_server
+
+    with http_server(tmp_path / "home") as served:
+        plan = {
+            "url": served.url,
+            "headers": {"Authorization": f"Bearer {served.token}"},
+            "steps": every_toolset(tmp_path),
+        }
+        check_answers(run_plan(ts_client, plan))
+        assert served.stop() == 0
+
+
+def every_toolset(tmp_path: Path) -> list[dict[str, Any]]:
+    """A success and an error of every toolset, and the client features."""
     project = tmp_path / "project"
-    project.mkdir()
-    steps = [
+    project.mkdir(exist_ok=True)
+    return [
         {"method": "listTools", "params": {}},
         call("remember", {"content": "The deploy key lives in the vault", "tags": ["ops"]}),
         call("nearby", {"memory_id": "nope"}),
@@ -111,7 +136,10 @@ def test_every_toolset_answers_the_typescript_client(ts_client: Path, tmp_path: 
         call("decay", {"strategy": "time", "dry_run": True}),
         call("extract", {"text": "Ana: hi", "types": ["gossip"]}),
     ]
-    driven = drive(ts_client, tmp_path / "home", steps)
+
+
+def check_answers(driven: dict[str, Any]) -> None:
+    """What `every_toolset` must give back."""
     assert {"tools", "resources", "prompts", "logging", "completions"} <= set(driven["server"])
     answers = driven["steps"]
     assert not any("thrown" in answer for answer in answers), answers
