@@ -155,7 +155,9 @@ class Settings(BaseSettings):
         default=15.0, gt=0, le=600, description="How long a write waits for another process's lock."
     )
     http_host: str = Field(
-        default="127.0.0.1", min_length=1, description="Address `loci serve --transport http` binds."
+        default="127.0.0.1",
+        min_length=1,
+        description="Address `loci serve --transport http` binds.",
     )
     http_port: int = Field(default=8765, ge=1, le=65535, description="Port of the HTTP server.")
     http_auth: Literal["token", "none"] = Field(

@@ -14,7 +14,7 @@ from loci.errors import (
     NotFoundError,
     StorageUnavailableError,
 )
-from loci.memory.models import MemoryDraft
+from loci.memory.models import MemoryDraft, SequenceDraft
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
 
@@ -504,3 +504,32 @@ def test_an_app_runs_numpy_products_on_one_thread(app: App) -> None:
     """OpenBLAS's idle threads spin after each product, on the cores the model needs next."""
     blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
     assert blas and all(pool["num_threads"] == 1 for pool in blas)
+
+
+def test_a_query_embedded_ahead_recalls_as_the_plain_recall_does(app):
+    app.memory.remember(MemoryDraft("Ana booked the ferry to Skye for June."))
+    app.memory.remember(MemoryDraft("The budget review moved to Thursday."))
+    query = "What did Ana book for June?"
+    ahead = app.memory.embed_query(query)
+    assert ahead.text == query and ahead.ms > 0
+    plain = app.memory.recall(query, limit=2)
+    early = app.memory.recall(query, limit=2, ahead=ahead)
+    assert [h.id for h in early.memories] == [h.id for h in plain.memories]
+    assert [h.score for h in early.memories] == pytest.approx([h.score for h in plain.memories])
+
+
+def test_a_query_embedded_before_new_actors_arrived_is_embedded_again(app):
+    query = "What did Ana book for June?"
+    ahead = app.memory.embed_query(query)
+    turn = SequenceDraft(name="chat-1", kind="conversation", position=0, actor="Ana")
+    app.memory.remember(MemoryDraft("Ana: I booked the ferry to Skye for June.", sequence=turn))
+    recalled = app.memory.recall(query, limit=1, ahead=ahead)  # "Ana" is an actor now
+    assert recalled.memories[0].content.startswith("Ana: I booked")
+    assert app.memory.embed_query(query).text != ahead.text
+
+
+def test_embedding_ahead_checks_the_query(app):
+    with pytest.raises(InvalidInputError):
+        app.memory.embed_query("")
+    with pytest.raises(InvalidInputError):
+        app.memory.embed_query("ferry", namespace="../etc")

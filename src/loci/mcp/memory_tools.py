@@ -168,9 +168,11 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         from it, a person named in it favours what they said in sequences (conversations),
         and items next to a strong match in a sequence gain.
         """
+        # Embedded first, outside the lock: concurrent clients' queries embed side by side.
+        ahead = provider.unlocked(lambda app: app.memory.embed_query(query, namespace, filters))
         return provider.call(
             lambda app: app.memory.recall(
-                query, limit, namespace, filters, min_similarity, hybrid_alpha, explain
+                query, limit, namespace, filters, min_similarity, hybrid_alpha, explain, ahead
             )
         )
 

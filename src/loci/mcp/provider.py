@@ -65,6 +65,11 @@ class AppProvider:
         with self._call_lock:
             return work(app)
 
+    def unlocked(self, work: Callable[[App], T]) -> T:
+        """Run `work` on the App without waiting for the call in progress: only for work that
+        is safe beside it (embedding a query while another recall searches)."""
+        return work(self.app())
+
     def read(self, work: Callable[[App], str]) -> str:
         """`call` for a resource: loci's errors become the SDK's resource errors, whose message
         reaches the client (any other exception is a crash to the SDK: it logs a traceback

@@ -12,7 +12,7 @@ import numpy as np
 
 from loci import fields
 from loci.errors import InvalidInputError, LociError, NotFoundError
-from loci.memory import validation
+from loci.memory import reuse, validation
 from loci.memory.models import (
     ForgetBatchResult,
     ForgetResult,
@@ -138,8 +138,8 @@ class MemoryService:
             self._engine.check_model(conn)
             known = sql.embeddings_by_hash(conn, compiled.sql, compiled.params)
             known_parts = passages.by_content(conn, compiled.sql, compiled.params)
-        vectors = self._vectors_reusing(checked, known)
-        parts = self._passages_reusing(checked, known_parts)
+        vectors = reuse.vectors_reusing(self._engine, checked, known)
+        parts = reuse.passages_reusing(self._engine, checked, known_parts)
 
         def delete_old(conn: sqlite3.Connection) -> None:
             old = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
@@ -148,31 +148,6 @@ class MemoryService:
                 within(conn)
 
         return self._store(checked, vectors, before=delete_old, parts=parts)[0]
-
-    def _vectors_reusing(
-        self, items: Sequence[CheckedDraft], known: Mapping[str, bytes]
-    ) -> np.ndarray[Any, Any]:
-        """Embeddings of `items`, computing only those whose text is not in `known`."""
-        vectors = np.zeros((len(items), self._engine.embedder.identity.dimensions), np.float32)
-        fresh: list[int] = []
-        for n, item in enumerate(items):
-            stored = known.get(content_hash(item.content))
-            if stored is None:
-                fresh.append(n)
-            else:
-                vectors[n] = np.frombuffer(stored, dtype=np.float32)
-        if fresh:
-            vectors[fresh] = self._engine.embed([items[n].content for n in fresh])
-        return vectors
-
-    def _passages_reusing(
-        self, items: Sequence[CheckedDraft], known: Mapping[str, list[NewPassage]]
-    ) -> list[list[NewPassage]]:
-        """The passages of `items`, embedding only those of text not in `known`."""
-        hashes = [content_hash(item.content) for item in items]
-        fresh = [n for n, digest in enumerate(hashes) if digest not in known]
-        made = iter(self._engine.passages_of([items[n].content for n in fresh]))
-        return [known[digest] if digest in known else next(made) for digest in hashes]
 
     def recall(
         self,
@@ -183,9 +158,10 @@ class MemoryService:
         min_similarity: float = 0.0,
         hybrid_alpha: float | None = None,
         explain: bool = False,
+        ahead: query_side.Ahead | None = None,
     ) -> RecallResult:
         """Memories matching `query`, best first, ranked by named signals (see `signals`);
-        `explain` reports each hit's signal values."""
+        `explain` reports each hit's signal values; `ahead`: the query from `embed_query`."""
         query = fields.content(query, self._limits.max_content_bytes, "query")
         limit = fields.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
         min_similarity = fields.unit_float(min_similarity, "min_similarity")
@@ -200,6 +176,7 @@ class MemoryService:
             lambda: search_side.prepare(
                 self._engine, namespace, compiled, alpha < 1.0, depth, query
             ),
+            ahead,
         )
         profile = self._limits.profile.with_alpha(alpha)
         asked = search_side.Asked(
@@ -218,6 +195,15 @@ class MemoryService:
             query_embedding_time_ms=embedded.ms,
             weights=profile.weights() if explain else None,
         )
+
+    def embed_query(
+        self, query: str, namespace: str | None = None, filters: Mapping[str, Any] | None = None
+    ) -> query_side.Ahead:
+        """Embed `query` for a `recall` to come. Safe while other calls run (it reads only the
+        actors' names): a server embeds here, outside the lock that serialises the calls."""
+        query = fields.content(query, self._limits.max_content_bytes, "query")
+        namespaces = compile_filter(filters, namespace).namespaces
+        return query_side.embed_ahead(self._engine, query, namespaces)
 
     def nearby(self, memory_id: str, limit: int = 5, exclude_self: bool = True) -> NearbyResult:
         """The memories closest to a given one in vector space."""

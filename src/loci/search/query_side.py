@@ -25,23 +25,46 @@ class Embedded(NamedTuple):
     actor: str | None = None
 
 
+class Ahead(NamedTuple):
+    """A query embedded before its recall (`embed_ahead`): the text embedded, its vector and
+    the time it took (ms)."""
+
+    text: str
+    vector: npt.NDArray[np.float32]
+    ms: float
+
+
+def embed_ahead(engine: MemoryEngine, query: str, namespaces: frozenset[str] | None) -> Ahead:
+    """Embed the query's vector-search text now; safe alongside other calls (the actors' names
+    are read under their own lock, and the model runs calls side by side)."""
+    text = vector_query(query, engine.sync.actors(namespaces))
+    started = time.perf_counter()
+    vector = engine.embed([text])[0]
+    return Ahead(text, vector, (time.perf_counter() - started) * 1000)
+
+
 def embed_beside(
     engine: MemoryEngine,
     query: str,
     namespaces: frozenset[str] | None,
     prepare: Callable[[], Prepared],
+    ahead: Ahead | None = None,
 ) -> Embedded:
-    """Embed the query for the vector search while `prepare` runs in the worker thread.
-    `prepare` takes the database lock there: never call this while holding it."""
+    """Embed the query for the vector search while `prepare` runs in the worker thread (or
+    take `ahead`'s vector when it embedded the same text). `prepare` takes the database lock
+    there: never call this while holding it."""
     # The vector search leaves the names of the sequences' actors out of the text it embeds
     # (see `vector_query`): those known before `prepare` refreshes the mirrors...
     speakers = engine.sync.actors(namespaces)
     text = vector_query(query, speakers)
-    pending = engine.beside(prepare)
-    started = time.perf_counter()
-    vector = engine.embed([text])[0]
-    ms = (time.perf_counter() - started) * 1000
-    prepared = pending.result()
+    if ahead is not None and ahead.text == text:
+        vector, ms, prepared = ahead.vector, ahead.ms, prepare()
+    else:
+        pending = engine.beside(prepare)
+        started = time.perf_counter()
+        vector = engine.embed([text])[0]
+        ms = (time.perf_counter() - started) * 1000
+        prepared = pending.result()
     # ...unless the refresh brought actors that change the text (the first recall after they
     # were stored): embedding again then beats refreshing before every embedding. The sync
     # answers with the same object until the memories change.
