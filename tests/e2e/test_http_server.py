@@ -241,3 +241,18 @@ async def test_a_cancelled_request_stops_between_batches_over_http(home):
             assert 0 < stored < len(items) and stored % IMPORT_BATCH == 0, stored
             again = await client.call_tool("stats", {})
             assert again.structured_content["total_memories"] == stored
+
+
+async def test_logs_hold_no_token_and_no_memory_text_even_at_debug(home):
+    with http_server(home, LOCI_LOG_LEVEL="DEBUG") as running:
+        async with http_client(running) as client:
+            await client.call_tool("remember", {"content": "Pelicans-7f3 nest by the weir."})
+            await client.call_tool("recall", {"query": "where do pelicans-7f3 nest"})
+        token = running.token
+        running.request("POST", f"/mcp?token={token}", body=INITIALIZE)
+        running.request("POST", body=INITIALIZE, headers={"Authorization": "Bearer loci_guess"})
+        assert running.stop() == 0
+        logged = running.process.stderr.read()  # type: ignore[union-attr]
+    assert "refused (400 token_in_url)" in logged and "refused (401 unauthorized)" in logged
+    for secret in (token, "loci_guess", "pelicans-7f3", "Pelicans-7f3"):
+        assert secret not in logged

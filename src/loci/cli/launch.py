@@ -13,6 +13,11 @@ WAITING = (
     "what to add to yours. Ctrl-C stops it.\n"
 )
 
+SERVING = (
+    "loci serves MCP at http://{s.http_host}:{s.http_port}/mcp (data folder {s.home}; {auth}; "
+    "health: /healthz). `loci config cursor --http` prints a client snippet. Ctrl-C stops it.\n"
+)
+
 
 def main() -> None:
     """Console-script entry point."""
@@ -53,6 +58,8 @@ def serve_over_http(
         settings = load_settings(config, **{k: v for k, v in overrides.items() if v is not None})
         from loci.http.serve import serve_http
 
+        auth = "bearer token: `loci token show`" if settings.http_auth == "token" else "no token"
+        sys.stderr.write(SERVING.format(s=settings, auth=auth))
         serve_http(settings)
     except LociError as exc:
         sys.stderr.write(f"error ({exc.code}): {exc.message}\n")

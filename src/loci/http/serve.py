@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import signal
 from collections.abc import Iterator
 from typing import Any
@@ -14,11 +13,9 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from loci.http.app import MCP_PATH, build_http_app
+from loci.http.app import build_http_app
 from loci.http.guard import Guard
 from loci.settings import Settings
-
-log = logging.getLogger("loci.http")
 
 
 def serve_http(settings: Settings) -> None:
@@ -37,10 +34,6 @@ def serve_http(settings: Settings) -> None:
         server_header=False,
     )
     server = GracefulServer(config, guard)
-    log.warning(
-        "loci serves MCP at http://%s:%d%s (auth: %s)",
-        settings.http_host, settings.http_port, MCP_PATH, settings.http_auth,
-    )  # fmt: skip
     server.run()
     if not server.started:
         raise SystemExit(1)  # uvicorn has said why (the port is taken, say)
