@@ -9,10 +9,11 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +37,29 @@ INITIALIZE = {
 
 @dataclass
 class Served:
-    """A running HTTP server: its process, port, data folder and token."""
+    """A running HTTP server: its process, port, data folder and token; what it writes to
+    standard error is read as it comes (a full pipe would stop the server)."""
 
     process: subprocess.Popen[str]
     port: int
     home: Path
+    _stderr: list[str] = field(default_factory=list)
+    _reader: threading.Thread | None = None
+
+    def start_reading(self) -> None:
+        def read() -> None:
+            assert self.process.stderr is not None
+            for line in self.process.stderr:
+                self._stderr.append(line)
+
+        self._reader = threading.Thread(target=read, daemon=True)
+        self._reader.start()
+
+    def stderr(self) -> str:
+        """What the server wrote to standard error (all of it once it has exited)."""
+        if self.process.poll() is not None and self._reader is not None:
+            self._reader.join(30)
+        return "".join(self._stderr)
 
     @property
     def url(self) -> str:
@@ -100,11 +119,12 @@ def http_server(home: Path, *args: str, **env: str) -> Iterator[Served]:
     process = subprocess.Popen(
         [sys.executable, "-m", "loci", "serve", "--transport", "http", "--port", str(port), *args],
         env=environment,
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
     served = Served(process, port, home)
+    served.start_reading()
     try:
         wait_until_healthy(served)
         yield served
@@ -112,16 +132,14 @@ def http_server(home: Path, *args: str, **env: str) -> Iterator[Served]:
         if process.poll() is None:
             process.kill()
         process.wait(30)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
+        served.stderr()
 
 
 def wait_until_healthy(served: Served) -> None:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if served.process.poll() is not None:
-            raise AssertionError(f"loci serve exited: {served.process.stderr.read()}")  # type: ignore[union-attr]
+            raise AssertionError(f"loci serve exited: {served.stderr()}")
         try:
             if served.request("GET", "/healthz", authorized=False)[0] == 200:
                 return
