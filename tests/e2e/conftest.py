@@ -48,3 +48,35 @@ def run_loci(
         env=environment,
         timeout=120,
     )
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    },
+}
+
+
+def exported_memories(count: int) -> list[dict[str, object]]:
+    """`count` memories as `export_memories` gives them (without vectors), to import."""
+    return [
+        {
+            "id": f"6f1c5c1e-8f43-4a57-9c54-{i:012d}",
+            "content": f"imported note number {i}",
+            "namespace": "imported",
+            "tags": [],
+            "importance": 0.5,
+            "source": "import",
+            "metadata": {},
+            "access_count": 0,
+            "created_at": "2024-01-01T00:00:00Z",
+            "updated_at": "2024-01-01T00:00:00Z",
+            "last_accessed": "2024-01-01T00:00:00Z",
+        }
+        for i in range(count)
+    ]

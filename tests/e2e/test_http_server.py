@@ -11,8 +11,8 @@ import anyio
 import pytest
 
 from loci.memory.transfer import IMPORT_BATCH
-from tests.e2e.conftest import connected
-from tests.e2e.http_server import INITIALIZE, http_client, http_server, session_of
+from tests.e2e.conftest import INITIALIZE, connected, exported_memories
+from tests.e2e.http_server import http_client, http_server, session_of
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(300)]
 
@@ -196,22 +196,7 @@ async def test_progress_reaches_an_http_client(served):
 
 
 async def test_a_cancelled_request_stops_between_batches_over_http(home):
-    items = [
-        {
-            "id": f"6f1c5c1e-8f43-4a57-9c54-{i:012d}",
-            "content": f"imported note number {i}",
-            "namespace": "imported",
-            "tags": [],
-            "importance": 0.5,
-            "source": "import",
-            "metadata": {},
-            "access_count": 0,
-            "created_at": "2024-01-01T00:00:00Z",
-            "updated_at": "2024-01-01T00:00:00Z",
-            "last_accessed": "2024-01-01T00:00:00Z",
-        }
-        for i in range(3000)
-    ]
+    items = exported_memories(3000)
     with http_server(home) as running:
         async with http_client(running) as client:
             first_batch = anyio.Event()

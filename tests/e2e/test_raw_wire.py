@@ -8,20 +8,11 @@ import subprocess
 import anyio
 import pytest
 
-from tests.e2e.conftest import server_params
+from tests.e2e.conftest import INITIALIZE, server_params
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
+INIT = INITIALIZE
 
 
 async def _responses(process, wanted: set[int | str]) -> dict[int | str, dict]:

@@ -9,7 +9,7 @@ import anyio
 import pytest
 
 from loci.memory.transfer import IMPORT_BATCH
-from tests.e2e.conftest import connected
+from tests.e2e.conftest import connected, exported_memories
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -168,22 +168,7 @@ async def test_export_then_import_into_an_empty_store(tmp_path):
 
 
 async def test_a_cancelled_import_stops_between_batches_and_the_server_goes_on(tmp_path):
-    items = [
-        {
-            "id": f"6f1c5c1e-8f43-4a57-9c54-{i:012d}",
-            "content": f"imported note number {i}",
-            "namespace": "imported",
-            "tags": [],
-            "importance": 0.5,
-            "source": "import",
-            "metadata": {},
-            "access_count": 0,
-            "created_at": "2024-01-01T00:00:00Z",
-            "updated_at": "2024-01-01T00:00:00Z",
-            "last_accessed": "2024-01-01T00:00:00Z",
-        }
-        for i in range(3000)
-    ]
+    items = exported_memories(3000)
     async with connected(tmp_path) as client:
         first_batch = anyio.Event()
 
