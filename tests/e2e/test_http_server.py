@@ -239,3 +239,12 @@ async def test_logs_hold_no_token_and_no_memory_text_even_at_debug(home):
     assert "refused (400 token_in_url)" in logged and "refused (401 unauthorized)" in logged
     for secret in (token, "loci_guess", "pelicans-7f3", "Pelicans-7f3"):
         assert secret not in logged
+
+
+def test_a_taken_port_is_refused_with_what_to_do(served):
+    from tests.e2e.conftest import run_loci
+
+    done = run_loci(served.home, "serve", "--transport", "http", "--port", str(served.port))
+    assert done.returncode == 9, done.stderr
+    assert f"cannot listen on 127.0.0.1:{served.port}" in done.stderr and "--port" in done.stderr
+    assert "loci serves MCP" not in done.stderr

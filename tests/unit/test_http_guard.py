@@ -218,3 +218,12 @@ async def test_event_streams_end_when_the_server_closes(token):
             group.start_soon(call, guard, scope("GET", headers=authorized(token)), [b""])
             await anyio.sleep(0.05)
             group.start_soon(close_soon)
+
+
+async def test_an_unreadable_token_file_lets_nobody_in_and_says_why(token):
+    headers = authorized(token)
+    token.path.write_text("damaged")
+    app = Recorder()
+    sent = await call(Guard(app, token, LIMITS), scope(headers=headers), [b"{}"])
+    assert status(sent) == 503 and "loci token rotate" in error(sent)["message"]
+    assert app.bodies == []

@@ -59,8 +59,7 @@ def serve_over_http(
         from loci.http.serve import serve_http
 
         auth = "bearer token: `loci token show`" if settings.http_auth == "token" else "no token"
-        sys.stderr.write(SERVING.format(s=settings, auth=auth))
-        serve_http(settings)
+        serve_http(settings, lambda: sys.stderr.write(SERVING.format(s=settings, auth=auth)))
     except LociError as exc:
         sys.stderr.write(f"error ({exc.code}): {exc.message}\n")
         sys.exit(exc.exit_code)

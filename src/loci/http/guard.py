@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl
 
 import anyio
 
+from loci.errors import LociError
 from loci.http.token import BearerToken
 
 Scope = MutableMapping[str, Any]
@@ -97,7 +98,11 @@ class Guard:
             return None
         presented = _header(scope, b"authorization") or b""
         scheme, _, credential = presented.decode("latin-1").partition(" ")
-        if scheme.lower() != "bearer" or not self.token.matches(credential.strip()):
+        try:
+            matches = scheme.lower() == "bearer" and self.token.matches(credential.strip())
+        except LociError as exc:  # the token file cannot be read: nobody gets in
+            return _refusing(503, "token_unreadable", exc.message)
+        if not matches:
             why = "missing" if not presented else "wrong"
             return _refusing(
                 401, "unauthorized",

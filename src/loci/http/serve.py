@@ -7,20 +7,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Iterator
+import socket
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from loci.errors import ConfigurationError
 from loci.http.app import build_http_app
 from loci.http.guard import Guard
 from loci.settings import Settings
 
 
-def serve_http(settings: Settings) -> None:
-    """Serve MCP over streamable HTTP until SIGTERM or SIGINT."""
+def serve_http(settings: Settings, starting: Callable[[], object] | None = None) -> None:
+    """Serve MCP over streamable HTTP until SIGTERM or SIGINT; `starting` is called once the
+    address is known to be free and the app is built."""
+    check_port(settings.http_host, settings.http_port)
     guard = build_http_app(settings)
+    if starting is not None:
+        starting()
     config = uvicorn.Config(
         guard,
         host=settings.http_host,
@@ -37,6 +43,22 @@ def serve_http(settings: Settings) -> None:
     server.run()
     if not server.started:
         raise SystemExit(1)  # uvicorn has said why (the port is taken, say)
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse, with what to do, an address this process cannot listen on (taken, say)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        raise ConfigurationError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}; another server may be "
+            "using it (choose another with --port or LOCI_HTTP_PORT)",
+            setting="http_port",
+        ) from None
 
 
 class GracefulServer(uvicorn.Server):
