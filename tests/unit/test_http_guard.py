@@ -227,3 +227,12 @@ async def test_an_unreadable_token_file_lets_nobody_in_and_says_why(token):
     sent = await call(Guard(app, token, LIMITS), scope(headers=headers), [b"{}"])
     assert status(sent) == 503 and "loci token rotate" in error(sent)["message"]
     assert app.bodies == []
+
+
+def test_a_token_file_opened_to_others_is_made_private_again(token, caplog):
+    value = token.value()
+    token.path.chmod(0o644)
+    fresh = BearerToken(token.home)
+    assert fresh.value() == value
+    assert token.path.stat().st_mode & 0o777 == 0o600
+    assert "private again" in caplog.text

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import hmac
+import logging
 import os
 import secrets
 from pathlib import Path
 
 from loci.errors import StorageUnavailableError
-from loci.storage.files import atomic_write, storage_errors
+from loci.storage.files import PRIVATE_FILE_MODE, atomic_write, storage_errors
 
 TOKEN_FILE = "http-token"
 PREFIX = "loci_"
+log = logging.getLogger("loci.http")
 
 
 class BearerToken:
@@ -31,6 +33,7 @@ class BearerToken:
             return self.rotate()
         if state != self._seen:
             with storage_errors(self.path, "read the HTTP token"):
+                self._keep_private()
                 text = self.path.read_text(encoding="utf-8").strip()
             if not text.startswith(PREFIX) or len(text) < len(PREFIX) + 32:
                 raise StorageUnavailableError(
@@ -52,6 +55,12 @@ class BearerToken:
     def matches(self, presented: str) -> bool:
         """Whether `presented` is the token (compared in constant time)."""
         return hmac.compare_digest(presented.encode("utf-8"), self.value().encode("utf-8"))
+
+    def _keep_private(self) -> None:
+        """Make the token file readable by the user only again if that has changed."""
+        if os.stat(self.path).st_mode & 0o077:
+            os.chmod(self.path, PRIVATE_FILE_MODE)
+            log.warning("%s was readable by others: it is private again (0600)", self.path)
 
     def _state(self) -> tuple[int, int] | None:
         try:
