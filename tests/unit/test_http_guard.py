@@ -236,3 +236,17 @@ def test_a_token_file_opened_to_others_is_made_private_again(token, caplog):
     assert fresh.value() == value
     assert token.path.stat().st_mode & 0o777 == 0o600
     assert "private again" in caplog.text
+
+
+async def test_an_answer_sent_whole_is_left_alone_past_the_deadline(token):
+    class Lingering(Recorder):
+        async def __call__(self, scope, receive, send) -> None:
+            await Recorder.__call__(self, scope, receive, send)
+            await anyio.sleep(5)  # work after the answer (the SDK's tasks may linger)
+
+    with anyio.fail_after(5):
+        sent = await call(
+            Guard(Lingering(), token, LIMITS), scope(headers=authorized(token)), [b"{}"]
+        )
+    assert [m["type"] for m in sent] == ["http.response.start", "http.response.body"]
+    assert status(sent) == 200

@@ -117,7 +117,7 @@ class Guard:
         body = await self._body(scope, receive, send)
         if body is None:
             return
-        started: list[Message] = []
+        answer: list[Message] = []  # the response's start, then its last part, once sent
 
         async def replay() -> Message:
             nonlocal body
@@ -127,15 +127,16 @@ class Guard:
             return await receive()
 
         async def tracked(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                started.append(message)
+            ends = message["type"] == "http.response.body" and not message.get("more_body")
+            if message["type"] == "http.response.start" or ends:
+                answer.append(message)
             await send(message)
 
         request_id = _request_id(body)
         with anyio.move_on_after(self.limits.request_timeout) as deadline:
             await self.app(scope, replay, tracked)
-        if deadline.cancelled_caught:
-            await self._too_late(scope, send, started, request_id)
+        if deadline.cancelled_caught and len(answer) < 2:  # not answered whole in time
+            await self._too_late(scope, send, answer, request_id)
 
     async def _body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
         """The whole body, or None once a refusal is sent (too large, too slow, gone)."""
@@ -170,19 +171,19 @@ class Guard:
         return None
 
     async def _too_late(
-        self, scope: Scope, send: Send, started: list[Message], request_id: object
+        self, scope: Scope, send: Send, answer: list[Message], request_id: object
     ) -> None:
         message = (
             f"no answer within {self.limits.request_timeout:g} s "
             "(LOCI_HTTP_REQUEST_TIMEOUT_SECONDS); the work may still complete"
         )
-        if not started:
+        if not answer:
             await _refuse(scope, send, 504, "timeout", message)
             return
         log.warning(
             "%s %s answered too late: the event stream was ended", scope["method"], scope["path"]
         )
-        headers = dict(started[0].get("headers", []))
+        headers = dict(answer[0].get("headers", []))
         body = b""
         if headers.get(b"content-type", b"").startswith(b"text/event-stream"):
             event = json.dumps(_error_object(request_id, "timeout", message))
