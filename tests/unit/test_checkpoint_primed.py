@@ -118,6 +118,5 @@ def header(order: int = primed.ORDER, memory: int = primed.MEMORY_MIB, dictionar
     ],
 )
 def test_bad_headers_are_refused_with_the_reason(blob, reason):
-    shipped = shipped_dictionary()
     with pytest.raises(CheckpointCorruptedError, match=reason):
-        primed.decompress(blob, shipped.as_bytes(), shipped.dict_id(), "c1", 1 << 20)
+        primed.decompress(blob, codec.shipped_primer(), "c1", 1 << 20)

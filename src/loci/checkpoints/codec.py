@@ -73,10 +73,7 @@ def unpack_document(
 
     compressed = blob if keys is None else crypto.decrypt(blob, keys, checkpoint_id)
     if primed.is_primed(compressed):
-        shipped = shipped_dictionary()
-        return primed.decompress(
-            compressed, shipped.as_bytes(), shipped.dict_id(), checkpoint_id, max_bytes
-        )
+        return primed.decompress(compressed, shipped_primer(), checkpoint_id, max_bytes)
     try:
         dictionary = _dictionary_of(compressed, base, checkpoint_id)
         decompressor = zstandard.ZstdDecompressor(dict_data=dictionary)
@@ -115,12 +112,18 @@ def shipped_dictionary() -> zstandard.ZstdCompressionDict:
     return zstandard.ZstdCompressionDict(data)
 
 
+@cache
+def shipped_primer() -> primed.Primer:
+    """The primer PPMd reads first: from the shipped dictionary, read once."""
+    shipped = shipped_dictionary()
+    return primed.Primer.of(shipped.as_bytes(), shipped.dict_id())
+
+
 def _compress(document: bytes, level: int, base: bytes | None) -> bytes:
     import zstandard
 
     if base is None and len(document) in PRIMED_RANGE:
-        shipped = shipped_dictionary()
-        coded = primed.compress(document, shipped.as_bytes(), shipped.dict_id())
+        coded = primed.compress(document, shipped_primer())
         if coded is not None:
             return coded
     dictionary = shipped_dictionary() if base is None else _raw(base)

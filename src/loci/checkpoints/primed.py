@@ -14,6 +14,7 @@ document's length (big-endian), then the coded bytes.
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
@@ -29,34 +30,45 @@ MEMORY_MIB: Final = 16
 PRIMER_BYTES: Final = 128 * 1024
 
 
+@dataclass(frozen=True)
+class Primer:
+    """What the model reads first: the end of a dictionary's content, and that dictionary's id
+    (written in each blob, so that a blob is never decoded after another primer)."""
+
+    text: bytes
+    dictionary_id: int
+
+    @classmethod
+    def of(cls, dictionary_content: bytes, dictionary_id: int) -> Primer:
+        """The primer taken from a dictionary's content."""
+        return cls(dictionary_content[-PRIMER_BYTES:], dictionary_id)
+
+
 def is_primed(blob: bytes) -> bool:
     """Whether a (decrypted) blob was written by `compress`."""
     return blob.startswith(MAGIC)
 
 
-def compress(document: bytes, dictionary_content: bytes, dictionary_id: int) -> bytes | None:
+def compress(document: bytes, primer: Primer) -> bytes | None:
     """The document coded after the primer, or None when the coded bytes do not decode back to
     it (the caller then stores it another way)."""
     import pyppmd
 
-    primer = dictionary_content[-PRIMER_BYTES:]
     encoder = pyppmd.Ppmd8Encoder(ORDER, MEMORY_MIB << 20, restore_method=_RESTART)
-    skipped = encoder.encode(primer)
+    skipped = encoder.encode(primer.text)
     coded = encoder.encode(document) + encoder.flush(endmark=False)
-    if skipped != _primer_code(primer):
+    if skipped != _primer_code(primer.text):
         return None
-    header = MAGIC + _HEADER.pack(ORDER, MEMORY_MIB, dictionary_id, len(document))
+    header = MAGIC + _HEADER.pack(ORDER, MEMORY_MIB, primer.dictionary_id, len(document))
     blob = header + coded
     try:
-        restored = decompress(blob, dictionary_content, dictionary_id, "new", len(document))
+        restored = decompress(blob, primer, "new", len(document))
     except CheckpointCorruptedError:
         return None
     return blob if restored == document else None
 
 
-def decompress(
-    blob: bytes, dictionary_content: bytes, dictionary_id: int, checkpoint_id: str, max_bytes: int
-) -> bytes:
+def decompress(blob: bytes, primer: Primer, checkpoint_id: str, max_bytes: int) -> bytes:
     """The document a `compress` blob holds."""
     import pyppmd
 
@@ -64,7 +76,7 @@ def decompress(
     if len(blob) < start:
         raise _corrupted(checkpoint_id, "its header is cut short")
     order, memory_mib, wanted_id, length = _HEADER.unpack(blob[len(MAGIC) : start])
-    if wanted_id != dictionary_id:
+    if wanted_id != primer.dictionary_id:
         raise _corrupted(
             checkpoint_id, f"it was primed with dictionary {wanted_id}, which this loci lacks"
         )
@@ -72,17 +84,17 @@ def decompress(
         raise _corrupted(checkpoint_id, f"it claims {length} bytes, over the {max_bytes} limit")
     if not 2 <= order <= 64 or not 1 <= memory_mib <= 256:
         raise _corrupted(checkpoint_id, f"its model (order {order}, {memory_mib} MiB) is invalid")
-    primer = dictionary_content[-PRIMER_BYTES:]
+    text = primer.text
     decoder = pyppmd.Ppmd8Decoder(order, memory_mib << 20, restore_method=_RESTART)
     try:
         decoded = decoder.decode(
-            _primer_code(primer, order, memory_mib) + blob[start:], len(primer) + length
+            _primer_code(text, order, memory_mib) + blob[start:], len(text) + length
         )
     except (ValueError, RuntimeError, MemoryError) as exc:
         raise _corrupted(checkpoint_id, f"it does not decode ({exc})") from None
-    if len(decoded) != len(primer) + length or decoded[: len(primer)] != primer:
+    if len(decoded) != len(text) + length or decoded[: len(text)] != text:
         raise _corrupted(checkpoint_id, "it does not decode")
-    return bytes(decoded[len(primer) :])
+    return bytes(decoded[len(text) :])
 
 
 @cache

@@ -38,9 +38,7 @@ def embed_ahead(engine: MemoryEngine, query: str, namespaces: frozenset[str] | N
     """Embed the query's vector-search text now; safe alongside other calls (the actors' names
     are read under their own lock, and the model runs calls side by side)."""
     text = vector_query(query, engine.sync.actors(namespaces))
-    started = time.perf_counter()
-    vector = engine.embed([text])[0]
-    return Ahead(text, vector, (time.perf_counter() - started) * 1000)
+    return Ahead(text, *_embedded(engine, text))
 
 
 def embed_beside(
@@ -61,9 +59,7 @@ def embed_beside(
         vector, ms, prepared = ahead.vector, ahead.ms, prepare()
     else:
         pending = engine.beside(prepare)
-        started = time.perf_counter()
-        vector = engine.embed([text])[0]
-        ms = (time.perf_counter() - started) * 1000
+        vector, ms = _embedded(engine, text)
         prepared = pending.result()
     # ...unless the refresh brought actors that change the text (the first recall after they
     # were stored): embedding again then beats refreshing before every embedding. The sync
@@ -71,7 +67,13 @@ def embed_beside(
     after = engine.sync.actors(namespaces)
     fresh = text if after is speakers else vector_query(query, after)
     if fresh != text:
-        started = time.perf_counter()
-        vector = engine.embed([fresh])[0]
-        ms += (time.perf_counter() - started) * 1000
+        vector, again = _embedded(engine, fresh)
+        ms += again
     return Embedded(vector, prepared, ms, named_speaker(query, after.candidates(query)))
+
+
+def _embedded(engine: MemoryEngine, text: str) -> tuple[npt.NDArray[np.float32], float]:
+    """The text's vector and the time embedding it took (ms)."""
+    started = time.perf_counter()
+    vector = engine.embed([text])[0]
+    return vector, (time.perf_counter() - started) * 1000
