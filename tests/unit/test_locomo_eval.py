@@ -168,11 +168,11 @@ def test_each_store_mode_stores_its_turns_as_it_says(
     kinds: list[tuple[str, bool]] = []
     answer = runner._message_ids
 
-    def spy(app, query: str, limit: int, alpha: float | None) -> list[str]:
+    def spy(app, query: str, limit: int, alpha: float | None, ahead) -> list[str]:
         if not kinds:  # the store as the first question finds it
             for memory in app.transfer.export(None, False, 0, 100).export.memories:
                 kinds.append((str(memory.metadata["message_id"]), memory.sequence is None))
-        return answer(app, query, limit, alpha)
+        return answer(app, query, limit, alpha, ahead)
 
     monkeypatch.setattr(runner, "_message_ids", spy)
     settings = load_settings(home=tmp_path / "home")

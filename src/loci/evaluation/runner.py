@@ -17,6 +17,7 @@ from loci.errors import InvalidInputError
 from loci.evaluation import locomo
 from loci.evaluation.metrics import Scoreboard
 from loci.memory.models import MemoryDraft
+from loci.search import query_side
 from loci.settings import Settings
 
 NAMESPACE = "conversation"
@@ -98,11 +99,13 @@ def _evaluate(
             _store(app, conversation, store)
             for question in conversation.questions:
                 in_odd = all(_odd_session(conversation, turn) for turn in question.evidence)
+                # Embedded once for the six searches of the question below.
+                ahead = app.memory.embed_query(question.text, namespace=NAMESPACE)
                 for mode, alpha in MODES.items():
                     # Turns as a user asking for `depth` results gets them; sessions ranked
                     # from a longer list of the same search.
                     retrieved, deeper = (
-                        _message_ids(app, question.text, limit, alpha)
+                        _message_ids(app, question.text, limit, alpha, ahead)
                         for limit in (boards.depth, SESSION_DEPTH)
                     )
                     for board in (boards.all, boards.odd) if in_odd else (boards.all,):
@@ -145,8 +148,12 @@ def _odd_session(conversation: locomo.Conversation, message_id: str | None) -> b
     return session is not None and int(session.removeprefix("session_")) % 2 == 1
 
 
-def _message_ids(app: App, query: str, limit: int, alpha: float | None) -> list[str]:
-    found = app.memory.recall(query, limit=limit, namespace=NAMESPACE, hybrid_alpha=alpha)
+def _message_ids(
+    app: App, query: str, limit: int, alpha: float | None, ahead: query_side.Ahead
+) -> list[str]:
+    found = app.memory.recall(
+        query, limit=limit, namespace=NAMESPACE, hybrid_alpha=alpha, ahead=ahead
+    )
     return [str(hit.metadata.get("message_id")) for hit in found.memories]
 
 
