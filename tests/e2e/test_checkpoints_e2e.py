@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import os
-import stat
-import subprocess
-import sys
-
 import pytest
 
-from tests.e2e.conftest import connected, run_loci
+from tests.e2e.conftest import connected
 from tests.results import tool_error
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
@@ -126,46 +120,3 @@ async def test_every_error_code_reaches_the_client(tmp_path):
         assert unavailable["details"]["status"] == 503
         sessions = (await client.call_tool("list_sessions", {})).structured_content
         assert sessions["total"] == 0
-
-
-def test_the_cli_lists_shows_exports_and_collects(tmp_path):
-    home = tmp_path / "home"
-    env = {**os.environ, "LOCI_HOME": str(home), **FAIL_KEYRING}
-
-    def loci(*args):
-        return run_loci(home, "checkpoints", *args, **FAIL_KEYRING)
-
-    script = (
-        "from loci.app import build_app\nfrom loci.settings import load_settings\n"
-        "app = build_app(load_settings())\n"
-        "ids = [app.checkpoints.save({'goal': 'g', 'n': n}, 'cli').checkpoint_id for n in range(3)]\n"
-        "print(ids[-1])\napp.close()\n"
-    )
-    made = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
-    newest = made.stdout.strip()
-    assert loci("list").stdout.startswith("cli  3 checkpoints")
-    assert loci("list", "cli").stdout.splitlines()[0].startswith(newest)
-    shown = loci("show", newest).stdout
-    assert f"checkpoint  {newest}" in shown and "within budget" in shown and '"n": 2' in shown
-    assert json.loads(loci("show", newest, "--json").stdout)["context"] == {"goal": "g", "n": 2}
-    exported = tmp_path / "cli.json"
-    assert loci("export", "cli", "-o", str(exported)).returncode == 0
-    assert exported.read_text().count('"checkpointId"') == 3
-    assert stat.S_IMODE(exported.stat().st_mode) == 0o600  # decrypted checkpoints
-    summary = json.loads(loci("export", "cli", "-o", str(exported), "--json").stdout)
-    assert summary == {"file": str(exported), "exported": 3, "unreadable": []}
-    nowhere = loci("export", "cli", "-o", str(tmp_path / "missing" / "cli.json"))
-    assert nowhere.returncode == 2 and "no folder" in nowhere.stderr
-    # A blob lost from disk: the other checkpoints are still exported, the lost one named.
-    next((home / "checkpoints" / "blobs").glob("*/*.blob")).unlink()
-    partial = loci("export", "cli", "-o", str(exported))
-    assert partial.returncode == 10
-    assert "not exported: cp-" in partial.stderr
-    assert "1 of 3 checkpoints of session cli could not be read" in partial.stderr
-    document = json.loads(exported.read_text())
-    assert len(document["checkpoints"]) == 2 and len(document["unreadable"]) == 1
-    assert "removed 0 checkpoints" in loci("gc").stdout
-    unencrypted = loci("rotate-key")
-    assert unencrypted.returncode == 9 and "encryption is off" in unencrypted.stderr
-    missing = loci("show", "cp-none")
-    assert missing.returncode == 3 and "CHECKPOINT_NOT_FOUND" in missing.stderr
