@@ -4,11 +4,22 @@ without a process start per command (`tests/e2e` keeps real processes for what n
 from __future__ import annotations
 
 import subprocess
+from functools import cache
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from loci.cli.main import commands
+from loci.cli.output import CliState
+from loci.embedding.onnx_minilm import OnnxMiniLM
+
+
+@cache
+def shared_model() -> OnnxMiniLM:
+    """The real model, loaded once per test process (the `embedder` fixture is this one)."""
+    model = OnnxMiniLM()
+    model.load()
+    return model
 
 
 def run_loci(
@@ -16,7 +27,9 @@ def run_loci(
 ) -> subprocess.CompletedProcess[str]:
     """`loci ARGS` on the data folder `home` (and the environment `env`), typing `answers` when
     it asks (standard input is never a terminal), with the exit code and both output streams a
-    process would give."""
+    process would give. Commands share the loaded model unless `env` configures one."""
     environment = {"LOCI_HOME": str(home), **env}
-    result = CliRunner().invoke(commands(), list(args), input=answers, env=environment)
+    own_model = any(name.startswith("LOCI_EMBEDDING") for name in env)
+    state = CliState(None, None, None if own_model else shared_model())
+    result = CliRunner().invoke(commands(), list(args), input=answers, env=environment, obj=state)
     return subprocess.CompletedProcess(list(args), result.exit_code, result.stdout, result.stderr)

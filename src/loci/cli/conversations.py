@@ -95,7 +95,6 @@ def locomo(
     last line gives the questions answered in odd sessions alone: in `--store mixed` those
     are notes, to compare with the same questions in `--store notes`.
     """
-    from loci.app import make_embedder
     from loci.evaluation.runner import EvalOptions, run_locomo
 
     def work() -> None:
@@ -110,7 +109,7 @@ def locomo(
             if not as_json:
                 click.echo(f"[{number}/{total}] {sample_id}", err=True)
 
-        report = run_locomo(path, settings, make_embedder(settings), options, progress)
+        report = run_locomo(path, settings, state.model(settings), options, progress)
         emit_json(report) if as_json else click.echo(render(report, options.ks))
 
     run(work)

@@ -205,7 +205,6 @@ def evaluate_extract(state: CliState, path: Path, as_json: bool) -> None:
     """Precision, recall and F1 of extract on a LoCoMo file: each session through extract, an
     item counting for its turn, the turns cited for the session's observations as gold;
     beside the baseline that keeps every turn."""
-    from loci.app import make_embedder
     from loci.evaluation.extract import run_extract
 
     def work() -> None:
@@ -215,7 +214,7 @@ def evaluate_extract(state: CliState, path: Path, as_json: bool) -> None:
             if not as_json:
                 click.echo(f"[{number}/{total}] {sample_id}", err=True)
 
-        report = run_extract(path, settings, make_embedder(settings), progress)
+        report = run_extract(path, settings, state.model(settings), progress)
         if as_json:
             emit_json(report)
             return

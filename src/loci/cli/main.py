@@ -34,7 +34,8 @@ def cli(ctx: click.Context, config: Path | None, home: Path | None) -> None:
     Run `loci serve` from your MCP client (see `loci config --help`), or use the commands
     below to work with the same memory from a terminal.
     """
-    ctx.obj = CliState(config=config, home=home)
+    shared = ctx.obj.embedder if isinstance(ctx.obj, CliState) else None
+    ctx.obj = CliState(config=config, home=home, embedder=shared)
 
 
 @cli.command()

@@ -18,21 +18,30 @@ from loci.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from loci.app import App
+    from loci.embedding import Embedder
 
 T = TypeVar("T")
 
 
 @dataclass
 class CliState:
-    """Options given before the command: `loci --config F --home D <command>`."""
+    """Options given before the command: `loci --config F --home D <command>`; `embedder`
+    replaces the configured model when a caller running commands in-process shares one."""
 
     config: Path | None
     home: Path | None
+    embedder: Embedder | None = None
 
     def settings(self) -> Settings:
         """Settings from the options, environment and config file."""
         overrides: dict[str, Any] = {"home": self.home} if self.home else {}
         return load_settings(self.config, **overrides)
+
+    def model(self, settings: Settings) -> Embedder:
+        """The shared embedder, or the one `settings` name (loaded lazily)."""
+        from loci.app import make_embedder
+
+        return self.embedder or make_embedder(settings)
 
 
 @contextmanager
@@ -41,7 +50,7 @@ def opened_app(state: CliState) -> Iterator[App]:
     builds no mirror or codes that pay off over many searches, see `build_app`)."""
     from loci.app import build_app
 
-    app = build_app(state.settings(), long_lived=False)
+    app = build_app(state.settings(), state.embedder, long_lived=False)
     try:
         yield app
     finally:

@@ -240,7 +240,6 @@ def export_command(state: CliState, session_id: str, output: Path | None, as_jso
 def evaluate_story(state: CliState, spec: Path, as_json: bool) -> None:
     """Plant the needles of a story SPEC in its novel, stream it through continue_story, and
     measure context, search and entities against plain recall (see the README)."""
-    from loci.app import make_embedder
     from loci.evaluation.story import run_story
 
     def work() -> None:
@@ -250,7 +249,7 @@ def evaluate_story(state: CliState, spec: Path, as_json: bool) -> None:
             if not as_json and (done % 50 == 0 or done == total):
                 click.echo(f"[{done}/{total}] interactions", err=True)
 
-        report = run_story(spec, settings, make_embedder(settings), progress)
+        report = run_story(spec, settings, state.model(settings), progress)
         emit_json(report) if as_json else click.echo(render(report))
 
     run(work)
