@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -14,18 +15,24 @@ import pytest
 from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
+from tests.cli_runner import shared_model
 from tests.prose import NOVEL
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """OpenMP threads sleep when idle, as loci makes them when it loads faiss: test modules
+    import faiss and scikit-learn themselves, and spinning threads of two test workers would
+    take each other's cores."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 @pytest.fixture(scope="session")
 def embedder() -> OnnxMiniLM:
-    """The default ONNX model, loaded once per test session."""
-    model = OnnxMiniLM()
-    model.load()
-    return model
+    """The default ONNX model, loaded once per test process (in-process commands share it)."""
+    return shared_model()
 
 
 #: Questions about the dev novel, for searches judged on real embeddings.

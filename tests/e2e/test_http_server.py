@@ -33,12 +33,25 @@ def memories(home) -> int:
 
 @pytest.fixture
 def served(home):
+    """A server of the test's own, for tests that stop it, flood it or change its token."""
     with http_server(home, **LIMITS) as running:
         yield running
 
 
-async def test_every_toolset_answers_over_http_and_errors_are_structured(served):
-    async with http_client(served) as client:
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """One server for the tests that leave it as they found it (each counts its own writes)."""
+    with http_server(tmp_path_factory.mktemp("shared") / "home", **LIMITS) as running:
+        yield running
+
+
+def stored(home) -> int:
+    """Memories in the data folder (0 before the first write makes the database)."""
+    return memories(home) if (home / "loci.db").exists() else 0
+
+
+async def test_every_toolset_answers_over_http_and_errors_are_structured(shared):
+    async with http_client(shared) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
         assert {"remember", "recall", "workflow_checkpoint_save", "init_project"} <= names
         stored = await client.call_tool("remember", {"content": "Port 8765 is loci's HTTP port."})
@@ -53,15 +66,15 @@ async def test_every_toolset_answers_over_http_and_errors_are_structured(served)
         assert missing.is_error and "invalid_input" in missing.content[0].text
 
 
-async def test_clients_see_each_others_writes(served):
-    async with http_client(served) as first, http_client(served) as second:
+async def test_clients_see_each_others_writes(shared):
+    async with http_client(shared) as first, http_client(shared) as second:
         await first.call_tool("remember", {"content": "The first client wrote about herons."})
         found = await second.call_tool("recall", {"query": "herons"})
         assert "herons" in found.structured_content["memories"][0]["content"]
 
 
-def test_the_health_check_answers_without_the_token_and_tells_nothing_stored(served):
-    status, _, body = served.request("GET", "/healthz", authorized=False)
+def test_the_health_check_answers_without_the_token_and_tells_nothing_stored(shared):
+    status, _, body = shared.request("GET", "/healthz", authorized=False)
     assert status == 200 and set(__import__("json").loads(body)) == {"status", "version"}
 
 
@@ -75,35 +88,36 @@ def test_the_health_check_answers_without_the_token_and_tells_nothing_stored(ser
         ({"Host": "evil.example:8765"}, "/mcp", 421),
     ],
 )
-def test_bad_requests_are_refused_and_write_nothing(served, headers, path, expected):
+def test_bad_requests_are_refused_and_write_nothing(shared, headers, path, expected):
+    before = stored(shared.home)
     remember = {
         "jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "remember", "arguments": {"content": "must not be stored"}},
     }  # fmt: skip
     for body in (INITIALIZE, remember):
-        status, _, _ = served.request("POST", path, body=body, headers=headers)
+        status, _, _ = shared.request("POST", path, body=body, headers=headers)
         assert status == expected
-    assert served.request("POST", body=INITIALIZE)[0] == 200  # the server still serves others
-    assert not (served.home / "loci.db").exists() or memories(served.home) == 0
+    assert shared.request("POST", body=INITIALIZE)[0] == 200  # the server still serves others
+    assert stored(shared.home) == before
 
 
-def test_an_oversized_body_is_refused(served):
-    status, _, body = served.request("POST", body=b"x" * 70_000)
+def test_an_oversized_body_is_refused(shared):
+    status, _, body = shared.request("POST", body=b"x" * 70_000)
     assert status == 413 and b"body_too_large" in body
 
 
-def test_slow_senders_are_cut_off_while_others_are_served(served):
+def test_slow_senders_are_cut_off_while_others_are_served(shared):
     with (
-        socket.create_connection(("127.0.0.1", served.port)) as slow_headers,
-        socket.create_connection(("127.0.0.1", served.port)) as slow_body,
+        socket.create_connection(("127.0.0.1", shared.port)) as slow_headers,
+        socket.create_connection(("127.0.0.1", shared.port)) as slow_body,
     ):
         slow_headers.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         slow_body.sendall(
-            f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nAuthorization: Bearer "
-            f"{served.token}\r\nContent-Type: application/json\r\nAccept: application/json, "
+            f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{shared.port}\r\nAuthorization: Bearer "
+            f"{shared.token}\r\nContent-Type: application/json\r\nAccept: application/json, "
             "text/event-stream\r\nContent-Length: 500\r\n\r\n{".encode()
         )
-        assert served.request("POST", body=INITIALIZE)[0] == 200
+        assert shared.request("POST", body=INITIALIZE)[0] == 200
         slow_headers.settimeout(30)
         slow_body.settimeout(30)
         assert slow_headers.recv(1024) == b""  # closed: the headers never came whole
@@ -120,7 +134,7 @@ def test_a_thousand_abandoned_sessions_are_refused_or_cleaned_up(served):
     while served.request("POST", body=INITIALIZE)[0] != 200:  # idle sessions close after 2 s
         assert time.monotonic() < deadline, "abandoned sessions were never closed"
         time.sleep(0.2)  # polling the idle-session cleanup, bounded by the deadline
-    assert not (served.home / "loci.db").exists() or memories(served.home) == 0
+    assert stored(served.home) == 0
 
 
 def test_a_session_cannot_be_used_with_another_token(served):
@@ -170,7 +184,7 @@ def test_no_token_on_a_public_address_is_refused(home):
     assert done.returncode != 0 and "loopback" in done.stderr
 
 
-async def test_progress_reaches_an_http_client(served):
+async def test_progress_reaches_an_http_client(shared):
     updates: list[float] = []
 
     async def progress(done: float, total: float | None, message: str | None) -> None:
@@ -184,7 +198,7 @@ async def test_progress_reaches_an_http_client(served):
         }
         for n in range(300)
     ]
-    async with http_client(served) as client:
+    async with http_client(shared) as client:
         with anyio.fail_after(120):
             result = await client.call_tool(
                 "remember_conversation",
@@ -241,10 +255,10 @@ async def test_logs_hold_no_token_and_no_memory_text_even_at_debug(home):
         assert secret not in logged
 
 
-def test_a_taken_port_is_refused_with_what_to_do(served):
+def test_a_taken_port_is_refused_with_what_to_do(shared):
     from tests.e2e.conftest import run_loci
 
-    done = run_loci(served.home, "serve", "--transport", "http", "--port", str(served.port))
+    done = run_loci(shared.home, "serve", "--transport", "http", "--port", str(shared.port))
     assert done.returncode == 9, done.stderr
-    assert f"cannot listen on 127.0.0.1:{served.port}" in done.stderr and "--port" in done.stderr
+    assert f"cannot listen on 127.0.0.1:{shared.port}" in done.stderr and "--port" in done.stderr
     assert "loci serves MCP" not in done.stderr

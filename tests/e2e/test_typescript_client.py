@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+# One worker runs this module under pytest-xdist: its npm install is made once, by it alone.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("typescript-client")]
 
 CLIENT = Path(__file__).parent / "ts_client"
 NODE = shutil.which("node")
