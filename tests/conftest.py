@@ -52,15 +52,29 @@ NOVEL_QUESTIONS = [
 
 @pytest.fixture(scope="session")
 def novel_embeddings(
-    embedder: OnnxMiniLM,
+    embedder: OnnxMiniLM, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """(1,500 sentences of the dev novel, 30 queries: questions and other sentences of the
-    book), embedded once per session by the real model."""
+    book), embedded once per test run by the real model: the first test worker to need them
+    leaves them in the run's temporary folder for the others."""
     if not NOVEL.exists():
         pytest.skip("../shared/eval is not beside the repository")
+    # Under pytest-xdist each worker has a folder of its own inside the run's.
+    run_folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_folder = run_folder.parent
+    saved = run_folder / "novel-embeddings.npz"
+    if saved.exists():
+        with np.load(saved) as arrays:
+            return arrays["sentences"], arrays["queries"]
     text = NOVEL.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if 5 <= len(s.split()) <= 14]
-    return embedder.embed(sentences[:1500]), embedder.embed(NOVEL_QUESTIONS + sentences[1500:1520])
+    embedded = embedder.embed(sentences[:1500])
+    queries = embedder.embed(NOVEL_QUESTIONS + sentences[1500:1520])
+    partial = saved.with_name(f"{saved.name}.{os.getpid()}.npz")
+    np.savez(partial, sentences=embedded, queries=queries)
+    partial.replace(saved)  # whole or absent for a worker that looks at the same moment
+    return embedded, queries
 
 
 @pytest.fixture

