@@ -1,15 +1,11 @@
-"""End to end: a chat history through `loci import-chat`."""
+"""A chat history through `loci import-chat`, in-process on a real data folder."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
-from tests.e2e.conftest import run_loci as loci
+from tests.cli_runner import run_loci as loci
 from tests.unit.test_conversations import CHAT
-
-pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
 def test_import_chat_command(tmp_path):
