@@ -7,7 +7,11 @@ import json
 import stat
 from pathlib import Path
 
+import pytest
+
+from loci.embedding import onnx_minilm
 from tests.cli_runner import run_loci as loci
+from tests.cli_runner import shared_model
 
 
 def test_remember_recall_export_import_forget(tmp_path: Path) -> None:
@@ -66,3 +70,24 @@ def test_a_long_memory_is_shortened_in_the_table_and_whole_in_json(tmp_path: Pat
     assert "--json gives them whole" in table.stderr
     whole = json.loads(loci(home, "recall", "kite festival", "--json").stdout)
     assert whole["memories"][0]["content"] == long
+
+
+def test_commands_run_in_process_use_the_model_they_are_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared_model()  # loaded before the commands run
+    loads: list[object] = []
+    load = onnx_minilm._load_session
+
+    def counted(*args: object) -> object:
+        loads.append(args)
+        return load(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(onnx_minilm, "_load_session", counted)
+    assert loci(tmp_path, "remember", "Kites fly best in March").returncode == 0
+    found = loci(tmp_path, "recall", "when do kites fly", "--json")
+    assert json.loads(found.stdout)["memories"][0]["content"] == "Kites fly best in March"
+    assert loads == []
+    # A command told to configure its own model (here, its threads) loads it.
+    assert loci(tmp_path, "recall", "kites", LOCI_EMBEDDING_THREADS="1").returncode == 0
+    assert len(loads) == 1
