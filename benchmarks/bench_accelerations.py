@@ -18,8 +18,8 @@ import time
 from typing import Any
 
 import numpy as np
-from bench_memory import QUERIES, WORDS, fill, novel_sentences
 
+from bench_memory import QUERIES, WORDS, fill, novel_sentences
 from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings

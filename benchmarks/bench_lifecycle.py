@@ -1,7 +1,8 @@
 """The lifecycle tools (issue 34): consolidate and extract, speed and quality.
 
 - `consolidate` over a store of 10,000 distinct memories (novel sentences, standard-library
-  docstrings, LoCoMo observations) of which 2% have a planted near-duplicate (target <= 5 s), and on 800 distinct LoCoMo observations with 160 planted near-duplicates (40 each:
+  docstrings, LoCoMo observations) of which 2% have a planted near-duplicate (target <= 5 s),
+  and on 800 distinct LoCoMo observations with 160 planted near-duplicates (40 each:
   case, punctuation, one word changed, sentences reordered; `near_duplicates.py`) at the
   default threshold: precision and recall of the duplicate pairs (targets 0.95 and 0.90), over
   three seeds; a group that would chain (two members below the threshold) is counted;
@@ -101,14 +102,14 @@ def consolidate_quality(embedder: OnnxMiniLM) -> None:
         )
     precision = statistics.mean(f[0] for f in figures)
     recall = statistics.mean(f[1] for f in figures)
-    print(f"consolidate at 0.9: precision {precision:.3f} (target >= 0.95), recall {recall:.3f} (>= 0.90)")
+    print(
+        f"consolidate at 0.9: precision {precision:.3f} (target >= 0.95), recall {recall:.3f} (>= 0.90)"
+    )
 
 
 def extract_speed(embedder: OnnxMiniLM) -> None:
     texts = [
-        "\n".join(session.lines)
-        for _, sessions in load_sessions(LOCOMO)
-        for session in sessions
+        "\n".join(session.lines) for _, sessions in load_sessions(LOCOMO) for session in sessions
     ]
     with tempfile.TemporaryDirectory() as home:
         app = build_app(load_settings(home=home), embedder=embedder)

@@ -64,7 +64,7 @@ def main() -> None:
     if not STORY.exists():
         print(f"skipped: {STORY} is missing")
         return
-    found = {mode: 0 for mode in MODES}
+    found = dict.fromkeys(MODES, 0)
     asked = 0
     started = time.perf_counter()
     for spec_file in sorted(STORY.glob("*.json")):

@@ -21,14 +21,13 @@ import time
 from pathlib import Path
 
 import anyio
-from mcp import Client, StdioServerParameters
 
 from bench_memory import QUERIES, novel_sentences
-
 from loci.app import build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
+from mcp import Client, StdioServerParameters
 
 ECHO_SERVER = """
 import json, sys

@@ -20,8 +20,8 @@ from loci.app import build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.evaluation import locomo
 from loci.memory.models import MemoryDraft
-from loci.search.ranking import vector_query
 from loci.memory.transfer import ImportOptions
+from loci.search.ranking import vector_query
 from loci.settings import load_settings
 from loci.storage.facets import MemoryFacets
 
@@ -70,6 +70,7 @@ def timed(fn, repeat: int) -> list[float]:
 
 def cold_start(runs: int) -> None:
     import anyio
+
     from mcp import Client, StdioServerParameters
 
     async def once(params: StdioServerParameters) -> float:

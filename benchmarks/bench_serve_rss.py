@@ -56,7 +56,9 @@ def text_number(texts: list[str], n: int) -> str:
 def memory_of(pid: int) -> tuple[int, int]:
     """(resident MB, peak resident MB) of a process."""
     status = Path(f"/proc/{pid}/status").read_text()
-    figure = {k: int(re.search(rf"{k}:\s+(\d+)", status).group(1)) // 1024 for k in ("VmRSS", "VmHWM")}  # type: ignore[union-attr]
+    figure = {
+        k: int(re.search(rf"{k}:\s+(\d+)", status).group(1)) // 1024 for k in ("VmRSS", "VmHWM")
+    }  # type: ignore[union-attr]
     return figure["VmRSS"], figure["VmHWM"]
 
 
@@ -65,9 +67,12 @@ def server_pid(home: str) -> int:
     marker = f"LOCI_HOME={home}".encode()
     for entry in Path("/proc").iterdir():
         try:
-            if entry.name.isdigit() and marker in (entry / "environ").read_bytes().split(b"\0"):
-                if b"serve" in (entry / "cmdline").read_bytes():
-                    return int(entry.name)
+            if (
+                entry.name.isdigit()
+                and marker in (entry / "environ").read_bytes().split(b"\0")
+                and b"serve" in (entry / "cmdline").read_bytes()
+            ):
+                return int(entry.name)
         except OSError:
             continue
     raise SystemExit("the loci serve process was not found")

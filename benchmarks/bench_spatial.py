@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -73,11 +74,11 @@ def speed(embedder: OnnxMiniLM, size: int, repeat: int) -> None:
         cached = time.perf_counter() - began
         journey_ms, wander_ms, recall_ms = [], [], []
         for n in range(repeat):
-            start, end = rng.choice(len(ids), size=2, replace=False)
-            journey_ms.append(_ms(lambda: app.journeys.journey(ids[start], ids[end])))
-            recall_ms.append(_ms(lambda: app.memory.recall(QUERIES[n % len(QUERIES)])))
-            wander_ms.append(_ms(lambda: app.wanderer.wander(seed_id=ids[start], random_seed=n)))
-            recall_ms.append(_ms(lambda: app.memory.recall(QUERIES[(n + 1) % len(QUERIES)])))
+            start, end = (ids[i] for i in rng.choice(len(ids), size=2, replace=False))
+            journey_ms.append(_ms(partial(app.journeys.journey, start, end)))
+            recall_ms.append(_ms(partial(app.memory.recall, QUERIES[n % len(QUERIES)])))
+            wander_ms.append(_ms(partial(app.wanderer.wander, seed_id=start, random_seed=n)))
+            recall_ms.append(_ms(partial(app.memory.recall, QUERIES[(n + 1) % len(QUERIES)])))
         app.close()
     recall = statistics.median(recall_ms)
     for name, times in (("journey", journey_ms), ("wander", wander_ms)):
@@ -98,14 +99,17 @@ def visualize_cold(embedder: OnnxMiniLM, size: int = 500, runs: int = 3) -> None
     with tempfile.TemporaryDirectory() as home:
         app = build_app(load_settings(home=home), embedder=embedder)
         for start in range(0, size, 100):
-            app.memory.remember_batch([MemoryDraft(content=s) for s in sentences[start : start + 100]])
+            app.memory.remember_batch(
+                [MemoryDraft(content=s) for s in sentences[start : start + 100]]
+            )
         app.close()
         command = [sys.executable, "-m", "loci", "visualize", "--format", "svg", "--max", str(size)]
         environment = {**os.environ, "LOCI_HOME": home}
         seconds = []
         for _ in range(runs):
             began = time.perf_counter()
-            subprocess.run([*command, "-o", str(Path(home) / "map.svg")], env=environment, check=True, capture_output=True)
+            output = ["-o", str(Path(home) / "map.svg")]
+            subprocess.run([*command, *output], env=environment, check=True, capture_output=True)
             seconds.append(time.perf_counter() - began)
     print(
         f"visualize {size} memories in a fresh process: median {statistics.median(seconds):.2f} s "
@@ -125,8 +129,9 @@ def quality(embedder: OnnxMiniLM) -> None:
         adjusted_rand_score(truth, KMeans(k, n_init=10, random_state=seed).fit_predict(vectors))
         for seed in range(3)
     ]
+    ari = adjusted_rand_score(truth, ours.labels)
     print(
-        f"regions on {len(texts)} docstrings of {k} modules: ARI {adjusted_rand_score(truth, ours.labels):.3f} "
+        f"regions on {len(texts)} docstrings of {k} modules: ARI {ari:.3f} "
         f"({ours.count} regions, {int(np.sum(ours.labels < 0))} outliers, {seconds:.2f} s) "
         f"vs k-means with the true k {statistics.mean(kmeans):.3f} (3 seeds: "
         f"{', '.join(f'{a:.3f}' for a in kmeans)}); silhouette {silhouette(vectors, ours):.3f}"
@@ -145,7 +150,10 @@ def quality(embedder: OnnxMiniLM) -> None:
         began = time.perf_counter()
         reference = umap.UMAP(n_neighbors=15, random_state=0, metric="cosine").fit_transform(sample)
         umap_tw = trustworthiness(sample, reference, n_neighbors=10, metric="cosine")
-        line += f"; UMAP {umap_tw:.4f} ({time.perf_counter() - began:.1f} s), gap {umap_tw - ours_tw:+.4f} (target <= 0.02)"
+        took = time.perf_counter() - began
+        line += (
+            f"; UMAP {umap_tw:.4f} ({took:.1f} s), gap {umap_tw - ours_tw:+.4f} (target <= 0.02)"
+        )
     print(line)
 
 

@@ -21,7 +21,9 @@ from loci.search import passages
 from loci.settings import load_settings
 from loci.story import assembly, manuscript, store
 
-NOVEL = Path(__file__).resolve().parents[2] / "shared" / "eval" / "novels" / "pride-and-prejudice.txt"
+NOVEL = (
+    Path(__file__).resolve().parents[2] / "shared" / "eval" / "novels" / "pride-and-prejudice.txt"
+)
 QUESTIONS = [
     "Elizabeth walks to Netherfield to see Jane, who is ill.",
     "What did Mr. Darcy write in his letter to Elizabeth?",
@@ -118,7 +120,9 @@ def report(
         f"{p50(embed_ms):7.1f} ms   ratio {p50(context_ms) / p50(embed_ms):.2f}  (target <= 3)"
     )
     if reliefs:
-        print(f"relief           p50 {p50(reliefs):7.1f} ms   max {max(reliefs):.1f} ms  (target <= 500)")
+        print(
+            f"relief           p50 {p50(reliefs):7.1f} ms   max {max(reliefs):.1f} ms  (target <= 500)"
+        )
     first, last = loci_ms[:100], loci_ms[-100:]
     print(
         f"flat: continue p50 over the first 100 {p50(first):.1f} ms, the last 100 {p50(last):.1f} ms; "

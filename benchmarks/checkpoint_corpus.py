@@ -102,8 +102,8 @@ def _advance(
     state["test_log"] = (state["test_log"] + run)[-160:]
     sha = hashlib.sha1(f"{step}{rng.random()}".encode()).hexdigest()
     changed = " | ".join(f"{n} ({rng.randint(1, 40)}+ {rng.randint(0, 20)}-)" for n in files)
-    state["git_log"].insert(0, f"commit {sha}\nAuthor: Agent <agent@example.com>\nDate: "
-                            f"2026-11-{1 + step:02d}\n\n    {rng.choice(subjects)}\n\n {changed}")  # fmt: skip
+    header = f"commit {sha}\nAuthor: Agent <agent@example.com>\nDate: 2026-11-{1 + step:02d}"
+    state["git_log"].insert(0, f"{header}\n\n    {rng.choice(subjects)}\n\n {changed}")
     state["findings"].append(
         {"step": step, "note": f"{rng.choice(subjects)} {rng.choice(subjects).lower()}"}
     )

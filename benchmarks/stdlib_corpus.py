@@ -40,7 +40,9 @@ def _docstrings(module: object) -> list[str]:
         value = getattr(module, attribute)
         members = [value]
         if inspect.isclass(value):
-            members += [getattr(value, m, None) for m in sorted(vars(value)) if not m.startswith("_")]
+            members += [
+                getattr(value, m, None) for m in sorted(vars(value)) if not m.startswith("_")
+            ]
         for member in members:
             doc = inspect.getdoc(member) if member is not None else None
             if doc:
