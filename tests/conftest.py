@@ -8,6 +8,8 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import keyring
+import keyring.backends.fail
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -27,6 +29,17 @@ def pytest_configure(config: pytest.Config) -> None:
     import faiss and scikit-learn themselves, and spinning threads of two test workers would
     take each other's cores."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+@pytest.fixture
+def no_os_keychain(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The test machine's keychain (if any) stays out of it unless a test installs its own
+    (modules that save checkpoints use it: `pytest.mark.usefixtures("no_os_keychain")`)."""
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    yield
+    keyring.set_keyring(previous)
 
 
 @pytest.fixture(scope="session")

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.results import tool_error
-from tests.unit.test_checkpoints import no_os_keychain  # noqa: F401 (autouse fixture)
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_os_keychain")]
 
 SAVE = {"context": {"goal": "x"}, "sessionId": "s"}
 

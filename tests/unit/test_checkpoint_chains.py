@@ -12,10 +12,7 @@ from loci.checkpoints.chain import MAX_DEPTH
 from loci.errors import CheckpointCorruptedError
 from loci.settings import load_settings
 
-
-@pytest.fixture(autouse=True)
-def no_os_keychain(monkeypatch):
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+pytestmark = pytest.mark.usefixtures("no_os_keychain")
 
 
 def states(count: int) -> list[dict]:

@@ -38,14 +38,7 @@ for level in range(150):
     _deep = _deep["level"]
 
 
-@pytest.fixture(autouse=True)
-def no_os_keychain(monkeypatch):
-    """The test machine's keychain (if any) stays out of it unless a test installs its own."""
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
-    previous = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
-    yield
-    keyring.set_keyring(previous)
+pytestmark = pytest.mark.usefixtures("no_os_keychain")
 
 
 def make(home, embedder, **settings):

@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 import stat
 
+import pytest
+
 from tests.cli_runner import run_loci
-from tests.unit.test_checkpoints import make, no_os_keychain  # noqa: F401 (autouse fixture)
+from tests.unit.test_checkpoints import make
+
+pytestmark = pytest.mark.usefixtures("no_os_keychain")
 
 
 def test_the_cli_lists_shows_exports_and_collects(tmp_path, embedder):
@@ -16,9 +20,8 @@ def test_the_cli_lists_shows_exports_and_collects(tmp_path, embedder):
         return run_loci(home, "checkpoints", *args)
 
     app = make(home, embedder)
-    newest = [app.checkpoints.save({"goal": "g", "n": n}, "cli").checkpoint_id for n in range(3)][
-        -1
-    ]
+    saved = [app.checkpoints.save({"goal": "g", "n": n}, "cli").checkpoint_id for n in range(3)]
+    newest = saved[-1]
     app.close()
     assert loci("list").stdout.startswith("cli  3 checkpoints")
     assert loci("list", "cli").stdout.splitlines()[0].startswith(newest)

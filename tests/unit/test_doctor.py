@@ -2,8 +2,6 @@
 
 import sys
 
-import keyring
-import keyring.backends.fail
 import pytest
 
 from loci.app import build_app
@@ -12,14 +10,7 @@ from loci.cli.output import CliState
 from loci.settings import load_settings
 from tests.cli_runner import run_loci as loci
 
-
-@pytest.fixture(autouse=True)
-def no_os_keychain(monkeypatch):
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
-    previous = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
-    yield
-    keyring.set_keyring(previous)
+pytestmark = pytest.mark.usefixtures("no_os_keychain")
 
 
 def test_a_fresh_folder_is_all_good(tmp_path):
