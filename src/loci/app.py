@@ -28,8 +28,8 @@ from loci.storage.files import private_folder, storage_errors
 from loci.storage.keywords import NEVER, KeywordMirror
 from loci.storage.orphans import orphaned_files
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
-from loci.story.entities import Extractor
 from loci.story.graph import SqliteGraph
+from loci.story.mentions import Extractor
 from loci.story.service import StoryLimits, StoryService
 from loci.tokens import BpeCounter
 

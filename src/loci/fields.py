@@ -58,8 +58,14 @@ def namespace(value: str, field: str = "namespace") -> str:
     return value
 
 
-def content(value: str, max_bytes: int, field: str = "content") -> str:
-    """Memory text: not blank, valid Unicode, no NUL, at most `max_bytes` as UTF-8."""
+def content(
+    value: str,
+    max_bytes: int,
+    field: str = "content",
+    setting: str | None = "LOCI_MAX_CONTENT_BYTES",
+) -> str:
+    """Memory text: not blank, valid Unicode, no NUL, at most `max_bytes` as UTF-8 (the limit
+    `setting` configures, named in the error)."""
     if not isinstance(value, str):
         raise InvalidInputError(f"{field} must be a string", field=field)
     size = len(utf8(value, field))
@@ -67,7 +73,8 @@ def content(value: str, max_bytes: int, field: str = "content") -> str:
         raise InvalidInputError(f"{field} must not be empty or only whitespace", field=field)
     if size > max_bytes:
         raise InvalidInputError(
-            f"{field} is {size} bytes; the limit is {max_bytes} (LOCI_MAX_CONTENT_BYTES)",
+            f"{field} is {size} bytes; the limit is {max_bytes}"
+            + (f" ({setting})" if setting else ""),
             field=field,
             size_bytes=size,
             max_bytes=max_bytes,

@@ -64,6 +64,7 @@ TOOLS = {
     "get_story_context": {"session_id", "current_input", "max_tokens"},
     "search_story_memory": {"session_id", "query", "entity_type", "max_results"},
     "get_character_info": {"session_id", "character_name"},
+    "correct_character": {"session_id", "action", "name", "other"},
     "get_plot_threads": {"session_id"},
     "update_plot_thread": {"session_id", "name", "action", "note", "entities"},
     "get_context_stats": {"session_id"},

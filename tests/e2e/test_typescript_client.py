@@ -135,6 +135,14 @@ def every_toolset(tmp_path: Path) -> list[dict[str, Any]]:
         call("consolidate", {"dry_run": True}),
         call("decay", {"strategy": "time", "dry_run": True}),
         call("extract", {"text": "Ana: hi", "types": ["gossip"]}),
+        call(
+            "correct_character",
+            {"session_id": "tale", "action": "alias", "name": "Mira Voss", "other": "Captain"},
+        ),
+        call(
+            "correct_character",
+            {"session_id": "tale", "action": "merge", "name": "Mira Voss", "other": "Nobody"},
+        ),
     ]
 
 
@@ -174,3 +182,6 @@ def check_answers(driven: dict[str, Any]) -> None:
     assert all(not result.get("isError") and result["structuredContent"] for result in lifecycle)
     assert answers[29]["result"]["structuredContent"]["total_extracted"] == 1
     assert error_of(answers[32])["type"] == "invalid_input"
+    corrected = answers[33]["result"]
+    assert not corrected.get("isError") and "Captain" in corrected["structuredContent"]["aliases"]
+    assert error_of(answers[34])["type"] == "not_found"

@@ -102,8 +102,112 @@ def test_eval_story_prints_every_figure_with_its_baseline(tmp_path: Path) -> Non
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["needle_in_context"] == 1.0 and report["needle_in_search@5"] == 1.0
-    assert report["character_recall"] == 1.0 and report["spurious_characters"] == 0
+    assert report["character_recall"] == 1.0 and report["spurious"] == 0
+    assert report["cohesion"] == 0.5 and report["conflated"] == 0  # "Voss" is never alone
     assert report["baseline"]["needle_in_search@5"] == 1.0
     novel.write_text(manuscript(2), encoding="utf-8")  # the table's layout needs no long book
     table = loci(tmp_path / "home", "eval", "story", str(spec))
     assert "needle_in_context" in table.stdout and "baseline" in table.stdout
+    both = loci(tmp_path / "home", "eval", "story", str(spec), str(spec), "--table")
+    assert both.returncode == 0, both.stderr
+    assert "cohesion" in both.stdout and both.stdout.count("spec") >= 2
+
+
+def test_an_indented_manuscript_comes_back_exactly_and_is_never_imported_twice(
+    tmp_path: Path,
+) -> None:
+    home, file = tmp_path / "home", tmp_path / "indent.txt"
+    prose = ("Peg counted the flashes of the lamp. " * 6).strip()
+    verse = '    "A letter," she read.\n    Verse two.'
+    file.write_text("\n\n".join([prose, verse] * 6) + "\n", encoding="utf-8")
+    first = loci(home, "story", "import", str(file), "--session", "ind", "--tokens", "50")
+    assert first.returncode == 0, first.stderr
+    exported = loci(home, "story", "export", "ind")
+    assert exported.stdout == file.read_text(encoding="utf-8")
+
+    again = loci(home, "story", "import", str(file), "--session", "ind", "--tokens", "50")
+    assert again.returncode == 4 and "already holds this text" in again.stderr
+    assert loci(home, "story", "export", "ind").stdout == exported.stdout
+    forced = loci(home, "story", "import", str(file), "--session", "ind", "--again", "--json")
+    added = json.loads(forced.stdout)
+    assert added["added_tokens"] > 0 and added["story_tokens"] > added["added_tokens"]
+
+
+def test_an_interrupted_import_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    home, file = tmp_path / "home", tmp_path / "novel.txt"
+    text = manuscript(12)
+    file.write_text(text, encoding="utf-8")
+    from loci.story.manuscript import interactions
+    from loci.tokens import BpeCounter
+
+    pieces = list(interactions(text, BpeCounter(), 200))
+    partial = tmp_path / "partial.txt"
+    partial.write_text("\n\n".join(pieces[:3]), encoding="utf-8")
+    assert (
+        loci(home, "story", "import", str(partial), "--session", "s", "--tokens", "200").returncode
+        == 0
+    )
+    resumed = loci(
+        home, "story", "import", str(file), "--session", "s", "--tokens", "200", "--json"
+    )
+    report = json.loads(resumed.stdout)
+    assert report["resumed_after"] == 3 and report["interactions"] == len(pieces) - 3
+    assert loci(home, "story", "export", "s").stdout == text + "\n"
+
+
+def test_a_utf16_manuscript_without_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    home, file = tmp_path / "home", tmp_path / "wide.txt"
+    file.write_bytes(manuscript(3).encode("utf-16-le"))
+    result = loci(home, "story", "import", str(file), "--session", "wide")
+    assert result.returncode == 0, result.stderr
+    assert "Mira Voss" in loci(home, "story", "characters", "wide").stdout
+
+
+def test_context_limits_name_their_setting_and_an_input_larger_than_the_budget_is_refused(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    file = tmp_path / "novel.txt"
+    file.write_text(manuscript(3), encoding="utf-8")
+    assert loci(home, "story", "import", str(file), "--session", "s").returncode == 0
+    huge = loci(
+        home, "story", "context", "s", "word " * 80_000, LOCI_STORY_MAX_INPUT_BYTES="300000"
+    )
+    assert (
+        huge.returncode == 2 and "the limit is 300000 (LOCI_STORY_MAX_INPUT_BYTES)" in huge.stderr
+    )
+    long_input = "The lantern swung over the quay. " * 600
+    over = loci(home, "story", "context", "s", long_input, "--max-tokens", "1000")
+    assert over.returncode == 2 and "leaves no room for context" in over.stderr
+
+
+def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> None:
+    home, file = tmp_path / "home", tmp_path / "novel.txt"
+    cast = (
+        'Tobias Reed mended the nets, and Tobias Reed laughed. "Tide," said Pim, and Pim '
+        "whistled as he worked. Hush fell over the harbour. Port Elder slept."
+    )
+    file.write_text("\n\n".join([cast] * 3), encoding="utf-8")
+    assert loci(home, "story", "import", str(file), "--session", "s").returncode == 0
+    merged = loci(home, "story", "merge", "s", "Tobias Reed", "Pim", "--json")
+    assert merged.returncode == 0, merged.stderr
+    info = json.loads(merged.stdout)
+    assert {"Tobias Reed", "Pim"} <= set(info["aliases"]) and info["corrections"]
+    renamed = json.loads(loci(home, "story", "rename", "s", "Pim", "Captain Reed", "--json").stdout)
+    assert renamed["name"] == "Captain Reed"
+    shown = loci(home, "story", "character", "s", "Pim").stdout
+    assert shown.startswith("Captain Reed (character") and "correction:" in shown
+    split = json.loads(loci(home, "story", "split", "s", "Tobias Reed", "Pim", "--json").stdout)
+    assert split["aliases"] == ["Pim"]
+    assert (
+        "Pim"
+        not in json.loads(loci(home, "story", "character", "s", "Tobias Reed", "--json").stdout)[
+            "aliases"
+        ]
+    )
+    place = json.loads(loci(home, "story", "kind", "s", "Pim", "place", "--json").stdout)
+    assert place["kind"] == "place"
+    missing = loci(home, "story", "merge", "s", "Tobias Reed", "Nobody")
+    assert missing.returncode == 3 and "names nothing called 'Nobody'" in missing.stderr
+    taken = loci(home, "story", "alias", "s", "Tobias Reed", "Pim")
+    assert taken.returncode == 4 and "already a name of" in taken.stderr

@@ -1,4 +1,4 @@
-"""Manuscripts: encodings, Project Gutenberg's licence, interactions."""
+"""Manuscripts: encodings, a Gutenberg book's licence, front and back matter, interactions."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from pathlib import Path
 import pytest
 
 from loci.errors import InvalidInputError
-from loci.story.manuscript import interactions, read_text, without_gutenberg_licence
+from loci.story import gutenberg
+from loci.story.manuscript import book, interactions, read_text
 from loci.tokens import BpeCounter
 from tests.storytext import filler
 
 BOOK = "Chapter 1\n\nIt was a dark night.\n\nThe end."
+PROSE = " ".join(filler(seed, sentences=4).replace("\n\n", " ") for seed in range(3))
 
 
 def test_windows_1252_with_crlf_is_read_without_mangling(tmp_path: Path) -> None:
@@ -27,6 +29,14 @@ def test_utf8_with_a_byte_order_mark(tmp_path: Path) -> None:
     assert read_text(file) == "Zo\u00eb \u65e5\u672c"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_with_or_without_a_byte_order_mark(tmp_path: Path, encoding: str) -> None:
+    file = tmp_path / "wide.txt"
+    text = "Peg counted the flashes of the lamp.\n\nZo\u00eb read on."
+    file.write_bytes(text.encode(encoding))
+    assert read_text(file) == text
+
+
 def test_binary_is_refused_naming_the_file_and_offset(tmp_path: Path) -> None:
     file = tmp_path / "image.bin"
     file.write_bytes(b"\x89PNG" + bytes(range(256)) * 4)
@@ -34,15 +44,46 @@ def test_binary_is_refused_naming_the_file_and_offset(tmp_path: Path) -> None:
         read_text(file)
 
 
-def test_gutenberg_header_and_licence_are_dropped() -> None:
-    wrapped = (
+def test_a_nul_in_a_text_is_refused_naming_the_file_not_a_tool_field(tmp_path: Path) -> None:
+    file = tmp_path / "odd.txt"
+    file.write_bytes(b"A line.\x00 Another line, long enough to be text and not UTF-16 at all.")
+    with pytest.raises(InvalidInputError, match=r"odd\.txt: a NUL character at offset 7"):
+        read_text(file)
+
+
+def gutenberg_file(body: str, licence: bool = True) -> str:
+    if not licence:
+        return body
+    return (
         "The Project Gutenberg eBook of A Book\n\n"
         "*** START OF THE PROJECT GUTENBERG EBOOK A BOOK ***\n\n"
-        f"{BOOK}\n\n"
+        f"{body}\n\n"
         "    *** END OF THE PROJECT GUTENBERG EBOOK A BOOK ***\n\nSection 1. General Terms of Use"
     )
-    assert without_gutenberg_licence(wrapped) == BOOK
-    assert without_gutenberg_licence(BOOK) == BOOK
+
+
+def test_gutenberg_header_and_licence_are_dropped() -> None:
+    assert book(gutenberg_file(BOOK)) == BOOK
+    assert book(BOOK) == BOOK
+    assert book(gutenberg_file(BOOK), keep_gutenberg=True) == gutenberg_file(BOOK)
+
+
+def test_a_gutenberg_books_front_and_back_matter_are_not_the_story() -> None:
+    story = f"CHAPTER I.\n\n{PROSE}\n\nCHAPTER II.\n\n{PROSE}\n\nThe last line of the story."
+    body = (
+        "                    LITTLE WOMEN\n\n            BY LOUISA M. ALCOTT\n\n"
+        "CONTENTS\n\nCHAPTER I.\n\nCHAPTER II.\n\n"
+        f"{story}\n\n[Illustration: Tail-piece]\n\n"
+        "                      Louisa M. Alcott's Writings\n\n"
+        "AUNT JO'S SCRAP BAG. Six volumes. $6.00.\n\n"
+        "                          Transcriber's Notes:\n\nOn page 7, a comma was added."
+    )
+    assert gutenberg.story_part(gutenberg_file(body)) == f"{story}\n\n[Illustration: Tail-piece]"
+    ending = (
+        f"CHAPTER I.\n\n{PROSE}\n\n[Illustration:\n\n    THE\n    END\n    ]\n\nPRINTERS, LONDON."
+    )
+    assert gutenberg.story_part(gutenberg_file(ending)) == f"CHAPTER I.\n\n{PROSE}"
+    assert gutenberg.story_part(ending) == ending  # not a Gutenberg file: all of it
 
 
 def test_interactions_are_whole_paragraphs_of_about_the_size_asked() -> None:
@@ -52,3 +93,13 @@ def test_interactions_are_whole_paragraphs_of_about_the_size_asked() -> None:
     assert "\n\n".join(pieces) == text
     assert all(counter.count(piece) <= 200 for piece in pieces)
     assert len(pieces) > 5
+
+
+def test_indented_paragraphs_and_wide_breaks_come_back_exactly() -> None:
+    prose = ("Peg counted the flashes of the lamp. " * 6).strip()
+    verse = '    "A letter," she read.\n    Verse two.'
+    text = "\n\n".join([prose, verse] * 6) + "\n\n\n\nThe end, after a wider break."
+    pieces = list(interactions(text, BpeCounter(), 50))
+    assert len(pieces) > 3
+    assert "\n\n".join(pieces) == text
+    assert all(piece.strip() for piece in pieces)

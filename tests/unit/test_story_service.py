@@ -28,8 +28,11 @@ def test_every_archived_chunk_comes_back_byte_exact(app: App) -> None:
     for text in texts[1:]:
         app.story.continue_story("exact", "", text)
     chunks, window, found = archive_and_window(app, "exact")
-    story = app.story.export("exact")
+    with app.db.snapshot() as conn:
+        story = store.stream(conn, found.id)
     assert story == "\n\n".join(["Begin with the mill.", *texts])
+    assert app.story.export("exact", prompts="omit") == "\n\n".join(texts)
+    assert app.story.export("exact").startswith("> Writer's prompt: Begin with the mill.\n\n")
     assert len(chunks) >= 5
     for chunk in chunks:
         assert chunk.content == story[chunk.start : chunk.end]

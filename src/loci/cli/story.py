@@ -23,6 +23,9 @@ from loci.cli.output import (
 
 def register(group: click.Group) -> None:
     """Add the `story` group to the `loci` group, and `story` to `loci eval`."""
+    from loci.cli import cast
+
+    cast.register(story)
     group.add_command(story)
     evaluate = group.commands.get("eval")
     if isinstance(evaluate, click.Group):
@@ -47,8 +50,9 @@ def story() -> None:
 @click.option(
     "--keep-gutenberg",
     is_flag=True,
-    help="Keep a Project Gutenberg file's header and licence (dropped by default).",
+    help="Keep a Project Gutenberg book's licence, front and back matter (dropped by default).",
 )
+@click.option("--again", is_flag=True, help="Add the text even if the session holds it already.")
 @json_option
 @click.pass_obj
 def import_command(
@@ -57,40 +61,49 @@ def import_command(
     session_id: str,
     tokens: int,
     keep_gutenberg: bool,
+    again: bool,
     as_json: bool,
 ) -> None:
     """Stream the manuscript FILE into a session, through the same path as continue_story.
 
-    The encoding is detected (UTF-8, else what charset-normalizer finds; a file no encoding
-    fits is refused, naming the byte); line ends become newlines. A Project Gutenberg book
-    goes in without the header and licence around it. The text goes in as interactions of
-    whole paragraphs of about --tokens tokens; relief archives as it goes.
+    The encoding is detected (UTF-8 or UTF-16, else what charset-normalizer finds; a file no
+    encoding fits is refused, naming the byte); line ends become newlines. A Project
+    Gutenberg book goes in without its licence, title pages, contents, advertisements and
+    transcriber's notes. The text goes in as interactions of whole paragraphs of about
+    --tokens tokens, cut at blank lines (`story export` gives the text back); relief archives
+    as it goes. A session that holds the text already is refused (--again adds it anyway); an
+    import that was interrupted goes on where it stopped.
     """
     from rich.progress import Progress
 
+    from loci.errors import InvalidInputError
     from loci.story import manuscript
 
     def work() -> None:
-        text = manuscript.read_text(file)
-        if not keep_gutenberg:
-            text = manuscript.without_gutenberg_licence(text)
+        text = manuscript.book(manuscript.read_text(file), keep_gutenberg).removesuffix("\n")
         with opened_app(state) as app:
             app.story.session_name(session_id)
             pieces = list(manuscript.interactions(text, app.story.counter, tokens))
+            if not pieces:
+                raise InvalidInputError(f"{file}: no text to import", field="file")
+            done, rest = manuscript.remaining(app.story, session_id, pieces, again)
             with Progress(transient=True, disable=as_json) as bar:
-                task = bar.add_task("reading, embedding, archiving", total=len(pieces))
+                task = bar.add_task("reading, embedding, archiving", total=len(rest))
                 result = manuscript.stream_into(
                     app.story,
                     session_id,
-                    pieces,
-                    lambda done, total: bar.update(task, completed=done, total=total),
+                    rest,
+                    lambda finished, total: bar.update(task, completed=finished, total=total),
                 )
+        result.resumed_after = done
         if as_json:
             emit_json(result)
             return
+        resumed = f" (resumed after {counted(done, 'interaction')})" if done else ""
         click.echo(
-            f"imported {counted(result.interactions, 'interaction')} "
-            f"({result.story_tokens} tokens) into {session_id} in {result.seconds} s; "
+            f"imported {counted(result.interactions, 'interaction')}{resumed}, "
+            f"{result.added_tokens} tokens, into {session_id} in {result.seconds} s "
+            f"(the story now has {result.story_tokens} tokens); "
             f"{counted(result.reliefs, 'relief')}, window {result.window_tokens} tokens"
         )
 
@@ -208,18 +221,28 @@ def stats_command(state: CliState, session_id: str | None, as_json: bool) -> Non
 
 @story.command("export")
 @click.argument("session_id")
+@click.option(
+    "--prompts",
+    type=click.Choice(["mark", "omit"]),
+    default="mark",
+    show_default=True,
+    help="The writer's prompts: marked as such (lines after '> '), or left out.",
+)
 @output_option
 @json_option
 @click.pass_obj
-def export_command(state: CliState, session_id: str, output: Path | None, as_json: bool) -> None:
-    """Print the whole story of SESSION_ID as written (archive and window, in order). With
-    --json: {"session_id", "text"}, or with -o a summary of what was written."""
+def export_command(
+    state: CliState, session_id: str, prompts: str, output: Path | None, as_json: bool
+) -> None:
+    """Print the whole story of SESSION_ID as written (archive and window, in order), the
+    writer's prompts marked (or left out). With --json: {"session_id", "text"}, or with -o a
+    summary of what was written."""
 
     def work() -> None:
         if output is not None:
             writable(output)
         with opened_app(state) as app:
-            text = app.story.export(session_id)
+            text = app.story.export(session_id, "omit" if prompts == "omit" else "mark")
         if output is None:
             with written(Path("-")):
                 emit_json({"session_id": session_id, "text": text}) if as_json else click.echo(text)
@@ -234,44 +257,81 @@ def export_command(state: CliState, session_id: str, output: Path | None, as_jso
 
 
 @click.command("story")
-@click.argument("spec", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "specs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option("--table", "as_table", is_flag=True, help="One table, a column per novel.")
 @json_option
 @click.pass_obj
-def evaluate_story(state: CliState, spec: Path, as_json: bool) -> None:
-    """Plant the needles of a story SPEC in its novel, stream it through continue_story, and
-    measure context, search and entities against plain recall (see the README)."""
+def evaluate_story(state: CliState, specs: tuple[Path, ...], as_table: bool, as_json: bool) -> None:
+    """Plant the needles of each story SPEC in its novel, stream it through continue_story,
+    and measure context, search and the cast against plain recall (see the README)."""
     from loci.evaluation.story import run_story
 
     def work() -> None:
         settings = state.settings()
+        model = state.model(settings)
+        reports: dict[str, dict[str, Any]] = {}
+        for spec in specs:
 
-        def progress(done: int, total: int) -> None:
-            if not as_json and (done % 50 == 0 or done == total):
-                click.echo(f"[{done}/{total}] interactions", err=True)
+            def progress(done: int, total: int, name: str = spec.stem) -> None:
+                if not as_json and (done % 50 == 0 or done == total):
+                    click.echo(f"{name}: [{done}/{total}] interactions", err=True)
 
-        report = run_story(spec, settings, state.model(settings), progress)
-        emit_json(report) if as_json else click.echo(render(report))
+            reports[spec.stem] = run_story(spec, settings, model, progress)
+            if not (as_json or as_table):
+                click.echo(render(reports[spec.stem]))
+        if as_json:
+            emit_json(reports if len(specs) > 1 else reports[specs[0].stem])
+        elif as_table:
+            click.echo(render_table(reports))
 
     run(work)
 
 
+#: The figures of a report, with their targets.
+FIGURES = (
+    ("needle_in_context", ">= 0.95"),
+    ("needle_in_search@5", ">= 0.90, >= baseline - 0.02"),
+    ("character_recall", ">= 0.90"),
+    ("cohesion", ">= 0.85"),
+    ("conflated", "<= 1"),
+    ("spurious", "<= 3 of the top 30"),
+    ("place_recall", ""),
+)
+
+
 def render(report: dict[str, Any]) -> str:
-    """The report as a table, loci beside the baseline."""
-    rows = [
-        ("needle_in_context", "≥ 0.95"),
-        ("needle_in_search@5", "≥ 0.90"),
-        ("character_recall", "≥ 0.90"),
-        ("alias_accuracy", "≥ 0.85"),
-        ("spurious_characters", "≤ 3 of 30"),
-        ("place_recall", ""),
-    ]
+    """One report as a table, loci beside the baseline."""
     lines = [f"{'metric':22}{'loci':>8}{'baseline':>10}  target"]
-    for name, target in rows:
+    for name, target in FIGURES:
         baseline = report["baseline"].get(name, "")
         lines.append(f"{name:22}{report[name]!s:>8}{baseline!s:>10}  {target}")
-    lines.append(
+    for name in ("conflated_entities", "spurious_entities"):
+        if report.get(name):
+            lines.append(f"{name}: {', '.join(report[name])}")
+    lines.append(_speed(report))
+    return "\n".join(lines)
+
+
+def render_table(reports: dict[str, dict[str, Any]]) -> str:
+    """Several reports as one table: a row per figure, a column per novel."""
+    width = max(12, *(len(name) + 2 for name in reports))
+    lines = [f"{'metric':22}" + "".join(f"{n:>{width}}" for n in reports) + "  target"]
+    for name, target in FIGURES:
+        cells = []
+        for report in reports.values():
+            baseline = report["baseline"].get(name)
+            cells.append(f"{report[name]}" + ("" if baseline is None else f" ({baseline})"))
+        lines.append(f"{name:22}" + "".join(f"{c:>{width}}" for c in cells) + f"  {target}")
+    lines.append("(in brackets: plain recall over the same chunks)")
+    lines.extend(f"{name}: {_speed(report)}" for name, report in reports.items())
+    return "\n".join(lines)
+
+
+def _speed(report: dict[str, Any]) -> str:
+    return (
         f"{report['interactions']} interactions, {report['reliefs']} reliefs, "
         f"{report['story_tokens']} tokens in {report['seconds']} s "
         f"({report['tokens_per_second']} tokens/s)"
     )
-    return "\n".join(lines)

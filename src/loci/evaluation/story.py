@@ -1,17 +1,17 @@
 """`loci eval story`: plant facts in a novel, stream it through the story tools, ask for them.
 
-A spec names a novel, its main characters with their aliases, its places, and invented facts
-("needles") with a question each. The needles go in at evenly spaced paragraph breaks; the
-novel streams through `continue_story` in interactions of about 400 tokens; then each question
-goes through `get_story_context` and `search_story_memory`. A Project Gutenberg file is read
-without its header and licence, as `loci story import` reads it. The baseline asks the same
-questions of plain `recall` over the same archived chunks, with no entity or recency signal.
+A spec names a novel, its main characters with their aliases, its places, names that are not
+people, and invented facts ("needles") with a question each. The needles go in at evenly
+spaced paragraph breaks; the novel streams through `continue_story` in interactions of about
+400 tokens; then each question goes through `get_story_context` and `search_story_memory`. A
+Project Gutenberg file is read as `loci story import` reads it: without its licence, front and
+back matter. The baseline asks the same questions of plain `recall` over the same archived
+chunks, with no entity or recency signal. The cast is measured by `loci.evaluation.cast`.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 import time
 from collections.abc import Callable
@@ -22,12 +22,11 @@ from typing import Any
 from loci.app import App, build_app
 from loci.embedding import Embedder
 from loci.errors import InvalidInputError
+from loci.evaluation import cast
 from loci.memory.models import MemoryDraft
 from loci.settings import Settings
 from loci.story import assembly, lookup, manuscript, store
-from loci.story.entities import PRONOUNS
 from loci.story.graph import Entity
-from loci.story.names import TITLES
 
 SESSION = "eval"
 BASELINE_NAMESPACE = "story-baseline"
@@ -45,6 +44,7 @@ class Spec:
     characters: list[dict[str, Any]]
     places: list[str]
     needles: list[dict[str, str]]
+    not_people: list[str]
 
 
 def load(path: Path) -> Spec:
@@ -56,6 +56,7 @@ def load(path: Path) -> Spec:
             characters=list(data["characters"]),
             places=list(data["places"]),
             needles=list(data["needles"]),
+            not_people=list(data.get("not_people", [])),
         )
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise InvalidInputError(f"{path}: not a story spec ({exc})", field="spec") from exc
@@ -76,7 +77,7 @@ def run_story(
 ) -> dict[str, Any]:
     """The report of `loci eval story`, the baseline beside it."""
     spec = load(spec_path)
-    book = manuscript.without_gutenberg_licence(manuscript.read_text(spec.novel))
+    book = manuscript.book(manuscript.read_text(spec.novel))
     text = planted(book, spec.needles)
     with tempfile.TemporaryDirectory(prefix="loci-eval-story-") as home:
         app = build_app(settings.model_copy(update={"home": Path(home)}), embedder)
@@ -86,7 +87,7 @@ def run_story(
             streamed = manuscript.stream_into(app.story, SESSION, pieces, progress)
             seconds = time.perf_counter() - started
             report = _needles(app, spec)
-            report.update(_entities(app, spec, text))
+            report.update(_entities(app, spec))
             report.update(
                 interactions=streamed.interactions,
                 reliefs=streamed.reliefs,
@@ -118,77 +119,34 @@ def _needles(app: App, spec: Spec) -> dict[str, Any]:
     }
 
 
-def _entities(app: App, spec: Spec, text: str) -> dict[str, Any]:
+def _entities(app: App, spec: Spec) -> dict[str, Any]:
     with app.db.snapshot() as conn:
         session = store.session(conn, SESSION)
-        graph = app.story.graph
-        entities = graph.entities(conn, session.id)
+        entities = app.story.graph.entities(conn, session.id)
         confirm = session.settings.confirm_after
-        characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
-        places = [e for e in entities if e.kind == "place" and e.confirmed(confirm)]
-        resolved = {
-            surface: graph.resolve(conn, session.id, surface)
-            for c in spec.characters
-            for surface in [c["name"], *c["aliases"]]
-        }
+    characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
+    places = [e for e in entities if e.kind == "place" and e.confirmed(confirm)]
+    shown = [_shown(e, e in characters) for e in entities]
+    top = [_shown(e, True) for e in characters[:SPURIOUS_TOP]]
+    conflated = cast.conflated(spec.characters, shown)
+    spurious = cast.spurious(top, [*spec.not_people, *spec.places])
     return {
-        "character_recall": _recall(spec.characters, characters),
-        "alias_accuracy": _alias_accuracy(spec.characters, resolved),
-        "spurious_characters": _spurious(characters[:SPURIOUS_TOP], spec.places, text),
+        "character_recall": cast.recall(spec.characters, shown),
+        "cohesion": cast.cohesion(spec.characters, shown),
+        "conflated": len(conflated),
+        "spurious": len(spurious),
         "place_recall": round(
             sum(any(p in e.aliases for e in places) for p in spec.places) / len(spec.places), 3
         ),
         "characters_found": len(characters),
-        "top_characters": [lookup.display_name(e) for e in characters[:SPURIOUS_TOP]],
+        "top_characters": [t.name for t in top],
+        "conflated_entities": conflated,
+        "spurious_entities": spurious,
     }
 
 
-def _recall(listed: list[dict[str, Any]], found: list[Entity]) -> float:
-    surfaces = {a for e in found for a in e.aliases}
-    hits = sum(any(s in surfaces for s in [c["name"], *c["aliases"]]) for c in listed)
-    return round(hits / len(listed), 3)
-
-
-def _alias_accuracy(listed: list[dict[str, Any]], resolved: dict[str, Entity | None]) -> float:
-    """Share of listed names that resolve to their character's entity: the one most of the
-    character's names resolve to, provided no other character claims more of its names."""
-    majority: dict[int, tuple[int, str]] = {}
-    chosen: dict[str, int | None] = {}
-    for character in listed:
-        found = [resolved[s] for s in [character["name"], *character["aliases"]]]
-        ids = [entity.id for entity in found if entity is not None]
-        best = max(set(ids), key=ids.count) if ids else None
-        chosen[character["name"]] = best
-        if best is not None and ids.count(best) > majority.get(best, (0, ""))[0]:
-            majority[best] = (ids.count(best), character["name"])
-    right = total = 0
-    for character in listed:
-        best = chosen[character["name"]]
-        owner = majority.get(best, (0, ""))[1] if best is not None else ""
-        for surface in [character["name"], *character["aliases"]]:
-            total += 1
-            entity = resolved[surface]
-            right += bool(entity and entity.id == best and owner == character["name"])
-    return round(right / total, 3)
-
-
-def _spurious(top: list[Entity], places: list[str], text: str) -> int:
-    """How many of `top` are a listed place, a pronoun, a title alone, or a word the text
-    mostly writes in lower case."""
-    return sum(_is_spurious(lookup.display_name(e), places, text) for e in top)
-
-
-def _is_spurious(name: str, places: list[str], text: str) -> bool:
-    words = name.split()
-    if name in places or name.lower() in PRONOUNS:
-        return True
-    if all(w.rstrip(".").lower() in TITLES for w in words):
-        return True
-    if len(words) == 1:
-        lower = len(re.findall(rf"\b{re.escape(name.lower())}\b", text))
-        upper = len(re.findall(rf"\b{re.escape(name)}\b", text))
-        return lower > upper
-    return False
+def _shown(entity: Entity, character: bool) -> cast.CastEntity:
+    return cast.CastEntity(entity.name, tuple(entity.aliases), character)
 
 
 def _baseline(app: App, spec: Spec) -> dict[str, Any]:

@@ -108,6 +108,30 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
 
         return provider.call(lambda app: character(app.story, session_id, character_name))
 
+    def correct_character(
+        session_id: SessionId,
+        action: Annotated[
+            Literal["rename", "merge", "split", "alias", "kind"],
+            Field(
+                description="rename: show the entity as `other`; merge: `other` is the same "
+                "entity as `name`; split: `other` (one of its names) is someone else; alias: "
+                "`other` is another name of it; kind: `other` is character, place or other "
+                "(other: not a character)."
+            ),
+        ],
+        name: Annotated[str, Field(max_length=128, description="Any name of the entity.")],
+        other: Annotated[
+            str, Field(max_length=128, description="The new name, other entity, name or kind.")
+        ],
+    ) -> CharacterInfo:
+        """Correct the story's cast where it is wrong: two names of one person kept apart,
+        two people joined, a place or a word taken for a character, a display name. The
+        correction is kept and applied over every later reading of the story; character info
+        lists it. Returns the entity as it now stands."""
+        from loci.story.curation import correct
+
+        return provider.call(lambda app: correct(app.story, session_id, action, name, other))
+
     def get_plot_threads(session_id: SessionId) -> PlotThreads:
         """The session's plot threads, active and resolved, and which share characters."""
         return provider.call(lambda app: app.story.plot_threads(session_id))
@@ -144,6 +168,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         (get_story_context, "Assemble story context", READ_ONLY),
         (search_story_memory, "Search story memory", READ_ONLY),
         (get_character_info, "Character information", READ_ONLY),
+        (correct_character, "Correct the cast", ADDITIVE),
         (get_plot_threads, "List plot threads", READ_ONLY),
         (update_plot_thread, "Update a plot thread", ADDITIVE),
         (get_context_stats, "Story context statistics", READ_ONLY),

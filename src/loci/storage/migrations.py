@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loci.storage.story_schema import STORY_TABLES
+from loci.storage.story_schema import CAST_TABLES, STORY_TABLES
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: memories, namespaces, tags, keyword index, vector change log.
@@ -374,6 +374,8 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX memory_aliases_seq ON memory_aliases(seq);
     """,
+    # 15: the story's cast as names and the evidence of the text (see `story_schema`).
+    CAST_TABLES,
 )
 
 

@@ -113,3 +113,95 @@ CREATE TABLE story_threads (
     UNIQUE (session, name)
 );
 """
+
+#: Migration 15: the cast as names and evidence (`loci.story.graph`). Each name the story met
+#: keeps the cues of its mentions; the words the story writes, and which names met in one
+#: sentence or paragraph, are counted; the writer's corrections are kept in order. Who is who
+#: (`person`, `kind`) is worked out from these and can be worked out again. A session written
+#: before keeps its cast: each alias becomes a name of its entity. Passages say whether they
+#: are part of the writer's prompt.
+CAST_TABLES = """
+CREATE TABLE story_names (
+    id          INTEGER PRIMARY KEY,
+    session     INTEGER NOT NULL REFERENCES story_sessions(id) ON DELETE CASCADE,
+    key         TEXT NOT NULL,
+    written     TEXT NOT NULL,
+    mentions    INTEGER NOT NULL DEFAULT 0,
+    ner_person  INTEGER NOT NULL DEFAULT 0,
+    ner_place   INTEGER NOT NULL DEFAULT 0,
+    ner_other   INTEGER NOT NULL DEFAULT 0,
+    said        INTEGER NOT NULL DEFAULT 0,
+    acts        INTEGER NOT NULL DEFAULT 0,
+    place_word  INTEGER NOT NULL DEFAULT 0,
+    article     INTEGER NOT NULL DEFAULT 0,
+    male        INTEGER NOT NULL DEFAULT 0,
+    female      INTEGER NOT NULL DEFAULT 0,
+    first_pos   INTEGER NOT NULL DEFAULT 0,
+    first_seen  TEXT NOT NULL DEFAULT '',
+    recent_seen TEXT NOT NULL DEFAULT '[]',
+    person      INTEGER,
+    kind        TEXT NOT NULL DEFAULT 'unknown',
+    UNIQUE (session, key)
+);
+CREATE INDEX story_names_person ON story_names(session, person);
+INSERT INTO story_names (session, key, written, mentions, ner_person, ner_place, first_pos,
+    first_seen, recent_seen, kind)
+    SELECT a.session, a.key, a.alias, a.count,
+        CASE WHEN e.person >= e.place AND e.person > 0 THEN a.count ELSE 0 END,
+        CASE WHEN e.place > e.person THEN a.count ELSE 0 END,
+        e.first_pos, e.first_seen, e.recent_seen,
+        CASE WHEN e.person <= 0 AND e.place <= 0 THEN 'unknown'
+             WHEN e.person >= e.place THEN 'character' ELSE 'place' END
+    FROM story_aliases a JOIN story_entities e ON e.id = a.entity;
+CREATE TEMP TABLE story_entity_names AS
+    SELECT a.entity AS entity, (SELECT n.id FROM story_aliases b JOIN story_names n
+        ON n.session = b.session AND n.key = b.key WHERE b.entity = a.entity
+        ORDER BY b.count DESC, n.id LIMIT 1) AS name
+    FROM story_aliases a GROUP BY a.entity;
+UPDATE story_names SET person = (SELECT m.name FROM story_aliases a JOIN story_entity_names m
+    ON m.entity = a.entity WHERE a.session = story_names.session AND a.key = story_names.key);
+UPDATE story_passages SET entities = coalesce((SELECT json_group_array(m.name)
+    FROM json_each(story_passages.entities) j JOIN story_entity_names m ON m.entity = j.value),
+    '[]');
+CREATE TABLE story_meetings (
+    session    INTEGER NOT NULL REFERENCES story_sessions(id) ON DELETE CASCADE,
+    a          INTEGER NOT NULL REFERENCES story_names(id) ON DELETE CASCADE,
+    b          INTEGER NOT NULL REFERENCES story_names(id) ON DELETE CASCADE,
+    paragraph  INTEGER NOT NULL DEFAULT 0,
+    sentence   INTEGER NOT NULL DEFAULT 0,
+    apposition INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (a, b)
+) WITHOUT ROWID;
+CREATE INDEX story_meetings_b ON story_meetings(b);
+INSERT INTO story_meetings (session, a, b, paragraph)
+    SELECT r.session, min(x.name, y.name), max(x.name, y.name), sum(r.weight)
+    FROM story_relations r JOIN story_entity_names x ON x.entity = r.a
+    JOIN story_entity_names y ON y.entity = r.b
+    WHERE x.name IS NOT NULL AND y.name IS NOT NULL AND x.name != y.name
+    GROUP BY r.session, min(x.name, y.name), max(x.name, y.name);
+DROP TABLE story_entity_names;
+DROP TABLE story_relations;
+DROP TABLE story_aliases;
+DROP TABLE story_entities;
+CREATE TABLE story_words (
+    session INTEGER NOT NULL REFERENCES story_sessions(id) ON DELETE CASCADE,
+    word    TEXT NOT NULL,
+    lower   INTEGER NOT NULL DEFAULT 0,
+    inside  INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (session, word)
+) WITHOUT ROWID;
+CREATE TABLE story_corrections (
+    id          INTEGER PRIMARY KEY,
+    session     INTEGER NOT NULL REFERENCES story_sessions(id) ON DELETE CASCADE,
+    action      TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    other       TEXT,
+    interaction INTEGER NOT NULL,
+    at          TEXT NOT NULL
+);
+CREATE INDEX story_corrections_session ON story_corrections(session, id);
+ALTER TABLE story_passages ADD COLUMN prompt INTEGER NOT NULL DEFAULT 0;
+UPDATE story_passages SET prompt = 1 WHERE EXISTS (SELECT 1 FROM story_pieces p
+    WHERE p.session = story_passages.session AND p.role = 'user'
+    AND p.start <= story_passages.start AND story_passages.start < p.start + length(p.content));
+"""

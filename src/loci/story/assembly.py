@@ -9,18 +9,18 @@ assembled text never exceeds the budget.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from loci import fields
+from loci.errors import InvalidInputError
 from loci.story import store
 from loci.story.graph import Entity
-from loci.story.lookup import display_name, query_entities
+from loci.story.lookup import query_entities
 from loci.story.models import ContextPart, StoryContext
 from loci.story.relevance import Scored, rank
 from loci.story.service import StoryService
 
-MAX_INPUT_BYTES = 256 * 1024
 MIN_MAX_TOKENS = 100
 MAX_MAX_TOKENS = 1_000_000
 ENTITIES_IN_PLAY = 8
@@ -50,7 +50,12 @@ def assemble(
 ) -> StoryContext:
     """The context for `current_input`: facts, relevant earlier passages, recent text."""
     name = service.session_name(session_id)
-    current_input = fields.content(current_input, MAX_INPUT_BYTES, "current_input")
+    current_input = fields.content(
+        current_input,
+        service.limits.max_input_bytes,
+        "current_input",
+        setting="LOCI_STORY_MAX_INPUT_BYTES",
+    )
     if max_tokens is not None:
         fields.bounded_int(max_tokens, MIN_MAX_TOKENS, MAX_MAX_TOKENS, "max_tokens")
     vector = service.embed_beside(current_input)
@@ -62,22 +67,24 @@ def assemble(
         known = service.entities(conn, found)
         names = query_entities(service, conn, found, current_input, known)
         chunk_spans = store.chunk_starts(conn, found.id)
-    entities = {e.id: e for e in known}
     count = service.counter.count
-    available = max(0, limit - count(current_input) - settings.answer_reserve)
+    available = _room(count(current_input), limit, settings.answer_reserve)
     recent_start, recent = _recent(service, found, window, int(available * settings.recent_share))
+    if recent:
+        with service.db.snapshot() as conn:
+            recent = store.rendered(conn, found.id, (recent_start, None))
     recent_tokens = service.counted(RECENT_HEADING + recent) if recent else 0
     budget = Budget(available - recent_tokens)
     ranked = rank(
         service.matrix(found.id),
         service.query(found, current_input, names, vector),
         settings,
-        service,
+        service.lookups(known),
         keep=lambda p: p.end <= recent_start,
     )
     facts_budget = Budget(int(budget.left * FACTS_SHARE))
     in_query = frozenset().union(*(n.entities for n in names))
-    chosen = _facts(_in_play(in_query, ranked, entities), in_query, facts_budget, count)
+    chosen = _facts(_in_play(in_query, ranked, known), in_query, facts_budget, count)
     budget.left -= sum(c.part.tokens for c in chosen)
     chosen += _memories(service, ranked, chunk_spans, budget)
     text = _joined(chosen, recent)
@@ -95,6 +102,24 @@ def assemble(
         reason = "the latest text of the story, whole paragraphs"
         parts.insert(0, ContextPart(kind="recent", tokens=recent_tokens, reason=reason))
     return StoryContext(session_id=name, text=text, tokens=tokens, max_tokens=limit, parts=parts)
+
+
+def _room(input_tokens: int, limit: int, answer_reserve: int) -> int:
+    """The tokens left for context once the input and the answer have their room; an input
+    that leaves none is refused, saying so (an empty context would look like a story with
+    nothing to recall)."""
+    available = limit - input_tokens - answer_reserve
+    if available <= 0:
+        raise InvalidInputError(
+            f"current_input is {input_tokens} tokens; with {answer_reserve} kept for the "
+            f"answer it leaves no room for context within max_tokens {limit}: shorten the "
+            "input or raise max_tokens",
+            field="current_input",
+            input_tokens=input_tokens,
+            max_tokens=limit,
+            answer_reserve=answer_reserve,
+        )
+    return available
 
 
 @dataclass(frozen=True)
@@ -123,12 +148,14 @@ def _recent(
 
 
 def _in_play(
-    in_query: frozenset[int], ranked: list[Scored], entities: dict[int, Entity]
+    in_query: frozenset[int], ranked: list[Scored], known: Sequence[Entity]
 ) -> list[Entity]:
     """The entities the input names, then those of the best passages, most mentioned first."""
+    entities = {e.id: e for e in known}
+    entity_of = {n: e for e in known for n in e.names}
     chosen = [entities[e] for e in in_query if e in entities]
     for scored in ranked[:3]:
-        chosen.extend(entities[e] for e in scored.passage.entities if e in entities)
+        chosen.extend(entity_of[n] for n in scored.passage.names if n in entity_of)
     unique = {e.id: e for e in chosen if e.kind != "unknown"}
     ordered = sorted(unique.values(), key=lambda e: (e.id not in in_query, -e.mentions))
     return ordered[:ENTITIES_IN_PLAY]
@@ -140,7 +167,7 @@ def _facts(
     """A line for each entity in play: its names and the sentence that introduced it."""
     found: list[Chosen] = []
     for entity in in_play:
-        shown = display_name(entity)
+        shown = entity.name
         also = [a for a in entity.aliases if a != shown][:4]
         line = f"- {shown} ({entity.kind}" + (f"; also {', '.join(also)})" if also else ")")
         line += f": {entity.first.excerpt}\n"
@@ -164,7 +191,11 @@ def _memories(
     taken: list[tuple[int, int]] = []
     texts = {s.passage.id: s.text for s in ranked if s.text is not None}
     texts |= service.texts([s.passage.id for s in ranked if s.text is None])
-    shown = {i: text.strip() + "\n\n" for i, text in texts.items()}
+    prompts = {s.passage.id for s in ranked if s.passage.prompt}
+    shown = {
+        i: (store.marked_prompt(text) if i in prompts else text.strip()) + "\n\n"
+        for i, text in texts.items()
+    }
     sizes = dict(zip(shown, service.counter.count_many(list(shown.values())), strict=True))
     for scored in ranked:
         p = scored.passage

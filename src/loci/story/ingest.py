@@ -1,5 +1,6 @@
 """What a new piece of story brings, worked out before the write transaction: its tokens, its
-passages with their vectors, and the names it mentions."""
+passages with their vectors, the names it mentions, how it writes its words, and which of its
+names meet."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.search import passages
-from loci.story import valve
-from loci.story.entities import Extractor, Mention
+from loci.story import reading, sentences, valve
 from loci.story.graph import Observed
+from loci.story.mentions import Extractor, Mention
 from loci.tokens import TokenCounter
 
 #: Longest sentence kept as an excerpt of a mention, in characters.
@@ -30,6 +31,8 @@ class Piece:
     vectors: npt.NDArray[np.float32]
     mentions: list[Mention]
     paragraphs: list[int]
+    words: dict[str, reading.WordCase]
+    pairs: list[tuple[int, int, str]]
 
     def observed(self, token_start: int) -> list[Observed]:
         """The mentions with their story positions, when the piece starts at `token_start`."""
@@ -69,6 +72,8 @@ def read(
                 vectors=vectors[at : at + len(spans)],
                 mentions=mentions,
                 paragraphs=_paragraph_of(text, mentions),
+                words=reading.word_cases(text),
+                pairs=reading.pairs(text, mentions),
             )
         )
         at += len(spans)
@@ -89,10 +94,7 @@ def _paragraph_of(text: str, mentions: Sequence[Mention]) -> list[int]:
 
 def excerpt(text: str, start: int, end: int) -> str:
     """The sentence around [start, end) of `text`, at most EXCERPT_CHARS long."""
-    left = max(text.rfind(mark, 0, start) for mark in (". ", "! ", "? ", "\n\n", '"'))
-    right_marks = [i for i in (text.find(m, end) for m in (". ", "! ", "? ", "\n\n")) if i >= 0]
-    right = min(right_marks) + 1 if right_marks else len(text)
-    left = left + 1 if left >= 0 else 0
+    left, right = sentences.around(text, start, end)
     if right - left > EXCERPT_CHARS:
         left = max(left, start - EXCERPT_CHARS // 2)
         right = min(right, left + EXCERPT_CHARS)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
-from loci.story import names, store
+from loci.story import kinds, names, people, store
 from loci.story.graph import Entity
 from loci.story.models import CharacterInfo, Mentioned, Relationship, StoryHit, StorySearchResult
-from loci.story.relevance import Named, rank
+from loci.story.relevance import Named, Scored, rank
 
 if TYPE_CHECKING:
     from loci.story.service import StoryService
@@ -30,7 +31,7 @@ def search(
 ) -> StorySearchResult:
     """The passages most relevant to `query`, one per archived chunk (or in the window)."""
     name = service.session_name(session_id)
-    query = fields.content(query, MAX_QUERY_BYTES, "query")
+    query = fields.content(query, MAX_QUERY_BYTES, "query", setting=None)
     max_results = fields.bounded_int(max_results, 1, service.limits.max_results, "max_results")
     if entity_type not in (None, "character", "place"):
         raise InvalidInputError(
@@ -41,59 +42,76 @@ def search(
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
         known = service.entities(conn, found)
-        names = query_entities(service, conn, found, query, known)
-    entities = {e.id: e for e in known}
-    kinds = {e.id for e in known if e.kind == entity_type}
-    matrix = service.matrix(found.id)
+        named = query_entities(service, conn, found, query, known)
+    of_kind = {n for e in known if e.kind == entity_type for n in e.names}
     ranked = rank(
-        matrix,
-        service.query(found, query, names, vector),
+        service.matrix(found.id),
+        service.query(found, query, named, vector),
         found.settings,
-        service,
-        keep=lambda p: entity_type is None or bool(kinds & set(p.entities)),
+        service.lookups(known),
+        keep=lambda p: entity_type is None or bool(of_kind.intersection(p.names)),
     )
-    hits: list[StoryHit] = []
-    chunks_seen: set[int | None] = set()
     with service.db.snapshot() as conn:
-        for scored in ranked:
-            passage = scored.passage
-            chunk = store.chunk_at(conn, found.id, passage.start)
-            key = None if chunk is None else chunk.id
-            if chunk is not None and key in chunks_seen:
-                continue
-            chunks_seen.add(key)
-            hits.append(
-                StoryHit(
-                    where="window" if chunk is None else "archive",
-                    chunk_id=key,
-                    score=round(scored.score, 4),
-                    signals=scored.signals,
-                    passage=scored.text or store.stream(conn, found.id, passage.start, passage.end),
-                    chunk=None if chunk is None else chunk.content,
-                    position=passage.token_pos,
-                    entities=[display_name(entities[e]) for e in passage.entities if e in entities],
-                )
-            )
-            if len(hits) >= max_results:
-                break
+        hits = _hits(conn, found, ranked, known, max_results)
     return StorySearchResult(session_id=name, query=query, hits=hits)
 
 
+def _hits(
+    conn: sqlite3.Connection,
+    found: store.Session,
+    ranked: list[Scored],
+    known: Sequence[Entity],
+    most: int,
+) -> list[StoryHit]:
+    """The best passage of each archived chunk (and of the window), best first."""
+    entity_of = {n: e for e in known for n in e.names}
+    hits: list[StoryHit] = []
+    chunks_seen: set[int | None] = set()
+    for scored in ranked:
+        passage = scored.passage
+        chunk = store.chunk_at(conn, found.id, passage.start)
+        key = None if chunk is None else chunk.id
+        if chunk is not None and key in chunks_seen:
+            continue
+        chunks_seen.add(key)
+        text = scored.text or store.stream(conn, found.id, passage.start, passage.end)
+        named = {entity_of[n].id: entity_of[n].name for n in passage.names if n in entity_of}
+        hits.append(
+            StoryHit(
+                where="window" if chunk is None else "archive",
+                chunk_id=key,
+                score=round(scored.score, 4),
+                signals=scored.signals,
+                passage=store.marked_prompt(text) if passage.prompt else text,
+                prompt=passage.prompt,
+                chunk=None
+                if chunk is None
+                else store.rendered(conn, found.id, (chunk.start, chunk.end)),
+                position=passage.token_pos,
+                entities=list(named.values()),
+            )
+        )
+        if len(hits) >= most:
+            break
+    return hits
+
+
 def character(service: StoryService, session_id: str, character_name: str) -> CharacterInfo:
-    """What the story says about `character_name` (any alias of it)."""
+    """What the story says about `character_name` (any name of it)."""
     name = service.session_name(session_id)
     wanted = fields.name(character_name, "character_name")
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
-        entity = service.graph.resolve(conn, found.id, wanted)
+        known = service.entities(conn, found)
+        entity = find(known, wanted)
         if entity is None:
             raise NotFoundError(
                 f"the story {name!r} names no character {fields.shown(wanted)} yet",
                 session_id=name,
                 character_name=wanted,
             )
-        relations = service.graph.related(conn, [entity.id])
-        others = {e.id: e for e in service.entities(conn, found)}
+        relations = service.graph.related(conn, known, [entity.id])
+    others = {e.id: e for e in known}
     relationships = [
         Relationship(
             name=others[other].name,
@@ -107,13 +125,42 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
     return info(name, entity, found.settings.confirm_after, relationships)
 
 
+def find(entities: Sequence[Entity], wanted: str) -> Entity | None:
+    """The entity `wanted` names: the one with that name (as written, in any case), else the
+    most mentioned character whose names it fits without conflict ("Theodore Laurence" is
+    Laurie, never Mrs. Laurence)."""
+    key = names.key(wanted)
+    for entity in entities:
+        if any(names.key(alias) == key for alias in [entity.name, *entity.aliases]):
+            return entity
+    guest = people.Person.named(0, names.parse(wanted), kinds.Votes())
+    fitting = [
+        entity
+        for entity in entities
+        if entity.kind in ("character", "place") and _fits(guest, _person_of(entity))
+    ]
+    return max(fitting, key=lambda e: (e.kind == "character", e.mentions), default=None)
+
+
+def _person_of(entity: Entity) -> people.Person:
+    person = people.Person.named(entity.id, names.parse(entity.aliases[0]), kinds.Votes())
+    for alias in entity.aliases[1:]:
+        person.absorb(people.Person.named(entity.id, names.parse(alias), kinds.Votes()))
+    return person
+
+
+def _fits(guest: people.Person, host: people.Person) -> bool:
+    shared = people.shares_a_name(guest, host) or people.shares_a_name(host, guest)
+    return shared and not people.names_conflict(guest, host, ())
+
+
 def info(
     session: str, entity: Entity, confirm_after: int, relationships: list[Relationship]
 ) -> CharacterInfo:
     """An entity as the tools show it."""
     return CharacterInfo(
         session_id=session,
-        name=display_name(entity),
+        name=entity.name,
         kind=entity.kind,
         confirmed=entity.confirmed(confirm_after),
         aliases=entity.aliases,
@@ -122,14 +169,8 @@ def info(
         first_mention=Mentioned(position=entity.first.position, excerpt=entity.first.excerpt),
         recent_mentions=[Mentioned(position=s.position, excerpt=s.excerpt) for s in entity.recent],
         relationships=relationships,
+        corrections=entity.corrections,
     )
-
-
-def display_name(entity: Entity) -> str:
-    """The fullest name the story uses for the entity (the most words, then most used)."""
-    if not entity.aliases:
-        return entity.name
-    return max(entity.aliases, key=lambda a: (len(a.split()), -entity.aliases.index(a)))
 
 
 def query_entities(
@@ -137,25 +178,29 @@ def query_entities(
     conn: sqlite3.Connection,
     found: store.Session,
     text: str,
-    entities: list[Entity],
+    entities: Sequence[Entity],
 ) -> tuple[Named, ...]:
-    """The known names in `text` (by the gazetteer of the story's aliases), each with the
-    entities it can mean: its alias's, and for a single word every entity it fits (over a
-    story, "Victor" may have named more than one entity before they were told apart)."""
+    """The known names in `text` (by the gazetteer of the story's names), each with the
+    entity it names and the ways the story writes that entity."""
     known = service.graph.surfaces(conn, found.id)
     surfaces = sorted({m.surface for m in service.extractor.known_mentions(text, known)})
-    if not surfaces:
-        return ()
-    by_alias = {a: e.id for e in entities for a in e.aliases}
+    by_key = {names.key(alias): e for e in entities for alias in e.aliases}
     named: list[Named] = []
     for surface in surfaces:
-        ids = {by_alias[surface]} if surface in by_alias else set()
-        parts = names.parse(surface)
-        if parts.bare and not (parts.given or parts.surnames or parts.titles):
-            ids |= {e.id for e in entities if names.same_person(parts, e.parts)}
-        written = {a for e in entities if e.id in ids for a in e.aliases} | {surface}
+        entity = by_key.get(names.key(surface)) or by_key.get(
+            names.key(" ".join(kinds.name_words(surface)))
+        )
+        if entity is None:
+            continue
+        written = {*entity.aliases, surface}
         pattern = "|".join(re.escape(w) for w in sorted(written, key=len, reverse=True))
-        named.append(Named(frozenset(ids), re.compile(rf"(?<![\w.])(?:{pattern})(?!\w)")))
+        named.append(
+            Named(
+                frozenset({entity.id}),
+                frozenset(entity.names),
+                re.compile(rf"(?<![\w.])(?:{pattern})(?!\w)"),
+            )
+        )
     return tuple(named)
 
 

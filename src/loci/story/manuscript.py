@@ -1,68 +1,92 @@
-"""Reading a manuscript file, whatever its encoding, and cutting it into interactions."""
+"""Reading a manuscript file, whatever its encoding, and streaming it into a session.
+
+The file's text goes in as interactions of whole paragraphs, cut only at a blank line, so the
+story exported afterwards is the file's text to the byte (line ends aside). Importing into a
+session that already holds the text is refused (or, when an import was interrupted, resumed
+where it stopped), so a story is never doubled by accident.
+"""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from loci.errors import InvalidInputError
-from loci.story import valve
+from loci.errors import ConflictError, InvalidInputError
+from loci.story import gutenberg, store, valve
 from loci.story.service import StoryService
 from loci.tokens import TokenCounter
 
-#: The lines Project Gutenberg puts around a book (older files say "THIS PROJECT GUTENBERG").
-GUTENBERG_START = re.compile(r"^\s*\*\*\* ?START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.M | re.I)
-GUTENBERG_END = re.compile(r"^\s*\*\*\* ?END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.M | re.I)
 #: Encodings preferred when several fit a file equally well, most common first.
 COMMON_ENCODINGS = ("cp1252", "latin_1", "iso8859_15", "mac_roman", "cp1250", "cp1251")
 #: Tokens per interaction when a manuscript is streamed into a session.
 INTERACTION_TOKENS = 400
+#: Share of a text's even (or odd) bytes that are NUL in UTF-16 written without a byte-order
+#: mark (ASCII letters take one byte and a NUL).
+UTF16_NUL_SHARE = 0.3
 
 
 def read_text(path: Path, data: bytes | None = None) -> str:
-    """The text of `path`: UTF-8 (with or without BOM), else the encoding charset-normalizer
-    finds; line ends become "\\n". Undecodable bytes are refused, never replaced."""
+    """The text of `path`: UTF-8 (with or without BOM), UTF-16 (with or without BOM), else
+    the encoding charset-normalizer finds; line ends become "\\n". Undecodable bytes are
+    refused, never replaced."""
     raw = path.read_bytes() if data is None else data
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        text = _detected(path, raw, exc)
+    text = _utf16(raw)
+    if text is None:
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            text = _detected(path, raw, exc)
+    if "\x00" in text:
+        raise InvalidInputError(
+            f"{path}: a NUL character at offset {text.index(chr(0))}: not a text file",
+            field="file",
+            offset=text.index("\x00"),
+        )
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def without_gutenberg_licence(text: str) -> str:
-    """The book between Project Gutenberg's START and END lines (its header and licence are
-    not the story); the text unchanged when it has no such lines."""
-    start, end = GUTENBERG_START.search(text), GUTENBERG_END.search(text)
-    if start is None or end is None or end.start() < start.end():
-        return text
-    return text[start.end() : end.start()].strip("\n")
+def book(text: str, keep_gutenberg: bool = False) -> str:
+    """What of a file's text is the story: a Project Gutenberg book without its licence,
+    front and back matter (unless `keep_gutenberg`); any other text whole."""
+    return text if keep_gutenberg else gutenberg.story_part(text)
 
 
 def interactions(
     text: str, counter: TokenCounter, tokens: int = INTERACTION_TOKENS
 ) -> Iterator[str]:
-    """`text` in pieces of whole paragraphs of about `tokens` tokens (a longer paragraph is
-    cut between sentences); joined with blank lines they give back the text's paragraphs."""
-    pending: list[str] = []
-    size = 0
+    """`text` in pieces of whole paragraphs of about `tokens` tokens, cut only at a blank
+    line (a paragraph longer than that goes whole), so that the pieces joined by the
+    stream's separator are `text` again."""
+    start = size = 0
+    separator = len(store.SEPARATOR)
     for unit in valve.units(text, 0, counter, tokens):
-        piece = text[unit.start : unit.end]
-        if pending and size + unit.tokens > tokens:
-            yield _joined(pending)
-            pending, size = [], 0
-        pending.append(piece)
+        cut = unit.start - separator
+        fits = size + unit.tokens <= tokens
+        if size and not fits and cut >= start and text.startswith(store.SEPARATOR, cut):
+            yield text[start:cut]
+            start, size = unit.start, 0
         size += unit.tokens
-    if pending and _joined(pending):
-        yield _joined(pending)
+    if start < len(text) and text[start:].strip():
+        yield text[start:]
 
 
-def _joined(pieces: list[str]) -> str:
-    return "".join(pieces).strip("\n")
+def _utf16(raw: bytes) -> str | None:
+    """The text of UTF-16 bytes (with a byte-order mark, or without one, told by where its
+    NUL bytes fall); None when the bytes are not UTF-16."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "utf-16"
+    else:
+        even, odd = raw[0::2], raw[1::2]
+        if not raw or raw.count(0) < UTF16_NUL_SHARE * len(raw) / 2:
+            return None
+        encoding = "utf-16-be" if even.count(0) > odd.count(0) else "utf-16-le"
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError:
+        return None
 
 
 def _detected(path: Path, raw: bytes, failure: UnicodeDecodeError) -> str:
@@ -96,15 +120,42 @@ def _detected(path: Path, raw: bytes, failure: UnicodeDecodeError) -> str:
         ) from exc
 
 
+def remaining(
+    service: StoryService, session_id: str, pieces: Sequence[str], again: bool = False
+) -> tuple[int, list[str]]:
+    """Of `pieces`, those the session does not hold yet, and how many it holds: all of them
+    for a new session or one holding other text; the rest after an interrupted import of the
+    same text. A session that holds the whole text already is refused unless `again`."""
+    held = service.export(session_id, prompts="omit") if service.exists(session_id) else ""
+    if not held or again:
+        return 0, list(pieces)
+    text = store.SEPARATOR.join(pieces)
+    if held.endswith(text) or held == text:
+        raise ConflictError(
+            f"the story {session_id!r} already holds this text; import it into a new "
+            "--session, or pass --again to add it a second time",
+            session_id=session_id,
+        )
+    length = -len(store.SEPARATOR)
+    for done, piece in enumerate(pieces, start=1):
+        length += len(store.SEPARATOR) + len(piece)
+        if length >= len(held):
+            if length == len(held) and text[:length] == held and done < len(pieces):
+                return done, list(pieces[done:])  # an import that stopped after `done`
+            break
+    return 0, list(pieces)
+
+
 def stream_into(
     service: StoryService,
     session_id: str,
     pieces: Sequence[str],
     progress: Callable[[int, int], None] | None = None,
 ) -> ImportResult:
-    """Send `pieces` through `continue_story` one by one (as the assistant's text), the way a
+    """Send `pieces` through `continue_story` one by one (as the story's text), the way a
     writing session would, reporting progress after each."""
     started = time.perf_counter()
+    before = service.stats(session_id).story_tokens if service.exists(session_id) else 0
     reliefs = 0
     last = None
     for number, piece in enumerate(pieces, start=1):
@@ -112,11 +163,13 @@ def stream_into(
         reliefs += last.relieved
         if progress is not None:
             progress(number, len(pieces))
+    story_tokens = before if last is None else last.story_tokens
     return ImportResult(
         session_id=session_id,
         interactions=len(pieces),
         reliefs=reliefs,
-        story_tokens=0 if last is None else last.story_tokens,
+        added_tokens=story_tokens - before,
+        story_tokens=story_tokens,
         window_tokens=0 if last is None else last.window_tokens,
         seconds=round(time.perf_counter() - started, 2),
     )
@@ -128,6 +181,8 @@ class ImportResult(BaseModel):
     session_id: str
     interactions: int
     reliefs: int
+    added_tokens: int
     story_tokens: int
     window_tokens: int
     seconds: float
+    resumed_after: int = 0

@@ -104,6 +104,9 @@ class StoryHit(BaseModel):
     score: float
     signals: dict[str, float]
     passage: str
+    prompt: bool = Field(
+        default=False, description="The passage is the writer's prompt, not story text."
+    )
     chunk: str | None = Field(description="The whole archived chunk (None in the window).")
     position: int = Field(description="Story position of the passage, in tokens.")
     entities: list[str]
@@ -146,6 +149,9 @@ class CharacterInfo(BaseModel):
     first_mention: Mentioned
     recent_mentions: list[Mentioned]
     relationships: list[Relationship]
+    corrections: list[str] = Field(
+        default_factory=list, description="The writer's corrections of this entity."
+    )
 
 
 class ThreadEvent(BaseModel):

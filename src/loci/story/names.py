@@ -1,173 +1,94 @@
-"""Personal names: their parts, and when two ways of naming are the same person.
+"""Personal names: what one way of naming someone says, and when two can be one person.
 
-"Mr. Darcy", "Darcy" and "Fitzwilliam Darcy" share a surname and nothing that conflicts;
-"Lizzy", "Eliza" and "Elizabeth" are one given name through the nickname map; "Mr. Bennet" and
-"Mrs. Bennet" conflict by title, as do "Mrs." and "Miss" (married and unmarried).
+The libraries made for names do the reading: `nameparser` knows the titles ("Mr.", "Captain",
+"Aunt"), which of them go with a given name ("Sir William"), surname particles ("de Bourgh")
+and suffixes; `nicknames` knows that Meg is Margaret, Teddy Theodore and Jack John; the US
+census lists of given names that the `names` package ships say which are men's and which
+women's. What no library records is kept here, briefly: which titles say a person's sex and
+whether a woman is married ("Mr." is not "Mrs.", "Mrs." is not "Miss"), and which
+abbreviations precede a surname.
+Short forms that the nickname list lacks are read from the names themselves: spellings of one
+diminutive ("Kitty", "Kittie"), a name cut short ("Tash" for Tashtego) and a pet form built on a
+name's first letters ("Laurie" for Laurence).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-#: Titles and the group they belong to: two titles of different groups are different people.
-TITLES: dict[str, str] = {
-    "mr": "man",
-    "mister": "man",
-    "sir": "man",
-    "lord": "man",
-    "master": "man",
-    "monsieur": "man",
-    "m": "man",
-    "herr": "man",
-    "signor": "man",
-    "don": "man",
-    "king": "man",
-    "prince": "man",
-    "duke": "man",
-    "father": "man",
-    "uncle": "man",
-    "brother": "man",
-    "mrs": "wife",
-    "madame": "wife",
-    "mme": "wife",
-    "lady": "wife",
-    "queen": "wife",
-    "duchess": "wife",
-    "mother": "wife",
-    "aunt": "wife",
-    "miss": "maid",
-    "mademoiselle": "maid",
-    "mlle": "maid",
-    "princess": "maid",
-    "sister": "maid",
-    "ms": "woman",
-    "dr": "any",
-    "doctor": "any",
-    "captain": "any",
-    "colonel": "any",
-    "general": "any",
-    "major": "any",
-    "lieutenant": "any",
-    "professor": "any",
-    "reverend": "any",
-    "rev": "any",
-    "saint": "any",
-    "st": "any",
-    "count": "any",
-    "countess": "wife",
-    "baron": "man",
-    "inspector": "any",
-    "sergeant": "any",
-    "judge": "any",
-    "governor": "any",
+if TYPE_CHECKING:
+    from nicknames import NickNamer
+
+#: Titles that say a person's sex: (sex, married) with married True, False, or None (unsaid).
+SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
+    **dict.fromkeys(
+        ("mr", "mister", "messrs", "sir", "lord", "master", "monsieur", "m", "herr", "signor"),
+        ("m", None),
+    ),
+    **dict.fromkeys(("don", "king", "prince", "duke", "father", "uncle", "brother"), ("m", None)),
+    **dict.fromkeys(("baron", "count", "earl", "abbot", "friar"), ("m", None)),
+    **dict.fromkeys(
+        ("mrs", "madame", "mme", "frau", "signora", "duchess", "countess"), ("f", True)
+    ),
+    **dict.fromkeys(("miss", "mademoiselle", "mlle", "signorina"), ("f", False)),
+    **dict.fromkeys(("ms", "lady", "queen", "mother", "aunt", "sister", "dame"), ("f", None)),
+    **dict.fromkeys(("princess", "baroness", "abbess"), ("f", None)),
 }
-#: Titles that name a person by given name ("Sir William", "Lady Catherine").
-GIVEN_NAME_TITLES = frozenset(
-    {
-        "sir",
-        "lady",
-        "lord",
-        "king",
-        "queen",
-        "prince",
-        "princess",
-        "father",
-        "mother",
-        "sister",
-        "brother",
-        "aunt",
-        "uncle",
-        "saint",
-        "st",
-        "master",
-    }
+#: Titles before which a single word is a surname ("Mr. Darcy", "Colonel Fitzwilliam"), never
+#: a given name alone.
+SURNAME_TITLES = frozenset(
+    {"mr", "mister", "mrs", "ms", "messrs", "monsieur", "m", "madame", "mme", "herr", "frau"}
+    | {"captain", "capt", "colonel", "col", "major", "general", "gen", "lieutenant", "lt"}
+    | {"sergeant", "sgt", "doctor", "dr", "professor", "prof", "inspector", "admiral"}
 )
-_WOMEN = frozenset({"wife", "maid", "woman"})
-#: Common English short forms of given names (the form on the right is the full name).
-NICKNAMES: dict[str, str] = {
-    "lizzy": "elizabeth",
-    "lizzie": "elizabeth",
-    "eliza": "elizabeth",
-    "liz": "elizabeth",
-    "beth": "elizabeth",
-    "betsy": "elizabeth",
-    "bess": "elizabeth",
-    "betty": "elizabeth",
-    "kitty": "catherine",
-    "kate": "catherine",
-    "katie": "catherine",
-    "cathy": "catherine",
-    "jenny": "jane",
-    "jack": "john",
-    "johnny": "john",
-    "will": "william",
-    "bill": "william",
-    "billy": "william",
-    "willy": "william",
-    "bob": "robert",
-    "bobby": "robert",
-    "rob": "robert",
-    "dick": "richard",
-    "rick": "richard",
-    "tom": "thomas",
-    "tommy": "thomas",
-    "ned": "edward",
-    "ted": "edward",
-    "teddy": "edward",
-    "harry": "henry",
-    "hal": "henry",
-    "jim": "james",
-    "jimmy": "james",
-    "jamie": "james",
-    "charlie": "charles",
-    "chuck": "charles",
-    "fanny": "frances",
-    "fran": "frances",
-    "meg": "margaret",
-    "maggie": "margaret",
-    "peggy": "margaret",
-    "polly": "mary",
-    "molly": "mary",
-    "sally": "sarah",
-    "sue": "susan",
-    "susie": "susan",
-    "annie": "anne",
-    "nan": "anne",
-    "nancy": "anne",
-    "ben": "benjamin",
-    "sam": "samuel",
-    "fred": "frederick",
-    "freddie": "frederick",
-    "georgie": "georgiana",
-    "nell": "eleanor",
-    "nelly": "eleanor",
-    "tony": "anthony",
-    "joe": "joseph",
-    "matt": "matthew",
-    "mike": "michael",
-    "nick": "nicholas",
-    "pat": "patrick",
-    "steve": "stephen",
-    "andy": "andrew",
-    "alex": "alexander",
-    "sandy": "alexander",
-    "dan": "daniel",
-    "danny": "daniel",
-    "dave": "david",
-    "davy": "david",
-    "ed": "edward",
-    "gus": "augustus",
-    "hank": "henry",
-    "jo": "josephine",
-    "abby": "abigail",
-    "becky": "rebecca",
-    "lucy": "lucia",
-}
-#: Words that join a surname ("de Bourgh", "van Helsing") and are not names themselves.
-PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da", "del", "st."})
-_SPLIT = re.compile(r"[^\W\d_][\w'\u2019.-]*", re.UNICODE)
+#: Titles that name a person by a given name only ("Sir William", "Dame Edith").
+GIVEN_TITLES = frozenset({"sir", "dame"})
+SAINTS = frozenset({"st", "saint", "ste"})
+#: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").
+NOT_TITLES = frozenset({"his", "her", "me", "first"})
+DIMINUTIVE_ENDINGS = ("ie", "y", "ey")
+#: A given name is a man's (a woman's) when the census counts it this many times as often
+#: among men (women).
+CENSUS_MARGIN = 4
+SHORTEST_SHORT_FORM = 4
+_WORD = re.compile(r"[^\W\d_][\w'\u2019.-]*", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Name:
+    """What a way of naming someone says (words in lower case, without dots).
+
+    `bare` holds a single word that may be a given name or a surname ("Jo", "Bingley", "Miss
+    Jo"); `surname_like` says it followed a title that goes with surnames ("Mr. Darcy").
+    `husband` holds the given name in "Mrs. John Brooke", which is her husband's."""
+
+    titles: frozenset[str] = frozenset()
+    sex: str | None = None
+    married: bool | None = None
+    given: frozenset[str] = frozenset()
+    surnames: frozenset[str] = frozenset()
+    bare: frozenset[str] = frozenset()
+    surname_like: bool = False
+    saint: bool = False
+    husband: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Every name word (no titles)."""
+        return self.given | self.surnames | self.bare
+
+    @property
+    def full(self) -> bool:
+        """A given name and a surname ("Jo March", "Mr. Dan Cody")."""
+        return bool(self.given and self.surnames)
+
+    @property
+    def detail(self) -> int:
+        """How much the name says: 2 for a full name, 1 for a titled name, 0 for a bare word."""
+        return 2 if self.full else 1 if self.titles or self.surnames or self.given else 0
 
 
 def key(surface: str) -> str:
@@ -176,142 +97,162 @@ def key(surface: str) -> str:
     return " ".join(w for w in words if w)
 
 
-@dataclass
-class Parts:
-    """What a name says: its title groups, given names, surnames, and single bare words that
-    may be either (as the normalised, lower-case forms)."""
-
-    titles: set[str] = field(default_factory=set)
-    given: set[str] = field(default_factory=set)
-    surnames: set[str] = field(default_factory=set)
-    bare: set[str] = field(default_factory=set)
-
-    def absorb(self, other: Parts) -> None:
-        """Add another name's parts (a new alias of the same person)."""
-        self.titles |= other.titles
-        self.given |= other.given
-        self.surnames |= other.surnames
-        self.bare |= other.bare
-
-    def to_json(self) -> dict[str, list[str]]:
-        """The parts as JSON lists."""
-        return {
-            name: sorted(getattr(self, name)) for name in ("titles", "given", "surnames", "bare")
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, list[str]]) -> Parts:
-        """Parts stored by :meth:`to_json`."""
-        return cls(*(set(data.get(name, [])) for name in ("titles", "given", "surnames", "bare")))
+def is_title(word: str) -> bool:
+    """Whether `word` (any case, with or without its dot) is a title ("Mr.", "Captain")."""
+    lowered = word.rstrip(".").lower()
+    return lowered in SEXED_TITLES or lowered in _titles()
 
 
-def parse(surface: str) -> Parts:
-    """The parts of a personal name as written ("Mr. Fitzwilliam Darcy", "Lizzy")."""
-    words = [w.rstrip(".").lower() for w in _SPLIT.findall(surface)]
-    parts = Parts()
-    title = None
-    while words and words[0] in TITLES and len(words) > 1:
-        title = words.pop(0)
-        parts.titles.add(TITLES[title])
-    words = [w for w in words if w not in PARTICLES] or words
+@lru_cache(maxsize=65_536)
+def parse(surface: str) -> Name:
+    """What a name as written says ("Mr. Fitzwilliam Darcy", "Lizzy", "Mrs. John Brooke")."""
+    words = [w.rstrip(".").lower() for w in _WORD.findall(surface)]
+    titles: list[str] = []
+    while len(words) > 1 and is_title(words[0]):
+        titles.append(words.pop(0))
+    words = [w for w in words if w not in _particles() and w not in _suffixes()] or words
+    sex, married = _sex(titles)
+    base = Name(
+        titles=frozenset(titles),
+        sex=sex,
+        married=married,
+        saint=bool(SAINTS & set(titles)),
+    )
     if not words:
-        return parts
+        return base
     if len(words) == 1:
-        word = given_form(words[0])
-        if title is None:
-            parts.bare.add(word)
-        elif title in GIVEN_NAME_TITLES:
-            parts.given.add(word)
-        elif TITLES[title] == "maid":  # "Miss Elizabeth" and "Miss Bennet": either name
-            parts.bare.add(word)
-        else:  # "Mr. Darcy", "Colonel Fitzwilliam"
-            parts.surnames.add(words[0])
-        return parts
-    parts.given.add(given_form(words[0]))
-    parts.surnames.add(words[-1])
-    return parts
+        return _single(base, words[0], titles)
+    given = frozenset({words[0]})
+    if married and sex == "f":  # "Mrs. John Brooke": her husband's name
+        return _replace(base, surnames=frozenset({words[-1]}), husband=given)
+    return _replace(base, given=given, surnames=frozenset({words[-1]}))
 
 
-def given_form(word: str) -> str:
-    """A given name in its full form ("lizzy" -> "elizabeth")."""
-    return NICKNAMES.get(word, word)
+def _single(base: Name, word: str, titles: list[str]) -> Name:
+    last_title = titles[-1] if titles else None
+    if last_title in GIVEN_TITLES:
+        return _replace(base, given=frozenset({word}))
+    return _replace(base, bare=frozenset({word}), surname_like=last_title in SURNAME_TITLES)
 
 
-def conflicts(a: Parts, b: Parts) -> bool:
-    """Whether the two names cannot be one person."""
-    if a.surnames and b.surnames and not a.surnames & b.surnames:
+def _replace(base: Name, **changes: object) -> Name:
+    values = {name: getattr(base, name) for name in base.__dataclass_fields__}
+    values.update(changes)
+    return Name(**values)
+
+
+def _sex(titles: list[str]) -> tuple[str | None, bool | None]:
+    """The sex and marriage the titles say (the first title that says them)."""
+    for title in titles:
+        if title in SEXED_TITLES:
+            return SEXED_TITLES[title]
+    return None, None
+
+
+def same_given(a: str, b: str) -> bool:
+    """Whether two given names can be one person's: equal, an initial of the other ("R." and
+    "Robert"), a nickname of the other (Meg and Margaret), or a short form of it."""
+    if a == b:
         return True
-    if a.given and b.given and not _same_given(a.given, b.given):
-        return True
-    return _titles_conflict(a.titles, b.titles)
+    if len(a) == 1 or len(b) == 1:
+        return a[0] == b[0]
+    return _nickname(a, b) or short_form(a, b) or short_form(b, a)
 
 
-def shares_a_name(a: Parts, b: Parts) -> bool:
-    """Whether the names have a name (not a title) in common."""
-    a_any = a.given | a.surnames | a.bare
-    b_any = b.given | b.surnames | b.bare
-    return bool(
-        a.given & (b.given | b.bare)
-        or a.surnames & (b.surnames | b.bare)
-        or a.bare & b_any
-        or b.bare & a_any
-    )
+def short_form(short: str, full: str) -> bool:
+    """`short` cut from `full` ("tash", "tashtego"), or a pet form built on its first letters
+    ("laurie", "laurence"; "bethy", "beth"), at least four letters either way."""
+    if len(short) >= SHORTEST_SHORT_FORM and len(full) > len(short) + 1:
+        return full.startswith(short) or _pet_form(short, full)
+    return _pet_form(short, full)
 
 
-def same_person(new: Parts, known: Parts) -> bool:
-    """Whether a newly met name belongs to a known person. A person known only by title and
-    surname ("Mr. Bennet") takes a name with a given name ("Jane Bennet") only with a title
-    that agrees, since a family shares the surname."""
-    if conflicts(new, known) or not shares_a_name(new, known):
-        return False
-    if new.given and not known.given and known.titles and not new.titles:
-        return bool(new.given & known.bare)
-    return not (
-        known.surnames and not known.given and new.given and not (new.titles & known.titles)
-    )
+def _pet_form(short: str, full: str) -> bool:
+    """`short` is `full`'s first four letters or more, and a diminutive ending."""
+    for ending in DIMINUTIVE_ENDINGS:
+        stem = short[: -len(ending)]
+        fits = short.endswith(ending) and len(stem) >= SHORTEST_SHORT_FORM and full != short
+        if fits and full.startswith(stem):
+            return True
+    return False
 
 
-def _same_given(a: set[str], b: set[str]) -> bool:
-    """Given names agree: one in common, or an initial of the other ("R." and "Robert")."""
-    if a & b:
-        return True
-    initials_a = {w for w in a if len(w) == 1}
-    initials_b = {w for w in b if len(w) == 1}
-    return any(w[0] in initials_b for w in a) or any(w[0] in initials_a for w in b)
+def _nickname(a: str, b: str) -> bool:
+    return not related(a).isdisjoint(_spellings(b))
 
 
-def is_bare(parts: Parts) -> bool:
-    """A single word with no title ("Bingley", "Lizzy")."""
-    return bool(parts.bare) and not (parts.titles or parts.given or parts.surnames)
+@cache
+def related(name: str) -> frozenset[str]:
+    """Every name `nicknames` relates to any spelling of `name` (its nicknames, the names it
+    is a nickname of), as spellings."""
+    namer = _namer()
+    found: set[str] = set()
+    for spelling in _spellings(name):
+        found |= namer.nicknames_of(spelling) | namer.canonicals_of(spelling)
+    return frozenset(s for name in found for s in _spellings(name))
 
 
-def preference(new: Parts, surface: str) -> Callable[[Parts, int, bool], tuple[int, int, int]]:
-    """How to choose among the known people a new name fits: the most mentioned, except that
-    a bare word goes first to someone not known only as Mrs. or Miss (narration names men by
-    surname alone far more than women), and a pet name ("Kitty") only to someone the story
-    also names without a title."""
-    nickname = surface.strip().lower() in NICKNAMES
-    bare = is_bare(new)
-
-    def key(known: Parts, mentions: int, untitled: bool) -> tuple[int, int, int]:
-        if bare and nickname and not untitled:
-            return (-1, 0, mentions)
-        # A full name goes first to someone known by its given name (a family shares the
-        # surname); a bare word first to someone not known only as Mrs. or Miss.
-        same_given = 1 if new.given & (known.given | known.bare) else 0
-        womanly = bool(known.titles) and known.titles <= _WOMEN
-        return (same_given, 0 if (bare or not new.given & known.given) and womanly else 1, mentions)
-
-    return key
+def _spellings(name: str) -> frozenset[str]:
+    """One diminutive's spellings: Kitty, Kittie, Kittey."""
+    for ending in DIMINUTIVE_ENDINGS:
+        stem = name[: -len(ending)]
+        if name.endswith(ending) and len(stem) >= 2:
+            return frozenset(stem + e for e in DIMINUTIVE_ENDINGS)
+    return frozenset({name})
 
 
-def _titles_conflict(a: set[str], b: set[str]) -> bool:
-    groups_a = a - {"any"}
-    groups_b = b - {"any"}
-    if not groups_a or not groups_b:
-        return False
-    if groups_a & groups_b:
-        return False
-    # "Ms." agrees with either "Mrs." or "Miss"; men and women never agree.
-    women_a, women_b = groups_a <= _WOMEN, groups_b <= _WOMEN
-    return not (women_a and women_b and ("woman" in groups_a or "woman" in groups_b))
+def census_sex(given: str) -> str | None:
+    """The sex the US census lists give a given name ("m", "f"), when one list holds it far
+    more often than the other."""
+    men, women = _census()
+    man, woman = men.get(given, 0.0), women.get(given, 0.0)
+    if man > CENSUS_MARGIN * woman:
+        return "m"
+    return "f" if woman > CENSUS_MARGIN * man else None
+
+
+@cache
+def _census() -> tuple[dict[str, float], dict[str, float]]:
+    """Given names with their share of men's and of women's names (1990 US census, as the
+    `names` package ships them)."""
+    from importlib.resources import files
+
+    shares: list[dict[str, float]] = []
+    for list_name in ("dist.male.first", "dist.female.first"):
+        text = (files("names") / list_name).read_text(encoding="ascii")
+        shares.append(
+            {
+                line.split()[0].lower(): float(line.split()[1])
+                for line in text.splitlines()
+                if line.strip()
+            }
+        )
+    return shares[0], shares[1]
+
+
+@cache
+def _namer() -> NickNamer:
+    from nicknames import NickNamer
+
+    return NickNamer()
+
+
+@cache
+def _titles() -> frozenset[str]:
+    from nameparser.config import CONSTANTS
+
+    return frozenset(CONSTANTS.titles) - NOT_TITLES
+
+
+@cache
+def _particles() -> frozenset[str]:
+    from nameparser.config import CONSTANTS
+
+    return frozenset(CONSTANTS.prefixes) - SAINTS
+
+
+@cache
+def _suffixes() -> frozenset[str]:
+    from nameparser.config import CONSTANTS
+
+    return frozenset(CONSTANTS.suffix_not_acronyms) - {"i", "v"}

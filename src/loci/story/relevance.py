@@ -76,19 +76,25 @@ class Scored:
 
 @dataclass(frozen=True)
 class Named:
-    """A name in the query: the entities it can mean, and the ways the story writes them."""
+    """A name in the query: the entities it can mean, their names (as stored with passages),
+    and the ways the story writes them."""
 
     entities: frozenset[int]
+    names: frozenset[int]
     written: re.Pattern[str]
 
-    def in_passage(self, entities: set[int], text: str) -> bool:
-        """Whether the passage names it: by the entities found when it was written, or by
-        the text (a name learnt later counts in earlier passages too)."""
-        return bool(entities & self.entities) or self.written.search(text) is not None
+    def in_passage(self, names: set[int], text: str) -> bool:
+        """Whether the passage names it: by the names found when it was written, or by the
+        text (a name learnt later counts in earlier passages too)."""
+        return bool(names & self.names) or self.written.search(text) is not None
 
 
 class Lookups(Protocol):
-    """What ranking reads from the store."""
+    """What ranking reads of a session: its cast and its passages' texts."""
+
+    def entity_of(self, name: int) -> int:
+        """The entity a name (as stored with passages) belongs to."""
+        ...
 
     def related(self, ids: Collection[int]) -> set[tuple[int, int]]:
         """Pairs (a, b), a < b, of related entities among those touching `ids`."""
@@ -112,6 +118,11 @@ class Query:
     def entities(self) -> frozenset[int]:
         """Every entity the query's names can mean."""
         return frozenset().union(*(n.entities for n in self.names))
+
+    @property
+    def entity_names(self) -> frozenset[int]:
+        """Every name of those entities."""
+        return frozenset().union(*(n.names for n in self.names))
 
 
 def rank(
@@ -138,7 +149,7 @@ def rank(
         if i is not None and i not in chosen and keep(matrix.passages[i]):
             chosen.append(i)
     if query.entities:
-        chosen.extend(_entity_candidates(matrix, query.entities, chosen, keep))
+        chosen.extend(_entity_candidates(matrix, query.entity_names, chosen, keep))
     links = lookups.related(query.entities) if query.entities else set()
     texts = lookups.texts([matrix.passages[i].id for i in chosen]) if query.names else {}
     keyword_rank = {p: r for r, p in enumerate(query.keyword_ids[:KEYWORD_CANDIDATES])}
@@ -149,7 +160,7 @@ def rank(
             _names_in(query.names, matrix.passages[i], texts),
             query,
             settings,
-            links,
+            (links, lookups),
         )
         for i in chosen
     ]
@@ -161,14 +172,14 @@ def _names_in(names: tuple[Named, ...], passage: Passage, texts: dict[int, str])
     """The share of the query's names that the passage names."""
     if not names:
         return 0.0
-    own = set(passage.entities)
+    own = set(passage.names)
     text = texts.get(passage.id, "")
     return sum(1 for name in names if name.in_passage(own, text)) / len(names)
 
 
 def _entity_candidates(
     matrix: PassageMatrix,
-    entities: frozenset[int],
+    names: frozenset[int],
     chosen: list[int],
     keep: Callable[[Passage], bool],
 ) -> Iterable[int]:
@@ -177,7 +188,7 @@ def _entity_candidates(
     taken = set(chosen)
     for i in range(len(matrix.passages) - 1, -1, -1):
         passage = matrix.passages[i]
-        if i not in taken and entities & set(passage.entities) and keep(passage):
+        if i not in taken and names.intersection(passage.names) and keep(passage):
             yield i
             found += 1
             if found >= KEYWORD_CANDIDATES:
@@ -196,9 +207,10 @@ def _scored(
     overlap: float,
     query: Query,
     settings: StorySettings,
-    links: set[tuple[int, int]],
+    graph: tuple[set[tuple[int, int]], Lookups],
 ) -> Scored:
-    own = set(passage.entities)
+    links, lookups = graph
+    own = {lookups.entity_of(name) for name in passage.names}
     distance = max(0, query.position - passage.token_pos)
     signals = {
         "semantic": semantic,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-import time
 from collections.abc import Collection, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -20,11 +19,10 @@ from loci.errors import InvalidInputError
 from loci.search.engine import MemoryEngine, vector_bytes
 from loci.search.ranking import fts_match
 from loci.storage.db import Database
-from loci.story import ingest, store, threads, valve
-from loci.story.entities import Extractor
-from loci.story.graph import Entity, EntityGraph
+from loci.story import ingest, relief, store, threads, valve
+from loci.story.graph import Entity, EntityGraph, Recorded
+from loci.story.mentions import Extractor
 from loci.story.models import (
-    ArchivedChunk,
     ContextStats,
     ContinueResult,
     PlotThread,
@@ -38,7 +36,6 @@ from loci.story.relevance import KEYWORD_CANDIDATES, Named, PassageMatrix, Query
 from loci.tokens import TokenCounter
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
-PREVIEW_CHARS = 120
 RELIEF_HISTORY = 10
 
 
@@ -106,9 +103,12 @@ class StoryService:
             if settings:
                 found.settings = changed(found.settings, settings)
             found.interactions += 1
-            for piece in pieces:
-                self._append(conn, found, piece)
-            archived = self._relieve_if_needed(conn, found)
+            new_names = [self._append(conn, found, piece) for piece in pieces]
+            archived = relief.relieve_if_needed(conn, found, self.counter)
+            if any(new_names) or archived:
+                # Who is who changes with new names; with more text, the evidence grows: it
+                # is worked out again at each relief too.
+                self.graph.resolve(conn, found.id)
             store.save_session(conn, found)
         return ContinueResult(
             session_id=name,
@@ -199,19 +199,30 @@ class StoryService:
             ]
         )
 
-    def window(self, session_id: str) -> str:
-        """The session's window: its most recent text, not yet archived."""
+    def exists(self, session_id: str) -> bool:
+        """Whether the session has been started."""
         name = self.session_name(session_id)
-        with self.db.snapshot() as conn:
-            found = store.session(conn, name)
-            return store.stream(conn, found.id, found.window_start)
+        with self.db.locked() as conn:
+            return store.session_key(conn, name) >= 0
 
-    def export(self, session_id: str) -> str:
-        """The whole story as written, every piece in order."""
+    def window(self, session_id: str) -> str:
+        """The session's window: its most recent text, not yet archived (prompts marked)."""
         name = self.session_name(session_id)
         with self.db.snapshot() as conn:
             found = store.session(conn, name)
-            return store.stream(conn, found.id)
+            return store.rendered(conn, found.id, (found.window_start, None))
+
+    def export(self, session_id: str, prompts: store.PromptsShown = "mark") -> str:
+        """The whole story as written, every piece in order; the writer's prompts marked as
+        prompts, or left out."""
+        name = self.session_name(session_id)
+        if prompts not in ("mark", "omit"):
+            raise InvalidInputError(
+                f"prompts must be 'mark' or 'omit', got {fields.shown(prompts)}", field="prompts"
+            )
+        with self.db.snapshot() as conn:
+            found = store.session(conn, name)
+            return store.rendered(conn, found.id, prompts=prompts)
 
     def embed_beside(self, text: str) -> Future[npt.NDArray[np.float32]]:
         """Start embedding `text` in the worker thread (the model releases the GIL, so the
@@ -270,10 +281,9 @@ class StoryService:
                 matrix.extend(store.passages_after(conn, session, matrix.last_id))
             return matrix
 
-    def related(self, ids: Collection[int]) -> set[tuple[int, int]]:
-        """Pairs (a, b), a < b, of related entities among those touching `ids`."""
-        with self.db.locked() as conn:
-            return {(min(a, b), max(a, b)) for a, b, _, _ in self.graph.related(conn, ids)}
+    def lookups(self, entities: Sequence[Entity]) -> SessionLookups:
+        """What ranking reads of a session whose cast is `entities`."""
+        return SessionLookups(self, entities)
 
     def texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
         """The text of each passage (as indexed for keyword search)."""
@@ -306,15 +316,28 @@ class StoryService:
             raise InvalidInputError(f"{field} must not contain NUL characters", field=field)
         return value
 
-    def _append(self, conn: sqlite3.Connection, found: store.Session, piece: ingest.Piece) -> None:
+    def _append(self, conn: sqlite3.Connection, found: store.Session, piece: ingest.Piece) -> bool:
+        """Append a piece: its text, its passages, and (for story text, not the writer's
+        prompt) what it says of the cast and its plot threads. Returns whether it brought a
+        name the story had not met."""
         token_start = found.stream_tokens
         start = store.add_piece(conn, found, piece.role, piece.text, piece.tokens)
-        observed = piece.observed(token_start)
-        ids = self.graph.record(conn, found.id, observed, piece.text)
-        surfaces = sorted({m.surface for m in piece.mentions if m.end > m.start})
-        threads.detect(conn, found.id, piece.text, token_start, surfaces)
+        prompt = piece.role == store.PROMPT
+        recorded = (
+            Recorded([], False)
+            if prompt
+            else self.graph.record(
+                conn, found.id, piece.observed(token_start), piece.words, piece.pairs
+            )
+        )
+        if not prompt:
+            threads.detect(conn, found.id, piece.text, token_start, piece.mentions)
         for (s, e), vector in zip(piece.spans, piece.vectors, strict=True):
-            inside = [i for i, m in zip(ids, piece.mentions, strict=True) if s <= m.start < e]
+            inside = [
+                name
+                for name, m in zip(recorded.names, piece.mentions, strict=False)
+                if s <= m.start < e
+            ]
             store.add_passage(
                 conn,
                 found.id,
@@ -322,43 +345,32 @@ class StoryService:
                 piece.position(token_start, s),
                 inside,
                 (piece.text[s:e], vector_bytes(np.asarray(vector, np.float32))),
+                prompt=prompt,
             )
+        return recorded.new
 
-    def _relieve_if_needed(
-        self, conn: sqlite3.Connection, found: store.Session
-    ) -> list[ArchivedChunk]:
-        began = time.perf_counter()
-        window = store.stream(conn, found.id, found.window_start)
-        found.window_tokens = self.counter.count(window)
-        settings = found.settings
-        if found.window_tokens <= settings.relief_trigger:
-            return []
-        before = found.window_tokens
-        units = valve.units(window, found.window_start, self.counter, settings.chunk_tokens)
-        cuts = valve.plan_relief(units, before, settings.relief_target, settings.chunk_tokens)
-        if not cuts:
-            return []
-        relief = store.add_relief(conn, found, before, len(cuts))
-        archived: list[ArchivedChunk] = []
-        for cut in cuts:
-            content = window[cut.start - found.window_start : cut.end - found.window_start]
-            chunk_id = store.add_chunk(
-                conn, found.id, relief, (cut.start, cut.end), cut.tokens, content
-            )
-            archived.append(
-                ArchivedChunk(
-                    chunk_id=chunk_id,
-                    tokens=cut.tokens,
-                    start=cut.start,
-                    end=cut.end,
-                    preview=" ".join(content[:PREVIEW_CHARS].split()),
-                )
-            )
-        rest = window[cuts[-1].end - found.window_start :]
-        found.window_start = cuts[-1].end
-        found.window_tokens = self.counter.count(rest)
-        store.finish_relief(conn, relief, found.window_tokens, time.perf_counter() - began)
-        return archived
+
+class SessionLookups:
+    """What ranking reads of one session: its cast (as of `entities`) and passage texts."""
+
+    def __init__(self, service: StoryService, entities: Sequence[Entity]) -> None:
+        self.service = service
+        self.entities = entities
+        self._entity_of = {name: e.id for e in entities for name in e.names}
+
+    def entity_of(self, name: int) -> int:
+        """The entity a name belongs to (the name itself when the cast does not know it)."""
+        return self._entity_of.get(name, name)
+
+    def related(self, ids: Collection[int]) -> set[tuple[int, int]]:
+        """Pairs (a, b), a < b, of related entities among those touching `ids`."""
+        with self.service.db.locked() as conn:
+            found = self.service.graph.related(conn, self.entities, ids)
+        return {(a, b) for a, b, _, _ in found}
+
+    def texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
+        """The text of each passage."""
+        return self.service.texts(passage_ids)
 
 
 def changed(settings: StorySettings, changes: dict[str, object]) -> StorySettings:

@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from loci.errors import NotFoundError
 from loci.fields import shown
@@ -14,6 +15,11 @@ from loci.timeutil import now
 
 #: Between two pieces of the stream (a user's input, the assistant's response).
 SEPARATOR = "\n\n"
+#: The role of a piece that is the writer's prompt, not story text.
+PROMPT = "user"
+#: How a prompt is shown among the story's text ("mark"), if at all ("omit").
+PROMPT_MARK = "> Writer's prompt: "
+PromptsShown = Literal["mark", "omit"]
 
 
 @dataclass
@@ -34,13 +40,15 @@ class Session:
 
 @dataclass(frozen=True)
 class Passage:
-    """A passage of the stream: [start, end) in it, its position in tokens, its entities."""
+    """A passage of the stream: [start, end) in it, its position in tokens, and the names
+    (rows of the cast) it mentions."""
 
     id: int
     start: int
     end: int
     token_pos: int
-    entities: list[int]
+    names: list[int]
+    prompt: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,6 +152,39 @@ def stream(
     return joined[max(0, start - first) : stop]
 
 
+def rendered(
+    conn: sqlite3.Connection,
+    session_id: int,
+    span: tuple[int, int | None] = (0, None),
+    prompts: PromptsShown = "mark",
+) -> str:
+    """Characters [start, end) of the stream as a reader sees them: the writer's prompts
+    marked as such (each line after "> ", the first saying whose it is), or left out."""
+    start, end = span
+    rows = conn.execute(
+        "SELECT start, role, content FROM story_pieces WHERE session = ? AND start + "
+        "length(content) > ? AND (? IS NULL OR start < ?) ORDER BY start",
+        (session_id, start, end, end),
+    ).fetchall()
+    parts: list[str] = []
+    for piece_start, role, content in rows:
+        left = max(0, start - piece_start)
+        right = len(content) if end is None else min(len(content), end - piece_start)
+        text = content[left:right]
+        if role == PROMPT:
+            if prompts == "omit" or not text.strip():
+                continue
+            text = marked_prompt(text)
+        parts.append(text)
+    return SEPARATOR.join(p for p in parts if p)
+
+
+def marked_prompt(text: str) -> str:
+    """A prompt of the writer's, marked so that no reader takes it for the story."""
+    lines = text.strip("\n").split("\n")
+    return "\n".join([PROMPT_MARK + lines[0], *(f"> {line}" for line in lines[1:])])
+
+
 def add_chunk(
     conn: sqlite3.Connection,
     session_id: int,
@@ -197,15 +238,17 @@ def add_passage(
     session_id: int,
     span: tuple[int, int],
     token_pos: int,
-    entities: Sequence[int],
+    names: Sequence[int],
     text_and_vector: tuple[str, bytes],
+    prompt: bool = False,
 ) -> None:
-    """Store a passage with its vector, and index its words."""
+    """Store a passage with its vector and the names it mentions (or that it is part of the
+    writer's prompt), and index its words."""
     text, vector = text_and_vector
     cursor = conn.execute(
-        "INSERT INTO story_passages (session, start, end, token_pos, entities, embedding) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        (session_id, span[0], span[1], token_pos, json.dumps(sorted(set(entities))), vector),
+        "INSERT INTO story_passages (session, start, end, token_pos, entities, embedding, "
+        "prompt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (session_id, span[0], span[1], token_pos, json.dumps(sorted(set(names))), vector, prompt),
     )
     conn.execute(
         "INSERT INTO story_passages_fts (rowid, text) VALUES (?, ?)", (cursor.lastrowid, text)
@@ -217,11 +260,11 @@ def passages_after(
 ) -> list[tuple[Passage, bytes]]:
     """The session's passages with an id above `after_id`, with their vectors, in id order."""
     rows = conn.execute(
-        "SELECT id, start, end, token_pos, entities, embedding FROM story_passages "
+        "SELECT id, start, end, token_pos, entities, embedding, prompt FROM story_passages "
         "WHERE session = ? AND id > ? ORDER BY id",
         (session_id, after_id),
     )
-    return [(Passage(r[0], r[1], r[2], r[3], json.loads(r[4])), r[5]) for r in rows]
+    return [(Passage(r[0], r[1], r[2], r[3], json.loads(r[4]), bool(r[6])), r[5]) for r in rows]
 
 
 def passage_texts(conn: sqlite3.Connection, passage_ids: Sequence[int]) -> dict[int, str]:

@@ -1,8 +1,9 @@
 """Plot threads: opened, advanced and resolved by the agent, or detected in the text.
 
-Detection is deliberately modest: a sentence where a known character vows, promises, plans,
-swears or sets out to do something opens a thread named after it; the agent's own threads are
-the reliable ones, and it can resolve or rename any of them.
+Detection is deliberately modest: a sentence in which a named character vows, swears,
+promises, resolves, decides, plans or sets out to do something opens a thread, named for its
+person and aim ("Laurie's promise: send me all I want"), with the sentence as its evidence.
+The agent's own threads are the reliable ones, and it can advance, resolve or reopen any.
 """
 
 from __future__ import annotations
@@ -10,21 +11,40 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Literal
 
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
+from loci.story import sentences
+from loci.story.mentions import Mention
 from loci.story.models import PlotThread, PlotThreads, ThreadConnection, ThreadEvent
 
 Action = Literal["open", "advance", "resolve", "reopen"]
 ACTIONS = ("open", "advance", "resolve", "reopen")
 MAX_NOTE_CHARS = 2_000
 MAX_EVENTS = 50
-PROMISE = re.compile(
-    r"[^.!?\n]*\b(?:vowed|swore|promised|set out) to\b"
-    r"[^.!?\n]*[.!?]"
+#: What a person sets out to do, and what the thread is called for it.
+AIMS = {
+    "vowed": "vow",
+    "swore": "oath",
+    "promised": "promise",
+    "resolved": "resolution",
+    "determined": "resolution",
+    "decided": "decision",
+    "planned": "plan",
+    "pledged": "pledge",
+    "undertook": "undertaking",
+    "set out": "quest",
+    "made up her mind": "resolution",
+    "made up his mind": "resolution",
+    "made up my mind": "resolution",
+}
+AIM = re.compile(
+    r"\b(" + "|".join(sorted(AIMS, key=len, reverse=True)) + r") to (\w[^.!?;:,\"\u201d]*)"
 )
+AIM_WORDS = 6
 
 
 def update(
@@ -70,17 +90,25 @@ def update(
 
 
 def detect(
-    conn: sqlite3.Connection, session: int, text: str, position: int, names: list[str]
+    conn: sqlite3.Connection,
+    session: int,
+    text: str,
+    position: int,
+    mentions: Sequence[Mention],
 ) -> None:
     """Open a detected thread for each sentence in which a named character sets an aim."""
-    for match in PROMISE.finditer(text):
-        sentence = " ".join(match.group().split())
-        who = [n for n in names if n in sentence]
+    for match in AIM.finditer(text):
+        who = [m for m in mentions if m.end <= match.start() and m.end > m.start]
+        left, right = sentences.around(text, match.start(), match.end())
+        who = [m for m in who if m.start >= left]
         if not who:
             continue
-        title = sentence[:80]
+        person = who[-1].surface
+        aim = " ".join(match.group(2).split()[:AIM_WORDS])
+        title = f"{person}'s {AIMS[match.group(1)]}: {aim}"[:128]
         if _row(conn, session, title) is None:
-            _open(conn, session, title, "detected", sentence, who, position)
+            sentence = " ".join(text[left:right].split())
+            _open(conn, session, title, "detected", sentence, [person], position)
 
 
 def listing(conn: sqlite3.Connection, session: int, name: str) -> PlotThreads:

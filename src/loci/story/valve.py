@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from loci.tokens import TokenCounter
 
-PARAGRAPH_BREAK = re.compile(r"\r?\n[ \t\r]*\n\s*")
+PARAGRAPH_BREAK = re.compile(r"\r?\n[ \t\r]*\n(?:[ \t\r]*\n)*")
 SENTENCE = re.compile(r".*?(?:[.!?\u2026]+[\"'\u201d\u2019)\]]*\s+|\Z)", re.DOTALL)
 WORDS = re.compile(r"\S+\s*")
 

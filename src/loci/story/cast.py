@@ -1,0 +1,347 @@
+"""Who is who: the names a story met, gathered into people as a careful reader would.
+
+Resolution is a pure function of what the story has read (each name's mentions and cues, how
+it writes each word, which names met in one sentence), so any process computes the same cast;
+the writer's corrections are applied over it (`loci.story.corrections`).
+
+People are built from the most telling names: full names first ("Mr. Dan Cody" and "Dan
+Cody"), then single words ("Jo", which bring the pronouns that say a full name's sex), then
+titled names ("Mr. Darcy" to Fitzwilliam Darcy). A name joins a person only on evidence:
+
+- it restates another in apposition ("Teddy, or Mr. Theodore Laurence");
+- its words are that person's: the same surname, the same given name, its nickname (Meg and
+  Margaret), its initial, a pet form ("Laurie" for Laurence);
+- nothing conflicts: two surnames, two given names, a man's and a woman's title or pronouns,
+  a title of rank and a plain one, "Mrs." and "Miss" of one family, or the two names meeting
+  in sentences of the narration (two people, not one);
+- everyone who carries the name and could be it is one person ("Mrs. Bennet" fits neither
+  Jane nor Elizabeth Bennet, since both could be her). A single word goes to the one who
+  carries it far more often than anyone else ("Hannah" to the Hannah of every chapter, not
+  the Hannah named once), else it stays apart: a reader would not guess either.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from loci.story import kinds, names
+from loci.story.kinds import Kind, Votes
+from loci.story.people import RANKS, Person, names_conflict, sex_conflict, shares_a_name
+from loci.story.reading import WordCase
+
+#: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
+#: more) are two people.
+APART_SENTENCES = 2
+APART_SHARE = 0.1
+#: A single word fitting several people goes to one mentioned this many times as often as
+#: each other, and at least DOMINANT_LEAST times.
+DOMINANCE = 10
+DOMINANT_LEAST = 10
+PASSES = 4
+#: A name not known to be a person's takes others in only when met this often (one stray
+#: mention, "Camp Laurence", would make every Laurie ambiguous).
+UNSURE_HOST_LEAST = 3
+#: Share of the uses of a given name that must agree on a sex for the name to have it.
+NAME_SEX_SHARE = 0.75
+#: The order names look for their person: full names, single words, titled names.
+LEVELS = (2, 0, 1)
+
+
+@dataclass(frozen=True)
+class Surface:
+    """A name as the story wrote it, with the cues of its mentions."""
+
+    id: int
+    written: str
+    votes: Votes
+
+    @property
+    def count(self) -> int:
+        """How often the story wrote it."""
+        return self.votes.mentions
+
+
+@dataclass(frozen=True)
+class Together:
+    """How often two names met in one sentence: apart, and restating one another."""
+
+    sentence: int = 0
+    apposition: int = 0
+
+
+@dataclass
+class Evidence:
+    """What tells people apart beyond their names: the names that met in sentences, those
+    that restated one another, and the words the story uses as given names."""
+
+    apart: dict[int, dict[int, int]] = field(default_factory=dict)
+    restated: list[tuple[int, int, int]] = field(default_factory=list)
+    given_words: frozenset[str] = frozenset()
+
+    @classmethod
+    def read(
+        cls, together: Mapping[tuple[int, int], Together], given_words: Iterable[str]
+    ) -> Evidence:
+        """The evidence of the story's meetings of names."""
+        evidence = cls(given_words=frozenset(given_words))
+        for (a, b), met in together.items():
+            if met.sentence:
+                evidence.apart.setdefault(a, {})[b] = met.sentence
+                evidence.apart.setdefault(b, {})[a] = met.sentence
+            if met.apposition:
+                evidence.restated.append((met.apposition, a, b))
+        evidence.restated.sort(key=lambda r: (-r[0], r[1], r[2]))
+        return evidence
+
+    def seen_apart(self, a: Person, b: Person) -> bool:
+        """Whether the two met in sentences often enough to be two people."""
+        others = set(b.members)
+        met = sum(
+            count
+            for member in a.members
+            for other, count in self.apart.get(member, {}).items()
+            if other in others
+        )
+        return met >= max(APART_SENTENCES, APART_SHARE * min(a.count, b.count))
+
+    def conflict(self, a: Person, b: Person) -> bool:
+        """Whether `a` and `b` are two people."""
+        return names_conflict(a, b, self.given_words) or self.seen_apart(a, b)
+
+
+def gather(
+    surfaces: Sequence[Surface],
+    cases: Mapping[str, WordCase],
+    together: Mapping[tuple[int, int], Together],
+    alone: Iterable[int] = (),
+) -> tuple[dict[int, int], dict[int, Kind]]:
+    """Each surface's person (the id of one of its surfaces) and each surface's kind.
+    Surfaces in `alone` (split off by the writer) are never joined to anyone here."""
+    kinds_of = _surface_kinds(surfaces, cases)
+    kept_alone = set(alone)
+    named = {
+        s.id: Person.named(s.id, names.parse(kinds.reduced(s.written, s.count, cases)), s.votes)
+        for s in surfaces
+        if kinds_of[s.id] != "household" and s.id not in kept_alone
+    }
+    characters = {i for i, p in named.items() if kinds_of[i] == "character"}
+    for i in characters:
+        named[i].character = True
+    people_words = {w for i in characters for w in named[i].words}
+    # A name whose cues are too few to say what it is joins in when its words are a
+    # person's ("Jo March", found again by the gazetteer, never labelled by NER; "Eliza",
+    # which NER takes for an organisation), unless the text sets it somewhere or writes it
+    # after "the".
+    people_words |= {r for w in people_words for r in names.related(w)}
+    people = {
+        i: p
+        for i, p in named.items()
+        if i in characters
+        or (
+            p.words & people_words
+            and kinds_of[i] != "place"
+            and p.votes.article == 0
+            and p.votes.place_word < 2
+        )
+    }
+    given_words = {w for p in people.values() for w in p.given} | {
+        w for p in people.values() for w in p.bare if names.related(w)
+    }
+    _give_name_sexes(people.values(), given_words)
+    evidence = Evidence.read(together, given_words)
+    _join_restated(people, evidence)
+    for _ in range(PASSES):
+        if not _pass(people, evidence):
+            break
+    person_of = {s.id: s.id for s in surfaces}
+    for person in people.values():
+        is_character = any(member in characters for member in person.members)
+        for member in person.members:
+            person_of[member] = person.id
+            kinds_of[member] = "character" if is_character else kinds_of[member]
+    return person_of, kinds_of
+
+
+def _give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> None:
+    """Give each person whose names say no sex the sex the story gives its given name
+    elsewhere: a title ("Miss Amy", "Sir James") or the pronouns of the name alone."""
+    votes: dict[str, Counter[str]] = {}
+    listed = list(people)
+    for person in listed:
+        sex = person.sex
+        if sex is not None and not person.surnames:
+            for word in (person.given | person.bare) & set(given_words):
+                votes.setdefault(word, Counter())[sex] += person.count
+    sex_of = {
+        word: counted.most_common(1)[0][0]
+        for word, counted in votes.items()
+        if counted.most_common(1)[0][1] >= NAME_SEX_SHARE * sum(counted.values())
+    }
+    for person in listed:
+        found = {sex_of[w] for w in person.given if w in sex_of}
+        if len(found) == 1:
+            person.name_sex = found.pop()
+
+
+def _surface_kinds(surfaces: Sequence[Surface], cases: Mapping[str, WordCase]) -> dict[int, Kind]:
+    family: set[str] = set()
+    for surface in surfaces:
+        name = names.parse(surface.written)
+        if surface.votes.kind(bool(name.titles)) == "character":
+            family |= name.surnames | name.bare
+    return {s.id: kinds.surface_kind(s.written, s.votes, cases, family) for s in surfaces}
+
+
+def _join_restated(people: dict[int, Person], evidence: Evidence) -> None:
+    """Names that restate one another are one person, unless their names conflict."""
+    owner = {member: p.id for p in people.values() for member in p.members}
+    for _, a, b in evidence.restated:
+        if a not in owner or b not in owner or owner[a] == owner[b]:
+            continue
+        first, second = people[owner[a]], people[owner[b]]
+        if names_conflict(first, second, evidence.given_words):
+            continue
+        host, guest = (first, second) if _outranks(first, second) else (second, first)
+        _merge(people, host, [guest], owner)
+
+
+def _pass(people: dict[int, Person], evidence: Evidence) -> bool:
+    """One pass over the people, each joining the person it fits, if it fits one; returns
+    whether any joined."""
+    joined = False
+    owner = {member: p.id for p in people.values() for member in p.members}
+    index = _Index(people.values())
+    for level in LEVELS:
+        guests = sorted(
+            (p for p in people.values() if p.detail == level), key=lambda p: (-p.count, p.id)
+        )
+        for guest in guests:
+            if guest.id not in people:
+                continue
+            near = sorted({owner[i] for i in index.near(guest)})
+            hosts = _hosts(guest, [people[i] for i in near], evidence)
+            if hosts:
+                top = max(hosts, key=lambda p: (p.detail, p.count, -p.id))
+                _merge(people, top, [guest, *(h for h in hosts if h is not top)], owner)
+                joined = True
+    return joined
+
+
+class _Index:
+    """The people who may share a name with a guest: by word, by a word's first letters
+    (short and pet forms), by nickname, and by initial."""
+
+    def __init__(self, people: Iterable[Person]) -> None:
+        self.found: dict[str, set[int]] = {}
+        for person in people:
+            for word in person.words:
+                for entry in (word, _prefix(word), f"^{word[:1]}"):
+                    self.found.setdefault(entry, set()).add(person.id)
+
+    def near(self, guest: Person) -> set[int]:
+        """Ids of people (as first indexed) who may share a name with `guest`."""
+        near: set[int] = set()
+        for word in guest.words:
+            initials = (f"^{word}",) if len(word) == 1 else (word[:1],)
+            for entry in (word, _prefix(word), *initials, *names.related(word)):
+                near |= self.found.get(entry, set())
+        return near
+
+
+def _prefix(word: str) -> str:
+    return f"{word[: names.SHORTEST_SHORT_FORM]}*"
+
+
+def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[Person]:
+    """The people `guest` joins: all who carry its name and could be it, if they are one
+    person; for a single word, the one who carries it far more than the others."""
+    carriers = [
+        host
+        for host in people
+        if host.id != guest.id
+        and _outranks(host, guest)
+        and shares_a_name(guest, host)
+        and not sex_conflict(guest, host)
+        and not evidence.seen_apart(guest, host)
+    ]
+    # A stray name ("Camp Laurence", met once, never known for a person) makes no one
+    # ambiguous; it is a host only when nobody surer carries the name.
+    sure = [host for host in carriers if _sure(host)]
+    carriers = sure or carriers
+    if not _one_person(carriers, evidence):
+        carriers = _preferred(guest, carriers)
+    by_given = bool((guest.given | guest.bare) & evidence.given_words)
+    if len(carriers) > 1 and not by_given:
+        return []  # several who share a family name are a family, not one person
+    if guest.sexes and not by_given:
+        # A title joins a family name to someone of its sex, known to be: "Mr. Bennet" is not
+        # Jane Bennet, whose pronouns the story has not yet given. A married woman bears her
+        # husband's name: "Mrs. Gardiner" is not Sallie Gardiner, her daughter.
+        carriers = [host for host in carriers if host.sex in guest.sexes]
+        if True in guest.married:
+            carriers = [host for host in carriers if True in host.married]
+    if not _one_person(carriers, evidence):
+        return []
+    return [host for host in carriers if not names_conflict(guest, host, evidence.given_words)]
+
+
+def _sure(person: Person) -> bool:
+    """Known for a person, met often, or taken for a person by NER more often than not."""
+    votes = person.votes
+    return (
+        person.character
+        or person.count >= UNSURE_HOST_LEAST
+        or 2 * votes.ner_person > votes.mentions
+    )
+
+
+def _one_person(people: Sequence[Person], evidence: Evidence) -> bool:
+    """Whether `people` (at least one) can all be one person: no two conflict, and each two
+    share a name themselves ("Catherine" fits Kitty and Lady Catherine, who share none)."""
+    return bool(people) and all(
+        not evidence.conflict(a, b) and (shares_a_name(a, b) or shares_a_name(b, a))
+        for i, a in enumerate(people)
+        for b in people[i + 1 :]
+    )
+
+
+def _preferred(guest: Person, carriers: list[Person]) -> list[Person]:
+    """Of several people a name fits: those who bear its title of rank too ("Sir William" is
+    Sir William Lucas, not William Goulding). Of several a single word fits: those of the word's
+    own sex (by the pronouns that take it up), else the men (narration names men by surname
+    alone far more than women); of those, one named far more often than any other."""
+    ranked_titles = guest.titles & RANKS
+    titled = [p for p in carriers if ranked_titles & p.titles]
+    if titled:
+        return titled
+    if guest.detail > 0:
+        return carriers
+    sex = guest.votes.sex()
+    if sex is not None:
+        carriers = [p for p in carriers if p.sex in (sex, None)]
+    else:
+        carriers = [p for p in carriers if p.sex == "m"] or carriers
+    ranked = sorted(carriers, key=lambda p: -p.count)
+    if len(ranked) > 1 and ranked[0].count >= max(DOMINANT_LEAST, DOMINANCE * ranked[1].count):
+        return ranked[:1]
+    return carriers
+
+
+def _outranks(host: Person, guest: Person) -> bool:
+    """Whether `guest` may join `host`: the host's names say more, or as much and it is
+    mentioned more (the earlier met on a tie)."""
+    if host.detail != guest.detail:
+        return host.detail > guest.detail
+    return (host.count, -host.id) > (guest.count, -guest.id)
+
+
+def _merge(
+    people: dict[int, Person], host: Person, guests: Sequence[Person], owner: dict[int, int]
+) -> None:
+    for guest in guests:
+        host.absorb(guest)
+        for member in guest.members:
+            owner[member] = host.id
+        del people[guest.id]

@@ -1,0 +1,99 @@
+"""The writer curates the cast: rename, merge, split off a name, add a name, say what an
+entity is. Each correction is checked against the cast as it stands, kept in order, and
+applied over every later resolution (`loci.story.corrections`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from loci import fields
+from loci.errors import ConflictError, InvalidInputError, NotFoundError
+from loci.story import lookup, names, store
+from loci.story.corrections import ACTIONS, KINDS_SET, Correction
+from loci.story.graph import Entity
+from loci.story.models import CharacterInfo
+from loci.timeutil import now
+
+if TYPE_CHECKING:
+    from loci.story.service import StoryService
+
+
+def correct(
+    service: StoryService, session_id: str, action: str, name: str, other: str
+) -> CharacterInfo:
+    """Apply a correction of the writer's to the cast of `session_id`; returns the entity
+    as it stands after it (for `split`, the name split off)."""
+    session = service.session_name(session_id)
+    if action not in ACTIONS:
+        raise InvalidInputError(
+            f"action must be one of {', '.join(ACTIONS)}, got {fields.shown(action)}",
+            field="action",
+        )
+    name = fields.name(name, "name")
+    other = fields.name(other, "other")
+    with service.db.write() as conn:
+        found = store.session(conn, session)
+        entities = service.graph.entities(conn, found.id)
+        entity = _found(entities, name, session)
+        written = _checked(entities, entity, action, name, other, session)
+        correction = Correction(action, written, other, found.interactions, now())
+        service.graph.correct(conn, found.id, correction)
+        service.graph.resolve(conn, found.id)
+        store.save_session(conn, found)
+        after = service.graph.entities(conn, found.id)
+    shown = lookup.find(after, other if action in ("split", "rename") else written)
+    assert shown is not None  # the name exists: it was checked, or the correction made it
+    return lookup.info(session, shown, found.settings.confirm_after, [])
+
+
+def _found(entities: list[Entity], name: str, session: str) -> Entity:
+    entity = lookup.find(entities, name)
+    if entity is None:
+        raise NotFoundError(
+            f"the story {session!r} names nothing called {fields.shown(name)}",
+            session_id=session,
+            name=name,
+        )
+    return entity
+
+
+def _checked(
+    entities: list[Entity], entity: Entity, action: str, name: str, other: str, session: str
+) -> str:
+    """The name of `entity` the correction is kept under; refuses what cannot apply."""
+    own = {names.key(alias) for alias in entity.aliases}
+    holder = next(
+        (e for e in entities if names.key(other) in {names.key(a) for a in e.aliases}), None
+    )
+    if action == "merge":
+        target = _found(entities, other, session)
+        if target.id == entity.id:
+            raise InvalidInputError(f"{name!r} and {other!r} are one entity already", field="other")
+    elif action == "split":
+        if names.key(other) not in own or names.key(other) == names.key(_kept_name(entity, name)):
+            raise InvalidInputError(
+                f"{other!r} is not another name of {entity.name!r} (its names: "
+                f"{', '.join(entity.aliases)})",
+                field="other",
+            )
+    elif action in ("alias", "rename") and holder is not None and holder.id != entity.id:
+        raise ConflictError(
+            f"{other!r} is already a name of {holder.name!r}; merge the two instead",
+            field="other",
+        )
+    elif action == "alias" and names.key(other) in own:
+        raise InvalidInputError(f"{other!r} is already a name of {entity.name!r}", field="other")
+    elif action == "kind" and other not in KINDS_SET:
+        raise InvalidInputError(
+            f"kind must be one of {', '.join(KINDS_SET)}, got {fields.shown(other)}",
+            field="other",
+        )
+    return _kept_name(entity, name)
+
+
+def _kept_name(entity: Entity, name: str) -> str:
+    """The name of the entity a correction is kept under: the one the writer gave, when the
+    story writes it, else the entity's most used name."""
+    stored = entity.aliases[: len(entity.names)]
+    wanted = names.key(name)
+    return next((alias for alias in stored if names.key(alias) == wanted), stored[0])

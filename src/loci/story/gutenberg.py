@@ -1,0 +1,99 @@
+"""A Project Gutenberg book without what is not the story.
+
+Around the book, Project Gutenberg puts its header and licence between START and END lines;
+inside them, a printed book still has front matter (title page, dedication, preface, contents,
+list of illustrations) and may have back matter (the publisher's advertisements, a list of the
+author's works, transcriber's notes). The story is read from the first chapter heading that
+prose follows (a table of contents lists headings with no prose between them) to the last
+chapter's end: a "THE END" or "FINIS" line, else the first back-matter heading after the last
+chapter heading. A book with no chapter headings keeps all its text between the licence lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+START = re.compile(r"^\s*\*\*\* ?START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.M | re.I)
+END = re.compile(r"^\s*\*\*\* ?END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.M | re.I)
+NUMBER = r"(?:\d+|[IVXLCDM]+|one|two|three|four|five|six|seven|eight|nine|ten|first|the first)"
+#: A chapter heading on a line of its own ("CHAPTER I.", "Letter 1", "BOOK II", "IV.").
+HEADING = re.compile(
+    rf"^[ \t]*(?:\[Illustration:?[ \t]*)?(?:(?P<word>(?:chapter|letter|book|part|volume|stave|"
+    rf"canto)[ \t]+{NUMBER}\b[^\n]*)|(?P<roman>[IVXLC]+\.?[ \t]*\]?)|(?P<digits>\d{1, 3}\.?)|"
+    r"(?P<close>epilogue\.?|conclusion\.?))[ \t]*$",
+    re.M | re.I,
+)
+THE_END = re.compile(r"^[ \t]*(?:\[Illustration:?\s*)?(?:THE\s+END|FINIS)\.?[ \t\]]*$", re.M | re.I)
+#: Headings that open back matter, on a line of their own.
+BACK_MATTER = re.compile(
+    r"^[ \t]*(?:transcriber[\u2019']?s?[ \t]+notes?|advertisements?|footnotes|"
+    r"(?:other[ \t]+)?(?:books|works|writings|stories|novels)[ \t]+(?:by|of)\b[^\n]*|"
+    r"[^\n]{0,40}[\u2019']s[ \t]+(?:works|writings|books|novels)|by[ \t]+the[ \t]+same[ \t]+author"
+    r")[ \t.:]*$",
+    re.M | re.I,
+)
+#: A paragraph of prose has this many words, most of them in lower case (a table of contents,
+#: a title page or a caption has not).
+PROSE_WORDS = 25
+
+
+def licensed_part(text: str) -> str:
+    """The text between Project Gutenberg's START and END lines (unchanged without them)."""
+    start, end = START.search(text), END.search(text)
+    if start is None or end is None or end.start() < start.end():
+        return text
+    return text[start.end() : end.start()].strip("\n")
+
+
+def is_gutenberg(text: str) -> bool:
+    """Whether `text` carries Project Gutenberg's START and END lines."""
+    start, end = START.search(text), END.search(text)
+    return start is not None and end is not None and start.end() <= end.start()
+
+
+def story_part(text: str) -> str:
+    """A Gutenberg book's story: no licence, no front matter, no back matter. Any other text
+    is returned unchanged."""
+    if not is_gutenberg(text):
+        return text
+    book = licensed_part(text)
+    headings = list(HEADING.finditer(book))
+    first = _first_story_heading(book, headings)
+    if first is None:
+        return book
+    start = book.rfind("\n\n", 0, first.start()) + 1
+    opening = book.rfind("[", max(0, start - 400), start)
+    if first.group().rstrip().endswith("]") and opening > book.rfind("]", 0, start):
+        start = book.rfind("\n\n", 0, opening) + 1  # a heading inside an illustration
+    kind = first.lastgroup
+    last = [h for h in headings if h.lastgroup in (kind, "close")][-1]
+    return book[start : _back_matter(book, last.end())].strip("\n")
+
+
+def _first_story_heading(book: str, headings: list[re.Match[str]]) -> re.Match[str] | None:
+    """The first chapter heading followed by prose."""
+    for number, heading in enumerate(headings):
+        stop = headings[number + 1].start() if number + 1 < len(headings) else len(book)
+        if heading.lastgroup != "close" and _has_prose(book[heading.end() : stop]):
+            return heading
+    return None
+
+
+def _has_prose(text: str) -> bool:
+    """Whether `text` holds a paragraph of prose."""
+    for paragraph in text.split("\n\n"):
+        words = paragraph.split()
+        lower = sum(1 for w in words if w[:1].islower())
+        if len(words) >= PROSE_WORDS and lower * 2 > len(words):
+            return True
+    return False
+
+
+def _back_matter(book: str, after: int) -> int:
+    """Where the story ends: at a "THE END" line, or at the first back-matter heading after
+    the last chapter heading (the book's end when there is neither)."""
+    ending = THE_END.search(book, after)
+    if ending is not None:
+        return book.rfind("\n\n", 0, ending.start()) + 1 or ending.start()
+    back = BACK_MATTER.search(book, after)
+    return len(book) if back is None else back.start()

@@ -1,0 +1,70 @@
+"""Sentences of story text, as a reader sees them.
+
+A sentence ends at ".", "!", "?" or "…" (with any closing quotes or brackets after it) followed by
+white space and a word that does not start in lower case; never after a title's abbreviation or
+an initial ("Mr. Darcy", "R. Walton"), nor inside a line of dialogue whose attribution goes on
+('"Hurrah!" cried Jo'). spaCy's sentence splitter needs its parser or senter, which would add to
+the cost of the NER the story already runs; this rule reads the same cues.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]_*]*(?=\s|$)")
+#: Titles written abbreviated, with a full stop that does not end the sentence ("Mr. Darcy").
+ABBREVIATIONS = frozenset(
+    {"mr", "mrs", "ms", "messrs", "mme", "mlle", "dr", "st", "rev", "capt", "col", "gen", "lt"}
+    | {"sgt", "prof", "hon", "sr", "jr", "esq", "gov", "maj", "adm", "cpl", "fr"}
+)
+ABBREVIATION_WORD = re.compile(r"(?:^|(?<=[\s(\"'\u201c\u2018]))([A-Za-z][a-z]{0,4})\.$")
+
+
+def spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """The sentences of text[start:end] as [start, end) spans covering every character (each
+    with the space after it)."""
+    stop = len(text) if end is None else end
+    begin = start
+    for match in END.finditer(text, start, stop):
+        if not _ends_sentence(text, match.start(), match.end(), stop):
+            continue
+        after = match.end()
+        while after < stop and text[after].isspace():
+            after += 1
+        yield begin, after
+        begin = after
+    if begin < stop:
+        yield begin, stop
+
+
+def around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence holding [start, end) of `text` (within its paragraph)."""
+    paragraph_start = text.rfind("\n\n", 0, start)
+    paragraph_start = 0 if paragraph_start < 0 else paragraph_start + 2
+    paragraph_end = text.find("\n\n", end)
+    paragraph_end = len(text) if paragraph_end < 0 else paragraph_end
+    for left, right in spans(text, paragraph_start, paragraph_end):
+        if right >= end:
+            return min(left, start), right
+    return paragraph_start, paragraph_end
+
+
+def _ends_sentence(text: str, mark: int, after: int, stop: int) -> bool:
+    """Whether the stop at text[mark:after] ends a sentence."""
+    following = after
+    while following < stop and text[following].isspace():
+        following += 1
+    if following < stop and text[following].islower():
+        return False  # '"Hurrah!" cried Jo', "etc. and so on"
+    if text[mark] != "." or (after - mark > 1 and text[mark + 1] == "."):
+        return True
+    word = ABBREVIATION_WORD.search(text, max(0, mark - 7), mark + 1)
+    return word is None or not _abbreviation(word.group(1))
+
+
+def _abbreviation(word: str) -> bool:
+    """A title's abbreviation ("Mr", "Mrs", "St", "Dr") or an initial ("R")."""
+    if len(word) == 1:
+        return word.isupper()
+    return word[0].isupper() and word.lower() in ABBREVIATIONS

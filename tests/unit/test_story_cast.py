@@ -1,0 +1,149 @@
+"""Who is who: names gathered into people from the evidence a story gives (no NER here: the
+cues of each name's mentions are given as counts, as the story tables keep them)."""
+
+from __future__ import annotations
+
+from loci.story import cast, corrections
+from loci.story.kinds import Votes
+from loci.story.reading import WordCase
+
+
+def person(mentions: int, sex: str | None = None, **cues: int) -> Votes:
+    """The votes of a name NER takes for a person, speaking now and then."""
+    pronouns = {"male": mentions // 2} if sex == "m" else {"female": mentions // 2} if sex else {}
+    return Votes(
+        mentions=mentions, ner_person=mentions, said=max(1, mentions // 5), **(pronouns | cues)
+    )
+
+
+def gathered(
+    names: dict[str, Votes],
+    met: dict[tuple[str, str], cast.Together] | None = None,
+    cases: dict[str, WordCase] | None = None,
+) -> list[set[str]]:
+    surfaces = [
+        cast.Surface(i, written, votes) for i, (written, votes) in enumerate(names.items(), 1)
+    ]
+    ids = {s.written: s.id for s in surfaces}
+    together = {
+        (min(ids[a], ids[b]), max(ids[a], ids[b])): how for (a, b), how in (met or {}).items()
+    }
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    person_of, _ = cast.gather(surfaces, words | (cases or {}), together)
+    groups: dict[int, set[str]] = {}
+    for surface in surfaces:
+        groups.setdefault(person_of[surface.id], set()).add(surface.written)
+    return sorted(groups.values(), key=lambda g: sorted(g))
+
+
+def test_a_titled_and_an_untitled_form_of_one_full_name_are_one_person() -> None:
+    groups = gathered({"Mr. Dan Cody": person(4, "m"), "Dan Cody": person(6), "Cody": person(5)})
+    assert groups == [{"Mr. Dan Cody", "Dan Cody", "Cody"}]
+
+
+def test_a_surname_with_a_title_joins_the_one_person_of_its_sex_who_carries_it() -> None:
+    groups = gathered(
+        {
+            "Fitzwilliam Darcy": person(8, "m"),
+            "Georgiana Darcy": person(8, "f"),
+            "Mr. Darcy": person(40),
+            "Miss Darcy": person(10),
+        }
+    )
+    assert {"Fitzwilliam Darcy", "Mr. Darcy"} in groups
+    assert {"Georgiana Darcy", "Miss Darcy"} in groups
+
+
+def test_mr_and_mrs_of_one_surname_and_a_family_stay_apart() -> None:
+    groups = gathered(
+        {
+            "Mr. Bennet": person(20),
+            "Mrs. Bennet": person(30),
+            "Jane Bennet": person(3, "f"),
+            "Elizabeth Bennet": person(5, "f"),
+            "Miss Elizabeth": person(4),
+        }
+    )
+    assert {"Mr. Bennet"} in groups and {"Mrs. Bennet"} in groups
+    assert {"Jane Bennet"} in groups  # Mrs. Bennet could be either daughter's mother
+
+
+def test_nicknames_join_their_given_name_and_a_pet_name_never_joins_a_lady() -> None:
+    groups = gathered(
+        {
+            "Josephine": person(2),
+            "Jo": person(50, "f"),
+            "Jo March": person(3),
+            "Miss Jo": person(6),
+            "Kitty": person(20, "f"),
+            "Lady Catherine": person(30),
+        }
+    )
+    assert {"Josephine", "Jo", "Jo March", "Miss Jo"} in groups
+    assert {"Kitty"} in groups and {"Lady Catherine"} in groups
+
+
+def test_two_johns_stay_apart_and_a_saint_is_not_a_person() -> None:
+    groups = gathered(
+        {
+            "John Brooke": person(5),
+            "John Vaughn": person(4),
+            "John": person(30),
+            "St. John": Votes(mentions=4, ner_place=4, place_word=3),
+        }
+    )
+    assert {"John"} in groups and {"St. John"} in groups
+
+
+def test_names_met_in_sentences_of_narration_are_two_people() -> None:
+    names = {"Mr. Laurence": person(80, "m"), "Laurie": person(600, "m"), "Laurence": person(10)}
+    assert {"Laurence"} in gathered(names)  # either one's, so neither's
+    apart = gathered(
+        {"Mr. Laurence": person(80, "m"), "Laurie": person(600, "m")},
+        met={("Mr. Laurence", "Laurie"): cast.Together(sentence=30)},
+    )
+    assert {"Laurie"} in apart and {"Mr. Laurence"} in apart
+
+
+def test_apposition_joins_a_nickname_the_nickname_list_does_not_know() -> None:
+    groups = gathered(
+        {"Tobias": person(10, "m"), "Toby": person(12, "m")},
+        met={("Tobias", "Toby"): cast.Together(apposition=1)},
+    )
+    assert groups == [{"Tobias", "Toby"}]
+
+
+def test_common_words_and_households_are_not_characters() -> None:
+    names = {
+        "Hush": person(5),
+        "Time": person(4),
+        "Mr. March": person(20),
+        "Marches": Votes(mentions=6, ner_other=6, article=5),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    cases = {
+        "hush": WordCase(lower=3, inside=0),
+        "time": WordCase(lower=300, inside=2),
+        "mr": WordCase(0, 20),
+        "march": WordCase(lower=0, inside=40),
+        "marches": WordCase(lower=0, inside=6),
+    }
+    _, kinds = cast.gather(surfaces, cases, {})
+    assert [kinds[s.id] for s in surfaces] == ["other", "other", "character", "household"]
+
+
+def test_the_writers_corrections_are_applied_over_the_automatic_cast() -> None:
+    names = {"Laurie": person(60, "m"), "Teddy": person(10), "Mr. Laurence": person(8, "m")}
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    id_of = {w.lower(): i for i, w in enumerate(names, 1)}
+    kept = [
+        corrections.Correction("merge", "Laurie", "Teddy", 3, "now"),
+        corrections.Correction("alias", "Laurie", "Mr. Laurence", 4, "now"),
+        corrections.Correction("split", "Laurie", "Mr. Laurence", 5, "now"),
+        corrections.Correction("kind", "Teddy", "place", 6, "now"),
+    ]
+    person_of, kind_of = cast.gather(surfaces, {}, {}, corrections.kept_apart(kept, id_of))
+    fixed = corrections.replay(corrections.Cast(person_of, kind_of, {}), kept, id_of)
+    assert fixed.person_of[2] == fixed.person_of[1] != fixed.person_of[3]
+    assert fixed.kind_of[1] == fixed.kind_of[2] == "place"
+    assert fixed.kind_of[3] == "character"
