@@ -96,8 +96,10 @@ def test_two_johns_stay_apart_and_a_saint_is_not_a_person() -> None:
 
 
 def test_names_met_in_sentences_of_narration_are_two_people() -> None:
-    names = {"Mr. Laurence": person(80, "m"), "Laurie": person(600, "m"), "Laurence": person(10)}
+    names = {"Mr. Laurence": person(300, "m"), "Laurie": person(600, "m"), "Laurence": person(10)}
     assert {"Laurence"} in gathered(names)  # either one's, so neither's
+    names["Mr. Laurence"] = person(80, "m")
+    assert {"Laurie", "Laurence"} in gathered(names)  # the one the story names far more
     apart = gathered(
         {"Mr. Laurence": person(80, "m"), "Laurie": person(600, "m")},
         met={("Mr. Laurence", "Laurie"): cast.Together(sentence=30)},
@@ -147,3 +149,19 @@ def test_the_writers_corrections_are_applied_over_the_automatic_cast() -> None:
     assert fixed.person_of[2] == fixed.person_of[1] != fixed.person_of[3]
     assert fixed.kind_of[1] == fixed.kind_of[2] == "place"
     assert fixed.kind_of[3] == "character"
+
+
+def test_a_single_word_goes_to_the_person_who_carries_it_far_more_than_anyone_else() -> None:
+    groups = gathered(
+        {
+            "Amy": person(600, "f"),
+            "Amy March": person(3),
+            "Miss Amy": person(4),
+            "Amy Curtis": person(1),
+            "Hannah": person(120, "f"),
+            "Hannah Mullet": person(1),
+            "Hannah More": person(1),
+        }
+    )
+    assert {"Amy", "Amy March", "Miss Amy"} in groups and {"Amy Curtis"} in groups
+    assert {"Hannah"} in groups  # two Hannahs named once each: neither is the Hannah

@@ -18,7 +18,7 @@ from loci.story import store
 from loci.story.graph import Entity
 from loci.story.lookup import query_entities
 from loci.story.models import ContextPart, StoryContext
-from loci.story.relevance import Scored, rank
+from loci.story.relevance import Scored, Weights, rank
 from loci.story.service import StoryService
 
 MIN_MAX_TOKENS = 100
@@ -78,9 +78,10 @@ def assemble(
     ranked = rank(
         service.matrix(found.id),
         service.query(found, current_input, names, vector),
-        settings,
+        Weights.of(settings),
         service.lookups(known),
         keep=lambda p: p.end <= recent_start,
+        half_life=settings.recency_half_life,
     )
     facts_budget = Budget(int(budget.left * FACTS_SHARE))
     in_query = frozenset().union(*(n.entities for n in names))

@@ -28,17 +28,18 @@ from dataclasses import dataclass, field
 
 from loci.story import kinds, names
 from loci.story.kinds import Kind, Votes
-from loci.story.people import RANKS, Person, names_conflict, sex_conflict, shares_a_name
+from loci.story.people import RANKS, Person, names_conflict, shares_a_name
 from loci.story.reading import WordCase
 
 #: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
 #: more) are two people.
 APART_SENTENCES = 2
 APART_SHARE = 0.1
+SAME_NAME_APART = 3
 #: A single word fitting several people goes to one mentioned this many times as often as
-#: each other, and at least DOMINANT_LEAST times.
-DOMINANCE = 10
-DOMINANT_LEAST = 10
+#: the next, and at least DOMINANT_LEAST times.
+DOMINANCE = 4
+DOMINANT_LEAST = 3
 PASSES = 4
 #: A name not known to be a person's takes others in only when met this often (one stray
 #: mention, "Camp Laurence", would make every Laurie ambiguous).
@@ -96,7 +97,9 @@ class Evidence:
         return evidence
 
     def seen_apart(self, a: Person, b: Person) -> bool:
-        """Whether the two met in sentences often enough to be two people."""
+        """Whether the two met in sentences often enough to be two people (more often for
+        two forms of one name, "Mr. Stubb" and "Stubb", which a speaker and the narration may
+        use side by side)."""
         others = set(b.members)
         met = sum(
             count
@@ -104,7 +107,8 @@ class Evidence:
             for other, count in self.apart.get(member, {}).items()
             if other in others
         )
-        return met >= max(APART_SENTENCES, APART_SHARE * min(a.count, b.count))
+        share = APART_SHARE * (SAME_NAME_APART if a.words & b.words else 1)
+        return met >= max(APART_SENTENCES, share * min(a.count, b.count))
 
     def conflict(self, a: Person, b: Person) -> bool:
         """Whether `a` and `b` are two people."""
@@ -132,15 +136,15 @@ def gather(
     people_words = {w for i in characters for w in named[i].words}
     # A name whose cues are too few to say what it is joins in when its words are a
     # person's ("Jo March", found again by the gazetteer, never labelled by NER; "Eliza",
-    # which NER takes for an organisation), unless the text sets it somewhere or writes it
-    # after "the".
-    people_words |= {r for w in people_words for r in names.related(w)}
+    # which NER takes for an organisation) or, for a name with no cue at all, a nickname of
+    # one; unless the text sets it somewhere or writes it after "the".
+    related_words = {r for w in people_words for r in names.related(w)}
     people = {
         i: p
         for i, p in named.items()
         if i in characters
         or (
-            p.words & people_words
+            (p.words & people_words or (kinds_of[i] == "unknown" and p.words & related_words))
             and kinds_of[i] != "place"
             and p.votes.article == 0
             and p.votes.place_word < 2
@@ -189,7 +193,7 @@ def _surface_kinds(surfaces: Sequence[Surface], cases: Mapping[str, WordCase]) -
     family: set[str] = set()
     for surface in surfaces:
         name = names.parse(surface.written)
-        if surface.votes.kind(bool(name.titles)) == "character":
+        if surface.votes.kind(name.honorific) == "character":
             family |= name.surnames | name.bare
     return {s.id: kinds.surface_kind(s.written, s.votes, cases, family) for s in surfaces}
 
@@ -256,35 +260,32 @@ def _prefix(word: str) -> str:
 
 def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[Person]:
     """The people `guest` joins: all who carry its name and could be it, if they are one
-    person; for a single word, the one who carries it far more than the others."""
+    person; of several, the one a title of rank, the word's sex or a far greater share of
+    the story's mentions singles out."""
     carriers = [
         host
         for host in people
         if host.id != guest.id
         and _outranks(host, guest)
         and shares_a_name(guest, host)
-        and not sex_conflict(guest, host)
+        and not names_conflict(guest, host, evidence.given_words, marriage=False)
         and not evidence.seen_apart(guest, host)
     ]
     # A stray name ("Camp Laurence", met once, never known for a person) makes no one
     # ambiguous; it is a host only when nobody surer carries the name.
     sure = [host for host in carriers if _sure(host)]
-    carriers = sure or carriers
-    if not _one_person(carriers, evidence):
-        carriers = _preferred(guest, carriers)
-    by_given = bool((guest.given | guest.bare) & evidence.given_words)
-    if len(carriers) > 1 and not by_given:
-        return []  # several who share a family name are a family, not one person
-    if guest.sexes and not by_given:
-        # A title joins a family name to someone of its sex, known to be: "Mr. Bennet" is not
-        # Jane Bennet, whose pronouns the story has not yet given. A married woman bears her
-        # husband's name: "Mrs. Gardiner" is not Sallie Gardiner, her daughter.
-        carriers = [host for host in carriers if host.sex in guest.sexes]
-        if True in guest.married:
-            carriers = [host for host in carriers if True in host.married]
-    if not _one_person(carriers, evidence):
+    groups = _groups(sure or carriers, evidence)
+    if len(groups) > 1:
+        groups = _preferred(guest, groups)
+    if len(groups) != 1:
         return []
-    return [host for host in carriers if not names_conflict(guest, host, evidence.given_words)]
+    chosen = groups[0]
+    by_given = bool((guest.given | guest.bare) & evidence.given_words)
+    if True in guest.married and not by_given:
+        # A married woman bears her husband's name: "Mrs. Gardiner" is not Sallie Gardiner,
+        # her daughter, nor "Mrs. Laurence" James Laurence.
+        chosen = [host for host in chosen if True in host.married]
+    return [host for host in chosen if not names_conflict(guest, host, evidence.given_words)]
 
 
 def _sure(person: Person) -> bool:
@@ -297,36 +298,52 @@ def _sure(person: Person) -> bool:
     )
 
 
-def _one_person(people: Sequence[Person], evidence: Evidence) -> bool:
-    """Whether `people` (at least one) can all be one person: no two conflict, and each two
-    share a name themselves ("Catherine" fits Kitty and Lady Catherine, who share none)."""
-    return bool(people) and all(
-        not evidence.conflict(a, b) and (shares_a_name(a, b) or shares_a_name(b, a))
-        for i, a in enumerate(people)
-        for b in people[i + 1 :]
-    )
+def _groups(carriers: Sequence[Person], evidence: Evidence) -> list[list[Person]]:
+    """The carriers as the people they can be: each joins the first group (most mentioned
+    first) all of whose members it can be one person with, and shares a name with
+    ("Catherine" fits Kitty and Lady Catherine, who share none: two groups)."""
+    groups: list[list[Person]] = []
+    for carrier in sorted(carriers, key=lambda p: (-p.count, p.id)):
+        for group in groups:
+            if all(_one_with(carrier, member, evidence) for member in group):
+                group.append(carrier)
+                break
+        else:
+            groups.append([carrier])
+    return groups
 
 
-def _preferred(guest: Person, carriers: list[Person]) -> list[Person]:
+def _one_with(a: Person, b: Person, evidence: Evidence) -> bool:
+    return not evidence.conflict(a, b) and (shares_a_name(a, b) or shares_a_name(b, a))
+
+
+def _preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
     """Of several people a name fits: those who bear its title of rank too ("Sir William" is
     Sir William Lucas, not William Goulding). Of several a single word fits: those of the word's
     own sex (by the pronouns that take it up), else the men (narration names men by surname
-    alone far more than women); of those, one named far more often than any other."""
+    alone far more than women); of those, one named far more often than any other ("Hannah",
+    said a hundred times, is not the Hannah named once)."""
     ranked_titles = guest.titles & RANKS
-    titled = [p for p in carriers if ranked_titles & p.titles]
+    titled = [g for g in groups if any(ranked_titles & p.titles for p in g)]
     if titled:
         return titled
     if guest.detail > 0:
-        return carriers
+        return groups
     sex = guest.votes.sex()
     if sex is not None:
-        carriers = [p for p in carriers if p.sex in (sex, None)]
+        groups = [g for g in groups if _sex_of(g) in (sex, None)]
     else:
-        carriers = [p for p in carriers if p.sex == "m"] or carriers
-    ranked = sorted(carriers, key=lambda p: -p.count)
-    if len(ranked) > 1 and ranked[0].count >= max(DOMINANT_LEAST, DOMINANCE * ranked[1].count):
-        return ranked[:1]
-    return carriers
+        groups = [g for g in groups if _sex_of(g) == "m"] or groups
+    ranked = sorted(groups, key=lambda g: -sum(p.count for p in g))
+    if len(ranked) > 1:
+        first, second = (sum(p.count for p in g) for g in ranked[:2])
+        if first >= max(DOMINANT_LEAST, DOMINANCE * second):
+            return ranked[:1]
+    return groups
+
+
+def _sex_of(group: Sequence[Person]) -> str | None:
+    return next((p.sex for p in group if p.sex), None)
 
 
 def _outranks(host: Person, guest: Person) -> bool:

@@ -76,8 +76,13 @@ class Votes:
             + 3 * (self.male + self.female)
             + (2 * self.mentions if titled else 0)
         )
-        place = weight * self.ner_place + 2 * self.place_word
-        return person, place, weight * self.ner_other + 2 * self.article
+        # "The" says a thing, not a person: a place ("the Pacific") or something else ("the
+        # Pequod"), as NER tells the two apart.
+        things = self.ner_place + self.ner_other
+        placed = self.ner_place / things if things else 0.5
+        place = weight * self.ner_place + 2 * self.place_word + 2 * self.article * placed
+        other = weight * self.ner_other + 2 * self.article * (1 - placed)
+        return person, place, other
 
     def kind(self, titled: bool) -> Kind:
         """The kind these mentions vote for (`unknown` when no kind scores enough). A person
@@ -139,7 +144,7 @@ def name_words(written: str) -> list[str]:
 def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> bool:
     """Whether `written` is a common word (or words) and its mentions do not make it a name."""
     parsed = names.parse(written)
-    if parsed.titles and name_words(written) != written.split():
+    if parsed.honorific and name_words(written) != written.split():
         return False  # a title makes a name of what follows: "Mr. Flask"
     if not all(is_common_word(w, cases) for w in name_words(written)):
         return False
@@ -149,20 +154,29 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
 
 
 def reduced(written: str, count: int, cases: Mapping[str, WordCase]) -> str:
-    """`written` without the common words before its name ("Poor Beth", "Unlucky Jo" are
-    Beth and Jo: a word the story also writes in lower case, capitalised only in this name or
-    at a sentence's start) or an interjection ("O Laurie"); titles stay ("Aunt March")."""
+    """`written` without the common words around its name ("Poor Beth", "Unlucky Jo", "Stubb
+    Kills" are Beth, Jo and Stubb) or an interjection before it ("O Laurie"); titles stay
+    ("Aunt March")."""
     words = written.split()
+    while len(words) > 1 and _common_here(words[-1], count, cases):
+        words.pop()  # "Stubb Kills" (a chapter's title): Stubb
     start = 0
     while start < len(words) - 1 and not names.is_title(words[start]):
         if len(words[start]) == 1:  # "O Laurie": an initial is written with a full stop
             start += 1
             continue
-        case = cases.get(word_key(words[start].strip(".,")), WordCase())
-        if not (case.lower and case.inside <= count) and not is_common_word(words[start], cases):
+        if not _common_here(words[start], count, cases):
             break
         start += 1
     return " ".join(words[start:])
+
+
+def _common_here(word: str, count: int, cases: Mapping[str, WordCase]) -> bool:
+    """Whether `word`, in a name met `count` times, is a common word: one the story writes in
+    lower case too and capitalises only in this name (or at a sentence's start), or a common
+    word anyway."""
+    case = cases.get(word_key(word.strip(".,")), WordCase())
+    return bool(case.lower and case.inside <= count) or is_common_word(word, cases)
 
 
 def is_household(written: str, votes: Votes, family_names: Collection[str]) -> bool:
@@ -185,4 +199,4 @@ def surface_kind(
         return "place"
     if is_household(written, votes, family_names):
         return "household"
-    return votes.kind(titled=bool(parsed.titles))
+    return votes.kind(titled=parsed.honorific)

@@ -12,7 +12,7 @@ from loci.errors import InvalidInputError, NotFoundError
 from loci.story import kinds, names, people, store
 from loci.story.graph import Entity
 from loci.story.models import CharacterInfo, Mentioned, Relationship, StoryHit, StorySearchResult
-from loci.story.relevance import Named, Scored, rank
+from loci.story.relevance import Named, Scored, Weights, rank
 
 if TYPE_CHECKING:
     from loci.story.service import StoryService
@@ -47,9 +47,10 @@ def search(
     ranked = rank(
         service.matrix(found.id),
         service.query(found, query, named, vector),
-        found.settings,
+        Weights.for_search(found.settings),
         service.lookups(known),
         keep=lambda p: entity_type is None or bool(of_kind.intersection(p.names)),
+        half_life=found.settings.recency_half_life,
     )
     with service.db.snapshot() as conn:
         hits = _hits(conn, found, ranked, known, max_results)
@@ -69,7 +70,9 @@ def _hits(
     chunks_seen: set[int | None] = set()
     for scored in ranked:
         passage = scored.passage
-        chunk = store.chunk_at(conn, found.id, passage.start)
+        # A passage overlaps the one before it by a sentence, which may end the chunk before:
+        # its chunk is the one holding the middle of it.
+        chunk = store.chunk_at(conn, found.id, (passage.start + passage.end) // 2)
         key = None if chunk is None else chunk.id
         if chunk is not None and key in chunks_seen:
             continue

@@ -87,7 +87,7 @@ DIALOGUE = (
     re.compile(rf"[\"\u201d\u2019,!?]\s*({NAME})\s+(?:{SPEECH_VERBS})\b"),
 )
 PLACE_BEFORE = re.compile(
-    r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+$"
+    r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?$"
 )
 ARTICLE_BEFORE = re.compile(r"\bthe\s+$")
 ACTS_AFTER = re.compile(r"^,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept|smiled|laughed)\b")
@@ -99,6 +99,7 @@ TITLE_BEFORE = re.compile(r"\b([A-Z][a-z]{0,11})\.?\s+$")
 SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
 POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
 NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
+STOP_WORD = re.compile(r"([A-Za-z]+)[ \t]+")
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
 #: Between the words of a known name: spaces, or a line break ("Theodore\nLaurence").
 LINE_BREAK_OR_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
@@ -216,6 +217,7 @@ def cleaned(text: str, start: int, end: int) -> Mention | None:
     article = LEADING_ARTICLE.match(text, start, end)
     if article:
         start = article.end()
+    start = _past_stop_words(text, start, end)
     end = start + _name_length(text[start:end])
     possessive = POSSESSIVE.search(text, start, end)
     if possessive:
@@ -227,6 +229,18 @@ def cleaned(text: str, start: int, end: int) -> Mention | None:
     if end <= start or "\n\n" in text[start:end] or not is_name(surface):
         return None
     return Mention(surface, start, end)
+
+
+def _past_stop_words(text: str, start: int, end: int) -> int:
+    """`start`, past the capitalised stop words NER ran into at a sentence's start ("But
+    Ahab", "Where Steelkilt"), as spaCy lists them."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    word = STOP_WORD.match(text, start, end)
+    while word and word.end() < end and word.group(1).lower() in STOP_WORDS:
+        start = word.end()
+        word = STOP_WORD.match(text, start, end)
+    return start
 
 
 def _name_length(span: str) -> int:

@@ -47,6 +47,7 @@ SURNAME_TITLES = frozenset(
 #: Titles that name a person by a given name only ("Sir William", "Dame Edith").
 GIVEN_TITLES = frozenset({"sir", "dame"})
 SAINTS = frozenset({"st", "saint", "ste"})
+HONORIFICS = frozenset(SEXED_TITLES) | SURNAME_TITLES | GIVEN_TITLES
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").
 NOT_TITLES = frozenset({"his", "her", "me", "first"})
 DIMINUTIVE_ENDINGS = ("ie", "y", "ey")
@@ -55,6 +56,7 @@ DIMINUTIVE_ENDINGS = ("ie", "y", "ey")
 CENSUS_MARGIN = 4
 SHORTEST_SHORT_FORM = 4
 _WORD = re.compile(r"[^\W\d_][\w'\u2019.-]*", re.UNICODE)
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,12 @@ class Name:
         return bool(self.given and self.surnames)
 
     @property
+    def honorific(self) -> bool:
+        """Whether a title of it is a person's for certain ("Mr.", "Captain", "Aunt"), not
+        one of the words nameparser also takes for titles ("Right Whale", "First Lord")."""
+        return bool(self.titles & HONORIFICS)
+
+    @property
     def detail(self) -> int:
         """How much the name says: 2 for a full name, 1 for a titled name, 0 for a bare word."""
         return 2 if self.full else 1 if self.titles or self.surnames or self.given else 0
@@ -106,7 +114,7 @@ def is_title(word: str) -> bool:
 @lru_cache(maxsize=65_536)
 def parse(surface: str) -> Name:
     """What a name as written says ("Mr. Fitzwilliam Darcy", "Lizzy", "Mrs. John Brooke")."""
-    words = [w.rstrip(".").lower() for w in _WORD.findall(surface)]
+    words = [_POSSESSIVE.sub("", w.rstrip(".")).lower() for w in _WORD.findall(surface)]
     titles: list[str] = []
     while len(words) > 1 and is_title(words[0]):
         titles.append(words.pop(0))
@@ -149,13 +157,14 @@ def _sex(titles: list[str]) -> tuple[str | None, bool | None]:
     return None, None
 
 
-def same_given(a: str, b: str) -> bool:
+def same_given(a: str, b: str, initials: bool = True) -> bool:
     """Whether two given names can be one person's: equal, an initial of the other ("R." and
-    "Robert"), a nickname of the other (Meg and Margaret), or a short form of it."""
+    "Robert"; unless `initials` is false), a nickname of the other (Meg and Margaret), or a
+    short form of it."""
     if a == b:
         return True
     if len(a) == 1 or len(b) == 1:
-        return a[0] == b[0]
+        return initials and a[0] == b[0]
     return _nickname(a, b) or short_form(a, b) or short_form(b, a)
 
 

@@ -104,10 +104,13 @@ def _census_sex(given: set[str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def names_conflict(a: Person, b: Person, given_words: Collection[str]) -> bool:
+def names_conflict(
+    a: Person, b: Person, given_words: Collection[str], marriage: bool = True
+) -> bool:
     """Whether the names of `a` and `b` cannot be one person's. `given_words` are the words
-    the story uses as given names: "Mrs." and "Miss" conflict only with a family name ("Miss
-    Meg" marries and becomes "Mrs. Meg"; "Miss Bennet" is not "Mrs. Bennet")."""
+    the story uses as given names: "Mrs." and "Miss" conflict (unless `marriage` is false)
+    only with a family name ("Miss Meg" marries and becomes "Mrs. Meg"; "Miss Bennet" is not
+    "Mrs. Bennet")."""
     a_surnames, b_surnames = a.surnames | a.surnamish, b.surnames | b.surnamish
     if a_surnames and b_surnames and not a_surnames & b_surnames:
         return True
@@ -116,7 +119,7 @@ def names_conflict(a: Person, b: Person, given_words: Collection[str]) -> bool:
     if sex_conflict(a, b) or _ranks_conflict(a.titles, b.titles):
         return True
     family = (a.family & b.family) - set(given_words)
-    return bool(family) and len(a.married | b.married) > 1
+    return marriage and bool(family) and len(a.married | b.married) > 1
 
 
 def sex_conflict(a: Person, b: Person) -> bool:

@@ -32,6 +32,8 @@ from loci.story.store import Passage
 VECTOR_CANDIDATES = 32
 KEYWORD_CANDIDATES = 16
 KEYWORD_BONUS = 0.3
+#: A search counts the story signals at this share of their weight in context assembly.
+SEARCH_SIGNALS_SHARE = 0.25
 
 
 @dataclass
@@ -125,12 +127,45 @@ class Query:
         return frozenset().union(*(n.names for n in self.names))
 
 
+@dataclass(frozen=True)
+class Weights:
+    """How much each signal counts."""
+
+    semantic: float
+    entity: float
+    recency: float
+    graph: float
+
+    @classmethod
+    def of(cls, settings: StorySettings) -> Weights:
+        """The session's weights, as context assembly uses them."""
+        return cls(
+            settings.semantic_weight,
+            settings.entity_weight,
+            settings.recency_weight,
+            settings.graph_weight,
+        )
+
+    @classmethod
+    def for_search(cls, settings: StorySettings) -> Weights:
+        """For a search: what the passage says comes first; names, story position and the
+        graph break ties (a detail asked about is one sentence of a passage the story's
+        main characters may not share with a hundred others)."""
+        return cls(
+            1.0,
+            settings.entity_weight * SEARCH_SIGNALS_SHARE,
+            settings.recency_weight * SEARCH_SIGNALS_SHARE,
+            settings.graph_weight * SEARCH_SIGNALS_SHARE,
+        )
+
+
 def rank(
     matrix: PassageMatrix,
     query: Query,
-    settings: StorySettings,
+    weights: Weights,
     lookups: Lookups,
     keep: Callable[[Passage], bool] = lambda _: True,
+    half_life: int = 96_000,
 ) -> list[Scored]:
     """Candidate passages that `keep` accepts, scored, best first."""
     sims = matrix.similarities(query.vector)
@@ -159,7 +194,7 @@ def rank(
             _semantic(float(sims[i]), keyword_rank.get(matrix.passages[i].id)),
             _names_in(query.names, matrix.passages[i], texts),
             query,
-            settings,
+            (weights, half_life),
             (links, lookups),
         )
         for i in chosen
@@ -206,23 +241,24 @@ def _scored(
     semantic: float,
     overlap: float,
     query: Query,
-    settings: StorySettings,
+    weighting: tuple[Weights, int],
     graph: tuple[set[tuple[int, int]], Lookups],
 ) -> Scored:
     links, lookups = graph
+    weights, half_life = weighting
     own = {lookups.entity_of(name) for name in passage.names}
     distance = max(0, query.position - passage.token_pos)
     signals = {
         "semantic": semantic,
         "entity": overlap,
-        "recency": 0.5 ** (distance / settings.recency_half_life),
+        "recency": 0.5 ** (distance / half_life),
         "graph": _connectivity(own, query.entities, links),
     }
     score = (
-        settings.semantic_weight * signals["semantic"]
-        + settings.entity_weight * signals["entity"]
-        + settings.recency_weight * signals["recency"]
-        + settings.graph_weight * signals["graph"]
+        weights.semantic * signals["semantic"]
+        + weights.entity * signals["entity"]
+        + weights.recency * signals["recency"]
+        + weights.graph * signals["graph"]
     )
     return Scored(passage, score, {k: round(v, 4) for k, v in signals.items()})
 
