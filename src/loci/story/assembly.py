@@ -9,12 +9,13 @@ assembled text never exceeds the budget.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from loci import fields
 from loci.errors import InvalidInputError
 from loci.story import store
+from loci.story.castview import CastView
 from loci.story.graph import Entity
 from loci.story.lookup import query_entities
 from loci.story.models import ContextPart, StoryContext
@@ -64,9 +65,9 @@ def assemble(
         settings = found.settings
         limit = settings.max_tokens if max_tokens is None else max_tokens
         window = store.stream(conn, found.id, found.window_start)
-        known = service.entities(conn, found)
-        names = query_entities(service, conn, found, current_input, known)
+        view = service.view(conn, found)
         chunk_spans = store.chunk_starts(conn, found.id)
+    names = query_entities(service, view, current_input)
     count = service.counter.count
     available = _room(count(current_input), limit, settings.answer_reserve)
     recent_start, recent = _recent(service, found, window, int(available * settings.recent_share))
@@ -79,13 +80,13 @@ def assemble(
         service.matrix(found.id),
         service.query(found, current_input, names, vector),
         Weights.of(settings),
-        service.lookups(known),
+        service.lookups(view),
         keep=lambda p: p.end <= recent_start,
         half_life=settings.recency_half_life,
     )
     facts_budget = Budget(int(budget.left * FACTS_SHARE))
     in_query = frozenset().union(*(n.entities for n in names))
-    chosen = _facts(_in_play(in_query, ranked, known), in_query, facts_budget, count)
+    chosen = _facts(_in_play(in_query, ranked, view), in_query, facts_budget, count)
     budget.left -= sum(c.part.tokens for c in chosen)
     chosen += _memories(service, ranked, chunk_spans, budget)
     text = _joined(chosen, recent)
@@ -148,15 +149,14 @@ def _recent(
     return start, window[start - window_start :]
 
 
-def _in_play(
-    in_query: frozenset[int], ranked: list[Scored], known: Sequence[Entity]
-) -> list[Entity]:
+def _in_play(in_query: frozenset[int], ranked: list[Scored], view: CastView) -> list[Entity]:
     """The entities the input names, then those of the best passages, most mentioned first."""
-    entities = {e.id: e for e in known}
-    entity_of = {n: e for e in known for n in e.names}
-    chosen = [entities[e] for e in in_query if e in entities]
+    entities = {e.id: e for e in view.entities if e.id in in_query}
+    chosen = list(entities.values())
     for scored in ranked[:3]:
-        chosen.extend(entity_of[n] for n in scored.passage.names if n in entity_of)
+        chosen.extend(
+            view.by_id[view.entity_of[n]] for n in scored.passage.names if n in view.entity_of
+        )
     unique = {e.id: e for e in chosen if e.kind != "unknown"}
     ordered = sorted(unique.values(), key=lambda e: (e.id not in in_query, -e.mentions))
     return ordered[:ENTITIES_IN_PLAY]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
 from loci.story import kinds, names, people, store
+from loci.story.castview import CastView
 from loci.story.graph import Entity
 from loci.story.models import CharacterInfo, Mentioned, Relationship, StoryHit, StorySearchResult
 from loci.story.relevance import Named, Scored, Weights, rank
@@ -41,14 +42,15 @@ def search(
     vector = service.embed_beside(query)
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
-        known = service.entities(conn, found)
-        named = query_entities(service, conn, found, query, known)
+        view = service.view(conn, found)
+    known = view.entities
+    named = query_entities(service, view, query)
     of_kind = {n for e in known if e.kind == entity_type for n in e.names}
     ranked = rank(
         service.matrix(found.id),
         service.query(found, query, named, vector),
         Weights.for_search(found.settings),
-        service.lookups(known),
+        service.lookups(view),
         keep=lambda p: entity_type is None or bool(of_kind.intersection(p.names)),
         half_life=found.settings.recency_half_life,
     )
@@ -176,18 +178,12 @@ def info(
     )
 
 
-def query_entities(
-    service: StoryService,
-    conn: sqlite3.Connection,
-    found: store.Session,
-    text: str,
-    entities: Sequence[Entity],
-) -> tuple[Named, ...]:
+def query_entities(service: StoryService, view: CastView, text: str) -> tuple[Named, ...]:
     """The known names in `text` (by the gazetteer of the story's names), each with the
     entity it names and the ways the story writes that entity."""
-    known = service.graph.surfaces(conn, found.id)
-    surfaces = sorted({m.surface for m in service.extractor.known_mentions(text, known)})
-    by_key = {names.key(alias): e for e in entities for alias in e.aliases}
+    found = service.extractor.known_mentions(text, view.surfaces)
+    surfaces = sorted({m.surface for m in found})
+    by_key = view.by_key
     named: list[Named] = []
     for surface in surfaces:
         entity = by_key.get(names.key(surface)) or by_key.get(

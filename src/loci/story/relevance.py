@@ -43,6 +43,7 @@ class PassageMatrix:
     dimensions: int
     passages: list[Passage] = field(default_factory=list)
     vectors: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    index: dict[int, int] = field(default_factory=dict)
 
     @property
     def last_id(self) -> int:
@@ -57,7 +58,9 @@ class PassageMatrix:
         new = new.reshape(len(rows), self.dimensions)
         old = self.vectors if self.passages else np.zeros((0, self.dimensions), np.float32)
         self.vectors = np.vstack([old, new])
-        self.passages.extend(p for p, _ in rows)
+        for passage, _ in rows:
+            self.index[passage.id] = len(self.passages)
+            self.passages.append(passage)
 
     def similarities(self, query: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Cosine similarity of every passage to the (normalised) query vector."""
@@ -172,7 +175,7 @@ def rank(
     if not len(sims):
         return []
     order = np.argsort(-sims)
-    by_id = {p.id: i for i, p in enumerate(matrix.passages)}
+    by_id = matrix.index
     chosen: list[int] = []
     for i in order:
         if len(chosen) >= VECTOR_CANDIDATES:

@@ -20,6 +20,7 @@ from loci.search.engine import MemoryEngine, vector_bytes
 from loci.search.ranking import fts_match
 from loci.storage.db import Database
 from loci.story import ingest, relief, store, threads, valve
+from loci.story.castview import CastView
 from loci.story.graph import Entity, EntityGraph, Recorded
 from loci.story.mentions import Extractor
 from loci.story.models import (
@@ -67,7 +68,7 @@ class StoryService:
         self.limits = limits
         self._matrices: dict[int, PassageMatrix] = {}
         self._matrix_lock = threading.Lock()
-        self._entities: dict[int, tuple[str, list[Entity]]] = {}
+        self._views: dict[int, tuple[str, CastView]] = {}
         self._window_units: dict[int, tuple[tuple[str, int], list[valve.Unit]]] = {}
         self._count_cached = lru_cache(maxsize=8)(counter.count)
 
@@ -249,12 +250,16 @@ class StoryService:
 
     def entities(self, conn: sqlite3.Connection, found: store.Session) -> list[Entity]:
         """The session's entities, read again only when the session has changed since."""
-        cached = self._entities.get(found.id)
+        return self.view(conn, found).entities
+
+    def view(self, conn: sqlite3.Connection, found: store.Session) -> CastView:
+        """The session's cast, read again only when the session has changed since."""
+        cached = self._views.get(found.id)
         if cached is not None and cached[0] == found.updated_at:
             return cached[1]
-        entities = self.graph.entities(conn, found.id)
-        self._entities[found.id] = (found.updated_at, entities)
-        return entities
+        view = CastView(self.graph.entities(conn, found.id), self.graph.surfaces(conn, found.id))
+        self._views[found.id] = (found.updated_at, view)
+        return view
 
     def window_units(self, found: store.Session, window: str) -> list[valve.Unit]:
         """The window's units (of at most a chunk), cut again only when it has changed."""
@@ -281,9 +286,9 @@ class StoryService:
                 matrix.extend(store.passages_after(conn, session, matrix.last_id))
             return matrix
 
-    def lookups(self, entities: Sequence[Entity]) -> SessionLookups:
-        """What ranking reads of a session whose cast is `entities`."""
-        return SessionLookups(self, entities)
+    def lookups(self, view: CastView) -> SessionLookups:
+        """What ranking reads of a session whose cast is `view`."""
+        return SessionLookups(self, view)
 
     def texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
         """The text of each passage (as indexed for keyword search)."""
@@ -351,21 +356,23 @@ class StoryService:
 
 
 class SessionLookups:
-    """What ranking reads of one session: its cast (as of `entities`) and passage texts."""
+    """What ranking reads of one session: its cast (as of `view`) and passage texts."""
 
-    def __init__(self, service: StoryService, entities: Sequence[Entity]) -> None:
+    def __init__(self, service: StoryService, view: CastView) -> None:
         self.service = service
-        self.entities = entities
-        self._entity_of = {name: e.id for e in entities for name in e.names}
+        self.view = view
 
     def entity_of(self, name: int) -> int:
         """The entity a name belongs to (the name itself when the cast does not know it)."""
-        return self._entity_of.get(name, name)
+        return self.view.entity_of.get(name, name)
 
     def related(self, ids: Collection[int]) -> set[tuple[int, int]]:
         """Pairs (a, b), a < b, of related entities among those touching `ids`."""
+        return self.view.related(ids, self._read_related)
+
+    def _read_related(self, ids: Collection[int]) -> set[tuple[int, int]]:
         with self.service.db.locked() as conn:
-            found = self.service.graph.related(conn, self.entities, ids)
+            found = self.service.graph.related(conn, self.view.entities, ids)
         return {(a, b) for a, b, _, _ in found}
 
     def texts(self, passage_ids: Sequence[int]) -> dict[int, str]:

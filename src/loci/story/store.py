@@ -162,9 +162,10 @@ def rendered(
     marked as such (each line after "> ", the first saying whose it is), or left out."""
     start, end = span
     rows = conn.execute(
-        "SELECT start, role, content FROM story_pieces WHERE session = ? AND start + "
-        "length(content) > ? AND (? IS NULL OR start < ?) ORDER BY start",
-        (session_id, start, end, end),
+        "SELECT start, role, content FROM story_pieces WHERE session = ? AND start >= coalesce("
+        "(SELECT max(start) FROM story_pieces WHERE session = ? AND start <= ?), 0) "
+        "AND (? IS NULL OR start < ?) ORDER BY start",
+        (session_id, session_id, start, end, end),
     ).fetchall()
     parts: list[str] = []
     for piece_start, role, content in rows:
