@@ -240,3 +240,99 @@ async def test_bad_input_is_refused_and_changes_nothing(
         ]
         assert field in fields, error
     assert listed["sessions"] == []
+
+
+async def test_the_writers_prompts_are_never_shown_as_prose(connect: Connect) -> None:
+    prompt = "Write the scene where Mira Voss finds the lighthouse ledger."
+    async with connect() as client:
+        await call(
+            client,
+            "continue_story",
+            session_id="prompts",
+            user_input=prompt,
+            assistant_response="Mira Voss climbed the stair and found the ledger under a slate.",
+        )
+        context = await call(
+            client,
+            "get_story_context",
+            session_id="prompts",
+            current_input="What did Mira Voss find in the lighthouse?",
+        )
+        found = await call(
+            client, "search_story_memory", session_id="prompts", query="lighthouse ledger scene"
+        )
+        window = await client.read_resource("story://prompts/current-context")
+    assert f"> Writer's prompt: {prompt}" in context["text"]
+    assert f"\n{prompt}" not in context["text"] and not context["text"].startswith(prompt)
+    assert f"> Writer's prompt: {prompt}" in json.loads(window.contents[0].text)["text"]
+    prompts = [hit for hit in found["hits"] if hit["prompt"]]
+    assert all(hit["passage"].startswith("> Writer's prompt: ") for hit in prompts)
+
+
+async def test_the_writer_curates_the_cast_and_later_text_never_undoes_it(
+    connect: Connect,
+) -> None:
+    text = (
+        'Tobias Reed mended the nets, and Tobias Reed laughed. "Tide," said Pim, and Pim '
+        "whistled as he worked. Mira Voss rowed in from Port Elder, and Mira Voss waved."
+    )
+    async with connect() as client:
+        await write(client, "cast", text)
+        merged = await call(
+            client,
+            "correct_character",
+            session_id="cast",
+            action="merge",
+            name="Tobias Reed",
+            other="Pim",
+        )
+        a_ship = await call(
+            client,
+            "correct_character",
+            session_id="cast",
+            action="kind",
+            name="Mira Voss",
+            other="other",
+        )
+        for _ in range(3):  # new names arrive: the cast is worked out again
+            await write(client, "cast", text + " Ada Quill sang, and Ada Quill smiled.")
+        pim = await call(client, "get_character_info", session_id="cast", character_name="Pim")
+        characters = await client.read_resource("story://cast/characters")
+    assert {"Tobias Reed", "Pim"} <= set(merged["aliases"]) and merged["corrections"]
+    assert a_ship["kind"] == "other"
+    assert pim["name"] == "Tobias Reed" and any("merged" in c for c in pim["corrections"])
+    listed = [e["name"] for e in json.loads(characters.contents[0].text)["entities"]]
+    assert "Mira Voss" not in listed and {"Tobias Reed", "Ada Quill"} <= set(listed)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "kind", "field"),
+    [
+        ({"action": "merge", "name": "Tobias Reed", "other": "Nobody"}, "not_found", None),
+        ({"action": "merge", "name": "Nobody", "other": "Pim"}, "not_found", None),
+        ({"action": "kind", "name": "Pim", "other": "ghost"}, "invalid_input", "other"),
+        ({"action": "split", "name": "Pim", "other": "Tobias Reed"}, "invalid_input", "other"),
+        ({"action": "explode", "name": "Pim", "other": "Tobias Reed"}, "invalid_input", None),
+        ({"action": "alias", "name": "Pim", "other": "x" * 500}, "invalid_input", None),
+        ({"action": "alias", "name": "Pim", "other": ""}, "invalid_input", None),
+        ({"action": "alias", "name": "Pim", "other": "Tobias Reed"}, "conflict", "other"),
+    ],
+)
+async def test_a_bad_correction_is_refused_and_changes_nothing(
+    connect: Connect, arguments: dict[str, str], kind: str, field: str | None
+) -> None:
+    async with connect() as client:
+        await write(client, "bad", 'Tobias Reed laughed. "Tide," said Pim, and Tobias Reed waved.')
+        before = await call(client, "get_character_info", session_id="bad", character_name="Pim")
+        result = await client.call_tool("correct_character", {"session_id": "bad", **arguments})
+        after = await call(client, "get_character_info", session_id="bad", character_name="Pim")
+        missing = await client.call_tool(
+            "correct_character",
+            {"session_id": "../etc", "action": "merge", "name": "Pim", "other": "Tobias Reed"},
+        )
+    error = tool_error(result)
+    assert error["type"] == kind, error
+    if field is not None:
+        assert error["details"].get("field") == field
+    assert tool_error(missing)["type"] == "invalid_input"
+    assert after == before

@@ -99,12 +99,21 @@ def test_a_vow_in_the_text_opens_a_detected_thread_the_agent_can_resolve(app: Ap
     app.story.continue_story(
         "vow", "", "Mira Voss vowed to find the stolen compass before winter. The rain went on."
     )
+    app.story.continue_story(
+        "vow",
+        "",
+        '"Hush," said Tobias Reed, and Tobias Reed resolved to sail alone; Mira Voss laughed.',
+    )
     detected = app.story.plot_threads("vow").active
-    assert [(t.source, t.entities) for t in detected] == [("detected", ["Mira Voss"])]
-    assert "vowed to find the stolen compass" in detected[0].description
+    assert {(t.name, t.source, tuple(t.entities)) for t in detected} == {
+        ("Mira Voss's vow: find the stolen compass before winter", "detected", ("Mira Voss",)),
+        ("Tobias Reed's resolution: sail alone", "detected", ("Tobias Reed",)),
+    }
+    detected = [t for t in detected if t.entities == ["Mira Voss"]]
+    assert detected[0].description.startswith("Mira Voss vowed to find the stolen compass")
     resolved = app.story.update_thread("vow", detected[0].name, "resolve", "Found in the well.")
     assert resolved.status == "resolved" and resolved.source == "detected"
-    assert app.story.plot_threads("vow").active == []
+    assert [t.entities for t in app.story.plot_threads("vow").active] == [["Tobias Reed"]]
 
 
 def test_two_processes_writing_one_story_keep_it_whole(app: App, second_app: App) -> None:
