@@ -80,6 +80,7 @@ class Evidence:
     apart: dict[int, dict[int, int]] = field(default_factory=dict)
     restated: list[tuple[int, int, int]] = field(default_factory=list)
     given_words: frozenset[str] = frozenset()
+    words_of: dict[int, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def read(
@@ -97,18 +98,23 @@ class Evidence:
         return evidence
 
     def seen_apart(self, a: Person, b: Person) -> bool:
-        """Whether the two met in sentences often enough to be two people (more often for
-        two forms of one name, "Mr. Stubb" and "Stubb", which a speaker and the narration may
-        use side by side)."""
+        """Whether the two met in sentences often enough to be two people: their different
+        names ("De Lacey" and Felix), or, three times as often, two forms of one name ("Mr.
+        Stubb" and "Stubb", which a speaker and the narration may use side by side)."""
         others = set(b.members)
-        met = sum(
-            count
-            for member in a.members
-            for other, count in self.apart.get(member, {}).items()
-            if other in others
+        different = alike = 0
+        for member in a.members:
+            for other, count in self.apart.get(member, {}).items():
+                if other not in others:
+                    continue
+                if self.words_of.get(member, frozenset()) & self.words_of.get(other, frozenset()):
+                    alike += count
+                else:
+                    different += count
+        least = min(a.count, b.count)
+        return different >= max(APART_SENTENCES, APART_SHARE * least) or alike >= max(
+            APART_SENTENCES, SAME_NAME_APART * APART_SHARE * least
         )
-        share = APART_SHARE * (SAME_NAME_APART if a.words & b.words else 1)
-        return met >= max(APART_SENTENCES, share * min(a.count, b.count))
 
     def conflict(self, a: Person, b: Person) -> bool:
         """Whether `a` and `b` are two people."""
@@ -145,7 +151,7 @@ def gather(
         if i in characters
         or (
             (p.words & people_words or (kinds_of[i] == "unknown" and p.words & related_words))
-            and kinds_of[i] != "place"
+            and (kinds_of[i] != "place" or _a_persons_full_name(p))
             and p.votes.article == 0
             and p.votes.place_word < 2
         )
@@ -155,6 +161,7 @@ def gather(
     }
     _give_name_sexes(people.values(), given_words)
     evidence = Evidence.read(together, given_words)
+    evidence.words_of = {i: frozenset(p.words) for i, p in people.items()}
     _join_restated(people, evidence)
     for _ in range(PASSES):
         if not _pass(people, evidence):
@@ -166,6 +173,12 @@ def gather(
             person_of[member] = person.id
             kinds_of[member] = "character" if is_character else kinds_of[member]
     return person_of, kinds_of
+
+
+def _a_persons_full_name(person: Person) -> bool:
+    """A given name the census lists, and a surname: "Caroline Bingley", though met once
+    after "with", is no place."""
+    return bool(person.surnames) and any(names.census_sex(w) for w in person.given)
 
 
 def _give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> None:
@@ -328,7 +341,7 @@ def _preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
     if titled:
         return titled
     if guest.detail > 0:
-        return groups
+        return groups  # "Mr. Laurence" is no more Laurie for Laurie's being named more
     sex = guest.votes.sex()
     if sex is not None:
         groups = [g for g in groups if _sex_of(g) in (sex, None)]

@@ -332,13 +332,15 @@ class Gazetteer:
 
     def mentions(self, text: str) -> Iterable[Mention]:
         """The known names in `text`: with a title written before one ("Miss Darcy" is not
-        "Darcy"), and with a known surname after a single word ("Amy March")."""
+        "Darcy"), and with a known surname after a single name ("Amy March", "Miss Eliza
+        Bennet")."""
         for match in self.pattern.finditer(text):
             start, end = match.start(), match.end()
             title = TITLE_BEFORE.search(text, max(0, start - 16), start)
             if title and names.is_title(title.group(1)) and not names.is_title(match.group()):
                 start = title.start(1)
             after = SURNAME_AFTER.match(text, end)
-            if " " not in match.group() and after and after.group(1) in self.surnames:
+            single = len([w for w in match.group().split() if not names.is_title(w)]) == 1
+            if single and after and after.group(1) in self.surnames:
                 end = after.end()
             yield Mention(" ".join(text[start:end].split()), start, end)
