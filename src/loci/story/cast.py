@@ -142,8 +142,9 @@ def gather(
     people_words = {w for i in characters for w in named[i].words}
     # A name whose cues are too few to say what it is joins in when its words are a
     # person's ("Jo March", found again by the gazetteer, never labelled by NER; "Eliza",
-    # which NER takes for an organisation) or, for a name with no cue at all, a nickname of
-    # one; unless the text sets it somewhere or writes it after "the".
+    # which NER takes for an organisation; "Bhaer", which it takes for a place) or, for a
+    # name with no cue at all, a nickname of one; unless the text sets it somewhere twice or
+    # writes it after "the".
     related_words = {r for w in people_words for r in names.related(w)}
     people = {
         i: p
@@ -151,7 +152,6 @@ def gather(
         if i in characters
         or (
             (p.words & people_words or (kinds_of[i] == "unknown" and p.words & related_words))
-            and (kinds_of[i] != "place" or _a_persons_full_name(p))
             and p.votes.article == 0
             and p.votes.place_word < 2
         )
@@ -173,12 +173,6 @@ def gather(
             person_of[member] = person.id
             kinds_of[member] = "character" if is_character else kinds_of[member]
     return person_of, kinds_of
-
-
-def _a_persons_full_name(person: Person) -> bool:
-    """A given name the census lists, and a surname: "Caroline Bingley", though met once
-    after "with", is no place."""
-    return bool(person.surnames) and any(names.census_sex(w) for w in person.given)
 
 
 def _give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> None:
