@@ -165,3 +165,23 @@ def test_a_single_word_goes_to_the_person_who_carries_it_far_more_than_anyone_el
     )
     assert {"Amy", "Amy March", "Miss Amy"} in groups and {"Amy Curtis"} in groups
     assert {"Hannah"} in groups  # two Hannahs named once each: neither is the Hannah
+
+
+def test_a_name_looked_up_goes_to_the_person_it_fits_never_to_a_conflicting_one() -> None:
+    from loci.story.graph import Entity, Seen
+    from loci.story.lookup import find
+
+    def entity(number: int, name: str, aliases: list[str], mentions: int) -> Entity:
+        return Entity(number, name, "character", mentions, Seen(0, ""), [], aliases, [number])
+
+    cast = [
+        entity(1, "Laurie", ["Laurie", "Teddy", "Mr. Theodore Laurence"], 600),
+        entity(2, "Mrs. Laurence", ["Mrs. Laurence"], 40),
+        entity(3, "Mr. Laurence", ["Mr. Laurence"], 80),
+    ]
+    assert find(cast, "Theodore Laurence") is cast[0]  # its untitled form, never Mrs. Laurence
+    assert find(cast, "teddy") is cast[0]
+    assert find(cast, "Mrs. Laurence") is cast[1]
+    assert find(cast, "Jo") is None
+    cast[2] = entity(3, "Mr. Laurence", ["Mr. Laurence"], 900)
+    assert find(cast, "Theodore Laurence") is cast[0]  # more of its words, whoever is named more

@@ -132,19 +132,23 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
 
 def find(entities: Sequence[Entity], wanted: str) -> Entity | None:
     """The entity `wanted` names: the one with that name (as written, in any case), else the
-    most mentioned character whose names it fits without conflict ("Theodore Laurence" is
-    Laurie, never Mrs. Laurence)."""
+    one whose names it fits without conflict, sharing most of its words, a character before a
+    place, the most mentioned ("Theodore Laurence" is Laurie, never Mrs. Laurence)."""
     key = names.key(wanted)
     for entity in entities:
         if any(names.key(alias) == key for alias in [entity.name, *entity.aliases]):
             return entity
     guest = people.Person.named(0, names.parse(wanted), kinds.Votes())
-    fitting = [
-        entity
-        for entity in entities
-        if entity.kind in ("character", "place") and _fits(guest, _person_of(entity))
-    ]
-    return max(fitting, key=lambda e: (e.kind == "character", e.mentions), default=None)
+    best: tuple[int, bool, int] | None = None
+    found: Entity | None = None
+    for entity in entities:
+        if entity.kind not in ("character", "place"):
+            continue
+        person = _person_of(entity)
+        rank = (len(guest.words & person.words), entity.kind == "character", entity.mentions)
+        if _fits(guest, person) and (best is None or rank > best):
+            best, found = rank, entity
+    return found
 
 
 def _person_of(entity: Entity) -> people.Person:
