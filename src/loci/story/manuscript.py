@@ -153,7 +153,8 @@ def stream_into(
     progress: Callable[[int, int], None] | None = None,
 ) -> ImportResult:
     """Send `pieces` through `continue_story` one by one (as the story's text), the way a
-    writing session would, reporting progress after each."""
+    writing session would, reporting progress after each; then work out the cast once more
+    from all of it."""
     started = time.perf_counter()
     before = service.stats(session_id).story_tokens if service.exists(session_id) else 0
     reliefs = 0
@@ -163,6 +164,8 @@ def stream_into(
         reliefs += last.relieved
         if progress is not None:
             progress(number, len(pieces))
+    if last is not None:
+        service.resolve_cast(session_id)
     story_tokens = before if last is None else last.story_tokens
     return ImportResult(
         session_id=session_id,

@@ -200,6 +200,15 @@ class StoryService:
             ]
         )
 
+    def resolve_cast(self, session_id: str) -> None:
+        """Work out who is who again from all the evidence so far (continue_story does when
+        new names arrive and at each relief; an import does once more at its end)."""
+        name = self.session_name(session_id)
+        with self.db.write() as conn:
+            found = store.session(conn, name)
+            self.graph.resolve(conn, found.id)
+            store.save_session(conn, found)
+
     def exists(self, session_id: str) -> bool:
         """Whether the session has been started."""
         name = self.session_name(session_id)
