@@ -132,7 +132,13 @@ def gather(
     kinds_of = _surface_kinds(surfaces, cases)
     kept_alone = set(alone)
     named = {
-        s.id: Person.named(s.id, names.parse(kinds.reduced(s.written, s.count, cases)), s.votes)
+        s.id: Person.named(
+            s.id,
+            names.parse(
+                kinds.reduced(s.written, s.count, cases, kinds_of[s.id] in ("character", "unknown"))
+            ),
+            s.votes,
+        )
         for s in surfaces
         if kinds_of[s.id] != "household" and s.id not in kept_alone
     }

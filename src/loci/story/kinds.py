@@ -153,12 +153,13 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
     return not (speaks or located)
 
 
-def reduced(written: str, count: int, cases: Mapping[str, WordCase]) -> str:
+def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: bool = True) -> str:
     """`written` without the common words around its name ("Poor Beth", "Unlucky Jo", "Stubb
     Kills" are Beth, Jo and Stubb) or an interjection before it ("O Laurie"); titles stay
-    ("Aunt March")."""
+    ("Aunt March"). Of a name not a `person`'s, the words after stay: "Pickwick Hall" is a
+    hall, not Pickwick."""
     words = written.split()
-    while len(words) > 1 and _common_here(words[-1], count, cases):
+    while person and len(words) > 1 and _common_here(words[-1], count, cases):
         words.pop()  # "Stubb Kills" (a chapter's title): Stubb
     start = 0
     while start < len(words) - 1 and not names.is_title(words[start]):

@@ -252,6 +252,8 @@ def _name_length(span: str) -> int:
     length = 0
     for word in re.finditer(r"\S+", span):
         token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
+        if length and token.rstrip(".").lower() in names.HONORIFICS:
+            break  # a title starts another name: "Meg Mr. Brooke"
         if token[:1].isupper():
             length = word.start() + len(word.group().rstrip('_*,;:!?"\u201c\u201d()[]'))
         elif token.lower() not in {"de", "du", "van", "von", "der", "la", "le", "di", "da"}:
