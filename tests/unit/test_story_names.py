@@ -55,5 +55,6 @@ def test_two_given_names(a: str, b: str) -> None:
     assert not same_given(a, b)
 
 
-def test_a_pet_form_of_a_surname() -> None:
+def test_a_pet_form_of_a_surname_and_words_that_are_no_longer_forms_of_a_name() -> None:
     assert short_form("laurie", "laurence") and not short_form("ben", "bennet")
+    assert not short_form("john", "johnson") and not short_form("john", "johnsonianly")

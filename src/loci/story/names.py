@@ -51,6 +51,9 @@ HONORIFICS = frozenset(SEXED_TITLES) | SURNAME_TITLES | GIVEN_TITLES
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").
 NOT_TITLES = frozenset({"his", "her", "me", "first"})
 DIMINUTIVE_ENDINGS = ("ie", "y", "ey")
+#: Endings that make a word from a name, not a longer form of it: a surname after a father
+#: ("Johnson"), an adverb or an adjective.
+NOT_NAME_ENDINGS = ("son", "sen", "ly", "ian", "ish")
 #: A given name is a man's (a woman's) when the census counts it this many times as often
 #: among men (women).
 CENSUS_MARGIN = 4
@@ -171,6 +174,8 @@ def same_given(a: str, b: str, initials: bool = True) -> bool:
 def short_form(short: str, full: str) -> bool:
     """`short` cut from `full` ("tash", "tashtego"), or a pet form built on its first letters
     ("laurie", "laurence"; "bethy", "beth"), at least four letters either way."""
+    if full.endswith(NOT_NAME_ENDINGS):
+        return False  # "Johnson" is no longer John, nor "Johnsonianly"
     if len(short) >= SHORTEST_SHORT_FORM and len(full) > len(short) + 1:
         return full.startswith(short) or _pet_form(short, full)
     return _pet_form(short, full)
