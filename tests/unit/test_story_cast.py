@@ -168,7 +168,7 @@ def test_a_single_word_goes_to_the_person_who_carries_it_far_more_than_anyone_el
 
 
 def test_a_name_looked_up_goes_to_the_person_it_fits_never_to_a_conflicting_one() -> None:
-    from loci.story.graph import Entity, Seen
+    from loci.story.entity import Entity, Seen
     from loci.story.lookup import find
 
     def entity(number: int, name: str, aliases: list[str], mentions: int) -> Entity:

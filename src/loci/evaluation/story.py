@@ -26,7 +26,7 @@ from loci.evaluation import cast
 from loci.memory.models import MemoryDraft
 from loci.settings import Settings
 from loci.story import assembly, lookup, manuscript, store
-from loci.story.graph import Entity
+from loci.story.entity import Entity
 
 SESSION = "eval"
 BASELINE_NAMESPACE = "story-baseline"

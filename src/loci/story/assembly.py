@@ -16,7 +16,7 @@ from loci import fields
 from loci.errors import InvalidInputError
 from loci.story import store
 from loci.story.castview import CastView
-from loci.story.graph import Entity
+from loci.story.entity import Entity
 from loci.story.lookup import query_entities
 from loci.story.models import ContextPart, StoryContext
 from loci.story.relevance import Scored, Weights, rank

@@ -75,7 +75,8 @@ class Together:
 @dataclass
 class Evidence:
     """What tells people apart beyond their names: the names that met in sentences, those
-    that restated one another, and the words the story uses as given names."""
+    that restated one another, the words the story uses as given names, and each name's
+    words."""
 
     apart: dict[int, dict[int, int]] = field(default_factory=dict)
     restated: list[tuple[int, int, int]] = field(default_factory=list)
@@ -84,10 +85,16 @@ class Evidence:
 
     @classmethod
     def read(
-        cls, together: Mapping[tuple[int, int], Together], given_words: Iterable[str]
+        cls,
+        together: Mapping[tuple[int, int], Together],
+        given_words: Iterable[str],
+        words_of: Mapping[int, Iterable[str]],
     ) -> Evidence:
-        """The evidence of the story's meetings of names."""
-        evidence = cls(given_words=frozenset(given_words))
+        """The evidence of the story's meetings of names (`words_of`: each name's words)."""
+        evidence = cls(
+            given_words=frozenset(given_words),
+            words_of={i: frozenset(words) for i, words in words_of.items()},
+        )
         for (a, b), met in together.items():
             if met.sentence:
                 evidence.apart.setdefault(a, {})[b] = met.sentence
@@ -130,7 +137,36 @@ def gather(
     """Each surface's person (the id of one of its surfaces) and each surface's kind.
     Surfaces in `alone` (split off by the writer) are never joined to anyone here."""
     kinds_of = _surface_kinds(surfaces, cases)
-    kept_alone = set(alone)
+    people = _candidates(surfaces, cases, kinds_of, set(alone))
+    given_words = {w for p in people.values() for w in p.given} | {
+        w for p in people.values() for w in p.bare if names.related(w)
+    }
+    _give_name_sexes(people.values(), given_words)
+    evidence = Evidence.read(together, given_words, {i: p.words for i, p in people.items()})
+    _join_restated(people, evidence)
+    for _ in range(PASSES):
+        if not _pass(people, evidence):
+            break
+    person_of = {s.id: s.id for s in surfaces}
+    for person in people.values():
+        for member in person.members:
+            person_of[member] = person.id
+            if person.character:
+                kinds_of[member] = "character"
+    return person_of, kinds_of
+
+
+def _candidates(
+    surfaces: Sequence[Surface],
+    cases: Mapping[str, WordCase],
+    kinds_of: Mapping[int, Kind],
+    alone: set[int],
+) -> dict[int, Person]:
+    """The names that may be people's: those the cues make characters, and those whose cues
+    are too few to say what they are but whose words are a person's ("Jo March", found again
+    by the gazetteer, never labelled by NER; "Eliza", which NER takes for an organisation;
+    "Bhaer", which it takes for a place) or, for a name with no cue at all, a nickname of one;
+    unless the text sets it somewhere twice or writes it after "the"."""
     named = {
         s.id: Person.named(
             s.id,
@@ -140,45 +176,22 @@ def gather(
             s.votes,
         )
         for s in surfaces
-        if kinds_of[s.id] != "household" and s.id not in kept_alone
+        if kinds_of[s.id] != "household" and s.id not in alone
     }
-    characters = {i for i, p in named.items() if kinds_of[i] == "character"}
-    for i in characters:
-        named[i].character = True
-    people_words = {w for i in characters for w in named[i].words}
-    # A name whose cues are too few to say what it is joins in when its words are a
-    # person's ("Jo March", found again by the gazetteer, never labelled by NER; "Eliza",
-    # which NER takes for an organisation; "Bhaer", which it takes for a place) or, for a
-    # name with no cue at all, a nickname of one; unless the text sets it somewhere twice or
-    # writes it after "the".
+    for i, person in named.items():
+        person.character = kinds_of[i] == "character"
+    people_words = {w for p in named.values() if p.character for w in p.words}
     related_words = {r for w in people_words for r in names.related(w)}
-    people = {
+    return {
         i: p
         for i, p in named.items()
-        if i in characters
+        if p.character
         or (
             (p.words & people_words or (kinds_of[i] == "unknown" and p.words & related_words))
             and p.votes.article == 0
             and p.votes.place_word < 2
         )
     }
-    given_words = {w for p in people.values() for w in p.given} | {
-        w for p in people.values() for w in p.bare if names.related(w)
-    }
-    _give_name_sexes(people.values(), given_words)
-    evidence = Evidence.read(together, given_words)
-    evidence.words_of = {i: frozenset(p.words) for i, p in people.items()}
-    _join_restated(people, evidence)
-    for _ in range(PASSES):
-        if not _pass(people, evidence):
-            break
-    person_of = {s.id: s.id for s in surfaces}
-    for person in people.values():
-        is_character = any(member in characters for member in person.members)
-        for member in person.members:
-            person_of[member] = person.id
-            kinds_of[member] = "character" if is_character else kinds_of[member]
-    return person_of, kinds_of
 
 
 def _give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> None:

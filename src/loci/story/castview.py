@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from loci.story import names
-from loci.story.graph import Entity
+from loci.story.entity import Entity
 
 #: Relations of entity sets kept per view (a context asks for those of the entities it names).
 RELATED_KEPT = 64

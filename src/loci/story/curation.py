@@ -10,7 +10,7 @@ from loci import fields
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
 from loci.story import lookup, names, store
 from loci.story.corrections import ACTIONS, KINDS_SET, Correction
-from loci.story.graph import Entity
+from loci.story.entity import Entity
 from loci.story.models import CharacterInfo
 from loci.timeutil import now
 

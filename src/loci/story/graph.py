@@ -13,46 +13,17 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from loci.story import names, resolution
 from loci.story.corrections import Correction
-from loci.story.kinds import Kind
+from loci.story.entity import INTRODUCTION_CHARS, Entity
 from loci.story.mentions import Mention
 from loci.story.reading import WordCase
 
 RECENT_KEPT = 3
-#: The sentences that introduce a name are kept until they are this long.
-INTRODUCTION_CHARS = 320
 _VOTES = ("ner_person", "ner_place", "ner_other", "said", "acts", "place_word", "article")
-
-
-@dataclass(frozen=True)
-class Seen:
-    """Where an entity was mentioned: its story position (tokens) and the sentence."""
-
-    position: int
-    excerpt: str
-
-
-@dataclass
-class Entity:
-    """A character, place or other entity as the cast knows it."""
-
-    id: int
-    name: str
-    kind: Kind
-    mentions: int
-    first: Seen
-    recent: list[Seen]
-    aliases: list[str]
-    names: list[int] = field(default_factory=list)
-    corrections: list[str] = field(default_factory=list)
-
-    def confirmed(self, after: int) -> bool:
-        """Mentioned at least `after` times."""
-        return self.mentions >= after
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
 from loci.story import kinds, names, people, store
 from loci.story.castview import CastView
-from loci.story.graph import Entity
+from loci.story.entity import Entity
 from loci.story.models import CharacterInfo, Mentioned, Relationship, StoryHit, StorySearchResult
 from loci.story.relevance import Named, Scored, Weights, rank
 

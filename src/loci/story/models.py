@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from loci.errors import InvalidInputError
 
 
 class StorySettings(BaseModel):
@@ -36,6 +38,19 @@ class StorySettings(BaseModel):
         if self.relief_percentage >= self.pressure_threshold:
             raise ValueError("relief_percentage must be below pressure_threshold")
         return self
+
+    def changed(self, changes: dict[str, object]) -> StorySettings:
+        """These settings with `changes` applied; InvalidInputError names what is wrong."""
+        try:
+            return StorySettings.model_validate({**self.model_dump(), **changes})
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'settings'}: {e['msg']}"
+                for e in exc.errors()
+            )
+            raise InvalidInputError(
+                f"invalid story settings: {problems}", field="settings"
+            ) from exc
 
     @property
     def chunk_tokens(self) -> int:

@@ -12,14 +12,11 @@ import json
 import re
 import sqlite3
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from loci.story import cast, corrections, kinds, names
+from loci.story.entity import INTRODUCTION_CHARS, Entity, Seen
 from loci.story.kinds import Kind, Votes
 from loci.story.reading import WordCase
-
-if TYPE_CHECKING:
-    from loci.story.graph import Entity
 
 _WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
 _VOTE_COLUMNS = (
@@ -75,8 +72,6 @@ def entities(
 ) -> list[Entity]:
     """The entities of name rows (id, written, mentions, first_pos, first_seen, recent_seen,
     person, kind), with the names shown and the notes the corrections leave."""
-    from loci.story.graph import Entity, Seen
-
     grouped: dict[int, list[tuple[object, ...]]] = {}
     for row in rows:
         grouped.setdefault(int(str(row[6])), []).append(row)
@@ -112,8 +107,6 @@ def entities(
 
 def _introduction(members: Sequence[tuple[object, ...]]) -> str:
     """The sentences that introduced the entity, earliest first, while they are short."""
-    from loci.story.graph import INTRODUCTION_CHARS
-
     text = ""
     for row in sorted(members, key=lambda r: int(str(r[3]))):
         for sentence in str(row[4]).split("\n"):

@@ -12,7 +12,6 @@ from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import ValidationError
 
 from loci import fields
 from loci.errors import InvalidInputError
@@ -21,7 +20,8 @@ from loci.search.ranking import fts_match
 from loci.storage.db import Database
 from loci.story import ingest, relief, store, threads, valve
 from loci.story.castview import CastView
-from loci.story.graph import Entity, EntityGraph, Recorded
+from loci.story.entity import Entity
+from loci.story.graph import EntityGraph, Recorded
 from loci.story.mentions import Extractor
 from loci.story.models import (
     ContextStats,
@@ -102,7 +102,7 @@ class StoryService:
         with self.db.write() as conn:
             found = store.session_or_new(conn, name, self.limits.defaults)
             if settings:
-                found.settings = changed(found.settings, settings)
+                found.settings = found.settings.changed(settings)
             found.interactions += 1
             new_names = [self._append(conn, found, piece) for piece in pieces]
             archived = relief.relieve_if_needed(conn, found, self.counter)
@@ -387,14 +387,3 @@ class SessionLookups:
     def texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
         """The text of each passage."""
         return self.service.texts(passage_ids)
-
-
-def changed(settings: StorySettings, changes: dict[str, object]) -> StorySettings:
-    """`settings` with `changes` applied; InvalidInputError names what is wrong."""
-    try:
-        return StorySettings.model_validate({**settings.model_dump(), **changes})
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'settings'}: {e['msg']}" for e in exc.errors()
-        )
-        raise InvalidInputError(f"invalid story settings: {problems}", field="settings") from exc
