@@ -10,7 +10,7 @@ from loci.story.models import CharacterInfo
 
 def register(story: click.Group) -> None:
     """Add the cast commands to the `story` group."""
-    for command in (character_command, rename, merge, split, alias, kind):
+    for command in (character_command, *CORRECTIONS):
         story.add_command(command)
 
 
@@ -51,69 +51,38 @@ def shown(info: CharacterInfo) -> str:
     return "\n".join(lines)
 
 
-def _corrected(
-    state: CliState, session_id: str, action: str, name: str, other: str, as_json: bool
-) -> None:
-    from loci.story.curation import correct
+def _correction(action: str, other: str, help_text: str) -> click.Command:
+    """The command of one kind of correction: SESSION_ID NAME OTHER."""
 
-    def work() -> None:
-        with opened_app(state) as app:
-            found = correct(app.story, session_id, action, name, other)
-        emit_json(found) if as_json else click.echo(shown(found))
+    @click.command(action, help=help_text)
+    @click.argument("session_id")
+    @click.argument("name")
+    @click.argument("other", metavar=other)
+    @json_option
+    @click.pass_obj
+    def command(state: CliState, session_id: str, name: str, other: str, as_json: bool) -> None:
+        from loci.story.curation import correct
 
-    run(work)
+        def work() -> None:
+            with opened_app(state) as app:
+                found = correct(app.story, session_id, action, name, other)
+            emit_json(found) if as_json else click.echo(shown(found))
 
+        run(work)
 
-@click.command("rename")
-@click.argument("session_id")
-@click.argument("name")
-@click.argument("new_name")
-@json_option
-@click.pass_obj
-def rename(state: CliState, session_id: str, name: str, new_name: str, as_json: bool) -> None:
-    """Show the character NAME as NEW_NAME (which becomes one of its names)."""
-    _corrected(state, session_id, "rename", name, new_name, as_json)
+    return command
 
 
-@click.command("merge")
-@click.argument("session_id")
-@click.argument("name")
-@click.argument("other")
-@json_option
-@click.pass_obj
-def merge(state: CliState, session_id: str, name: str, other: str, as_json: bool) -> None:
-    """Make OTHER and NAME one entity ("Teddy" is Laurie)."""
-    _corrected(state, session_id, "merge", name, other, as_json)
-
-
-@click.command("split")
-@click.argument("session_id")
-@click.argument("name")
-@click.argument("other")
-@json_option
-@click.pass_obj
-def split(state: CliState, session_id: str, name: str, other: str, as_json: bool) -> None:
-    """Split the name OTHER off the entity NAME: it is someone (or something) else."""
-    _corrected(state, session_id, "split", name, other, as_json)
-
-
-@click.command("alias")
-@click.argument("session_id")
-@click.argument("name")
-@click.argument("other")
-@json_option
-@click.pass_obj
-def alias(state: CliState, session_id: str, name: str, other: str, as_json: bool) -> None:
-    """Add OTHER as another name of NAME (found in the story's text from now on)."""
-    _corrected(state, session_id, "alias", name, other, as_json)
-
-
-@click.command("kind")
-@click.argument("session_id")
-@click.argument("name")
-@click.argument("kind_name", metavar="KIND", type=click.Choice(["character", "place", "other"]))
-@json_option
-@click.pass_obj
-def kind(state: CliState, session_id: str, name: str, kind_name: str, as_json: bool) -> None:
-    """Say what NAME is: a character, a place, or other (not a character)."""
-    _corrected(state, session_id, "kind", name, kind_name, as_json)
+CORRECTIONS = (
+    _correction(
+        "rename", "NEW_NAME", "Show the character NAME as NEW_NAME (one of its names now)."
+    ),
+    _correction("merge", "OTHER", 'Make OTHER and NAME one entity ("Teddy" is Laurie).'),
+    _correction(
+        "split", "OTHER", "Split the name OTHER off NAME: it is someone or something else."
+    ),
+    _correction(
+        "alias", "OTHER", "Add OTHER as another name of NAME (found in the text from now on)."
+    ),
+    _correction("kind", "KIND", "Say what NAME is: character, place, or other (not a character)."),
+)

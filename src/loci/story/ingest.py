@@ -71,25 +71,13 @@ def read(
                 spans=spans,
                 vectors=vectors[at : at + len(spans)],
                 mentions=mentions,
-                paragraphs=_paragraph_of(text, mentions),
+                paragraphs=reading.numbered(mentions, valve.paragraph_spans(text)),
                 words=reading.word_cases(text),
                 pairs=reading.pairs(text, mentions),
             )
         )
         at += len(spans)
     return read_pieces
-
-
-def _paragraph_of(text: str, mentions: Sequence[Mention]) -> list[int]:
-    """The number of the paragraph each mention is in."""
-    bounds = [end for _, end in valve.paragraph_spans(text)]
-    found: list[int] = []
-    paragraph = 0
-    for mention in mentions:
-        while paragraph < len(bounds) - 1 and mention.start >= bounds[paragraph]:
-            paragraph += 1
-        found.append(paragraph)
-    return found
 
 
 def excerpt(text: str, start: int, end: int) -> str:

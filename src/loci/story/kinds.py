@@ -9,10 +9,12 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   where things happen: "in Nice");
 - a saint's name is a place or a feast ("St. John", "St. Petersburgh");
 - a plural of a family's name, mostly after "the", is a household ("the Marches");
-- otherwise the cues vote: NER's label, speaking, acting, a pronoun taking the name up and a
-  title for a person; a preposition of place for a place; an article for a thing ("the
-  Pequod"), a nationality or an institution. A name whose cues are too few to say is
-  `unknown`.
+- otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
+  acting, a pronoun taking the name up and a title for a person; a preposition of place for a
+  place; an article for a thing, a place or not as NER has it ("the Pequod", "the Pacific").
+  A person must show as one: speak, act or be taken up by "he" or "she" in a tenth of its
+  mentions, or be called a person by NER again and again; a place must be somewhere things
+  happen. A name whose cues are too few to say is `unknown`.
 """
 
 from __future__ import annotations

@@ -35,7 +35,6 @@ class Person:
     sexes: set[str] = field(default_factory=set)
     married: set[bool] = field(default_factory=set)
     detail: int = 0
-    untitled: bool = False
     #: The sex the story gives its given names elsewhere ("Miss Amy", "John ... he").
     name_sex: str | None = None
     #: Whether a name of it is known to be a person's (not only found again by its words).
@@ -52,7 +51,6 @@ class Person:
         person.sexes |= {name.sex} if name.sex else set()
         person.married |= set() if name.married is None else {name.married}
         person.detail = name.detail
-        person.untitled = not name.titles
         return person
 
     @property
@@ -94,7 +92,6 @@ class Person:
         self.sexes |= other.sexes
         self.married |= other.married
         self.detail = max(self.detail, other.detail)
-        self.untitled |= other.untitled
         self.name_sex = self.name_sex or other.name_sex
         self.character |= other.character
 

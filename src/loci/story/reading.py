@@ -77,9 +77,9 @@ def pairs(text: str, mentions: Sequence[Mention]) -> list[tuple[int, int, str]]:
     sentence (or, restating one another, in apposition) and in one paragraph."""
     found: list[tuple[int, int, str]] = []
     real = [i for i, m in enumerate(mentions) if m.end > m.start]
-    sentence_of = _numbered([mentions[i] for i in real], sentences.spans(text))
+    sentence_of = numbered([mentions[i] for i in real], sentences.spans(text))
     paragraphs = _paragraphs(text)
-    paragraph_of = _numbered([mentions[i] for i in real], paragraphs)
+    paragraph_of = numbered([mentions[i] for i in real], paragraphs)
     quoted = _quoted(text, [mentions[i] for i in real], paragraphs)
     for x, i in enumerate(real):
         for y in range(x + 1, len(real)):
@@ -113,7 +113,7 @@ def _quoted(
     number of straight double quotes in its paragraph, or after more opening curly quotes
     than closing ones."""
     found: list[bool] = []
-    numbers = _numbered(mentions, paragraphs)
+    numbers = numbered(mentions, paragraphs)
     for mention, number in zip(mentions, numbers, strict=True):
         before = text[paragraphs[number][0] : mention.start]
         straight = before.count('"') % 2 == 1
@@ -122,7 +122,7 @@ def _quoted(
     return found
 
 
-def _numbered(mentions: Sequence[Mention], spans: Iterable[tuple[int, int]]) -> list[int]:
+def numbered(mentions: Sequence[Mention], spans: Iterable[tuple[int, int]]) -> list[int]:
     """The number of the span (sentence or paragraph) each mention starts in."""
     bounds = [end for _, end in spans]
     numbers: list[int] = []
