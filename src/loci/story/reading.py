@@ -46,18 +46,21 @@ class WordCase:
 
 
 def word_cases(text: str) -> dict[str, WordCase]:
-    """Every word of `text` (lower case) with its lower-case and capitalised-inside uses."""
+    """Every word of `text` (lower case) with its lower-case and capitalised-inside uses
+    (both may be none: a word seen only where a sentence starts)."""
     lower: Counter[str] = Counter()
     inside: Counter[str] = Counter()
+    seen: set[str] = set()
     starts = {left for left, _ in sentences.spans(text)}
     for match in WORD.finditer(text):
         word = match.group()
         folded = word.lower().replace("\u2019", "'")  # as kinds.word_key
+        seen.add(folded)
         if word[0].islower():
             lower[folded] += 1
         elif not _starts(text, match.start(), starts):
             inside[folded] += 1
-    return {word: WordCase(lower[word], inside[word]) for word in lower.keys() | inside.keys()}
+    return {word: WordCase(lower[word], inside[word]) for word in seen}
 
 
 def _starts(text: str, at: int, sentence_starts: set[int]) -> bool:

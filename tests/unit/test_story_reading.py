@@ -1,0 +1,77 @@
+"""Reading story text: sentences, names as written, the gazetteer, word case and meetings."""
+
+from __future__ import annotations
+
+from loci.story import sentences
+from loci.story.ingest import excerpt
+from loci.story.mentions import Extractor, Mention, cleaned, with_sexes
+from loci.story.reading import pairs, word_cases
+
+
+def test_a_sentence_never_ends_at_a_title_or_an_initial_nor_inside_dialogue() -> None:
+    text = '"Hurrah!" cried Jo. Mr. Darcy and Mr. Bingley came. R. Walton wrote. She smiled!'
+    assert [text[a:b].strip() for a, b in sentences.spans(text)] == [
+        '"Hurrah!" cried Jo.',
+        "Mr. Darcy and Mr. Bingley came.",
+        "R. Walton wrote.",
+        "She smiled!",
+    ]
+    at = text.index("Bingley")
+    assert excerpt(text, at, at + 7) == "Mr. Darcy and Mr. Bingley came."
+    assert excerpt("Then Mr. Darcy looked at Lizzy.", 10, 15) == "Then Mr. Darcy looked at Lizzy."
+
+
+def test_a_name_ends_where_its_capitalised_words_end_and_starts_after_stop_words() -> None:
+    text = "Jo warmly agreed. Mr. Darcy;--but no. But Ahab went. Then Meg Mr. Brooke came."
+
+    def surface(written: str) -> str | None:
+        at = text.index(written)
+        found = cleaned(text, at, at + len(written))
+        return None if found is None else found.surface
+
+    assert surface("Jo warmly") == "Jo"
+    assert surface("Mr. Darcy;--but") == "Mr. Darcy"
+    assert surface("But Ahab") == "Ahab"
+    assert surface("Meg Mr. Brooke") == "Meg"
+    assert surface("Then") is None or surface("Then") == "Then"
+
+
+def test_the_gazetteer_finds_a_known_name_across_a_line_break_and_with_its_surname() -> None:
+    text = "Then Amy March came with Miss Darcy and Theodore\nLaurence, and Amy alone."
+    known = ["Amy", "Mrs. March", "Darcy", "Theodore Laurence"]
+    found = [m.surface for m in Extractor().known_mentions(text, known)]
+    assert found == ["Amy March", "Miss Darcy", "Theodore Laurence", "Amy"]
+
+
+def test_a_word_capitalised_only_where_a_sentence_starts_is_counted_so() -> None:
+    cases = word_cases('"Hush!" said Jo. Time passed, and Jo waited for time.\nHush, Meg.')
+    assert cases["jo"].inside == 2 and cases["jo"].lower == 0
+    assert cases["hush"].inside == 0  # at a sentence's start and a line's
+    assert cases["time"].lower == 1 and cases["time"].inside == 0
+
+
+def test_names_in_one_sentence_of_narration_are_apart_and_a_restatement_is_one() -> None:
+    text = (
+        '"Jo," said Meg, and Jo laughed. Teddy, or Mr. Theodore Laurence, bowed. '
+        "Kitty, or Mary, will go."
+    )
+    mentions = [
+        Mention(word, text.index(word), text.index(word) + len(word))
+        for word in ("Jo", "Meg", "Mr. Theodore Laurence", "Kitty", "Mary")
+    ]
+    mentions.insert(2, Mention("Jo", text.index("Jo laughed"), text.index("Jo laughed") + 2))
+    mentions.insert(3, Mention("Teddy", text.index("Teddy"), text.index("Teddy") + 5))
+    met = {(mentions[i].surface, mentions[j].surface, kind) for i, j, kind in pairs(text, mentions)}
+    assert ("Jo", "Meg", "sentence") not in met or ("Meg", "Jo", "sentence") in met
+    assert ("Meg", "Jo", "sentence") in met  # both in the narration
+    assert ("Teddy", "Mr. Theodore Laurence", "apposition") in met
+    assert ("Kitty", "Mary", "sentence") in met  # "or" between two names that share none
+
+
+def test_the_pronoun_after_a_name_says_its_sex_but_never_across_a_quotation() -> None:
+    text = 'Darcy bowed, and he left. "Lizzy," said her father, and he frowned.'
+    mentions = [
+        Mention("Darcy", 0, 5),
+        Mention("Lizzy", text.index("Lizzy"), text.index("Lizzy") + 5),
+    ]
+    assert [m.sex for m in with_sexes(text, mentions)] == ["m", None]
