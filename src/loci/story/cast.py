@@ -347,19 +347,21 @@ def _preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
     """Of several people a name fits: those who bear its title of rank too ("Sir William" is
     Sir William Lucas, not William Goulding). Of several a single word fits: those of the word's
     own sex (by the pronouns that take it up), else the men (narration names men by surname
-    alone far more than women); of those, one named far more often than any other ("Hannah",
-    said a hundred times, is not the Hannah named once)."""
+    alone far more than women). Of those, one named far more often than any other ("Hannah",
+    said a hundred times, is not the Hannah named once); for a titled name, only among people
+    all named less often than it (its fuller forms, not the family's main character)."""
     ranked_titles = guest.titles & RANKS
     titled = [g for g in groups if any(ranked_titles & p.titles for p in g)]
     if titled:
         return titled
-    if guest.detail > 0:
+    if guest.detail > 0 and any(sum(p.count for p in g) >= guest.count for g in groups):
         return groups  # "Mr. Laurence" is no more Laurie for Laurie's being named more
-    sex = guest.votes.sex()
-    if sex is not None:
-        groups = [g for g in groups if _sex_of(g) in (sex, None)]
-    else:
-        groups = [g for g in groups if _sex_of(g) == "m"] or groups
+    if guest.detail == 0:
+        sex = guest.votes.sex()
+        if sex is not None:
+            groups = [g for g in groups if _sex_of(g) in (sex, None)]
+        else:
+            groups = [g for g in groups if _sex_of(g) == "m"] or groups
     ranked = sorted(groups, key=lambda g: -sum(p.count for p in g))
     if len(ranked) > 1:
         first, second = (sum(p.count for p in g) for g in ranked[:2])
