@@ -185,3 +185,27 @@ def test_a_name_looked_up_goes_to_the_person_it_fits_never_to_a_conflicting_one(
     assert find(cast, "Jo") is None
     cast[2] = entity(3, "Mr. Laurence", ["Mr. Laurence"], 900)
     assert find(cast, "Theodore Laurence") is cast[0]  # more of its words, whoever is named more
+
+
+def test_a_titled_name_goes_to_its_fuller_form_named_far_more_but_never_to_a_main_character() -> (
+    None
+):
+    groups = gathered(
+        {
+            "Mr. Laurence": person(80, "m"),
+            "James Laurence": person(4, "m"),
+            "John Laurence": person(1, "m"),
+            "Aunt Carrol": person(8),
+            "Mrs. Carrol": person(7),
+        }
+    )
+    assert {"Mr. Laurence", "James Laurence"} in groups and {"John Laurence"} in groups
+    assert {"Aunt Carrol", "Mrs. Carrol"} in groups  # an aunt by her surname is a wife
+    family = gathered(
+        {
+            "Mr. Laurence": person(80, "m"),
+            "Theodore Laurence": person(600, "m"),
+            "James Laurence": person(4, "m"),
+        }
+    )
+    assert {"Mr. Laurence"} in family  # the grandson, named more, makes it a guess: apart
