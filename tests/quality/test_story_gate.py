@@ -2,8 +2,9 @@
 
 Frankenstein (the smallest dev novel; the cast was tuned on Pride and Prejudice and Little
 Women). Measured when the gate was set: needles in context 1.0, in search@5 1.0 (plain recall
-over the same chunks 1.0), character recall 0.94, cohesion 0.80 (four of its spec forms never
-occur in the text: "Victor Frankenstein", "William Frankenstein"...), conflated 0, spurious 1.
+over the same chunks 1.0), character recall 1.0, cohesion 0.87 (three of its spec forms never
+occur in the text: "Victor Frankenstein", "William Frankenstein"...), conflated 1 (the family
+name), spurious 1.
 """
 
 from __future__ import annotations
@@ -27,5 +28,5 @@ def test_a_held_out_novels_cast_search_and_context(tmp_path: Path, embedder: Onn
     search, baseline = report["needle_in_search@5"], report["baseline"]["needle_in_search@5"]
     assert search >= 0.9 and search >= baseline - 0.02
     assert report["character_recall"] >= 0.9
-    assert report["cohesion"] >= 0.78
+    assert report["cohesion"] >= 0.85
     assert report["conflated"] <= 1 and report["spurious"] <= 3

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loci.story import sentences
 from loci.story.ingest import excerpt
-from loci.story.mentions import Extractor, Mention, cleaned, with_sexes
+from loci.story.mentions import Extractor, Mention, cleaned, with_given_name, with_sexes
 from loci.story.reading import pairs, word_cases
 
 
@@ -41,6 +41,21 @@ def test_the_gazetteer_finds_a_known_name_across_a_line_break_and_with_its_surna
     known = ["Amy", "Mrs. March", "Darcy", "Theodore Laurence"]
     found = [m.surface for m in Extractor().known_mentions(text, known)]
     assert found == ["Amy March", "Miss Darcy", "Theodore Laurence", "Amy"]
+
+
+def test_a_given_name_before_a_lone_surname_is_part_of_the_name() -> None:
+    text = (
+        "\u201cAlphonse Frankenstein. Poor Frankenstein! Will Frankenstein come? Miss Frankenstein."
+    )
+
+    def widened(before: str) -> str:
+        at = text.index("Frankenstein", text.index(before))
+        return with_given_name(text, Mention("Frankenstein", at, at + 12, label="person")).surface
+
+    assert widened("Alphonse") == "Alphonse Frankenstein"
+    assert [widened("Poor"), widened("Will"), widened("Miss")] == ["Frankenstein"] * 3
+    found = Extractor().mentions("\u201cYour father,\n\n\u201cAlphonse Frankenstein.", [])
+    assert "Alphonse Frankenstein" in [m.surface for m in found]
 
 
 def test_a_word_capitalised_only_where_a_sentence_starts_is_counted_so() -> None:

@@ -96,6 +96,7 @@ ACTS_AFTER = re.compile(r"^,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept
 SEX_PRONOUN = re.compile(r"\b(?:(he|himself)|(she|herself))\b")
 QUOTE = re.compile(r"[\"\u201c\u201d]")
 TITLE_BEFORE = re.compile(r"\b([A-Z][a-z]{0,11})\.?\s+$")
+WORD_BEFORE = re.compile(r"\b([A-Z][a-z]+)[ \t]+$")
 SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
 POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
 NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
@@ -175,6 +176,8 @@ class Extractor:
             if label is None:
                 continue
             mention = cleaned(text, ent.start_char, ent.end_char)
+            if mention is not None and label == "person":
+                mention = with_given_name(text, mention)
             if mention is not None:
                 yield replace(mention, label=label)
 
@@ -229,6 +232,21 @@ def cleaned(text: str, start: int, end: int) -> Mention | None:
     if end <= start or "\n\n" in text[start:end] or not is_name(surface):
         return None
     return Mention(surface, start, end)
+
+
+def with_given_name(text: str, mention: Mention) -> Mention:
+    """`mention`, with the given name written before a lone surname that NER left out
+    ("Alphonse Frankenstein", where the small model tags only "Frankenstein"): a capitalised
+    word the census lists as a given name, not a title and not a common word."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    word = WORD_BEFORE.search(text, max(0, mention.start - 20), mention.start)
+    if word is None or len(mention.surface.split()) > 1 or names.is_title(mention.surface):
+        return mention
+    given = word.group(1)
+    if names.is_title(given) or given.lower() in STOP_WORDS or not names.is_given_name(given):
+        return mention
+    return replace(mention, surface=f"{given} {mention.surface}", start=word.start(1))
 
 
 def _past_stop_words(text: str, start: int, end: int) -> int:

@@ -216,6 +216,12 @@ def _spellings(name: str) -> frozenset[str]:
     return frozenset({name})
 
 
+def is_given_name(word: str) -> bool:
+    """Whether the US census lists hold `word` as a given name ("Alphonse")."""
+    men, women = _census()
+    return word.lower() in men or word.lower() in women
+
+
 def census_sex(given: str) -> str | None:
     """The sex the US census lists give a given name ("m", "f"), when one list holds it far
     more often than the other."""
