@@ -22,7 +22,10 @@ def test_a_sentence_never_ends_at_a_title_or_an_initial_nor_inside_dialogue() ->
 
 
 def test_a_name_ends_where_its_capitalised_words_end_and_starts_after_stop_words() -> None:
-    text = "Jo warmly agreed. Mr. Darcy;--but no. But Ahab went. Then Meg Mr. Brooke came."
+    text = (
+        "Jo warmly agreed. Mr. Darcy;--but no. But Ahab went. Then Meg Mr. Brooke came. "
+        "Where's Laurie? O Laurie, come!"
+    )
 
     def surface(written: str) -> str | None:
         at = text.index(written)
@@ -33,6 +36,8 @@ def test_a_name_ends_where_its_capitalised_words_end_and_starts_after_stop_words
     assert surface("Mr. Darcy;--but") == "Mr. Darcy"
     assert surface("But Ahab") == "Ahab"
     assert surface("Meg Mr. Brooke") == "Meg"
+    assert surface("Where's Laurie") == "Laurie"
+    assert surface("O Laurie") == "Laurie"
     assert surface("Then") is None or surface("Then") == "Then"
 
 

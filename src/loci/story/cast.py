@@ -349,12 +349,12 @@ def _preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
     own sex (by the pronouns that take it up), else the men (narration names men by surname
     alone far more than women). Of those, one named far more often than any other ("Hannah",
     said a hundred times, is not the Hannah named once); for a titled name, only among people
-    all named less often than it (its fuller forms, not the family's main character)."""
+    all named far less often than it (its fuller forms, not the family's main character)."""
     ranked_titles = guest.titles & RANKS
     titled = [g for g in groups if any(ranked_titles & p.titles for p in g)]
     if titled:
         return titled
-    if guest.detail > 0 and any(sum(p.count for p in g) >= guest.count for g in groups):
+    if guest.detail > 0 and any(DOMINANCE * sum(p.count for p in g) > guest.count for g in groups):
         return groups  # "Mr. Laurence" is no more Laurie for Laurie's being named more
     if guest.detail == 0:
         sex = guest.votes.sex()

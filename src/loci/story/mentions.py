@@ -100,7 +100,9 @@ WORD_BEFORE = re.compile(r"\b([A-Z][a-z]+)[ \t]+$")
 SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
 POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
 NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
-STOP_WORD = re.compile(r"([A-Za-z]+)[ \t]+")
+#: A word NER may run into before a name: a stop word, with its contraction ("Where's"), or
+#: the vocative "O" ("O Laurie").
+STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
 #: Between the words of a known name: spaces, or a line break ("Theodore\nLaurence").
 LINE_BREAK_OR_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
@@ -251,14 +253,18 @@ def with_given_name(text: str, mention: Mention) -> Mention:
 
 def _past_stop_words(text: str, start: int, end: int) -> int:
     """`start`, past the capitalised stop words NER ran into at a sentence's start ("But
-    Ahab", "Where Steelkilt"), as spaCy lists them."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
+    Ahab", "Where's Laurie"), as spaCy lists them, and past a vocative "O"."""
     word = STOP_WORD.match(text, start, end)
-    while word and word.end() < end and word.group(1).lower() in STOP_WORDS:
+    while word and word.end() < end and _before_a_name(word.group(1)):
         start = word.end()
         word = STOP_WORD.match(text, start, end)
     return start
+
+
+def _before_a_name(word: str) -> bool:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return word.lower() in STOP_WORDS or word == "O"
 
 
 def _name_length(span: str) -> int:
