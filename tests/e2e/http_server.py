@@ -141,11 +141,12 @@ def wait_until_healthy(served: Served) -> None:
 
 
 @asynccontextmanager
-async def http_client(served: Served, token: str | None = None) -> Any:
-    """The MCP SDK's client over streamable HTTP, with the token."""
+async def http_client(served: Served, token: str | None = None, **options: Any) -> Any:
+    """The MCP SDK's client over streamable HTTP, with the token (and `Client` options)."""
     headers = {"Authorization": f"Bearer {token or served.token}"}
     http = create_mcp_http_client(headers=headers)
-    async with http, Client(streamable_http_client(served.url, http_client=http)) as client:
+    transport = streamable_http_client(served.url, http_client=http)
+    async with http, Client(transport, **options) as client:
         yield client
 
 

@@ -24,7 +24,7 @@ async def _responses(process, wanted: set[int | str]) -> dict[int | str, dict]:
             *lines, buffer = buffer.split(b"\n")
             for line in lines:
                 message = json.loads(line)
-                if message.get("id") in wanted:
+                if "id" in message and message["id"] in wanted:
                     found[message["id"]] = message
             if wanted <= set(found):
                 return found
@@ -40,8 +40,10 @@ def _call(request_id: int, name: str, arguments_json: str) -> bytes:
 async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
     """Every request gets an answer: one holding a lone surrogate or nested too deep for the
     SDK's JSON reader (both dropped without a word before) gets a JSON-RPC parse error with
-    its id, one that is JSON but not JSON-RPC an invalid-request error, and invalid UTF-8 is
-    read as U+FFFD; nothing invalid is stored, the server logs why, and it goes on."""
+    its id, one that is JSON but not JSON-RPC (a method that is not text, params that are
+    not an object, JSON-RPC 1.0, a batch) an invalid-request error with its id, one with no
+    id that can be written back an error with a null id, and invalid UTF-8 is read as
+    U+FFFD; nothing invalid is stored, the server logs why, and it goes on."""
     params = server_params(tmp_path)
     async with await anyio.open_process(
         [params.command, *params.args], env=params.env, stderr=subprocess.PIPE
@@ -61,8 +63,13 @@ async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
         await send(_call(6, "remember", f'{{"content":"deep","metadata":{{"a":{deep}}}}}'))
         await send(b'{"jsonrpc":"2.0","id":"seven","params":{}}\n')
         await send(b'{"jsonrpc":"2.0","method":"notifications/x","params":{"a":"\\udfff"}}\n')
+        await send(b'{"jsonrpc":"2.0","id":8,"method":5}\n')
+        await send(b'{"jsonrpc":"2.0","id":9,"method":"ping","params":3}\n')
+        await send(b'{"jsonrpc":"1.0","id":10,"method":"ping"}\n')
+        await send(b'[{"jsonrpc":"2.0","id":11,"method":"ping"}]\n')
+        await send(b'\n{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}\n')
         await send(_call(5, "stats", "{}"))
-        answers = await _responses(process, {2, 3, 4, 5, 6, "seven"})
+        answers = await _responses(process, {2, 3, 4, 5, 6, "seven", 8, 9, 10, 11, None})
         for request_id in (3, 4):
             result = answers[request_id]["result"]
             assert result["isError"] is True
@@ -72,6 +79,10 @@ async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
         assert answers[6]["error"]["code"] == -32700
         assert "nests too deep" in answers[6]["error"]["message"]
         assert answers["seven"]["error"]["code"] == -32600
+        for request_id in (8, 9, 10, 11):
+            assert answers[request_id]["error"]["code"] == -32600, answers[request_id]
+        assert "batch" in answers[11]["error"]["message"]
+        assert answers[None]["error"]["code"] in (-32700, -32600)  # no id it can write back
         assert answers[5]["result"]["structuredContent"]["total_memories"] == 0
         await process.stdin.aclose()
         logged = b""
@@ -80,7 +91,7 @@ async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
                 logged += chunk
         assert logged.count(b"WARNING") >= 4, logged.decode(errors="replace")
         assert b"answered request 2 with error -32700" in logged
-        assert b"ignored a message with no id to answer" in logged
+        assert b"answered request None with error" in logged
 
 
 async def test_closing_while_the_model_loads_exits_cleanly(tmp_path):

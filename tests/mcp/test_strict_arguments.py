@@ -104,3 +104,44 @@ async def test_a_batch_stores_its_valid_items_and_lists_the_others(connect: Conn
         schema = next(t for t in (await client.list_tools()).tools if t.name == "remember_batch")
         item = schema.input_schema["properties"]["memories"]["items"]
         assert item["additionalProperties"] is False and "content" in item["required"]
+
+
+async def test_an_unknown_tool_answers_the_documented_error_shape(connect: Connect) -> None:
+    async with connect() as client:
+        for name in ("remembr", "../etc/passwd", "x" * 5_000):
+            error = tool_error(await client.call_tool(name, {"content": "kept?"}))
+            assert error["type"] == "not_found", error
+            assert "tools/list" in error["message"]
+            assert len(error["details"]["tool"]) <= 103  # a long name is not echoed whole
+        assert await stored(client) == 0
+
+
+@pytest.mark.parametrize(
+    ("tool", "field", "limit", "setting"),
+    [
+        ("remember", "content", 65_536, "LOCI_MAX_CONTENT_BYTES"),
+        ("recall", "query", 65_536, "LOCI_MAX_CONTENT_BYTES"),
+        ("extract", "text", 4 * 65_536, "4 x LOCI_MAX_CONTENT_BYTES"),
+        ("get_story_context", "current_input", 262_144, "LOCI_STORY_MAX_INPUT_BYTES"),
+        ("search_story_memory", "query", 16_384, None),
+    ],
+)
+async def test_every_limit_error_names_the_limit_it_applied(
+    connect: Connect, tool: str, field: str, limit: int, setting: str | None
+) -> None:
+    arguments = {field: "word " * (limit // 5 + 1)}
+    if tool.endswith("story_context") or tool.endswith("story_memory"):
+        arguments["session_id"] = "s"
+    async with connect() as client:
+        if "session_id" in arguments:
+            await client.call_tool(
+                "continue_story", {"session_id": "s", "user_input": "", "assistant_response": "x"}
+            )
+        error = tool_error(await client.call_tool(tool, arguments))
+    assert error["type"] == "invalid_input", error
+    assert error["details"]["max_bytes"] == limit
+    assert f"the limit is {limit}" in error["message"]
+    if setting is None:
+        assert "LOCI_" not in error["message"]  # a fixed limit names no setting
+    else:
+        assert f"({setting})" in error["message"]

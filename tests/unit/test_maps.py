@@ -16,7 +16,7 @@ from loci.app import App
 from loci.errors import InvalidInputError, NotFoundError
 from loci.memory.models import MemoryDraft
 from loci.spatial.hdbscan import hdbscan
-from loci.spatial.layout import mutual_neighbours
+from loci.spatial.layout import mutual_neighbours, project, upright
 from loci.spatial.tsne import tsne
 from tests.cli_runner import run_loci
 from tests.unit.test_regions import TOPICS, remember_topics
@@ -58,6 +58,22 @@ def test_tsne_keeps_neighbourhoods() -> None:
     assert layout.shape == (160, 2) and np.isfinite(layout).all()
     assert trustworthiness(vectors, layout, n_neighbors=10, metric="cosine") > 0.9
     assert np.array_equal(layout, tsne(vectors))  # the same map every time
+
+
+def test_a_map_has_one_orientation_whichever_mirror_the_projection_lands_on() -> None:
+    rng = np.random.default_rng(5)
+    centres = rng.normal(size=(3, 16))
+    vectors = np.vstack([c + 0.3 * rng.normal(size=(20, 16)) for c in centres]).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    # Opposite vectors have the same distances; t-SNE lays them out as mirror images.
+    assert not np.allclose(tsne(vectors), tsne(-vectors))
+    assert np.array_equal(project(vectors), project(-vectors))
+    layout = rng.normal(size=(50, 2)) * [3.0, 1.0] + [5.0, -2.0]
+    for angle in (0.3, 1.9, 4.0):
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        for mirror in ([1.0, 1.0], [-1.0, 1.0]):
+            moved = (layout * mirror) @ turn.T + 7.0
+            assert np.allclose(upright(moved), upright(layout), atol=1e-9)
 
 
 def test_mutual_neighbours_are_mutual_and_close() -> None:

@@ -336,6 +336,7 @@ class ContextService:
                 "(LOCI_CONTEXT_MAX_BYTES)",
                 field="content",
                 size=size,
+                max_bytes=self._limits.max_bytes,
             )
         return content
 

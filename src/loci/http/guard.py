@@ -19,6 +19,7 @@ import anyio
 
 from loci.errors import LociError
 from loci.http.token import BearerToken
+from loci.mcp.client_log import SERVER_ONLY
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -181,7 +182,9 @@ class Guard:
             await _refuse(scope, send, 504, "timeout", message)
             return
         log.warning(
-            "%s %s answered too late: the event stream was ended", scope["method"], scope["path"]
+            "answered too late (the event stream was ended) a request from %s",
+            _peer(scope),
+            extra=SERVER_ONLY,
         )
         headers = dict(answer[0].get("headers", []))
         body = b""
@@ -256,7 +259,8 @@ async def _refuse(
     message: str,
     headers: list[tuple[bytes, bytes]] | None = None,
 ) -> None:
-    log.warning("%s %s refused (%d %s)", scope["method"], scope["path"], status, kind)
+    # Never the path or other text the client chose: the log is read by people.
+    log.warning("refused (%d %s) a request from %s", status, kind, _peer(scope), extra=SERVER_ONLY)
     body = json.dumps(_error_object(None, kind, message)).encode("utf-8")
     fields = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send(

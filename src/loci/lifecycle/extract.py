@@ -32,6 +32,8 @@ _SPEAKER = re.compile(r"^\s*([A-Z][\w .'-]{0,40}?):\s+(.+)$")
 DUPLICATE_LIKENESS = 0.9
 #: Characters of a source line shown with an extracted item.
 SNIPPET_CHARS = 200
+#: How many times a memory's largest content `extract` reads in one call.
+TEXT_TIMES_CONTENT = 4
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,12 @@ class ExtractService:
         types: Sequence[str] = TYPES,
     ) -> ExtractResult:
         """Store the memorable sentences of `text` in `namespace`; say why the others were not."""
-        text = fields.content(text, self._engine.limits.max_content_bytes * 4, "text")
+        text = fields.content(
+            text,
+            self._engine.limits.max_content_bytes * TEXT_TIMES_CONTENT,
+            "text",
+            setting=f"{TEXT_TIMES_CONTENT} x LOCI_MAX_CONTENT_BYTES",
+        )
         namespace = fields.namespace(namespace)
         min_importance = fields.unit_float(min_importance, "min_importance")
         wanted = _types(types)

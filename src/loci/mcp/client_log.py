@@ -3,8 +3,9 @@
 A record logged while a request is handled (in the event loop or in the tool's worker thread,
 which inherits the request's context) is sent before that request's answer; one logged outside
 any request (the background warm-up, a line the transport could not read) is sent after the
-next request's answer. The client picks the lowest level it wants with `logging/setLevel`
-(warning until it does); standard error keeps the server's own level (`LOCI_LOG_LEVEL`).
+next request's answer, unless it is logged with `SERVER_ONLY`. The client picks the lowest
+level it wants with `logging/setLevel` (warning until it does); standard error keeps the
+server's own level (`LOCI_LOG_LEVEL`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ CLIENT_LEVELS: dict[LoggingLevel, int] = {
 #: Records kept for the next request when none is being handled (the oldest are dropped).
 MAX_PENDING = 100
 LOGGER = "loci"
+#: `extra=` for a record that stays in the server's own log: over HTTP one server has many
+#: clients, and what one client's request caused (a refusal) is not another client's business.
+SERVER_ONLY: dict[str, object] = {"loci_server_only": True}
 
 _request_records: ContextVar[list[logging.LogRecord] | None] = ContextVar(
     "loci_request_records", default=None
@@ -48,7 +52,10 @@ class ClientLog(logging.Handler):
         self._pending: deque[logging.LogRecord] = deque(maxlen=MAX_PENDING)
 
     def emit(self, record: logging.LogRecord) -> None:
-        """Keep the record for the request being handled, or for the next one."""
+        """Keep the record for the request being handled, or for the next one (never one
+        logged with `SERVER_ONLY`)."""
+        if getattr(record, "loci_server_only", False):
+            return
         records = _request_records.get()
         (self._pending if records is None else records).append(record)
 

@@ -17,6 +17,7 @@ from loci.contextdocs.models import (
 from loci.fields import MAX_COUNT
 from loci.mcp.memory_tools import ADDITIVE, READ_ONLY
 from loci.mcp.provider import AppProvider
+from loci.mcp.strict import byte_limited_text
 from loci.settings import Settings
 
 NAME = r"^[A-Za-z0-9_-]{1,64}$"
@@ -41,11 +42,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     """Add the context-file tools and the template resource to `server`."""
     Content = Annotated[  # noqa: N806 (a type alias built from the settings)
         str,
-        Field(
-            min_length=1,
-            max_length=settings.context_max_bytes,
-            description="The whole Markdown document.",
-        ),
+        byte_limited_text(settings.context_max_bytes),
+        Field(description="The whole Markdown document."),
     ]
 
     def init_project(

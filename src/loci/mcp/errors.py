@@ -9,9 +9,11 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 from pydantic import ValidationError
 
-from loci.errors import InvalidInputError, LociError
+from loci.errors import InvalidInputError, LociError, NotFoundError
 
 log = logging.getLogger("loci.mcp")
+#: How much of a client's unknown tool name an error repeats.
+MAX_NAME_SHOWN = 100
 UNKNOWN_ARGUMENT = "not an argument of this tool (see its input schema)"
 
 
@@ -50,6 +52,16 @@ def invalid_arguments(subject: str, exc: ValidationError) -> InvalidInputError:
     ]
     summary = "; ".join(f"{p['field']}: {p['message']}" for p in problems)
     return InvalidInputError(f"invalid arguments for {subject}: {summary}", errors=problems)
+
+
+def unknown_tool(name: str) -> NotFoundError:
+    """A call to a tool this server does not offer (or whose toolset is disabled)."""
+    shown = name if len(name) <= MAX_NAME_SHOWN else name[:MAX_NAME_SHOWN] + "..."
+    return NotFoundError(
+        f"no tool named {shown!r}: tools/list names the tools this server offers "
+        "(LOCI_TOOLSETS chooses the toolsets)",
+        tool=shown,
+    )
 
 
 def internal_error(tool: str) -> CallToolResult:

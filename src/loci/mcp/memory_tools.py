@@ -10,6 +10,7 @@ from loci.errors import InvalidInputError
 from loci.fields import MAX_COUNT
 from loci.mcp.errors import invalid_arguments
 from loci.mcp.provider import AppProvider, progress_reporter
+from loci.mcp.strict import byte_limited_text
 from loci.memory.models import (
     ExportResult,
     ForgetBatchResult,
@@ -86,7 +87,7 @@ DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idemp
 
 def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     """Add the memory tools and resources to `server`, bounded by `settings`."""
-    content_field = Field(min_length=1, max_length=settings.max_content_bytes)
+    content_field = byte_limited_text(settings.max_content_bytes)
     # Type aliases built from the settings, hence capitalised locals.
     Content = Annotated[str, content_field, Field(description="The text to remember.")]  # noqa: N806
     Query = Annotated[  # noqa: N806

@@ -31,7 +31,12 @@ from loci import __version__
 from loci.errors import LociError
 from loci.mcp import completions
 from loci.mcp.client_log import ClientLog
-from loci.mcp.errors import from_loci_error, from_validation_error, internal_error
+from loci.mcp.errors import (
+    from_loci_error,
+    from_validation_error,
+    internal_error,
+    unknown_tool,
+)
 from loci.mcp.provider import AppProvider
 from loci.mcp.tool_listing import ToolListing
 from loci.settings import Settings
@@ -163,8 +168,8 @@ class LociServer(MCPServer[Any]):
                 return from_loci_error(cause)
             if isinstance(cause, ValidationError):
                 return from_validation_error(name, cause)
-            if cause is None:
-                raise  # unknown tool: the SDK's own message says so
+            if cause is None and self._tool_manager.get_tool(name) is None:
+                return from_loci_error(unknown_tool(name))
             log.error("tool %s crashed", name, exc_info=cause)
             return internal_error(name)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 
 class StrictArguments(FuncMetadata):
@@ -46,3 +46,10 @@ def make_strict(tool: Tool) -> None:
     )
     tool.parameters = arguments.model_json_schema(by_alias=True)
     tool.description = inspect.cleandoc(tool.description)
+
+
+def byte_limited_text(limit: int, *, min_length: int = 1) -> Any:
+    """A text argument whose service checks its size in UTF-8 bytes and names the setting
+    that changes the limit; the schema advertises the limit as `maxLength` (the schema's own
+    check would refuse first, counting characters, with no word of the setting)."""
+    return Field(min_length=min_length, json_schema_extra={"maxLength": limit})

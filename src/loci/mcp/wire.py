@@ -1,12 +1,13 @@
-"""The stdio transport, with an answer for every request the SDK cannot read.
+"""The stdio transport, with an answer for every message the SDK cannot read.
 
 The SDK's stdio transport parses each line with pydantic; a line it cannot parse (a lone
 surrogate escape such as `\\ud800`, nesting deeper than its JSON reader goes, a message that is
-not JSON-RPC) reaches the server as an exception, which the server drops without a word, and
-the client waits for an answer that never comes. Here such a line is answered with a JSON-RPC
-error carrying the request's id, found by a reader that takes what pydantic's refuses, and the
-reason is logged as a warning. A line with no id to answer (a notification, or not JSON at all)
-is only logged.
+not JSON-RPC, a batch) reaches the server as an exception, which the server drops without a
+word, and the client waits for an answer that never comes. Here stdin keeps each line until the
+message made of it is taken (the transport makes exactly one message or one failure of each
+line, in order), so a failure is answered from its own line: a JSON-RPC error carrying the
+request's id, or a null id when the line has none that can be written back. The reason is
+logged as a warning.
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
+from collections import deque
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
+from io import TextIOWrapper
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, BinaryIO, Self
 
 import anyio
 from mcp.server.stdio import stdio_server
@@ -31,6 +35,7 @@ log = logging.getLogger("loci.mcp")
 #: What follows a top-level `"id"` key: a number or a JSON string.
 _ID_VALUE = re.compile(r'\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 RequestId = int | str
+_NOT_JSON = object()
 
 
 @asynccontextmanager
@@ -38,18 +43,49 @@ async def answering_stdio() -> AsyncIterator[
     tuple[ReadStream[SessionMessage | Exception], WriteStream[SessionMessage]]
 ]:
     """The SDK's stdio streams, reading past unreadable lines once they are answered."""
-    async with stdio_server() as (read_stream, write_stream):
-        yield AnsweringReadStream(read_stream, write_stream), write_stream
+    stdin = KeptLines(_Unowned(sys.stdin.buffer))
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+        yield AnsweringReadStream(read_stream, write_stream, stdin.lines), write_stream
+
+
+class _Unowned(TextIOWrapper):
+    """stdin as UTF-8 text whose closing leaves the process's own stdin open."""
+
+    def __init__(self, buffer: BinaryIO) -> None:
+        super().__init__(buffer, encoding="utf-8", errors="replace")
+
+    def close(self) -> None:
+        with suppress(ValueError):
+            self.detach()
+
+
+class KeptLines(anyio.AsyncFile[str]):
+    """An async text file that keeps each line it reads, in order, until it is taken."""
+
+    def __init__(self, file: TextIOWrapper) -> None:
+        super().__init__(file)
+        self.lines: deque[str] = deque()
+
+    async def readline(self) -> str:
+        """The next line, kept as well."""
+        line = await super().readline()
+        if line:
+            self.lines.append(line)
+        return line
 
 
 class AnsweringReadStream:
     """A read stream that answers the transport's parse failures instead of passing them on."""
 
     def __init__(
-        self, inner: ReadStream[SessionMessage | Exception], replies: WriteStream[SessionMessage]
+        self,
+        inner: ReadStream[SessionMessage | Exception],
+        replies: WriteStream[SessionMessage],
+        lines: deque[str],
     ) -> None:
         self._inner = inner
         self._replies = replies
+        self._lines = lines
 
     @property
     def last_context(self) -> Any:
@@ -60,15 +96,13 @@ class AnsweringReadStream:
         """The next readable message."""
         while True:
             item = await self._inner.receive()
+            line = self._lines.popleft() if self._lines else ""
             if not isinstance(item, Exception):
                 return item
-            await self._answer(item)
+            for request_id, error in unreadable_message(line, item):
+                await self._answer(request_id, error)
 
-    async def _answer(self, failure: Exception) -> None:
-        request_id, error = unreadable_request(failure)
-        if request_id is None:
-            log.warning("ignored a message with no id to answer: %s", error.message)
-            return
+    async def _answer(self, request_id: RequestId | None, error: ErrorData) -> None:
         log.warning("answered request %r with error %d: %s", request_id, error.code, error.message)
         reply = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
         try:
@@ -102,16 +136,43 @@ class AnsweringReadStream:
         return None
 
 
-def unreadable_request(failure: Exception) -> tuple[RequestId | None, ErrorData]:
-    """The id of the request a transport could not read (None if it has none), and the
-    JSON-RPC error that tells the client why."""
-    raw = _raw_input(failure)
-    if isinstance(raw, str):
-        return top_level_id(raw), ErrorData(code=PARSE_ERROR, message=_parse_problem(failure))
-    found = raw.get("id") if isinstance(raw, dict) else None
-    request_id = found if isinstance(found, int | str) and not isinstance(found, bool) else None
+def unreadable_message(line: str, failure: Exception) -> list[tuple[RequestId | None, ErrorData]]:
+    """The answers owed for a line the transport could not read: one per request in it (a
+    batch holds several), each with the request's id, or one with a null id when it has none
+    that can be written back. A blank line is no message and is owed nothing."""
+    if not line.strip():
+        return []
+    try:
+        value: Any = json.loads(line)
+    except (ValueError, RecursionError):
+        value = _NOT_JSON
+    if _is_parse_failure(failure):
+        request_id = top_level_id(line) if value is _NOT_JSON else _usable_id(value)
+        return [(request_id, ErrorData(code=PARSE_ERROR, message=_parse_problem(failure)))]
+    if isinstance(value, list) and value:
+        batch = ErrorData(
+            code=INVALID_REQUEST,
+            message="not a valid JSON-RPC request: a batch (a JSON array of messages) is not "
+            "supported; send each message on its own line",
+        )
+        return [(_usable_id(part), batch) for part in value]
     problem = f"not a valid JSON-RPC request: {_first_error(failure)}"
-    return request_id, ErrorData(code=INVALID_REQUEST, message=problem)
+    return [(_usable_id(value), ErrorData(code=INVALID_REQUEST, message=problem))]
+
+
+def _is_parse_failure(failure: Exception) -> bool:
+    """Whether the transport could not read the line as JSON at all."""
+    if not isinstance(failure, ValidationError):
+        return True
+    return any(error["type"] == "json_invalid" for error in failure.errors(include_url=False))
+
+
+def _usable_id(message: Any) -> RequestId | None:
+    """The message's id if it is one JSON-RPC allows and it can be written back as UTF-8."""
+    found = message.get("id") if isinstance(message, dict) else None
+    if isinstance(found, bool) or not isinstance(found, int | str):
+        return None
+    return found if not isinstance(found, str) or _is_text(found) else None
 
 
 def top_level_id(line: str) -> RequestId | None:
@@ -144,9 +205,7 @@ def _id_from(token: str) -> RequestId | None:
         value = json.loads(token)
     except ValueError:
         return None
-    if isinstance(value, str) and not _is_text(value):
-        return None  # an id that cannot be written back as UTF-8
-    return value if isinstance(value, int | str) else None
+    return _usable_id({"id": value})
 
 
 def _is_text(value: str) -> bool:
@@ -155,15 +214,6 @@ def _is_text(value: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _raw_input(failure: Exception) -> Any:
-    """What the transport tried to read: the line, or the JSON value it parsed."""
-    if isinstance(failure, ValidationError):
-        for error in failure.errors(include_url=False):
-            if "input" in error:
-                return error["input"]
-    return None
 
 
 def _first_error(failure: Exception) -> str:

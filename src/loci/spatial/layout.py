@@ -28,7 +28,19 @@ def project(vectors: FloatMatrix) -> npt.NDArray[np.float64]:
     if n < 5:  # too few for a neighbourhood: spread them on a circle in their order
         angles = np.linspace(0.0, 2 * np.pi, n, endpoint=False) + np.pi / 2
         return _scaled(np.column_stack([np.cos(angles), np.sin(angles)]))
-    return _scaled(np.asarray(tsne(vectors), dtype=np.float64))
+    return _scaled(upright(np.asarray(tsne(vectors), dtype=np.float64)))
+
+
+def upright(points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`points` turned to one orientation: centred, the wider spread along x, each axis
+    skewed to the positive side. A projection keeps only the distances between points, so
+    which turn or mirror of a layout a run lands on is chance; this makes the same store give
+    the same picture each time."""
+    centred = points - points.mean(axis=0)
+    _, axes = np.linalg.eigh(centred.T @ centred)  # ascending spread: widest last
+    turned = centred @ axes[:, ::-1]
+    skew = np.sum(turned**3, axis=0)
+    return np.asarray(turned * np.where(skew < 0, -1.0, 1.0), dtype=np.float64)
 
 
 def mutual_neighbours(vectors: FloatMatrix) -> list[tuple[int, int, float]]:
