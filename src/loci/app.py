@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loci.checkpoints.maintenance import CheckpointMaintenance
+from loci.checkpoints.schema import CHECKPOINT_SCHEMA
 from loci.checkpoints.service import CheckpointLimits, CheckpointService
+from loci.contextdocs.schema import CONTEXT_SCHEMA
 from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
@@ -18,6 +20,7 @@ from loci.memory.catalog import CatalogService
 from loci.memory.service import MemoryService
 from loci.memory.transfer import TransferService
 from loci.search.engine import Limits, MemoryEngine
+from loci.sequences import documents
 from loci.settings import Settings
 from loci.spatial.journey import JourneyService
 from loci.spatial.regions import RegionsService
@@ -26,12 +29,17 @@ from loci.spatial.wander import WanderService
 from loci.storage.db import Database
 from loci.storage.files import private_folder, storage_errors
 from loci.storage.keywords import NEVER, KeywordMirror
+from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.orphans import orphaned_files
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 from loci.story.graph import SqliteGraph
 from loci.story.mentions import Extractor
+from loci.story.schema import STORY_SCHEMA
 from loci.story.service import StoryLimits, StoryService
 from loci.tokens import BpeCounter
+
+#: Every owner's tables, in the order their migrations run.
+SCHEMAS = (MEMORY_SCHEMA, CONTEXT_SCHEMA, CHECKPOINT_SCHEMA, STORY_SCHEMA)
 
 
 @dataclass
@@ -74,7 +82,13 @@ def build_app(
     with storage_errors(settings.home, "create the data folder", "set LOCI_HOME to a folder"):
         private_folder(settings.home)
     limit_blas_threads()
-    db = Database(settings.database_path, settings.busy_timeout_seconds)
+    db = Database(
+        settings.database_path,
+        settings.busy_timeout_seconds,
+        schemas=SCHEMAS,
+        # A sequence's keyword document follows its memories, in the same commit.
+        before_commit=(documents.refresh_stale,),
+    )
     model = embedder or make_embedder(settings)
     index = ExactIndex(
         model.identity.dimensions,

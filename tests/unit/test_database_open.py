@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from loci.app import SCHEMAS
 from loci.storage.db import Database
-from loci.storage.migrations import latest_version
+from loci.storage.schema import OWNED_VERSIONS
 
 ROUNDS = 15
 WAIT_SECONDS = 60.0
@@ -21,7 +22,7 @@ WAIT_SECONDS = 60.0
 def _open_and_close(path: Path, start: Barrier, answers: Queue[str]) -> None:
     start.wait(WAIT_SECONDS)
     try:
-        Database(path, busy_timeout_seconds=WAIT_SECONDS).close()
+        Database(path, busy_timeout_seconds=WAIT_SECONDS, schemas=SCHEMAS).close()
     except Exception as exc:  # noqa: BLE001 - any failure is reported to the test
         answers.put(repr(exc))
     else:
@@ -50,4 +51,4 @@ def test_two_processes_creating_one_database_both_open_it(tmp_path: Path) -> Non
         assert results == ["opened", "opened"], f"round {round_number}"
         with closing(sqlite3.connect(path)) as conn:
             assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-            assert conn.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+            assert conn.execute("PRAGMA user_version").fetchone()[0] == OWNED_VERSIONS

@@ -6,23 +6,32 @@ import json
 import sqlite3
 from pathlib import Path
 
-from loci.app import App, build_app
+from loci.app import SCHEMAS, App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
-from loci.storage.db import _statements
-from loci.storage.migrations import MIGRATIONS
+from loci.storage.schema import run_script
 from loci.story.lookup import character, entities_of
 
 OLD_VERSION = 14
+
+
+def legacy_scripts(version: int) -> list[str]:
+    """The migrations a store at `version` of the single list had run, in their order."""
+    steps = sorted(
+        (position, schema.migrations[index])
+        for schema in SCHEMAS
+        for index, position in enumerate(schema.legacy)
+        if position <= version
+    )
+    return [script for _, script in steps]
 
 
 def old_store(path: Path) -> None:
     """A schema-14 store holding one story: two entities, three aliases, a relation and a
     passage naming both."""
     conn = sqlite3.connect(path)
-    for script in MIGRATIONS[:OLD_VERSION]:
-        for statement in _statements(script):
-            conn.execute(statement)
+    for script in legacy_scripts(OLD_VERSION):
+        run_script(conn, script)
     conn.execute(f"PRAGMA user_version = {OLD_VERSION}")
     conn.execute(
         "INSERT INTO story_sessions (id, name, created_at, updated_at, settings, stream_chars, "

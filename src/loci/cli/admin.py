@@ -110,6 +110,7 @@ def diagnose(state: CliState) -> dict[str, Any]:
 
 def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
     checks["schema version"] = app.db.schema_version()
+    checks["tables"] = ", ".join(f"{owner} {n}" for owner, n in app.db.schema_versions().items())
     # The file first: when it is damaged, the checks that read it would only fail on it.
     steps = (_check_memories, _check_toolsets) if _check_database(app, checks, problems) else ()
     for step in (*steps, _check_kernel):

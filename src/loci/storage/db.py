@@ -13,15 +13,15 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from loci.errors import StorageUnavailableError
-from loci.sequences import documents
+from loci.storage import schema
 from loci.storage.failures import translated
 from loci.storage.files import PRIVATE_FILE_MODE, private_folder
-from loci.storage.migrations import MIGRATIONS, latest_version
+from loci.storage.schema import Schema
 
 #: The oldest SQLite loci runs on: deletes report what they removed with RETURNING (3.35.0).
 MIN_SQLITE = (3, 35, 0)
@@ -34,6 +34,8 @@ log = logging.getLogger("loci.store")
 
 #: A write that may run after its caller has returned (see :meth:`Database.write_behind`).
 DeferredWrite = Callable[[sqlite3.Connection], None]
+#: Work that runs inside every write transaction just before it commits.
+BeforeCommit = Callable[[sqlite3.Connection], object]
 
 
 class Database:
@@ -51,9 +53,19 @@ class Database:
     them.
     """
 
-    def __init__(self, path: Path, busy_timeout_seconds: float = 15.0) -> None:
+    def __init__(
+        self,
+        path: Path,
+        busy_timeout_seconds: float = 15.0,
+        schemas: Sequence[Schema] = (),
+        before_commit: Sequence[BeforeCommit] = (),
+    ) -> None:
+        """Open `path`, bringing the tables of `schemas` up to date; `before_commit` runs in
+        every write transaction (derived rows that must commit with what they follow)."""
         self.path = path
+        self.schemas = tuple(schemas)
         self._busy_timeout = busy_timeout_seconds
+        self._before_commit = tuple(before_commit)
         self._lock = threading.RLock()
         self._conn = _open(path, busy_timeout_seconds)
         self._behind: list[DeferredWrite] = []
@@ -82,8 +94,8 @@ class Database:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
                     yield self._conn
-                    # Derived documents follow the rows they are built from, in the same commit.
-                    documents.refresh_stale(self._conn)
+                    for work in self._before_commit:
+                        work(self._conn)
                     self._conn.execute("COMMIT")
                 except BaseException:
                     _roll_back(self._conn)
@@ -118,9 +130,15 @@ class Database:
         return int(row[0])
 
     def schema_version(self) -> int:
-        """The migration number the file is at."""
+        """The file's format (`PRAGMA user_version`; each owner's tables are numbered in
+        :meth:`schema_versions`)."""
         with self._lock, translated(self.path):
             return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def schema_versions(self) -> dict[str, int]:
+        """How many of its migrations each owner this database was opened with has run."""
+        with self._lock, translated(self.path):
+            return schema.done(self._conn, self.schemas)
 
     def close(self) -> None:
         """Run the queued writes, then close the connection (idempotent)."""
@@ -149,22 +167,14 @@ class Database:
             log.warning("dropped %d deferred writes: %s", len(queued), exc)
 
     def _migrate(self) -> None:
-        current = self.schema_version()
-        if current > latest_version():
-            raise StorageUnavailableError(
-                f"{self.path} was written by a newer loci (schema {current}, this one knows "
-                f"{latest_version()}); upgrade loci",
-                path=str(self.path),
-            )
-        if current == latest_version():
+        if not self.schemas:
             return
+        with self._lock, translated(self.path):
+            if schema.is_current(self._conn, self.schemas):
+                return
         with self.write() as conn:
-            # Re-read inside the lock: another process may have migrated meanwhile.
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                for statement in _statements(script):
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {number}")
+            # Checked again inside the lock: another process may have migrated meanwhile.
+            schema.migrate(conn, self.schemas)
 
 
 def _open(path: Path, busy_timeout_seconds: float) -> sqlite3.Connection:
@@ -230,16 +240,3 @@ def _roll_back(conn: sqlite3.Connection) -> None:
             conn.execute("ROLLBACK")
     except sqlite3.Error as exc:  # closed meanwhile, or the rollback failed too
         log.warning("could not roll back: %s", exc)
-
-
-def _statements(script: str) -> Iterator[str]:
-    """Split a migration into statements (triggers contain `;` inside BEGIN ... END)."""
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip():
-                yield buffer.strip()
-            buffer = ""
-    if buffer.strip():
-        yield buffer.strip()

@@ -1,4 +1,4 @@
-"""The story engine's tables (migration 13), kept apart from the memories' schema.
+"""The story engine's tables.
 
 A story session is one growing text (the stream): every interaction appends its pieces, the
 window is the stream's tail, and relief moves the oldest complete paragraphs of the window into
@@ -6,6 +6,8 @@ archived chunks. Passages of the stream are embedded as they arrive, with the en
 mention; the entity graph (characters, places, their aliases and relations) and plot threads
 belong to their session and go with it.
 """
+
+from loci.storage.schema import Schema
 
 STORY_TABLES = """
 CREATE TABLE story_sessions (
@@ -205,3 +207,6 @@ UPDATE story_passages SET prompt = 1 WHERE EXISTS (SELECT 1 FROM story_pieces p
     WHERE p.session = story_passages.session AND p.role = 'user'
     AND p.start <= story_passages.start AND story_passages.start < p.start + length(p.content));
 """
+
+
+STORY_SCHEMA = Schema(owner="story", migrations=(STORY_TABLES, CAST_TABLES), legacy=(13, 15))
