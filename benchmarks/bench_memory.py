@@ -287,7 +287,7 @@ def conversation_figures(embedder: OnnxMiniLM, repeat: int) -> None:
             )
         app.memory.warm_up()
         # Recall embeds the question without the speakers' names: time that text bare too.
-        speakers = app.engine.sync.actors(frozenset(["chat"]))
+        speakers = app.engine.actors(frozenset(["chat"]))
         embedded = {q: vector_query(q, speakers) for q in questions}
         bare, bare_embedded, ours, inner = [], [], [], []
         for _ in range(repeat):

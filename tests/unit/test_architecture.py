@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,22 +16,22 @@ from loci.cli.main import commands
 SRC = Path(__file__).resolve().parents[2] / "src" / "loci"
 #: Every package and top-level module, by layer: each imports only from lower layers.
 LAYERS = {
-    "__main__": 10,
-    "cli": 9,
-    "http": 8,
-    "mcp": 7,
-    "evaluation": 7,
-    "app": 6,
-    "contextdocs": 5,
-    "checkpoints": 5,
-    "conversations": 5,
-    "story": 5,
-    "spatial": 5,
-    "lifecycle": 5,
-    "memory": 4,
-    "search": 3,
+    "__main__": 11,
+    "cli": 10,
+    "http": 9,
+    "mcp": 8,
+    "evaluation": 8,
+    "app": 7,
+    "contextdocs": 6,
+    "checkpoints": 6,
+    "conversations": 6,
+    "story": 6,
+    "spatial": 6,
+    "lifecycle": 6,
+    "memory": 5,
+    "search": 4,
+    "sequences": 3,
     "storage": 2,
-    "sequences": 1,
     "embedding": 1,
     "settings": 2,
     "fields": 1,
@@ -65,6 +66,19 @@ def test_imports_flow_one_way():
         assert part in LAYERS, f"{part} has no layer in this guard"
         for target in _imports(path) - {part}:
             assert LAYERS[target] < LAYERS[part], f"{path.relative_to(SRC)} imports loci.{target}"
+
+
+MEMORY_WRITES = re.compile(
+    r"(INSERT (OR \w+ )?INTO|UPDATE|DELETE FROM) "
+    r"(memories|memory_tags|memory_aliases|vector_log|passages|namespaces)\b"
+)
+
+
+def test_only_storage_writes_the_memory_tables():
+    for path in SRC.rglob("*.py"):
+        if path.relative_to(SRC).parts[0] != "storage":
+            found = MEMORY_WRITES.search(path.read_text(encoding="utf-8"))
+            assert found is None, f"{path.relative_to(SRC)}: {found.group(0) if found else ''}"
 
 
 def test_server_module_imports_nothing_heavy():

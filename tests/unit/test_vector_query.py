@@ -9,7 +9,7 @@ from loci.app import App
 from loci.conversations.messages import parse_messages
 from loci.memory.models import MemoryDraft
 from loci.search.ranking import vector_query
-from loci.storage.speaker_names import Speakers
+from loci.sequences.speakers import Speakers
 
 SPEAKERS = Speakers.of(["Ana", "Ben", "Anabel", "Dr. Okafor"])
 
@@ -73,20 +73,20 @@ def test_actors_are_those_of_the_namespaces_and_follow_changes(app: App, second_
     )
     conversations.remember_conversation(parse_messages(chat(("Cleo", "Hey", "s1"))), "two")
     app.memory.remember(MemoryDraft(content="Zed: not a turn", namespace="two"))
-    sync = app.engine.sync
-    assert sync.actors(None).names == {"Ana", "Ben", "Cleo"}  # a note has no actor
-    assert sync.actors(None) is sync.actors(None)  # kept until the memories change
-    assert sync.actors(frozenset(["one"])).names == {"Ana", "Ben"}
-    assert sync.actors(frozenset(["two", "none"])).names == {"Cleo"}
-    assert sync.actors(frozenset()).names == frozenset()
+    engine = app.engine
+    assert engine.actors(None).names == {"Ana", "Ben", "Cleo"}  # a note has no actor
+    assert engine.actors(None) is engine.actors(None)  # kept until the memories change
+    assert engine.actors(frozenset(["one"])).names == {"Ana", "Ben"}
+    assert engine.actors(frozenset(["two", "none"])).names == {"Cleo"}
+    assert engine.actors(frozenset()).names == frozenset()
     # Another process deletes Ben's only turn and renames a namespace.
     second_app.memory.forget(filters={"metadata.speaker": {"eq": "Ben"}})
     second_app.catalog.namespaces("rename", "two", "three")
-    assert sync.actors(frozenset(["one"])).names == {"Ana", "Ben"}
-    sync.refresh()
-    assert sync.actors(frozenset(["one"])).names == {"Ana"}
-    assert sync.actors(frozenset(["three"])).names == {"Cleo"}
-    assert sync.actors(frozenset(["two"])).names == frozenset()
+    assert engine.actors(frozenset(["one"])).names == {"Ana", "Ben"}
+    engine.sync.refresh()
+    assert engine.actors(frozenset(["one"])).names == {"Ana"}
+    assert engine.actors(frozenset(["three"])).names == {"Cleo"}
+    assert engine.actors(frozenset(["two"])).names == frozenset()
 
 
 def test_recall_embeds_the_query_without_speaker_names(app: App) -> None:

@@ -30,6 +30,7 @@ from loci.memory.rows import row_to_memory
 from loci.memory.validation import content_hash
 from loci.search.engine import MemoryEngine, vector_bytes
 from loci.storage import memories as sql
+from loci.storage import memory_upkeep as upkeep
 from loci.storage import passages
 from loci.storage.vector_index import Allowed, VectorIndex
 from loci.timeutil import now
@@ -90,7 +91,7 @@ class ConsolidateService:
         with self._engine.db.locked() as conn:
             if scope is not None:
                 self._engine.require_namespace(conn, scope)
-            candidates = _candidates(conn, scope)
+            candidates = upkeep.unsequenced(conn, scope)
         index = self._engine.index()
         near = _pairs(index, candidates, max(threshold - CANDIDATE_MARGIN, 0.0), progress)
         with self._engine.db.locked() as conn:
@@ -175,17 +176,6 @@ class ConsolidateService:
                 done.append(plan)
         self._engine.sync.note_own_write()
         return done, skipped
-
-
-def _candidates(conn: sqlite3.Connection, scope: str | None) -> list[tuple[int, str]]:
-    """(seq, namespace) of the memories that may be merged: those in no sequence."""
-    where, params = sql.in_scope(scope)
-    rows = conn.execute(
-        f"SELECT m.seq, m.namespace FROM memories m WHERE {where} "
-        "AND NOT EXISTS (SELECT 1 FROM sequence_items s WHERE s.seq = m.seq)",
-        params,
-    ).fetchall()
-    return [(int(seq), str(name)) for seq, name in rows]
 
 
 def _pairs(
@@ -281,40 +271,11 @@ def _said(memory: Memory) -> tuple[object, ...]:
 
 
 def _write(conn: sqlite3.Connection, plan: _Plan, stamp: str, embedding: bytes | None) -> None:
-    keep_seq = plan.keep[0]
-    folded = [seq for seq, _ in plan.fold]
-    marks = ", ".join("?" * len(folded))
-    uses, last_used = conn.execute(
-        f"SELECT sum(access_count), max(last_accessed) FROM memories WHERE seq IN (?, {marks})",
-        (keep_seq, *folded),
-    ).fetchone()
-    conn.execute(
-        "UPDATE memories SET content = ?, content_hash = ?, tags = ?, metadata = ?, "
-        "importance = ?, access_count = ?, last_accessed = ?, updated_at = ?, "
-        "embedding = coalesce(?, embedding) WHERE seq = ?",
-        (
-            plan.content,
-            content_hash(plan.content),
-            json.dumps(plan.tags, ensure_ascii=False),
-            json.dumps(plan.metadata, ensure_ascii=False),
-            plan.importance,
-            uses,
-            last_used,
-            stamp,
-            embedding,
-            keep_seq,
-        ),
+    merged = upkeep.MergedText(
+        plan.content, content_hash(plan.content), plan.tags, plan.metadata, plan.importance
     )
-    conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (keep_seq,))
-    conn.executemany(
-        "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)", [(t, keep_seq) for t in plan.tags]
-    )
-    conn.execute(f"UPDATE memory_aliases SET seq = ? WHERE seq IN ({marks})", (keep_seq, *folded))
-    conn.executemany(
-        "INSERT OR REPLACE INTO memory_aliases(id, seq) VALUES (?, ?)",
-        [(memory.id, keep_seq) for _, memory in plan.fold],
-    )
-    conn.execute(f"DELETE FROM memories WHERE seq IN ({marks})", folded)
+    folded = [(seq, memory.id) for seq, memory in plan.fold]
+    upkeep.merge(conn, plan.keep[0], folded, merged, stamp, embedding)
 
 
 def _reported(plan: _Plan) -> ConsolidatedGroup:

@@ -21,6 +21,7 @@ from loci.errors import InvalidInputError
 from loci.lifecycle.models import DECAY_STRATEGIES, DECAYS_LISTED, DecayedMemory, DecayResult
 from loci.search.engine import MemoryEngine
 from loci.storage import memories as sql
+from loci.storage import memory_upkeep as upkeep
 from loci.timeutil import format_time, parse_time
 
 #: The idle time over which a memory loses `decay_rate` of its importance.
@@ -29,11 +30,6 @@ DECAY_PERIOD = timedelta(days=30)
 SMALLEST_CHANGE = 1e-4
 
 Clock = Callable[[], datetime]
-
-_ROWS = (
-    "SELECT seq, id, content, importance, created_at, last_accessed, access_count, decayed_at "
-    "FROM memories m WHERE {where} AND importance > ?"
-)
 
 
 @dataclass(frozen=True)
@@ -69,18 +65,15 @@ class DecayService:
         with self._engine.db.write() as conn:
             if scope is not None:
                 self._engine.require_namespace(conn, scope)
-            where, params = sql.in_scope(scope)
-            rows = conn.execute(_ROWS.format(where=where), [*params, min_importance]).fetchall()
+            rows = upkeep.important_above(conn, scope, min_importance)
             changes = [
                 change
                 for row in rows
                 if (change := _decayed(row, strategy, decay_rate, min_importance, moment))
             ]
             if not dry_run:
-                conn.executemany(
-                    "UPDATE memories SET importance = ?, decayed_at = ? WHERE seq = ?",
-                    [(c.memory.importance_after, stamp, c.seq) for c in changes],
-                )
+                lowered = [(c.seq, c.memory.importance_after) for c in changes]
+                upkeep.set_decayed(conn, lowered, stamp)
             count = sql.count_in_scope(conn, scope)
         changes.sort(key=lambda c: c.memory.importance_after - c.memory.importance_before)
         return DecayResult(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from loci import fields
 from loci.errors import ConflictError, InvalidInputError
@@ -12,6 +11,7 @@ from loci.memory.models import NamespacesResult, StatsResult
 from loci.memory.rows import row_to_namespace
 from loci.search.engine import MemoryEngine
 from loci.storage import memories as sql
+from loci.storage import memory_upkeep as upkeep
 from loci.storage.vector_sync import prune_log
 from loci.timeutil import now
 
@@ -55,21 +55,16 @@ class CatalogService:
         """Counts, dates, importance and tags, for the whole store or one namespace."""
         if namespace is not None:
             namespace = fields.namespace(namespace)
-        where, params = ("m.namespace = ?", [namespace]) if namespace else ("1", [])
         with self._engine.db.snapshot() as conn:
             if namespace is not None:
                 self._engine.require_namespace(conn, namespace)
-            total, oldest, newest, average = conn.execute(
-                f"SELECT count(*), min(created_at), max(created_at), avg(importance) "
-                f"FROM memories m WHERE {where}",
-                params,
-            ).fetchone()
+            total, oldest, newest, average = upkeep.summary(conn, namespace)
             counts = {
                 info.name: info.count
                 for info in map(row_to_namespace, sql.list_namespaces(conn))
                 if namespace is None or info.name == namespace
             }
-            tags = _top_tags(conn, namespace)
+            tags = upkeep.top_tags(conn, namespace, TOP_TAGS)
             stored_model = self._engine.stored_model(conn)
         identity = self._engine.embedder.identity
         return StatsResult(
@@ -135,18 +130,3 @@ def _database_bytes(engine: MemoryEngine) -> int:
     path = engine.db.path
     siblings = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
     return sum(p.stat().st_size for p in siblings if p.exists())
-
-
-def _top_tags(conn: sqlite3.Connection, namespace: str | None) -> dict[str, int]:
-    """The TOP_TAGS commonest tags with their counts, most common first."""
-    if namespace is None:  # no join: it would look up each tag's memory
-        query = "SELECT tag, count(*) AS n FROM memory_tags GROUP BY tag"
-        params: list[Any] = []
-    else:
-        query = (
-            "SELECT t.tag, count(*) AS n FROM memories m JOIN memory_tags t "
-            "ON t.memory_seq = m.seq WHERE m.namespace = ? GROUP BY t.tag"
-        )
-        params = [namespace]
-    rows = conn.execute(f"{query} ORDER BY n DESC, tag LIMIT ?", [*params, TOP_TAGS])
-    return {str(tag): int(count) for tag, count in rows.fetchall()}

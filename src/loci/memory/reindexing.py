@@ -14,6 +14,7 @@ from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.search.passages import spans
 from loci.sequences import documents
 from loci.storage import health, passages
+from loci.storage import memory_upkeep as upkeep
 from loci.storage.vector_sync import Progress, prune_log, reload_everywhere
 
 #: Memories embedded and committed together.
@@ -25,7 +26,7 @@ def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dic
     identity = engine.embedder.identity
     with engine.db.locked() as conn:
         stored = engine.stored_model(conn)
-        rows = conn.execute("SELECT seq, content FROM memories ORDER BY seq").fetchall()
+        rows = upkeep.contents(conn)
         re_embed_all = force or (stored is not None and stored != identity.name)
         damaged = [] if re_embed_all else health.damaged_vectors(conn, identity.dimensions)
     wanted = set(damaged)
@@ -76,10 +77,8 @@ def _embed_again(
         chunk = rows[start : start + REINDEX_BATCH]
         vectors = engine.embed([content for _, content in chunk])
         with engine.db.write() as conn:
-            conn.executemany(
-                "UPDATE memories SET embedding = ? WHERE seq = ?",
-                [(vector_bytes(v), seq) for (seq, _), v in zip(chunk, vectors, strict=True)],
-            )
+            blobs = [(seq, vector_bytes(v)) for (seq, _), v in zip(chunk, vectors, strict=True)]
+            upkeep.set_embeddings(conn, blobs)
             prune_log(conn)
         if progress is not None:
             progress(start + len(chunk), len(rows))

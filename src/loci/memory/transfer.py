@@ -28,8 +28,8 @@ from loci.memory.rows import row_to_memory
 from loci.memory.validation import content_hash
 from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.search.filters import compile_filter
-from loci.sequences.members import Placement
 from loci.storage import memories as sql
+from loci.storage.placements import Placement
 from loci.storage.vector_sync import Progress, prune_log
 from loci.timeutil import format_time, now, parse_time
 

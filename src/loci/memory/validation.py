@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from loci.errors import InvalidInputError
 from loci.fields import content, importance, metadata, moment, name, namespace, shown, source, tags
-from loci.sequences.members import KINDS, Placement
+from loci.sequences.members import KINDS
+from loci.storage.placements import Placement
 
 if TYPE_CHECKING:
     from loci.memory.models import MemoryDraft, SequenceDraft

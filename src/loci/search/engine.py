@@ -16,6 +16,7 @@ from loci.errors import ModelMismatchError, NotFoundError
 from loci.heap import release_free_memory
 from loci.search import passages
 from loci.search.signals import DEFAULT, Profile
+from loci.sequences.speakers import ActorDirectory, Speakers
 from loci.storage import memories as sql
 from loci.storage.db import Database
 from loci.storage.keywords import KeywordMirror
@@ -65,6 +66,7 @@ class MemoryEngine:
         self.embedder = embedder
         self.limits = limits
         self.sync = IndexSync(db, index, embedder.identity.dimensions, keywords)
+        self._actors = ActorDirectory(db)
         # One worker: database work that overlaps the embedding of a query (threads start lazily).
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loci-search")
 
@@ -120,6 +122,11 @@ class MemoryEngine:
         identity = self.embedder.identity
         sql.set_meta(conn, MODEL_KEY, identity.name)
         sql.set_meta(conn, DIMENSIONS_KEY, str(identity.dimensions))
+
+    def actors(self, namespaces: frozenset[str] | None) -> Speakers:
+        """The actors of the sequences in those namespaces (None: all), as of the last
+        refresh: the same object until the memories change."""
+        return self._actors.of(namespaces, self.sync.position)
 
     def index(self) -> VectorIndex:
         """The vector index, brought up to date with every process's writes."""

@@ -37,7 +37,7 @@ class Ahead(NamedTuple):
 def embed_ahead(engine: MemoryEngine, query: str, namespaces: frozenset[str] | None) -> Ahead:
     """Embed the query's vector-search text now; safe alongside other calls (the actors' names
     are read under their own lock, and the model runs calls side by side)."""
-    text = vector_query(query, engine.sync.actors(namespaces))
+    text = vector_query(query, engine.actors(namespaces))
     return Ahead(text, *_embedded(engine, text))
 
 
@@ -53,7 +53,7 @@ def embed_beside(
     there: never call this while holding it."""
     # The vector search leaves the names of the sequences' actors out of the text it embeds
     # (see `vector_query`): those known before `prepare` refreshes the mirrors...
-    speakers = engine.sync.actors(namespaces)
+    speakers = engine.actors(namespaces)
     text = vector_query(query, speakers)
     if ahead is not None and ahead.text == text:
         vector, ms, prepared = ahead.vector, ahead.ms, prepare()
@@ -64,7 +64,7 @@ def embed_beside(
     # ...unless the refresh brought actors that change the text (the first recall after they
     # were stored): embedding again then beats refreshing before every embedding. The sync
     # answers with the same object until the memories change.
-    after = engine.sync.actors(namespaces)
+    after = engine.actors(namespaces)
     fresh = text if after is speakers else vector_query(query, after)
     if fresh != text:
         vector, again = _embedded(engine, fresh)

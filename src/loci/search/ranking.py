@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from loci.sequences.speakers import Speakers, first_word
 from loci.storage.fts import match_expression
-from loci.storage.speaker_names import Speakers, first_word
 
 #: Words too common to say anything about what a memory is about.
 STOP_WORDS = frozenset(

@@ -9,19 +9,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
-
-from loci.errors import ConflictError
 
 KINDS = ("conversation", "story", "log")
 
-#: Each memory's place as JSON (NULL for none), for reading with the memory's row.
-PLACE_JSON = (
-    "(SELECT json_object('name', s.name, 'kind', s.kind, 'position', i.position, "
-    "'actor', i.actor) FROM sequence_items i JOIN sequences s ON s.id = i.sequence "
-    "WHERE i.seq = m.seq)"
-)
 _NEIGHBOURS = """
 SELECT i.seq, i.sequence, i.actor,
     (SELECT p.seq FROM sequence_items p WHERE p.sequence = i.sequence
@@ -36,20 +27,6 @@ _MEMBERS = (
 )
 
 
-@dataclass(frozen=True)
-class Placement:
-    """Where a memory goes: the sequence named `name` (made with `kind` if new), at
-    `position` (None: after the sequence's last item), said or done by `actor`. A position
-    another memory holds is refused, or with `append_if_taken` (an import) the memory goes
-    after the last item instead."""
-
-    name: str
-    kind: str = "log"
-    position: float | None = None
-    actor: str | None = None
-    append_if_taken: bool = False
-
-
 class Place(NamedTuple):
     """A memory's place as stored: its sequence, its actor, and the items before and after it
     (None: none, or not looked up)."""
@@ -59,71 +36,6 @@ class Place(NamedTuple):
     actor: str | None
     previous: int | None
     following: int | None
-
-
-def place_all(conn: sqlite3.Connection, items: Sequence[tuple[str, int, Placement]]) -> None:
-    """Put memories (namespace, seq, placement) into their sequences, a namespace at a time."""
-    by_namespace: dict[str, list[tuple[int, Placement]]] = {}
-    for namespace, seq, placement in items:
-        by_namespace.setdefault(namespace, []).append((seq, placement))
-    for namespace, placed in by_namespace.items():
-        place(conn, namespace, placed)
-
-
-def place(conn: sqlite3.Connection, namespace: str, items: Sequence[tuple[int, Placement]]) -> None:
-    """Put memories (seq, placement) into their sequences, creating those that do not exist
-    yet; items without a position follow the last item, in the order given."""
-    ids: dict[str, int] = {}
-    ends: dict[int, float] = {}
-    for seq, placement in items:
-        sequence = ids.get(placement.name)
-        if sequence is None:
-            sequence = ids[placement.name] = _sequence_id(conn, namespace, placement)
-            ends[sequence] = _last_position(conn, sequence)
-        position = placement.position
-        if position is not None and placement.append_if_taken and _taken(conn, sequence, position):
-            position = None
-        if position is None:
-            position = ends[sequence] + 1.0
-        elif _taken(conn, sequence, position):
-            raise ConflictError(
-                f"position {position:g} of sequence {placement.name!r} holds a memory already; "
-                "give another position, or none to add the memory after the last",
-                field="sequence.position",
-                sequence=placement.name,
-                position=position,
-            )
-        ends[sequence] = max(ends[sequence], position)
-        conn.execute(
-            "INSERT INTO sequence_items(seq, sequence, position, actor) VALUES (?, ?, ?, ?)",
-            (seq, sequence, position, placement.actor),
-        )
-
-
-def _sequence_id(conn: sqlite3.Connection, namespace: str, placement: Placement) -> int:
-    conn.execute(
-        "INSERT INTO sequences(namespace, name, kind) VALUES (?, ?, ?) "
-        "ON CONFLICT (namespace, name) DO NOTHING",
-        (namespace, placement.name, placement.kind),
-    )
-    row = conn.execute(
-        "SELECT id FROM sequences WHERE namespace = ? AND name = ?", (namespace, placement.name)
-    ).fetchone()
-    return int(row[0])
-
-
-def _taken(conn: sqlite3.Connection, sequence: int, position: float) -> bool:
-    row = conn.execute(
-        "SELECT 1 FROM sequence_items WHERE sequence = ? AND position = ?", (sequence, position)
-    ).fetchone()
-    return row is not None
-
-
-def _last_position(conn: sqlite3.Connection, sequence: int) -> float:
-    row = conn.execute(
-        "SELECT max(position) FROM sequence_items WHERE sequence = ?", (sequence,)
-    ).fetchone()
-    return -1.0 if row[0] is None else float(row[0])
 
 
 def places(conn: sqlite3.Connection, seqs: Sequence[int], neighbours: bool = True) -> list[Place]:

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.storage.memories import in_scope, iter_memories
+from loci.storage.vector_sync import change_log_head
 
 FloatMatrix = npt.NDArray[np.float32]
 
@@ -37,8 +38,7 @@ class MemorySpace:
 def fingerprint(conn: sqlite3.Connection) -> int:
     """What changes whenever a memory is added, removed or edited: the last entry of the change
     log every such write appends to (its numbers never repeat)."""
-    row = conn.execute("SELECT coalesce(max(seq), 0) FROM vector_log").fetchone()
-    return int(row[0])
+    return change_log_head(conn)
 
 
 def load_space(conn: sqlite3.Connection, namespace: str | None) -> MemorySpace:

@@ -11,9 +11,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from loci.sequences import members
-from loci.sequences.members import PLACE_JSON, Placement
-from loci.storage import passages
+from loci.storage import passages, placements
+from loci.storage.placements import PLACE_JSON, Placement
 
 #: A memory's columns as `memory.rows` reads them, and its place in a sequence as JSON.
 COLUMNS = (
@@ -92,7 +91,7 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> lis
         for item, seq in zip(items, seqs, strict=True)
         if item.placement is not None
     ]
-    members.place_all(conn, placed)
+    placements.place_all(conn, placed)
     return seqs
 
 

@@ -20,7 +20,6 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.heap import release_free_memory
-from loci.sequences import members
 from loci.storage import passages
 from loci.storage.db import Database
 from loci.storage.facets import Condition, MemoryFacets, metadata_fields, mirrored
@@ -29,7 +28,6 @@ from loci.storage.keywords import DocumentList, KeywordMirror
 from loci.storage.moments import MemoryTimes
 from loci.storage.passages import PassageIndex
 from loci.storage.postings import create_vocabularies
-from loci.storage.speaker_names import Speakers
 from loci.storage.timeline import MEMORY_TIME
 from loci.storage.tokens import create_scratch
 from loci.storage.vector_index import VectorIndex
@@ -41,9 +39,6 @@ LOG_KEEP = 50_000
 LOAD_CHUNK = 10_000
 #: Every memory, for a full load: (seq, namespace, embedding, time).
 LOAD_ALL = f"SELECT seq, namespace, embedding, {MEMORY_TIME} FROM memories ORDER BY seq"
-#: How many namespace scopes' actors are kept (filters name a few scopes; this bounds a
-#: client that names a new one every time).
-MAX_SCOPES = 64
 
 Progress = Callable[[int, int], None]
 
@@ -66,8 +61,6 @@ class IndexSync:
         self._facets = MemoryFacets()  # loaded on the first filter it can answer
         self._keywords = keywords if keywords is not None else KeywordMirror()
         self._keyword_index = MirroredKeywords(self._keywords)
-        # The actors of each namespace scope, until the memories change: recall asks each time.
-        self._actors: dict[frozenset[str] | None, Speakers] = {}
         self._connection_ready = False
         self._dimensions = dimensions
         self._log_position = -1  # -1: never loaded
@@ -105,18 +98,10 @@ class IndexSync:
         """The keyword index mirrored in memory, as of the last refresh."""
         return self._keywords
 
-    def actors(self, namespaces: frozenset[str] | None) -> Speakers:
-        """The actors of the sequences in those namespaces (None: all), as of the last
-        refresh: the same object until the memories change."""
-        with self._lock:
-            known = self._actors.get(namespaces)
-            if known is None:
-                with self._db.locked() as conn:
-                    known = Speakers.of(members.actors(conn, namespaces))
-                if len(self._actors) >= MAX_SCOPES:
-                    self._actors.clear()
-                self._actors[namespaces] = known
-            return known
+    @property
+    def position(self) -> int:
+        """The change-log entry the indexes have reached (-1 before the first refresh)."""
+        return self._log_position
 
     def note_own_write(self) -> None:
         """Call after this process commits vector changes (data_version misses our own)."""
@@ -176,8 +161,7 @@ class IndexSync:
         return oldest is not None and oldest > self._log_position + 1
 
     def _load_all(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
-        self._log_position = _log_head(conn)
-        self._actors.clear()
+        self._log_position = change_log_head(conn)
         self._index.clear()
         self._passages.clear()
         self._passages.add(conn.execute(passages.ALL).fetchall())
@@ -222,7 +206,6 @@ class IndexSync:
         if not entries:
             return
         self._log_position = int(entries[-1][0])
-        self._actors.clear()
         touched = sorted({int(memory_seq) for _, memory_seq in entries})
         present: set[int] = set()
         stored: list[tuple[int, str, str]] = []
@@ -292,7 +275,7 @@ def _follow(
 
 def prune_log(conn: sqlite3.Connection) -> None:
     """Drop log entries older than the last `LOG_KEEP` (call inside a write transaction)."""
-    head = _log_head(conn)
+    head = change_log_head(conn)
     if head > LOG_KEEP:
         conn.execute("DELETE FROM vector_log WHERE seq <= ?", (head - LOG_KEEP,))
 
@@ -310,7 +293,8 @@ def reload_everywhere(conn: sqlite3.Connection) -> None:
     conn.execute("DELETE FROM vector_log WHERE seq < (SELECT max(seq) FROM vector_log)")
 
 
-def _log_head(conn: sqlite3.Connection) -> int:
+def change_log_head(conn: sqlite3.Connection) -> int:
+    """The last entry of the change log (0 for none): it moves at every change of a memory."""
     value = conn.execute("SELECT max(seq) FROM vector_log").fetchone()[0]
     return int(value) if value is not None else 0
 

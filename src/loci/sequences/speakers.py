@@ -5,14 +5,21 @@ word instead of case-folding and searching every name."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from loci.sequences import members
+from loci.storage.db import Database
+
 WORD = re.compile(r"\w+", re.UNICODE)
 
+#: How many namespace scopes' actors are kept (filters name a few scopes; this bounds a
+#: client that names a new one every time).
+MAX_SCOPES = 64
 #: Speaker codes by the first word of their name: {word: [code, ...]}.
 CodesByWord = Mapping[str, Sequence[int]]
 
@@ -58,3 +65,30 @@ class Speakers(NamedTuple):
             if word is not None:
                 by_word.setdefault(word, []).append(code)
         return cls(names, by_word, np.ones(len(names), dtype=np.bool_))
+
+
+class ActorDirectory:
+    """The actors of each namespace scope, as `Speakers`: the same object until the memories
+    change (recall asks at every query; reading them is a query of its own)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._known: dict[frozenset[str] | None, Speakers] = {}
+        self._as_of = -1
+        self._lock = threading.Lock()
+
+    def of(self, namespaces: frozenset[str] | None, as_of: int) -> Speakers:
+        """The actors of the sequences in those namespaces (None: all), for the memories as
+        they were at change-log position `as_of`."""
+        with self._lock:
+            if as_of != self._as_of:
+                self._known.clear()
+                self._as_of = as_of
+            known = self._known.get(namespaces)
+            if known is None:
+                with self._db.locked() as conn:
+                    known = Speakers.of(members.actors(conn, namespaces))
+                if len(self._known) >= MAX_SCOPES:
+                    self._known.clear()
+                self._known[namespaces] = known
+            return known
