@@ -23,7 +23,7 @@ from pathlib import Path
 from bench_memory import novel_sentences
 from loci.app import build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.evaluation.extract import load_sessions
+from loci.evaluation.extract_quality import load_sessions
 from loci.lifecycle.duplicates import sentences
 from loci.memory.models import MemoryDraft
 from loci.settings import load_settings

@@ -21,7 +21,7 @@ from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.evaluation import locomo
 from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
-from loci.search.ranking import vector_query
+from loci.search.query_words import vector_query
 from loci.settings import load_settings
 from loci.storage.facets import MemoryFacets
 

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from loci.app import build_app
-from loci.search import passages
+from loci.search import passage_spans as passages
 from loci.settings import load_settings
 from loci.story import assembly, manuscript, store
 

@@ -27,7 +27,11 @@ async def damaged_store(connect: Connect, home: Path) -> None:
         )
         first = stored.structured_content["ids"][0]
     with sqlite3.connect(home / "loci.db") as conn:
-        conn.execute("UPDATE memories SET embedding = zeroblob(10) WHERE id = ?", (first,))
+        conn.execute(
+            "UPDATE memory_vectors SET embedding = zeroblob(10) "
+            "WHERE seq = (SELECT seq FROM memories WHERE id = ?)",
+            (first,),
+        )
     conn.close()
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.evaluation.extract import run_extract
+from loci.evaluation.extract_quality import run_extract
 from loci.settings import load_settings
 from tests.conftest import SHARED
 

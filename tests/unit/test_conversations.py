@@ -349,7 +349,7 @@ def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:
 
 def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
     from loci.search import hybrid
-    from loci.search.ranking import named_speaker
+    from loci.search.query_words import named_speaker
     from loci.search.signals import DEFAULT
     from loci.storage import memories as sql
     from loci.storage.vector_index import Hit
@@ -386,7 +386,7 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
 
 
 def test_named_speaker_needs_exactly_one_whole_name() -> None:
-    from loci.search.ranking import named_speaker
+    from loci.search.query_words import named_speaker
 
     speakers = ["Ana", "Ben", "Anabel"]
     assert named_speaker("what does ana like?", speakers) == "Ana"

@@ -13,9 +13,9 @@ import pytest
 
 from loci.app import App
 from loci.memory.transfer import ImportOptions
-from loci.search import search_side, when
+from loci.search import pipeline, when
 from loci.search.filters import admitted, compile_filter
-from loci.search.ranking import fts_match
+from loci.search.query_words import fts_match
 from loci.storage import facets as facets_module
 from loci.storage import keywords as keyword_module
 from loci.storage import memories as sql
@@ -256,10 +256,14 @@ def test_a_memory_older_than_those_held_takes_its_place_in_order(app: App, reade
         # A row with a seq below all held (loci never writes one: a later version might).
         conn.execute(
             "INSERT INTO memories(seq, id, namespace, content, content_hash, tags, importance, "
-            "source, metadata, created_at, updated_at, last_accessed, access_count, embedding) "
+            "source, metadata, created_at, updated_at, last_accessed, access_count) "
             "SELECT 2, 'an-older-one', namespace, content, content_hash, tags, 0.25, 'zeta', "
             "json_set(metadata, '$.kind', 'z'), created_at, updated_at, last_accessed, "
-            "access_count, embedding FROM memories WHERE seq = 40"
+            "access_count FROM memories WHERE seq = 40"
+        )
+        conn.execute(
+            "INSERT INTO memory_vectors(seq, embedding) "
+            "SELECT 2, embedding FROM memory_vectors WHERE seq = 40"
         )
     assert agree(reader.sync, reader.db) > 0
     kind = compile_filter({"metadata.kind": "z"})
@@ -304,7 +308,7 @@ def test_filtered_keyword_search_reads_the_mirrors(app: App) -> None:
         for query in ("harbour lantern", "quarry note", "glacier delta meadow"):
             match = fts_match(query)
             assert match is not None
-            prepared = search_side.prepare(engine, "a", compiled, True, 20, query)
+            prepared = pipeline.prepare(engine, "a", compiled, True, 20, query)
             assert engine.sync.keywords.loaded
             with app.db.snapshot() as conn:
                 expected = sql.keyword_search(conn, match, compiled.sql, compiled.params, 20)
@@ -323,7 +327,7 @@ def test_a_filtered_dated_question_searches_the_admitted_memories_of_its_period(
     spans = [when.search_bounds(period) for period in periods]
     for spec in ({"tags": "work"}, {"importance": {"gte": 0.5}}, {"metadata.kind": "x"}):
         compiled = compile_filter(spec)
-        prepared = search_side.prepare(engine, None, compiled, True, 20, query)
+        prepared = pipeline.prepare(engine, None, compiled, True, 20, query)
         with app.db.snapshot() as conn:
             expected = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, 5000)
         assert prepared.within is not None and prepared.within.size > 0

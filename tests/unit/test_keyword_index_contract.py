@@ -10,10 +10,10 @@ import pytest
 
 from loci.app import App
 from loci.search.filters import compile_filter
+from loci.storage.fts_terms import create_scratch
 from loci.storage.keyword_index import KeywordIndex, KeywordQuery, MirroredKeywords, SqlKeywords
 from loci.storage.keywords import NEVER, KeywordMirror
 from loci.storage.postings import create_vocabularies
-from loci.storage.tokens import create_scratch
 from tests.unit.test_keyword_mirror import QUERY_WORDS, sentences, store
 
 Factory = Callable[[App], KeywordIndex]

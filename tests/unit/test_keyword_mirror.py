@@ -16,13 +16,13 @@ from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
 from loci.search.filters import compile_filter
-from loci.search.ranking import fts_match, keyword_terms
+from loci.search.query_words import fts_match, keyword_terms
 from loci.settings import load_settings
 from loci.storage import keywords as keyword_module
 from loci.storage import memories as sql
 from loci.storage.db import Database
+from loci.storage.fts_terms import TOKENIZE
 from loci.storage.keywords import KeywordMirror
-from loci.storage.tokens import TOKENIZE
 from loci.storage.vector_sync import IndexSync
 from loci.storage.vectors import ExactIndex
 from tests import prose

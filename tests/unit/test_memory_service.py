@@ -493,7 +493,8 @@ def test_locked_database_gives_storage_error(home, embedder):
 def test_vectors_are_stored_in_sqlite(app):
     ids = seed(app)
     blob = app.db.connection.execute(
-        "SELECT embedding FROM memories WHERE id = ?", (ids[0],)
+        "SELECT v.embedding FROM memory_vectors v JOIN memories m ON m.seq = v.seq WHERE m.id = ?",
+        (ids[0],),
     ).fetchone()[0]
     vector = np.frombuffer(blob, dtype=np.float32)
     assert vector.shape == (384,)

@@ -11,7 +11,7 @@ from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.memory.models import MemoryDraft
 from loci.memory.transfer import ImportOptions
-from loci.search import passages
+from loci.search import passage_spans as passages
 from loci.settings import load_settings
 from tests.prose import made_sentences
 

@@ -300,8 +300,8 @@ def test_a_store_of_the_last_release_migrates_without_loss(
     try:
         with app.db.locked() as conn:
             after = conn.execute(
-                "SELECT id, content, namespace, tags, metadata, created_at, embedding "
-                "FROM memories ORDER BY seq"
+                "SELECT m.id, m.content, m.namespace, m.tags, m.metadata, m.created_at, "
+                "v.embedding FROM memories m JOIN memory_vectors v ON v.seq = m.seq ORDER BY m.seq"
             ).fetchall()
         assert after == before
         assert documents(app.db) == {

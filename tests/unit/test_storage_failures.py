@@ -107,10 +107,15 @@ def test_a_damaged_file_is_named_by_every_call_and_by_doctor(home, embedder):
 def test_damaged_vectors_and_keyword_index_are_found_and_rebuilt(app, home):
     ids = remember_facts(app)
     with outside(app) as conn:
-        conn.execute("UPDATE memories SET embedding = zeroblob(10) WHERE id = ?", (ids[0],))
-        conn.execute("UPDATE memories SET embedding = 'not a blob' WHERE id = ?", (ids[3],))
+        vector_of = "(SELECT seq FROM memories WHERE id = ?)"
+        conn.execute(
+            f"UPDATE memory_vectors SET embedding = 'not a blob' WHERE seq = {vector_of}", (ids[0],)
+        )
+        conn.execute(f"DELETE FROM memory_vectors WHERE seq = {vector_of}", (ids[3],))  # missing
         nan = np.full(384, np.nan, dtype=np.float32).tobytes()
-        conn.execute("UPDATE memories SET embedding = ? WHERE id = ?", (nan, ids[1]))
+        conn.execute(
+            f"UPDATE memory_vectors SET embedding = ? WHERE seq = {vector_of}", (nan, ids[1])
+        )
         drop_from_keyword_index(conn, ids[2])
     # Searches go on without the damaged parts (before, a vector of the wrong size failed
     # every search with an internal error).

@@ -8,7 +8,7 @@ import pytest
 from loci.app import App
 from loci.conversations.messages import parse_messages
 from loci.memory.models import MemoryDraft
-from loci.search.ranking import vector_query
+from loci.search.query_words import vector_query
 from loci.sequences.speakers import Speakers
 
 SPEAKERS = Speakers.of(["Ana", "Ben", "Anabel", "Dr. Okafor"])

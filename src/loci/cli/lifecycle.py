@@ -205,7 +205,7 @@ def evaluate_extract(state: CliState, path: Path, as_json: bool) -> None:
     """Precision, recall and F1 of extract on a LoCoMo file: each session through extract, an
     item counting for its turn, the turns cited for the session's observations as gold;
     beside the baseline that keeps every turn."""
-    from loci.evaluation.extract import run_extract
+    from loci.evaluation.extract_quality import run_extract
 
     def work() -> None:
         settings = state.settings()

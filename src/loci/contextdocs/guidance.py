@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from loci.contextdocs.markdown import Document, Section
-from loci.contextdocs.names import section_key
+from loci.contextdocs.naming import section_key
 from loci.contextdocs.templates import FORMAT_WORDS, SectionSpec, Template
 from loci.contextdocs.validate import Issue, Validation, clip
 

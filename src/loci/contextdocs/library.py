@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 
 from loci.contextdocs.models import SectionInfo, TemplateInfo, TemplateList, TemplateProblemInfo
-from loci.contextdocs.names import path_name
+from loci.contextdocs.naming import path_name
 from loci.contextdocs.templates import Template, TemplateSet, load_templates
 from loci.errors import NotFoundError
 

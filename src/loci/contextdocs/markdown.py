@@ -15,7 +15,7 @@ from typing import Literal
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from loci.contextdocs.names import section_key
+from loci.contextdocs.naming import section_key
 
 BlockKind = Literal["paragraph", "list", "table", "code", "html", "quote", "heading"]
 

@@ -33,7 +33,7 @@ from loci.contextdocs.models import (
     ValidationIssue,
     VersionInfo,
 )
-from loci.contextdocs.names import (
+from loci.contextdocs.naming import (
     NAME_PATTERN,
     absolute_path,
     existing_folder,

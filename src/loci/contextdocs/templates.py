@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, cast, get_args
 
-from loci.contextdocs.names import NAME_PATTERN, section_key
+from loci.contextdocs.naming import NAME_PATTERN, section_key
 
 Format = Literal["freeform", "markdown_list", "markdown_table", "structured"]
 FORMATS: tuple[str, ...] = get_args(Format)

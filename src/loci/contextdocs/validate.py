@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from loci.contextdocs.markdown import Document, Section, parse
-from loci.contextdocs.names import section_key
+from loci.contextdocs.naming import section_key
 from loci.contextdocs.templates import FORMAT_WORDS, SectionSpec, Template
 
 IssueType = Literal[

@@ -17,7 +17,7 @@ from loci.errors import InvalidInputError
 from loci.evaluation import locomo
 from loci.evaluation.metrics import Scoreboard
 from loci.memory.models import MemoryDraft
-from loci.search import query_side
+from loci.search import pipeline
 from loci.settings import Settings
 
 NAMESPACE = "conversation"
@@ -149,7 +149,7 @@ def _odd_session(conversation: locomo.Conversation, message_id: str | None) -> b
 
 
 def _message_ids(
-    app: App, query: str, limit: int, alpha: float | None, ahead: query_side.Ahead
+    app: App, query: str, limit: int, alpha: float | None, ahead: pipeline.Ahead
 ) -> list[str]:
     found = app.memory.recall(
         query, limit=limit, namespace=NAMESPACE, hybrid_alpha=alpha, ahead=ahead

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
-from loci.search.passages import spans
+from loci.search.passage_spans import spans
 from loci.sequences import documents
 from loci.storage import health, passages
 from loci.storage import memory_upkeep as upkeep

@@ -28,7 +28,7 @@ from loci.memory.models import (
 )
 from loci.memory.rows import row_to_hit, row_to_memory
 from loci.memory.validation import CheckedDraft, content_hash
-from loci.search import hybrid, query_side, search_side
+from loci.search import hybrid, pipeline
 from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.search.filters import CompiledFilter, compile_filter
 from loci.storage import memories as sql
@@ -158,7 +158,7 @@ class MemoryService:
         min_similarity: float = 0.0,
         hybrid_alpha: float | None = None,
         explain: bool = False,
-        ahead: query_side.Ahead | None = None,
+        ahead: pipeline.Ahead | None = None,
     ) -> RecallResult:
         """Memories matching `query`, best first, ranked by named signals (see `signals`);
         `explain` reports each hit's signal values; `ahead`: the query from `embed_query`."""
@@ -169,20 +169,18 @@ class MemoryService:
         alpha = fields.unit_float(alpha, "hybrid_alpha")
         compiled = compile_filter(filters, namespace)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
-        embedded = query_side.embed_beside(
+        embedded = pipeline.embed_beside(
             self._engine,
             query,
             compiled.namespaces,
-            lambda: search_side.prepare(
-                self._engine, namespace, compiled, alpha < 1.0, depth, query
-            ),
+            lambda: pipeline.prepare(self._engine, namespace, compiled, alpha < 1.0, depth, query),
             ahead,
         )
         profile = self._limits.profile.with_alpha(alpha)
-        asked = search_side.Asked(
+        asked = pipeline.Asked(
             query, embedded.actor, profile, depth, compiled.only_namespaces, explain
         )
-        ranked = search_side.ranked(self._engine, embedded.vector, embedded.prepared, asked)
+        ranked = pipeline.ranked(self._engine, embedded.vector, embedded.prepared, asked)
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         if min_similarity > 0.0:
             ranked = (r for r in ranked if r.similarity >= min_similarity)
@@ -198,12 +196,12 @@ class MemoryService:
 
     def embed_query(
         self, query: str, namespace: str | None = None, filters: Mapping[str, Any] | None = None
-    ) -> query_side.Ahead:
+    ) -> pipeline.Ahead:
         """Embed `query` for a `recall` to come. Safe while other calls run (it reads only the
         actors' names): a server embeds here, outside the lock that serialises the calls."""
         query = fields.content(query, self._limits.max_content_bytes, "query")
         namespaces = compile_filter(filters, namespace).namespaces
-        return query_side.embed_ahead(self._engine, query, namespaces)
+        return pipeline.embed_ahead(self._engine, query, namespaces)
 
     def nearby(self, memory_id: str, limit: int = 5, exclude_self: bool = True) -> NearbyResult:
         """The memories closest to a given one in vector space."""

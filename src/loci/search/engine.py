@@ -14,7 +14,7 @@ import numpy.typing as npt
 from loci.embedding import Embedder
 from loci.errors import ModelMismatchError, NotFoundError
 from loci.heap import release_free_memory
-from loci.search import passages
+from loci.search import passage_spans as passages
 from loci.search.signals import DEFAULT, Profile
 from loci.sequences.speakers import ActorDirectory, Speakers
 from loci.storage import memories as sql

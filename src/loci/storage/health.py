@@ -19,7 +19,10 @@ VECTOR_CHUNK = 10_000
 
 def structure_problems(conn: sqlite3.Connection) -> list[str]:
     """What SQLite's integrity check finds wrong with the file; empty when it is sound."""
-    rows = conn.execute(f"PRAGMA integrity_check({INTEGRITY_LINES})").fetchall()
+    try:
+        rows = conn.execute(f"PRAGMA integrity_check({INTEGRITY_LINES})").fetchall()
+    except sqlite3.DatabaseError as exc:  # damage the check itself cannot read past
+        return [str(exc)]
     found = [line for row in rows for line in str(row[0]).splitlines()]
     if found == ["ok"]:
         return []
@@ -59,12 +62,13 @@ def damaged_vectors(conn: sqlite3.Connection, dimensions: int) -> list[int]:
     damaged = [
         int(row[0])
         for row in conn.execute(
-            "SELECT seq FROM memories WHERE typeof(embedding) != 'blob' OR length(embedding) != ?",
+            "SELECT m.seq FROM memories m LEFT JOIN memory_vectors v ON v.seq = m.seq "
+            "WHERE typeof(v.embedding) != 'blob' OR length(v.embedding) != ?",
             (size,),
         )
     ]
     cursor = conn.execute(
-        "SELECT seq, embedding FROM memories "
+        "SELECT seq, embedding FROM memory_vectors "
         "WHERE typeof(embedding) = 'blob' AND length(embedding) = ? ORDER BY seq",
         (size,),
     )

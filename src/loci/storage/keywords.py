@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage.fts_terms import WordTerms, term_counts
 from loci.storage.name_codes import NameCodes
 from loci.storage.postings import MEMORIES, Documents, Postings, read_postings
 from loci.storage.seqsets import among
-from loci.storage.tokens import WordTerms, term_counts
 
 #: Stores smaller than this are searched by SQL alone, which is as fast there.
 MIRROR_FROM = 500

@@ -61,8 +61,8 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> lis
     for item in items:
         cursor = conn.execute(
             "INSERT INTO memories(id, namespace, content, content_hash, tags, importance, source, "
-            "metadata, created_at, updated_at, last_accessed, access_count, embedding, "
-            "occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "metadata, created_at, updated_at, last_accessed, access_count, occurred_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 item.id,
                 item.namespace,
@@ -76,12 +76,14 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> lis
                 item.updated_at,
                 item.last_accessed,
                 item.access_count,
-                item.embedding,
                 item.occurred_at,
             ),
         )
         seq = int(cursor.lastrowid or 0)
         seqs.append(seq)
+        conn.execute(
+            "INSERT INTO memory_vectors(seq, embedding) VALUES (?, ?)", (seq, item.embedding)
+        )
         passages.insert(conn, seq, item.passages)
         conn.executemany(
             "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)", [(t, seq) for t in item.tags]
@@ -167,7 +169,9 @@ def embeddings_by_hash(
 ) -> dict[str, bytes]:
     """content_hash -> stored embedding of the memories a compiled filter admits."""
     rows = conn.execute(
-        f"SELECT m.content_hash, m.embedding FROM memories m WHERE {where}", params
+        "SELECT m.content_hash, v.embedding FROM memories m "
+        f"JOIN memory_vectors v ON v.seq = m.seq WHERE {where}",
+        params,
     ).fetchall()
     return {str(row[0]): bytes(row[1]) for row in rows}
 
@@ -266,11 +270,12 @@ def iter_memories(
 ) -> Iterator[tuple[Row, bytes | None]]:
     """Every admitted memory in insertion order from the `offset`-th on, optionally with its
     raw vector."""
-    extra = ", m.embedding" if with_vectors else ""
+    extra = ", (SELECT v.embedding FROM memory_vectors v WHERE v.seq = m.seq)"
     # SQLite skips the first rows before reading their columns, where Python would build and
     # drop each skipped memory.
     cursor = conn.execute(
-        f"SELECT {COLUMNS}{extra} FROM memories m WHERE {where} ORDER BY m.seq LIMIT -1 OFFSET ?",
+        f"SELECT {COLUMNS}{extra if with_vectors else ''} FROM memories m WHERE {where} "
+        "ORDER BY m.seq LIMIT -1 OFFSET ?",
         [*params, offset],
     )
     while rows := cursor.fetchmany(chunk):

@@ -312,6 +312,24 @@ MEMORY_SCHEMA = Schema(
         ) WITHOUT ROWID;
         CREATE INDEX memory_aliases_seq ON memory_aliases(seq);
         """,
+        # 11: vectors in their own table, so that a scan of the memories (a filter SQLite
+        # answers, a mirror's load) reads rows of text and fields, not 1.5 KB of vector each.
+        """
+        CREATE TABLE memory_vectors (
+            seq       INTEGER PRIMARY KEY REFERENCES memories(seq) ON DELETE CASCADE,
+            embedding BLOB NOT NULL
+        );
+        INSERT INTO memory_vectors(seq, embedding) SELECT seq, embedding FROM memories;
+        DROP TRIGGER memories_after_update_vector;
+        CREATE TRIGGER memories_after_update_namespace AFTER UPDATE OF namespace ON memories BEGIN
+            INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
+        END;
+        CREATE TRIGGER memory_vectors_after_update AFTER UPDATE OF embedding ON memory_vectors
+        BEGIN
+            INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
+        END;
+        ALTER TABLE memories DROP COLUMN embedding;
+        """,
     ),
     legacy=(1, 2, 5, 6, 7, 8, 9, 11, 12, 14),
 )

@@ -53,8 +53,7 @@ def merge(
     ).fetchone()
     conn.execute(
         "UPDATE memories SET content = ?, content_hash = ?, tags = ?, metadata = ?, "
-        "importance = ?, access_count = ?, last_accessed = ?, updated_at = ?, "
-        "embedding = coalesce(?, embedding) WHERE seq = ?",
+        "importance = ?, access_count = ?, last_accessed = ?, updated_at = ? WHERE seq = ?",
         (
             merged.content,
             merged.content_hash,
@@ -64,10 +63,11 @@ def merge(
             uses,
             last_used,
             stamp,
-            embedding,
             keep_seq,
         ),
     )
+    if embedding is not None:
+        set_embeddings(conn, [(keep_seq, embedding)])
     conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (keep_seq,))
     conn.executemany(
         "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)",
@@ -109,8 +109,9 @@ def contents(conn: sqlite3.Connection) -> list[tuple[int, str]]:
 def set_embeddings(conn: sqlite3.Connection, vectors: Sequence[tuple[int, bytes]]) -> None:
     """Store a new vector for each memory (seq, float32 bytes)."""
     conn.executemany(
-        "UPDATE memories SET embedding = ? WHERE seq = ?",
-        [(blob, seq) for seq, blob in vectors],
+        "INSERT INTO memory_vectors(seq, embedding) VALUES (?, ?) "
+        "ON CONFLICT (seq) DO UPDATE SET embedding = excluded.embedding",
+        [(seq, blob) for seq, blob in vectors],
     )
 
 

@@ -23,13 +23,13 @@ from loci.heap import release_free_memory
 from loci.storage import passages
 from loci.storage.db import Database
 from loci.storage.facets import Condition, MemoryFacets, metadata_fields, mirrored
+from loci.storage.fts_terms import create_scratch
 from loci.storage.keyword_index import KeywordIndex, MirroredKeywords
 from loci.storage.keywords import DocumentList, KeywordMirror
 from loci.storage.moments import MemoryTimes
 from loci.storage.passages import PassageIndex
 from loci.storage.postings import create_vocabularies
 from loci.storage.timeline import MEMORY_TIME
-from loci.storage.tokens import create_scratch
 from loci.storage.vector_index import VectorIndex
 
 log = logging.getLogger("loci.store")
@@ -38,7 +38,10 @@ log = logging.getLogger("loci.store")
 LOG_KEEP = 50_000
 LOAD_CHUNK = 10_000
 #: Every memory, for a full load: (seq, namespace, embedding, time).
-LOAD_ALL = f"SELECT seq, namespace, embedding, {MEMORY_TIME} FROM memories ORDER BY seq"
+LOAD_ALL = (
+    f"SELECT m.seq, m.namespace, v.embedding, {MEMORY_TIME} FROM memories m "
+    "LEFT JOIN memory_vectors v ON v.seq = m.seq ORDER BY m.seq"
+)
 
 Progress = Callable[[int, int], None]
 
@@ -212,7 +215,8 @@ class IndexSync:
         for chunk in _chunks(touched, 500):
             marks = ",".join("?" * len(chunk))
             rows = conn.execute(
-                f"SELECT seq, namespace, embedding, content FROM memories WHERE seq IN ({marks})",
+                "SELECT m.seq, m.namespace, v.embedding, m.content FROM memories m "
+                f"LEFT JOIN memory_vectors v ON v.seq = m.seq WHERE m.seq IN ({marks})",
                 chunk,
             ).fetchall()
             present.update(int(row[0]) for row in rows)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from loci.search import passages
+from loci.search import passage_spans as passages
 from loci.story import reading, sentences, valve
 from loci.story.graph import Observed
 from loci.story.mentions import Extractor, Mention

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from loci import fields
 from loci.errors import InvalidInputError
 from loci.search.engine import MemoryEngine, vector_bytes
-from loci.search.ranking import fts_match
+from loci.search.query_words import fts_match
 from loci.storage.db import Database
 from loci.story import ingest, relief, store, threads, valve
 from loci.story.castview import CastView

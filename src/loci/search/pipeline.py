@@ -1,17 +1,19 @@
-"""The database half of a recall, run in the worker thread while the query is embedded.
+"""One recall, in two halves that run side by side.
 
-It checks the namespace and the model, finds what the filter admits, runs the keyword search
-(over memories, through the keyword index, and over whole sequences when the store holds
-any), and reads the periods the query names ("in May
-2023", "last week"), adding the best keyword matches inside them and the memories they hold
-for a vector search of their own. Once the query's vector is known, `ranked` adds the vector
-candidates and ranks them all.
+The database half (`prepare`, run in the worker thread) checks the namespace and the model,
+finds what the filter admits, runs the keyword search (over memories, through the keyword
+index, and over whole sequences when the store holds any), and reads the periods the query
+names ("in May 2023", "last week"), adding the best keyword matches inside them and the
+memories they hold for a vector search of their own. The query half (`embed_beside`) embeds
+the text the vector search uses meanwhile. Once the query's vector is known, `ranked` adds the
+vector candidates and ranks them all.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import NamedTuple
@@ -22,7 +24,7 @@ import numpy.typing as npt
 from loci.search import hybrid, when
 from loci.search.engine import MemoryEngine
 from loci.search.filters import CompiledFilter, admitted
-from loci.search.ranking import keyword_terms
+from loci.search.query_words import keyword_terms, named_speaker, vector_query
 from loci.search.signals import Profile
 from loci.search.when import Period
 from loci.sequences import documents, members
@@ -163,3 +165,67 @@ def ranked(
     times = engine.sync.times if asked.whole_namespaces else None
     context = hybrid.Context(engine.db, index, times, prepared.allowed, passages)
     return hybrid.rank(context, query_vector, found, profile, asked.explain)
+
+
+class Embedded(NamedTuple):
+    """The query's vector, what the database half found, the time spent embedding (ms), and
+    the one actor of the searched sequences the query names, if any."""
+
+    vector: npt.NDArray[np.float32]
+    prepared: Prepared
+    ms: float
+    actor: str | None = None
+
+
+class Ahead(NamedTuple):
+    """A query embedded before its recall (`embed_ahead`): the text embedded, its vector and
+    the time it took (ms)."""
+
+    text: str
+    vector: npt.NDArray[np.float32]
+    ms: float
+
+
+def embed_ahead(engine: MemoryEngine, query: str, namespaces: frozenset[str] | None) -> Ahead:
+    """Embed the query's vector-search text now; safe alongside other calls (the actors' names
+    are read under their own lock, and the model runs calls side by side)."""
+    text = vector_query(query, engine.actors(namespaces))
+    return Ahead(text, *_embedded(engine, text))
+
+
+def embed_beside(
+    engine: MemoryEngine,
+    query: str,
+    namespaces: frozenset[str] | None,
+    prepare: Callable[[], Prepared],
+    ahead: Ahead | None = None,
+) -> Embedded:
+    """Embed the query for the vector search while `prepare` runs in the worker thread (or
+    take `ahead`'s vector when it embedded the same text). `prepare` takes the database lock
+    there: never call this while holding it."""
+    # The vector search leaves the names of the sequences' actors out of the text it embeds
+    # (see `vector_query`): those known before `prepare` refreshes the mirrors...
+    speakers = engine.actors(namespaces)
+    text = vector_query(query, speakers)
+    if ahead is not None and ahead.text == text:
+        vector, ms, prepared = ahead.vector, ahead.ms, prepare()
+    else:
+        pending = engine.beside(prepare)
+        vector, ms = _embedded(engine, text)
+        prepared = pending.result()
+    # ...unless the refresh brought actors that change the text (the first recall after they
+    # were stored): embedding again then beats refreshing before every embedding. The sync
+    # answers with the same object until the memories change.
+    after = engine.actors(namespaces)
+    fresh = text if after is speakers else vector_query(query, after)
+    if fresh != text:
+        vector, again = _embedded(engine, fresh)
+        ms += again
+    return Embedded(vector, prepared, ms, named_speaker(query, after.candidates(query)))
+
+
+def _embedded(engine: MemoryEngine, text: str) -> tuple[npt.NDArray[np.float32], float]:
+    """The text's vector and the time embedding it took (ms)."""
+    started = time.perf_counter()
+    vector = engine.embed([text])[0]
+    return vector, (time.perf_counter() - started) * 1000
