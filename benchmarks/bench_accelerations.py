@@ -15,6 +15,7 @@ import argparse
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,8 @@ from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
 from loci.storage.facets import MemoryFacets
+from loci.storage.index_sync import IndexSync
+from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.vectors import ExactIndex
 
 VARIANTS = ["all on", "no fast-scan codes", "numpy kernel", "no sign codes", "no facets mirror"]
@@ -39,17 +42,20 @@ class NoFacets(MemoryFacets):
 
 def served(home: str, embedder: OnnxMiniLM, variant: str) -> App:
     app = build_app(load_settings(home=home), embedder=embedder)
-    sync = app.engine.sync
     dimensions = embedder.identity.dimensions
-    if variant == "no fast-scan codes":
-        sync._index = ExactIndex(dimensions, fast_scan_from=None)
-    elif variant == "numpy kernel":
-        sync._index = ExactIndex(dimensions, kernel="numpy")
-    elif variant == "no sign codes":
-        sync._index = ExactIndex(dimensions, shortlist_from=10**12)
-    elif variant == "no facets mirror":
-        sync._facets = NoFacets()
-    sync.rebuild()
+    vectors = {
+        "no fast-scan codes": ExactIndex(dimensions, fast_scan_from=None),
+        "numpy kernel": ExactIndex(dimensions, kernel="numpy"),
+        "no sign codes": ExactIndex(dimensions, shortlist_from=10**12),
+    }.get(variant, app.engine.indexes.vectors)
+    facets = NoFacets() if variant == "no facets mirror" else app.engine.indexes.facets
+    swapped = {MemoryVectors: MemoryVectors(vectors, dimensions), MemoryFacets: facets}
+    followed = tuple(swapped.get(type(index), index) for index in app.engine.indexes.followed)
+    app.engine.indexes = replace(
+        app.engine.indexes, vectors=vectors, facets=facets, followed=followed
+    )
+    app.engine.sync = IndexSync(app.db, followed)
+    app.engine.sync.rebuild()
     app.memory.warm_up()
     return app
 

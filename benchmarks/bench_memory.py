@@ -156,7 +156,7 @@ def fill(
 def shortlist_agreement(app, embedder: OnnxMiniLM, k: int) -> str:
     """Share of the exact top k that the (possibly shortlisted) index search returns (recall
     asks the index for its top 50 candidates when 10 results are wanted)."""
-    index = app.engine.sync.index
+    index = app.engine.indexes.vectors
     queries = embedder.embed(QUERIES + [f"what happened with {w}" for w in WORDS])
     overlap = [
         len({h.key for h in index.search(q, k)} & {h.key for h in index.exact_search(q, k)}) / k
@@ -262,7 +262,7 @@ def mirror_load_figures(app) -> str:
     facets = MemoryFacets()
     with app.db.snapshot() as conn:
         started = time.perf_counter()
-        facets.load(conn)
+        facets.read(conn)
         loaded = time.perf_counter()
         facets.hold_keys(conn, {"metadata.project"})
         held = time.perf_counter()

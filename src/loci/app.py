@@ -19,7 +19,7 @@ from loci.lifecycle.reinforce import ReinforceService
 from loci.memory.catalog import CatalogService
 from loci.memory.service import MemoryService
 from loci.memory.transfer import TransferService
-from loci.search.engine import Limits, MemoryEngine
+from loci.search.engine import Indexes, Limits, MemoryEngine
 from loci.sequences import documents
 from loci.settings import Settings
 from loci.spatial.journey import JourneyService
@@ -27,10 +27,16 @@ from loci.spatial.regions import RegionsService
 from loci.spatial.visualize import VisualizeService
 from loci.spatial.wander import WanderService
 from loci.storage.db import Database
+from loci.storage.derived import DerivedIndex
+from loci.storage.facets import MemoryFacets
 from loci.storage.files import private_folder, storage_errors
-from loci.storage.keywords import NEVER, KeywordMirror
+from loci.storage.keyword_index import KeywordIndex, MirroredKeywords, SqlKeywords
+from loci.storage.keywords import KeywordMirror
 from loci.storage.memory_schema import MEMORY_SCHEMA
+from loci.storage.memory_vectors import MemoryVectors
+from loci.storage.moments import MemoryTimes
 from loci.storage.orphans import orphaned_files
+from loci.storage.passages import PassageIndex
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 from loci.story.graph import SqliteGraph
 from loci.story.mentions import Extractor
@@ -77,8 +83,7 @@ def build_app(
 ) -> App:
     """Wire the services for `settings`; `embedder` replaces the configured model (tests share
     one). `long_lived=False` is for a process that answers one query at most: it builds
-    nothing that only pays off over many searches (keyword searches stay in SQL, see
-    `keywords.NEVER`; vector searches build no fast-scan codes, see `vectors.ExactIndex`)."""
+    nothing that only pays off over many searches (see `derived_indexes`)."""
     with storage_errors(settings.home, "create the data folder", "set LOCI_HOME to a folder"):
         private_folder(settings.home)
     limit_blas_threads()
@@ -90,13 +95,9 @@ def build_app(
         before_commit=(documents.refresh_stale,),
     )
     model = embedder or make_embedder(settings)
-    index = ExactIndex(
-        model.identity.dimensions,
-        kernel=settings.vector_kernel,
-        fast_scan_from=FASTSCAN_FROM if long_lived else None,
+    engine = MemoryEngine(
+        db, model, derived_indexes(settings, model, long_lived), limits_from(settings)
     )
-    keywords = None if long_lived else KeywordMirror(mirror_from=NEVER)
-    engine = MemoryEngine(db, model, index, limits_from(settings), keywords)
     memory = MemoryService(engine)
     checkpoints = CheckpointService(
         db, settings.home, checkpoint_limits(settings), settings.encryption_key_file
@@ -135,6 +136,26 @@ def build_app(
         consolidation=ConsolidateService(engine),
         extraction=ExtractService(engine, memory),
     )
+
+
+def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> Indexes:
+    """The indexes a process keeps beside the store. A process that answers one query at
+    most keeps no keyword mirror (its keyword searches go to FTS5) and builds no fast-scan
+    codes: reading them would cost more than the search they speed up."""
+    dimensions = model.identity.dimensions
+    vectors = ExactIndex(
+        dimensions,
+        kernel=settings.vector_kernel,
+        fast_scan_from=FASTSCAN_FROM if long_lived else None,
+    )
+    passages, times, facets = PassageIndex(dimensions), MemoryTimes(), MemoryFacets()
+    followed: list[DerivedIndex] = [MemoryVectors(vectors, dimensions), passages, times, facets]
+    keywords: KeywordIndex = SqlKeywords()
+    if long_lived:
+        mirror = KeywordMirror()
+        keywords = MirroredKeywords(mirror)
+        followed.append(mirror)
+    return Indexes(vectors, passages, times, facets, keywords, tuple(followed))
 
 
 def limit_blas_threads() -> None:

@@ -22,9 +22,9 @@ from loci.storage import memories as sql
 from loci.storage import timeline
 from loci.storage.db import Database
 from loci.storage.facets import MemoryFacets, mirrored
-from loci.storage.vector_sync import IndexSync
-from loci.storage.vectors import ExactIndex
-from tests.unit.test_keyword_mirror import Reader
+from loci.storage.index_sync import IndexSync
+from loci.storage.keyword_index import MirroredKeywords
+from tests.unit.test_keyword_mirror import Reader, reader_of
 
 WORDS = ["harbour", "lantern", "orchard", "quarry", "meadow", "glacier", "canyon", "delta"]
 TAGS = [[], ["work"], ["home"], ["work", "urgent"], ["Work"], ["home", "ünïcode"]]
@@ -155,12 +155,12 @@ def store(app: App, indexes: range) -> None:
 
 @pytest.fixture
 def reader(app: App) -> Iterator[Reader]:
-    db = Database(app.db.path)
-    yield Reader(db, IndexSync(db, ExactIndex(384), 384))
-    db.close()
+    found = reader_of(app)
+    yield found
+    found.db.close()
 
 
-def agree(sync: IndexSync, db: Database) -> int:
+def agree(sync: IndexSync, facets: MemoryFacets, db: Database) -> int:
     """Assert the facets admit what SQL admits for every filter and namespace choice; returns
     how many memories they admitted in all."""
     admitted_total = 0
@@ -168,9 +168,9 @@ def agree(sync: IndexSync, db: Database) -> int:
         for namespace in (None, "a", "c"):
             compiled = compile_filter(spec, namespace)
             assert compiled.condition is not None and mirrored(compiled.condition)
-            sync.refresh(compiled.condition)
+            sync.refresh(facets.holder(compiled.condition))
             with db.snapshot() as conn:
-                found = sync.facets.matching(compiled.condition, compiled.namespaces)
+                found = facets.matching(compiled.condition, compiled.namespaces)
                 expected = sql.matching_seqs(conn, compiled.sql, compiled.params)
                 assert found is not None
                 assert found.tolist() == sorted(expected.tolist()), (spec, namespace)
@@ -180,21 +180,21 @@ def agree(sync: IndexSync, db: Database) -> int:
 
 def test_the_facets_admit_what_sql_admits(app: App) -> None:
     store(app, range(120))
-    total = agree(app.engine.sync, app.db)
+    total = agree(app.engine.sync, app.engine.indexes.facets, app.db)
     # The filters are neither all-admitting nor all-empty: the comparison means something.
     assert 0 < total < len(FILTERS) * 3 * 120
 
 
 def test_what_the_facets_cannot_judge_is_left_to_sql(app: App) -> None:
     store(app, range(30))
-    sync = app.engine.sync
+    sync, facets = app.engine.sync, app.engine.indexes.facets
     for spec in UNMIRRORED:
         compiled = compile_filter(spec)
         assert compiled.condition is not None
-        sync.refresh(compiled.condition)
-        assert sync.facets.matching(compiled.condition, None) is None
+        sync.refresh(facets.holder(compiled.condition))
+        assert facets.matching(compiled.condition, None) is None
         with app.db.snapshot() as conn:
-            allowed = admitted(conn, compiled, sync.facets)
+            allowed = admitted(conn, compiled, facets)
             assert allowed is not None and allowed.keys is not None
             expected = sql.matching_seqs(conn, compiled.sql, compiled.params)
             assert allowed.keys.tolist() == expected.tolist()
@@ -206,19 +206,19 @@ def test_what_the_facets_cannot_judge_is_left_to_sql(app: App) -> None:
 def test_the_facets_load_only_for_a_filter_they_can_answer(app: App) -> None:
     store(app, range(20))
     app.memory.recall("harbour", filters={"content": {"contains": "harbour"}})
-    assert not app.engine.sync.facets.loaded
+    assert not app.engine.indexes.facets.loaded
     app.memory.recall("harbour", namespace="a")
-    assert not app.engine.sync.facets.loaded
+    assert not app.engine.indexes.facets.loaded
     hits = app.memory.recall("harbour", filters={"tags": "urgent"}).memories
-    assert app.engine.sync.facets.loaded
+    assert app.engine.indexes.facets.loaded
     assert hits and all("urgent" in hit.tags for hit in hits)
 
 
 def test_the_facets_follow_another_processs_writes(app: App, reader: Reader) -> None:
     store(app, range(60))
-    agree(reader.sync, reader.db)
+    agree(reader.sync, reader.facets, reader.db)
     store(app, range(60, 90))  # new memories join tags already looked up
-    agree(reader.sync, reader.db)
+    agree(reader.sync, reader.facets, reader.db)
     gone = [row.id for row in app.memory.recall("harbour lantern", limit=8).memories]
     assert app.memory.forget_batch(gone).deleted == len(gone)
     app.catalog.namespaces("rename", "b", "renamed")
@@ -234,16 +234,16 @@ def test_the_facets_follow_another_processs_writes(app: App, reader: Reader) -> 
             "WHERE seq % 2 = 0"
         )
         conn.execute("UPDATE memories SET tags = '[\"urgent\"]' WHERE seq % 2 = 0")
-    agree(reader.sync, reader.db)
+    agree(reader.sync, reader.facets, reader.db)
     with app.db.write() as conn:
         conn.execute(
             "UPDATE memories SET metadata = json_set(metadata, '$.kind', 'y', '$.n', 7) "
             "WHERE seq % 3 = 0"
         )
-    agree(reader.sync, reader.db)
+    agree(reader.sync, reader.facets, reader.db)
     urgent = compile_filter({"tags": "urgent"}, "renamed")
     assert urgent.condition is not None
-    found = reader.sync.facets.matching(urgent.condition, urgent.namespaces)
+    found = reader.facets.matching(urgent.condition, urgent.namespaces)
     assert found is not None and found.size > 0
 
 
@@ -251,7 +251,7 @@ def test_a_memory_older_than_those_held_takes_its_place_in_order(app: App, reade
     store(app, range(40))
     with app.db.write() as conn:
         conn.execute("DELETE FROM memories WHERE seq <= 5")
-    agree(reader.sync, reader.db)  # the reader holds seqs 6 and on
+    agree(reader.sync, reader.facets, reader.db)  # the reader holds seqs 6 and on
     with app.db.write() as conn:
         # A row with a seq below all held (loci never writes one: a later version might).
         conn.execute(
@@ -265,10 +265,10 @@ def test_a_memory_older_than_those_held_takes_its_place_in_order(app: App, reade
             "INSERT INTO memory_vectors(seq, embedding) "
             "SELECT 2, embedding FROM memory_vectors WHERE seq = 40"
         )
-    assert agree(reader.sync, reader.db) > 0
+    assert agree(reader.sync, reader.facets, reader.db) > 0
     kind = compile_filter({"metadata.kind": "z"})
     assert kind.condition is not None
-    found = reader.sync.facets.matching(kind.condition, None)
+    found = reader.facets.matching(kind.condition, None)
     assert found is not None and found.tolist() == [2]
 
 
@@ -277,21 +277,21 @@ def test_metadata_keys_past_the_limit_go_to_sql_and_held_ones_survive_a_reload(
 ) -> None:
     monkeypatch.setattr(facets_module, "MAX_METADATA_KEYS", 2)
     store(app, range(40))
-    sync = app.engine.sync
+    sync, facets = app.engine.sync, app.engine.indexes.facets
     specs = [{"metadata.kind": "x"}, {"metadata.n": {"gte": 2}}, {"metadata.flag": True}]
     for spec in specs:
-        sync.refresh(compile_filter(spec).condition)
-    assert sync.facets.metadata_keys == {"metadata.kind", "metadata.n"}
+        sync.refresh(facets.holder(compile_filter(spec).condition))
+    assert facets.metadata_keys == {"metadata.kind", "metadata.n"}
     sync.rebuild()  # a full load reads the held keys anew
-    assert sync.facets.metadata_keys == {"metadata.kind", "metadata.n"}
+    assert facets.metadata_keys == {"metadata.kind", "metadata.n"}
     with app.db.snapshot() as conn:
         for spec, held in zip(specs, (True, True, False), strict=True):
             compiled = compile_filter(spec)
             assert compiled.condition is not None
-            found = sync.facets.matching(compiled.condition, None)
+            found = facets.matching(compiled.condition, None)
             expected = sql.matching_seqs(conn, compiled.sql, compiled.params).tolist()
             assert (found is not None) == held
-            allowed = admitted(conn, compiled, sync.facets)
+            allowed = admitted(conn, compiled, facets)
             assert allowed is not None and allowed.keys is not None
             assert allowed.keys.tolist() == expected and expected, spec
     hits = app.memory.recall("harbour", filters={"metadata.flag": True}).memories
@@ -309,7 +309,8 @@ def test_filtered_keyword_search_reads_the_mirrors(app: App) -> None:
             match = fts_match(query)
             assert match is not None
             prepared = pipeline.prepare(engine, "a", compiled, True, 20, query)
-            assert engine.sync.keywords.loaded
+            assert isinstance(engine.indexes.keywords, MirroredKeywords)
+            assert engine.indexes.keywords.mirror.loaded
             with app.db.snapshot() as conn:
                 expected = sql.keyword_search(conn, match, compiled.sql, compiled.params, 20)
             assert sorted(prepared.keyword) == sorted(seq for seq, _ in expected), spec

@@ -219,12 +219,12 @@ def test_a_served_store_builds_codes_at_warm_up_and_a_one_command_app_never(
     one_command = build_app(load_settings(home=home), embedder=embedder, long_lived=False)
     try:
         served.memory.warm_up()
-        assert isinstance(served.engine.sync.index, ExactIndex)
-        assert served.engine.sync.index.fast_scan_codes is not None
+        assert isinstance(served.engine.indexes.vectors, ExactIndex)
+        assert served.engine.indexes.vectors.fast_scan_codes is not None
         found = one_command.memory.recall("note number 7", limit=3, hybrid_alpha=1.0)
         assert len(found.memories) == 3
-        assert isinstance(one_command.engine.sync.index, ExactIndex)
-        assert one_command.engine.sync.index.fast_scan_codes is None
+        assert isinstance(one_command.engine.indexes.vectors, ExactIndex)
+        assert one_command.engine.indexes.vectors.fast_scan_codes is None
     finally:
         served.close()
         one_command.close()

@@ -10,24 +10,22 @@ import pytest
 
 from loci.app import App
 from loci.search.filters import compile_filter
-from loci.storage.fts_terms import create_scratch
 from loci.storage.keyword_index import KeywordIndex, KeywordQuery, MirroredKeywords, SqlKeywords
-from loci.storage.keywords import NEVER, KeywordMirror
-from loci.storage.postings import create_vocabularies
+from loci.storage.keywords import KeywordMirror
 from tests.unit.test_keyword_mirror import QUERY_WORDS, sentences, store
 
 Factory = Callable[[App], KeywordIndex]
+#: A `mirror_from` no store reaches: the mirror stays unloaded and SQL answers.
+NEVER = 2**62
 
 
 def mirror_of(app: App, mirror_from: int) -> KeywordIndex:
     """A mirror loaded as a process loads it (or never, below `mirror_from`)."""
     mirror = KeywordMirror(mirror_from=mirror_from)
     with app.db.locked() as conn:  # the temp tables are made outside a transaction
-        create_scratch(conn)
-        create_vocabularies(conn)
+        mirror.prepare(conn)
     with app.db.snapshot() as conn:
-        if mirror.wanted(10**9):
-            mirror.load(conn)
+        mirror.load(conn)
     assert mirror.loaded == (mirror_from != NEVER)  # so that the mirror, not SQL, answers
     return MirroredKeywords(mirror)
 

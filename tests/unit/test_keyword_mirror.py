@@ -21,9 +21,12 @@ from loci.settings import load_settings
 from loci.storage import keywords as keyword_module
 from loci.storage import memories as sql
 from loci.storage.db import Database
+from loci.storage.facets import MemoryFacets
 from loci.storage.fts_terms import TOKENIZE
+from loci.storage.index_sync import IndexSync
+from loci.storage.keyword_index import MirroredKeywords, SqlKeywords
 from loci.storage.keywords import KeywordMirror
-from loci.storage.vector_sync import IndexSync
+from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.vectors import ExactIndex
 from tests import prose
 
@@ -96,6 +99,16 @@ class Reader:
 
     db: Database
     sync: IndexSync
+    facets: MemoryFacets
+    mirror: KeywordMirror
+
+
+def reader_of(app: App, mirror_from: int = 1) -> Reader:
+    """Indexes of the app's store kept in step as another process keeps them."""
+    db = Database(app.db.path)
+    facets, mirror = MemoryFacets(), KeywordMirror(mirror_from=mirror_from)
+    sync = IndexSync(db, [MemoryVectors(ExactIndex(384), 384), facets, mirror])
+    return Reader(db, sync, facets, mirror)
 
 
 @pytest.fixture
@@ -108,11 +121,10 @@ def opened() -> Iterator[list[Database]]:
 
 def mirrored(app: App, opened: list[Database], mirror_from: int = 1) -> Reader:
     """A reader of the app's store whose mirror loads from `mirror_from` memories."""
-    db = Database(app.db.path)
-    opened.append(db)
-    sync = IndexSync(db, ExactIndex(384), 384, KeywordMirror(mirror_from=mirror_from))
-    sync.refresh()
-    return Reader(db, sync)
+    reader = reader_of(app, mirror_from)
+    opened.append(reader.db)
+    reader.sync.refresh()
+    return reader
 
 
 def agree(reader: Reader, limit: int = 20, within: list[int] | None = None) -> int:
@@ -131,7 +143,7 @@ def agree(reader: Reader, limit: int = 20, within: list[int] | None = None) -> i
                 expected = sql.keyword_search(
                     conn, fts_match(" ".join(words)) or "", where, params, limit
                 )
-                found = reader.sync.keywords.search(conn, words, namespaces, limit, restricted)
+                found = reader.mirror.search(conn, words, namespaces, limit, restricted)
                 assert found is not None
                 assert [seq for seq, _ in found] == [seq for seq, _ in expected], words
                 assert [s for _, s in found] == pytest.approx([s for _, s in expected], rel=1e-12)
@@ -150,7 +162,7 @@ def test_the_tokenizer_is_the_keyword_index_s(app: App) -> None:
 def test_a_loaded_mirror_answers_as_sql_does(app: App, opened: list[Database]) -> None:
     store(app, sentences(600))
     reader = mirrored(app, opened)
-    assert reader.sync.keywords.loaded
+    assert reader.mirror.loaded
     assert agree(reader) > 200
 
 
@@ -163,7 +175,7 @@ def test_it_follows_inserts_deletes_renames_and_rewrites(app: App, opened: list[
         conn.execute("DELETE FROM memories WHERE seq IN (3, 9, 600, 602)")
     app.catalog.namespaces("rename", "b", "c")
     reader.sync.refresh()
-    assert reader.sync.keywords.loaded and not reader.sync.keywords.needs_reload()
+    assert reader.mirror.loaded and not reader.mirror.needs_reload()
     assert agree(reader) > 200
 
 
@@ -183,13 +195,13 @@ def test_a_bulk_write_makes_it_read_anew(
     store(app, sentences(600))
     reader = mirrored(app, opened)
     loads = []
-    original = KeywordMirror.load
+    original = KeywordMirror.read
     monkeypatch.setattr(
-        KeywordMirror, "load", lambda self, conn: loads.append(original(self, conn))
+        KeywordMirror, "read", lambda self, conn: loads.append(original(self, conn))
     )
     store(app, sentences(700)[600:])
     reader.sync.refresh()
-    assert len(loads) == 1 and reader.sync.keywords.loaded
+    assert len(loads) == 1 and reader.mirror.loaded
     assert agree(reader) > 200
 
 
@@ -201,7 +213,7 @@ def test_another_process_s_writes_reach_it(
     second_app.memory.remember(MemoryDraft("Zebras and unicorns met Darcy", namespace="a"))
     reader.sync.refresh()
     with reader.db.snapshot() as conn:
-        found = reader.sync.keywords.search(conn, ["zebras"], None, 5)
+        found = reader.mirror.search(conn, ["zebras"], None, 5)
     assert found is not None and len(found) == 1
     assert agree(reader) > 200
 
@@ -209,12 +221,12 @@ def test_another_process_s_writes_reach_it(
 def test_it_grows_into_a_mirror_and_small_stores_use_sql(app: App, opened: list[Database]) -> None:
     store(app, sentences(100))
     reader = mirrored(app, opened, mirror_from=150)
-    assert not reader.sync.keywords.loaded
+    assert not reader.mirror.loaded
     with reader.db.snapshot() as conn:
-        assert reader.sync.keywords.search(conn, ["darcy"], None, 5) is None
+        assert reader.mirror.search(conn, ["darcy"], None, 5) is None
     store(app, sentences(200)[100:])
     reader.sync.refresh()
-    assert reader.sync.keywords.loaded
+    assert reader.mirror.loaded
     assert agree(reader) > 100
 
 
@@ -222,8 +234,8 @@ def test_words_that_are_phrases_to_fts5_go_to_sql(app: App, opened: list[Databas
     store(app, sentences(600))
     reader = mirrored(app, opened)
     with reader.db.snapshot() as conn:
-        assert reader.sync.keywords.search(conn, ["snake_case"], None, 5) is None
-        assert reader.sync.keywords.search(conn, ["darcy"], None, 0) == []
+        assert reader.mirror.search(conn, ["snake_case"], None, 5) is None
+        assert reader.mirror.search(conn, ["darcy"], None, 0) == []
 
 
 def test_recall_ranks_the_same_with_and_without_the_mirror(home: Path, embedder) -> None:
@@ -233,7 +245,9 @@ def test_recall_ranks_the_same_with_and_without_the_mirror(home: Path, embedder)
         app.memory.remember_batch([MemoryDraft(t, namespace="a") for t in texts[:40]])
         store(app, texts[40:], namespaces=("a",))
         app.memory.warm_up()
-        mirror = app.engine.sync.keywords
+        keywords = app.engine.indexes.keywords
+        assert isinstance(keywords, MirroredKeywords)
+        mirror = keywords.mirror
         assert mirror.loaded
         questions = ["Who will marry Mr. Bingley?", "What did Lydia do in Brighton?"]
         with_mirror = [app.memory.recall(q, 10, "a").memories for q in questions]
@@ -256,7 +270,8 @@ def test_an_app_for_one_command_keeps_no_mirror_and_ranks_the_same(
             assert [(m.id, pytest.approx(m.score)) for m in once] == [
                 (m.id, m.score) for m in served
             ]
-        assert app.engine.sync.keywords.loaded
-        assert not one_shot.engine.sync.keywords.loaded
+        served_keywords = app.engine.indexes.keywords
+        assert isinstance(served_keywords, MirroredKeywords) and served_keywords.mirror.loaded
+        assert isinstance(one_shot.engine.indexes.keywords, SqlKeywords)
     finally:
         one_shot.close()

@@ -49,13 +49,13 @@ def agree(app: App) -> int:
     found = 0
     with app.engine.db.locked() as conn:
         seqs = [row[0] for row in conn.execute("SELECT seq FROM memories").fetchall()]
-        assert sync.times.of([*seqs, 10**9]) == timeline.times_of(conn, seqs)
+        assert app.engine.indexes.times.of([*seqs, 10**9]) == timeline.times_of(conn, seqs)
         for namespaces in (None, frozenset({"mine"}), frozenset({"mine", "theirs"})):
             compiled = compile_filter(
                 {"namespace": {"in": sorted(namespaces)}} if namespaces else None
             )
             expected = timeline.seqs_within(conn, SPANS, compiled.sql, compiled.params, 1000)
-            mirrored = sync.times.within(seconds(SPANS), namespaces, 1000)
+            mirrored = app.engine.indexes.times.within(seconds(SPANS), namespaces, 1000)
             assert sorted(mirrored.tolist()) == sorted(expected.tolist())
             found += mirrored.shape[0]
     return found
@@ -97,7 +97,7 @@ def test_the_earliest_are_kept_when_too_many_fall_in_the_periods(app: App) -> No
         parse_messages(chat("mine", range(12, 0, -1))), "mine", "a"
     )
     app.engine.sync.refresh()
-    earliest = app.engine.sync.times.within(seconds(SPANS), None, 2)
+    earliest = app.engine.indexes.times.within(seconds(SPANS), None, 2)
     with app.engine.db.locked() as conn:
         times = timeline.times_of(conn, earliest.tolist())
     assert [datetime.fromtimestamp(times[s], UTC).month for s in earliest.tolist()] == [2, 3]
@@ -109,16 +109,17 @@ def test_a_dated_question_ranks_the_same_with_and_without_the_mirrors(app: App) 
     answer = app.memory.recall(question, limit=5, namespace="mine")
     assert "month 3 mine" in answer.memories[0].content
     vector = app.engine.embed([question])[0]
-    sync = app.engine.sync
     found = hybrid.Candidates(
-        vector=sync.index.search(vector, 50),
+        vector=app.engine.indexes.vectors.search(vector, 50),
         keyword={},
         periods=when.periods_in(question, datetime.now(UTC), [2024]),
     )
     assert found.periods
-    mirrored = hybrid.Context(app.engine.db, sync.index, sync.times, None)
+    mirrored = hybrid.Context(
+        app.engine.db, app.engine.indexes.vectors, app.engine.indexes.times, None
+    )
     with_mirrors = list(hybrid.rank(mirrored, vector, found, DEFAULT))
-    by_sql = hybrid.Context(app.engine.db, sync.index, None, None)
+    by_sql = hybrid.Context(app.engine.db, app.engine.indexes.vectors, None, None)
     without = list(hybrid.rank(by_sql, vector, found, DEFAULT))
     assert [r.key for r in with_mirrors] == [r.key for r in without]
     assert np.allclose([r.score for r in with_mirrors], [r.score for r in without])
@@ -154,7 +155,7 @@ def test_dates_without_a_year_search_the_years_of_the_store_whatever_its_stamps(
         )
     found = app.memory.recall("What did Ana plant on May 1?", limit=1, namespace="garden")
     assert found.memories[0].content == "Ana: I planted tulips."
-    times = app.engine.sync.times
+    times = app.engine.indexes.times
     assert times.years() == list(range(1900, 2100))  # 1850 and 9999, clamped
     app.memory.forget(filters={"metadata.timestamp": {"in": ["1850-06-01T00:00:00Z"]}})
     app.memory.forget(filters={"metadata.timestamp": "9999-12-31T23:59:59Z"})

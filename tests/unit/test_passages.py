@@ -73,7 +73,7 @@ def test_passages_follow_filters_deletes_and_other_processes(app: App, second_ap
     app.memory.forget(memory_id=wanted)
     assert before - stored() == len(passages.spans(long_text(9, FACT)))  # went with it
     second_app.engine.sync.refresh()
-    assert second_app.engine.sync.passages.count() == stored()
+    assert second_app.engine.indexes.passages.count() == stored()
 
 
 def test_reindex_cuts_memories_stored_before_passages(app: App) -> None:

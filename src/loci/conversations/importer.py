@@ -17,7 +17,7 @@ from loci.memory.service import MemoryService
 from loci.memory.validation import content_hash
 from loci.sequences import conversations
 from loci.storage.db import Database
-from loci.storage.vector_sync import Progress
+from loci.storage.derived import Progress
 
 SOURCE = "conversation"
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}\Z")

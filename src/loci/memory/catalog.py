@@ -12,7 +12,7 @@ from loci.memory.rows import row_to_namespace
 from loci.search.engine import MemoryEngine
 from loci.storage import memories as sql
 from loci.storage import memory_upkeep as upkeep
-from loci.storage.vector_sync import prune_log
+from loci.storage.index_sync import prune_log
 from loci.timeutil import now
 
 TOP_TAGS = 50

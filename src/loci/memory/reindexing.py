@@ -15,7 +15,8 @@ from loci.search.passage_spans import spans
 from loci.sequences import documents
 from loci.storage import health, passages
 from loci.storage import memory_upkeep as upkeep
-from loci.storage.vector_sync import Progress, prune_log, reload_everywhere
+from loci.storage.derived import Progress
+from loci.storage.index_sync import prune_log, reload_everywhere
 
 #: Memories embedded and committed together.
 REINDEX_BATCH = EMBED_WINDOW
@@ -39,7 +40,8 @@ def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dic
         health.rebuild_keyword_index(conn)
         sequence_count = documents.rebuild_documents(conn)
         reload_everywhere(conn)  # other processes mirror what was rebuilt
-    indexed = engine.sync.rebuild(None if chosen else progress)
+    engine.sync.rebuild(None if chosen else progress)
+    indexed = engine.indexes.vectors.count()
     return {
         "memories": len(rows),
         "re_embedded": len(chosen),

@@ -33,8 +33,9 @@ from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.search.filters import CompiledFilter, compile_filter
 from loci.storage import memories as sql
 from loci.storage import passages
+from loci.storage.derived import Progress
+from loci.storage.index_sync import prune_log
 from loci.storage.passages import NewPassage
-from loci.storage.vector_sync import Progress, prune_log
 from loci.timeutil import now
 
 #: How many candidates each ranking contributes to fusion, per result asked for.

@@ -29,8 +29,9 @@ from loci.memory.validation import content_hash
 from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.search.filters import compile_filter
 from loci.storage import memories as sql
+from loci.storage.derived import Progress
+from loci.storage.index_sync import prune_log
 from loci.storage.placements import Placement
-from loci.storage.vector_sync import Progress, prune_log
 from loci.timeutil import format_time, now, parse_time
 
 EXPORT_VERSION = "1.0.0"

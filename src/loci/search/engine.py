@@ -19,10 +19,13 @@ from loci.search.signals import DEFAULT, Profile
 from loci.sequences.speakers import ActorDirectory, Speakers
 from loci.storage import memories as sql
 from loci.storage.db import Database
-from loci.storage.keywords import KeywordMirror
-from loci.storage.passages import NewPassage
+from loci.storage.derived import DerivedIndex
+from loci.storage.facets import MemoryFacets
+from loci.storage.index_sync import IndexSync
+from loci.storage.keyword_index import KeywordIndex
+from loci.storage.moments import MemoryTimes
+from loci.storage.passages import NewPassage, PassageIndex
 from loci.storage.vector_index import VectorIndex
-from loci.storage.vector_sync import IndexSync
 
 T = TypeVar("T")
 
@@ -32,6 +35,19 @@ MODEL_KEY = "embedding_model"
 #: texts/s, of 1,024 116/s, all at once 123/s.
 EMBED_WINDOW = 1024
 DIMENSIONS_KEY = "embedding_dimensions"
+
+
+@dataclass(frozen=True)
+class Indexes:
+    """The derived indexes of a process, built in `build_app`: those searches ask, and every
+    one `IndexSync` keeps in step with the store (`followed`)."""
+
+    vectors: VectorIndex
+    passages: PassageIndex
+    times: MemoryTimes
+    facets: MemoryFacets
+    keywords: KeywordIndex
+    followed: tuple[DerivedIndex, ...]
 
 
 @dataclass(frozen=True)
@@ -58,14 +74,14 @@ class MemoryEngine:
         self,
         db: Database,
         embedder: Embedder,
-        index: VectorIndex,
+        indexes: Indexes,
         limits: Limits,
-        keywords: KeywordMirror | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder
         self.limits = limits
-        self.sync = IndexSync(db, index, embedder.identity.dimensions, keywords)
+        self.indexes = indexes
+        self.sync = IndexSync(db, indexes.followed)
         self._actors = ActorDirectory(db)
         # One worker: database work that overlaps the embedding of a query (threads start lazily).
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loci-search")
@@ -131,7 +147,7 @@ class MemoryEngine:
     def index(self) -> VectorIndex:
         """The vector index, brought up to date with every process's writes."""
         self.sync.refresh()
-        return self.sync.index
+        return self.indexes.vectors
 
     def require_namespace(self, conn: sqlite3.Connection, name: str) -> None:
         """Raise NotFoundError for an unknown namespace."""

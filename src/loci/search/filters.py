@@ -23,7 +23,8 @@ from typing import Any, NamedTuple
 from loci import fields
 from loci.errors import InvalidInputError
 from loci.storage import memories as sql
-from loci.storage.facets import Condition, Group, MemoryFacets, Test
+from loci.storage.conditions import Condition, Group, Test
+from loci.storage.facets import MemoryFacets
 from loci.storage.metadata_values import metadata_path
 from loci.storage.vector_index import Allowed
 from loci.timeutil import format_time, parse_time

@@ -60,15 +60,16 @@ def prepare(
     """Checks, the filter's admitted rows and (if `keyword_search`) the keyword ranking, also
     within the periods the query names; refreshes the index first."""
     words = keyword_terms(query) if keyword_search else []
-    engine.sync.refresh(compiled.condition)
+    indexes = engine.indexes
+    engine.sync.refresh(indexes.facets.holder(compiled.condition))
     with engine.db.snapshot() as conn:
         if namespace is not None:
             engine.require_namespace(conn, namespace)
         engine.check_model(conn)
         in_sequences = members.any_items(conn)
-        allowed = admitted(conn, compiled, engine.sync.facets)
+        allowed = admitted(conn, compiled, indexes.facets)
         keys = allowed.keys if allowed is not None else None
-        index = engine.sync.keyword_index
+        index = indexes.keywords
         restricted = KeywordQuery(
             words, depth, compiled.namespaces, keys, compiled.sql, compiled.params
         )
@@ -103,12 +104,14 @@ def _periods(
     added to `keyword`."""
     if not when.names_a_time(query):
         return [], None
-    periods = when.periods_in(query, datetime.now(UTC), engine.sync.times.years())
+    periods = when.periods_in(query, datetime.now(UTC), engine.indexes.times.years())
     if not periods:
         return [], None
     spans = [when.search_bounds(period) for period in periods]
     seconds = [(start.timestamp(), end.timestamp()) for start, end in spans]
-    within = engine.sync.times.within(seconds, compiled.namespaces, MAX_WITHIN, restricted.within)
+    within = engine.indexes.times.within(
+        seconds, compiled.namespaces, MAX_WITHIN, restricted.within
+    )
     if restricted.words and within.size:
         clause, params = timeline.within_clause(spans)
         inside = restricted._replace(
@@ -118,7 +121,7 @@ def _periods(
             # Cut short at MAX_WITHIN, the list no longer says what the clause says.
             mirrorable=within.size < MAX_WITHIN,
         )
-        keyword += engine.sync.keyword_index.search(conn, inside)
+        keyword += engine.indexes.keywords.search(conn, inside)
     return periods, within
 
 
@@ -143,7 +146,7 @@ def ranked(
     """The ranked candidates (filtered before ranking), best first: the vector search's,
     with the best matches inside the periods the query names, and what `prepare` found."""
     profile = asked.profile
-    index, passages = engine.sync.index, engine.sync.passages
+    index, passages = engine.indexes.vectors, engine.indexes.passages
     vector = index.search(query_vector, asked.depth, prepared.allowed) if profile.vector else []
     if profile.vector and passages.count():
         # A long memory is found by its best passage as well as by its start.
@@ -162,7 +165,7 @@ def ranked(
         periods=prepared.periods,
     )
     # The mirror of memory times holds every memory: it answers for whole namespaces.
-    times = engine.sync.times if asked.whole_namespaces else None
+    times = engine.indexes.times if asked.whole_namespaces else None
     context = hybrid.Context(engine.db, index, times, prepared.allowed, passages)
     return hybrid.rank(context, query_vector, found, profile, asked.explain)
 

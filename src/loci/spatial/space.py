@@ -10,8 +10,8 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage.index_sync import change_log_head
 from loci.storage.memories import in_scope, iter_memories
-from loci.storage.vector_sync import change_log_head
 
 FloatMatrix = npt.NDArray[np.float32]
 

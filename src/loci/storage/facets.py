@@ -1,9 +1,9 @@
 """The memory fields that recall filters test most, mirrored in memory.
 
-SQLite has no index a general filter could use, so a filtered recall scanned every memory's
-row, embedding included: in a large store, many times the query's embedding. This mirror keeps each
-memory's namespace, source, importance, creation and update times and tags as numpy arrays (or
-sets, for tags), so that such a filter is a few vectorised passes.
+SQLite has no index a general filter could use, and reading the memories a filter admits from
+SQL costs several times the query's embedding in a large store (`benchmarks/README.md`). This
+mirror keeps each memory's namespace, source, importance, creation and update times and tags as
+numpy arrays (or sets, for tags), so that such a filter is a few vectorised passes.
 
 Metadata keys are mirrored one by one, on the first filter that tests each (see
 `metadata_values`: a code per memory for the value ``json_extract`` gives and its JSON type),
@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage.conditions import Condition, Group
+from loci.storage.derived import MemoryChanges, Progress
 from loci.storage.metadata_values import COMPARE, NULL, ValueCodes, metadata_path
 from loci.storage.name_codes import NameCodes
 
@@ -50,27 +52,6 @@ _EXTRACT = "json_extract(metadata, ?), json_type(metadata, ?)"
 #: Metadata keys mirrored at most (each costs an int32 per memory and its distinct values);
 #: a filter on a key beyond them goes to SQL.
 MAX_METADATA_KEYS = 16
-
-
-@dataclass(frozen=True)
-class Test:
-    """One condition: `field` `op` `value`, the value as the filter compiler normalised it (a
-    string, a number, or a list of them for `in` / `nin`; times in their stored format)."""
-
-    field: str
-    op: str
-    value: Any
-
-
-@dataclass(frozen=True)
-class Group:
-    """Conditions joined by "and" or "or"."""
-
-    joiner: str
-    parts: tuple[Condition, ...]
-
-
-Condition = Test | Group
 
 
 def mirrored(condition: Condition) -> bool:
@@ -132,7 +113,42 @@ class MemoryFacets:
         # slow, and filters repeat their tags.
         self._tag_slots: dict[str, npt.NDArray[np.intp]] = {}
 
-    def load(self, conn: sqlite3.Connection) -> None:
+    def prepare(self, conn: sqlite3.Connection) -> None:
+        """Nothing to make."""
+        del conn
+
+    def load(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+        """Read every memory's fields anew, if a filter has asked for them (they are read on
+        the first filter they can judge: see `holder`)."""
+        del progress
+        if self.loaded:
+            self.read(conn)
+
+    def apply(self, conn: sqlite3.Connection, changes: MemoryChanges) -> None:
+        """Read the changed memories' fields anew."""
+        self.update(conn, changes.touched)
+
+    def clear(self) -> None:
+        """Drop every memory's fields (the metadata keys held are kept)."""
+        self._reset()
+
+    def holder(self, condition: Condition | None) -> Callable[[sqlite3.Connection], None] | None:
+        """What reads the fields `condition` tests that are not held yet (None: nothing to
+        read), for `IndexSync.refresh` to run once the indexes are up to date."""
+        if condition is None or not mirrored(condition):
+            return None
+        fields = metadata_fields(condition)
+        if self.loaded and fields <= self.metadata_keys:
+            return None
+
+        def hold(conn: sqlite3.Connection) -> None:
+            if not self.loaded:
+                self.read(conn)
+            self.hold_keys(conn, fields)
+
+        return hold
+
+    def read(self, conn: sqlite3.Connection) -> None:
         """Read every memory's fields, tags and held metadata keys (inside a read
         transaction)."""
         self._reset()

@@ -23,16 +23,20 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from loci.storage.fts_terms import WordTerms, term_counts
+from loci.storage.derived import MemoryChanges, Progress
+from loci.storage.fts_terms import WordTerms, create_scratch, term_counts
 from loci.storage.name_codes import NameCodes
-from loci.storage.postings import MEMORIES, Documents, Postings, read_postings
+from loci.storage.postings import (
+    MEMORIES,
+    Documents,
+    Postings,
+    create_vocabularies,
+    read_postings,
+)
 from loci.storage.seqsets import among
 
 #: Stores smaller than this are searched by SQL alone, which is as fast there.
 MIRROR_FROM = 500
-#: A `mirror_from` no store reaches: every search goes to SQL. For a process that answers one
-#: query (a CLI command), reading the mirror would cost far more than the search it speeds up.
-NEVER = 2**62
 #: Share of the mirrored memories that may change before it is read anew (at least RELOAD_MIN).
 RELOAD_SHARE = 0.05
 RELOAD_MIN = 500
@@ -43,7 +47,6 @@ B = 0.75
 Floats = npt.NDArray[np.float64]
 Positions = npt.NDArray[np.int64]
 #: The documents of a mirror: their ids in increasing order, and the namespace of each.
-DocumentList = tuple[npt.NDArray[np.int64], Sequence[str]]
 
 
 @dataclass
@@ -97,20 +100,42 @@ class KeywordMirror:
         self._scratch = np.zeros(0)
         self._outdated = False
 
-    def load(self, conn: sqlite3.Connection, documents: DocumentList | None = None) -> None:
-        """Read every document's postings (inside a read transaction, after
-        :func:`postings.create_vocabularies`); `documents`, when given, are the ids and
-        namespaces its `Documents.rows` query would give, read by the caller in the same
-        transaction. If the index reads inconsistently, stays unloaded."""
+    def prepare(self, conn: sqlite3.Connection) -> None:
+        """The scratch and vocabulary tables it reads terms through (temp schema)."""
+        create_scratch(conn)
+        create_vocabularies(conn)
+
+    def load(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+        """Read every document's postings if the store is big enough to be worth it."""
+        del progress
+        if self.wanted(self._count(conn)):
+            self.read(conn)
+        else:
+            self.unload()
+
+    def apply(self, conn: sqlite3.Connection, changes: MemoryChanges) -> None:
+        """Follow the changes, or read anew once that is cheaper or the store has grown big
+        enough to be worth mirroring."""
+        stored = [(int(row[0]), str(row[1]), str(row[3])) for row in changes.stored]
+        self.change(conn, stored, changes.gone)
+        if self.needs_reload() or (not self.loaded and self.wanted(self._count(conn))):
+            self.read(conn)
+
+    def clear(self) -> None:
+        """Drop everything (searches go back to SQL)."""
         self.unload()
-        if documents is None:
-            rows = conn.execute(self._documents.rows).fetchall()
-            documents = (
-                np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows)),
-                [row[1] for row in rows],
-            )
-            del rows
-        seqs, names = documents
+
+    def _count(self, conn: sqlite3.Connection) -> int:
+        return int(conn.execute(f"SELECT count(*) FROM ({self._documents.rows})").fetchone()[0])
+
+    def read(self, conn: sqlite3.Connection) -> None:
+        """Read every document's postings (inside a read transaction, after `prepare`). If
+        the index reads inconsistently, stays unloaded."""
+        self.unload()
+        rows = conn.execute(self._documents.rows).fetchall()
+        seqs = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+        names = [row[1] for row in rows]
+        del rows
         base = read_postings(conn, self._documents, seqs, self._namespaces.codes(names))
         if base is None:
             return

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage.derived import MemoryChanges, Progress
 from loci.storage.name_codes import NameCodes
 from loci.storage.seqsets import among
 from loci.storage.timeline import MEMORY_TIME, seconds_of_all
@@ -35,6 +36,9 @@ SecondsSpan = tuple[float, float]
 FIRST_YEAR = 1900
 LAST_YEAR = 2099
 
+LOAD_CHUNK = 10_000
+#: Every memory's time.
+ALL_TIMES = f"SELECT seq, namespace, {MEMORY_TIME} FROM memories ORDER BY seq"
 #: The times of some seqs (bind them as a JSON array).
 TIMES_OF = (
     f"SELECT m.seq, m.namespace, {MEMORY_TIME} FROM json_each(?) j "
@@ -61,6 +65,22 @@ class MemoryTimes:
         self._seqs = np.zeros(0, np.int64)
         self._seconds = np.zeros(0)
         self._groups = np.zeros(0, np.int32)
+
+    def prepare(self, conn: sqlite3.Connection) -> None:
+        """Nothing to make."""
+        del conn
+
+    def load(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+        """Read every memory's time."""
+        del progress
+        self.clear()
+        cursor = conn.execute(ALL_TIMES)
+        while rows := cursor.fetchmany(LOAD_CHUNK):
+            self.add(rows, time_column=2)
+
+    def apply(self, conn: sqlite3.Connection, changes: MemoryChanges) -> None:
+        """Read the changed memories' times anew."""
+        self.update(conn, changes.touched)
 
     def add(self, rows: Sequence[Sequence[Any]], time_column: int) -> None:
         """Take rows (seq, namespace, ..., `MEMORY_TIME` at `time_column`): a full load

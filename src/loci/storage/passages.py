@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage.derived import MemoryChanges, Progress
 from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
 from loci.storage.vectors import ExactIndex
 
@@ -92,6 +93,22 @@ class PassageIndex:
             self._memory_of[int(row[0])] = int(row[1])
             self._of_memory.setdefault(int(row[1]), []).append(int(row[0]))
         self._arrays = None
+
+    def prepare(self, conn: sqlite3.Connection) -> None:
+        """Nothing to make."""
+        del conn
+
+    def load(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+        """Read every passage."""
+        del progress
+        self.clear()
+        self.add(conn.execute(ALL).fetchall())
+
+    def apply(self, conn: sqlite3.Connection, changes: MemoryChanges) -> None:
+        """Read the passages of the changed memories anew."""
+        self.drop_memories(changes.touched)
+        present = sorted(int(row[0]) for row in changes.stored)
+        self.add(read_of(conn, present))
 
     def drop_memories(self, seqs: Iterable[int]) -> None:
         """Forget the passages of these memories."""
