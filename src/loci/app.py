@@ -27,9 +27,11 @@ from loci.spatial.regions import RegionsService
 from loci.spatial.visualize import VisualizeService
 from loci.spatial.wander import WanderService
 from loci.storage.db import Database
+from loci.storage.derived import DerivedIndex
 from loci.storage.facets import MemoryFacets
 from loci.storage.files import private_folder, storage_errors
-from loci.storage.keyword_index import SqlKeywords
+from loci.storage.keyword_index import KeywordIndex, MirroredKeywords, SqlKeywords
+from loci.storage.keywords import KeywordMirror
 from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.moments import MemoryTimes
@@ -138,7 +140,8 @@ def build_app(
 
 def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> Indexes:
     """The indexes a process keeps beside the store. A process that answers one query at
-    most builds no fast-scan codes: that would cost more than the search they speed up."""
+    most keeps no keyword mirror (its keyword searches go to FTS5) and builds no fast-scan
+    codes: reading them would cost more than the search they speed up."""
     dimensions = model.identity.dimensions
     vectors = ExactIndex(
         dimensions,
@@ -146,8 +149,13 @@ def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> In
         fast_scan_from=FASTSCAN_FROM if long_lived else None,
     )
     passages, times, facets = PassageIndex(dimensions), MemoryTimes(), MemoryFacets()
-    followed = (MemoryVectors(vectors, dimensions), passages, times, facets)
-    return Indexes(vectors, passages, times, facets, SqlKeywords(), followed)
+    followed: list[DerivedIndex] = [MemoryVectors(vectors, dimensions), passages, times, facets]
+    keywords: KeywordIndex = SqlKeywords()
+    if long_lived:
+        mirror = KeywordMirror()
+        keywords = MirroredKeywords(mirror)
+        followed.append(mirror)
+    return Indexes(vectors, passages, times, facets, keywords, tuple(followed))
 
 
 def limit_blas_threads() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,13 +17,14 @@ from loci.search import pipeline, when
 from loci.search.filters import admitted, compile_filter
 from loci.search.query_words import fts_match
 from loci.storage import facets as facets_module
+from loci.storage import keywords as keyword_module
 from loci.storage import memories as sql
 from loci.storage import timeline
 from loci.storage.db import Database
 from loci.storage.facets import MemoryFacets, mirrored
 from loci.storage.index_sync import IndexSync
-from loci.storage.memory_vectors import MemoryVectors
-from loci.storage.vectors import ExactIndex
+from loci.storage.keyword_index import MirroredKeywords
+from tests.unit.test_keyword_mirror import Reader, reader_of
 
 WORDS = ["harbour", "lantern", "orchard", "quarry", "meadow", "glacier", "canyon", "delta"]
 TAGS = [[], ["work"], ["home"], ["work", "urgent"], ["Work"], ["home", "ünïcode"]]
@@ -151,22 +151,6 @@ def store(app: App, indexes: range) -> None:
         data, ImportOptions(skip_duplicates=False, recompute_vectors=False)
     )
     assert result.imported == len(indexes)
-
-
-@dataclass
-class Reader:
-    """Another process's view of the app's store: its own connection and indexes."""
-
-    db: Database
-    sync: IndexSync
-    facets: MemoryFacets
-
-
-def reader_of(app: App) -> Reader:
-    """Indexes of the app's store kept in step as another process keeps them."""
-    db = Database(app.db.path)
-    facets = MemoryFacets()
-    return Reader(db, IndexSync(db, [MemoryVectors(ExactIndex(384), 384), facets]), facets)
 
 
 @pytest.fixture
@@ -314,9 +298,10 @@ def test_metadata_keys_past_the_limit_go_to_sql_and_held_ones_survive_a_reload(
     assert hits and all(hit.metadata.get("flag") in (True, 1) for hit in hits)
 
 
-def test_filtered_keyword_search_keeps_to_the_filter(app: App) -> None:
-    """A filtered recall's keyword ranking is the one SQL gives for the same filter."""
-    store(app, range(120))
+def test_filtered_keyword_search_reads_the_mirrors(app: App) -> None:
+    """A filtered recall's keyword ranking, from the keyword mirror restricted to what the
+    facets admit, is the one SQL gives for the same filter."""
+    store(app, range(keyword_module.MIRROR_FROM + 20))
     engine = app.engine
     for spec in FILTERS[:8] + UNMIRRORED[:2]:
         compiled = compile_filter(spec, "a")
@@ -324,6 +309,8 @@ def test_filtered_keyword_search_keeps_to_the_filter(app: App) -> None:
             match = fts_match(query)
             assert match is not None
             prepared = pipeline.prepare(engine, "a", compiled, True, 20, query)
+            assert isinstance(engine.indexes.keywords, MirroredKeywords)
+            assert engine.indexes.keywords.mirror.loaded
             with app.db.snapshot() as conn:
                 expected = sql.keyword_search(conn, match, compiled.sql, compiled.params, 20)
             assert sorted(prepared.keyword) == sorted(seq for seq, _ in expected), spec

@@ -171,6 +171,8 @@ def test_reindex_brings_the_other_processes_up_to_date(app, second_app):
     ids = remember_facts(app)
     with outside(app) as conn:
         drop_from_keyword_index(conn, ids[2])
+    # The other process mirrors the keyword index in memory (from 500 memories by default).
+    second_app.engine.indexes.keywords.mirror.mirror_from = 1  # type: ignore[attr-defined]
     assert second_app.memory.recall("piano", hybrid_alpha=0.0).total == 0
     app.transfer.reindex()
     assert second_app.memory.recall("piano", hybrid_alpha=0.0).memories[0].id == ids[2]

@@ -47,7 +47,7 @@ class CliState:
 @contextmanager
 def opened_app(state: CliState) -> Iterator[App]:
     """The App for one command, closed afterwards (a command searches once at most: it
-    builds no codes that pay off over many searches, see `build_app`)."""
+    builds no mirror or codes that pay off over many searches, see `build_app`)."""
     from loci.app import build_app
 
     app = build_app(state.settings(), state.embedder, long_lived=False)

@@ -29,7 +29,8 @@ from loci.search.signals import Profile
 from loci.search.when import Period
 from loci.sequences import documents, members
 from loci.storage import timeline
-from loci.storage.keyword_index import KeywordQuery, Matches, match_expression
+from loci.storage.fts import match_expression
+from loci.storage.keyword_index import KeywordQuery, Matches
 from loci.storage.vector_index import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
@@ -69,9 +70,11 @@ def prepare(
         allowed = admitted(conn, compiled, indexes.facets)
         keys = allowed.keys if allowed is not None else None
         index = indexes.keywords
-        restricted = KeywordQuery(words, depth, compiled.sql, compiled.params)
+        restricted = KeywordQuery(
+            words, depth, compiled.namespaces, keys, compiled.sql, compiled.params
+        )
         keyword = index.search(conn, restricted) if words else []
-        periods, within = _periods(engine, conn, query, compiled, keys, restricted, keyword)
+        periods, within = _periods(engine, conn, query, compiled, restricted, keyword)
         match = match_expression(words) if in_sequences else None
         group_keyword = (
             documents.keyword_search(conn, match, depth, compiled.namespaces) if match else {}
@@ -92,13 +95,12 @@ def _periods(
     conn: sqlite3.Connection,
     query: str,
     compiled: CompiledFilter,
-    admitted_keys: KeyArray | None,
     restricted: KeywordQuery,
     keyword: Matches,
 ) -> tuple[list[Period], KeyArray | None]:
     """The periods the query names and the admitted memories in them (at most MAX_WITHIN,
     the earliest; from the process's mirror of memory times, among the filter's namespaces and
-    the memories it admits, `admitted_keys`); the best keyword matches inside the periods are
+    the memories it admits, `restricted.within`); the best keyword matches among those are
     added to `keyword`."""
     if not when.names_a_time(query):
         return [], None
@@ -107,11 +109,17 @@ def _periods(
         return [], None
     spans = [when.search_bounds(period) for period in periods]
     seconds = [(start.timestamp(), end.timestamp()) for start, end in spans]
-    within = engine.indexes.times.within(seconds, compiled.namespaces, MAX_WITHIN, admitted_keys)
+    within = engine.indexes.times.within(
+        seconds, compiled.namespaces, MAX_WITHIN, restricted.within
+    )
     if restricted.words and within.size:
         clause, params = timeline.within_clause(spans)
         inside = restricted._replace(
-            where=f"({compiled.sql}) AND {clause}", params=[*compiled.params, *params]
+            within=within,
+            where=f"({compiled.sql}) AND {clause}",
+            params=[*compiled.params, *params],
+            # Cut short at MAX_WITHIN, the list no longer says what the clause says.
+            mirrorable=within.size < MAX_WITHIN,
         )
         keyword += engine.indexes.keywords.search(conn, inside)
     return periods, within

@@ -1,5 +1,5 @@
 """What every derived index implements: data kept in a process's memory beside SQLite (the
-vectors, passages, times, filter fields), loaded from the store and then kept
+vectors, passages, times, filter fields, keyword postings), loaded from the store and then kept
 in step with it by `IndexSync`, which follows the change log."""
 
 from __future__ import annotations

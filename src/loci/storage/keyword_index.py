@@ -1,6 +1,10 @@
-"""What loci needs of a keyword index: a small Protocol, the query it takes, and FTS5's own
-search in SQL. A query names the memories that may answer as a SQL condition over
-`memories m`, which FTS5 joins."""
+"""What loci needs of a keyword index: a small Protocol, the query it takes, and two
+implementations: FTS5 in SQL (the reference) and the in-memory mirror in front of it.
+
+A query names the memories that may answer twice: as namespaces and admitted seqs (what a
+mirror can test) and as a SQL condition over `memories m` (what FTS5 joins). Both must say the
+same, unless `mirrorable` is false: then only SQL can answer.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +13,12 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
 from loci.storage import memories
+from loci.storage.fts import match_expression
+from loci.storage.keywords import KeywordMirror
+from loci.storage.vector_index import KeyArray
 
 #: (seq, bm25) pairs, lowest (best) first; bm25 is negative for a match, as FTS5 gives it.
 Matches = list[tuple[int, float]]
-
-
-def match_expression(words: Sequence[str]) -> str | None:
-    """An FTS5 MATCH expression ORing the words, each quoted (so that FTS5 reads no operator
-    in them); None for no words."""
-    if not words:
-        return None
-    return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
 
 
 class KeywordQuery(NamedTuple):
@@ -27,8 +26,11 @@ class KeywordQuery(NamedTuple):
 
     words: Sequence[str]
     limit: int
-    where: str = "1"  # SQL over `memories m`
+    namespaces: frozenset[str] | None = None  # None: all
+    within: KeyArray | None = None  # None: every memory of the namespaces
+    where: str = "1"  # the same restriction, as SQL over `memories m`
     params: Sequence[Any] = ()
+    mirrorable: bool = True  # False: `where` says more than namespaces and `within`
 
 
 class KeywordIndex(Protocol):
@@ -48,3 +50,22 @@ class SqlKeywords:
         if match is None or query.limit <= 0:
             return []
         return memories.keyword_search(conn, match, query.where, query.params, query.limit)
+
+
+class MirroredKeywords:
+    """The in-memory mirror, which answers as FTS5 does; SQL where it cannot (not loaded, a
+    word FTS5 reads as a phrase, or a restriction it cannot test)."""
+
+    def __init__(self, mirror: KeywordMirror, fallback: KeywordIndex | None = None) -> None:
+        self.mirror = mirror
+        self._fallback = fallback if fallback is not None else SqlKeywords()
+
+    def search(self, conn: sqlite3.Connection, query: KeywordQuery) -> Matches:
+        """The mirror's answer, or SQL's."""
+        if query.mirrorable:
+            found = self.mirror.search(
+                conn, query.words, query.namespaces, query.limit, query.within
+            )
+            if found is not None:
+                return found
+        return self._fallback.search(conn, query)

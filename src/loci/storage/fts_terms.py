@@ -1,0 +1,75 @@
+"""Text to keyword terms, exactly as the FTS5 keyword index makes them.
+
+The in-memory keyword mirror (`keywords`) must split, fold and stem text as `memories_fts`
+does, or its scores would drift from SQLite's. Rather than re-implement the unicode61
+tokenizer and the Porter stemmer, this asks SQLite: texts go into a scratch FTS5 table in the
+connection's private temp schema, and its `fts5vocab` table lists the terms each became.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+
+#: The tokenizer of `memories_fts` (migration 1); a test holds the two together.
+TOKENIZE = "porter unicode61 remove_diacritics 2"
+SCRATCH = "loci_scratch_fts"
+SCRATCH_TERMS = "loci_scratch_terms"
+#: Texts tokenized per round trip (bounds the scratch table).
+CHUNK = 2000
+#: Query words whose terms are remembered; past this the memory starts afresh.
+MAX_KNOWN_WORDS = 20_000
+
+
+def create_scratch(conn: sqlite3.Connection) -> None:
+    """Create the scratch tables, once per connection and outside any transaction (a table
+    created inside a read transaction would vanish with its rollback)."""
+    conn.execute(
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{SCRATCH} USING fts5(content, "
+        f"tokenize='{TOKENIZE}')"
+    )
+    conn.execute(
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{SCRATCH_TERMS} "
+        f"USING fts5vocab(temp, {SCRATCH}, 'instance')"
+    )
+
+
+def term_counts(
+    conn: sqlite3.Connection, texts: Sequence[tuple[int, str]]
+) -> dict[int, Counter[str]]:
+    """How often each term occurs in each text, by the text's id (ids must be distinct).
+
+    Needs :func:`create_scratch` on this connection; leaves the scratch table empty.
+    """
+    counts: dict[int, Counter[str]] = {key: Counter() for key, _ in texts}
+    for start in range(0, len(texts), CHUNK):
+        chunk = texts[start : start + CHUNK]
+        conn.executemany(f"INSERT INTO temp.{SCRATCH}(rowid, content) VALUES (?, ?)", chunk)
+        try:
+            for key, term in conn.execute(f"SELECT doc, term FROM temp.{SCRATCH_TERMS}"):
+                counts[key][term] += 1
+        finally:
+            conn.execute(f"DELETE FROM temp.{SCRATCH}")
+    return counts
+
+
+class WordTerms:
+    """The terms each query word becomes, remembered (queries repeat their words)."""
+
+    def __init__(self, capacity: int = MAX_KNOWN_WORDS) -> None:
+        self._capacity = capacity
+        self._known: dict[str, tuple[str, ...]] = {}
+
+    def of(self, conn: sqlite3.Connection, words: Sequence[str]) -> list[tuple[str, ...]]:
+        """Each word's terms, in order (one for a plain word; none or several for others)."""
+        missing = [word for word in dict.fromkeys(words) if word not in self._known]
+        if missing:
+            if len(self._known) + len(missing) > self._capacity:
+                self._known.clear()
+            found = term_counts(conn, list(enumerate(missing)))
+            for index, word in enumerate(missing):
+                # A word's terms in order of appearance do not matter here: only plain
+                # one-term words are scored by the mirror.
+                self._known[word] = tuple(found[index].elements())
+        return [self._known[word] for word in words]
