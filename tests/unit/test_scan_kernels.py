@@ -6,13 +6,23 @@ import logging
 import sys
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from loci.errors import ConfigurationError
 from loci.settings import load_settings
 from loci.storage.scan_kernels import SPLIT_FROM, FaissKernel, NumpyKernel, load_kernel
 
+CODE_BYTES = 48
 DIMENSIONS = 384
+
+
+def random_codes(count: int, seed: int) -> npt.NDArray[np.uint8]:
+    return np.random.default_rng(seed).integers(0, 256, (count, CODE_BYTES), dtype=np.uint8)
+
+
+def reference_distances(codes: npt.NDArray[np.uint8], query: npt.NDArray[np.uint8]) -> list[int]:
+    return [int(np.unpackbits(row ^ query).sum()) for row in codes]
 
 
 @pytest.fixture(scope="module")
@@ -20,6 +30,44 @@ def faiss_kernel() -> FaissKernel:
     kernel = load_kernel("faiss")
     assert isinstance(kernel, FaissKernel)
     return kernel
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 1000])
+def test_both_kernels_count_differing_bits(faiss_kernel: FaissKernel, size: int) -> None:
+    codes = random_codes(size, seed=size)
+    query = random_codes(1, seed=99)
+    expected = reference_distances(codes, query[0])
+    for kernel in (faiss_kernel, NumpyKernel()):
+        table = kernel.table(CODE_BYTES, size + 5)  # capacity beyond the size is not scanned
+        table.write(np.arange(size, dtype=np.int64), codes)
+        assert table.distances(query, size).tolist() == expected, kernel.name
+
+
+def test_tables_move_and_resize_codes(faiss_kernel: FaissKernel) -> None:
+    codes = random_codes(10, seed=1)
+    query = codes[4:5]
+    for kernel in (faiss_kernel, NumpyKernel()):
+        table = kernel.table(CODE_BYTES, 10)
+        table.write(np.arange(10, dtype=np.int64), codes)
+        table.move(9, 2)  # a delete at 2 fills its hole with the last row
+        grown = table.resized(40, 9)
+        grown.write(np.array([30], dtype=np.int64), codes[4:5])
+        distances = grown.distances(query, 31)
+        assert distances[4] == 0 and distances[30] == 0, kernel.name
+        assert distances[2] == reference_distances(codes[9:10], query[0])[0]
+        assert (
+            distances[9]
+            == distances[20]
+            == reference_distances(np.zeros_like(codes[:1]), query[0])[0]
+        )
+
+
+def test_faiss_table_rejects_a_query_code_of_the_wrong_length(faiss_kernel: FaissKernel) -> None:
+    table = faiss_kernel.table(CODE_BYTES, 10)
+    with pytest.raises(ValueError, match="does not fit"):
+        table.distances(random_codes(1, seed=2)[:, :40], 10)
+    with pytest.raises(ValueError, match="does not fit"):
+        table.distances(random_codes(1, seed=2), 11)
 
 
 @pytest.mark.parametrize("count", [0, 1, SPLIT_FROM - 1, SPLIT_FROM, SPLIT_FROM + 1, 3001])

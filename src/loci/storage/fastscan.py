@@ -5,8 +5,8 @@ Each row is kept, beside its float32 row, as 192 four-bit codes (one per pair of
 SIMD shuffle looks up 32 at a time. A query's approximate inner product with every row then
 costs a fraction of a float32 scan, and the shortlisted rows are scored exactly, so results
 carry exact similarities. A shortlist of 6 rows per result keeps the exact top 10 for the
-benchmark's queries and LoCoMo questions (`benchmarks/bench_accelerations.py` shows the time
-saved).
+benchmark's queries and LoCoMo questions, more of it than the sign codes' shortlist does
+(`benchmarks/bench_accelerations.py` shows the time saved).
 
 faiss's fast-scan index takes no filter, so searches with a filter keep the other paths. The
 codes are trained on a sample of the rows (2,000 rows and 10 k-means iterations keep as much

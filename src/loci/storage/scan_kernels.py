@@ -1,11 +1,15 @@
-"""Scan kernels: the memory-bound loop of a vector search, the inner product of the query with
-many float32 rows (all of them, or a shortlist's), and the fast-scan codes that shortlist them.
+"""Scan kernels: the two memory-bound loops of a shortlisted vector search.
 
-Right after the embedding model has run, the caches hold none of the rows, so the loop waits on
-memory, and numpy gathers before it multiplies. faiss-cpu runs it as one compiled loop on
-several threads (`benchmarks/bench_accelerations.py` compares the two kernels). numpy's loops
-stay as the reference the faiss kernel is tested against, and as the fallback where faiss
-cannot load (`vector_kernel = "numpy"`).
+A search over a large index runs two loops: the Hamming distance from the query's sign code to
+every row's code, then the inner product of the query with each shortlisted float32 row. Right
+after the embedding model has run, the caches hold none of this data, so both loops wait on
+memory, and numpy adds a temporary per step (xor, popcount, sum; gather, then product).
+faiss-cpu runs each as one compiled loop, on two threads for the products
+(`benchmarks/bench_accelerations.py` compares the two kernels). numpy's loops stay as the
+reference the faiss kernel is tested against, and as the fallback where faiss cannot load
+(`vector_kernel = "numpy"`).
+
+Each kernel keeps the codes in the layout it scans fastest, behind `CodeTable`.
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ import numpy.typing as npt
 
 from loci.errors import ConfigurationError
 from loci.storage.fastscan import FastScanCodes
+from loci.storage.signcodes import ByteCodes, Distances
 
 FloatMatrix = npt.NDArray[np.float32]
 KeyArray = npt.NDArray[np.int64]
 Scores = npt.NDArray[np.float32]
 KernelName = Literal["auto", "faiss", "numpy"]
 
-#: Threads for the products of many rows: more rows in flight hide more memory latency.
+#: Threads for the products of shortlisted rows: more rows in flight hide more memory latency.
 MAX_THREADS = 4
 #: Below this many rows, splitting the products between threads costs more than it saves.
 SPLIT_FROM = 512
@@ -33,10 +38,34 @@ SPLIT_FROM = 512
 logger = logging.getLogger(__name__)
 
 
+class CodeTable(Protocol):
+    """The sign codes of an index's rows, one per row position."""
+
+    def write(self, rows: KeyArray, codes: ByteCodes) -> None:
+        """Store `codes` (one row of bytes each) at the positions `rows`."""
+        ...
+
+    def move(self, source: int, target: int) -> None:
+        """Copy the code at `source` to `target` (a delete fills its hole with the last row)."""
+        ...
+
+    def resized(self, capacity: int, size: int) -> CodeTable:
+        """A table of `capacity` positions holding this one's first `size` codes."""
+        ...
+
+    def distances(self, query: ByteCodes, size: int) -> Distances:
+        """Hamming distance from `query` (one code) to each of the first `size` codes."""
+        ...
+
+
 class ScanKernel(Protocol):
-    """Scores rows and makes fast-scan codes."""
+    """Makes code tables and scores shortlisted rows."""
 
     name: str
+
+    def table(self, code_bytes: int, capacity: int) -> CodeTable:
+        """An empty table for codes of `code_bytes` bytes."""
+        ...
 
     def inner_products(
         self, matrix: FloatMatrix, rows: KeyArray, query: FloatMatrix
@@ -71,9 +100,14 @@ def load_kernel(name: KernelName) -> ScanKernel:
 
 
 class NumpyKernel:
-    """numpy's loops."""
+    """numpy's loops: codes stored as one array of 64-bit words per word position, so each
+    step of the scan runs over one long contiguous array."""
 
     name = "numpy"
+
+    def table(self, code_bytes: int, capacity: int) -> CodeTable:
+        """An empty word-column table."""
+        return WordColumns(np.zeros((code_bytes // 8, capacity), dtype=np.uint64))
 
     def inner_products(
         self, matrix: FloatMatrix, rows: KeyArray, query: FloatMatrix
@@ -93,8 +127,36 @@ class NumpyKernel:
         return products
 
 
+class WordColumns:
+    """Codes as a (words, capacity) matrix of 64-bit words."""
+
+    def __init__(self, words: npt.NDArray[np.uint64]) -> None:
+        self._words = words
+
+    def write(self, rows: KeyArray, codes: ByteCodes) -> None:
+        """Store codes at `rows`."""
+        self._words[:, rows] = np.ascontiguousarray(codes).view(np.uint64).T
+
+    def move(self, source: int, target: int) -> None:
+        """Copy one code."""
+        self._words[:, target] = self._words[:, source]
+
+    def resized(self, capacity: int, size: int) -> CodeTable:
+        """A larger (or smaller) copy."""
+        words = np.zeros((self._words.shape[0], capacity), dtype=np.uint64)
+        words[:, :size] = self._words[:, :size]
+        return WordColumns(words)
+
+    def distances(self, query: ByteCodes, size: int) -> Distances:
+        """xor, popcount and sum, word position by word position."""
+        query_words = np.ascontiguousarray(query).view(np.uint64).reshape(-1, 1)
+        differing = np.bitwise_count(np.bitwise_xor(self._words[:, :size], query_words))
+        distances: Distances = differing.sum(axis=0, dtype=np.uint16)
+        return distances
+
+
 class FaissKernel:
-    """faiss-cpu's compiled loops."""
+    """faiss-cpu's compiled loops: codes stored row by row, as faiss reads them."""
 
     name = "faiss"
 
@@ -103,6 +165,10 @@ class FaissKernel:
         self._threads = max(1, threads)
         # faiss's OpenMP pool serves only the products below; the embedding model has its own.
         self._faiss.omp_set_num_threads(self._threads)
+
+    def table(self, code_bytes: int, capacity: int) -> CodeTable:
+        """An empty byte-row table."""
+        return ByteRows(self._faiss, np.zeros((capacity, code_bytes), dtype=np.uint8))
 
     def inner_products(
         self, matrix: FloatMatrix, rows: KeyArray, query: FloatMatrix
@@ -149,6 +215,40 @@ class FaissKernel:
     def all_products(self, matrix: FloatMatrix, size: int, query: FloatMatrix) -> Scores:
         """The rows split between the threads."""
         return self.inner_products(matrix, np.arange(size, dtype=np.int64), query)
+
+
+class ByteRows:
+    """Codes as a (capacity, bytes) matrix, one contiguous code per row."""
+
+    def __init__(self, faiss: Any, codes: ByteCodes) -> None:
+        self._faiss = faiss
+        self._codes = codes
+
+    def write(self, rows: KeyArray, codes: ByteCodes) -> None:
+        """Store codes at `rows`."""
+        self._codes[rows] = codes
+
+    def move(self, source: int, target: int) -> None:
+        """Copy one code."""
+        self._codes[target] = self._codes[source]
+
+    def resized(self, capacity: int, size: int) -> CodeTable:
+        """A larger (or smaller) copy."""
+        codes = np.zeros((capacity, self._codes.shape[1]), dtype=np.uint8)
+        codes[:size] = self._codes[:size]
+        return ByteRows(self._faiss, codes)
+
+    def distances(self, query: ByteCodes, size: int) -> Distances:
+        """faiss's Hamming loop over the first `size` rows."""
+        code = np.ascontiguousarray(query.reshape(-1), dtype=np.uint8)
+        if code.shape[0] != self._codes.shape[1] or size > self._codes.shape[0]:
+            raise ValueError("the query code or the size does not fit the table")
+        distances = np.empty(size, dtype=np.int32)
+        pointer = self._faiss.swig_ptr
+        self._faiss.hammings(
+            pointer(code), pointer(self._codes), 1, size, code.shape[0], pointer(distances)
+        )
+        return distances.astype(np.uint16)
 
 
 def _import_faiss() -> Any:

@@ -18,10 +18,18 @@ from loci.heap import release_free_memory
 from loci.storage.best_scores import best_positions
 from loci.storage.fastscan import FastScanCodes
 from loci.storage.name_codes import NameCodes
-from loci.storage.scan_kernels import KernelName, NumpyKernel, ScanKernel, load_kernel
+from loci.storage.scan_kernels import CodeTable, KernelName, NumpyKernel, ScanKernel, load_kernel
 from loci.storage.seqsets import among
+from loci.storage.signcodes import SignCodes, shortlist
 from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
 
+#: From this many vectors on, filtered searches shortlist rows by their sign codes first: below
+#: it a full scan is cheap, and a shortlist of a small index misses too many of the exact top 10.
+SHORTLIST_FROM = 20_000
+#: Share of the rows shortlisted for exact scoring, and the floor per result asked (a smaller
+#: share misses more of the exact top 50; see `benchmarks/`).
+SHORTLIST_SHARE = 0.03
+SHORTLIST_PER_RESULT = 10
 #: From this many vectors on, searches without a filter shortlist rows by their fast-scan codes
 #: (see `fastscan`): 6 rows per result asked and at least 300 (the scan costs the same for any
 #: of these counts, and scoring a few hundred rows exactly is cheap), unless that is more than a
@@ -30,8 +38,9 @@ FASTSCAN_FROM = 4096
 FASTSCAN_PER_RESULT = 6
 FASTSCAN_MIN_CANDIDATES = 300
 FASTSCAN_MAX_SHARE = 0.1
-#: A filter that admits at most this share of the rows scores them alone rather than scanning
-#: every row (gathering a third of the rows costs about what a full scan does).
+#: A filter that admits at most this share of the rows of an index with no sign codes scores
+#: them alone rather than scanning every row (gathering a third of the rows costs about what a
+#: full scan does).
 GATHER_SHARE = 0.3
 #: Up to this many scores (a shortlist's), one stable sort of them all picks the top k faster
 #: than a partition first.
@@ -51,21 +60,25 @@ class ExactIndex:
 
     Small indexes scan every row. From FASTSCAN_FROM vectors, a search without a filter
     scores exactly the rows its fast-scan codes shortlist (see `fastscan`; built on first use
-    or by `warm`, with faiss's kernel), which keep nearly all of the exact top 10. A filtered
-    search is exact: it scores the admitted rows alone when they are few, else every row (in
-    a `scan_kernels` kernel, faiss's by default). `benchmarks/bench_accelerations.py` shows
-    what the codes and the kernel save. Removal swaps the last row into the hole, so rows stay
-    dense.
+    or by `warm`, with faiss's kernel). A filtered search is exact below SHORTLIST_FROM
+    vectors. Above it, the 3 % of the admitted rows (at least 10 per result asked) nearest by
+    their sign codes are scored exactly (see `signcodes`; the two loops run in a
+    `scan_kernels` kernel, faiss's by default), as is an unfiltered search with
+    `fast_scan_from=None` or numpy's kernel. Shortlists keep nearly all of the exact top 10;
+    `benchmarks/bench_accelerations.py` shows what each saves. Removal swaps the last row into
+    the hole, so rows stay dense.
     """
 
     def __init__(
         self,
         dimensions: int,
         initial_capacity: int = 1024,
+        shortlist_from: int = SHORTLIST_FROM,
         kernel: KernelName = "auto",
         fast_scan_from: int | None = FASTSCAN_FROM,
     ) -> None:
         self.dimensions = dimensions
+        self._shortlist_from = shortlist_from
         # None: never build fast-scan codes (a process that answers one query: training them
         # costs more than the scans they would save).
         self._fast_scan_from = fast_scan_from
@@ -79,6 +92,9 @@ class ExactIndex:
         self._position: dict[int, int] = {}
         self._size = 0
         self._rows_in_group: dict[int, int] = {}  # namespace code -> rows
+        self._signs: SignCodes | None = None
+        self._codes: CodeTable | None = None
+        self._fitted_size = 0
         # Bumped by every change of rows, so that a kept scan is never read after one.
         self._generation = 0
         self._last_scan: _Scan | None = None
@@ -98,6 +114,7 @@ class ExactIndex:
         self._size = 0
         self._rows_in_group.clear()
         self._generation += 1
+        self._drop_codes()
         self._fast = None
 
     def warm(self) -> None:
@@ -113,7 +130,7 @@ class ExactIndex:
         """Add or replace rows."""
         if vectors.shape != (len(keys), self.dimensions):
             raise ValueError(f"expected {len(keys)} vectors of {self.dimensions} dimensions")
-        if self._size + len(keys) >= FASTSCAN_FROM:
+        if self._size + len(keys) >= self._shortlist_from:
             self.kernel()  # loads it (or fails) before anything changes
         self._reserve(self._size + len(keys))
         self._generation += 1
@@ -132,6 +149,7 @@ class ExactIndex:
             self._groups[row] = self._namespaces.code(namespace)
             self._count_row(int(self._groups[row]), 1)
         self._matrix[rows] = vectors
+        self._update_codes(rows)
         self._update_fast(rows, appended_from)
 
     def delete(self, keys: Sequence[int]) -> None:
@@ -148,6 +166,8 @@ class ExactIndex:
                 self._matrix[row] = self._matrix[last]
                 self._keys[row] = moved
                 self._groups[row] = self._groups[last]
+                if self._codes is not None:
+                    self._codes.move(last, row)
                 if self._fast is not None:
                     self._fast.move(last, row)
                 self._position[moved] = row
@@ -189,11 +209,15 @@ class ExactIndex:
 
     def search(self, query: FloatMatrix, k: int, allowed: Allowed | None = None) -> list[Hit]:
         """Top k by cosine similarity among allowed rows, with exact similarities (of every
-        row, of the admitted rows, or of a shortlist in a large index)."""
+        row, or of a shortlist in a large index)."""
         if self._size == 0 or k <= 0:
             return []
         mask = self._mask(allowed)
-        rows = self._fast_candidates(query, k) if mask is None else self._admitted_if_few(mask)
+        rows = self._fast_candidates(query, k) if mask is None else None
+        if rows is None:
+            rows = self._candidates(query, k, mask)
+        if rows is None and mask is not None:
+            rows = self._admitted_if_few(mask)
         if rows is None:
             return self._scan(query, k, mask)
         scores = self._products(rows, query)
@@ -242,6 +266,41 @@ class ExactIndex:
             return None
         return np.sort(fast.nearest(query, wanted))  # in position order, as `_top_k` wants
 
+    def _candidates(
+        self, query: FloatMatrix, k: int, mask: npt.NDArray[np.bool_] | None
+    ) -> KeyArray | None:
+        """Rows worth scoring exactly, or None to scan every row."""
+        if self._signs is None or self._codes is None:
+            return None
+        wanted = max(k * SHORTLIST_PER_RESULT, int(self._size * SHORTLIST_SHARE))
+        admitted = self._size if mask is None else int(np.count_nonzero(mask))
+        if admitted <= wanted:
+            return None if mask is None else np.flatnonzero(mask)
+        query_code = self._signs.encode(query.reshape(1, -1))
+        distances = self._codes.distances(query_code, self._size)
+        if mask is None:
+            return shortlist(distances, wanted, self._signs.excluded)
+        # The cut-off is read off a strided sample: among all rows, a mask that repeats with
+        # the stride (every other row, every tenth) could leave only excluded rows in it, and
+        # every admitted row would be scored (most of a large index, for a broad filter).
+        positions = np.flatnonzero(mask)
+        return positions[shortlist(distances[positions], wanted, self._signs.excluded)]
+
+    def _update_codes(self, rows: KeyArray) -> None:
+        """Keep the sign codes in step; fit their centre (again) as the index grows."""
+        if self._size < self._shortlist_from:
+            # Small indexes scan every row; codes kept from a larger past would go stale.
+            self._drop_codes()
+            return
+        if self._signs is None or self._codes is None or self._size >= 2 * self._fitted_size:
+            self._signs = SignCodes.fit(self._matrix[: self._size])
+            self._fitted_size = self._size
+            self._codes = self.kernel().table(self._signs.code_bytes, self._matrix.shape[0])
+            everything = np.arange(self._size, dtype=np.int64)
+            self._codes.write(everything, self._signs.encode(self._matrix[: self._size]))
+        else:
+            self._codes.write(rows, self._signs.encode(self._matrix[rows]))
+
     def _fast_codes(self) -> FastScanCodes | None:
         """The fast-scan codes, trained (again) if the index has grown past twice the size
         they were trained at; None while the index is small or they are off."""
@@ -260,6 +319,11 @@ class ExactIndex:
         rewritten = np.unique(rows[rows < appended_from])
         self._fast.write(rewritten, self._matrix[rewritten])
         self._fast.append(self._matrix[appended_from : self._size])
+
+    def _drop_codes(self) -> None:
+        self._signs = None
+        self._codes = None
+        self._fitted_size = 0
 
     def _mask(self, allowed: Allowed | None) -> npt.NDArray[np.bool_] | None:
         if allowed is None:
@@ -293,6 +357,8 @@ class ExactIndex:
         groups = np.zeros(new_capacity, dtype=np.int32)
         groups[: self._size] = self._groups[: self._size]
         self._matrix, self._keys, self._groups = matrix, keys, groups
+        if self._codes is not None:
+            self._codes = self._codes.resized(new_capacity, self._size)
 
 
 def _top_k(scores: npt.NDArray[np.float32], keys: KeyArray, k: int) -> list[Hit]:
