@@ -76,8 +76,8 @@ def migrate(conn: sqlite3.Connection, schemas: Sequence[Schema]) -> None:
         _follow_the_single_list(conn, schemas, version)
     known = versions(conn)
     for schema in schemas:
-        done = _done(schema, known)
-        for number, script in enumerate(schema.migrations[done:], start=done + 1):
+        ran = _done(schema, known)
+        for number, script in enumerate(schema.migrations[ran:], start=ran + 1):
             run_script(conn, script)
             _record(conn, schema.owner, number)
 
