@@ -31,10 +31,10 @@ from loci.storage.derived import DerivedIndex
 from loci.storage.facets import MemoryFacets
 from loci.storage.files import private_folder, storage_errors
 from loci.storage.keyword_index import KeywordIndex, MirroredKeywords, SqlKeywords
-from loci.storage.keywords import KeywordMirror
+from loci.storage.keyword_mirror import KeywordMirror
 from loci.storage.memory_schema import MEMORY_SCHEMA
+from loci.storage.memory_times import MemoryTimes
 from loci.storage.memory_vectors import MemoryVectors
-from loci.storage.moments import MemoryTimes
 from loci.storage.orphans import orphaned_files
 from loci.storage.passages import PassageIndex
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex

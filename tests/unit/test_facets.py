@@ -17,7 +17,7 @@ from loci.search import pipeline, when
 from loci.search.filters import admitted, compile_filter
 from loci.search.query_words import fts_match
 from loci.storage import facets as facets_module
-from loci.storage import keywords as keyword_module
+from loci.storage import keyword_mirror as keyword_module
 from loci.storage import memories as sql
 from loci.storage import timeline
 from loci.storage.db import Database

@@ -11,7 +11,7 @@ import pytest
 from loci.app import App
 from loci.search.filters import compile_filter
 from loci.storage.keyword_index import KeywordIndex, KeywordQuery, MirroredKeywords, SqlKeywords
-from loci.storage.keywords import KeywordMirror
+from loci.storage.keyword_mirror import KeywordMirror
 from tests.unit.test_keyword_mirror import QUERY_WORDS, sentences, store
 
 Factory = Callable[[App], KeywordIndex]

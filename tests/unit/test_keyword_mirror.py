@@ -18,14 +18,14 @@ from loci.memory.transfer import ImportOptions
 from loci.search.filters import compile_filter
 from loci.search.query_words import fts_match, keyword_terms
 from loci.settings import load_settings
-from loci.storage import keywords as keyword_module
+from loci.storage import keyword_mirror as keyword_module
 from loci.storage import memories as sql
 from loci.storage.db import Database
 from loci.storage.facets import MemoryFacets
 from loci.storage.fts_terms import TOKENIZE
 from loci.storage.index_sync import IndexSync
 from loci.storage.keyword_index import MirroredKeywords, SqlKeywords
-from loci.storage.keywords import KeywordMirror
+from loci.storage.keyword_mirror import KeywordMirror
 from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.vectors import ExactIndex
 from tests import prose

@@ -22,7 +22,7 @@ from loci.sequences import members
 from loci.sequences.members import Place
 from loci.storage import memories, timeline
 from loci.storage.db import Database
-from loci.storage.moments import MemoryTimes
+from loci.storage.memory_times import MemoryTimes
 from loci.storage.passages import PassageIndex
 from loci.storage.vector_index import Allowed, Hit, VectorIndex
 

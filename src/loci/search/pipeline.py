@@ -29,8 +29,7 @@ from loci.search.signals import Profile
 from loci.search.when import Period
 from loci.sequences import documents, members
 from loci.storage import timeline
-from loci.storage.fts import match_expression
-from loci.storage.keyword_index import KeywordQuery, Matches
+from loci.storage.keyword_index import KeywordQuery, Matches, match_expression
 from loci.storage.vector_index import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.

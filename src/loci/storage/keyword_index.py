@@ -13,12 +13,19 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
 from loci.storage import memories
-from loci.storage.fts import match_expression
-from loci.storage.keywords import KeywordMirror
+from loci.storage.keyword_mirror import KeywordMirror
 from loci.storage.vector_index import KeyArray
 
 #: (seq, bm25) pairs, lowest (best) first; bm25 is negative for a match, as FTS5 gives it.
 Matches = list[tuple[int, float]]
+
+
+def match_expression(words: Sequence[str]) -> str | None:
+    """An FTS5 MATCH expression ORing the words, each quoted (so that FTS5 reads no operator
+    in them); None for no words."""
+    if not words:
+        return None
+    return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
 
 
 class KeywordQuery(NamedTuple):

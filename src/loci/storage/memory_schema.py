@@ -209,7 +209,7 @@ MEMORY_SCHEMA = Schema(
             WHERE json_extract(m.metadata, '$.conversation') IS NOT NULL;
         """,
         # 6 (8 in the single list): content changes are logged too, so that each process's keyword mirror
-        # (`keywords.KeywordMirror`) follows them (loci itself re-embeds what it rewrites).
+        # (`keyword_mirror.KeywordMirror`) follows them (loci itself re-embeds what it rewrites).
         """
         CREATE TRIGGER memories_after_update_content_log AFTER UPDATE OF content ON memories BEGIN
             INSERT INTO vector_log(memory_seq, op) VALUES (new.seq, 'upsert');
