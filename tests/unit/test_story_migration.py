@@ -6,24 +6,14 @@ import json
 import sqlite3
 from pathlib import Path
 
-from loci.app import SCHEMAS, App, build_app
+from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
 from loci.storage.schema import run_script
 from loci.story.lookup import character, entities_of
+from tests.unit.test_schema import legacy_scripts
 
 OLD_VERSION = 14
-
-
-def legacy_scripts(version: int) -> list[str]:
-    """The migrations a store at `version` of the single list had run, in their order."""
-    steps = sorted(
-        (position, schema.migrations[index])
-        for schema in SCHEMAS
-        for index, position in enumerate(schema.legacy)
-        if position <= version
-    )
-    return [script for _, script in steps]
 
 
 def old_store(path: Path) -> None:
