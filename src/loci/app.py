@@ -33,7 +33,6 @@ from loci.storage.files import private_folder, storage_errors
 from loci.storage.keyword_index import KeywordIndex, MirroredKeywords, SqlKeywords
 from loci.storage.keyword_mirror import KeywordMirror
 from loci.storage.memory_schema import MEMORY_SCHEMA
-from loci.storage.memory_times import MemoryTimes
 from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.orphans import orphaned_files
 from loci.storage.passages import PassageIndex
@@ -148,14 +147,14 @@ def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> In
         kernel=settings.vector_kernel,
         fast_scan_from=FASTSCAN_FROM if long_lived else None,
     )
-    passages, times, facets = PassageIndex(dimensions), MemoryTimes(), MemoryFacets()
-    followed: list[DerivedIndex] = [MemoryVectors(vectors, dimensions), passages, times, facets]
+    passages, facets = PassageIndex(dimensions), MemoryFacets()
+    followed: list[DerivedIndex] = [MemoryVectors(vectors, dimensions), passages, facets]
     keywords: KeywordIndex = SqlKeywords()
     if long_lived:
         mirror = KeywordMirror()
         keywords = MirroredKeywords(mirror)
         followed.append(mirror)
-    return Indexes(vectors, passages, times, facets, keywords, tuple(followed))
+    return Indexes(vectors, passages, facets, keywords, tuple(followed))
 
 
 def limit_blas_threads() -> None:

@@ -314,7 +314,8 @@ def test_the_period_lookup_uses_the_time_index(app: App) -> None:
             f"EXPLAIN QUERY PLAN SELECT m.seq FROM memories m WHERE {clause}", params
         ).fetchall()
         assert "memories_time" in str(plan)
-    assert app.engine.indexes.times.years() == []
+    with app.engine.db.locked() as conn:
+        assert timeline.years(conn) == []
 
 
 def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:

@@ -178,9 +178,7 @@ class MemoryService:
             ahead,
         )
         profile = self._limits.profile.with_alpha(alpha)
-        asked = pipeline.Asked(
-            query, embedded.actor, profile, depth, compiled.only_namespaces, explain
-        )
+        asked = pipeline.Asked(query, embedded.actor, profile, depth, explain)
         ranked = pipeline.ranked(self._engine, embedded.vector, embedded.prepared, asked)
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         if min_similarity > 0.0:

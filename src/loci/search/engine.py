@@ -23,7 +23,6 @@ from loci.storage.derived import DerivedIndex
 from loci.storage.facets import MemoryFacets
 from loci.storage.index_sync import IndexSync
 from loci.storage.keyword_index import KeywordIndex
-from loci.storage.memory_times import MemoryTimes
 from loci.storage.passages import NewPassage, PassageIndex
 from loci.storage.vector_index import VectorIndex
 
@@ -44,7 +43,6 @@ class Indexes:
 
     vectors: VectorIndex
     passages: PassageIndex
-    times: MemoryTimes
     facets: MemoryFacets
     keywords: KeywordIndex
     followed: tuple[DerivedIndex, ...]

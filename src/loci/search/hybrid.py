@@ -22,7 +22,6 @@ from loci.sequences import members
 from loci.sequences.members import Place
 from loci.storage import memories, timeline
 from loci.storage.db import Database
-from loci.storage.memory_times import MemoryTimes
 from loci.storage.passages import PassageIndex
 from loci.storage.vector_index import Allowed, Hit, VectorIndex
 
@@ -53,12 +52,10 @@ class Candidates:
 @dataclass(frozen=True)
 class Context:
     """Where ranking reads what the searches did not bring: the database, the vector index,
-    the memories' times (None: read them by SQL), what the filter admits, and the passages
-    of long memories."""
+    what the filter admits, and the passages of long memories."""
 
     db: Database
     index: VectorIndex
-    times: MemoryTimes | None
     allowed: Allowed | None
     passages: PassageIndex | None = None
 
@@ -223,7 +220,7 @@ def _closeness(context: Context, keys: Keys, periods: Sequence[Period]) -> Float
     is no evidence against it, so it counts as inside."""
     listed = keys.tolist()
     with context.db.locked() as conn:
-        times = context.times.of(listed) if context.times else timeline.times_of(conn, listed)
+        times = timeline.times_of(conn, listed)
         undated = timeline.undated(conn, listed)
     seconds = np.fromiter((times.get(k, np.nan) for k in listed), np.float64, len(keys))
     closeness = when.closeness_of(seconds, periods)

@@ -97,20 +97,16 @@ def _periods(
     restricted: KeywordQuery,
     keyword: Matches,
 ) -> tuple[list[Period], KeyArray | None]:
-    """The periods the query names and the admitted memories in them (at most MAX_WITHIN,
-    the earliest; from the process's mirror of memory times, among the filter's namespaces and
-    the memories it admits, `restricted.within`); the best keyword matches among those are
-    added to `keyword`."""
+    """The periods the query names and the memories the filter admits in them (at most
+    MAX_WITHIN, the earliest, read off the time index); the best keyword matches among those
+    are added to `keyword`."""
     if not when.names_a_time(query):
         return [], None
-    periods = when.periods_in(query, datetime.now(UTC), engine.indexes.times.years())
+    periods = when.periods_in(query, datetime.now(UTC), timeline.years(conn))
     if not periods:
         return [], None
     spans = [when.search_bounds(period) for period in periods]
-    seconds = [(start.timestamp(), end.timestamp()) for start, end in spans]
-    within = engine.indexes.times.within(
-        seconds, compiled.namespaces, MAX_WITHIN, restricted.within
-    )
+    within = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, MAX_WITHIN)
     if restricted.words and within.size:
         clause, params = timeline.within_clause(spans)
         inside = restricted._replace(
@@ -126,13 +122,12 @@ def _periods(
 
 class Asked(NamedTuple):
     """What a recall asks of ranking: the question, the profile, how many candidates each
-    search brings, whether the filter admits whole namespaces, and whether to explain."""
+    search brings, and whether to explain."""
 
     query: str
     actor: str | None  # the one actor the query names
     profile: Profile
     depth: int
-    whole_namespaces: bool
     explain: bool
 
 
@@ -163,9 +158,7 @@ def ranked(
         actor=asked.actor,
         periods=prepared.periods,
     )
-    # The mirror of memory times holds every memory: it answers for whole namespaces.
-    times = engine.indexes.times if asked.whole_namespaces else None
-    context = hybrid.Context(engine.db, index, times, prepared.allowed, passages)
+    context = hybrid.Context(engine.db, index, prepared.allowed, passages)
     return hybrid.rank(context, query_vector, found, profile, asked.explain)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -22,6 +21,10 @@ import numpy.typing as npt
 from loci.timeutil import format_time, parse_time
 
 MEMORY_TIME = "coalesce(occurred_at, created_at)"
+#: The years a date without one may fall in: those a query can name (`when`), so that a
+#: memory stamped in year 1 or 9999 does not make "on May 4" a search of thousands of years.
+FIRST_YEAR = 1900
+LAST_YEAR = 2099
 
 Span = tuple[datetime, datetime]
 
@@ -33,16 +36,40 @@ def within_clause(spans: Sequence[Span]) -> tuple[str, list[Any]]:
     return f"({clauses})", params
 
 
+def years(conn: sqlite3.Connection) -> list[int]:
+    """Every year from the earliest memory's time to the latest's, of the times from
+    FIRST_YEAR to LAST_YEAR (empty when no memory has a time there)."""
+    bounds = (f"{FIRST_YEAR}", f"{LAST_YEAR + 1}")
+    ends = [
+        conn.execute(
+            f"SELECT {MEMORY_TIME} FROM memories INDEXED BY memories_time "
+            f"WHERE {MEMORY_TIME} >= ? AND {MEMORY_TIME} < ? ORDER BY {MEMORY_TIME} {order} "
+            "LIMIT 1",
+            bounds,
+        ).fetchone()
+        for order in ("ASC", "DESC")
+    ]
+    if ends[0] is None or ends[1] is None:
+        return []
+    return list(range(_year_of(ends[0][0]), _year_of(ends[1][0]) + 1))
+
+
+def _year_of(stamp: str) -> int:
+    """The year a stored time begins with (times are stored year first)."""
+    return int(stamp[:4])
+
+
 def seqs_within(
     conn: sqlite3.Connection, spans: Sequence[Span], where: str, params: Sequence[Any], limit: int
 ) -> npt.NDArray[np.int64]:
-    """Seqs of up to `limit` admitted memories whose time falls in the spans."""
+    """Seqs of up to `limit` admitted memories whose time falls in the spans: the earliest,
+    in time order."""
     clause, span_params = within_clause(spans)
     # INDEXED BY: with a namespace in the filter the planner picks the namespace index and
     # works out every row's time instead of reading a range of the time index.
     rows = conn.execute(
         f"SELECT m.seq FROM memories m INDEXED BY memories_time WHERE {clause} AND ({where}) "
-        "LIMIT ?",
+        f"ORDER BY {MEMORY_TIME}, m.seq LIMIT ?",
         [*span_params, *params, limit],
     ).fetchall()
     return np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
@@ -68,33 +95,6 @@ def undated(conn: sqlite3.Connection, seqs: Sequence[int]) -> set[int]:
         (json.dumps(list(seqs)),),
     )
     return {int(row[0]) for row in rows.fetchall()}
-
-
-#: loci's stored time form (`format_time`): UTC, to the microsecond, with a "Z".
-STORED_FORM = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
-
-
-def seconds_of_all(stamps: Sequence[object]) -> npt.NDArray[np.float64]:
-    """`seconds_of` for each of `stamps`. Those in loci's stored form are read in one numpy
-    pass; others, and all of them if numpy
-    refuses one (a day or hour out of range), one by one."""
-    texts = list(map(_numpy_text, stamps))
-    try:
-        moments = np.array(texts, dtype="datetime64[us]")
-    except ValueError:
-        return np.fromiter(map(seconds_of, stamps), np.float64, len(stamps))
-    seconds = moments.astype(np.int64) / 1e6
-    for position in np.flatnonzero(np.isnat(moments)).tolist():
-        seconds[position] = seconds_of(stamps[position])
-    return seconds
-
-
-def _numpy_text(stamp: object) -> str:
-    """A stamp in the stored form without its "Z", for numpy; "NaT" for any other. numpy
-    reads year 0, which `datetime` (and so `seconds_of`) refuses: it is left out too."""
-    if isinstance(stamp, str) and STORED_FORM.fullmatch(stamp) and stamp[:4] != "0000":
-        return stamp[:-1]
-    return "NaT"
 
 
 def seconds_of(stamp: object) -> float:

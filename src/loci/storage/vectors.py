@@ -15,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.heap import release_free_memory
-from loci.storage.best_scores import best_positions
 from loci.storage.fastscan import FastScanCodes
 from loci.storage.name_codes import NameCodes
 from loci.storage.scan_kernels import CodeTable, KernelName, NumpyKernel, ScanKernel, load_kernel
@@ -242,8 +241,7 @@ class ExactIndex:
         scores = (kernel or NumpyKernel()).all_products(self._matrix, self._size, query)
         self._last_scan = _Scan(query.copy(), scores, self._generation)
         if mask is not None:
-            # The admitted rows alone: `best_positions` samples with a stride, which a mask repeating
-            # with it (every other row, every tenth) would fill with excluded ones.
+            # Only the admitted rows compete.
             positions = np.flatnonzero(mask)
             return _top_k(scores[positions], self._keys[positions], k)
         return _top_k(scores, self._keys[: self._size], k)
@@ -373,3 +371,15 @@ def _top_k(scores: npt.NDArray[np.float32], keys: KeyArray, k: int) -> list[Hit]
     ordered = ordered[np.isfinite(scores[ordered])]
     # tolist() turns the numpy scalars into Python ones in one call, not one call per hit.
     return list(map(Hit._make, zip(keys[ordered].tolist(), scores[ordered].tolist(), strict=True)))
+
+
+def best_positions(scores: npt.NDArray[np.float32], count: int) -> KeyArray:
+    """Positions of every score at least the `count`-th highest, in increasing order.
+
+    Ties are kept whole so that which of two equal scores wins is the caller's to decide (by
+    position), whatever the partition chose."""
+    size = scores.shape[0]
+    if count >= size:
+        return np.arange(size)
+    threshold = np.partition(scores, size - count)[size - count]
+    return np.flatnonzero(scores >= threshold)
