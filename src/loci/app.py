@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from loci.checkpoints.maintenance import CheckpointMaintenance
 from loci.checkpoints.schema import CHECKPOINT_SCHEMA
@@ -36,6 +37,7 @@ from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.orphans import orphaned_files
 from loci.storage.passages import PassageIndex
+from loci.storage.receipts import RECEIPTS_SCHEMA, Receipts
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 from loci.story.graph import SqliteGraph
 from loci.story.mentions import Extractor
@@ -44,7 +46,7 @@ from loci.story.service import StoryLimits, StoryService
 from loci.tokens import BpeCounter
 
 #: Every owner's tables, in the order their migrations run.
-SCHEMAS = (MEMORY_SCHEMA, CONTEXT_SCHEMA, CHECKPOINT_SCHEMA, STORY_SCHEMA)
+SCHEMAS = (MEMORY_SCHEMA, RECEIPTS_SCHEMA, CONTEXT_SCHEMA, CHECKPOINT_SCHEMA, STORY_SCHEMA)
 
 
 @dataclass
@@ -53,6 +55,7 @@ class App:
 
     settings: Settings
     db: Database
+    receipts: Receipts
     embedder: Embedder
     engine: MemoryEngine
     memory: MemoryService
@@ -86,12 +89,14 @@ def build_app(
     with storage_errors(settings.home, "create the data folder", "set LOCI_HOME to a folder"):
         private_folder(settings.home)
     limit_blas_threads()
+    receipts = Receipts(timedelta(hours=settings.idempotency_hours))
     db = Database(
         settings.database_path,
         settings.busy_timeout_seconds,
         schemas=SCHEMAS,
-        # A sequence's keyword document follows its memories, in the same commit.
-        before_commit=(documents.refresh_stale,),
+        # A keyed write's receipt, and a sequence's keyword document that follows its
+        # memories, commit with them.
+        before_commit=(receipts.claim_pending, documents.refresh_stale),
     )
     model = embedder or make_embedder(settings)
     engine = MemoryEngine(
@@ -105,6 +110,7 @@ def build_app(
     return App(
         settings=settings,
         db=db,
+        receipts=receipts,
         embedder=model,
         engine=engine,
         memory=memory,

@@ -154,6 +154,12 @@ class Settings(BaseSettings):
     busy_timeout_seconds: float = Field(
         default=15.0, gt=0, le=600, description="How long a write waits for another process's lock."
     )
+    idempotency_hours: float = Field(
+        default=24.0,
+        gt=0,
+        le=24 * 366,
+        description="How long a keyed write's result is kept for retries with its key.",
+    )
     http_host: str = Field(
         default="127.0.0.1",
         min_length=1,

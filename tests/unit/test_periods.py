@@ -11,6 +11,7 @@ from loci.app import App
 from loci.conversations.messages import parse_messages
 from loci.errors import InvalidInputError
 from loci.memory.models import MemoryDraft
+from loci.search import when
 from loci.search.filters import compile_filter
 from loci.storage import timeline
 from loci.storage.timeline import Span
@@ -80,6 +81,21 @@ def test_a_dated_question_finds_the_memory_of_its_period(app: App) -> None:
     app.conversations.remember_conversation(parse_messages(chat("mine", range(1, 13))), "mine", "a")
     answer = app.memory.recall("Where did Ana go hiking in March 2024?", limit=5, namespace="mine")
     assert "month 3 mine" in answer.memories[0].content
+
+
+def test_a_query_naming_thousands_of_dates_searches_the_first_ones(app: App) -> None:
+    """A long text given as the query may name more periods than one SQL statement can hold."""
+    app.conversations.remember_conversation(parse_messages(chat("mine", range(1, 13))), "mine", "a")
+    dates = [
+        f"{year}-{month:02d}-{day:02d}"
+        for year in range(2013, 2025)
+        for month in range(1, 13)
+        for day in range(1, 29)
+    ]
+    query = "Where did Ana go hiking on " + ", ".join(reversed(dates)) + "?"
+    assert len(when.periods_in(query, datetime.now(UTC))) > 4000
+    found = app.memory.recall(query, limit=3, namespace="mine")
+    assert found.memories and "hiking" in found.memories[0].content
 
 
 def test_dates_without_a_year_search_the_years_of_the_store_whatever_its_stamps(app: App) -> None:

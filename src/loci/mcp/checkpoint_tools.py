@@ -16,6 +16,7 @@ from loci.checkpoints.models import (
     SaveResult,
     SessionList,
 )
+from loci.mcp.idempotency import IdempotencyKey, keyed
 from loci.mcp.memory_tools import READ_ONLY, Offset
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
@@ -47,13 +48,21 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             ),
         ] = None,
         force: Annotated[bool, Field(description="Save even if unchanged.")] = False,
+        idempotency_key: IdempotencyKey | None = None,
     ) -> SaveResult:
         """Save the workflow's working context so a new chat can carry on. Call it at
         milestones and before the conversation runs out of room; pass the returned sessionId
         on later saves. Over the token budget, EPHEMERAL parts (timestamps, logs, raw tool
         output) are dropped and USEFUL, then IMPORTANT, parts shortened; CRITICAL parts
         (goals, decisions, constraints, pinned keys) never are. The result says what was cut."""
-        return provider.call(lambda app: app.checkpoints.save(context, sessionId, metadata, force))
+        return keyed(
+            provider,
+            "workflow_checkpoint_save",
+            idempotency_key,
+            {"context": context, "sessionId": sessionId, "metadata": metadata, "force": force},
+            SaveResult,
+            lambda app: app.checkpoints.save(context, sessionId, metadata, force),
+        )
 
     def workflow_checkpoint_load(
         checkpointId: CheckpointId | None = None, sessionId: SessionId | None = None

@@ -15,6 +15,7 @@ from loci.contextdocs.models import (
     UpdateResult,
 )
 from loci.fields import MAX_COUNT
+from loci.mcp.idempotency import IdempotencyKey, keyed
 from loci.mcp.memory_tools import ADDITIVE, READ_ONLY
 from loci.mcp.provider import AppProvider
 from loci.mcp.strict import byte_limited_text
@@ -86,14 +87,21 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
                 "after max_attempts_reached."
             ),
         ] = False,
+        idempotency_key: IdempotencyKey | None = None,
     ) -> UpdateResult:
         """Save a context file after checking it against its template. status "success": saved
         as a new version (the old one stays in history). "correction_needed": NOT saved; apply
         correction_guidance (every step, in order) and call again with the whole document.
         "max_attempts_reached": still invalid after several tries; fix it or resend with
         force=true."""
-        return provider.call(
-            lambda app: app.context.update_context(project_id, file_type, content, force)
+        arguments = {"project_id": project_id, "file_type": file_type, "content": content}
+        return keyed(
+            provider,
+            "update_context",
+            idempotency_key,
+            {**arguments, "force": force},
+            UpdateResult,
+            lambda app: app.context.update_context(project_id, file_type, content, force),
         )
 
     def context_history(

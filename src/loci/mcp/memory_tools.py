@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSche
 from loci.errors import InvalidInputError
 from loci.fields import MAX_COUNT
 from loci.mcp.errors import invalid_arguments
+from loci.mcp.idempotency import IdempotencyKey, keyed
 from loci.mcp.provider import AppProvider, progress_reporter
 from loci.mcp.strict import byte_limited_text
 from loci.memory.models import (
@@ -117,6 +118,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         metadata: Metadata | None = None,
         occurred_at: OccurredAt | None = None,
         sequence: SequenceArg | None = None,
+        idempotency_key: IdempotencyKey | None = None,
     ) -> RememberResult:
         """Store one self-contained fact, preference, decision or event for later recall.
 
@@ -133,7 +135,14 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             occurred_at=occurred_at,
             sequence=None if sequence is None else sequence.draft(),
         )
-        return provider.call(lambda app: app.memory.remember(draft))
+        return keyed(
+            provider,
+            "remember",
+            idempotency_key,
+            {"draft": draft},
+            RememberResult,
+            lambda app: app.memory.remember(draft),
+        )
 
     def remember_batch(
         memories: Annotated[
@@ -141,6 +150,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             Field(min_length=1, max_length=settings.max_batch_size),
         ],
         namespace: Namespace | None = None,
+        idempotency_key: IdempotencyKey | None = None,
     ) -> RememberBatchResult:
         """Store several memories in one call (faster than many `remember` calls).
 
@@ -148,7 +158,14 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         `errors` (by index) and not stored; the others are stored together.
         """
         drafts = [batch_draft(BatchItem, item, namespace) for item in memories]
-        return provider.call(lambda app: app.memory.remember_batch(drafts))
+        return keyed(
+            provider,
+            "remember_batch",
+            idempotency_key,
+            {"memories": memories, "namespace": namespace},
+            RememberBatchResult,
+            lambda app: app.memory.remember_batch(drafts),
+        )
 
     def recall(
         query: Query,

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
+from loci.mcp.idempotency import IdempotencyKey, keyed
 from loci.mcp.memory_tools import ADDITIVE, READ_ONLY
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
@@ -55,15 +56,26 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
                 "3200, ...); fields left out keep their values."
             ),
         ] = None,
+        idempotency_key: IdempotencyKey | None = None,
     ) -> ContinueResult:
         """Add an interaction to a story session (started on first use). The window keeps
         the latest text within its token budget; past its pressure threshold the oldest whole
         paragraphs are archived (nothing is lost). Returns the pressure and what was archived."""
         changes = None if settings is None else settings.model_dump(exclude_unset=True)
-        return provider.call(
+        return keyed(
+            provider,
+            "continue_story",
+            idempotency_key,
+            {
+                "session_id": session_id,
+                "input": user_input,
+                "response": assistant_response,
+                "settings": changes,
+            },
+            ContinueResult,
             lambda app: app.story.continue_story(
                 session_id, user_input, assistant_response, changes
-            )
+            ),
         )
 
     def get_story_context(

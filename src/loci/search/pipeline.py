@@ -34,6 +34,9 @@ from loci.storage.vector_index import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
 MAX_WITHIN = 5000
+#: A question names a few periods; a long text given as the query may name hundreds, and only
+#: its first this many are searched (each adds to the SQL that finds their memories).
+MAX_PERIODS = 32
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,7 @@ def _periods(
     are added to `keyword`."""
     if not when.names_a_time(query):
         return [], None
-    periods = when.periods_in(query, datetime.now(UTC), timeline.years(conn))
+    periods = when.periods_in(query, datetime.now(UTC), timeline.years(conn))[:MAX_PERIODS]
     if not periods:
         return [], None
     spans = [when.search_bounds(period) for period in periods]
