@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from loci.access.schema import ACCESS_SCHEMA
+from loci.access.tokens import AccessTokens
 from loci.checkpoints.maintenance import CheckpointMaintenance
 from loci.checkpoints.schema import CHECKPOINT_SCHEMA
 from loci.checkpoints.service import CheckpointLimits, CheckpointService
@@ -46,7 +48,14 @@ from loci.story.service import StoryLimits, StoryService
 from loci.tokens import BpeCounter
 
 #: Every owner's tables, in the order their migrations run.
-SCHEMAS = (MEMORY_SCHEMA, RECEIPTS_SCHEMA, CONTEXT_SCHEMA, CHECKPOINT_SCHEMA, STORY_SCHEMA)
+SCHEMAS = (
+    MEMORY_SCHEMA,
+    RECEIPTS_SCHEMA,
+    ACCESS_SCHEMA,
+    CONTEXT_SCHEMA,
+    CHECKPOINT_SCHEMA,
+    STORY_SCHEMA,
+)
 
 
 @dataclass
@@ -56,6 +65,7 @@ class App:
     settings: Settings
     db: Database
     receipts: Receipts
+    access: AccessTokens
     embedder: Embedder
     engine: MemoryEngine
     memory: MemoryService
@@ -111,6 +121,7 @@ def build_app(
         settings=settings,
         db=db,
         receipts=receipts,
+        access=AccessTokens(db),
         embedder=model,
         engine=engine,
         memory=memory,

@@ -69,6 +69,14 @@ class ConflictError(LociError):
     exit_code = 4
 
 
+class ForbiddenError(LociError):
+    """The caller's access token does not allow this (another toolset, or a write)."""
+
+    code = "forbidden"
+    exit_code = 12
+    http_status = 403
+
+
 class QuotaExceededError(LociError):
     """A configured size or count limit would be exceeded."""
 

@@ -31,6 +31,7 @@ LAYERS = {
     "memory": 5,
     "search": 4,
     "sequences": 3,
+    "access": 3,
     "storage": 2,
     "embedding": 1,
     "settings": 2,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from loci import __version__
 from loci.errors import ConfigurationError
-from loci.http.guard import HEALTH_PATH, Guard, Limits
+from loci.http.guard import HEALTH_PATH, GrantLookup, Guard, Limits
 from loci.http.token import BearerToken
 from loci.settings import Settings
 
@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
+    from loci.access.grant import Grant
     from loci.embedding import Embedder
+    from loci.mcp.server import LociServer
 
 MCP_PATH = "/mcp"
 LOOPBACK_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
@@ -77,7 +79,20 @@ def build_http_app(settings: Settings, embedder: Embedder | None = None) -> Guar
         request_timeout=settings.http_request_timeout_seconds,
         read_timeout=settings.http_read_timeout_seconds,
     )
-    return Guard(app, token, limits)
+    return Guard(app, token, limits, named_grants(server) if token is not None else None)
+
+
+def named_grants(server: LociServer) -> GrantLookup:
+    """Looks presented tokens up among the store's named ones (in a worker thread: the store
+    may be busy with a write)."""
+    import anyio.to_thread
+
+    async def lookup(presented: str) -> Grant | None:
+        return await anyio.to_thread.run_sync(
+            lambda: server.provider.app().access.grant_of(presented)
+        )
+
+    return lookup
 
 
 def transport_security(settings: Settings) -> TransportSecuritySettings:

@@ -17,15 +17,19 @@ from urllib.parse import parse_qsl
 
 import anyio
 
+from loci.access.grant import Grant
 from loci.errors import LociError
 from loci.http.token import BearerToken
 from loci.mcp.client_log import SERVER_ONLY
+from loci.mcp.grants import GRANT_KEY
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+#: Looks a presented token up among the named ones: what it may do, or None.
+GrantLookup = Callable[[str], Awaitable[Grant | None]]
 
 HEALTH_PATH = "/healthz"
 #: JSON-RPC error code of refusals before the MCP layer (the SDK's own transport errors use it).
@@ -47,10 +51,17 @@ class Limits:
 class Guard:
     """ASGI middleware in front of the whole app (the health check passes through it)."""
 
-    def __init__(self, app: ASGIApp, token: BearerToken | None, limits: Limits) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        token: BearerToken | None,
+        limits: Limits,
+        grants: GrantLookup | None = None,
+    ) -> None:
         self.app = app
         self.token = token
         self.limits = limits
+        self.grants = grants
         self._in_flight: Counter[bytes] = Counter()
         self._closing: anyio.Event | None = None
 
@@ -63,7 +74,7 @@ class Guard:
         if scope["type"] != "http" or scope["path"] == HEALTH_PATH:
             await self.app(scope, receive, send)
             return
-        refusal = self._refusal(scope)
+        refusal = await self._refusal(scope)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -86,8 +97,11 @@ class Guard:
             if not self._in_flight[key]:
                 del self._in_flight[key]
 
-    def _refusal(self, scope: Scope) -> Callable[[Scope, Receive, Send], Awaitable[None]] | None:
-        """The answer to a request that may not go further, if it may not."""
+    async def _refusal(
+        self, scope: Scope
+    ) -> Callable[[Scope, Receive, Send], Awaitable[None]] | None:
+        """The answer to a request that may not go further, if it may not. A named token's
+        grant is left in the scope for the MCP layer."""
         query = scope.get("query_string", b"").decode("latin-1")
         if any(name.lower() in {"token", "access_token", "auth"} for name, _ in parse_qsl(query)):
             return _refusing(
@@ -99,9 +113,14 @@ class Guard:
             return None
         presented = _header(scope, b"authorization") or b""
         scheme, _, credential = presented.decode("latin-1").partition(" ")
+        credential = credential.strip()
         try:
-            matches = scheme.lower() == "bearer" and self.token.matches(credential.strip())
-        except LociError as exc:  # the token file cannot be read: nobody gets in
+            matches = scheme.lower() == "bearer" and self.token.matches(credential)
+            if not matches and scheme.lower() == "bearer" and self.grants is not None:
+                grant = await self.grants(credential)
+                matches = grant is not None
+                scope[GRANT_KEY] = grant
+        except LociError as exc:  # the token file or store cannot be read: nobody gets in
             return _refusing(503, "token_unreadable", exc.message)
         if not matches:
             why = "missing" if not presented else "wrong"

@@ -14,7 +14,6 @@ from mcp.server.mcpserver.prompts import Prompt
 from pydantic import Field
 
 from loci.mcp.provider import AppProvider
-from loci.settings import Settings
 
 #: How many memories `recall_about` puts in front of the agent.
 RECALLED = 10
@@ -24,19 +23,17 @@ NamespaceArgument = Annotated[
 ]
 
 
-def register(server: Any, provider: AppProvider, settings: Settings) -> None:
-    """Add the prompts of the enabled toolsets to `server`."""
-    prompts = []
-    if "memory" in settings.toolsets:
-        prompts += [
+def register(server: Any, provider: AppProvider, toolset: str) -> None:
+    """Add the prompts of `toolset` to `server`."""
+    prompts = {
+        "memory": [
             (remember_this_session, "Remember this session"),
             (_recall_about(provider), "What do you remember about..."),
-        ]
-    if "context" in settings.toolsets:
-        prompts.append((_review_project_context(provider), "Review project context"))
-    if "checkpoints" in settings.toolsets:
-        prompts.append((_resume_workflow(provider), "Resume a workflow"))
-    for function, title in prompts:
+        ],
+        "context": [(_review_project_context(provider), "Review project context")],
+        "checkpoints": [(_resume_workflow(provider), "Resume a workflow")],
+    }
+    for function, title in prompts.get(toolset, []):
         server.add_prompt(Prompt.from_function(function, title=title))
 
 

@@ -37,6 +37,7 @@ from loci.mcp.errors import (
     internal_error,
     unknown_tool,
 )
+from loci.mcp.grants import GrantCheck, Owners
 from loci.mcp.provider import AppProvider
 from loci.mcp.tool_listing import ToolListing
 from loci.settings import Settings
@@ -100,6 +101,8 @@ class LociServer(MCPServer[Any]):
             "logging/setLevel", SetLevelRequestParams, self.client_log.set_level
         )
         self.provider = provider
+        self.owners = Owners()
+        self.middleware.append(GrantCheck(self).middleware)
         self._toolsets = toolsets
         self._listing = listing
         self._built = threading.Event()
@@ -148,7 +151,7 @@ class LociServer(MCPServer[Any]):
             threading.Thread(target=self.build_toolsets, name="loci-tools", daemon=True).start()
             tools = saved
         else:
-            await self._toolsets_built()
+            await self.toolsets_built()
             tools = await super().list_tools()
             if first and saved is None:
                 self._listing.save(tools)
@@ -159,7 +162,7 @@ class LociServer(MCPServer[Any]):
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> Any:
         """Call a tool; loci errors and bad arguments come back as structured tool errors."""
-        await self._toolsets_built()
+        await self.toolsets_built()
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -175,7 +178,7 @@ class LociServer(MCPServer[Any]):
 
     async def list_prompts(self) -> list[Prompt]:
         """List prompts (the toolsets register them)."""
-        await self._toolsets_built()
+        await self.toolsets_built()
         return await super().list_prompts()
 
     async def get_prompt(
@@ -186,7 +189,7 @@ class LociServer(MCPServer[Any]):
     ) -> GetPromptResult | InputRequiredResult:
         """Render a prompt; a loci error (an unknown project, say) reaches the client with its
         message, as a JSON-RPC error whose data is the error object."""
-        await self._toolsets_built()
+        await self.toolsets_built()
         try:
             return await super().get_prompt(name, arguments, context)
         except ValueError as exc:
@@ -197,19 +200,19 @@ class LociServer(MCPServer[Any]):
 
     async def list_resources(self) -> list[Resource]:
         """List resources (the toolsets register them)."""
-        await self._toolsets_built()
+        await self.toolsets_built()
         return await super().list_resources()
 
     async def list_resource_templates(self) -> list[ResourceTemplate]:
         """List resource templates (the toolsets register them)."""
-        await self._toolsets_built()
+        await self.toolsets_built()
         return await super().list_resource_templates()
 
     async def read_resource(
         self, uri: AnyUrl | str, context: Context[Any, Any] | None = None
     ) -> Iterable[ReadResourceContents] | InputRequiredResult:
         """Read a resource (the toolsets register them)."""
-        await self._toolsets_built()
+        await self.toolsets_built()
         return await super().read_resource(uri, context)
 
     async def run_stdio_async(self) -> None:
@@ -220,7 +223,8 @@ class LociServer(MCPServer[Any]):
         async with answering_stdio() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    async def _toolsets_built(self) -> None:
+    async def toolsets_built(self) -> None:
+        """Wait until every tool, resource and prompt is registered."""
         if not self._built.is_set():
             # In a worker thread: the background build may hold the lock for a few ms.
             await anyio.to_thread.run_sync(self.build_toolsets)
@@ -264,8 +268,9 @@ def loci_cause(exc: BaseException) -> LociError | None:
     return cause
 
 
-def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: Settings) -> None:
-    """Add the tools, resources and prompts of the toolsets `settings` enables."""
+def register_toolsets(server: LociServer, provider: AppProvider, settings: Settings) -> None:
+    """Add the tools, resources and prompts of the toolsets `settings` enables, recording
+    which toolset each tool and prompt belongs to."""
     # Imported here: a start that answers from the saved listing imports them after that answer.
     from loci.mcp import (
         checkpoint_tools,
@@ -278,15 +283,23 @@ def register_toolsets(server: MCPServer[Any], provider: AppProvider, settings: S
         story_tools,
     )
 
-    prompts.register(server, provider, settings)
-    if "memory" in settings.toolsets:
-        memory_tools.register(server, provider, settings)
-        conversation_tools.register(server, provider, settings)
-        spatial_tools.register(server, provider, settings)
-        lifecycle_tools.register(server, provider, settings)
-    if "context" in settings.toolsets:
-        context_tools.register(server, provider, settings)
-    if "checkpoints" in settings.toolsets:
-        checkpoint_tools.register(server, provider, settings)
-    if "story" in settings.toolsets:
-        story_tools.register(server, provider, settings)
+    registers = {
+        "memory": (memory_tools, conversation_tools, spatial_tools, lifecycle_tools),
+        "context": (context_tools,),
+        "checkpoints": (checkpoint_tools,),
+        "story": (story_tools,),
+    }
+    for toolset, modules in registers.items():
+        if toolset not in settings.toolsets:
+            continue
+        tools_before = {tool.name for tool in server._tool_manager.list_tools()}
+        prompts_before = {prompt.name for prompt in server._prompt_manager.list_prompts()}
+        prompts.register(server, provider, toolset)
+        for module in modules:
+            module.register(server, provider, settings)
+        for tool in server._tool_manager.list_tools():
+            if tool.name not in tools_before:
+                server.owners.tools[tool.name] = toolset
+        for prompt in server._prompt_manager.list_prompts():
+            if prompt.name not in prompts_before:
+                server.owners.prompts[prompt.name] = toolset

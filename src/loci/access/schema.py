@@ -1,0 +1,20 @@
+"""The table of named access tokens (their digests, never the tokens)."""
+
+from __future__ import annotations
+
+from loci.storage.schema import Schema
+
+ACCESS_SCHEMA = Schema(
+    "access",
+    (
+        """
+        CREATE TABLE access_tokens (
+            name       TEXT PRIMARY KEY,
+            digest     TEXT NOT NULL UNIQUE,
+            toolsets   TEXT,
+            read_only  INTEGER NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        """,
+    ),
+)

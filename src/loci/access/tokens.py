@@ -1,0 +1,123 @@
+"""Named access tokens: one per person or agent, each limited to some toolsets, or to reading.
+
+A token is shown once, when it is made; the store keeps its SHA-256 digest (a token is 32
+random bytes, so a slow password hash would add nothing) and looks a presented token up by it.
+The data folder's own token (`loci token show`) stays the all-access token of its owner.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from loci.access.grant import Grant
+from loci.errors import ConflictError, InvalidInputError, NotFoundError
+from loci.settings import KNOWN_TOOLSETS
+from loci.storage.db import Database
+from loci.timeutil import format_time
+
+PREFIX = "loci_"
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """A token as `loci token list` shows it (never the token itself)."""
+
+    name: str
+    toolsets: list[str] | None
+    read_only: bool
+    created_at: str
+
+
+class AccessTokens:
+    """The named tokens of one store."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def create(
+        self, name: str, toolsets: Sequence[str] | None = None, read_only: bool = False
+    ) -> tuple[str, TokenInfo]:
+        """A new token for `name` (shown only now) and what it may do."""
+        if not NAME.fullmatch(name):
+            raise InvalidInputError(
+                "a token's name is 1-64 letters, digits and _ . @ -, starting with a letter or "
+                f"digit; got {name[:80]!r}",
+                field="name",
+            )
+        chosen = None if toolsets is None else sorted(set(toolsets))
+        unknown = sorted(set(chosen or ()) - set(KNOWN_TOOLSETS))
+        if unknown or chosen == []:
+            raise InvalidInputError(
+                f"toolsets must be some of {', '.join(KNOWN_TOOLSETS)}; got {toolsets}",
+                field="toolsets",
+            )
+        token = PREFIX + secrets.token_urlsafe(32)
+        info = TokenInfo(name, chosen, read_only, format_time(datetime.now(UTC)))
+        try:
+            with self._db.write() as conn:
+                conn.execute(
+                    "INSERT INTO access_tokens (name, digest, toolsets, read_only, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (name, _digest(token), _json_or_null(chosen), int(read_only), info.created_at),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise ConflictError(
+                f"there is already a token named {name!r}; revoke it first or pick another name",
+                field="name",
+            ) from exc
+        return token, info
+
+    def listing(self) -> list[TokenInfo]:
+        """Every named token, by name."""
+        with self._db.locked() as conn:
+            rows = conn.execute(
+                "SELECT name, toolsets, read_only, created_at FROM access_tokens ORDER BY name"
+            ).fetchall()
+        return [_info(row) for row in rows]
+
+    def revoke(self, name: str) -> TokenInfo:
+        """Delete the token named `name`: it is refused from its next request on."""
+        with self._db.write() as conn:
+            row = conn.execute(
+                "DELETE FROM access_tokens WHERE name = ? "
+                "RETURNING name, toolsets, read_only, created_at",
+                (name,),
+            ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no token named {name[:80]!r} (`loci token list`)", name=name)
+        return _info(row)
+
+    def grant_of(self, presented: str) -> Grant | None:
+        """What the presented token may do, or None if it is no named token."""
+        if not presented.startswith(PREFIX):
+            return None
+        with self._db.locked() as conn:
+            row = conn.execute(
+                "SELECT name, toolsets, read_only FROM access_tokens WHERE digest = ?",
+                (_digest(presented),),
+            ).fetchone()
+        if row is None:
+            return None
+        toolsets = None if row[1] is None else frozenset(json.loads(row[1]))
+        return Grant(str(row[0]), toolsets, bool(row[2]))
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _json_or_null(values: list[str] | None) -> str | None:
+    return None if values is None else json.dumps(values)
+
+
+def _info(row: Sequence[object]) -> TokenInfo:
+    toolsets = None if row[1] is None else list(json.loads(str(row[1])))
+    return TokenInfo(str(row[0]), toolsets, bool(row[2]), str(row[3]))

@@ -1,0 +1,138 @@
+"""What a named access token may do over HTTP: its toolsets' tools, prompts, resources and
+completions, and only the read-only tools if it may not write. Everything else is hidden from
+its listings and refused (`forbidden`) when asked for by name.
+
+The HTTP guard puts the request's grant in its ASGI scope; a request without one (stdio, the
+data folder's own token, a server without tokens) may do everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_REQUEST
+
+from loci.access.grant import Grant
+from loci.errors import ForbiddenError
+from loci.mcp.errors import from_loci_error
+
+if TYPE_CHECKING:
+    from loci.mcp.server import LociServer
+
+#: The key of the ASGI scope under which the HTTP guard leaves the request's grant.
+GRANT_KEY = "loci.grant"
+#: The list results the middleware filters (as the wire has them), by method: the field
+#: holding the items, and the field of an item naming it.
+LISTED = {
+    "tools/list": ("tools", "name"),
+    "prompts/list": ("prompts", "name"),
+    "resources/list": ("resources", "uri"),
+    "resources/templates/list": ("resourceTemplates", "uriTemplate"),
+}
+
+
+@dataclass
+class Owners:
+    """The toolset each tool and prompt belongs to (resources are named by their scheme)."""
+
+    tools: dict[str, str] = field(default_factory=dict)
+    prompts: dict[str, str] = field(default_factory=dict)
+
+
+class GrantCheck:
+    """Server middleware applying the request's grant."""
+
+    def __init__(self, server: LociServer) -> None:
+        self._server = server
+
+    async def middleware(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Refuse what the grant does not allow; hide it from the listings."""
+        grant = grant_of(ctx)
+        if grant is None or (grant.toolsets is None and not grant.read_only):
+            return await call_next(ctx)
+        await self._server.toolsets_built()
+        params: Mapping[str, Any] = ctx.params or {}
+        refusal = self._refusal(grant, ctx.method, params)
+        if refusal is not None:
+            if ctx.method == "tools/call":
+                return from_loci_error(refusal)
+            raise MCPError(INVALID_REQUEST, refusal.message, refusal.to_dict())
+        result = await call_next(ctx)
+        if ctx.method in LISTED and isinstance(result, dict):
+            return self._visible(grant, ctx.method, result)
+        return result
+
+    def _refusal(
+        self, grant: Grant, method: str, params: Mapping[str, Any]
+    ) -> ForbiddenError | None:
+        what, toolset, writes = self._asked(method, params)
+        if toolset is None or grant.allows(toolset, writes):
+            return None
+        reason = "only reads" if grant.allows(toolset, False) else f"not the {toolset} toolset"
+        return ForbiddenError(
+            f"the token {grant.name!r} may not use {what}: it is allowed {reason} "
+            "(`loci token list` shows what each token may do)",
+            token=grant.name,
+        )
+
+    def _asked(self, method: str, params: Mapping[str, Any]) -> tuple[str, str | None, bool]:
+        """What a request asks for, its toolset (None: nothing of one) and whether it writes."""
+        owners = self._server.owners
+        if method == "tools/call":
+            name = str(params.get("name", ""))
+            return f"the tool {name}", owners.tools.get(name), self._writes(name)
+        if method == "prompts/get":
+            name = str(params.get("name", ""))
+            return f"the prompt {name}", owners.prompts.get(name), False
+        if method == "resources/read":
+            uri = str(params.get("uri", ""))
+            return f"the resource {uri[:200]}", scheme_of(uri), False
+        if method == "completion/complete":
+            ref = params.get("ref") or {}
+            if ref.get("type") == "ref/prompt":
+                return "that completion", owners.prompts.get(str(ref.get("name", ""))), False
+            return "that completion", scheme_of(str(ref.get("uri", ""))), False
+        return method, None, False
+
+    def _writes(self, tool_name: str) -> bool:
+        tool = self._server._tool_manager.get_tool(tool_name)
+        hints = None if tool is None else tool.annotations
+        return not (hints is not None and hints.read_only_hint)
+
+    def _visible(self, grant: Grant, method: str, result: dict[str, Any]) -> dict[str, Any]:
+        """The listing (its wire form) without what the grant does not allow."""
+        items_field, name_field = LISTED[method]
+        owners = self._server.owners
+        kept = []
+        for item in result.get(items_field, []):
+            name = str(item.get(name_field, ""))
+            if method == "tools/list":
+                allowed = grant.allows(owners.tools.get(name, ""), self._writes(name))
+            elif method == "prompts/list":
+                allowed = grant.allows(owners.prompts.get(name, ""), False)
+            else:
+                allowed = grant.allows(scheme_of(name) or "", False)
+            if allowed:
+                kept.append(item)
+        return {**result, items_field: kept}
+
+
+def grant_of(ctx: ServerRequestContext[Any, Any]) -> Grant | None:
+    """The grant the HTTP guard found for the request, if any."""
+    scope = getattr(ctx.request, "scope", None)
+    if not isinstance(scope, Mapping):
+        return None
+    grant = scope.get(GRANT_KEY)
+    return grant if isinstance(grant, Grant) else None
+
+
+def scheme_of(uri: str) -> str | None:
+    """A resource's toolset: its URI's scheme (memory://, context://, ...)."""
+    return urlsplit(uri).scheme or None

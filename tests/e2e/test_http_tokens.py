@@ -1,0 +1,74 @@
+"""Named tokens on a real HTTP server: each sees and uses only its toolsets, a read-only one
+writes nothing, a revoked one is refused at its next request, the data folder's token may do
+everything."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from tests.e2e.conftest import INITIALIZE, run_loci
+from tests.e2e.http_server import http_client, http_server
+from tests.results import tool_error
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e, pytest.mark.timeout(300)]
+
+
+def made_token(home, name: str, *options: str) -> str:
+    made = run_loci(home, "token", "create", name, *options, "--json")
+    assert made.returncode == 0, made.stderr
+    token: str = json.loads(made.stdout)["token"]
+    return token
+
+
+def memories(home) -> int:
+    with sqlite3.connect(home / "loci.db") as conn:
+        return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+
+
+async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path):
+    reader = made_token(home, "reader", "--toolsets", "memory", "--read-only")
+    writer = made_token(home, "writer", "--toolsets", "memory,context")
+    with sqlite3.connect(home / "loci.db") as conn:
+        kept = " ".join(str(row) for row in conn.execute("SELECT * FROM access_tokens"))
+    assert reader not in kept and writer not in kept  # digests only
+    with http_server(home) as served:
+        async with http_client(served) as owner:
+            await owner.call_tool("remember", {"content": "The owner's note."})
+            everything = {tool.name for tool in (await owner.list_tools()).tools}
+        async with http_client(served, reader) as client:
+            tools = (await client.list_tools()).tools
+            names = {tool.name for tool in tools}
+            assert "recall" in names and "stats" in names
+            assert not names & {"remember", "forget", "init_project", "list_sessions"}
+            assert all(tool.annotations.read_only_hint for tool in tools)
+            refused = await client.call_tool("remember", {"content": "not allowed"})
+            assert tool_error(refused)["type"] == "forbidden"
+            assert "only reads" in tool_error(refused)["message"]
+            other = await client.call_tool("list_sessions", {})
+            assert "not the checkpoints toolset" in tool_error(other)["message"]
+            found = await client.call_tool("recall", {"query": "the owner's note"})
+            assert found.structured_content["memories"]
+            schemes = {str(r.uri).split(":")[0] for r in (await client.list_resources()).resources}
+            assert schemes == {"memory"}
+            with pytest.raises(MCPError, match="not the checkpoints toolset"):
+                await client.read_resource("checkpoints://sessions/anything")
+            prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
+            assert prompts == {"remember_this_session", "recall_about"}
+        async with http_client(served, writer) as client:
+            stored = await client.call_tool("remember", {"content": "The writer's note."})
+            assert not stored.is_error
+            (tmp_path / "project").mkdir()
+            project = await client.call_tool("init_project", {"path": str(tmp_path / "project")})
+            assert not project.is_error
+            saved = await client.call_tool("workflow_checkpoint_save", {"context": {"a": 1}})
+            assert tool_error(saved)["type"] == "forbidden"
+        assert memories(home) == 2
+        assert run_loci(home, "token", "revoke", "reader").returncode == 0
+        headers = {"Authorization": f"Bearer {reader}"}
+        assert served.request("POST", body=INITIALIZE, headers=headers)[0] == 401
+        async with http_client(served) as owner:  # the data folder's token: everything
+            assert {tool.name for tool in (await owner.list_tools()).tools} == everything
