@@ -155,3 +155,32 @@ def test_a_write_applied_without_its_answer_is_not_applied_again(app: App) -> No
     with pytest.raises(ConflictError, match="was applied") as raised:
         replayed(found, request, RememberResult)
     assert raised.value.details["applied"] is True
+
+
+def test_a_call_that_wrote_nothing_never_takes_another_calls_key(app: App, second_app: App) -> None:
+    """A keyed call that committed nothing claims its key when it keeps its result: if
+    another call took the key meanwhile, that call's result stays."""
+    request = Request("shared", "remember", "f")
+    with app.receipts.claiming(app.db, request):
+        with second_app.receipts.claiming(second_app.db, request):
+            second_app.receipts.complete(second_app.db, '{"first": true}')
+        with pytest.raises(ConflictError, match="another call"):
+            app.receipts.complete(app.db, '{"second": true}')
+    found = app.receipts.find(app.db, "shared")
+    assert found is not None and found.result == '{"first": true}'
+
+
+async def test_a_keyed_call_that_saves_nothing_answers_the_same_again(connect, tmp_path) -> None:
+    async with connect() as client:
+        (tmp_path / "p").mkdir()
+        project = await client.call_tool("init_project", {"path": str(tmp_path / "p")})
+        arguments = {
+            "project_id": project.structured_content["project_id"],
+            "file_type": "bugs",
+            "content": "not a bugs file",
+            "idempotency_key": "draft-1",
+        }
+        first = await client.call_tool("update_context", arguments)
+        assert first.structured_content["status"] == "correction_needed"
+        again = await client.call_tool("update_context", arguments)
+        assert again.structured_content == first.structured_content

@@ -57,13 +57,13 @@ def keyed(
         try:
             with app.receipts.claiming(app.db, request):
                 result = work(app)
+                app.receipts.complete(app.db, result.model_dump_json())
         except ConflictError:
             # Another call took the key between the look-up and this commit: answer as it did.
             found = app.receipts.find(app.db, key)
             if found is None:
                 raise
             return replayed(found, request, result_type)
-        app.receipts.complete(app.db, request, result.model_dump_json())
         return result
 
     return provider.call(once)

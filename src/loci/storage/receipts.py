@@ -129,17 +129,16 @@ class Receipts:
                 field="idempotency_key",
             )
 
-    def complete(self, db: Database, request: Request, result: str) -> None:
-        """Keep the result of the call that claimed `request` (claiming it now if the call
-        committed nothing), and let receipts past the keeping time go."""
+    def complete(self, db: Database, result: str) -> None:
+        """Keep the result of the call in progress (inside `claiming`): its key is claimed
+        first if the call committed nothing; receipts past the keeping time go."""
         with db.write() as conn:
+            self.claim_pending(conn)
+            claim = self._pending.get()
+            if claim is None:
+                raise RuntimeError("complete() belongs inside claiming()")
             conn.execute(
-                "INSERT INTO write_receipts (key, tool, fingerprint, claimant, created_at) "
-                "VALUES (?, ?, ?, '', ?) ON CONFLICT (key) DO NOTHING",
-                (request.key, request.tool, request.fingerprint, _now()),
-            )
-            conn.execute(
-                "UPDATE write_receipts SET result = ? WHERE key = ?", (result, request.key)
+                "UPDATE write_receipts SET result = ? WHERE key = ?", (result, claim.request.key)
             )
             conn.execute("DELETE FROM write_receipts WHERE created_at < ?", (self._oldest_kept(),))
 
