@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 from mcp.shared.exceptions import MCPError
+from mcp.types import PromptReference
 
 from tests.e2e.conftest import INITIALIZE, run_loci
 from tests.e2e.http_server import http_client, http_server
@@ -58,6 +59,12 @@ async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path):
                 await client.read_resource("checkpoints://sessions/anything")
             prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
             assert prompts == {"remember_this_session", "recall_about"}
+            recall_about = PromptReference(type="ref/prompt", name="recall_about")
+            offered = await client.complete(recall_about, {"name": "namespace", "value": ""})
+            assert offered.completion.values == ["default"]
+            with pytest.raises(MCPError, match="not the checkpoints toolset"):
+                # The argument's values are the checkpoint sessions, whatever prompt asks.
+                await client.complete(recall_about, {"name": "session_id", "value": ""})
         async with http_client(served, writer) as client:
             stored = await client.call_tool("remember", {"content": "The writer's note."})
             assert not stored.is_error

@@ -24,17 +24,30 @@ MAX_SESSIONS = 1000
 Source = Callable[["App"], list[str]]
 
 
+#: The toolset whose data each completable argument's values come from.
+ARGUMENT_TOOLSETS = {
+    "namespace": "memory",
+    "project_id": "context",
+    "file_type": "context",
+    "template": "context",
+    "session_id": "checkpoints",
+}
+
+
 def sources(settings: Settings) -> dict[str, Source]:
     """Where the values of each completable argument come from, for the enabled toolsets."""
-    found: dict[str, Source] = {}
-    if "memory" in settings.toolsets:
-        found["namespace"] = _namespaces
-    if "context" in settings.toolsets:
-        found["project_id"] = _projects
-        found["file_type"] = found["template"] = _templates
-    if "checkpoints" in settings.toolsets:
-        found["session_id"] = _sessions
-    return found
+    every: dict[str, Source] = {
+        "namespace": _namespaces,
+        "project_id": _projects,
+        "file_type": _templates,
+        "template": _templates,
+        "session_id": _sessions,
+    }
+    return {
+        argument: source
+        for argument, source in every.items()
+        if ARGUMENT_TOOLSETS[argument] in settings.toolsets
+    }
 
 
 def register(server: Any, provider: AppProvider, settings: Settings) -> None:

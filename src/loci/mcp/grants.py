@@ -19,6 +19,7 @@ from mcp.types import INVALID_REQUEST
 
 from loci.access.grant import Grant
 from loci.errors import ForbiddenError
+from loci.mcp.completions import ARGUMENT_TOOLSETS
 from loci.mcp.errors import from_loci_error
 
 if TYPE_CHECKING:
@@ -95,10 +96,9 @@ class GrantCheck:
             uri = str(params.get("uri", ""))
             return f"the resource {uri[:200]}", scheme_of(uri), False
         if method == "completion/complete":
-            ref = params.get("ref") or {}
-            if ref.get("type") == "ref/prompt":
-                return "that completion", owners.prompts.get(str(ref.get("name", ""))), False
-            return "that completion", scheme_of(str(ref.get("uri", ""))), False
+            # The values come from the argument's toolset, whatever prompt or template asks.
+            argument = str((params.get("argument") or {}).get("name", ""))
+            return f"completions of {argument[:100]}", ARGUMENT_TOOLSETS.get(argument), False
         return method, None, False
 
     def _writes(self, tool_name: str) -> bool:
