@@ -19,7 +19,7 @@ def test_a_fresh_folder_is_all_good(tmp_path):
     checks = report["checks"]
     assert checks["model"] == "loads and embeds" and checks["integrity"] == "ok"
     assert checks["context projects"] == 0 and checks["checkpoint sessions"] == 0
-    assert checks["story sessions"] == 0
+    assert checks["story sessions"] == 0 and checks["named tokens"] == 0
     assert checks["vector kernel"] == "faiss"
     assert checks["tables"] == "memory 11, receipts 1, access 1, context 1, checkpoints 2, story 2"
 

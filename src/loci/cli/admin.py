@@ -196,7 +196,7 @@ def _check_kernel(app: Any, checks: dict[str, Any], problems: list[str]) -> None
 
 def _check_toolsets(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
     """Context projects and templates; checkpoint sessions and, when on, the encryption key;
-    story sessions."""
+    story sessions; named HTTP tokens."""
     checks["context projects"] = app.context.list_projects().total
     broken = app.context.templates.listing().problems
     for problem in broken:
@@ -204,6 +204,7 @@ def _check_toolsets(app: Any, checks: dict[str, Any], problems: list[str]) -> No
         problems.append(f"the template {where} is broken: {problem.message}")
     checks["checkpoint sessions"] = app.checkpoints.list_sessions(limit=1).total
     checks["story sessions"] = len(app.story.sessions().sessions)
+    checks["named tokens"] = len(app.access.listing())
     if app.settings.encryption == "enabled":
         try:
             keys = app.checkpoints.keys.peek()
