@@ -79,3 +79,89 @@ async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path):
         assert served.request("POST", body=INITIALIZE, headers=headers)[0] == 401
         async with http_client(served) as owner:  # the data folder's token: everything
             assert {tool.name for tool in (await owner.list_tools()).tools} == everything
+
+
+def texts(found: list[dict]) -> list[str]:
+    return [str(item["content"]) for item in found]
+
+
+async def test_a_namespace_token_reaches_its_namespaces_only_through_every_tool(home):
+    ana = made_token(home, "ana", "--namespaces", "mine")
+    with http_server(home) as served:
+        async with http_client(served) as owner:
+            ids: dict[str, list[str]] = {"mine": [], "theirs": []}
+            for space in ids:
+                for number in range(4):
+                    content = f"{space} note {number} about the garden and its roses"
+                    made = await owner.call_tool(
+                        "remember", {"content": content, "namespace": space, "tags": ["g"]}
+                    )
+                    ids[space].append(made.structured_content["id"])
+        mine, theirs = ids["mine"], ids["theirs"]
+        async with http_client(served, ana) as client:
+
+            async def call(tool: str, arguments: dict) -> dict:
+                answer = await client.call_tool(tool, arguments)
+                if answer.is_error:
+                    return {"error": tool_error(answer)["type"]}
+                return answer.structured_content
+
+            forbidden, missing = {"error": "forbidden"}, {"error": "not_found"}
+            # Writes go to its namespace, never to another.
+            assert (await call("remember", {"content": "ana's own"}))["namespace"] == "mine"
+            assert await call("remember", {"content": "x", "namespace": "theirs"}) == forbidden
+            batch = {"memories": [{"content": "y", "namespace": "theirs"}]}
+            assert await call("remember_batch", batch) == forbidden
+            chat = {"messages": [{"speaker": "A", "text": "hi"}], "namespace": "theirs"}
+            assert await call("remember_conversation", chat) == forbidden
+            assert (
+                await call("extract", {"text": "I like tea.", "namespace": "theirs"}) == forbidden
+            )
+            # Searches see its namespace only.
+            found = await call("recall", {"query": "the garden and its roses", "limit": 20})
+            assert texts(found["memories"]) and all(
+                "theirs" not in t for t in texts(found["memories"])
+            )
+            assert await call("recall", {"query": "roses", "namespace": "theirs"}) == forbidden
+            near = await call("nearby", {"memory_id": mine[0], "limit": 10})
+            assert near["neighbors"] and all("theirs" not in t for t in texts(near["neighbors"]))
+            assert await call("nearby", {"memory_id": theirs[0]}) == missing
+            path = await call("journey", {"start_id": mine[0], "end_id": mine[1]})
+            walked = [step["nearest_memory"] for step in path["path"] if step["nearest_memory"]]
+            assert all(step["id"] not in theirs for step in walked)
+            assert await call("journey", {"start_id": mine[0], "end_id": theirs[1]}) == missing
+            walk = await call("wander", {"seed_id": mine[0], "steps": 6})
+            assert all(step["memory"]["id"] not in theirs for step in walk["journey"])
+            assert await call("wander", {"seed_id": theirs[0]}) == missing
+            assert (await call("stats", {}))["total_memories"] == 5
+            assert await call("stats", {"namespace": "theirs"}) == forbidden
+            listed = await call("namespaces", {})
+            assert [space["name"] for space in listed["namespaces"]] == ["mine"]
+            assert await call("namespaces", {"action": "delete", "name": "theirs"}) == forbidden
+            exported = await call("export_memories", {})
+            assert {m["namespace"] for m in exported["export"]["memories"]} == {"mine"}
+            assert (await call("regions", {}))["total_memories"] == 5
+            assert await call("regions", {"namespace": "theirs"}) == forbidden
+            assert await call("visualize", {"namespace": "theirs"}) == forbidden
+            # Their memories cannot be changed or deleted by id, nor in bulk.
+            assert await call("reinforce", {"memory_id": theirs[0]}) == missing
+            assert await call("forget", {"memory_id": theirs[0]}) == missing
+            assert await call("forget_batch", {"memory_ids": [mine[3], theirs[1]]}) == missing
+            assert await call("decay", {"namespace": "theirs", "dry_run": True}) == forbidden
+            assert await call("consolidate", {"namespace": "theirs", "dry_run": True}) == forbidden
+            gone = await call("forget", {"filters": {"tags": {"contains": "g"}}})
+            assert gone["deleted"] == 4
+            imported = await call("import_memories", {"data": exported})
+            assert (imported["imported"], imported["skipped_duplicates"]) == (4, 1)
+            with pytest.raises(MCPError, match="every namespace"):
+                await client.read_resource("memory://stats")
+            with pytest.raises(MCPError, match="'theirs'"):
+                await client.read_resource("memory://namespaces/theirs")
+            recall_about = PromptReference(type="ref/prompt", name="recall_about")
+            offered = await client.complete(recall_about, {"name": "namespace", "value": ""})
+            assert offered.completion.values == ["mine"]
+            with pytest.raises(MCPError, match="'theirs'"):
+                await client.get_prompt("recall_about", {"topic": "roses", "namespace": "theirs"})
+        async with http_client(served) as owner:
+            kept = await owner.call_tool("export_memories", {"namespace": "theirs"})
+            assert len(kept.structured_content["export"]["memories"]) == 4

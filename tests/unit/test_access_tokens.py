@@ -61,3 +61,18 @@ def test_a_name_is_taken_once_and_a_revoked_token_is_refused(app: App, second_ap
         app.access.revoke("ana")
     fresh, _ = app.access.create("ana")  # the name is free again, with a new token
     assert fresh != token and app.access.grant_of(fresh) is not None
+
+
+def test_a_token_may_be_limited_to_namespaces(app: App) -> None:
+    token, info = app.access.create("ana", namespaces=["work", "home", "work"])
+    assert info.namespaces == ["home", "work"]
+    grant = app.access.grant_of(token)
+    assert grant is not None and grant.namespaces == frozenset({"home", "work"}) and grant.limited
+    assert not Grant("all").limited
+
+
+@pytest.mark.parametrize("namespaces", [[], ["../etc"], ["a b"], ["x" * 129]])
+def test_bad_namespaces_are_refused(app: App, namespaces: list[str]) -> None:
+    with pytest.raises(InvalidInputError, match="namespaces"):
+        app.access.create("ana", namespaces=namespaces)
+    assert app.access.listing() == []

@@ -13,6 +13,7 @@ ACCESS_SCHEMA = Schema(
             digest     TEXT NOT NULL UNIQUE,
             toolsets   TEXT,
             read_only  INTEGER NOT NULL,
+            namespaces TEXT,
             created_at TEXT NOT NULL
         );
         """,

@@ -1,4 +1,5 @@
-"""Named access tokens: one per person or agent, each limited to some toolsets, or to reading.
+"""Named access tokens: one per person or agent, each limited to some toolsets, to reading, or
+to some namespaces of memories.
 
 A token is shown once, when it is made; the store keeps its SHA-256 digest (a token is 32
 random bytes, so a slow password hash would add nothing) and looks a presented token up by it.
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from loci import fields
 from loci.access.grant import Grant
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
 from loci.settings import KNOWN_TOOLSETS
@@ -33,6 +35,7 @@ class TokenInfo:
     name: str
     toolsets: list[str] | None
     read_only: bool
+    namespaces: list[str] | None
     created_at: str
 
 
@@ -43,7 +46,11 @@ class AccessTokens:
         self._db = db
 
     def create(
-        self, name: str, toolsets: Sequence[str] | None = None, read_only: bool = False
+        self,
+        name: str,
+        toolsets: Sequence[str] | None = None,
+        read_only: bool = False,
+        namespaces: Sequence[str] | None = None,
     ) -> tuple[str, TokenInfo]:
         """A new token for `name` (shown only now) and what it may do."""
         if not NAME.fullmatch(name):
@@ -59,14 +66,27 @@ class AccessTokens:
                 f"toolsets must be some of {', '.join(KNOWN_TOOLSETS)}; got {toolsets}",
                 field="toolsets",
             )
+        spaces = None if namespaces is None else sorted(set(namespaces))
+        if spaces == []:
+            raise InvalidInputError("namespaces, when given, name at least one", field="namespaces")
+        for space in spaces or ():
+            fields.namespace(space, "namespaces")
         token = PREFIX + secrets.token_urlsafe(32)
-        info = TokenInfo(name, chosen, read_only, format_time(datetime.now(UTC)))
+        info = TokenInfo(name, chosen, read_only, spaces, format_time(datetime.now(UTC)))
         try:
             with self._db.write() as conn:
                 conn.execute(
-                    "INSERT INTO access_tokens (name, digest, toolsets, read_only, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (name, _digest(token), _json_or_null(chosen), int(read_only), info.created_at),
+                    "INSERT INTO access_tokens "
+                    "(name, digest, toolsets, read_only, namespaces, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        name,
+                        _digest(token),
+                        _json_or_null(chosen),
+                        int(read_only),
+                        _json_or_null(spaces),
+                        info.created_at,
+                    ),
                 )
         except sqlite3.IntegrityError as exc:
             raise ConflictError(
@@ -79,7 +99,8 @@ class AccessTokens:
         """Every named token, by name."""
         with self._db.locked() as conn:
             rows = conn.execute(
-                "SELECT name, toolsets, read_only, created_at FROM access_tokens ORDER BY name"
+                "SELECT name, toolsets, read_only, namespaces, created_at FROM access_tokens "
+                "ORDER BY name"
             ).fetchall()
         return [_info(row) for row in rows]
 
@@ -88,7 +109,7 @@ class AccessTokens:
         with self._db.write() as conn:
             row = conn.execute(
                 "DELETE FROM access_tokens WHERE name = ? "
-                "RETURNING name, toolsets, read_only, created_at",
+                "RETURNING name, toolsets, read_only, namespaces, created_at",
                 (name,),
             ).fetchone()
         if row is None:
@@ -101,13 +122,13 @@ class AccessTokens:
             return None
         with self._db.locked() as conn:
             row = conn.execute(
-                "SELECT name, toolsets, read_only FROM access_tokens WHERE digest = ?",
+                "SELECT name, toolsets, read_only, namespaces FROM access_tokens WHERE digest = ?",
                 (_digest(presented),),
             ).fetchone()
         if row is None:
             return None
-        toolsets = None if row[1] is None else frozenset(json.loads(row[1]))
-        return Grant(str(row[0]), toolsets, bool(row[2]))
+        toolsets, namespaces = _set_or_none(row[1]), _set_or_none(row[3])
+        return Grant(str(row[0]), toolsets, bool(row[2]), namespaces)
 
 
 def _digest(token: str) -> str:
@@ -118,6 +139,11 @@ def _json_or_null(values: list[str] | None) -> str | None:
     return None if values is None else json.dumps(values)
 
 
+def _set_or_none(stored: object) -> frozenset[str] | None:
+    return None if stored is None else frozenset(json.loads(str(stored)))
+
+
 def _info(row: Sequence[object]) -> TokenInfo:
     toolsets = None if row[1] is None else list(json.loads(str(row[1])))
-    return TokenInfo(str(row[0]), toolsets, bool(row[2]), str(row[3]))
+    namespaces = None if row[3] is None else list(json.loads(str(row[3])))
+    return TokenInfo(str(row[0]), toolsets, bool(row[2]), namespaces, str(row[4]))

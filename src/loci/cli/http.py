@@ -62,17 +62,25 @@ def rotate(state: CliState, as_json: bool) -> None:
     "default: all.",
 )
 @click.option("--read-only", is_flag=True, help="Only the tools that change nothing.")
+@click.option(
+    "--namespaces",
+    help="Comma-separated namespaces of memories the token sees and writes; default: all.",
+)
 @json_option
 @click.pass_obj
 def create(
-    state: CliState, name: str, toolsets: str | None, read_only: bool, as_json: bool
+    state: CliState,
+    name: str,
+    toolsets: str | None,
+    read_only: bool,
+    namespaces: str | None,
+    as_json: bool,
 ) -> None:
     """Make a token for NAME (a person or an agent). It is printed once: keep it now."""
-    chosen = None if toolsets is None else [part.strip() for part in toolsets.split(",")]
 
     def work() -> None:
         with opened_app(state) as app:
-            made, info = app.access.create(name, chosen, read_only)
+            made, info = app.access.create(name, _listed(toolsets), read_only, _listed(namespaces))
         if as_json:
             emit_json({"token": made, **asdict(info)})
             return
@@ -120,10 +128,15 @@ def revoke(state: CliState, name: str, as_json: bool) -> None:
     run(work)
 
 
+def _listed(option: str | None) -> list[str] | None:
+    return None if option is None else [part.strip() for part in option.split(",")]
+
+
 def _described(info: TokenInfo) -> str:
     toolsets = ", ".join(info.toolsets) if info.toolsets else "every toolset"
     mode = "read-only" if info.read_only else "read and write"
-    return f"{info.name}: {toolsets}, {mode}, made {info.created_at}"
+    spaces = f"namespaces {', '.join(info.namespaces)}" if info.namespaces else "every namespace"
+    return f"{info.name}: {toolsets}, {mode}, {spaces}, made {info.created_at}"
 
 
 def _emit(value: str, path: str, as_json: bool) -> None:

@@ -1,6 +1,7 @@
 """What a named access token may do over HTTP: its toolsets' tools, prompts, resources and
 completions, and only the read-only tools if it may not write. Everything else is hidden from
-its listings and refused (`forbidden`) when asked for by name.
+its listings and refused (`forbidden`) when asked for by name. A token limited to namespaces
+is also scoped to them (`namespace_scope`).
 
 The HTTP guard puts the request's grant in its ASGI scope; a request without one (stdio, the
 data folder's own token, a server without tokens) may do everything.
@@ -9,7 +10,7 @@ data folder's own token, a server without tokens) may do everything.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -18,9 +19,10 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_REQUEST
 
 from loci.access.grant import Grant
-from loci.errors import ForbiddenError
+from loci.errors import ForbiddenError, LociError
 from loci.mcp.completions import ARGUMENT_TOOLSETS
 from loci.mcp.errors import from_loci_error
+from loci.mcp.namespace_scope import NamespaceScope
 
 if TYPE_CHECKING:
     from loci.mcp.server import LociServer
@@ -50,24 +52,35 @@ class GrantCheck:
 
     def __init__(self, server: LociServer) -> None:
         self._server = server
+        self._scope = NamespaceScope(server.provider)
 
     async def middleware(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        """Refuse what the grant does not allow; hide it from the listings."""
+        """Refuse what the grant does not allow; scope the rest; hide it from the listings."""
         grant = grant_of(ctx)
-        if grant is None or (grant.toolsets is None and not grant.read_only):
+        if grant is None or not grant.limited:
             return await call_next(ctx)
         await self._server.toolsets_built()
         params: Mapping[str, Any] = ctx.params or {}
-        refusal = self._refusal(grant, ctx.method, params)
-        if refusal is not None:
+        try:
+            refusal = self._refusal(grant, ctx.method, params)
+            if refusal is not None:
+                raise refusal
+            if grant.namespaces is not None:
+                params = await self._scope.scoped(grant, ctx.method, params)
+                ctx = replace(ctx, params=params)
+        except LociError as error:
             if ctx.method == "tools/call":
-                return from_loci_error(refusal)
-            raise MCPError(INVALID_REQUEST, refusal.message, refusal.to_dict())
+                return from_loci_error(error)
+            raise MCPError(INVALID_REQUEST, error.message, error.to_dict()) from error
         result = await call_next(ctx)
-        if ctx.method in LISTED and isinstance(result, dict):
-            return self._visible(grant, ctx.method, result)
+        if not isinstance(result, dict):
+            return result
+        if ctx.method in LISTED:
+            result = self._visible(grant, ctx.method, result)
+        if grant.namespaces is not None:
+            result = self._scope.visible(grant, ctx.method, params, result)
         return result
 
     def _refusal(

@@ -194,9 +194,17 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             )
         )
 
-    def nearby(memory_id: MemoryId, limit: Limit = 5, exclude_self: bool = True) -> NearbyResult:
-        """The memories closest in meaning to a given memory."""
-        return provider.call(lambda app: app.memory.nearby(memory_id, limit, exclude_self))
+    def nearby(
+        memory_id: MemoryId,
+        limit: Limit = 5,
+        exclude_self: bool = True,
+        namespace: Namespace | None = None,
+    ) -> NearbyResult:
+        """The memories closest in meaning to a given memory (only those of `namespace`, which
+        the given memory must be in, when one is named)."""
+        return provider.call(
+            lambda app: app.memory.nearby(memory_id, limit, exclude_self, namespace)
+        )
 
     def forget(
         memory_id: MemoryId | None = None,

@@ -36,12 +36,13 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         steps: Annotated[
             int, Field(ge=1, le=MAX_STEPS, description="Points between the two memories.")
         ] = 5,
+        namespace: Namespace | None = None,
     ) -> JourneyResult:
         """A path of memories from one memory to another through the space of meanings
         (spherical interpolation between their vectors): what lies between two ideas. Each
         point gets the nearest memory not already on the path; a point with nothing close is
-        reported as a gap."""
-        return provider.call(lambda app: app.journeys.journey(start_id, end_id, steps))
+        reported as a gap. With `namespace`, only its memories (both ends must be in it)."""
+        return provider.call(lambda app: app.journeys.journey(start_id, end_id, steps, namespace))
 
     def wander(
         seed: Annotated[

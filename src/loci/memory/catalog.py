@@ -83,6 +83,11 @@ class CatalogService:
             warnings=self.warnings(),
         )
 
+    def namespaces_of(self, ids: list[str]) -> dict[str, str]:
+        """The namespace of each of `ids` that is stored (others are left out)."""
+        with self._engine.db.locked() as conn:
+            return sql.namespaces_of_ids(conn, ids)
+
     def warnings(self) -> list[str]:
         """What is wrong around the store: files of the data folder it has no record of."""
         return self._warnings()

@@ -36,6 +36,7 @@ from loci.storage import passages
 from loci.storage.derived import Progress
 from loci.storage.index_sync import prune_log
 from loci.storage.passages import NewPassage
+from loci.storage.vector_index import Allowed
 from loci.timeutil import now
 
 #: How many candidates each ranking contributes to fusion, per result asked for.
@@ -202,15 +203,25 @@ class MemoryService:
         namespaces = compile_filter(filters, namespace).namespaces
         return pipeline.embed_ahead(self._engine, query, namespaces)
 
-    def nearby(self, memory_id: str, limit: int = 5, exclude_self: bool = True) -> NearbyResult:
-        """The memories closest to a given one in vector space."""
+    def nearby(
+        self,
+        memory_id: str,
+        limit: int = 5,
+        exclude_self: bool = True,
+        namespace: str | None = None,
+    ) -> NearbyResult:
+        """The memories closest to a given one in vector space (of `namespace`, which the
+        given one must be in, when one is named)."""
         memory_id = fields.memory_id(memory_id)
         limit = fields.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
+        if namespace is not None:
+            namespace = fields.namespace(namespace)
         with self._engine.db.locked() as conn:
             found = sql.fetch_by_id(conn, memory_id)
-        if found is None:
-            raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
-        seq, reference = row_to_memory(found)
+        seq, reference = (None, None) if found is None else row_to_memory(found)
+        if reference is None or seq is None or namespace not in (None, reference.namespace):
+            where = "" if namespace is None else f" in namespace {namespace}"
+            raise NotFoundError(f"no memory with id {memory_id}{where}", memory_id=memory_id)
         index = self._engine.index()
         vector = index.get(seq)
         if vector is None:
@@ -219,7 +230,8 @@ class MemoryService:
                 "its stored vector is damaged (`loci doctor`)",
                 memory_id=memory_id,
             )
-        hits = index.search(vector, limit + 1)
+        allowed = None if namespace is None else Allowed(namespaces=frozenset({namespace}))
+        hits = index.search(vector, limit + 1, allowed)
         neighbours = [(h.key, h.similarity) for h in hits if not (exclude_self and h.key == seq)]
         ranked = [hybrid.Ranked(key, sim, sim) for key, sim in neighbours[:limit]]
         return NearbyResult(

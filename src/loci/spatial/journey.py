@@ -20,7 +20,7 @@ from loci.memory.rows import row_to_memory
 from loci.search.engine import MemoryEngine
 from loci.spatial.models import MAX_STEPS, JourneyResult, JourneyStep, PathMemory
 from loci.storage import memories as sql
-from loci.storage.vector_index import VectorIndex
+from loci.storage.vector_index import Allowed, VectorIndex
 
 #: A memory at least this similar to a point of the path is on it; below, the point is a gap
 #: (with MiniLM, texts on unrelated subjects score under about 0.15, related ones 0.3 and up).
@@ -49,21 +49,28 @@ class JourneyService:
     def __init__(self, engine: MemoryEngine) -> None:
         self._engine = engine
 
-    def journey(self, start_id: str, end_id: str, steps: int = 5) -> JourneyResult:
-        """The path of `steps` interior points from `start_id` to `end_id`."""
+    def journey(
+        self, start_id: str, end_id: str, steps: int = 5, namespace: str | None = None
+    ) -> JourneyResult:
+        """The path of `steps` interior points from `start_id` to `end_id` (through the
+        memories of `namespace`, which both ends must be in, when one is named)."""
         start_id = fields.memory_id(start_id, "start_id")
         end_id = fields.memory_id(end_id, "end_id")
         steps = fields.bounded_int(steps, 1, MAX_STEPS, "steps")
+        if namespace is not None:
+            namespace = fields.namespace(namespace)
         if start_id == end_id:
             raise InvalidInputError("start_id and end_id are the same memory", field="end_id")
-        (start_seq, start), (end_seq, end) = self._endpoint(start_id), self._endpoint(end_id)
+        (start_seq, start) = self._endpoint(start_id, namespace)
+        (end_seq, end) = self._endpoint(end_id, namespace)
+        allowed = None if namespace is None else Allowed(namespaces=frozenset({namespace}))
         index = self._engine.index()
         vectors = [self._vector(index, start_seq, start_id), self._vector(index, end_seq, end_id)]
         taken = {start_seq, end_seq}
         chosen: list[tuple[int, int, float] | None] = []
         for step in range(1, steps + 1):
             point = slerp(vectors[0], vectors[1], step / (steps + 1))
-            hits = index.search(point.reshape(1, -1), len(taken) + SEARCH_MARGIN)
+            hits = index.search(point.reshape(1, -1), len(taken) + SEARCH_MARGIN, allowed)
             best = next((h for h in hits if h.key not in taken), None)
             if best is None or best.similarity < NEAR_SIMILARITY:
                 chosen.append(None)
@@ -72,12 +79,13 @@ class JourneyService:
             chosen.append((step, best.key, float(best.similarity)))
         return self._result(start, end, chosen, [start_seq, end_seq], index)
 
-    def _endpoint(self, memory_id: str) -> tuple[int, MemoryRef]:
+    def _endpoint(self, memory_id: str, namespace: str | None) -> tuple[int, MemoryRef]:
         with self._engine.db.locked() as conn:
             row = sql.fetch_by_id(conn, memory_id)
-        if row is None:
-            raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
-        seq, memory = row_to_memory(row)
+        seq, memory = (None, None) if row is None else row_to_memory(row)
+        if memory is None or seq is None or namespace not in (None, memory.namespace):
+            where = "" if namespace is None else f" in namespace {namespace}"
+            raise NotFoundError(f"no memory with id {memory_id}{where}", memory_id=memory_id)
         return seq, MemoryRef(id=memory.id, content=memory.content)
 
     @staticmethod

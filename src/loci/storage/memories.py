@@ -102,6 +102,12 @@ def existing_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
     return {row[0] for row in _rows_in(conn, "SELECT id FROM memories WHERE id IN ({})", ids)}
 
 
+def namespaces_of_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
+    """The namespace of each of `ids` that is stored."""
+    rows = _rows_in(conn, "SELECT id, namespace FROM memories WHERE id IN ({})", ids)
+    return {str(row[0]): str(row[1]) for row in rows}
+
+
 def existing_hashes(conn: sqlite3.Connection, pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
     """Which (namespace, content_hash) pairs are stored."""
     found: set[tuple[str, str]] = set()
