@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
+from anyio.abc import Process
 
 from mcp import Client, StdioServerParameters
 
@@ -80,3 +84,27 @@ def exported_memories(count: int) -> list[dict[str, object]]:
         }
         for i in range(count)
     ]
+
+
+Answers = dict[int | str | None, dict[str, Any]]
+
+
+async def answers(process: Process, wanted: set[int | str | None] | None) -> Answers:
+    """The answers a server started by hand writes, by id: until every id of `wanted` has
+    one (None: until its output closes)."""
+    assert process.stdout is not None
+    found: Answers = {}
+    buffer = b""
+    with anyio.fail_after(120):
+        async for chunk in process.stdout:
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                message = json.loads(line)
+                if "id" in message:
+                    found[message["id"]] = message
+            if wanted is not None and wanted <= set(found):
+                return found
+    if wanted is not None:
+        raise AssertionError(f"server closed its output before answering {wanted - set(found)}")
+    return found

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-from typing import Any
 
 import anyio
 import pytest
-from anyio.abc import Process
 
-from tests.e2e.conftest import INITIALIZE, connected, server_params
+from tests.e2e.conftest import INITIALIZE, Answers, answers, connected, server_params
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -37,26 +35,7 @@ def keyed_remember(request_id: int, text: str) -> bytes:
     return json.dumps(call).encode("utf-8") + b"\n"
 
 
-async def answers_until(process: Process, done: int | None) -> dict[int, dict[str, Any]]:
-    """The answers the server writes, until the one with id `done` (None: until its output
-    closes)."""
-    assert process.stdout is not None
-    found: dict[int, dict[str, Any]] = {}
-    buffer = b""
-    with anyio.fail_after(120):
-        async for chunk in process.stdout:
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for line in lines:
-                message = json.loads(line)
-                if isinstance(message.get("id"), int):
-                    found[message["id"]] = message
-            if done is not None and done in found:
-                return found
-    return found
-
-
-async def killed_mid_writes(home, texts: list[str]) -> dict[int, dict[str, Any]]:
+async def killed_mid_writes(home, texts: list[str]) -> Answers:
     """Send every write at once, kill the server as soon as the first is answered, and return
     the answers it wrote before it died (request id = index in `texts` + 2)."""
     params = server_params(home)
@@ -65,12 +44,12 @@ async def killed_mid_writes(home, texts: list[str]) -> dict[int, dict[str, Any]]
     )
     assert process.stdin is not None
     await process.stdin.send(json.dumps(INITIALIZE).encode() + b"\n")
-    await answers_until(process, 1)
+    await answers(process, {1})
     await process.stdin.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
     await process.stdin.send(b"".join(keyed_remember(i + 2, t) for i, t in enumerate(texts)))
-    answered = await answers_until(process, 2)
+    answered = await answers(process, {2})
     process.kill()
-    answered |= await answers_until(process, None)
+    answered |= await answers(process, None)
     await process.wait()
     return answered
 

@@ -8,27 +8,11 @@ import subprocess
 import anyio
 import pytest
 
-from tests.e2e.conftest import INITIALIZE, server_params
+from tests.e2e.conftest import INITIALIZE, answers, server_params
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 INIT = INITIALIZE
-
-
-async def _responses(process, wanted: set[int | str]) -> dict[int | str, dict]:
-    found: dict[int | str, dict] = {}
-    buffer = b""
-    with anyio.fail_after(60):
-        async for chunk in process.stdout:
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for line in lines:
-                message = json.loads(line)
-                if "id" in message and message["id"] in wanted:
-                    found[message["id"]] = message
-            if wanted <= set(found):
-                return found
-    raise AssertionError(f"server closed its output before answering {wanted - set(found)}")
 
 
 def _call(request_id: int, name: str, arguments_json: str) -> bytes:
@@ -50,7 +34,7 @@ async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
     ) as process:
         send = process.stdin.send
         await send(json.dumps(INIT).encode() + b"\n")
-        await _responses(process, {1})
+        await answers(process, {1})
         await send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         await send(_call(2, "remember", '{"content":"lone \\ud800 surrogate"}'))
         await send(_call(3, "nearby", '{"memory_id":"\\u0000\\u0001../etc"}'))
@@ -69,21 +53,21 @@ async def test_invalid_text_is_refused_and_nothing_is_stored(tmp_path):
         await send(b'[{"jsonrpc":"2.0","id":11,"method":"ping"}]\n')
         await send(b'\n{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}\n')
         await send(_call(5, "stats", "{}"))
-        answers = await _responses(process, {2, 3, 4, 5, 6, "seven", 8, 9, 10, 11, None})
+        answered = await answers(process, {2, 3, 4, 5, 6, "seven", 8, 9, 10, 11, None})
         for request_id in (3, 4):
-            result = answers[request_id]["result"]
+            result = answered[request_id]["result"]
             assert result["isError"] is True
             assert json.loads(result["content"][0]["text"])["error"]["type"] == "invalid_input"
-        assert answers[2]["error"]["code"] == -32700
-        assert "surrogate" in answers[2]["error"]["message"]
-        assert answers[6]["error"]["code"] == -32700
-        assert "nests too deep" in answers[6]["error"]["message"]
-        assert answers["seven"]["error"]["code"] == -32600
+        assert answered[2]["error"]["code"] == -32700
+        assert "surrogate" in answered[2]["error"]["message"]
+        assert answered[6]["error"]["code"] == -32700
+        assert "nests too deep" in answered[6]["error"]["message"]
+        assert answered["seven"]["error"]["code"] == -32600
         for request_id in (8, 9, 10, 11):
-            assert answers[request_id]["error"]["code"] == -32600, answers[request_id]
-        assert "batch" in answers[11]["error"]["message"]
-        assert answers[None]["error"]["code"] in (-32700, -32600)  # no id it can write back
-        assert answers[5]["result"]["structuredContent"]["total_memories"] == 0
+            assert answered[request_id]["error"]["code"] == -32600, answered[request_id]
+        assert "batch" in answered[11]["error"]["message"]
+        assert answered[None]["error"]["code"] in (-32700, -32600)  # no id it can write back
+        assert answered[5]["result"]["structuredContent"]["total_memories"] == 0
         await process.stdin.aclose()
         logged = b""
         with anyio.fail_after(60):
@@ -101,11 +85,11 @@ async def test_closing_while_the_model_loads_exits_cleanly(tmp_path):
     params = server_params(tmp_path, LOCI_LOG_LEVEL="INFO")
     async with await anyio.open_process([params.command, *params.args], env=params.env) as process:
         await process.stdin.send(json.dumps(INIT).encode() + b"\n")
-        await _responses(process, {1})
+        await answers(process, {1})
         await process.stdin.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         await process.stdin.send(b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n')
         await process.stdin.send(_call(3, "stats", "{}"))
-        await _responses(process, {2, 3})
+        await answers(process, {2, 3})
         logged = b""
         with anyio.fail_after(60):
             async for chunk in process.stderr:
