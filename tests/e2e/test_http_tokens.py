@@ -165,3 +165,51 @@ async def test_a_namespace_token_reaches_its_namespaces_only_through_every_tool(
         async with http_client(served) as owner:
             kept = await owner.call_tool("export_memories", {"namespace": "theirs"})
             assert len(kept.structured_content["export"]["memories"]) == 4
+
+
+def streamed(body: bytes) -> dict:
+    """The JSON-RPC message of a one-event stream."""
+    data = [line for line in body.decode().splitlines() if line.startswith("data:")]
+    message: dict = json.loads(data[0].removeprefix("data:"))
+    return message
+
+
+def refused_as_invalid(message: dict) -> bool:
+    """Whether a call was refused for its arguments (a tool error or a JSON-RPC one)."""
+    if "error" in message:
+        return bool(message["error"]["code"] == -32602)
+    result = message["result"]
+    error = json.loads(result["content"][0]["text"])["error"]
+    return bool(result["isError"] and error["type"] == "invalid_input")
+
+
+def test_malformed_calls_of_a_limited_token_are_refused_not_crashed(home):
+    ana = made_token(home, "ana", "--namespaces", "mine")
+    with http_server(home) as served:
+        headers = {"Authorization": f"Bearer {ana}"}
+        status, answered, _ = served.request("POST", body=INITIALIZE, headers=headers)
+        assert status == 200
+        headers["Mcp-Session-Id"] = answered["mcp-session-id"]
+        initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        served.request("POST", body=initialized, headers=headers)
+        for number, params in enumerate(
+            [
+                {"name": "recall", "arguments": ["not", "an", "object"]},
+                {"name": "recall", "arguments": {"query": 5, "namespace": ["mine"]}},
+                {"name": "forget_batch", "arguments": {"memory_ids": "abc"}},
+            ],
+            start=2,
+        ):
+            call = {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
+            status, _, body = served.request("POST", body=call, headers=headers)
+            assert status == 200
+            assert refused_as_invalid(streamed(body)), body
+        complete = {
+            "jsonrpc": "2.0",
+            "id": 9,
+            "method": "completion/complete",
+            "params": {"ref": {"type": "ref/prompt", "name": "x"}, "argument": "namespace"},
+        }
+        status, _, body = served.request("POST", body=complete, headers=headers)
+        assert status == 200 and streamed(body)["error"]["code"] == -32602, body
+        assert "Traceback" not in served.stderr()

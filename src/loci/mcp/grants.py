@@ -110,7 +110,8 @@ class GrantCheck:
             return f"the resource {uri[:200]}", scheme_of(uri), False
         if method == "completion/complete":
             # The values come from the argument's toolset, whatever prompt or template asks.
-            argument = str((params.get("argument") or {}).get("name", ""))
+            asked = params.get("argument")
+            argument = str(asked.get("name", "")) if isinstance(asked, Mapping) else ""
             return f"completions of {argument[:100]}", ARGUMENT_TOOLSETS.get(argument), False
         return method, None, False
 

@@ -59,12 +59,15 @@ class NamespaceScope:
     async def scoped(self, grant: Grant, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
         """The request's params as the token may send them; raises a loci error if it may not."""
         scoped = dict(params)
+        given = params.get("arguments") or {}
+        if not isinstance(given, Mapping):
+            return scoped  # malformed: the SDK's own check refuses it
         if method == "tools/call":
-            arguments = dict(params.get("arguments") or {})
+            arguments = dict(given)
             await self._tool_arguments(grant, str(params.get("name", "")), arguments)
             scoped["arguments"] = arguments
         elif method == "prompts/get":
-            arguments = dict(params.get("arguments") or {})
+            arguments = dict(given)
             if params.get("name") in ("recall_about", "remember_this_session"):
                 arguments["namespace"] = chosen(grant, arguments.get("namespace") or None)
             scoped["arguments"] = arguments
