@@ -1,5 +1,5 @@
-"""`loci token show|rotate` and `loci config CLIENT --http`: the token and the snippets that reach
-`loci serve --transport http`."""
+"""`loci token show|rotate|create|list|revoke` and `loci config CLIENT --http`: the tokens and
+the snippets that reach `loci serve --transport http`."""
 
 from __future__ import annotations
 
@@ -25,6 +25,38 @@ def test_token_show_makes_a_private_token_once_and_rotate_replaces_it(tmp_path: 
     value = json.loads(rotated.stdout)
     assert value["token"] != shown.stdout.strip() and value["path"] == str(home / "http-token")
     assert run_loci(home, "token", "show").stdout.strip() == value["token"]
+
+
+def test_named_tokens_are_made_listed_and_revoked(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    made = run_loci(home, "token", "create", "ana", "--toolsets", "memory", "--namespaces", "a,b")
+    assert made.returncode == 0 and made.stdout.strip().startswith("loci_")
+    assert "shown only now" in made.stderr and "namespaces a, b" in made.stderr
+    listed = json.loads(run_loci(home, "token", "list", "--json").stdout)["tokens"]
+    assert [(t["name"], t["toolsets"], t["namespaces"], t["read_only"]) for t in listed] == [
+        ("ana", ["memory"], ["a", "b"], False)
+    ]
+    assert made.stdout.strip() not in run_loci(home, "token", "list").stdout
+    assert run_loci(home, "token", "revoke", "ana").stdout.strip() == "revoked ana"
+    assert "no named tokens" in run_loci(home, "token", "list").stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["create", "../ana"], 2, "a token's name is"),
+        (["create", "ana", "--toolsets", "memory,mem"], 2, "toolsets must be some of"),
+        (["create", "ana", "--namespaces", "a b"], 2, "namespaces must be"),
+        (["revoke", "nobody"], 3, "no token named 'nobody'"),
+    ],
+)
+def test_bad_token_commands_say_why_and_change_nothing(
+    tmp_path: Path, args: list[str], code: int, message: str
+) -> None:
+    home = tmp_path / "home"
+    refused = run_loci(home, "token", *args)
+    assert refused.returncode == code and message in refused.stderr
+    assert "no named tokens" in run_loci(home, "token", "list").stdout
 
 
 def test_a_damaged_token_file_is_reported(tmp_path: Path) -> None:
