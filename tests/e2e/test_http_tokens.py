@@ -197,6 +197,7 @@ def test_malformed_calls_of_a_limited_token_are_refused_not_crashed(home):
                 {"name": "recall", "arguments": ["not", "an", "object"]},
                 {"name": "recall", "arguments": {"query": 5, "namespace": ["mine"]}},
                 {"name": "forget_batch", "arguments": {"memory_ids": "abc"}},
+                {"name": "remember_batch", "arguments": {"memories": 5}},
             ],
             start=2,
         ):

@@ -110,8 +110,9 @@ class NamespaceScope:
             arguments["namespace"] = chosen(grant, arguments.get("namespace"))
         if tool == "import_memories":
             arguments["namespace_override"] = chosen(grant, arguments.get("namespace_override"))
-        if tool == "remember_batch":
-            for item in arguments.get("memories") or []:
+        memories = arguments.get("memories")
+        if tool == "remember_batch" and isinstance(memories, list):
+            for item in memories:
                 if isinstance(item, dict) and item.get("namespace") is not None:
                     chosen(grant, item["namespace"])
         if tool == "namespaces" and arguments.get("action", "list") != "list":
