@@ -18,6 +18,8 @@ from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
 from tests.cli_runner import shared_model
+from tests.engines import open_store, store  # noqa: F401  (fixtures)
+from tests.postgres import embedded_server, fresh_database
 from tests.prose import NOVEL
 
 REPO = Path(__file__).resolve().parent.parent
@@ -40,6 +42,20 @@ def no_os_keychain(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     keyring.set_keyring(keyring.backends.fail.Keyring())
     yield
     keyring.set_keyring(previous)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The admin URL of a real PostgreSQL server, started once per test process."""
+    with embedded_server() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """The URL of a new, empty database (with pgvector) on the test server."""
+    with fresh_database(postgres_server) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from loci.access.schema import ACCESS_SCHEMA
 from loci.access.tokens import AccessTokens
+from loci.checkpoints.blobs import BlobStore
 from loci.checkpoints.maintenance import CheckpointMaintenance
 from loci.checkpoints.schema import CHECKPOINT_SCHEMA
 from loci.checkpoints.service import CheckpointLimits, CheckpointService
@@ -29,7 +30,6 @@ from loci.spatial.journey import JourneyService
 from loci.spatial.regions import RegionsService
 from loci.spatial.visualize import VisualizeService
 from loci.spatial.wander import WanderService
-from loci.storage.db import Database
 from loci.storage.derived import DerivedIndex
 from loci.storage.facets import MemoryFacets
 from loci.storage.files import private_folder, storage_errors
@@ -40,6 +40,7 @@ from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.orphans import orphaned_files
 from loci.storage.passages import PassageIndex
 from loci.storage.receipts import RECEIPTS_SCHEMA, Receipts
+from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 from loci.story.graph import SqliteGraph
 from loci.story.mentions import Extractor
@@ -63,7 +64,7 @@ class App:
     """Everything a front end (MCP server, CLI, tests) talks to."""
 
     settings: Settings
-    db: Database
+    db: SqliteDatabase
     receipts: Receipts
     access: AccessTokens
     embedder: Embedder
@@ -100,7 +101,7 @@ def build_app(
         private_folder(settings.home)
     limit_blas_threads()
     receipts = Receipts(timedelta(hours=settings.idempotency_hours))
-    db = Database(
+    db = SqliteDatabase(
         settings.database_path,
         settings.busy_timeout_seconds,
         schemas=SCHEMAS,
@@ -114,7 +115,11 @@ def build_app(
     )
     memory = MemoryService(engine)
     checkpoints = CheckpointService(
-        db, settings.home, checkpoint_limits(settings), settings.encryption_key_file
+        db,
+        BlobStore(settings.home / "checkpoints" / "blobs", root=settings.home),
+        settings.home,
+        checkpoint_limits(settings),
+        settings.encryption_key_file,
     )
     regions = RegionsService(engine)
     return App(

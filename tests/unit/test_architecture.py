@@ -86,7 +86,7 @@ def test_server_module_imports_nothing_heavy():
     code = (
         "import sys; import loci.cli.main, loci.mcp.server; from loci.settings import Settings; "
         "loci.mcp.server.build_server(Settings()).build_toolsets(); "
-        "heavy = [m for m in ('numpy', 'onnxruntime', 'tokenizers', 'loci.app', 'loci.storage.db') "
+        "heavy = [m for m in ('numpy', 'onnxruntime', 'tokenizers', 'loci.app', 'loci.storage.sqlite') "
         "if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

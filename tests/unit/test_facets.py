@@ -20,10 +20,10 @@ from loci.storage import facets as facets_module
 from loci.storage import keyword_mirror as keyword_module
 from loci.storage import memories as sql
 from loci.storage import timeline
-from loci.storage.db import Database
 from loci.storage.facets import MemoryFacets, mirrored
 from loci.storage.index_sync import IndexSync
 from loci.storage.keyword_index import MirroredKeywords
+from loci.storage.sqlite import SqliteDatabase
 from tests.unit.test_keyword_mirror import Reader, reader_of
 
 WORDS = ["harbour", "lantern", "orchard", "quarry", "meadow", "glacier", "canyon", "delta"]
@@ -160,7 +160,7 @@ def reader(app: App) -> Iterator[Reader]:
     found.db.close()
 
 
-def agree(sync: IndexSync, facets: MemoryFacets, db: Database) -> int:
+def agree(sync: IndexSync, facets: MemoryFacets, db: SqliteDatabase) -> int:
     """Assert the facets admit what SQL admits for every filter and namespace choice; returns
     how many memories they admitted in all."""
     admitted_total = 0

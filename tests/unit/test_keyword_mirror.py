@@ -20,13 +20,13 @@ from loci.search.query_words import fts_match, keyword_terms
 from loci.settings import load_settings
 from loci.storage import keyword_mirror as keyword_module
 from loci.storage import memories as sql
-from loci.storage.db import Database
 from loci.storage.facets import MemoryFacets
 from loci.storage.fts_terms import TOKENIZE
 from loci.storage.index_sync import IndexSync
 from loci.storage.keyword_index import MirroredKeywords, SqlKeywords
 from loci.storage.keyword_mirror import KeywordMirror
 from loci.storage.memory_vectors import MemoryVectors
+from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vectors import ExactIndex
 from tests import prose
 
@@ -97,7 +97,7 @@ def store(
 class Reader:
     """Another process's view of the app's store: its own connection, index and mirrors."""
 
-    db: Database
+    db: SqliteDatabase
     sync: IndexSync
     facets: MemoryFacets
     mirror: KeywordMirror
@@ -105,21 +105,21 @@ class Reader:
 
 def reader_of(app: App, mirror_from: int = 1) -> Reader:
     """Indexes of the app's store kept in step as another process keeps them."""
-    db = Database(app.db.path)
+    db = SqliteDatabase(app.db.path)
     facets, mirror = MemoryFacets(), KeywordMirror(mirror_from=mirror_from)
     sync = IndexSync(db, [MemoryVectors(ExactIndex(384), 384), facets, mirror])
     return Reader(db, sync, facets, mirror)
 
 
 @pytest.fixture
-def opened() -> Iterator[list[Database]]:
-    databases: list[Database] = []
+def opened() -> Iterator[list[SqliteDatabase]]:
+    databases: list[SqliteDatabase] = []
     yield databases
     for db in databases:
         db.close()
 
 
-def mirrored(app: App, opened: list[Database], mirror_from: int = 1) -> Reader:
+def mirrored(app: App, opened: list[SqliteDatabase], mirror_from: int = 1) -> Reader:
     """A reader of the app's store whose mirror loads from `mirror_from` memories."""
     reader = reader_of(app, mirror_from)
     opened.append(reader.db)
@@ -159,14 +159,16 @@ def test_the_tokenizer_is_the_keyword_index_s(app: App) -> None:
     assert f"tokenize='{TOKENIZE}'" in schema
 
 
-def test_a_loaded_mirror_answers_as_sql_does(app: App, opened: list[Database]) -> None:
+def test_a_loaded_mirror_answers_as_sql_does(app: App, opened: list[SqliteDatabase]) -> None:
     store(app, sentences(600))
     reader = mirrored(app, opened)
     assert reader.mirror.loaded
     assert agree(reader) > 200
 
 
-def test_it_follows_inserts_deletes_renames_and_rewrites(app: App, opened: list[Database]) -> None:
+def test_it_follows_inserts_deletes_renames_and_rewrites(
+    app: App, opened: list[SqliteDatabase]
+) -> None:
     store(app, sentences(600))
     reader = mirrored(app, opened)
     store(app, [*sentences(640)[600:], "Darcy wrote a letter to Jane", "a letter, a letter"])
@@ -179,7 +181,9 @@ def test_it_follows_inserts_deletes_renames_and_rewrites(app: App, opened: list[
     assert agree(reader) > 200
 
 
-def test_it_searches_within_given_memories_as_sql_does(app: App, opened: list[Database]) -> None:
+def test_it_searches_within_given_memories_as_sql_does(
+    app: App, opened: list[SqliteDatabase]
+) -> None:
     store(app, sentences(600))
     reader = mirrored(app, opened)
     store(app, [*sentences(640)[600:], "Darcy wrote a letter to Jane"])  # kept aside as recent
@@ -189,7 +193,7 @@ def test_it_searches_within_given_memories_as_sql_does(app: App, opened: list[Da
 
 
 def test_a_bulk_write_makes_it_read_anew(
-    app: App, opened: list[Database], monkeypatch: pytest.MonkeyPatch
+    app: App, opened: list[SqliteDatabase], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(keyword_module, "RELOAD_MIN", 50)
     store(app, sentences(600))
@@ -206,7 +210,7 @@ def test_a_bulk_write_makes_it_read_anew(
 
 
 def test_another_process_s_writes_reach_it(
-    app: App, second_app: App, opened: list[Database]
+    app: App, second_app: App, opened: list[SqliteDatabase]
 ) -> None:
     store(app, sentences(600))
     reader = mirrored(app, opened)
@@ -218,7 +222,9 @@ def test_another_process_s_writes_reach_it(
     assert agree(reader) > 200
 
 
-def test_it_grows_into_a_mirror_and_small_stores_use_sql(app: App, opened: list[Database]) -> None:
+def test_it_grows_into_a_mirror_and_small_stores_use_sql(
+    app: App, opened: list[SqliteDatabase]
+) -> None:
     store(app, sentences(100))
     reader = mirrored(app, opened, mirror_from=150)
     assert not reader.mirror.loaded
@@ -230,7 +236,7 @@ def test_it_grows_into_a_mirror_and_small_stores_use_sql(app: App, opened: list[
     assert agree(reader) > 100
 
 
-def test_words_that_are_phrases_to_fts5_go_to_sql(app: App, opened: list[Database]) -> None:
+def test_words_that_are_phrases_to_fts5_go_to_sql(app: App, opened: list[SqliteDatabase]) -> None:
     store(app, sentences(600))
     reader = mirrored(app, opened)
     with reader.db.snapshot() as conn:

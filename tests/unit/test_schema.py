@@ -11,9 +11,9 @@ import pytest
 
 from loci.app import SCHEMAS
 from loci.errors import StorageUnavailableError
-from loci.storage.db import Database
 from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.schema import LEGACY_LAST, OWNED_VERSIONS, Schema, run_script
+from loci.storage.sqlite import SqliteDatabase
 
 
 def legacy_scripts(version: int) -> list[str]:
@@ -45,7 +45,7 @@ def tables(path: Path) -> list[tuple[str, str, str]]:
 
 
 def opened(path: Path, schemas: tuple[Schema, ...] = SCHEMAS) -> dict[str, int]:
-    db = Database(path, schemas=schemas)
+    db = SqliteDatabase(path, schemas=schemas)
     try:
         assert db.schema_version() == OWNED_VERSIONS
         return db.schema_versions()
@@ -81,11 +81,11 @@ def test_a_store_a_newer_loci_wrote_is_refused_and_left_alone(tmp_path: Path) ->
         conn.commit()
     before = tables(path)
     with pytest.raises(StorageUnavailableError, match="newer loci"):
-        Database(path, schemas=SCHEMAS)
+        SqliteDatabase(path, schemas=SCHEMAS)
     with closing(sqlite3.connect(path)) as conn:
         conn.execute(f"PRAGMA user_version = {OWNED_VERSIONS + 1}")
     with pytest.raises(StorageUnavailableError, match="newer loci"):
-        Database(path, schemas=SCHEMAS)
+        SqliteDatabase(path, schemas=SCHEMAS)
     assert tables(path) == before
 
 

@@ -16,7 +16,7 @@ from loci.errors import ConflictError, InvalidInputError
 from loci.memory.models import MemoryDraft, SequenceDraft
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
-from loci.storage.db import Database
+from loci.storage.sqlite import SqliteDatabase
 
 RELEASE_STORE = Path(__file__).parents[1] / "fixtures" / "release-0.1-store.db"
 
@@ -45,7 +45,7 @@ UNRELATED = [
 ]
 
 
-def documents(db: Database) -> dict[tuple[str, str], str]:
+def documents(db: SqliteDatabase) -> dict[tuple[str, str], str]:
     """(namespace, sequence name) -> the sequence's keyword document."""
     with db.locked() as conn:
         rows = conn.execute(

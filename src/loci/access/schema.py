@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from loci.storage.schema import Schema
 
-ACCESS_SCHEMA = Schema(
-    "access",
-    (
-        """
+_TOKENS_TABLE = """
         CREATE TABLE access_tokens (
             name       TEXT PRIMARY KEY,
             digest     TEXT NOT NULL UNIQUE,
@@ -16,6 +13,6 @@ ACCESS_SCHEMA = Schema(
             namespaces TEXT,
             created_at TEXT NOT NULL
         );
-        """,
-    ),
-)
+        """
+#: The same table on both engines.
+ACCESS_SCHEMA = Schema("access", (_TOKENS_TABLE,), postgres=(_TOKENS_TABLE,))

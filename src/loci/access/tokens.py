@@ -12,7 +12,6 @@ import hashlib
 import json
 import re
 import secrets
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,7 +20,7 @@ from loci import fields
 from loci.access.grant import Grant
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
 from loci.settings import KNOWN_TOOLSETS
-from loci.storage.db import Database
+from loci.storage.db import CONSTRAINT_ERRORS, Database
 from loci.timeutil import format_time
 
 PREFIX = "loci_"
@@ -88,7 +87,7 @@ class AccessTokens:
                         info.created_at,
                     ),
                 )
-        except sqlite3.IntegrityError as exc:
+        except CONSTRAINT_ERRORS as exc:
             raise ConflictError(
                 f"there is already a token named {name!r}; revoke it first or pick another name",
                 field="name",

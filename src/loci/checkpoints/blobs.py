@@ -1,4 +1,8 @@
-"""Content-addressed blob files: `<folder>/<first two hex>/<sha256>.blob`, checked on every read."""
+"""Checkpoint payloads, named by the SHA-256 of their bytes and checked on every read.
+
+On SQLite they are files, `<folder>/<first two hex>/<sha256>.blob`; on PostgreSQL, rows of a
+table (`blob_table.py`), so that every server of the database reads them.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Protocol
 
 from loci.errors import CheckpointCorruptedError, CheckpointStorageError
 from loci.storage.files import atomic_write, refuse_links
@@ -13,8 +18,38 @@ from loci.storage.files import atomic_write, refuse_links
 _DIGEST = re.compile(r"^[0-9a-f]{64}\Z")
 
 
+def check_digest(digest: str) -> None:
+    """Refuse anything but a SHA-256 in lower-case hex (a digest becomes a file name)."""
+    if not _DIGEST.match(digest):
+        raise CheckpointCorruptedError(f"bad blob digest {digest!r}")
+
+
+class Blobs(Protocol):
+    """Where checkpoint payloads are kept."""
+
+    def put(self, data: bytes) -> str:
+        """Store `data` (a blob with the same bytes is kept) and return its digest."""
+        ...
+
+    def get(self, digest: str, checkpoint_id: str) -> bytes:
+        """The blob's bytes, after checking they still hash to `digest`."""
+        ...
+
+    def delete(self, digest: str) -> int:
+        """Remove a blob; returns the bytes freed (0 if it was already gone)."""
+        ...
+
+    def unreferenced(self, referenced: set[str], older_than: float) -> list[str]:
+        """Blobs outside `referenced` written before `older_than` (a Unix time)."""
+        ...
+
+    def remove_leftovers(self, older_than: float) -> tuple[int, int]:
+        """Remove what unfinished writes left before `older_than`: (how many, bytes)."""
+        ...
+
+
 class BlobStore:
-    """Immutable blobs named by the SHA-256 of their bytes."""
+    """Immutable blob files named by the SHA-256 of their bytes."""
 
     def __init__(self, folder: Path, root: Path) -> None:
         self.folder = folder
@@ -84,9 +119,26 @@ class BlobStore:
         if self._real_folder():
             yield from self.folder.glob("*/.*.tmp")
 
+    def unreferenced(self, referenced: set[str], older_than: float) -> list[str]:
+        """Blob files outside `referenced` last written before `older_than`."""
+        return [
+            digest
+            for digest in list(self.digests())
+            if digest not in referenced and self._path(digest).stat().st_mtime < older_than
+        ]
+
+    def remove_leftovers(self, older_than: float) -> tuple[int, int]:
+        """Remove temporary files older than `older_than`: (how many, bytes)."""
+        count, size = 0, 0
+        for leftover in list(self.leftovers()):
+            if leftover.stat().st_mtime < older_than:
+                size += leftover.stat().st_size
+                leftover.unlink(missing_ok=True)
+                count += 1
+        return count, size
+
     def _path(self, digest: str) -> Path:
-        if not _DIGEST.match(digest):
-            raise CheckpointCorruptedError(f"bad blob digest {digest!r}")
+        check_digest(digest)
         path = self.folder / digest[:2] / f"{digest}.blob"
         refuse_links(path.parent, self._root, CheckpointStorageError)
         return path

@@ -11,13 +11,13 @@ as changes to it is rewritten whole, so that none is ever left without its base.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from dataclasses import dataclass
 
 from loci.checkpoints import codec, crypto
 from loci.checkpoints import store as sql
-from loci.checkpoints.blobs import BlobStore
+from loci.checkpoints.blobs import Blobs
 from loci.errors import CheckpointCorruptedError, CheckpointStorageError, EncryptionKeyError
+from loci.storage.db import Connection
 
 #: Most links from a checkpoint back to the whole one it is rebuilt from.
 MAX_DEPTH = 3
@@ -34,13 +34,13 @@ class Base:
 class Chains:
     """Rebuilds documents from their links; keeps links whole when checkpoints are deleted."""
 
-    def __init__(self, blobs: BlobStore, keys: crypto.KeyStore, level: int, max_bytes: int) -> None:
+    def __init__(self, blobs: Blobs, keys: crypto.KeyStore, level: int, max_bytes: int) -> None:
         self._blobs = blobs
         self._keys = keys
         self._level = level
         self._max_bytes = max_bytes
 
-    def document(self, conn: sqlite3.Connection, row: sql.CheckpointRow) -> bytes:
+    def document(self, conn: Connection, row: sql.CheckpointRow) -> bytes:
         """A checkpoint's document as it was saved, checked against its SHA-256."""
         links = [row]
         while links[-1].base_id is not None and len(links) <= MAX_DEPTH:
@@ -72,7 +72,7 @@ class Chains:
             )
         return document
 
-    def base_for(self, conn: sqlite3.Connection, session_id: str) -> Base | None:
+    def base_for(self, conn: Connection, session_id: str) -> Base | None:
         """The session's newest checkpoint to store a new one as changes to, if it can be read
         and its links are not already MAX_DEPTH long."""
         newest = sql.latest(conn, session_id)
@@ -83,7 +83,7 @@ class Chains:
         except (CheckpointCorruptedError, CheckpointStorageError, EncryptionKeyError):
             return None  # the new checkpoint is stored whole: it must not depend on this one
 
-    def make_dependents_whole(self, conn: sqlite3.Connection, going: list[str]) -> list[str]:
+    def make_dependents_whole(self, conn: Connection, going: list[str]) -> list[str]:
         """Rewrite whole each checkpoint stored as changes to one of `going` (inside the write
         transaction that deletes them); the digests of the blobs they no longer use."""
         replaced = []

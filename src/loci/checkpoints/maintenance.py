@@ -47,17 +47,11 @@ class CheckpointMaintenance:
             freed += blobs.delete(digest)
             orphans += 1
         cutoff = time.time() - GRACE_SECONDS
-        for digest in list(blobs.digests()):
-            path = blobs.folder / digest[:2] / f"{digest}.blob"
-            if digest not in referenced and path.stat().st_mtime < cutoff:
-                freed += blobs.delete(digest)
-                orphans += 1
-        temporary = 0
-        for leftover in list(blobs.leftovers()):
-            if leftover.stat().st_mtime < cutoff:
-                freed += leftover.stat().st_size
-                leftover.unlink(missing_ok=True)
-                temporary += 1
+        for digest in blobs.unreferenced(referenced, cutoff):
+            freed += blobs.delete(digest)
+            orphans += 1
+        temporary, temporary_bytes = blobs.remove_leftovers(cutoff)
+        freed += temporary_bytes
         return GcResult(
             removed_checkpoints=[r.id for r in removed],
             removed_blobs=orphans,

@@ -6,17 +6,16 @@ checkpoints that are neither marked critical nor a session's newest are removed,
 
 from __future__ import annotations
 
-import sqlite3
-
 from loci.checkpoints import store as sql
 from loci.errors import StorageQuotaExceededError
+from loci.storage.db import Connection
 
 #: Most candidates one cleanup considers for the total-size quota.
 MAX_CANDIDATES = 100_000
 
 
 def make_room(
-    conn: sqlite3.Connection, row: sql.CheckpointRow, max_per_session: int, max_total_bytes: int
+    conn: Connection, row: sql.CheckpointRow, max_per_session: int, max_total_bytes: int
 ) -> list[sql.CheckpointRow]:
     """What must go for `row` to be added (inside the write transaction); raises
     StorageQuotaExceededError, changing nothing, when cleanup cannot make room."""
@@ -42,7 +41,7 @@ def make_room(
 
 
 def over_quota(
-    conn: sqlite3.Connection, max_per_session: int, max_total_bytes: int
+    conn: Connection, max_per_session: int, max_total_bytes: int
 ) -> list[sql.CheckpointRow]:
     """What the policy removes now (after the limits were lowered, say)."""
     removed: list[sql.CheckpointRow] = []
@@ -54,7 +53,7 @@ def over_quota(
 
 
 def _oldest_until(
-    conn: sqlite3.Connection, over: int, removed: list[sql.CheckpointRow]
+    conn: Connection, over: int, removed: list[sql.CheckpointRow]
 ) -> list[sql.CheckpointRow]:
     """`removed` plus the oldest removable checkpoints until `over` bytes are freed."""
     over -= sum(r.stored_bytes for r in removed)

@@ -1,4 +1,5 @@
-"""The checkpoint tables: sessions and checkpoints (payloads are blob files)."""
+"""The checkpoint tables: sessions and checkpoints (payloads are blob files on SQLite, rows
+of `checkpoint_blobs` on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -46,4 +47,43 @@ CHECKPOINT_SCHEMA = Schema(
         """,
     ),
     legacy=(4, 10),
+    postgres=(
+        # Payloads live in the database too: every server of a team must read them.
+        """
+        CREATE TABLE checkpoint_sessions (
+            id            TEXT PRIMARY KEY,
+            workflow_id   TEXT,
+            created_at    TEXT NOT NULL,
+            last_saved_at TEXT NOT NULL,
+            pins          TEXT NOT NULL DEFAULT '[]'
+        );
+        CREATE TABLE checkpoints (
+            id           TEXT PRIMARY KEY,
+            session_id   TEXT NOT NULL REFERENCES checkpoint_sessions(id) ON DELETE CASCADE,
+            seq          INTEGER NOT NULL,
+            created_at   TEXT NOT NULL,
+            context_hash TEXT NOT NULL,
+            size_bytes   BIGINT NOT NULL,
+            stored_bytes BIGINT NOT NULL,
+            blob         TEXT NOT NULL,
+            encrypted    INTEGER NOT NULL DEFAULT 0,
+            key_id       TEXT,
+            critical     INTEGER NOT NULL DEFAULT 0,
+            metadata     TEXT NOT NULL DEFAULT '{}',
+            report       TEXT NOT NULL DEFAULT '{}',
+            base_id      TEXT,
+            depth        INTEGER NOT NULL DEFAULT 0,
+            stored_hash  TEXT,
+            UNIQUE (session_id, seq)
+        );
+        CREATE INDEX checkpoints_blob ON checkpoints(blob);
+        CREATE INDEX checkpoints_cleanup ON checkpoints(critical, created_at);
+        CREATE INDEX checkpoints_base ON checkpoints(base_id) WHERE base_id IS NOT NULL;
+        CREATE TABLE checkpoint_blobs (
+            digest     TEXT PRIMARY KEY,
+            data       BYTEA NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        """,
+    ),
 )

@@ -21,7 +21,7 @@ from typing import Any
 
 from loci.checkpoints import codec, crypto
 from loci.checkpoints import store as sql
-from loci.checkpoints.blobs import BlobStore
+from loci.checkpoints.blobs import Blobs
 from loci.checkpoints.budget import BudgetReport, fit
 from loci.checkpoints.chain import Base, Chains
 from loci.checkpoints.classify import Tier, classify, priorities
@@ -80,14 +80,21 @@ class CheckpointLimits:
 
 
 class CheckpointService:
-    """Checkpoints of workflow sessions, in SQLite and blob files under `<data>/checkpoints`."""
+    """Checkpoints of workflow sessions: rows in the database, payloads in a blob store."""
 
     def __init__(
-        self, db: Database, home: Path, limits: CheckpointLimits, key_file: Path | None
+        self,
+        db: Database,
+        blobs: Blobs,
+        home: Path,
+        limits: CheckpointLimits,
+        key_file: Path | None,
     ) -> None:
+        """Checkpoints kept in `db`, their payloads in `blobs`; the encryption keys live in the
+        data folder `home` (or `key_file`)."""
         self._db = db
         self.limits = limits
-        self.blobs = BlobStore(home / "checkpoints" / "blobs", root=home)
+        self.blobs = blobs
         self.keys = crypto.KeyStore(key_file, home)
         self.chains = Chains(self.blobs, self.keys, limits.zstd_level, limits.max_context_bytes * 2)
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
+
+from loci.storage.db import Connection
 
 COLUMNS = (
     "id, session_id, seq, created_at, context_hash, size_bytes, stored_bytes, blob, encrypted, "
@@ -48,31 +49,29 @@ class SessionRow:
     stored_bytes: int
 
 
-def session(conn: sqlite3.Connection, session_id: str) -> SessionRow | None:
+def session(conn: Connection, session_id: str) -> SessionRow | None:
     """One session, with how many checkpoints it holds."""
     rows = _sessions(conn, "WHERE s.id = ?", [session_id], 1, 0)
     return rows[0] if rows else None
 
 
-def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
+def session_exists(conn: Connection, session_id: str) -> bool:
     """Whether a session is known (cheaper than :func:`session`)."""
     found = conn.execute("SELECT 1 FROM checkpoint_sessions WHERE id = ?", (session_id,))
     return found.fetchone() is not None
 
 
-def sessions(conn: sqlite3.Connection, limit: int, offset: int) -> list[SessionRow]:
+def sessions(conn: Connection, limit: int, offset: int) -> list[SessionRow]:
     """Sessions, most recently saved first."""
     return _sessions(conn, "", [], limit, offset)
 
 
-def count_sessions(conn: sqlite3.Connection) -> int:
+def count_sessions(conn: Connection) -> int:
     """How many sessions there are."""
     return int(conn.execute("SELECT count(*) FROM checkpoint_sessions").fetchone()[0])
 
 
-def ensure_session(
-    conn: sqlite3.Connection, session_id: str, workflow_id: str | None, now: str
-) -> None:
+def ensure_session(conn: Connection, session_id: str, workflow_id: str | None, now: str) -> None:
     """Create the session if new, and record a save."""
     conn.execute(
         "INSERT INTO checkpoint_sessions(id, workflow_id, created_at, last_saved_at) "
@@ -81,21 +80,21 @@ def ensure_session(
     )
 
 
-def pins(conn: sqlite3.Connection, session_id: str) -> list[str]:
+def pins(conn: Connection, session_id: str) -> list[str]:
     """The keys pinned as CRITICAL in a session (none if the session is new)."""
     row = conn.execute("SELECT pins FROM checkpoint_sessions WHERE id = ?", (session_id,))
     found = row.fetchone()
     return [] if found is None else list(json.loads(found[0]))
 
 
-def set_pins(conn: sqlite3.Connection, session_id: str, pins: list[str]) -> None:
+def set_pins(conn: Connection, session_id: str, pins: list[str]) -> None:
     """The keys pinned as CRITICAL for a session's later saves."""
     conn.execute(
         "UPDATE checkpoint_sessions SET pins = ? WHERE id = ?", (json.dumps(pins), session_id)
     )
 
 
-def latest(conn: sqlite3.Connection, session_id: str) -> CheckpointRow | None:
+def latest(conn: Connection, session_id: str) -> CheckpointRow | None:
     """A session's newest checkpoint."""
     row = conn.execute(
         f"SELECT {COLUMNS} FROM checkpoints WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
@@ -104,7 +103,7 @@ def latest(conn: sqlite3.Connection, session_id: str) -> CheckpointRow | None:
     return None if row is None else _checkpoint(row)
 
 
-def checkpoint(conn: sqlite3.Connection, checkpoint_id: str) -> CheckpointRow | None:
+def checkpoint(conn: Connection, checkpoint_id: str) -> CheckpointRow | None:
     """One checkpoint by id."""
     row = conn.execute(
         f"SELECT {COLUMNS} FROM checkpoints WHERE id = ?", (checkpoint_id,)
@@ -113,7 +112,7 @@ def checkpoint(conn: sqlite3.Connection, checkpoint_id: str) -> CheckpointRow | 
 
 
 def page(
-    conn: sqlite3.Connection, session_id: str, limit: int, offset: int
+    conn: Connection, session_id: str, limit: int, offset: int
 ) -> list[tuple[str, str, int, int, int, str]]:
     """A page of a session's checkpoints, newest first: (id, created_at, size_bytes,
     stored_bytes, critical, metadata JSON)."""
@@ -124,25 +123,25 @@ def page(
     ).fetchall()
 
 
-def count(conn: sqlite3.Connection, session_id: str) -> int:
+def count(conn: Connection, session_id: str) -> int:
     """How many checkpoints a session holds."""
     row = conn.execute("SELECT count(*) FROM checkpoints WHERE session_id = ?", (session_id,))
     return int(row.fetchone()[0])
 
 
-def total_stored(conn: sqlite3.Connection) -> int:
+def total_stored(conn: Connection) -> int:
     """Bytes of every checkpoint's blob (shared blobs counted once per checkpoint)."""
     return int(conn.execute("SELECT coalesce(sum(stored_bytes), 0) FROM checkpoints").fetchone()[0])
 
 
-def next_seq(conn: sqlite3.Connection, session_id: str) -> int:
+def next_seq(conn: Connection, session_id: str) -> int:
     """The sequence number of a session's next checkpoint."""
     row = conn.execute("SELECT max(seq) FROM checkpoints WHERE session_id = ?", (session_id,))
     value = row.fetchone()[0]
     return 1 if value is None else int(value) + 1
 
 
-def insert(conn: sqlite3.Connection, row: CheckpointRow) -> None:
+def insert(conn: Connection, row: CheckpointRow) -> None:
     """Add a checkpoint (inside a write transaction)."""
     conn.execute(
         f"INSERT INTO checkpoints({COLUMNS}) VALUES ({', '.join('?' * 16)})",
@@ -167,7 +166,7 @@ def insert(conn: sqlite3.Connection, row: CheckpointRow) -> None:
     )
 
 
-def removable(conn: sqlite3.Connection, session_id: str | None, limit: int) -> list[CheckpointRow]:
+def removable(conn: Connection, session_id: str | None, limit: int) -> list[CheckpointRow]:
     """Oldest first: checkpoints that cleanup may delete (not critical, not a session's newest)."""
     scope = "AND c.session_id = ?" if session_id is not None else ""
     params: list[Any] = [session_id] if session_id is not None else []
@@ -180,12 +179,12 @@ def removable(conn: sqlite3.Connection, session_id: str | None, limit: int) -> l
     return [_checkpoint(row) for row in rows]
 
 
-def delete(conn: sqlite3.Connection, checkpoint_ids: list[str]) -> None:
+def delete(conn: Connection, checkpoint_ids: list[str]) -> None:
     """Remove checkpoints' rows (their blobs are removed once nothing refers to them)."""
     conn.executemany("DELETE FROM checkpoints WHERE id = ?", [(i,) for i in checkpoint_ids])
 
 
-def dependents(conn: sqlite3.Connection, checkpoint_ids: list[str]) -> list[CheckpointRow]:
+def dependents(conn: Connection, checkpoint_ids: list[str]) -> list[CheckpointRow]:
     """Checkpoints stored as changes to one of `checkpoint_ids` (and not among them)."""
     going = set(checkpoint_ids)
     found: list[CheckpointRow] = []
@@ -200,7 +199,7 @@ def dependents(conn: sqlite3.Connection, checkpoint_ids: list[str]) -> list[Chec
 
 
 def make_whole(
-    conn: sqlite3.Connection, checkpoint_id: str, digest: str, size: int, key: str | None
+    conn: Connection, checkpoint_id: str, digest: str, size: int, key: str | None
 ) -> None:
     """Point a checkpoint at a blob that holds its whole document (no base any more)."""
     conn.execute(
@@ -210,7 +209,7 @@ def make_whole(
     )
 
 
-def blob_in_use(conn: sqlite3.Connection, digest: str) -> bool:
+def blob_in_use(conn: Connection, digest: str) -> bool:
     """Whether any checkpoint still refers to a blob."""
     return (
         conn.execute("SELECT 1 FROM checkpoints WHERE blob = ? LIMIT 1", (digest,)).fetchone()
@@ -218,20 +217,18 @@ def blob_in_use(conn: sqlite3.Connection, digest: str) -> bool:
     )
 
 
-def all_blobs(conn: sqlite3.Connection) -> set[str]:
+def all_blobs(conn: Connection) -> set[str]:
     """Every blob a checkpoint refers to."""
     return {row[0] for row in conn.execute("SELECT DISTINCT blob FROM checkpoints")}
 
 
-def encrypted_rows(conn: sqlite3.Connection) -> list[CheckpointRow]:
+def encrypted_rows(conn: Connection) -> list[CheckpointRow]:
     """Every encrypted checkpoint (for key rotation)."""
     rows = conn.execute(f"SELECT {COLUMNS} FROM checkpoints WHERE encrypted = 1").fetchall()
     return [_checkpoint(row) for row in rows]
 
 
-def set_blob(
-    conn: sqlite3.Connection, checkpoint_id: str, digest: str, key: str, size: int
-) -> None:
+def set_blob(conn: Connection, checkpoint_id: str, digest: str, key: str, size: int) -> None:
     """Point a checkpoint at its re-encrypted blob."""
     conn.execute(
         "UPDATE checkpoints SET blob = ?, key_id = ?, stored_bytes = ? WHERE id = ?",
@@ -240,7 +237,7 @@ def set_blob(
 
 
 def _sessions(
-    conn: sqlite3.Connection, where: str, params: list[Any], limit: int, offset: int
+    conn: Connection, where: str, params: list[Any], limit: int, offset: int
 ) -> list[SessionRow]:
     rows = conn.execute(
         "SELECT s.id, s.workflow_id, s.created_at, s.last_saved_at, s.pins, "

@@ -40,4 +40,33 @@ CONTEXT_SCHEMA = Schema(
         """,
     ),
     legacy=(3,),
+    postgres=(
+        """
+        CREATE TABLE context_projects (
+            id         TEXT PRIMARY KEY,
+            name       TEXT NOT NULL,
+            path       TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE context_versions (
+            project_id   TEXT NOT NULL REFERENCES context_projects(id) ON DELETE CASCADE,
+            file_type    TEXT NOT NULL,
+            version      INTEGER NOT NULL,
+            content      TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            saved_at     TEXT NOT NULL,
+            forced       INTEGER NOT NULL DEFAULT 0,
+            issues       TEXT NOT NULL DEFAULT '[]',
+            PRIMARY KEY (project_id, file_type, version)
+        );
+        CREATE TABLE context_attempts (
+            project_id      TEXT NOT NULL REFERENCES context_projects(id) ON DELETE CASCADE,
+            file_type       TEXT NOT NULL,
+            failures        INTEGER NOT NULL,
+            best_attempt    INTEGER NOT NULL,
+            best_confidence DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (project_id, file_type)
+        );
+        """,
+    ),
 )

@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import re
-import sqlite3
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -44,7 +43,7 @@ from loci.contextdocs.validate import Validation, validate
 from loci.errors import InvalidInputError, NotFoundError
 from loci.fields import MAX_COUNT, shown, utf8
 from loci.memory.service import MemoryService
-from loci.storage.db import Database
+from loci.storage.db import Connection, Database
 from loci.storage.files import atomic_write, private_folder, storage_errors
 from loci.timeutil import now
 
@@ -229,7 +228,7 @@ class ContextService:
             return self._unchanged(project_id, file_type, latest.version, result)
         saved: list[int] = []
 
-        def write_version(conn: sqlite3.Connection) -> None:
+        def write_version(conn: Connection) -> None:
             latest = store.version(conn, project_id, file_type, None)
             number = (latest.version if latest else 0) + 1
             issues = json.dumps([asdict(i) for i in result.issues], ensure_ascii=False)

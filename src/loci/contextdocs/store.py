@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
+
+from loci.storage.db import Connection
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class Attempts:
     best_confidence: float
 
 
-def upsert_project(conn: sqlite3.Connection, project: ProjectRow) -> bool:
+def upsert_project(conn: Connection, project: ProjectRow) -> bool:
     """Register a project, or rename it if `project.name` differs; True if it is new."""
     found = conn.execute("SELECT 1 FROM context_projects WHERE id = ?", (project.id,)).fetchone()
     if found is None:
@@ -51,7 +52,7 @@ def upsert_project(conn: sqlite3.Connection, project: ProjectRow) -> bool:
     return False
 
 
-def project(conn: sqlite3.Connection, project_id: str) -> ProjectRow | None:
+def project(conn: Connection, project_id: str) -> ProjectRow | None:
     """One project by id."""
     row = conn.execute(
         "SELECT id, name, path, created_at FROM context_projects WHERE id = ?", (project_id,)
@@ -59,7 +60,7 @@ def project(conn: sqlite3.Connection, project_id: str) -> ProjectRow | None:
     return None if row is None else ProjectRow(*row)
 
 
-def projects(conn: sqlite3.Connection) -> list[ProjectRow]:
+def projects(conn: Connection) -> list[ProjectRow]:
     """Every project, by name."""
     rows = conn.execute(
         "SELECT id, name, path, created_at FROM context_projects ORDER BY name, id"
@@ -67,7 +68,7 @@ def projects(conn: sqlite3.Connection) -> list[ProjectRow]:
     return [ProjectRow(*row) for row in rows]
 
 
-def latest_versions(conn: sqlite3.Connection, project_id: str) -> list[VersionRow]:
+def latest_versions(conn: Connection, project_id: str) -> list[VersionRow]:
     """The newest version of each of a project's files."""
     rows = conn.execute(
         f"SELECT {_VERSION_COLUMNS} FROM context_versions v WHERE project_id = ? AND version = "
@@ -79,7 +80,7 @@ def latest_versions(conn: sqlite3.Connection, project_id: str) -> list[VersionRo
 
 
 def version(
-    conn: sqlite3.Connection, project_id: str, file_type: str, number: int | None
+    conn: Connection, project_id: str, file_type: str, number: int | None
 ) -> VersionRow | None:
     """A file's version `number`, or its newest when `number` is None."""
     if number is None:
@@ -97,9 +98,7 @@ def version(
     return None if row is None else _version(row)
 
 
-def history(
-    conn: sqlite3.Connection, project_id: str, file_type: str, limit: int
-) -> list[VersionRow]:
+def history(conn: Connection, project_id: str, file_type: str, limit: int) -> list[VersionRow]:
     """A file's versions, newest first."""
     rows = conn.execute(
         f"SELECT {_VERSION_COLUMNS} FROM context_versions WHERE project_id = ? AND file_type = ? "
@@ -109,7 +108,7 @@ def history(
     return [_version(row) for row in rows]
 
 
-def insert_version(conn: sqlite3.Connection, project_id: str, row: VersionRow) -> None:
+def insert_version(conn: Connection, project_id: str, row: VersionRow) -> None:
     """Add a version (call inside a write transaction, after reading the newest number)."""
     conn.execute(
         "INSERT INTO context_versions(project_id, file_type, version, content, content_hash, "
@@ -127,7 +126,7 @@ def insert_version(conn: sqlite3.Connection, project_id: str, row: VersionRow) -
     )
 
 
-def attempts(conn: sqlite3.Connection, project_id: str, file_type: str) -> Attempts:
+def attempts(conn: Connection, project_id: str, file_type: str) -> Attempts:
     """Failed updates since the last save (zero when there are none)."""
     row = conn.execute(
         "SELECT failures, best_attempt, best_confidence FROM context_attempts "
@@ -138,7 +137,7 @@ def attempts(conn: sqlite3.Connection, project_id: str, file_type: str) -> Attem
 
 
 def record_failure(
-    conn: sqlite3.Connection, project_id: str, file_type: str, confidence: float
+    conn: Connection, project_id: str, file_type: str, confidence: float
 ) -> Attempts:
     """Count one more failed update, remembering the best one; returns the new counts."""
     before = attempts(conn, project_id, file_type)
@@ -159,7 +158,7 @@ def record_failure(
     return after
 
 
-def reset_attempts(conn: sqlite3.Connection, project_id: str, file_type: str) -> None:
+def reset_attempts(conn: Connection, project_id: str, file_type: str) -> None:
     """Forget the failed updates (after a save)."""
     conn.execute(
         "DELETE FROM context_attempts WHERE project_id = ? AND file_type = ?",

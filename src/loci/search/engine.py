@@ -18,12 +18,12 @@ from loci.search import passage_spans as passages
 from loci.search.signals import DEFAULT, Profile
 from loci.sequences.speakers import ActorDirectory, Speakers
 from loci.storage import memories as sql
-from loci.storage.db import Database
 from loci.storage.derived import DerivedIndex
 from loci.storage.facets import MemoryFacets
 from loci.storage.index_sync import IndexSync
 from loci.storage.keyword_index import KeywordIndex
 from loci.storage.passages import NewPassage, PassageIndex
+from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vector_index import VectorIndex
 
 T = TypeVar("T")
@@ -70,7 +70,7 @@ class MemoryEngine:
 
     def __init__(
         self,
-        db: Database,
+        db: SqliteDatabase,
         embedder: Embedder,
         indexes: Indexes,
         limits: Limits,

@@ -21,8 +21,8 @@ from loci.search.when import Period
 from loci.sequences import members
 from loci.sequences.members import Place
 from loci.storage import memories, timeline
-from loci.storage.db import Database
 from loci.storage.passages import PassageIndex
+from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vector_index import Allowed, Hit, VectorIndex
 
 
@@ -54,7 +54,7 @@ class Context:
     """Where ranking reads what the searches did not bring: the database, the vector index,
     what the filter admits, and the passages of long memories."""
 
-    db: Database
+    db: SqliteDatabase
     index: VectorIndex
     allowed: Allowed | None
     passages: PassageIndex | None = None

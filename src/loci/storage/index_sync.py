@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from loci.heap import release_free_memory
-from loci.storage.db import Database
 from loci.storage.derived import DerivedIndex, MemoryChanges, Progress
+from loci.storage.sqlite import SqliteDatabase
 
 #: How many log entries to keep; older ones are pruned by writers.
 LOG_KEEP = 50_000
@@ -32,7 +32,7 @@ Then = Callable[[sqlite3.Connection], None]
 class IndexSync:
     """Follows the change log for the derived indexes of one process (built in `build_app`)."""
 
-    def __init__(self, db: Database, indexes: Sequence[DerivedIndex]) -> None:
+    def __init__(self, db: SqliteDatabase, indexes: Sequence[DerivedIndex]) -> None:
         self._db = db
         self._indexes = tuple(indexes)
         self._connection_ready = False

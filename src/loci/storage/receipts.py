@@ -13,7 +13,6 @@ receipt without a result and is told the write was applied.
 from __future__ import annotations
 
 import secrets
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,14 +20,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from loci.errors import ConflictError
-from loci.storage.db import Database
+from loci.storage.db import Connection, Database
 from loci.storage.schema import Schema
 from loci.timeutil import format_time
 
-RECEIPTS_SCHEMA = Schema(
-    "receipts",
-    (
-        """
+_RECEIPTS_TABLE = """
         CREATE TABLE write_receipts (
             key         TEXT PRIMARY KEY,
             tool        TEXT NOT NULL,
@@ -38,9 +34,9 @@ RECEIPTS_SCHEMA = Schema(
             created_at  TEXT NOT NULL
         );
         CREATE INDEX write_receipts_created ON write_receipts(created_at);
-        """,
-    ),
-)
+        """
+#: The same table on both engines.
+RECEIPTS_SCHEMA = Schema("receipts", (_RECEIPTS_TABLE,), postgres=(_RECEIPTS_TABLE,))
 
 
 @dataclass(frozen=True)
@@ -104,7 +100,7 @@ class Receipts:
             raise
         self._pending.reset(token)
 
-    def claim_pending(self, conn: sqlite3.Connection) -> None:
+    def claim_pending(self, conn: Connection) -> None:
         """The before-commit hook: claim the key of the call in progress, if it has one."""
         claim = self._pending.get()
         if claim is None:

@@ -36,11 +36,14 @@ CREATE TABLE IF NOT EXISTS schema_versions (
 @dataclass(frozen=True)
 class Schema:
     """One owner's tables: its numbered migrations (SQL scripts), the first `len(legacy)` of
-    which stood in the single list at those positions (1-based)."""
+    which stood in the single list at those positions (1-based), and the same tables'
+    migrations on PostgreSQL (numbered on their own: PostgreSQL stores never had the single
+    list)."""
 
     owner: str
     migrations: tuple[str, ...]
     legacy: tuple[int, ...] = ()
+    postgres: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.legacy) > len(self.migrations):

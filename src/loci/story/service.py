@@ -17,7 +17,7 @@ from loci import fields
 from loci.errors import InvalidInputError
 from loci.search.engine import MemoryEngine, vector_bytes
 from loci.search.query_words import fts_match
-from loci.storage.db import Database
+from loci.storage.sqlite import SqliteDatabase
 from loci.story import ingest, relief, store, threads, valve
 from loci.story.castview import CastView
 from loci.story.entity import Entity
@@ -60,7 +60,7 @@ class StoryService:
         graph: EntityGraph,
         limits: StoryLimits,
     ) -> None:
-        self.db: Database = engine.db
+        self.db: SqliteDatabase = engine.db
         self.engine = engine
         self.counter = counter
         self.extractor = extractor

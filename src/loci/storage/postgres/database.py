@@ -1,0 +1,215 @@
+"""The PostgreSQL engine's :class:`~loci.storage.db.Database`: one connection per process,
+writes serialised across every server of the database, reconnection after an outage.
+
+Every write transaction first takes one transaction-level advisory lock, so writers on all
+servers take turns as they do on SQLite: a service's read-then-write inside `write()` sees no
+other writer, whatever the isolation level. Each write also bumps the store's change counter,
+which other servers read (`data_version`) to know that something changed.
+
+A connection lost to a restart or the network is dropped; the call in progress fails with a
+`storage_unavailable` error (nothing half-written: its transaction did not commit) and the next
+call connects again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+
+from loci.errors import StorageUnavailableError
+from loci.storage.db import BeforeCommit, DeferredWrite, Engine
+from loci.storage.postgres import schema
+from loci.storage.postgres.connection import PgConnection
+from loci.storage.postgres.failures import translated
+from loci.storage.postgres.url import masked
+from loci.storage.schema import OWNED_VERSIONS, Schema
+
+#: The advisory lock every write transaction holds (any fixed number; "loci" in ASCII).
+WRITE_LOCK = 0x6C6F6369
+
+log = logging.getLogger("loci.store")
+
+
+class PostgresDatabase:
+    """One process's connection to a PostgreSQL database (see the module's docstring)."""
+
+    def __init__(
+        self,
+        url: str,
+        connect_timeout_seconds: float = 10.0,
+        schemas: Sequence[Schema] = (),
+        before_commit: Sequence[BeforeCommit] = (),
+    ) -> None:
+        """Connect to `url`, bringing the tables of `schemas` up to date; `before_commit` runs
+        in every write transaction."""
+        self._url = url
+        self._timeout = connect_timeout_seconds
+        self.schemas = tuple(schemas)
+        self._before_commit = tuple(before_commit)
+        self._lock = threading.RLock()
+        self._conn: PgConnection | None = None
+        self._behind: list[DeferredWrite] = []
+        self._behind_lock = threading.Lock()
+        schema.refuse_unported(self.schemas)
+        with self._lock:
+            self._connected()
+        self._migrate()
+
+    @property
+    def engine(self) -> Engine:
+        """PostgreSQL."""
+        return "postgresql"
+
+    @property
+    def location(self) -> str:
+        """The database URL, its password masked."""
+        return masked(self._url)
+
+    @contextmanager
+    def locked(self) -> Iterator[PgConnection]:
+        """Exclusive use of the connection for a few reads (autocommit: each sees the latest)."""
+        with self._lock:
+            self._run_behind()
+            with self._failures():
+                yield self._connected()
+
+    @contextmanager
+    def write(self) -> Iterator[PgConnection]:
+        """A write transaction, serialised with every other server's: all of it commits, or
+        none of it does."""
+        with self._lock:
+            self._run_behind()
+            with self._failures():
+                conn = self._connected()
+                conn.execute("BEGIN")
+                try:
+                    conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+                    yield conn
+                    for work in self._before_commit:
+                        work(conn)
+                    conn.execute(schema.BUMP_DATA_VERSION)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    _roll_back(conn)
+                    raise
+
+    @contextmanager
+    def snapshot(self) -> Iterator[PgConnection]:
+        """A read transaction: every query inside sees the same committed state."""
+        with self._lock:
+            self._run_behind()
+            with self._failures():
+                conn = self._connected()
+                conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                try:
+                    yield conn
+                finally:
+                    _roll_back(conn)
+
+    def write_behind(self, work: DeferredWrite) -> None:
+        """Queue a write the caller need not wait for (it runs in its own transaction)."""
+        with self._behind_lock:
+            self._behind.append(work)
+
+    def flush_behind(self) -> None:
+        """Run the queued writes now."""
+        with self._lock:
+            self._run_behind()
+
+    def data_version(self) -> int:
+        """The store's change counter (every committed write adds one)."""
+        with self.locked() as conn:
+            return int(conn.execute(schema.READ_DATA_VERSION).fetchone()[0])
+
+    def schema_version(self) -> int:
+        """The store's format: owners number their own migrations."""
+        return OWNED_VERSIONS
+
+    def schema_versions(self) -> dict[str, int]:
+        """How many of its PostgreSQL migrations each owner has run."""
+        with self.locked() as conn:
+            return schema.done(conn, self.schemas)
+
+    def server_version(self) -> int:
+        """The server's version number (150000 and up for PostgreSQL 15)."""
+        with self.locked() as conn:
+            return conn.raw.info.server_version
+
+    def close(self) -> None:
+        """Run the queued writes, then close the connection (idempotent)."""
+        with self._lock:
+            if self._behind and self._conn is not None:
+                self._run_behind()
+            if self._conn is not None:
+                self._conn.raw.close()
+                self._conn = None
+
+    def _connected(self) -> PgConnection:
+        """The open connection, connecting first if there is none or it broke."""
+        if self._conn is not None and not self._conn.raw.closed:
+            return self._conn
+        with translated(self.location):
+            raw = psycopg.connect(
+                self._url,
+                autocommit=True,
+                connect_timeout=max(1, round(self._timeout)),
+                application_name="loci",
+            )
+        self._conn = PgConnection(raw)
+        return self._conn
+
+    @contextmanager
+    def _failures(self) -> Iterator[None]:
+        """Translate failures; drop a connection that broke, so the next call reconnects."""
+        try:
+            with translated(self.location):
+                yield
+        except StorageUnavailableError:
+            self._drop_broken()
+            raise
+
+    def _drop_broken(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.raw.close()
+            except psycopg.Error as exc:
+                log.debug("closing a broken connection: %s", exc)
+
+    def _run_behind(self) -> None:
+        """Run queued writes in one transaction (the caller holds the lock)."""
+        if not self._behind:
+            return
+        with self._behind_lock:
+            queued, self._behind = self._behind, []
+        try:
+            with self.write() as conn:
+                for work in queued:
+                    work(conn)
+        except (psycopg.Error, StorageUnavailableError) as exc:
+            # Only bookkeeping is queued here: losing it must not fail the caller's request.
+            log.warning("dropped %d deferred writes: %s", len(queued), exc)
+
+    def _migrate(self) -> None:
+        with self.locked() as conn:
+            if schema.is_current(conn, self.schemas):
+                return
+        with self.write() as conn:
+            # Checked again under the write lock: another server may have migrated meanwhile.
+            schema.migrate(conn, self.schemas)
+
+
+def _roll_back(conn: PgConnection) -> None:
+    """End the open transaction, if any (a broken connection has none to end)."""
+    raw: psycopg.Connection[Any] = conn.raw
+    if raw.closed or raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+        return
+    try:
+        raw.execute(b"ROLLBACK")
+    except psycopg.Error as exc:
+        log.warning("could not roll back: %s", exc)

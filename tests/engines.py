@@ -1,0 +1,59 @@
+"""Stores on both engines: the same contract tests run on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from loci.access.schema import ACCESS_SCHEMA
+from loci.checkpoints.schema import CHECKPOINT_SCHEMA
+from loci.contextdocs.schema import CONTEXT_SCHEMA
+from loci.storage.db import BeforeCommit, Database
+from loci.storage.receipts import RECEIPTS_SCHEMA
+from loci.storage.schema import Schema
+from loci.storage.sqlite import SqliteDatabase
+
+#: The owners whose tables run on PostgreSQL so far.
+PORTED = (RECEIPTS_SCHEMA, ACCESS_SCHEMA, CONTEXT_SCHEMA, CHECKPOINT_SCHEMA)
+ENGINES = ("sqlite", "postgresql")
+
+#: Opens one more connection (one more "server") to the test's store.
+Opener = Callable[..., Database]
+
+
+@pytest.fixture(params=ENGINES)
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens connections to one new store of the parametrized engine; closes them after."""
+    opened: list[Database] = []
+    if request.param == "sqlite":
+        path = tmp_path / "loci.db"
+
+        def opener(
+            schemas: tuple[Schema, ...] = PORTED, before_commit: tuple[BeforeCommit, ...] = ()
+        ) -> Database:
+            db = SqliteDatabase(path, schemas=schemas, before_commit=before_commit)
+            opened.append(db)
+            return db
+    else:
+        from loci.storage.postgres.database import PostgresDatabase
+
+        url = request.getfixturevalue("postgres_url")
+
+        def opener(
+            schemas: tuple[Schema, ...] = PORTED, before_commit: tuple[BeforeCommit, ...] = ()
+        ) -> Database:
+            db = PostgresDatabase(url, schemas=schemas, before_commit=before_commit)
+            opened.append(db)
+            return db
+
+    yield opener
+    for db in opened:
+        db.close()
+
+
+@pytest.fixture
+def store(open_store: Opener) -> Database:
+    """One connection to a new store of the parametrized engine."""
+    return open_store()

@@ -1,0 +1,84 @@
+"""The PostgreSQL engine's own behaviour: lost connections, unreachable servers, URLs shown
+without their password, and the rewriting of placeholders."""
+
+from __future__ import annotations
+
+import pytest
+
+from loci.errors import StorageUnavailableError
+from loci.storage.postgres.url import is_database_url, masked
+
+pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+
+from loci.storage.postgres.connection import placeholders_for_psycopg
+from loci.storage.postgres.database import PostgresDatabase
+from tests.engines import PORTED
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        ("SELECT ? + ?", "SELECT %s + %s"),
+        ("SELECT '?', \"a?\", ? -- why?\n", "SELECT '?', \"a?\", %s -- why?\n"),
+        ("SELECT 'it''s ?', ?", "SELECT 'it''s ?', %s"),
+        ("SELECT 5 % 2, '10%'", "SELECT 5 %% 2, '10%%'"),
+    ],
+)
+def test_placeholders_are_rewritten_outside_quotes_only(sql, expected):
+    assert placeholders_for_psycopg(sql) == expected
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        (
+            "postgresql://ann:s3cret@db.example:5432/loci",
+            "postgresql://ann:***@db.example:5432/loci",
+        ),
+        ("postgres://ann@db/loci?sslmode=require", "postgres://ann@db/loci?sslmode=require"),
+        (
+            "postgresql://db/loci?password=s3cret&sslmode=verify-full",
+            "postgresql://db/loci?password=***&sslmode=verify-full",
+        ),
+        ("host=db password='s3 cret' dbname=loci", "host=db password=*** dbname=loci"),
+    ],
+)
+def test_a_password_is_never_shown(url, shown):
+    assert masked(url) == shown and "s3" not in masked(url)
+
+
+def test_only_postgresql_urls_name_a_database():
+    assert is_database_url("postgresql://db/loci") and is_database_url("postgres://db/x")
+    assert not is_database_url("/home/ann/loci.db") and not is_database_url("sqlite:///x")
+
+
+def test_an_unreachable_server_is_a_clear_error_without_the_password():
+    url = "postgresql://ann:s3cret@127.0.0.1:1/loci?connect_timeout=2"
+    with pytest.raises(StorageUnavailableError) as caught:
+        PostgresDatabase(url, connect_timeout_seconds=2, schemas=PORTED)
+    message = str(caught.value)
+    assert "could not be reached" in message and "ann:***@127.0.0.1:1" in message
+    assert "s3cret" not in message and "s3cret" not in repr(caught.value.details)
+
+
+def test_a_lost_connection_fails_one_call_and_the_next_reconnects(postgres_url):
+    import psycopg
+
+    db = PostgresDatabase(postgres_url, schemas=PORTED)
+    with db.write() as conn:
+        conn.execute(
+            "INSERT INTO access_tokens VALUES (?, ?, ?, ?, ?, ?)", ("a", "d", None, 0, None, "t")
+        )
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(
+            b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            b"WHERE application_name = 'loci' AND pid <> pg_backend_pid()"
+        )
+    with (
+        pytest.raises(StorageUnavailableError, match="reconnects at the next call"),
+        db.locked() as conn,
+    ):
+        conn.execute("SELECT count(*) FROM access_tokens").fetchone()
+    with db.locked() as conn:
+        assert conn.execute("SELECT count(*) FROM access_tokens").fetchone()[0] == 1
+    db.close()
