@@ -51,3 +51,53 @@ def fresh_database(admin_url: str) -> Iterator[str]:
     finally:
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
+
+
+@contextmanager
+def system_server() -> Iterator[str]:
+    """Start the machine's own PostgreSQL (Debian's, without pgvector) in a temporary folder;
+    yields its URL. Skips where none is installed."""
+    import glob
+    import os
+    import pwd
+    import subprocess
+
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        pytest.skip("no Debian PostgreSQL on this machine (/usr/lib/postgresql/*/bin)")
+    binaries = Path(found[-1]).parent
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("running as root and there is no postgres user to run the server as")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    folder = Path(tempfile.mkdtemp(prefix="loci-syspg-"))
+    folder.chmod(SERVER_FOLDER_MODE)
+    data, port = folder / "data", "5433"
+    run = {"check": True, "capture_output": True, "timeout": 120}
+    subprocess.run(
+        [*as_user, binaries / "initdb", "-D", data, "-U", "postgres", "--auth=trust"], **run
+    )
+    options = f"-k {folder} -c listen_addresses='' -p {port}"
+    subprocess.run(
+        [
+            *as_user,
+            binaries / "pg_ctl",
+            "-D",
+            data,
+            "-o",
+            options,
+            "-l",
+            folder / "log",
+            "-w",
+            "start",
+        ],
+        **run,
+    )
+    try:
+        yield f"postgresql://postgres@/postgres?host={folder}&port={port}"
+    finally:
+        subprocess.run([*as_user, binaries / "pg_ctl", "-D", data, "-m", "fast", "stop"], **run)
+        shutil.rmtree(folder, ignore_errors=True)

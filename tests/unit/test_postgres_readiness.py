@@ -1,0 +1,73 @@
+"""`loci doctor`'s view of a PostgreSQL database: the server, pgvector, the role's rights and
+loci's tables, each problem with the statement that fixes it; nothing is changed."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+
+import psycopg
+from psycopg.conninfo import make_conninfo
+
+from loci.storage.postgres.database import PostgresDatabase
+from loci.storage.postgres.readiness import readiness
+from tests.engines import PORTED
+from tests.postgres import fresh_database, system_server
+
+
+def test_a_ready_database_has_no_problems_and_is_not_changed(postgres_url):
+    before = readiness(postgres_url, PORTED)
+    assert before.checks["server"].startswith("PostgreSQL 18")
+    assert before.checks["pgvector"].startswith("0.8")
+    assert before.problems == []
+    assert before.checks["migrations"].startswith("to run at the next start: receipts")
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute(b"SELECT to_regclass('schema_versions')").fetchone()[0] is None
+    PostgresDatabase(postgres_url, schemas=PORTED).close()
+    after = readiness(postgres_url, PORTED)
+    assert after.problems == [] and "migrations" not in after.checks
+    assert after.checks["tables"] == "receipts 1, access 1, context 1, checkpoints 1"
+
+
+def test_a_database_without_the_extension_is_told_to_create_it(postgres_server):
+    with fresh_database(postgres_server) as url:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(b"DROP EXTENSION vector")
+        found = readiness(url, PORTED)
+    assert "not created in this database" in found.checks["pgvector"]
+    assert any("CREATE EXTENSION vector;" in p for p in found.problems)
+
+
+def test_a_role_without_rights_is_told_the_grants(postgres_url):
+    PostgresDatabase(postgres_url, schemas=PORTED).close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(b"DROP ROLE IF EXISTS visitor")
+        conn.execute(b"CREATE ROLE visitor LOGIN")
+        conn.execute(b"GRANT SELECT ON write_receipts TO visitor")
+    try:
+        found = readiness(make_conninfo(postgres_url, user="visitor"), PORTED)
+        assert found.checks["role"] == "visitor"
+        assert found.checks["tables"] == "unreadable by this role"
+        problems = " ".join(found.problems)
+        assert 'GRANT CREATE ON SCHEMA public TO "visitor";' in problems
+        assert "missing on access_tokens, checkpoint_blobs" in problems
+        assert "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES" in problems
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute(b"REVOKE ALL ON write_receipts FROM visitor")
+            conn.execute(b"DROP ROLE visitor")
+
+
+def test_an_unreachable_server_is_named_without_its_password():
+    found = readiness("postgresql://ann:s3cret@127.0.0.1:1/loci", PORTED, timeout_seconds=2)
+    assert found.checks["server"] == "unreachable"
+    assert "ann:***@127.0.0.1:1" in found.problems[0] and "s3cret" not in str(found)
+
+
+def test_the_machines_own_postgresql_without_pgvector_is_explained():
+    with system_server() as url:
+        found = readiness(url, PORTED)
+    assert found.checks["server"].startswith("PostgreSQL 1")
+    assert found.checks["pgvector"] == "not installed on the server"
+    assert any("apt install postgresql-<version>-pgvector" in p for p in found.problems)
