@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 #: The tokenizer of `memories_fts` (migration 1); a test holds the two together.
 TOKENIZE = "porter unicode61 remove_diacritics 2"
@@ -52,6 +53,38 @@ def term_counts(
         finally:
             conn.execute(f"DELETE FROM temp.{SCRATCH}")
     return counts
+
+
+class TextTerms(NamedTuple):
+    """A text's terms: how many tokens it has, and the offsets at which each term occurs."""
+
+    tokens: int
+    positions: dict[str, list[int]]
+
+
+def term_positions(
+    conn: sqlite3.Connection, texts: Sequence[tuple[int, str]]
+) -> dict[int, TextTerms]:
+    """Each text's terms with their token offsets (ascending), by the text's id.
+
+    Needs :func:`create_scratch` on this connection; leaves the scratch table empty.
+    """
+    found: dict[int, dict[str, list[int]]] = {key: {} for key, _ in texts}
+    for start in range(0, len(texts), CHUNK):
+        chunk = texts[start : start + CHUNK]
+        conn.executemany(f"INSERT INTO temp.{SCRATCH}(rowid, content) VALUES (?, ?)", chunk)
+        try:
+            rows = conn.execute(
+                f'SELECT doc, term, "offset" FROM temp.{SCRATCH_TERMS} ORDER BY doc, "offset"'
+            )
+            for key, term, offset in rows:
+                found[key].setdefault(term, []).append(int(offset))
+        finally:
+            conn.execute(f"DELETE FROM temp.{SCRATCH}")
+    return {
+        key: TextTerms(sum(len(offsets) for offsets in terms.values()), terms)
+        for key, terms in found.items()
+    }
 
 
 class WordTerms:
