@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from loci.storage import passages, placements
 from loci.storage.placements import PLACE_JSON, Placement
+from loci.storage.vector_blob import VectorBlob
 
 #: A memory's columns as `memory.rows` reads them, and its place in a sequence as JSON.
 COLUMNS = (
@@ -49,7 +50,7 @@ class NewMemory:
 def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> None:
     """Create namespaces that do not exist yet."""
     conn.executemany(
-        "INSERT OR IGNORE INTO namespaces(name, created_at) VALUES (?, ?)",
+        "INSERT INTO namespaces(name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
         [(name, now) for name in sorted(names)],
     )
 
@@ -59,10 +60,10 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> lis
     transaction); returns their seqs."""
     seqs: list[int] = []
     for item in items:
-        cursor = conn.execute(
+        inserted = conn.execute(
             "INSERT INTO memories(id, namespace, content, content_hash, tags, importance, source, "
             "metadata, created_at, updated_at, last_accessed, access_count, occurred_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq",
             (
                 item.id,
                 item.namespace,
@@ -79,10 +80,11 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> lis
                 item.occurred_at,
             ),
         )
-        seq = int(cursor.lastrowid or 0)
+        seq = int(inserted.fetchone()[0])
         seqs.append(seq)
         conn.execute(
-            "INSERT INTO memory_vectors(seq, embedding) VALUES (?, ?)", (seq, item.embedding)
+            "INSERT INTO memory_vectors(seq, embedding) VALUES (?, ?)",
+            (seq, VectorBlob(item.embedding)),
         )
         passages.insert(conn, seq, item.passages)
         conn.executemany(

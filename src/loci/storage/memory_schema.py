@@ -5,6 +5,7 @@ long memories and merged ids.
 
 from __future__ import annotations
 
+from loci.storage.postgres.memory_tables import MEMORY_TABLES
 from loci.storage.schema import Schema
 
 MEMORY_SCHEMA = Schema(
@@ -332,4 +333,5 @@ MEMORY_SCHEMA = Schema(
         """,
     ),
     legacy=(1, 2, 5, 6, 7, 8, 9, 11, 12, 14),
+    postgres=MEMORY_TABLES,
 )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from loci.storage.memories import Row, in_scope
+from loci.storage.vector_blob import VectorBlob
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ def set_embeddings(conn: sqlite3.Connection, vectors: Sequence[tuple[int, bytes]
     conn.executemany(
         "INSERT INTO memory_vectors(seq, embedding) VALUES (?, ?) "
         "ON CONFLICT (seq) DO UPDATE SET embedding = excluded.embedding",
-        [(seq, blob) for seq, blob in vectors],
+        [(seq, VectorBlob(blob)) for seq, blob in vectors],
     )
 
 

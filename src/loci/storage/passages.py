@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.storage.derived import MemoryChanges, Progress
+from loci.storage.vector_blob import VectorBlob
 from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
 from loci.storage.vectors import ExactIndex
 
@@ -43,8 +44,8 @@ class NewPassage(NamedTuple):
 def insert(conn: sqlite3.Connection, seq: int, passages: Sequence[NewPassage]) -> None:
     """Store a memory's passages (inside the transaction that stores the memory)."""
     conn.executemany(
-        "INSERT INTO passages(seq, start, end, embedding) VALUES (?, ?, ?, ?)",
-        [(seq, p.start, p.end, p.embedding) for p in passages],
+        'INSERT INTO passages(seq, start, "end", embedding) VALUES (?, ?, ?, ?)',
+        [(seq, p.start, p.end, VectorBlob(p.embedding)) for p in passages],
     )
 
 
@@ -165,7 +166,7 @@ def by_content(
     """content_hash -> the passages of the memories a compiled filter admits (text stored
     again keeps them)."""
     rows = conn.execute(
-        "SELECT m.content_hash, p.start, p.end, p.embedding FROM memories m "
+        'SELECT m.content_hash, p.start, p."end", p.embedding FROM memories m '
         f"JOIN passages p ON p.seq = m.seq WHERE {where} ORDER BY p.id",
         params,
     ).fetchall()

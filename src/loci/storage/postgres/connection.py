@@ -2,7 +2,8 @@
 
 loci's statements use `?` placeholders (SQLite's style); psycopg wants `%s`, and reads every
 `%` of a statement as the start of one. Each statement is rewritten once per connection:
-`?` outside quotes becomes `%s`, and every literal `%` is doubled.
+`?` outside quotes becomes `%s`, and every literal `%` is doubled. Results come in binary
+(vectors load fastest so, and every type loci reads has a binary loader).
 """
 
 from __future__ import annotations
@@ -51,13 +52,13 @@ class PgConnection:
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Rows:
         """Run one statement with `?` placeholders."""
         try:
-            return self.raw.execute(self._psycopg_sql(sql), tuple(parameters))
+            return self.raw.execute(self._psycopg_sql(sql), tuple(parameters), binary=True)
         except psycopg.IntegrityError as exc:
             raise ConstraintError(str(exc)) from exc
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Rows:
         """Run one statement once per parameter row."""
-        cursor = self.raw.cursor()
+        cursor = self.raw.cursor(binary=True)
         try:
             cursor.executemany(self._psycopg_sql(sql), [tuple(row) for row in parameters])
         except psycopg.IntegrityError as exc:

@@ -27,6 +27,7 @@ from loci.storage.postgres import schema
 from loci.storage.postgres.connection import PgConnection
 from loci.storage.postgres.failures import translated
 from loci.storage.postgres.url import masked
+from loci.storage.postgres.vector_type import register_vector_type
 from loci.storage.schema import OWNED_VERSIONS, Schema
 
 #: The advisory lock every write transaction holds (any fixed number; "loci" in ASCII).
@@ -160,6 +161,8 @@ class PostgresDatabase:
                 connect_timeout=max(1, round(self._timeout)),
                 application_name="loci",
             )
+        with translated(self.location):
+            register_vector_type(raw)
         self._conn = PgConnection(raw)
         return self._conn
 
@@ -202,6 +205,8 @@ class PostgresDatabase:
         with self.write() as conn:
             # Checked again under the write lock: another server may have migrated meanwhile.
             schema.migrate(conn, self.schemas)
+        with self.locked() as conn:  # the migrations may have made the vector type
+            register_vector_type(conn.raw)
 
 
 def _roll_back(conn: PgConnection) -> None:

@@ -1,0 +1,54 @@
+"""pgvector's `vector` type on a psycopg connection, as `VectorBlob` bytes.
+
+Written here rather than taken from the `pgvector` package: that one converts to numpy
+arrays, and loci's statements pass and read float32 bytes on both engines (`vector_blob.py`).
+The binary format is pgvector's: dimensions and a reserved word (uint16 each, big-endian),
+then the values as big-endian float32.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg.adapt import Buffer, Dumper, Loader
+from psycopg.pq import Format
+from psycopg.types import TypeInfo
+
+from loci.storage.vector_blob import VectorBlob
+
+_HEADER = struct.Struct(">HH")
+
+
+def register_vector_type(conn: psycopg.Connection[Any]) -> bool:
+    """Teach `conn` the `vector` type if the database has it; False if it has not (yet)."""
+    info = TypeInfo.fetch(conn, "vector")
+    if info is None:
+        return False
+    oid = info.oid
+
+    class VectorDumper(Dumper):
+        format = Format.BINARY
+
+        def dump(self, obj: Any) -> Buffer:
+            values = np.frombuffer(obj, dtype="<f4")
+            return _HEADER.pack(values.shape[0], 0) + values.astype(">f4").tobytes()
+
+    VectorDumper.oid = oid
+    conn.adapters.register_dumper(VectorBlob, VectorDumper)
+    conn.adapters.register_loader(oid, VectorLoader)
+    return True
+
+
+class VectorLoader(Loader):
+    """A `vector` read in binary, as little-endian float32 bytes."""
+
+    format = Format.BINARY
+
+    def load(self, data: Buffer) -> bytes:
+        """The vector's values as float32 bytes."""
+        dimensions, _ = _HEADER.unpack_from(data)
+        values = np.frombuffer(data, dtype=">f4", offset=_HEADER.size, count=dimensions)
+        return values.astype("<f4").tobytes()
