@@ -1,0 +1,122 @@
+"""Vector search in PostgreSQL: exact while small or narrowly filtered (the same hits as an
+exact scan in numpy), through HNSW above a size (near-exact), filtered before ranking."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from loci.storage import memories as sql
+from loci.storage.memory_schema import MEMORY_SCHEMA
+from loci.storage.vector_index import Allowed
+from tests.unit.test_vector_index import embeddings_like
+
+pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+
+from loci.storage.postgres.database import PostgresDatabase
+from loci.storage.postgres.keywords import KeywordPostings
+from loci.storage.postgres.vectors import PgVectorIndex
+
+DIMENSIONS = 384
+NAMESPACES = ("a", "b", "c")
+
+
+def stored(db, count: int) -> np.ndarray:
+    """`count` memories with unit vectors; the i-th has seq i + 1 and namespace i % 3."""
+    vectors = embeddings_like(count, seed=11)
+    items = [
+        sql.NewMemory(
+            f"m{i}",
+            f"text {i}",
+            f"h{i}",
+            NAMESPACES[i % 3],
+            [],
+            0.5,
+            "agent",
+            "{}",
+            "t",
+            "t",
+            "t",
+            0,
+            vectors[i].astype("<f4").tobytes(),
+        )
+        for i in range(count)
+    ]
+    with db.write() as conn:
+        sql.ensure_namespaces(conn, set(NAMESPACES), "t")
+        assert sql.insert_memories(conn, items) == list(range(1, count + 1))
+    return vectors
+
+
+def exact(vectors, query, k, admitted=None):
+    scores = vectors @ query
+    keys = range(vectors.shape[0]) if admitted is None else admitted
+    return sorted(keys, key=lambda key: (-float(scores[key]), key))[:k]
+
+
+@pytest.fixture
+def db(postgres_url):
+    keywords = KeywordPostings({1: lambda conn, docs: []})
+    database = PostgresDatabase(
+        postgres_url, schemas=(MEMORY_SCHEMA,), before_commit=(keywords.refresh_stale,)
+    )
+    yield database
+    database.close()
+
+
+def test_a_small_store_is_searched_exactly(db):
+    vectors = stored(db, 600)
+    index = PgVectorIndex(db, DIMENSIONS)
+    index.warm()  # too small for HNSW: nothing made
+    assert index.count() == 600
+    for query in embeddings_like(6, seed=12):
+        hits = index.search(query, 10)
+        assert [h.key - 1 for h in hits] == exact(vectors, query, 10)
+        assert [h.similarity for h in hits] == pytest.approx(
+            [float(vectors[h.key - 1] @ query) for h in hits], abs=1e-5
+        )
+
+
+def test_filters_apply_before_ranking(db):
+    vectors = stored(db, 600)
+    index = PgVectorIndex(db, DIMENSIONS)
+    query = embeddings_like(1, seed=13)[0]
+    in_b = [i for i in range(600) if NAMESPACES[i % 3] == "b"]
+    hits = index.search(query, 10, Allowed(namespaces=frozenset({"b"})))
+    assert [h.key - 1 for h in hits] == exact(vectors, query, 10, in_b)
+    few = np.array([5, 17, 300, 599], dtype=np.int64)
+    hits = index.search(query, 10, Allowed(keys=few))
+    assert [h.key - 1 for h in hits] == exact(vectors, query, 10, (few - 1).tolist())
+    assert index.search(query, 10, Allowed(keys=np.array([], dtype=np.int64))) == []
+    assert index.search(query, 10, Allowed(namespaces=frozenset({"nowhere"}))) == []
+
+
+def test_a_large_store_is_searched_through_hnsw_near_exactly(db):
+    vectors = stored(db, 3000)
+    index = PgVectorIndex(db, DIMENSIONS, hnsw_from=1000)
+    index.warm()
+    with db.locked() as conn:
+        assert conn.execute("SELECT to_regclass('memory_vectors_hnsw_384')").fetchone()[0]
+    agreement = []
+    for query in embeddings_like(20, seed=14):
+        hits = index.search(query, 10)
+        assert len(hits) == 10
+        assert [h.similarity for h in hits] == sorted((h.similarity for h in hits), reverse=True)
+        agreement.append(len({h.key - 1 for h in hits} & set(exact(vectors, query, 10))) / 10)
+    assert np.mean(agreement) >= 0.95
+    query = embeddings_like(1, seed=15)[0]
+    in_c = [i for i in range(3000) if NAMESPACES[i % 3] == "c"]
+    hits = index.search(query, 10, Allowed(namespaces=frozenset({"c"})))
+    assert len(hits) == 10 and all(NAMESPACES[(h.key - 1) % 3] == "c" for h in hits)
+    assert len({h.key - 1 for h in hits} & set(exact(vectors, query, 10, in_c))) >= 9
+
+
+def test_vectors_are_read_back_as_stored(db):
+    vectors = stored(db, 30)
+    index = PgVectorIndex(db, DIMENSIONS)
+    assert np.array_equal(index.get(4), vectors[3])
+    assert index.get(999) is None
+    query = embeddings_like(1, seed=16)[0]
+    found = index.similarities(query, np.array([1, 999, 30], dtype=np.int64))
+    assert found[0] == pytest.approx(float(vectors[0] @ query), abs=1e-5)
+    assert np.isnan(found[1]) and found[2] == pytest.approx(float(vectors[29] @ query), abs=1e-5)
