@@ -73,7 +73,7 @@ def same(found, expected):
 
 
 def search(db, postings, words, limit=20, within=None):
-    restrict, params = ("d.doc = ANY(?)", [within]) if within else ("", [])
+    restrict, params = ("h.doc = ANY(?)", [within]) if within else ("", [])
     with db.snapshot() as conn:
         return postings.search(conn, CORPUS, words, limit, restrict, params)
 

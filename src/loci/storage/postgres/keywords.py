@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from loci.storage.db import Connection
-from loci.storage.fts_terms import TextTerms, create_scratch, term_positions
+from loci.storage.fts_terms import MAX_KNOWN_WORDS, TextTerms, create_scratch, term_positions
 
 #: bm25's parameters, as FTS5 sets them.
 K1 = 1.2
@@ -54,6 +54,7 @@ CREATE TABLE keyword_postings (
     term      TEXT NOT NULL,
     doc       BIGINT NOT NULL,
     tf        INTEGER NOT NULL,
+    tokens    INTEGER NOT NULL,
     positions INTEGER[] NOT NULL,
     PRIMARY KEY (corpus, term, doc)
 );
@@ -79,6 +80,7 @@ class KeywordPostings:
         self._texts_of = dict(texts_of or {})
         self._lock = threading.Lock()
         self._tokenizer: sqlite3.Connection | None = None
+        self._known: dict[str, tuple[str, ...]] = {}
 
     def terms(self, texts: Sequence[tuple[int, str]]) -> dict[int, TextTerms]:
         """Each text's terms as FTS5 makes them (see the module's docstring)."""
@@ -109,10 +111,10 @@ class KeywordPostings:
             [(corpus, doc, terms.tokens) for doc, terms in found.items()],
         )
         conn.executemany(
-            "INSERT INTO keyword_postings (corpus, term, doc, tf, positions) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO keyword_postings (corpus, term, doc, tf, tokens, positions) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (corpus, term, doc, len(offsets), offsets)
+                (corpus, term, doc, len(offsets), terms.tokens, offsets)
                 for doc, terms in found.items()
                 for term, offsets in terms.positions.items()
             ],
@@ -153,7 +155,7 @@ class KeywordPostings:
     ) -> Matches:
         """The best `limit` documents matching any of `words` (each a phrase of its terms, as
         an FTS5 query ORing quoted words reads it), scored by FTS5's bm25, best first, ties by
-        doc. `restrict` is SQL over the candidate `d.doc` (with `params`)."""
+        doc. `restrict` is SQL over the candidate `h.doc` (with `params`)."""
         phrases = [p for p in self._phrases(words) if p]
         row = conn.execute(
             "SELECT docs, tokens FROM keyword_corpora WHERE corpus = ?", (corpus,)
@@ -168,19 +170,25 @@ class KeywordPostings:
             hits.append(sql)
             hit_params.extend(phrase_params)
         statement = (
-            f"WITH hits (doc, tf, idf) AS ({' UNION ALL '.join(hits)}) "
-            "SELECT h.doc, -sum(h.idf * ((h.tf * ?) / (h.tf + ? * (? + ? * d.tokens / ?)))) "
-            "AS score FROM hits h JOIN keyword_docs d ON d.corpus = ? AND d.doc = h.doc "
-            f"{'WHERE ' + restrict if restrict else ''} "
+            f"WITH hits (doc, tf, tokens, idf) AS ({' UNION ALL '.join(hits)}) "
+            "SELECT h.doc, -sum(h.idf * ((h.tf * ?) / (h.tf + ? * (? + ? * h.tokens / ?)))) "
+            f"AS score FROM hits h {'WHERE ' + restrict if restrict else ''} "
             "GROUP BY h.doc ORDER BY score, h.doc LIMIT ?"
         )
-        weights = [K1 + 1.0, K1, 1.0 - B, B, tokens / total, corpus]
+        weights = [K1 + 1.0, K1, 1.0 - B, B, tokens / total]
         rows = conn.execute(statement, [*hit_params, *weights, *params, limit]).fetchall()
         return [(int(doc), float(score)) for doc, score in rows]
 
     def _phrases(self, words: Sequence[str]) -> list[tuple[str, ...]]:
-        found = self.terms(list(enumerate(words)))
-        return [_in_order(found[index]) for index in range(len(words))]
+        """Each word's terms in order, remembered (queries repeat their words)."""
+        missing = [word for word in dict.fromkeys(words) if word not in self._known]
+        if missing:
+            if len(self._known) + len(missing) > MAX_KNOWN_WORDS:
+                self._known.clear()
+            found = self.terms(list(enumerate(missing)))
+            for index, word in enumerate(missing):
+                self._known[word] = _in_order(found[index])
+        return [self._known[word] for word in words]
 
     def _documents_with(self, conn: Connection, corpus: int, phrase: tuple[str, ...]) -> int:
         if len(phrase) == 1:
@@ -216,11 +224,11 @@ def _in_order(terms: TextTerms) -> tuple[str, ...]:
 
 
 def _phrase_hits(corpus: int, phrase: tuple[str, ...], idf: float) -> tuple[str, list[Any]]:
-    """SQL listing (doc, occurrences, idf) of the documents holding a phrase, and its
+    """SQL listing (doc, occurrences, tokens, idf) of the documents holding a phrase, and its
     parameters in order."""
     if len(phrase) == 1:
         sql = (
-            "SELECT doc, tf, CAST(? AS DOUBLE PRECISION) FROM keyword_postings "
+            "SELECT doc, tf, tokens, CAST(? AS DOUBLE PRECISION) FROM keyword_postings "
             "WHERE corpus = ? AND term = ?"
         )
         return sql, [idf, corpus, phrase[0]]
@@ -230,7 +238,8 @@ def _phrase_hits(corpus: int, phrase: tuple[str, ...], idf: float) -> tuple[str,
         for n in range(1, len(phrase))
     )
     sql = (
-        "SELECT p0.doc, count(*), CAST(? AS DOUBLE PRECISION) FROM keyword_postings p0 "
+        "SELECT p0.doc, count(*), min(p0.tokens), CAST(? AS DOUBLE PRECISION) "
+        "FROM keyword_postings p0 "
         f"CROSS JOIN LATERAL unnest(p0.positions) AS s(pos) {joins} "
         "WHERE p0.corpus = ? AND p0.term = ? GROUP BY p0.doc"
     )
