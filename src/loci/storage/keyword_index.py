@@ -43,8 +43,9 @@ class KeywordQuery(NamedTuple):
 class KeywordIndex(Protocol):
     """What loci needs of a keyword index."""
 
-    def search(self, conn: sqlite3.Connection, query: KeywordQuery) -> Matches:
-        """The best `query.limit` matches of any of its words, best first, ties by seq."""
+    def search(self, conn: Any, query: KeywordQuery) -> Matches:
+        """The best `query.limit` matches of any of its words, best first, ties by seq (on
+        the engine's own connection)."""
         ...
 
 
