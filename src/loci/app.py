@@ -24,12 +24,12 @@ from loci.memory.catalog import CatalogService
 from loci.memory.service import MemoryService
 from loci.memory.transfer import TransferService
 from loci.search.engine import Indexes, Limits, MemoryEngine
-from loci.sequences import documents
 from loci.settings import Settings
 from loci.spatial.journey import JourneyService
 from loci.spatial.regions import RegionsService
 from loci.spatial.visualize import VisualizeService
 from loci.spatial.wander import WanderService
+from loci.storage import sequence_documents as documents
 from loci.storage.derived import DerivedIndex
 from loci.storage.facets import MemoryFacets
 from loci.storage.files import private_folder, storage_errors

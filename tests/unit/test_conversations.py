@@ -378,7 +378,7 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
         index = app.engine.index()
         vector = index.get(ana)
         assert vector is not None
-        context = hybrid.Context(app.engine.db, index, None, None)
+        context = hybrid.Context(app.engine.db, index, None, app.engine.indexes.keywords)
         return next(hybrid.rank(context, vector, found, DEFAULT)).key
 
     assert first("who likes hiking?") == ana  # a tie, broken by age

@@ -18,7 +18,7 @@ from loci.cli.output import (
     run,
 )
 from loci.errors import LociError
-from loci.sequences import documents
+from loci.storage import sequence_documents as documents
 
 
 def register(group: click.Group) -> None:

@@ -16,8 +16,8 @@ from loci.memory.models import MemoryDraft, SequenceDraft
 from loci.memory.service import MemoryService
 from loci.memory.validation import content_hash
 from loci.sequences import conversations
+from loci.storage.db import Database
 from loci.storage.derived import Progress
-from loci.storage.sqlite import SqliteDatabase
 
 SOURCE = "conversation"
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}\Z")
@@ -26,7 +26,7 @@ CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}\Z")
 class ConversationService:
     """Turns chat messages into memories through the ordinary memory service."""
 
-    def __init__(self, memory: MemoryService, db: SqliteDatabase) -> None:
+    def __init__(self, memory: MemoryService, db: Database) -> None:
         self._memory = memory
         self._db = db
 

@@ -10,7 +10,6 @@ memories folded in keep resolving to the memory they were folded into.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +31,7 @@ from loci.search.engine import MemoryEngine, vector_bytes
 from loci.storage import memories as sql
 from loci.storage import memory_upkeep as upkeep
 from loci.storage import passages
+from loci.storage.db import Connection
 from loci.storage.vector_index import Allowed, VectorIndex
 from loci.timeutil import now
 
@@ -255,7 +255,7 @@ def _plan(members: list[tuple[int, Memory]], strategy: str, similarity: float) -
     return _Plan(keep, fold, content, tags, metadata, importance, round(similarity, 4))
 
 
-def _unchanged(conn: sqlite3.Connection, plan: _Plan) -> bool:
+def _unchanged(conn: Connection, plan: _Plan) -> bool:
     """Whether every memory of the group still says what the plan read (a recall touching one
     meanwhile changes nothing the merge uses: access counts are read when writing)."""
     seqs = [plan.keep[0], *(seq for seq, _ in plan.fold)]
@@ -270,7 +270,7 @@ def _said(memory: Memory) -> tuple[object, ...]:
     return (memory.content, memory.tags, memory.metadata, memory.importance, memory.namespace)
 
 
-def _write(conn: sqlite3.Connection, plan: _Plan, stamp: str, embedding: bytes | None) -> None:
+def _write(conn: Connection, plan: _Plan, stamp: str, embedding: bytes | None) -> None:
     merged = upkeep.MergedText(
         plan.content, content_hash(plan.content), plan.tags, plan.metadata, plan.importance
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Literal
 
 from loci import fields
@@ -12,6 +13,7 @@ from loci.memory.rows import row_to_namespace
 from loci.search.engine import MemoryEngine
 from loci.storage import memories as sql
 from loci.storage import memory_upkeep as upkeep
+from loci.storage.db import Database
 from loci.storage.index_sync import prune_log
 from loci.timeutil import now
 
@@ -72,8 +74,8 @@ class CatalogService:
             namespaces=counts,
             embedding_model=stored_model or identity.name,
             embedding_dimensions=identity.dimensions,
-            storage_path=str(self._engine.db.path.parent),
-            storage_size_mb=round(_database_bytes(self._engine) / 1_000_000, 3),
+            storage_path=_storage_place(self._engine.db),
+            storage_size_mb=round(self._engine.db.size_bytes() / 1_000_000, 3),
             oldest_memory=oldest,
             newest_memory=newest,
             average_importance=None if average is None else round(float(average), 4),
@@ -131,7 +133,6 @@ class CatalogService:
         )
 
 
-def _database_bytes(engine: MemoryEngine) -> int:
-    path = engine.db.path
-    siblings = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
-    return sum(p.stat().st_size for p in siblings if p.exists())
+def _storage_place(db: Database) -> str:
+    """The data folder (SQLite), or the database's URL without its password."""
+    return str(Path(db.location).parent) if db.engine == "sqlite" else db.location

@@ -12,7 +12,6 @@ from typing import Any
 
 from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.search.passage_spans import spans
-from loci.sequences import documents
 from loci.storage import health, passages
 from loci.storage import memory_upkeep as upkeep
 from loci.storage.derived import Progress
@@ -37,8 +36,7 @@ def reindex(engine: MemoryEngine, force: bool, progress: Progress | None) -> dic
     with engine.db.write() as conn:
         if re_embed_all:
             engine.record_model(conn)
-        health.rebuild_keyword_index(conn)
-        sequence_count = documents.rebuild_documents(conn)
+        sequence_count = engine.indexes.keywords.rebuild(conn)
         reload_everywhere(conn)  # other processes mirror what was rebuilt
     engine.sync.rebuild(None if chosen else progress)
     indexed = engine.indexes.vectors.count()

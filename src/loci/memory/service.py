@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
@@ -33,6 +32,7 @@ from loci.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.search.filters import CompiledFilter, compile_filter
 from loci.storage import memories as sql
 from loci.storage import passages
+from loci.storage.db import Connection
 from loci.storage.derived import Progress
 from loci.storage.index_sync import prune_log
 from loci.storage.passages import NewPassage
@@ -125,7 +125,7 @@ class MemoryService:
         drafts: Sequence[MemoryDraft],
         namespace: str,
         filters: Mapping[str, Any],
-        within: Callable[[sqlite3.Connection], None] | None = None,
+        within: Callable[[Connection], None] | None = None,
     ) -> list[str]:
         """Swap the memories of `namespace` matching `filters` for `drafts`, atomically.
 
@@ -143,7 +143,7 @@ class MemoryService:
         vectors = reuse.vectors_reusing(self._engine, checked, known)
         parts = reuse.passages_reusing(self._engine, checked, known_parts)
 
-        def delete_old(conn: sqlite3.Connection) -> None:
+        def delete_old(conn: Connection) -> None:
             old = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
             sql.delete_ids(conn, old)
             if within is not None:
@@ -325,7 +325,7 @@ class MemoryService:
         self,
         items: Sequence[CheckedDraft],
         vectors: np.ndarray[Any, Any],
-        before: Callable[[sqlite3.Connection], None] | None = None,
+        before: Callable[[Connection], None] | None = None,
         parts: Sequence[Sequence[NewPassage]] | None = None,
     ) -> tuple[list[str], str]:
         """Insert checked items with their vectors (and passages, embedded here unless given)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -18,12 +17,12 @@ from loci.search import passage_spans as passages
 from loci.search.signals import DEFAULT, Profile
 from loci.sequences.speakers import ActorDirectory, Speakers
 from loci.storage import memories as sql
+from loci.storage.db import Connection, Database
 from loci.storage.derived import DerivedIndex
 from loci.storage.facets import MemoryFacets
 from loci.storage.index_sync import IndexSync
 from loci.storage.keyword_index import KeywordIndex
 from loci.storage.passages import NewPassage, PassageIndex
-from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vector_index import VectorIndex
 
 T = TypeVar("T")
@@ -70,7 +69,7 @@ class MemoryEngine:
 
     def __init__(
         self,
-        db: SqliteDatabase,
+        db: Database,
         embedder: Embedder,
         indexes: Indexes,
         limits: Limits,
@@ -115,11 +114,11 @@ class MemoryEngine:
             for spans in cuts
         ]
 
-    def stored_model(self, conn: sqlite3.Connection) -> str | None:
+    def stored_model(self, conn: Connection) -> str | None:
         """The model recorded in the store, or None before the first memory."""
         return sql.get_meta(conn, MODEL_KEY)
 
-    def check_model(self, conn: sqlite3.Connection) -> None:
+    def check_model(self, conn: Connection) -> None:
         """Refuse to mix vectors of two models: the store's model must be the configured one."""
         stored = self.stored_model(conn)
         identity = self.embedder.identity
@@ -131,7 +130,7 @@ class MemoryEngine:
                 configured_model=identity.name,
             )
 
-    def record_model(self, conn: sqlite3.Connection) -> None:
+    def record_model(self, conn: Connection) -> None:
         """Write the configured model into the store (inside a write transaction)."""
         identity = self.embedder.identity
         sql.set_meta(conn, MODEL_KEY, identity.name)
@@ -147,7 +146,7 @@ class MemoryEngine:
         self.sync.refresh()
         return self.indexes.vectors
 
-    def require_namespace(self, conn: sqlite3.Connection, name: str) -> None:
+    def require_namespace(self, conn: Connection, name: str) -> None:
         """Raise NotFoundError for an unknown namespace."""
         if not sql.namespace_exists(conn, name):
             raise NotFoundError(f"namespace {name!r} does not exist", namespace=name)

@@ -14,7 +14,6 @@ last_accessed, and ``metadata.<key>[.<key>...]``. Compiled SQL refers to the tab
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +23,7 @@ from loci import fields
 from loci.errors import InvalidInputError
 from loci.storage import memories as sql
 from loci.storage.conditions import Condition, Group, Test
+from loci.storage.db import Connection
 from loci.storage.facets import MemoryFacets
 from loci.storage.metadata_values import metadata_path
 from loci.storage.vector_index import Allowed
@@ -336,7 +336,7 @@ def _bad(message: str) -> InvalidInputError:
 
 
 def admitted(
-    conn: sqlite3.Connection, compiled: CompiledFilter, facets: MemoryFacets | None = None
+    conn: Connection, compiled: CompiledFilter, facets: MemoryFacets | None = None
 ) -> Allowed | None:
     """What the vector index may return for `compiled` (None: everything): the memories the
     filter admits are read from `facets` when it can judge the filter, else by SQL."""

@@ -20,9 +20,10 @@ from loci.search.signals import Floats, Keys, Pool, Profile
 from loci.search.when import Period
 from loci.sequences import members
 from loci.sequences.members import Place
-from loci.storage import memories, timeline
+from loci.storage import timeline
+from loci.storage.db import Database
+from loci.storage.keyword_index import KeywordIndex
 from loci.storage.passages import PassageIndex
-from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vector_index import Allowed, Hit, VectorIndex
 
 
@@ -54,9 +55,10 @@ class Context:
     """Where ranking reads what the searches did not bring: the database, the vector index,
     what the filter admits, and the passages of long memories."""
 
-    db: SqliteDatabase
+    db: Database
     index: VectorIndex
     allowed: Allowed | None
+    keywords: KeywordIndex
     passages: PassageIndex | None = None
 
 
@@ -150,7 +152,7 @@ def _by_actor(
     actors = [places[key].actor if key in places else None for key in keys]
     unplaced = [key for key, its in zip(keys, actors, strict=True) if its is None]
     with context.db.locked() as conn:
-        naming = memories.naming(conn, actor, unplaced)
+        naming = context.keywords.naming(conn, actor, unplaced)
     return np.fromiter(
         (
             key in naming if its is None else its == actor

@@ -11,7 +11,6 @@ vector candidates and ranks them all.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,9 +26,10 @@ from loci.search.filters import CompiledFilter, admitted
 from loci.search.query_words import keyword_terms, named_speaker, vector_query
 from loci.search.signals import Profile
 from loci.search.when import Period
-from loci.sequences import documents, members
+from loci.sequences import members
 from loci.storage import timeline
-from loci.storage.keyword_index import KeywordQuery, Matches, match_expression
+from loci.storage.db import Connection
+from loci.storage.keyword_index import KeywordQuery, Matches
 from loci.storage.vector_index import Allowed, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
@@ -77,9 +77,10 @@ def prepare(
         )
         keyword = index.search(conn, restricted) if words else []
         periods, within = _periods(engine, conn, query, compiled, restricted, keyword)
-        match = match_expression(words) if in_sequences else None
         group_keyword = (
-            documents.keyword_search(conn, match, depth, compiled.namespaces) if match else {}
+            index.sequences(conn, words, depth, compiled.namespaces)
+            if in_sequences and words
+            else {}
         )
     # bm25() is lower-is-better and negative for matches: flip it to larger-is-better.
     return Prepared(
@@ -94,7 +95,7 @@ def prepare(
 
 def _periods(
     engine: MemoryEngine,
-    conn: sqlite3.Connection,
+    conn: Connection,
     query: str,
     compiled: CompiledFilter,
     restricted: KeywordQuery,
@@ -161,7 +162,7 @@ def ranked(
         actor=asked.actor,
         periods=prepared.periods,
     )
-    context = hybrid.Context(engine.db, index, prepared.allowed, passages)
+    context = hybrid.Context(engine.db, index, prepared.allowed, engine.indexes.keywords, passages)
     return hybrid.rank(context, query_vector, found, profile, asked.explain)
 
 

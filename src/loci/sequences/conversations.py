@@ -3,8 +3,9 @@ again."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
+
+from loci.storage.db import Connection
 
 #: The items of a namespace's conversation sequences (bind the namespace).
 _CONVERSATION_ITEMS = (
@@ -15,9 +16,7 @@ _CONVERSATION_ITEMS = (
 _OF_CONVERSATION = " AND (s.name = ? OR substr(s.name, 1, length(?) + 1) = ? || '/')"
 
 
-def message_ids(
-    conn: sqlite3.Connection, namespace: str, conversation: str | None = None
-) -> list[str]:
+def message_ids(conn: Connection, namespace: str, conversation: str | None = None) -> list[str]:
     """The message ids of a namespace's conversation messages (one conversation's, when
     given), as the importer recorded them."""
     sql = (
@@ -29,7 +28,7 @@ def message_ids(
 
 
 def message_keys(
-    conn: sqlite3.Connection, namespace: str, conversation: str | None = None
+    conn: Connection, namespace: str, conversation: str | None = None
 ) -> list[tuple[str, str, str | None]]:
     """(content hash, time, session id) of the conversation messages stored without a message
     id in a namespace (one conversation's, when given), to recognise them again."""
@@ -41,7 +40,7 @@ def message_keys(
 
 
 def _of_conversation(
-    conn: sqlite3.Connection, sql: str, namespace: str, conversation: str | None
+    conn: Connection, sql: str, namespace: str, conversation: str | None
 ) -> list[Any]:
     if conversation is None:
         return conn.execute(sql, (namespace,)).fetchall()

@@ -7,9 +7,10 @@ have an actor (who said or did it). Neighbours are by position, whatever the ord
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import NamedTuple
+
+from loci.storage.db import Connection
 
 KINDS = ("conversation", "story", "log")
 
@@ -38,7 +39,7 @@ class Place(NamedTuple):
     following: int | None
 
 
-def places(conn: sqlite3.Connection, seqs: Sequence[int], neighbours: bool = True) -> list[Place]:
+def places(conn: Connection, seqs: Sequence[int], neighbours: bool = True) -> list[Place]:
     """The places of those of `seqs` that are in a sequence, with their neighbours unless
     `neighbours` is false."""
     statement = _NEIGHBOURS if neighbours else _MEMBERS
@@ -46,12 +47,12 @@ def places(conn: sqlite3.Connection, seqs: Sequence[int], neighbours: bool = Tru
     return [Place(*row) for row in rows]
 
 
-def any_items(conn: sqlite3.Connection) -> bool:
+def any_items(conn: Connection) -> bool:
     """Whether any memory is in a sequence."""
     return conn.execute("SELECT 1 FROM sequence_items LIMIT 1").fetchone() is not None
 
 
-def actors(conn: sqlite3.Connection, namespaces: frozenset[str] | None) -> list[str]:
+def actors(conn: Connection, namespaces: frozenset[str] | None) -> list[str]:
     """The distinct actors of the sequences of those namespaces (None: all)."""
     if namespaces is None:
         rows = conn.execute("SELECT DISTINCT actor FROM sequence_items WHERE actor IS NOT NULL")

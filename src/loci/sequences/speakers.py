@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.sequences import members
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.db import Database
 
 WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -71,7 +71,7 @@ class ActorDirectory:
     """The actors of each namespace scope, as `Speakers`: the same object until the memories
     change (recall asks at every query; reading them is a query of its own)."""
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
         self._known: dict[frozenset[str] | None, Speakers] = {}
         self._as_of = -1

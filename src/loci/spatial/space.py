@@ -3,13 +3,13 @@ from SQLite, and a fingerprint of the store that changes whenever they do."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage.db import Connection
 from loci.storage.index_sync import change_log_head
 from loci.storage.memories import in_scope, iter_memories
 
@@ -35,13 +35,13 @@ class MemorySpace:
         return {seq: row for row, seq in enumerate(self.seqs)}
 
 
-def fingerprint(conn: sqlite3.Connection) -> int:
+def fingerprint(conn: Connection) -> int:
     """What changes whenever a memory is added, removed or edited: the last entry of the change
     log every such write appends to (its numbers never repeat)."""
     return change_log_head(conn)
 
 
-def load_space(conn: sqlite3.Connection, namespace: str | None) -> MemorySpace:
+def load_space(conn: Connection, namespace: str | None) -> MemorySpace:
     """Every memory of the scope, in insertion order, with its stored vector."""
     where, params = in_scope(namespace)
     seqs: list[int] = []

@@ -21,6 +21,11 @@ class Rows(Protocol):
     """The result of one statement (a DB-API cursor)."""
 
     @property
+    def description(self) -> Any:
+        """The result's columns (each a sequence whose first item is the name)."""
+        ...
+
+    @property
     def rowcount(self) -> int:
         """How many rows the statement changed (-1 where the engine does not say)."""
         ...
@@ -31,6 +36,10 @@ class Rows(Protocol):
 
     def fetchall(self) -> list[Any]:
         """The remaining rows as tuples."""
+        ...
+
+    def fetchmany(self, size: int = ...) -> list[Any]:
+        """Up to `size` of the remaining rows."""
         ...
 
     def __iter__(self) -> Iterator[Any]:
@@ -111,6 +120,10 @@ class Database(Protocol):
 
     def schema_versions(self) -> dict[str, int]:
         """How many of its migrations each owner has run."""
+        ...
+
+    def size_bytes(self) -> int:
+        """How much disk the store takes."""
         ...
 
     def close(self) -> None:

@@ -4,9 +4,10 @@ in step with it by `IndexSync`, which follows the change log."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
+
+from loci.storage.db import Connection
 
 Progress = Callable[[int, int], None]
 
@@ -23,15 +24,15 @@ class MemoryChanges(NamedTuple):
 class DerivedIndex(Protocol):
     """Data derived from the store that a process keeps in memory."""
 
-    def prepare(self, conn: sqlite3.Connection) -> None:
+    def prepare(self, conn: Connection) -> None:
         """Make what it needs on this connection (once, outside any transaction)."""
         ...
 
-    def load(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+    def load(self, conn: Connection, progress: Progress | None = None) -> None:
         """Read everything it holds from the store (inside a read transaction)."""
         ...
 
-    def apply(self, conn: sqlite3.Connection, changes: MemoryChanges) -> None:
+    def apply(self, conn: Connection, changes: MemoryChanges) -> None:
         """Follow a batch of changes (inside a read transaction)."""
         ...
 

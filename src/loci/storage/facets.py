@@ -23,7 +23,6 @@ the canonical strings they are stored as, tags through the `memory_tags` rows.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.storage.conditions import Condition, Group
+from loci.storage.db import Connection
 from loci.storage.derived import MemoryChanges, Progress
 from loci.storage.metadata_values import COMPARE, NULL, ValueCodes, metadata_path
 from loci.storage.name_codes import NameCodes
@@ -113,18 +113,18 @@ class MemoryFacets:
         # slow, and filters repeat their tags.
         self._tag_slots: dict[str, npt.NDArray[np.intp]] = {}
 
-    def prepare(self, conn: sqlite3.Connection) -> None:
+    def prepare(self, conn: Connection) -> None:
         """Nothing to make."""
         del conn
 
-    def load(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+    def load(self, conn: Connection, progress: Progress | None = None) -> None:
         """Read every memory's fields anew, if a filter has asked for them (they are read on
         the first filter they can judge: see `holder`)."""
         del progress
         if self.loaded:
             self.read(conn)
 
-    def apply(self, conn: sqlite3.Connection, changes: MemoryChanges) -> None:
+    def apply(self, conn: Connection, changes: MemoryChanges) -> None:
         """Read the changed memories' fields anew."""
         self.update(conn, changes.touched)
 
@@ -132,7 +132,7 @@ class MemoryFacets:
         """Drop every memory's fields (the metadata keys held are kept)."""
         self._reset()
 
-    def holder(self, condition: Condition | None) -> Callable[[sqlite3.Connection], None] | None:
+    def holder(self, condition: Condition | None) -> Callable[[Connection], None] | None:
         """What reads the fields `condition` tests that are not held yet (None: nothing to
         read), for `IndexSync.refresh` to run once the indexes are up to date."""
         if condition is None or not mirrored(condition):
@@ -141,14 +141,14 @@ class MemoryFacets:
         if self.loaded and fields <= self.metadata_keys:
             return None
 
-        def hold(conn: sqlite3.Connection) -> None:
+        def hold(conn: Connection) -> None:
             if not self.loaded:
                 self.read(conn)
             self.hold_keys(conn, fields)
 
         return hold
 
-    def read(self, conn: sqlite3.Connection) -> None:
+    def read(self, conn: Connection) -> None:
         """Read every memory's fields, tags and held metadata keys (inside a read
         transaction)."""
         self._reset()
@@ -162,7 +162,7 @@ class MemoryFacets:
             self._add_tag(int(seq), tag)
         self.loaded = True
 
-    def hold_keys(self, conn: sqlite3.Connection, fields: set[str]) -> None:
+    def hold_keys(self, conn: Connection, fields: set[str]) -> None:
         """Read the values of these ``metadata.*`` fields not held yet, within the limit
         (after `load`, inside a read transaction)."""
         for field in sorted(fields - self._keys.keys()):
@@ -186,7 +186,7 @@ class MemoryFacets:
         extracts = "".join(f", {_EXTRACT}" for _ in self._keys)
         return f"SELECT {COLUMNS}{extracts} FROM memories", paths
 
-    def update(self, conn: sqlite3.Connection, seqs: Sequence[int]) -> None:
+    def update(self, conn: Connection, seqs: Sequence[int]) -> None:
         """Re-read these seqs: present memories are (re)stored, deleted ones marked dead."""
         if not self.loaded or not seqs:
             return

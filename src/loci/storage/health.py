@@ -10,6 +10,9 @@ import sqlite3
 
 import numpy as np
 
+from loci.storage.db import Connection
+from loci.storage.dialect import dialect_of
+
 #: Problems SQLite's integrity check lists at most (the first ones say enough).
 INTEGRITY_LINES = 5
 #: How far from 1 a stored vector's length may be: they are stored as float32 unit vectors.
@@ -56,21 +59,33 @@ def rebuild_keyword_index(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
 
 
-def damaged_vectors(conn: sqlite3.Connection, dimensions: int) -> list[int]:
+def damaged_vectors(conn: Connection, dimensions: int) -> list[int]:
     """Seqs of the memories whose stored vector is not a finite unit vector of `dimensions`."""
     size = dimensions * 4
+    postgres = dialect_of(conn) == "postgresql"
+    # A vector on PostgreSQL is typed: only its number of dimensions can be wrong.
+    wrong = (
+        "vector_dims(v.embedding) != ?"
+        if postgres
+        else ("typeof(v.embedding) != 'blob' OR length(v.embedding) != ?")
+    )
+    right = (
+        "vector_dims(v.embedding) = ?"
+        if postgres
+        else ("typeof(v.embedding) = 'blob' AND length(v.embedding) = ?")
+    )
+    expected = dimensions if postgres else size
     damaged = [
         int(row[0])
         for row in conn.execute(
             "SELECT m.seq FROM memories m LEFT JOIN memory_vectors v ON v.seq = m.seq "
-            "WHERE typeof(v.embedding) != 'blob' OR length(v.embedding) != ?",
-            (size,),
+            f"WHERE v.seq IS NULL OR {wrong}",
+            (expected,),
         )
     ]
     cursor = conn.execute(
-        "SELECT seq, embedding FROM memory_vectors "
-        "WHERE typeof(embedding) = 'blob' AND length(embedding) = ? ORDER BY seq",
-        (size,),
+        f"SELECT v.seq, v.embedding FROM memory_vectors v WHERE {right} ORDER BY v.seq",
+        (expected,),
     )
     while rows := cursor.fetchmany(VECTOR_CHUNK):
         vectors = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)

@@ -9,14 +9,13 @@ loads every index anew from the database.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from loci.heap import release_free_memory
+from loci.storage.db import Connection, Database
 from loci.storage.derived import DerivedIndex, MemoryChanges, Progress
-from loci.storage.sqlite import SqliteDatabase
 
 #: How many log entries to keep; older ones are pruned by writers.
 LOG_KEEP = 50_000
@@ -26,13 +25,13 @@ CHANGED_ROWS = (
     "LEFT JOIN memory_vectors v ON v.seq = m.seq WHERE m.seq IN ({})"
 )
 #: Work run with the indexes just brought up to date, under their lock, in a read transaction.
-Then = Callable[[sqlite3.Connection], None]
+Then = Callable[[Connection], None]
 
 
 class IndexSync:
     """Follows the change log for the derived indexes of one process (built in `build_app`)."""
 
-    def __init__(self, db: SqliteDatabase, indexes: Sequence[DerivedIndex]) -> None:
+    def __init__(self, db: Database, indexes: Sequence[DerivedIndex]) -> None:
         self._db = db
         self._indexes = tuple(indexes)
         self._connection_ready = False
@@ -89,17 +88,17 @@ class IndexSync:
                     index.prepare(conn)
             self._connection_ready = True
 
-    def _fell_behind(self, conn: sqlite3.Connection) -> bool:
+    def _fell_behind(self, conn: Connection) -> bool:
         oldest = conn.execute("SELECT min(seq) FROM vector_log").fetchone()[0]
         return oldest is not None and oldest > self._log_position + 1
 
-    def _load_all(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+    def _load_all(self, conn: Connection, progress: Progress | None = None) -> None:
         self._log_position = change_log_head(conn)
         for index in self._indexes:
             index.load(conn, progress)
         release_free_memory()  # the rows read on the way
 
-    def _apply_log(self, conn: sqlite3.Connection) -> None:
+    def _apply_log(self, conn: Connection) -> None:
         entries = conn.execute(
             "SELECT seq, memory_seq FROM vector_log WHERE seq > ? ORDER BY seq",
             (self._log_position,),
@@ -118,14 +117,14 @@ class IndexSync:
             index.apply(conn, changes)
 
 
-def prune_log(conn: sqlite3.Connection) -> None:
+def prune_log(conn: Connection) -> None:
     """Drop log entries older than the last `LOG_KEEP` (call inside a write transaction)."""
     head = change_log_head(conn)
     if head > LOG_KEEP:
         conn.execute("DELETE FROM vector_log WHERE seq <= ?", (head - LOG_KEEP,))
 
 
-def reload_everywhere(conn: sqlite3.Connection) -> None:
+def reload_everywhere(conn: Connection) -> None:
     """Make every process rebuild its derived data at its next refresh (call inside a write
     transaction, after changes the log does not describe, such as a rebuilt keyword index).
 
@@ -138,7 +137,7 @@ def reload_everywhere(conn: sqlite3.Connection) -> None:
     conn.execute("DELETE FROM vector_log WHERE seq < (SELECT max(seq) FROM vector_log)")
 
 
-def change_log_head(conn: sqlite3.Connection) -> int:
+def change_log_head(conn: Connection) -> int:
     """The last entry of the change log (0 for none): it moves at every change of a memory."""
     value = conn.execute("SELECT max(seq) FROM vector_log").fetchone()[0]
     return int(value) if value is not None else 0

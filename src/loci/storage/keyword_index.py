@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
-from loci.storage import memories
+from loci.storage import health, memories, sequence_documents
 from loci.storage.keyword_mirror import KeywordMirror
 from loci.storage.vector_index import KeyArray
 
@@ -41,11 +41,26 @@ class KeywordQuery(NamedTuple):
 
 
 class KeywordIndex(Protocol):
-    """What loci needs of a keyword index."""
+    """What loci needs of a keyword index (each runs on its engine's own connection)."""
 
     def search(self, conn: Any, query: KeywordQuery) -> Matches:
-        """The best `query.limit` matches of any of its words, best first, ties by seq (on
-        the engine's own connection)."""
+        """The best `query.limit` matches of any of its words, best first, ties by seq."""
+        ...
+
+    def naming(self, conn: Any, name: str, seqs: Sequence[int]) -> set[int]:
+        """Those of `seqs` whose text holds `name` (as whole words)."""
+        ...
+
+    def sequences(
+        self, conn: Any, words: Sequence[str], limit: int, namespaces: frozenset[str] | None
+    ) -> dict[int, float]:
+        """The sequences whose keyword documents best match any of `words` (of `namespaces`,
+        None for all): sequence id -> BM25 score, larger is better."""
+        ...
+
+    def rebuild(self, conn: Any) -> int:
+        """Index every memory and sequence document anew (a repair, inside a write
+        transaction); returns how many sequences there are."""
         ...
 
 
@@ -58,6 +73,28 @@ class SqlKeywords:
         if match is None or query.limit <= 0:
             return []
         return memories.keyword_search(conn, match, query.where, query.params, query.limit)
+
+    def naming(self, conn: sqlite3.Connection, name: str, seqs: Sequence[int]) -> set[int]:
+        """FTS5's phrase match of `name` among `seqs`."""
+        return memories.naming(conn, name, seqs)
+
+    def sequences(
+        self,
+        conn: sqlite3.Connection,
+        words: Sequence[str],
+        limit: int,
+        namespaces: frozenset[str] | None,
+    ) -> dict[int, float]:
+        """FTS5's ranking of the sequence documents."""
+        match = match_expression(words)
+        if match is None:
+            return {}
+        return sequence_documents.keyword_search(conn, match, limit, namespaces)
+
+    def rebuild(self, conn: sqlite3.Connection) -> int:
+        """FTS5's own rebuild of the memories' index, and every sequence document anew."""
+        health.rebuild_keyword_index(conn)
+        return sequence_documents.rebuild_documents(conn)
 
 
 class MirroredKeywords:
@@ -77,3 +114,21 @@ class MirroredKeywords:
             if found is not None:
                 return found
         return self._fallback.search(conn, query)
+
+    def naming(self, conn: sqlite3.Connection, name: str, seqs: Sequence[int]) -> set[int]:
+        """SQL's answer (the mirror holds no word positions)."""
+        return self._fallback.naming(conn, name, seqs)
+
+    def sequences(
+        self,
+        conn: sqlite3.Connection,
+        words: Sequence[str],
+        limit: int,
+        namespaces: frozenset[str] | None,
+    ) -> dict[int, float]:
+        """SQL's answer (the mirror holds the memories only)."""
+        return self._fallback.sequences(conn, words, limit, namespaces)
+
+    def rebuild(self, conn: sqlite3.Connection) -> int:
+        """SQL's rebuild (the mirror follows it through the change log)."""
+        return self._fallback.rebuild(conn)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage.db import Connection
 from loci.storage.derived import MemoryChanges, Progress
 from loci.storage.fts_terms import WordTerms, create_scratch, term_counts
 from loci.storage.name_codes import NameCodes
@@ -100,26 +101,27 @@ class KeywordMirror:
         self._scratch = np.zeros(0)
         self._outdated = False
 
-    def prepare(self, conn: sqlite3.Connection) -> None:
+    def prepare(self, conn: Connection) -> None:
         """The scratch and vocabulary tables it reads terms through (temp schema)."""
-        create_scratch(conn)
-        create_vocabularies(conn)
+        create_scratch(_fts5(conn))
+        create_vocabularies(_fts5(conn))
 
-    def load(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+    def load(self, conn: Connection, progress: Progress | None = None) -> None:
         """Read every document's postings if the store is big enough to be worth it."""
         del progress
-        if self.wanted(self._count(conn)):
-            self.read(conn)
+        if self.wanted(self._count(_fts5(conn))):
+            self.read(_fts5(conn))
         else:
             self.unload()
 
-    def apply(self, conn: sqlite3.Connection, changes: MemoryChanges) -> None:
+    def apply(self, conn: Connection, changes: MemoryChanges) -> None:
         """Follow the changes, or read anew once that is cheaper or the store has grown big
         enough to be worth mirroring."""
+        sqlite = _fts5(conn)
         stored = [(int(row[0]), str(row[1]), str(row[3])) for row in changes.stored]
-        self.change(conn, stored, changes.gone)
-        if self.needs_reload() or (not self.loaded and self.wanted(self._count(conn))):
-            self.read(conn)
+        self.change(sqlite, stored, changes.gone)
+        if self.needs_reload() or (not self.loaded and self.wanted(self._count(sqlite))):
+            self.read(sqlite)
 
     def clear(self) -> None:
         """Drop everything (searches go back to SQL)."""
@@ -308,6 +310,13 @@ def _touched(positions: Positions, terms: int, scratch: Floats) -> Positions:
     if positions.shape[0] * 8 > scratch.shape[0]:
         return np.flatnonzero(scratch)
     return np.unique(positions)
+
+
+def _fts5(conn: Connection) -> sqlite3.Connection:
+    """The SQLite connection a mirror reads FTS5 through (mirrors are built for SQLite only)."""
+    if not isinstance(conn, sqlite3.Connection):
+        raise TypeError("the keyword mirror follows a SQLite store's FTS5 index")
+    return conn
 
 
 def _idf(total: int, hits: int) -> float:

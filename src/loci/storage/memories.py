@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.storage import passages, placements
+from loci.storage.db import Connection
 from loci.storage.placements import PLACE_JSON, Placement
 from loci.storage.vector_blob import VectorBlob
 
@@ -47,7 +47,7 @@ class NewMemory:
     passages: Sequence[passages.NewPassage] = ()  # spans embedded on their own (long text)
 
 
-def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> None:
+def ensure_namespaces(conn: Connection, names: set[str], now: str) -> None:
     """Create namespaces that do not exist yet."""
     conn.executemany(
         "INSERT INTO namespaces(name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
@@ -55,7 +55,7 @@ def ensure_namespaces(conn: sqlite3.Connection, names: set[str], now: str) -> No
     )
 
 
-def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> list[int]:
+def insert_memories(conn: Connection, items: Sequence[NewMemory]) -> list[int]:
     """Insert memories, their tags, passages and places in sequences (call inside a write
     transaction); returns their seqs."""
     seqs: list[int] = []
@@ -99,18 +99,18 @@ def insert_memories(conn: sqlite3.Connection, items: Sequence[NewMemory]) -> lis
     return seqs
 
 
-def existing_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
+def existing_ids(conn: Connection, ids: Sequence[str]) -> set[str]:
     """Which of `ids` are stored."""
     return {row[0] for row in _rows_in(conn, "SELECT id FROM memories WHERE id IN ({})", ids)}
 
 
-def namespaces_of_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, str]:
+def namespaces_of_ids(conn: Connection, ids: Sequence[str]) -> dict[str, str]:
     """The namespace of each of `ids` that is stored."""
     rows = _rows_in(conn, "SELECT id, namespace FROM memories WHERE id IN ({})", ids)
     return {str(row[0]): str(row[1]) for row in rows}
 
 
-def existing_hashes(conn: sqlite3.Connection, pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
+def existing_hashes(conn: Connection, pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
     """Which (namespace, content_hash) pairs are stored."""
     found: set[tuple[str, str]] = set()
     for namespace, digest in pairs:
@@ -123,7 +123,7 @@ def existing_hashes(conn: sqlite3.Connection, pairs: set[tuple[str, str]]) -> se
     return found
 
 
-def rows_by_seq(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Sequence[Any]]:
+def rows_by_seq(conn: Connection, seqs: Sequence[int]) -> dict[int, Sequence[Any]]:
     """`COLUMNS` rows by seq (for callers that build their own models from them)."""
     rows = _rows_in(conn, f"SELECT {COLUMNS} FROM memories m WHERE m.seq IN ({{}})", seqs)
     return {int(row[0]): row for row in rows}
@@ -134,13 +134,13 @@ def in_scope(namespace: str | None) -> tuple[str, list[str]]:
     return ("m.namespace = ?", [namespace]) if namespace is not None else ("1", [])
 
 
-def count_in_scope(conn: sqlite3.Connection, namespace: str | None) -> int:
+def count_in_scope(conn: Connection, namespace: str | None) -> int:
     """How many memories a namespace (or the store) holds."""
     where, params = in_scope(namespace)
     return int(conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0])
 
 
-def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> Row | None:
+def fetch_by_id(conn: Connection, memory_id: str) -> Row | None:
     """One memory's `COLUMNS` row by id, or by the id of a memory merged into it."""
     row: Row | None = conn.execute(
         f"SELECT {COLUMNS} FROM memories m WHERE m.id = ?", (memory_id,)
@@ -154,17 +154,13 @@ def fetch_by_id(conn: sqlite3.Connection, memory_id: str) -> Row | None:
     return row
 
 
-def matching_seqs(
-    conn: sqlite3.Connection, where: str, params: Sequence[Any]
-) -> npt.NDArray[np.int64]:
+def matching_seqs(conn: Connection, where: str, params: Sequence[Any]) -> npt.NDArray[np.int64]:
     """Seqs of the memories a compiled filter admits."""
     rows = conn.execute(f"SELECT m.seq FROM memories m WHERE {where}", params).fetchall()
     return np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
 
 
-def matching_ids(
-    conn: sqlite3.Connection, where: str, params: Sequence[Any], limit: int
-) -> list[str]:
+def matching_ids(conn: Connection, where: str, params: Sequence[Any], limit: int) -> list[str]:
     """Ids of up to `limit` memories a compiled filter admits, oldest first."""
     rows = conn.execute(
         f"SELECT m.id FROM memories m WHERE {where} ORDER BY m.seq LIMIT ?", [*params, limit]
@@ -172,9 +168,7 @@ def matching_ids(
     return [row[0] for row in rows]
 
 
-def embeddings_by_hash(
-    conn: sqlite3.Connection, where: str, params: Sequence[Any]
-) -> dict[str, bytes]:
+def embeddings_by_hash(conn: Connection, where: str, params: Sequence[Any]) -> dict[str, bytes]:
     """content_hash -> stored embedding of the memories a compiled filter admits."""
     rows = conn.execute(
         "SELECT m.content_hash, v.embedding FROM memories m "
@@ -184,7 +178,7 @@ def embeddings_by_hash(
     return {str(row[0]): bytes(row[1]) for row in rows}
 
 
-def naming(conn: sqlite3.Connection, name: str, seqs: Sequence[int]) -> set[int]:
+def naming(conn: Connection, name: str, seqs: Sequence[int]) -> set[int]:
     """Those of `seqs` whose text holds `name` (as whole words, in the keyword index)."""
     if not seqs:
         return set()
@@ -197,7 +191,7 @@ def naming(conn: sqlite3.Connection, name: str, seqs: Sequence[int]) -> set[int]
 
 
 def keyword_search(
-    conn: sqlite3.Connection, match: str, where: str, params: Sequence[Any], limit: int
+    conn: Connection, match: str, where: str, params: Sequence[Any], limit: int
 ) -> list[tuple[int, float]]:
     """(seq, bm25) of the best keyword matches among admitted memories; lower bm25 is better."""
     if where == "1":
@@ -214,13 +208,13 @@ def keyword_search(
     return [(int(seq), float(rank)) for seq, rank in rows]
 
 
-def delete_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> list[str]:
+def delete_ids(conn: Connection, ids: Sequence[str]) -> list[str]:
     """Delete memories by id; returns the ids that existed."""
     rows = _rows_in(conn, "DELETE FROM memories WHERE id IN ({}) RETURNING id", ids)
     return [row[0] for row in rows]
 
 
-def touch(conn: sqlite3.Connection, seqs: Sequence[int], now: str) -> None:
+def touch(conn: Connection, seqs: Sequence[int], now: str) -> None:
     """Record an access: bump access_count and set last_accessed."""
     conn.executemany(
         "UPDATE memories SET access_count = access_count + 1, last_accessed = ? WHERE seq = ?",
@@ -228,17 +222,17 @@ def touch(conn: sqlite3.Connection, seqs: Sequence[int], now: str) -> None:
     )
 
 
-def set_importance(conn: sqlite3.Connection, seq: int, importance: float) -> None:
+def set_importance(conn: Connection, seq: int, importance: float) -> None:
     """Write one memory's importance (the change log tells the filter mirror)."""
     conn.execute("UPDATE memories SET importance = ? WHERE seq = ?", (importance, seq))
 
 
-def namespace_exists(conn: sqlite3.Connection, name: str) -> bool:
+def namespace_exists(conn: Connection, name: str) -> bool:
     """Whether the namespace is known."""
     return conn.execute("SELECT 1 FROM namespaces WHERE name = ?", (name,)).fetchone() is not None
 
 
-def list_namespaces(conn: sqlite3.Connection) -> list[Row]:
+def list_namespaces(conn: Connection) -> list[Row]:
     """Every namespace with its memory count, by name."""
     rows = conn.execute(
         "SELECT n.name, n.created_at, (SELECT count(*) FROM memories m WHERE m.namespace = n.name) "
@@ -247,21 +241,21 @@ def list_namespaces(conn: sqlite3.Connection) -> list[Row]:
     return list(rows)
 
 
-def count_in_namespace(conn: sqlite3.Connection, name: str) -> int:
+def count_in_namespace(conn: Connection, name: str) -> int:
     """How many memories a namespace holds."""
     return int(
         conn.execute("SELECT count(*) FROM memories WHERE namespace = ?", (name,)).fetchone()[0]
     )
 
 
-def delete_namespace(conn: sqlite3.Connection, name: str) -> int:
+def delete_namespace(conn: Connection, name: str) -> int:
     """Delete a namespace and its memories; returns how many memories went."""
     removed = conn.execute("DELETE FROM memories WHERE namespace = ?", (name,)).rowcount
     conn.execute("DELETE FROM namespaces WHERE name = ?", (name,))
     return int(removed)
 
 
-def rename_namespace(conn: sqlite3.Connection, old: str, new: str) -> int:
+def rename_namespace(conn: Connection, old: str, new: str) -> int:
     """Rename a namespace (its memories follow by ON UPDATE CASCADE); returns how many moved."""
     moved = count_in_namespace(conn, old)
     conn.execute("UPDATE namespaces SET name = ? WHERE name = ?", (new, old))
@@ -269,7 +263,7 @@ def rename_namespace(conn: sqlite3.Connection, old: str, new: str) -> int:
 
 
 def iter_memories(
-    conn: sqlite3.Connection,
+    conn: Connection,
     where: str,
     params: Sequence[Any],
     with_vectors: bool,
@@ -291,13 +285,13 @@ def iter_memories(
             yield row, (row[VECTOR_COLUMN] if with_vectors else None)
 
 
-def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
+def get_meta(conn: Connection, key: str) -> str | None:
     """A value of the meta table."""
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return None if row is None else str(row[0])
 
 
-def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+def set_meta(conn: Connection, key: str, value: str) -> None:
     """Set a value of the meta table."""
     conn.execute(
         "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -305,7 +299,7 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     )
 
 
-def _rows_in(conn: sqlite3.Connection, statement: str, values: Sequence[Any]) -> list[Any]:
+def _rows_in(conn: Connection, statement: str, values: Sequence[Any]) -> list[Any]:
     """Run `statement` (one `{}` for the IN list) over `values` in chunks SQLite accepts."""
     rows: list[Any] = []
     for chunk in _chunks(list(values), 500):

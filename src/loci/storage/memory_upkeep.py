@@ -5,11 +5,11 @@ callers' (`lifecycle`, `memory`)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from loci.storage.db import Connection
 from loci.storage.memories import Row, in_scope
 from loci.storage.vector_blob import VectorBlob
 
@@ -25,7 +25,7 @@ class MergedText:
     importance: float
 
 
-def unsequenced(conn: sqlite3.Connection, scope: str | None) -> list[tuple[int, str]]:
+def unsequenced(conn: Connection, scope: str | None) -> list[tuple[int, str]]:
     """(seq, namespace) of the memories of `scope` (None: all) that are in no sequence."""
     where, params = in_scope(scope)
     rows = conn.execute(
@@ -37,7 +37,7 @@ def unsequenced(conn: sqlite3.Connection, scope: str | None) -> list[tuple[int, 
 
 
 def merge(
-    conn: sqlite3.Connection,
+    conn: Connection,
     keep_seq: int,
     folded: Sequence[tuple[int, str]],
     merged: MergedText,
@@ -82,7 +82,7 @@ def merge(
     conn.execute(f"DELETE FROM memories WHERE seq IN ({marks})", seqs)
 
 
-def important_above(conn: sqlite3.Connection, scope: str | None, floor: float) -> list[Row]:
+def important_above(conn: Connection, scope: str | None, floor: float) -> list[Row]:
     """The memories of `scope` whose importance is above `floor`: (seq, id, content,
     importance, created_at, last_accessed, access_count, decayed_at)."""
     where, params = in_scope(scope)
@@ -93,7 +93,7 @@ def important_above(conn: sqlite3.Connection, scope: str | None, floor: float) -
     ).fetchall()
 
 
-def set_decayed(conn: sqlite3.Connection, changes: Sequence[tuple[int, float]], stamp: str) -> None:
+def set_decayed(conn: Connection, changes: Sequence[tuple[int, float]], stamp: str) -> None:
     """Give each memory (seq, importance) its lowered importance, decayed at `stamp`."""
     conn.executemany(
         "UPDATE memories SET importance = ?, decayed_at = ? WHERE seq = ?",
@@ -101,13 +101,13 @@ def set_decayed(conn: sqlite3.Connection, changes: Sequence[tuple[int, float]], 
     )
 
 
-def contents(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+def contents(conn: Connection) -> list[tuple[int, str]]:
     """Every memory's (seq, content), in order."""
     rows = conn.execute("SELECT seq, content FROM memories ORDER BY seq").fetchall()
     return [(int(seq), str(text)) for seq, text in rows]
 
 
-def set_embeddings(conn: sqlite3.Connection, vectors: Sequence[tuple[int, bytes]]) -> None:
+def set_embeddings(conn: Connection, vectors: Sequence[tuple[int, bytes]]) -> None:
     """Store a new vector for each memory (seq, float32 bytes)."""
     conn.executemany(
         "INSERT INTO memory_vectors(seq, embedding) VALUES (?, ?) "
@@ -116,7 +116,7 @@ def set_embeddings(conn: sqlite3.Connection, vectors: Sequence[tuple[int, bytes]
     )
 
 
-def summary(conn: sqlite3.Connection, namespace: str | None) -> tuple[int, Any, Any, Any]:
+def summary(conn: Connection, namespace: str | None) -> tuple[int, Any, Any, Any]:
     """(count, oldest created_at, newest, average importance) of a namespace (None: all)."""
     where, params = ("m.namespace = ?", [namespace]) if namespace else ("1", [])
     total, oldest, newest, average = conn.execute(
@@ -127,7 +127,7 @@ def summary(conn: sqlite3.Connection, namespace: str | None) -> tuple[int, Any, 
     return int(total), oldest, newest, average
 
 
-def top_tags(conn: sqlite3.Connection, namespace: str | None, limit: int) -> dict[str, int]:
+def top_tags(conn: Connection, namespace: str | None, limit: int) -> dict[str, int]:
     """The `limit` commonest tags with their counts, most common first."""
     if namespace is None:  # no join: it would look up each tag's memory
         query = "SELECT tag, count(*) AS n FROM memory_tags GROUP BY tag"

@@ -4,12 +4,12 @@ kept in step with the change log."""
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from loci.storage.db import Connection
 from loci.storage.derived import MemoryChanges, Progress
 from loci.storage.vector_index import VectorIndex
 
@@ -30,11 +30,11 @@ class MemoryVectors:
         self.index = index
         self._dimensions = dimensions
 
-    def prepare(self, conn: sqlite3.Connection) -> None:
+    def prepare(self, conn: Connection) -> None:
         """Nothing to make."""
         del conn
 
-    def load(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+    def load(self, conn: Connection, progress: Progress | None = None) -> None:
         """Read every vector, a chunk at a time (reporting how many were read)."""
         self.index.clear()
         total = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
@@ -47,7 +47,7 @@ class MemoryVectors:
             if progress is not None:
                 progress(done, total)
 
-    def apply(self, conn: sqlite3.Connection, changes: MemoryChanges) -> None:
+    def apply(self, conn: Connection, changes: MemoryChanges) -> None:
         """Store the changed vectors, drop the deleted ones."""
         del conn
         self._upsert(changes.stored)

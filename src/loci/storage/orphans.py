@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.db import Database
 
 ADVICE = (
     "the database was emptied or replaced since they were written; stop loci and put back "
@@ -18,7 +18,7 @@ ADVICE = (
 )
 
 
-def orphaned_files(db: SqliteDatabase, home: Path) -> list[str]:
+def orphaned_files(db: Database, home: Path) -> list[str]:
     """One sentence per kind of file that the database has no record of at all."""
     with db.snapshot() as conn:
         has_checkpoints = conn.execute("SELECT 1 FROM checkpoints LIMIT 1").fetchone()

@@ -9,13 +9,13 @@ memories' vectors. A search over passages answers by memory: its best passage.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage.db import Connection
 from loci.storage.derived import MemoryChanges, Progress
 from loci.storage.vector_blob import VectorBlob
 from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
@@ -41,7 +41,7 @@ class NewPassage(NamedTuple):
     embedding: bytes
 
 
-def insert(conn: sqlite3.Connection, seq: int, passages: Sequence[NewPassage]) -> None:
+def insert(conn: Connection, seq: int, passages: Sequence[NewPassage]) -> None:
     """Store a memory's passages (inside the transaction that stores the memory)."""
     conn.executemany(
         'INSERT INTO passages(seq, start, "end", embedding) VALUES (?, ?, ?, ?)',
@@ -49,7 +49,7 @@ def insert(conn: sqlite3.Connection, seq: int, passages: Sequence[NewPassage]) -
     )
 
 
-def replace(conn: sqlite3.Connection, seq: int, passages: Sequence[NewPassage]) -> None:
+def replace(conn: Connection, seq: int, passages: Sequence[NewPassage]) -> None:
     """Swap a memory's passages for new ones (a reindex), logged for other processes."""
     conn.execute("DELETE FROM passages WHERE seq = ?", (seq,))
     insert(conn, seq, passages)
@@ -95,17 +95,17 @@ class PassageIndex:
             self._of_memory.setdefault(int(row[1]), []).append(int(row[0]))
         self._arrays = None
 
-    def prepare(self, conn: sqlite3.Connection) -> None:
+    def prepare(self, conn: Connection) -> None:
         """Nothing to make."""
         del conn
 
-    def load(self, conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+    def load(self, conn: Connection, progress: Progress | None = None) -> None:
         """Read every passage."""
         del progress
         self.clear()
         self.add(conn.execute(ALL).fetchall())
 
-    def apply(self, conn: sqlite3.Connection, changes: MemoryChanges) -> None:
+    def apply(self, conn: Connection, changes: MemoryChanges) -> None:
         """Read the passages of the changed memories anew."""
         self.drop_memories(changes.touched)
         present = sorted(int(row[0]) for row in changes.stored)
@@ -155,14 +155,12 @@ class PassageIndex:
         return Allowed(namespaces=allowed.namespaces, keys=ids[np.isin(seqs, allowed.keys)])
 
 
-def read_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> list[Any]:
+def read_of(conn: Connection, seqs: Sequence[int]) -> list[Any]:
     """The passages of some memories, as `PassageIndex.add` takes them."""
     return conn.execute(OF_MEMORIES, (json.dumps(list(seqs)),)).fetchall()
 
 
-def by_content(
-    conn: sqlite3.Connection, where: str, params: Sequence[Any]
-) -> dict[str, list[NewPassage]]:
+def by_content(conn: Connection, where: str, params: Sequence[Any]) -> dict[str, list[NewPassage]]:
     """content_hash -> the passages of the memories a compiled filter admits (text stored
     again keeps them)."""
     rows = conn.execute(
@@ -176,7 +174,7 @@ def by_content(
     return found
 
 
-def missing(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+def missing(conn: Connection) -> list[tuple[int, str]]:
     """(seq, content) of the memories without passages (for `loci reindex` to look at)."""
     return conn.execute(
         "SELECT m.seq, m.content FROM memories m "

@@ -7,11 +7,11 @@ have an actor (who said or did it).
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loci.errors import ConflictError
+from loci.storage.db import Connection
 
 #: Each memory's place as JSON (NULL for none), for reading with the memory's row.
 PLACE_JSON = (
@@ -35,7 +35,7 @@ class Placement:
     append_if_taken: bool = False
 
 
-def place_all(conn: sqlite3.Connection, items: Sequence[tuple[str, int, Placement]]) -> None:
+def place_all(conn: Connection, items: Sequence[tuple[str, int, Placement]]) -> None:
     """Put memories (namespace, seq, placement) into their sequences, a namespace at a time."""
     by_namespace: dict[str, list[tuple[int, Placement]]] = {}
     for namespace, seq, placement in items:
@@ -44,7 +44,7 @@ def place_all(conn: sqlite3.Connection, items: Sequence[tuple[str, int, Placemen
         place(conn, namespace, placed)
 
 
-def place(conn: sqlite3.Connection, namespace: str, items: Sequence[tuple[int, Placement]]) -> None:
+def place(conn: Connection, namespace: str, items: Sequence[tuple[int, Placement]]) -> None:
     """Put memories (seq, placement) into their sequences, creating those that do not exist
     yet; items without a position follow the last item, in the order given."""
     ids: dict[str, int] = {}
@@ -74,7 +74,7 @@ def place(conn: sqlite3.Connection, namespace: str, items: Sequence[tuple[int, P
         )
 
 
-def _sequence_id(conn: sqlite3.Connection, namespace: str, placement: Placement) -> int:
+def _sequence_id(conn: Connection, namespace: str, placement: Placement) -> int:
     conn.execute(
         "INSERT INTO sequences(namespace, name, kind) VALUES (?, ?, ?) "
         "ON CONFLICT (namespace, name) DO NOTHING",
@@ -86,14 +86,14 @@ def _sequence_id(conn: sqlite3.Connection, namespace: str, placement: Placement)
     return int(row[0])
 
 
-def _taken(conn: sqlite3.Connection, sequence: int, position: float) -> bool:
+def _taken(conn: Connection, sequence: int, position: float) -> bool:
     row = conn.execute(
         "SELECT 1 FROM sequence_items WHERE sequence = ? AND position = ?", (sequence, position)
     ).fetchone()
     return row is not None
 
 
-def _last_position(conn: sqlite3.Connection, sequence: int) -> float:
+def _last_position(conn: Connection, sequence: int) -> float:
     row = conn.execute(
         "SELECT max(position) FROM sequence_items WHERE sequence = ?", (sequence,)
     ).fetchone()

@@ -152,6 +152,11 @@ class SqliteDatabase:
         with self._lock, translated(self.path):
             return schema.done(self._conn, self.schemas)
 
+    def size_bytes(self) -> int:
+        """The database file and its write-ahead log."""
+        siblings = [self.path.with_name(self.path.name + suffix) for suffix in ("", "-wal", "-shm")]
+        return sum(p.stat().st_size for p in siblings if p.exists())
+
     def close(self) -> None:
         """Run the queued writes, then close the connection (idempotent)."""
         with self._lock:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage.db import Connection
 from loci.timeutil import format_time, parse_time
 
 MEMORY_TIME = "coalesce(occurred_at, created_at)"
@@ -36,7 +36,7 @@ def within_clause(spans: Sequence[Span]) -> tuple[str, list[Any]]:
     return f"({clauses})", params
 
 
-def years(conn: sqlite3.Connection) -> list[int]:
+def years(conn: Connection) -> list[int]:
     """Every year from the earliest memory's time to the latest's, of the times from
     FIRST_YEAR to LAST_YEAR (empty when no memory has a time there)."""
     bounds = (f"{FIRST_YEAR}", f"{LAST_YEAR + 1}")
@@ -60,7 +60,7 @@ def _year_of(stamp: str) -> int:
 
 
 def seqs_within(
-    conn: sqlite3.Connection, spans: Sequence[Span], where: str, params: Sequence[Any], limit: int
+    conn: Connection, spans: Sequence[Span], where: str, params: Sequence[Any], limit: int
 ) -> npt.NDArray[np.int64]:
     """Seqs of up to `limit` admitted memories whose time falls in the spans: the earliest,
     in time order."""
@@ -75,7 +75,7 @@ def seqs_within(
     return np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
 
 
-def times_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, float]:
+def times_of(conn: Connection, seqs: Sequence[int]) -> dict[int, float]:
     """The time (POSIX seconds) of each memory in `seqs` that has one that parses."""
     if not seqs:
         return {}
@@ -87,7 +87,7 @@ def times_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, float]:
     return {seq: value for seq, value in seconds.items() if not math.isnan(value)}
 
 
-def undated(conn: sqlite3.Connection, seqs: Sequence[int]) -> set[int]:
+def undated(conn: Connection, seqs: Sequence[int]) -> set[int]:
     """Those of `seqs` given no time of their own (their time is when they were stored)."""
     rows = conn.execute(
         "SELECT m.seq FROM json_each(?) j CROSS JOIN memories m ON m.seq = j.value "

@@ -11,11 +11,11 @@ corrects the cast; reading the cast only groups the rows.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from loci.storage.db import Connection
 from loci.story import names, resolution
 from loci.story.corrections import Correction
 from loci.story.entity import INTRODUCTION_CHARS, Entity
@@ -49,13 +49,13 @@ class EntityGraph(Protocol):
     transaction: the SQLite graph writes in it, so a piece of text and what it says about its
     names commit together."""
 
-    def surfaces(self, conn: sqlite3.Connection, session: int) -> list[str]:
+    def surfaces(self, conn: Connection, session: int) -> list[str]:
         """Every name the story knows, as written (the gazetteer)."""
         ...
 
     def record(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         session: int,
         observed: Sequence[Observed],
         words: Mapping[str, WordCase],
@@ -65,24 +65,24 @@ class EntityGraph(Protocol):
         mentions met (pairs of indexes into `observed`)."""
         ...
 
-    def resolve(self, conn: sqlite3.Connection, session: int) -> None:
+    def resolve(self, conn: Connection, session: int) -> None:
         """Work out again who is who, from the evidence and the writer's corrections."""
         ...
 
-    def correct(self, conn: sqlite3.Connection, session: int, correction: Correction) -> None:
+    def correct(self, conn: Connection, session: int, correction: Correction) -> None:
         """Keep a correction of the writer's (it is applied at the next `resolve`)."""
         ...
 
-    def corrections(self, conn: sqlite3.Connection, session: int) -> list[Correction]:
+    def corrections(self, conn: Connection, session: int) -> list[Correction]:
         """The writer's corrections, in order."""
         ...
 
-    def entities(self, conn: sqlite3.Connection, session: int) -> list[Entity]:
+    def entities(self, conn: Connection, session: int) -> list[Entity]:
         """Every entity of the session, most mentioned first."""
         ...
 
     def related(
-        self, conn: sqlite3.Connection, entities: Sequence[Entity], ids: Collection[int]
+        self, conn: Connection, entities: Sequence[Entity], ids: Collection[int]
     ) -> list[tuple[int, int, str, int]]:
         """Relations (a, b, kind, weight) between `entities` touching any of `ids`."""
         ...
@@ -91,14 +91,14 @@ class EntityGraph(Protocol):
 class SqliteGraph:
     """`EntityGraph` in the story tables of the SQLite store."""
 
-    def surfaces(self, conn: sqlite3.Connection, session: int) -> list[str]:
+    def surfaces(self, conn: Connection, session: int) -> list[str]:
         """Every name the story knows, as written."""
         rows = conn.execute("SELECT written FROM story_names WHERE session = ?", (session,))
         return [written for (written,) in rows]
 
     def record(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         session: int,
         observed: Sequence[Observed],
         words: Mapping[str, WordCase],
@@ -127,11 +127,11 @@ class SqliteGraph:
         _meet(conn, session, [(ids[i], ids[j], kind) for i, j, kind in pairs])
         return Recorded(ids, new)
 
-    def resolve(self, conn: sqlite3.Connection, session: int) -> None:
+    def resolve(self, conn: Connection, session: int) -> None:
         """Work out again who is who."""
         resolution.resolve(conn, session, self.corrections(conn, session))
 
-    def correct(self, conn: sqlite3.Connection, session: int, correction: Correction) -> None:
+    def correct(self, conn: Connection, session: int, correction: Correction) -> None:
         """Keep a correction (its names exist: `loci.story.corrections` checked them)."""
         for written in correction.new_names():
             conn.execute(
@@ -152,7 +152,7 @@ class SqliteGraph:
             ),
         )
 
-    def corrections(self, conn: sqlite3.Connection, session: int) -> list[Correction]:
+    def corrections(self, conn: Connection, session: int) -> list[Correction]:
         """The writer's corrections, in order."""
         rows = conn.execute(
             "SELECT action, name, other, interaction, at FROM story_corrections "
@@ -161,7 +161,7 @@ class SqliteGraph:
         )
         return [Correction(*row) for row in rows]
 
-    def entities(self, conn: sqlite3.Connection, session: int) -> list[Entity]:
+    def entities(self, conn: Connection, session: int) -> list[Entity]:
         """Every entity of the session, most mentioned first, with its names."""
         rows = conn.execute(
             "SELECT id, written, mentions, first_pos, first_seen, recent_seen, "
@@ -171,7 +171,7 @@ class SqliteGraph:
         return resolution.entities(rows, self.corrections(conn, session))
 
     def related(
-        self, conn: sqlite3.Connection, entities: Sequence[Entity], ids: Collection[int]
+        self, conn: Connection, entities: Sequence[Entity], ids: Collection[int]
     ) -> list[tuple[int, int, str, int]]:
         """Entities that appear with any of `ids` (in one paragraph), strongest first."""
         entity_of = {name: e.id for e in entities for name in e.names}
@@ -191,9 +191,7 @@ class SqliteGraph:
         return [(a, b, "appears_with", weight) for (a, b), weight in ranked]
 
 
-def _rows(
-    conn: sqlite3.Connection, session: int, keys: Sequence[str]
-) -> dict[str, dict[str, object]]:
+def _rows(conn: Connection, session: int, keys: Sequence[str]) -> dict[str, dict[str, object]]:
     """The name rows of `keys` that exist, by key."""
     cursor = conn.execute(
         "SELECT * FROM story_names WHERE session = ? AND key IN (SELECT value FROM json_each(?))",
@@ -203,7 +201,7 @@ def _rows(
     return {row[2]: dict(zip(columns, row, strict=True)) for row in cursor}
 
 
-def _new_row(conn: sqlite3.Connection, session: int, key: str, seen: Observed) -> dict[str, object]:
+def _new_row(conn: Connection, session: int, key: str, seen: Observed) -> dict[str, object]:
     cursor = conn.execute(
         "INSERT INTO story_names (session, key, written, first_pos, first_seen) "
         "VALUES (?, ?, ?, ?, ?) RETURNING *",
@@ -239,7 +237,7 @@ def _count(row: dict[str, object], seen: Observed) -> None:
         row["first_seen"] = f"{first}\n{seen.excerpt}".strip()
 
 
-def _save(conn: sqlite3.Connection, row: dict[str, object]) -> None:
+def _save(conn: Connection, row: dict[str, object]) -> None:
     columns = ("written", "mentions", *_VOTES, "male", "female", "recent_seen", "first_seen")
     conn.execute(
         f"UPDATE story_names SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
@@ -247,7 +245,7 @@ def _save(conn: sqlite3.Connection, row: dict[str, object]) -> None:
     )
 
 
-def _meet(conn: sqlite3.Connection, session: int, met: Sequence[tuple[int, int, str]]) -> None:
+def _meet(conn: Connection, session: int, met: Sequence[tuple[int, int, str]]) -> None:
     """Count the meetings of names (in a paragraph, a sentence, or restating one another)."""
     counts: dict[tuple[int, int], dict[str, int]] = {}
     for a, b, kind in met:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
+from loci.storage.db import Connection
 from loci.story import kinds, names, people, store
 from loci.story.castview import CastView
 from loci.story.entity import Entity
@@ -60,7 +60,7 @@ def search(
 
 
 def _hits(
-    conn: sqlite3.Connection,
+    conn: Connection,
     found: store.Session,
     ranked: list[Scored],
     known: Sequence[Entity],

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
+from loci.storage.db import Connection
 from loci.story import store, valve
 from loci.story.models import ArchivedChunk
 from loci.tokens import TokenCounter
@@ -13,7 +13,7 @@ PREVIEW_CHARS = 120
 
 
 def relieve_if_needed(
-    conn: sqlite3.Connection, found: store.Session, counter: TokenCounter
+    conn: Connection, found: store.Session, counter: TokenCounter
 ) -> list[ArchivedChunk]:
     """Count the window; past its trigger, archive its oldest whole units in chunks until it
     is down to its target, and record the relief. Returns the chunks archived."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Sequence
 
+from loci.storage.db import Connection
 from loci.story import cast, corrections, kinds, names
 from loci.story.entity import INTRODUCTION_CHARS, Entity, Seen
 from loci.story.kinds import Kind, Votes
@@ -24,7 +24,7 @@ _VOTE_COLUMNS = (
 )
 
 
-def resolve(conn: sqlite3.Connection, session: int, kept: list[corrections.Correction]) -> None:
+def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) -> None:
     """Gather the session's names into people, apply the corrections, and save who is who."""
     rows = conn.execute(
         f"SELECT id, key, written, coalesce(person, id), kind, {_VOTE_COLUMNS} "
@@ -48,7 +48,7 @@ def resolve(conn: sqlite3.Connection, session: int, kept: list[corrections.Corre
     conn.executemany("UPDATE story_names SET person = ?, kind = ? WHERE id = ?", changed)
 
 
-def _cases(conn: sqlite3.Connection, session: int, written: Sequence[str]) -> dict[str, WordCase]:
+def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, WordCase]:
     words = sorted({kinds.word_key(w) for text in written for w in _WORD.findall(text)})
     rows = conn.execute(
         "SELECT word, lower, inside FROM story_words WHERE session = ? AND word IN "
@@ -58,7 +58,7 @@ def _cases(conn: sqlite3.Connection, session: int, written: Sequence[str]) -> di
     return {word: WordCase(lower, inside) for word, lower, inside in rows}
 
 
-def _together(conn: sqlite3.Connection, session: int) -> dict[tuple[int, int], cast.Together]:
+def _together(conn: Connection, session: int) -> dict[tuple[int, int], cast.Together]:
     rows = conn.execute(
         "SELECT a, b, sentence, apposition FROM story_meetings WHERE session = ? AND "
         "(sentence > 0 OR apposition > 0)",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 import threading
 from collections.abc import Collection, Sequence
 from concurrent.futures import Future
@@ -17,7 +16,7 @@ from loci import fields
 from loci.errors import InvalidInputError
 from loci.search.engine import MemoryEngine, vector_bytes
 from loci.search.query_words import fts_match
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.db import Connection, Database
 from loci.story import ingest, relief, store, threads, valve
 from loci.story.castview import CastView
 from loci.story.entity import Entity
@@ -60,7 +59,7 @@ class StoryService:
         graph: EntityGraph,
         limits: StoryLimits,
     ) -> None:
-        self.db: SqliteDatabase = engine.db
+        self.db: Database = engine.db
         self.engine = engine
         self.counter = counter
         self.extractor = extractor
@@ -257,11 +256,11 @@ class StoryService:
             )
         return Query(vector.result(), names, found.stream_tokens, keyword_ids)
 
-    def entities(self, conn: sqlite3.Connection, found: store.Session) -> list[Entity]:
+    def entities(self, conn: Connection, found: store.Session) -> list[Entity]:
         """The session's entities, read again only when the session has changed since."""
         return self.view(conn, found).entities
 
-    def view(self, conn: sqlite3.Connection, found: store.Session) -> CastView:
+    def view(self, conn: Connection, found: store.Session) -> CastView:
         """The session's cast, read again only when the session has changed since."""
         cached = self._views.get(found.id)
         if cached is not None and cached[0] == found.updated_at:
@@ -330,7 +329,7 @@ class StoryService:
             raise InvalidInputError(f"{field} must not contain NUL characters", field=field)
         return value
 
-    def _append(self, conn: sqlite3.Connection, found: store.Session, piece: ingest.Piece) -> bool:
+    def _append(self, conn: Connection, found: store.Session, piece: ingest.Piece) -> bool:
         """Append a piece: its text, its passages, and (for story text, not the writer's
         prompt) what it says of the cast and its plot threads. Returns whether it brought a
         name the story had not met."""

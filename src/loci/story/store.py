@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from loci.errors import NotFoundError
 from loci.fields import shown
+from loci.storage.db import Connection
 from loci.story.models import StorySettings
 from loci.timeutil import now
 
@@ -68,7 +68,7 @@ _SESSION = (
 )
 
 
-def session(conn: sqlite3.Connection, name: str) -> Session:
+def session(conn: Connection, name: str) -> Session:
     """The session named `name`; NotFoundError when there is none."""
     row = conn.execute(f"{_SESSION} WHERE name = ?", (name,)).fetchone()
     if row is None:
@@ -78,18 +78,18 @@ def session(conn: sqlite3.Connection, name: str) -> Session:
     return _session(row)
 
 
-def sessions(conn: sqlite3.Connection) -> list[Session]:
+def sessions(conn: Connection) -> list[Session]:
     """Every session, most recently updated first."""
     return [_session(row) for row in conn.execute(f"{_SESSION} ORDER BY updated_at DESC, id")]
 
 
-def session_key(conn: sqlite3.Connection, name: str) -> int:
+def session_key(conn: Connection, name: str) -> int:
     """The row id of the session named `name` (-1 when there is none yet)."""
     row = conn.execute("SELECT id FROM story_sessions WHERE name = ?", (name,)).fetchone()
     return -1 if row is None else int(row[0])
 
 
-def session_or_new(conn: sqlite3.Connection, name: str, settings: StorySettings) -> Session:
+def session_or_new(conn: Connection, name: str, settings: StorySettings) -> Session:
     """The session named `name`, made with `settings` if it does not exist yet."""
     stamp = now()
     conn.execute(
@@ -100,7 +100,7 @@ def session_or_new(conn: sqlite3.Connection, name: str, settings: StorySettings)
     return session(conn, name)
 
 
-def save_session(conn: sqlite3.Connection, found: Session) -> None:
+def save_session(conn: Connection, found: Session) -> None:
     """Write the session's counters back."""
     conn.execute(
         "UPDATE story_sessions SET stream_chars = ?, stream_tokens = ?, window_start = ?, "
@@ -118,9 +118,7 @@ def save_session(conn: sqlite3.Connection, found: Session) -> None:
     )
 
 
-def add_piece(
-    conn: sqlite3.Connection, found: Session, role: str, content: str, tokens: int
-) -> int:
+def add_piece(conn: Connection, found: Session, role: str, content: str, tokens: int) -> int:
     """Append `content` to the stream (after a separator unless it is the first piece);
     returns its stream offset and advances the session's counters."""
     start = found.stream_chars + (len(SEPARATOR) if found.stream_chars else 0)
@@ -134,9 +132,7 @@ def add_piece(
     return start
 
 
-def stream(
-    conn: sqlite3.Connection, session_id: int, start: int = 0, end: int | None = None
-) -> str:
+def stream(conn: Connection, session_id: int, start: int = 0, end: int | None = None) -> str:
     """Characters [start, end) of the session's stream."""
     rows = conn.execute(
         "SELECT start, content FROM story_pieces WHERE session = ? AND start >= coalesce("
@@ -153,7 +149,7 @@ def stream(
 
 
 def rendered(
-    conn: sqlite3.Connection,
+    conn: Connection,
     session_id: int,
     span: tuple[int, int | None] = (0, None),
     prompts: PromptsShown = "mark",
@@ -187,7 +183,7 @@ def marked_prompt(text: str) -> str:
 
 
 def add_chunk(
-    conn: sqlite3.Connection,
+    conn: Connection,
     session_id: int,
     relief: int,
     span: tuple[int, int],
@@ -195,18 +191,15 @@ def add_chunk(
     content: str,
 ) -> int:
     """Archive the stream's characters `span` as a chunk; returns its id."""
-    cursor = conn.execute(
+    row = conn.execute(
         "INSERT INTO story_chunks (session, relief, start, end, tokens, content, archived_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (session_id, relief, span[0], span[1], tokens, content, now()),
-    )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    ).fetchone()
+    return int(row[0])
 
 
-def chunks(
-    conn: sqlite3.Connection, session_id: int, ids: Sequence[int] | None = None
-) -> list[Chunk]:
+def chunks(conn: Connection, session_id: int, ids: Sequence[int] | None = None) -> list[Chunk]:
     """The session's archived chunks in story order (only `ids` when given)."""
     rows = conn.execute(
         "SELECT id, start, end, tokens, content FROM story_chunks WHERE session = ? AND "
@@ -216,7 +209,7 @@ def chunks(
     return [Chunk(*row) for row in rows]
 
 
-def chunk_starts(conn: sqlite3.Connection, session_id: int) -> list[tuple[int, int]]:
+def chunk_starts(conn: Connection, session_id: int) -> list[tuple[int, int]]:
     """(start, id) of the session's archived chunks, in story order."""
     rows = conn.execute(
         "SELECT start, id FROM story_chunks WHERE session = ? ORDER BY start", (session_id,)
@@ -224,7 +217,7 @@ def chunk_starts(conn: sqlite3.Connection, session_id: int) -> list[tuple[int, i
     return [(start, chunk_id) for start, chunk_id in rows]
 
 
-def chunk_at(conn: sqlite3.Connection, session_id: int, offset: int) -> Chunk | None:
+def chunk_at(conn: Connection, session_id: int, offset: int) -> Chunk | None:
     """The archived chunk holding stream offset `offset`, if any."""
     row = conn.execute(
         "SELECT id, start, end, tokens, content FROM story_chunks WHERE session = ? AND "
@@ -235,7 +228,7 @@ def chunk_at(conn: sqlite3.Connection, session_id: int, offset: int) -> Chunk | 
 
 
 def add_passage(
-    conn: sqlite3.Connection,
+    conn: Connection,
     session_id: int,
     span: tuple[int, int],
     token_pos: int,
@@ -246,19 +239,15 @@ def add_passage(
     """Store a passage with its vector and the names it mentions (or that it is part of the
     writer's prompt), and index its words."""
     text, vector = text_and_vector
-    cursor = conn.execute(
+    passage = conn.execute(
         "INSERT INTO story_passages (session, start, end, token_pos, entities, embedding, "
-        "prompt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "prompt) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (session_id, span[0], span[1], token_pos, json.dumps(sorted(set(names))), vector, prompt),
-    )
-    conn.execute(
-        "INSERT INTO story_passages_fts (rowid, text) VALUES (?, ?)", (cursor.lastrowid, text)
-    )
+    ).fetchone()[0]
+    conn.execute("INSERT INTO story_passages_fts (rowid, text) VALUES (?, ?)", (passage, text))
 
 
-def passages_after(
-    conn: sqlite3.Connection, session_id: int, after_id: int
-) -> list[tuple[Passage, bytes]]:
+def passages_after(conn: Connection, session_id: int, after_id: int) -> list[tuple[Passage, bytes]]:
     """The session's passages with an id above `after_id`, with their vectors, in id order."""
     rows = conn.execute(
         "SELECT id, start, end, token_pos, entities, embedding, prompt FROM story_passages "
@@ -268,7 +257,7 @@ def passages_after(
     return [(Passage(r[0], r[1], r[2], r[3], json.loads(r[4]), bool(r[6])), r[5]) for r in rows]
 
 
-def passage_texts(conn: sqlite3.Connection, passage_ids: Sequence[int]) -> dict[int, str]:
+def passage_texts(conn: Connection, passage_ids: Sequence[int]) -> dict[int, str]:
     """The text of each passage, from the keyword index."""
     rows = conn.execute(
         "SELECT rowid, text FROM story_passages_fts WHERE rowid IN "
@@ -278,7 +267,7 @@ def passage_texts(conn: sqlite3.Connection, passage_ids: Sequence[int]) -> dict[
     return dict(rows)
 
 
-def keyword_matches(conn: sqlite3.Connection, session_id: int, match: str, limit: int) -> list[int]:
+def keyword_matches(conn: Connection, session_id: int, match: str, limit: int) -> list[int]:
     """Ids of the session's passages matching the FTS5 expression, best first."""
     rows = conn.execute(
         "SELECT f.rowid FROM story_passages_fts f JOIN story_passages p ON p.id = f.rowid "
@@ -289,18 +278,17 @@ def keyword_matches(conn: sqlite3.Connection, session_id: int, match: str, limit
     return [passage_id for (passage_id,) in rows]
 
 
-def add_relief(conn: sqlite3.Connection, found: Session, before: int, chunks_made: int) -> int:
+def add_relief(conn: Connection, found: Session, before: int, chunks_made: int) -> int:
     """Record a relief as it starts; returns its number in the session."""
-    cursor = conn.execute(
+    row = conn.execute(
         "INSERT INTO story_reliefs (session, at, interaction, tokens_before, tokens_after, "
-        "chunks, seconds) VALUES (?, ?, ?, ?, ?, ?, 0)",
+        "chunks, seconds) VALUES (?, ?, ?, ?, ?, ?, 0) RETURNING id",
         (found.id, now(), found.interactions, before, before, chunks_made),
-    )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    ).fetchone()
+    return int(row[0])
 
 
-def finish_relief(conn: sqlite3.Connection, relief: int, after: int, seconds: float) -> None:
+def finish_relief(conn: Connection, relief: int, after: int, seconds: float) -> None:
     """Record where a relief left the window, and how long it took."""
     conn.execute(
         "UPDATE story_reliefs SET tokens_after = ?, seconds = ? WHERE id = ?",
@@ -309,7 +297,7 @@ def finish_relief(conn: sqlite3.Connection, relief: int, after: int, seconds: fl
 
 
 def reliefs(
-    conn: sqlite3.Connection, session_id: int, limit: int
+    conn: Connection, session_id: int, limit: int
 ) -> list[tuple[str, int, int, int, int, float]]:
     """The latest reliefs (at, interaction, before, after, chunks, seconds), newest first."""
     return conn.execute(
@@ -319,7 +307,7 @@ def reliefs(
     ).fetchall()
 
 
-def thread_counts(conn: sqlite3.Connection, session_id: int) -> dict[str, int]:
+def thread_counts(conn: Connection, session_id: int) -> dict[str, int]:
     """How many plot threads the session has, by status."""
     rows = conn.execute(
         "SELECT status, count(*) FROM story_threads WHERE session = ? GROUP BY status",
@@ -328,7 +316,7 @@ def thread_counts(conn: sqlite3.Connection, session_id: int) -> dict[str, int]:
     return dict(rows)
 
 
-def counts(conn: sqlite3.Connection, session_id: int) -> dict[str, int]:
+def counts(conn: Connection, session_id: int) -> dict[str, int]:
     """How many chunks (and their tokens), passages and reliefs the session has."""
     chunk_count, chunk_tokens = conn.execute(
         "SELECT count(*), coalesce(sum(tokens), 0) FROM story_chunks WHERE session = ?",

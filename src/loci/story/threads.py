@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Literal
 
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
+from loci.storage.db import Connection
 from loci.story import sentences
 from loci.story.mentions import Mention
 from loci.story.models import PlotThread, PlotThreads, ThreadConnection, ThreadEvent
@@ -48,7 +48,7 @@ AIM_WORDS = 6
 
 
 def update(
-    conn: sqlite3.Connection,
+    conn: Connection,
     session: int,
     position: int,
     name: str,
@@ -90,7 +90,7 @@ def update(
 
 
 def detect(
-    conn: sqlite3.Connection,
+    conn: Connection,
     session: int,
     text: str,
     position: int,
@@ -111,7 +111,7 @@ def detect(
             _open(conn, session, title, "detected", sentence, [person], position)
 
 
-def listing(conn: sqlite3.Connection, session: int, name: str) -> PlotThreads:
+def listing(conn: Connection, session: int, name: str) -> PlotThreads:
     """Active and resolved threads, and the connections between them (shared entities)."""
     rows = conn.execute(
         "SELECT name, status, source, description, entities, events, opened_pos, updated_pos "
@@ -133,7 +133,7 @@ def listing(conn: sqlite3.Connection, session: int, name: str) -> PlotThreads:
 
 
 def _open(
-    conn: sqlite3.Connection,
+    conn: Connection,
     session: int,
     name: str,
     source: str,
@@ -157,7 +157,7 @@ def _open(
     )
 
 
-def _row(conn: sqlite3.Connection, session: int, name: str) -> tuple[object, ...] | None:
+def _row(conn: Connection, session: int, name: str) -> tuple[object, ...] | None:
     row: tuple[object, ...] | None = conn.execute(
         "SELECT name, status, source, description, entities, events, opened_pos, updated_pos "
         "FROM story_threads WHERE session = ? AND name = ?",

@@ -9,7 +9,7 @@ loci's statements use `?` placeholders (SQLite's style); psycopg wants `%s`, and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import psycopg
 
@@ -44,6 +44,8 @@ def placeholders_for_psycopg(sql: str) -> str:
 
 class PgConnection:
     """The :class:`~loci.storage.db.Connection` of the PostgreSQL engine."""
+
+    dialect: Final = "postgresql"  # read by `storage.dialect.dialect_of`
 
     def __init__(self, raw: psycopg.Connection[Any]) -> None:
         self.raw = raw

@@ -141,6 +141,11 @@ class PostgresDatabase:
         with self.locked() as conn:
             return conn.raw.info.server_version
 
+    def size_bytes(self) -> int:
+        """The database's size on the server."""
+        with self.locked() as conn:
+            return int(conn.execute("SELECT pg_database_size(current_database())").fetchone()[0])
+
     def close(self) -> None:
         """Run the queued writes, then close the connection (idempotent)."""
         with self._lock:

@@ -1,14 +1,16 @@
-"""The memories' keyword index on PostgreSQL: a `KeywordIndex` over the memories corpus of
-`keywords.KeywordPostings`, and the texts its stale queue indexes."""
+"""The memories' keyword index on PostgreSQL: a `KeywordIndex` over the memories corpus and the
+sequence documents of `keywords.KeywordPostings`, and what keeps both up to date."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from loci.storage.db import Connection
 from loci.storage.keyword_index import KeywordQuery, Matches
 from loci.storage.postgres.keywords import KeywordPostings, TextsOf
-from loci.storage.postgres.memory_tables import MEMORIES_CORPUS
+from loci.storage.postgres.memory_tables import MEMORIES_CORPUS, SEQUENCES_CORPUS
+from loci.storage.sequence_documents import MAX_DOCUMENT_ITEMS
 
 
 def memory_texts(conn: Connection, seqs: list[int]) -> list[tuple[int, str]]:
@@ -45,3 +47,65 @@ class PgKeywords:
         return self._postings.search(
             conn, MEMORIES_CORPUS, query.words, query.limit, " AND ".join(parts), params
         )
+
+    def naming(self, conn: Connection, name: str, seqs: Sequence[int]) -> set[int]:
+        """Those of `seqs` whose text holds `name` (as a phrase of its terms)."""
+        if not seqs:
+            return set()
+        found = self._postings.search(
+            conn, MEMORIES_CORPUS, [name], len(seqs), "h.doc = ANY(?)", [list(seqs)]
+        )
+        return {doc for doc, _ in found}
+
+    def sequences(
+        self,
+        conn: Connection,
+        words: Sequence[str],
+        limit: int,
+        namespaces: frozenset[str] | None,
+    ) -> dict[int, float]:
+        """The best-matching sequence documents: id -> BM25 score, larger is better."""
+        restrict, params = "", []
+        if namespaces is not None:
+            restrict = "h.doc IN (SELECT id FROM sequences WHERE namespace = ANY(?))"
+            params = [sorted(namespaces)]
+        found = self._postings.search(conn, SEQUENCES_CORPUS, words, limit, restrict, params)
+        return {doc: -score for doc, score in found}
+
+    def rebuild(self, conn: Connection) -> int:
+        """Index every memory and every sequence document anew; returns how many sequences
+        there are."""
+        for corpus in (MEMORIES_CORPUS, SEQUENCES_CORPUS):
+            self._postings.clear(conn, corpus)
+        conn.execute(
+            "INSERT INTO keyword_stale (corpus, doc) SELECT ?, seq FROM memories "
+            "ON CONFLICT DO NOTHING",
+            (MEMORIES_CORPUS,),
+        )
+        conn.execute("UPDATE sequences SET stale = 1")
+        self.refresh_sequences(conn)
+        self._postings.refresh_stale(conn)
+        return int(conn.execute("SELECT count(*) FROM sequences").fetchone()[0])
+
+    def refresh_sequences(self, conn: Connection) -> int:
+        """Rebuild the documents of the sequences marked stale (a sequence left without items
+        is dropped), as `sequence_documents.refresh_stale` does on SQLite; a before-commit
+        hook. Returns how many."""
+        stale = [int(row[0]) for row in conn.execute("SELECT id FROM sequences WHERE stale = 1")]
+        if not stale:
+            return 0
+        self._postings.remove(conn, SEQUENCES_CORPUS, stale)
+        bodies: list[tuple[int, str]] = []
+        for sequence in stale:
+            texts = conn.execute(
+                "SELECT m.content FROM sequence_items i JOIN memories m ON m.seq = i.seq "
+                "WHERE i.sequence = ? ORDER BY i.position DESC, i.seq DESC LIMIT ?",
+                (sequence, MAX_DOCUMENT_ITEMS),
+            ).fetchall()
+            if texts:
+                bodies.append((sequence, "\n".join(str(row[0]) for row in reversed(texts))))
+        kept = [sequence for sequence, _ in bodies]
+        self._postings.add(conn, SEQUENCES_CORPUS, bodies)
+        conn.execute("UPDATE sequences SET stale = 0 WHERE id = ANY(?)", (kept,))
+        conn.execute("DELETE FROM sequences WHERE stale = 1 AND id = ANY(?)", (stale,))
+        return len(stale)

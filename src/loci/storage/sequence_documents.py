@@ -7,13 +7,13 @@ documents before the writing transaction commits.
 
 from __future__ import annotations
 
-import sqlite3
+from loci.storage.db import Connection
 
 #: A sequence's keyword document holds at most this many of its items, the latest.
 MAX_DOCUMENT_ITEMS = 500
 
 
-def refresh_stale(conn: sqlite3.Connection) -> int:
+def refresh_stale(conn: Connection) -> int:
     """Rebuild the documents of the sequences marked stale (a sequence left without items is
     dropped); returns how many. Runs inside the caller's transaction."""
     stale = conn.execute("SELECT id FROM sequences INDEXED BY sequences_stale WHERE stale = 1")
@@ -37,7 +37,7 @@ def refresh_stale(conn: sqlite3.Connection) -> int:
 
 
 def keyword_search(
-    conn: sqlite3.Connection, match: str, limit: int, namespaces: frozenset[str] | None
+    conn: Connection, match: str, limit: int, namespaces: frozenset[str] | None
 ) -> dict[int, float]:
     """The sequences best matching the FTS5 expression `match` (of `namespaces`, None for
     all): sequence id -> BM25 score, larger is better."""
@@ -60,7 +60,7 @@ def keyword_search(
     return {int(sequence): -float(rank) for sequence, rank in rows.fetchall()}
 
 
-def rebuild_documents(conn: sqlite3.Connection) -> int:
+def rebuild_documents(conn: Connection) -> int:
     """Rebuild every sequence's keyword document (a repair, for `loci reindex`); returns how
     many sequences there are."""
     conn.execute("DELETE FROM sequences_fts")
@@ -68,7 +68,7 @@ def rebuild_documents(conn: sqlite3.Connection) -> int:
     return refresh_stale(conn)
 
 
-def health(conn: sqlite3.Connection) -> tuple[int, list[str]]:
+def health(conn: Connection) -> tuple[int, list[str]]:
     """How many sequences the store holds, and what is out of step with their items."""
     count, stale = conn.execute(
         "SELECT count(*), count(*) FILTER (WHERE stale = 1) FROM sequences"
