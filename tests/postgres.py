@@ -43,7 +43,7 @@ def fresh_database(admin_url: str) -> Iterator[str]:
     name = f"loci_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"'.encode())
-    url = make_conninfo(admin_url, dbname=name)
+    url = as_url(make_conninfo(admin_url, dbname=name))
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(b"CREATE EXTENSION IF NOT EXISTS vector")
     try:
@@ -51,6 +51,19 @@ def fresh_database(admin_url: str) -> Iterator[str]:
     finally:
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
+
+
+def as_url(conninfo: str) -> str:
+    """A `postgresql://` URL for a key/value connection string (as LOCI_DATABASE_URL takes)."""
+    from urllib.parse import quote, urlencode
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    params = {key: str(value) for key, value in conninfo_to_dict(conninfo).items()}
+    user, dbname = params.pop("user", ""), params.pop("dbname", "")
+    password = params.pop("password", "")
+    credentials = quote(user) + (":" + quote(password) if password else "")
+    return f"postgresql://{credentials}@/{quote(dbname)}?{urlencode(params)}"
 
 
 @contextmanager

@@ -7,7 +7,8 @@ from datetime import timedelta
 
 from loci.access.schema import ACCESS_SCHEMA
 from loci.access.tokens import AccessTokens
-from loci.checkpoints.blobs import BlobStore
+from loci.checkpoints.blob_table import TableBlobs
+from loci.checkpoints.blobs import Blobs, BlobStore
 from loci.checkpoints.maintenance import CheckpointMaintenance
 from loci.checkpoints.schema import CHECKPOINT_SCHEMA
 from loci.checkpoints.service import CheckpointLimits, CheckpointService
@@ -30,6 +31,7 @@ from loci.spatial.regions import RegionsService
 from loci.spatial.visualize import VisualizeService
 from loci.spatial.wander import WanderService
 from loci.storage import sequence_documents as documents
+from loci.storage.db import Database
 from loci.storage.derived import DerivedIndex
 from loci.storage.facets import MemoryFacets
 from loci.storage.files import private_folder, storage_errors
@@ -40,6 +42,7 @@ from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.orphans import orphaned_files
 from loci.storage.passages import PassageIndex
 from loci.storage.receipts import RECEIPTS_SCHEMA, Receipts
+from loci.storage.schema import Schema
 from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 from loci.story.graph import SqliteGraph
@@ -64,7 +67,7 @@ class App:
     """Everything a front end (MCP server, CLI, tests) talks to."""
 
     settings: Settings
-    db: SqliteDatabase
+    db: Database
     receipts: Receipts
     access: AccessTokens
     embedder: Embedder
@@ -101,22 +104,26 @@ def build_app(
         private_folder(settings.home)
     limit_blas_threads()
     receipts = Receipts(timedelta(hours=settings.idempotency_hours))
-    db = SqliteDatabase(
-        settings.database_path,
-        settings.busy_timeout_seconds,
-        schemas=SCHEMAS,
-        # A keyed write's receipt, and a sequence's keyword document that follows its
-        # memories, commit with them.
-        before_commit=(receipts.claim_pending, documents.refresh_stale),
-    )
     model = embedder or make_embedder(settings)
-    engine = MemoryEngine(
-        db, model, derived_indexes(settings, model, long_lived), limits_from(settings)
-    )
+    if settings.database_url is None:
+        db: Database = SqliteDatabase(
+            settings.database_path,
+            settings.busy_timeout_seconds,
+            schemas=SCHEMAS,
+            # A keyed write's receipt, and a sequence's keyword document that follows its
+            # memories, commit with them.
+            before_commit=(receipts.claim_pending, documents.refresh_stale),
+        )
+        indexes = derived_indexes(settings, model, long_lived)
+        blobs: Blobs = BlobStore(settings.home / "checkpoints" / "blobs", root=settings.home)
+    else:
+        db, indexes = postgres_store(settings, model, receipts)
+        blobs = TableBlobs(db)
+    engine = MemoryEngine(db, model, indexes, limits_from(settings))
     memory = MemoryService(engine)
     checkpoints = CheckpointService(
         db,
-        BlobStore(settings.home / "checkpoints" / "blobs", root=settings.home),
+        blobs,
         settings.home,
         checkpoint_limits(settings),
         settings.encryption_key_file,
@@ -177,6 +184,47 @@ def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> In
         keywords = MirroredKeywords(mirror)
         followed.append(mirror)
     return Indexes(vectors, passages, facets, keywords, tuple(followed))
+
+
+def postgres_store(
+    settings: Settings, model: Embedder, receipts: Receipts
+) -> tuple[Database, Indexes]:
+    """The PostgreSQL database of `settings.database_url` and the indexes that search in it:
+    vectors and keywords in the database, passages and filter fields mirrored."""
+    from loci.storage.postgres.database import PostgresDatabase
+    from loci.storage.postgres.keywords import KeywordPostings
+    from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
+    from loci.storage.postgres.vectors import PgVectorIndex
+
+    assert settings.database_url is not None
+    postings = KeywordPostings(MEMORY_CORPORA)
+    keywords = PgKeywords(postings)
+    db = PostgresDatabase(
+        settings.database_url.get_secret_value(),
+        settings.busy_timeout_seconds,
+        schemas=postgres_schemas(settings),
+        # Sequence documents follow their memories, and keyword postings their texts.
+        before_commit=(receipts.claim_pending, keywords.refresh_sequences, postings.refresh_stale),
+    )
+    dimensions = model.identity.dimensions
+    passages, facets = PassageIndex(dimensions), MemoryFacets()
+    vectors = PgVectorIndex(db, dimensions)
+    return db, Indexes(vectors, passages, facets, keywords, (passages, facets))
+
+
+def postgres_schemas(settings: Settings) -> tuple[Schema, ...]:
+    """The owners whose tables a PostgreSQL database needs: those of the toolsets served."""
+    by_toolset = {
+        "context": CONTEXT_SCHEMA,
+        "checkpoints": CHECKPOINT_SCHEMA,
+        "story": STORY_SCHEMA,
+    }
+    return (
+        MEMORY_SCHEMA,
+        RECEIPTS_SCHEMA,
+        ACCESS_SCHEMA,
+        *(schema for name, schema in by_toolset.items() if name in settings.toolsets),
+    )
 
 
 def limit_blas_threads() -> None:

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -21,6 +21,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from loci.database_url import is_database_url, masked
 from loci.errors import ConfigurationError
 from loci.fields import NAMESPACE_PATTERN
 
@@ -151,6 +152,13 @@ class Settings(BaseSettings):
         default=None,
         description="Key file (0600, outside the data folder) when there is no OS keychain.",
     )
+    database_url: SecretStr | None = Field(
+        default=None,
+        description=(
+            "PostgreSQL database (postgresql://user:password@host/db?sslmode=...) shared by "
+            "several servers; unset: the SQLite file in the data folder."
+        ),
+    )
     busy_timeout_seconds: float = Field(
         default=15.0, gt=0, le=600, description="How long a write waits for another process's lock."
     )
@@ -239,10 +247,24 @@ class Settings(BaseSettings):
             )
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _postgresql_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not is_database_url(value.get_secret_value()):
+            raise ValueError("a database URL starts with postgresql:// (or postgres://)")
+        return value
+
     @field_validator("home")
     @classmethod
     def _absolute_home(cls, value: Path) -> Path:
         return value.expanduser().resolve()
+
+    @property
+    def database_shown(self) -> str:
+        """Where the store is, safe to show: the SQLite file, or the URL without password."""
+        if self.database_url is None:
+            return str(self.database_path)
+        return masked(self.database_url.get_secret_value())
 
     @property
     def database_path(self) -> Path:

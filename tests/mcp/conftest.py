@@ -22,13 +22,36 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that connects runs on each engine its module lists in `ENGINES` (SQLite only
+    where it lists none)."""
+    if "engine" in metafunc.fixturenames:
+        engines = getattr(metafunc.module, "ENGINES", ("sqlite",))
+        if metafunc.definition.get_closest_marker("sqlite_only"):
+            engines = ("sqlite",)
+        metafunc.parametrize("engine", engines)
+
+
 @pytest.fixture
-def connect(home: Path, embedder: OnnxMiniLM) -> Connect:
+def engine_settings(engine: str, request: pytest.FixtureRequest) -> dict[str, Any]:
+    """The settings that put the store on `engine` (a fresh PostgreSQL database for each
+    test; its toolsets are those PostgreSQL runs so far)."""
+    if engine == "sqlite":
+        return {}
+    return {
+        "database_url": request.getfixturevalue("postgres_url"),
+        "toolsets": ["memory", "context", "checkpoints"],
+    }
+
+
+@pytest.fixture
+def connect(home: Path, embedder: OnnxMiniLM, engine_settings: dict[str, Any]) -> Connect:
     """Opens a client on a server for the test's data folder (settings may be overridden)."""
 
     @asynccontextmanager
     async def opened(**overrides: Any) -> AsyncIterator[Client]:
-        server = build_server(load_settings(home=home, **overrides), embedder)
+        settings = load_settings(home=home, **{**engine_settings, **overrides})
+        server = build_server(settings, embedder)
         async with Client(server) as client:
             yield client
 

@@ -7,7 +7,8 @@ import pytest
 from tests.results import tool_error
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_os_keychain")]
-
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 SAVE = {"context": {"goal": "x"}, "sessionId": "s"}
 
 
@@ -18,6 +19,7 @@ async def test_encryption_without_a_key_source_is_refused_never_written_in_the_c
         assert (await client.call_tool("list_sessions", {})).structured_content["total"] == 0
 
 
+@pytest.mark.sqlite_only
 async def test_a_blob_folder_that_cannot_be_made_is_storage_unavailable(home, connect):
     (home / "checkpoints").mkdir(parents=True)
     (home / "checkpoints" / "blobs").write_text("a file where the folder should be")

@@ -17,6 +17,8 @@ from mcp import Client
 from tests.mcp.conftest import Connect
 
 pytestmark = pytest.mark.anyio
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 
 
 async def damaged_store(connect: Connect, home: Path) -> None:
@@ -36,6 +38,7 @@ async def damaged_store(connect: Connect, home: Path) -> None:
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+@pytest.mark.sqlite_only
 async def test_warnings_reach_the_client_as_log_messages(
     connect: Connect, home: Path, embedder: OnnxMiniLM, mode: str
 ) -> None:
@@ -57,6 +60,7 @@ async def test_warnings_reach_the_client_as_log_messages(
     assert received[0].logger == "loci.store"
 
 
+@pytest.mark.sqlite_only
 async def test_records_below_the_client_level_are_not_sent(
     connect: Connect, home: Path, embedder: OnnxMiniLM
 ) -> None:

@@ -12,7 +12,8 @@ from tests.mcp.conftest import Connect
 from tests.results import tool_error
 
 pytestmark = pytest.mark.anyio
-
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 POOR = """# Mental Model
 
 ## Overview

@@ -9,6 +9,8 @@ from tests.results import tool_error
 from tests.unit.test_conversations import CHAT
 
 pytestmark = pytest.mark.anyio
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 
 
 async def test_remember_conversation_then_recall_the_turns(connect: Connect) -> None:

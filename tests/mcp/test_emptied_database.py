@@ -15,6 +15,8 @@ from mcp import Client
 from tests.mcp.conftest import Connect
 
 pytestmark = pytest.mark.anyio
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 
 
 async def fill_then_empty(connect: Connect, home: Path, project: Path) -> None:
@@ -24,6 +26,7 @@ async def fill_then_empty(connect: Connect, home: Path, project: Path) -> None:
     (home / "loci.db").write_bytes(b"")  # closed: no WAL file holds anything more
 
 
+@pytest.mark.sqlite_only
 async def test_the_server_warns_and_stats_reports_it(
     connect: Connect, home: Path, embedder: OnnxMiniLM, tmp_path: Path
 ) -> None:

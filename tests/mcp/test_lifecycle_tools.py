@@ -8,6 +8,8 @@ from tests.mcp.conftest import Connect
 from tests.results import tool_error
 
 pytestmark = pytest.mark.anyio
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 
 
 async def test_reinforce_through_the_client(connect: Connect) -> None:

@@ -11,6 +11,8 @@ from tests.mcp.conftest import Connect
 from tests.results import tool_error
 
 pytestmark = pytest.mark.anyio
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 
 
 async def test_resources_are_json(connect: Connect) -> None:

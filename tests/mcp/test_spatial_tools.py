@@ -10,6 +10,8 @@ from tests.unit.test_journey import GRADIENT
 from tests.unit.test_regions import TOPICS
 
 pytestmark = pytest.mark.anyio
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 
 
 async def test_journey_through_the_client(connect: Connect) -> None:

@@ -9,7 +9,8 @@ from tests.mcp.conftest import Connect
 from tests.results import tool_error
 
 pytestmark = pytest.mark.anyio
-
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 
 
@@ -127,8 +128,10 @@ async def test_an_unknown_tool_answers_the_documented_error_shape(connect: Conne
     ],
 )
 async def test_every_limit_error_names_the_limit_it_applied(
-    connect: Connect, tool: str, field: str, limit: int, setting: str | None
+    connect: Connect, tool: str, field: str, limit: int, setting: str | None, engine: str
 ) -> None:
+    if engine == "postgresql" and "story" in tool:
+        pytest.skip("the story toolset does not run on PostgreSQL yet")
     arguments = {field: "word " * (limit // 5 + 1)}
     if tool.endswith("story_context") or tool.endswith("story_memory"):
         arguments["session_id"] = "s"

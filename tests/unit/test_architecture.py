@@ -36,6 +36,7 @@ LAYERS = {
     "embedding": 1,
     "settings": 2,
     "fields": 1,
+    "database_url": 1,
     "tokens": 1,
     "errors": 0,
     "timeutil": 0,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from loci.database_url import is_database_url, masked
 from loci.errors import StorageUnavailableError
-from loci.storage.postgres.url import is_database_url, masked
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 

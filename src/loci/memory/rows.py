@@ -1,4 +1,4 @@
-"""Stored memory rows (`memories.COLUMNS`) as models: JSON columns parsed, damage named."""
+"""Stored memory rows (`memories.columns`) as models: JSON columns parsed, damage named."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ _M = TypeVar("_M", bound=BaseModel)
 
 
 def row_to_memory(row: Sequence[Any]) -> tuple[int, Memory]:
-    """A `memories.COLUMNS` row as (seq, Memory)."""
+    """A `memories.columns` row as (seq, Memory)."""
     return int(row[0]), _validated(Memory, row_fields(row))
 
 
@@ -27,7 +27,7 @@ def row_to_hit(
     seen: str | None,
     signals: Mapping[str, float] | None = None,
 ) -> MemoryHit:
-    """A `memories.COLUMNS` row as a search hit; `seen` is the access being recorded for it, if any;
+    """A `memories.columns` row as a search hit; `seen` is the access being recorded for it, if any;
     `signals`, each ranking signal's value when asked to explain."""
     fields = row_fields(row)
     if seen is not None:
@@ -57,7 +57,7 @@ def _validated(model: type[_M], fields: dict[str, Any]) -> _M:
 
 
 def row_fields(row: Sequence[Any]) -> dict[str, Any]:
-    """A `memories.COLUMNS` row as Memory's fields."""
+    """A `memories.columns` row as Memory's fields."""
     return {
         "id": row[1],
         "content": row[2],

@@ -135,7 +135,7 @@ class MemoryService:
         If any part fails, nothing changes.
         """
         checked = [self._check(draft) for draft in drafts]
-        compiled = compile_filter(filters, fields.namespace(namespace))
+        compiled = compile_filter(filters, fields.namespace(namespace), self._engine.db.engine)
         with self._engine.db.locked() as conn:
             self._engine.check_model(conn)
             known = sql.embeddings_by_hash(conn, compiled.sql, compiled.params)
@@ -169,7 +169,7 @@ class MemoryService:
         min_similarity = fields.unit_float(min_similarity, "min_similarity")
         alpha = self._limits.hybrid_alpha if hybrid_alpha is None else hybrid_alpha
         alpha = fields.unit_float(alpha, "hybrid_alpha")
-        compiled = compile_filter(filters, namespace)
+        compiled = compile_filter(filters, namespace, self._engine.db.engine)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         embedded = pipeline.embed_beside(
             self._engine,
@@ -200,7 +200,7 @@ class MemoryService:
         """Embed `query` for a `recall` to come. Safe while other calls run (it reads only the
         actors' names): a server embeds here, outside the lock that serialises the calls."""
         query = fields.content(query, self._limits.max_content_bytes, "query")
-        namespaces = compile_filter(filters, namespace).namespaces
+        namespaces = compile_filter(filters, namespace, self._engine.db.engine).namespaces
         return pipeline.embed_ahead(self._engine, query, namespaces)
 
     def nearby(
@@ -253,7 +253,7 @@ class MemoryService:
             )
         if memory_id is not None:
             memory_id = fields.memory_id(memory_id)
-        compiled = compile_filter(filters, namespace)
+        compiled = compile_filter(filters, namespace, self._engine.db.engine)
         if memory_id is not None:
             compiled.sql = f"({compiled.sql}) AND m.id = ?"
             compiled.params.append(memory_id)

@@ -80,7 +80,7 @@ class TransferService:
         """Every memory (of a namespace), oldest first, starting at `offset`. It reads in a
         snapshot of the app's connection: close it before the app if it is not read to the
         end."""
-        compiled = compile_filter(None, namespace)
+        compiled = compile_filter(None, namespace, self._engine.db.engine)
         with self._engine.db.snapshot() as conn:
             if namespace is not None:
                 self._engine.require_namespace(conn, namespace)

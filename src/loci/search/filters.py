@@ -21,9 +21,10 @@ from typing import Any, NamedTuple
 
 from loci import fields
 from loci.errors import InvalidInputError
+from loci.search import postgres_filters
 from loci.storage import memories as sql
 from loci.storage.conditions import Condition, Group, Test
-from loci.storage.db import Connection
+from loci.storage.db import Connection, Engine
 from loci.storage.facets import MemoryFacets
 from loci.storage.metadata_values import metadata_path
 from loci.storage.vector_index import Allowed
@@ -48,7 +49,7 @@ COMPARE = {"eq": "=", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="
 class CompiledFilter:
     """A WHERE clause over `m` with its parameters; namespaces pulled out when ANDed at the top."""
 
-    sql: str = "1"
+    sql: str = "TRUE"
     params: list[Any] = field(default_factory=list)
     namespaces: frozenset[str] | None = None
     only_namespaces: bool = True
@@ -63,8 +64,19 @@ class Part(NamedTuple):
     condition: Condition
 
 
-def compile_filter(spec: Mapping[str, Any] | None, namespace: str | None = None) -> CompiledFilter:
-    """Compile a filter spec (and an optional namespace) into SQL; raises InvalidInputError."""
+@dataclass
+class _Compiling:
+    """What compiling one filter keeps track of: the SQL dialect and the conditions so far."""
+
+    dialect: Engine
+    conditions: int = 0
+
+
+def compile_filter(
+    spec: Mapping[str, Any] | None, namespace: str | None = None, dialect: Engine = "sqlite"
+) -> CompiledFilter:
+    """Compile a filter spec (and an optional namespace) into SQL of `dialect`; raises
+    InvalidInputError."""
     compiled = CompiledFilter()
     clauses: list[str] = []
     conditions: list[Condition] = []
@@ -73,7 +85,7 @@ def compile_filter(spec: Mapping[str, Any] | None, namespace: str | None = None)
     if spec:
         if not isinstance(spec, Mapping):
             raise _bad("filters must be a JSON object")
-        counter = [0]
+        counter = _Compiling(dialect)
         for node in _top_level_conjuncts(spec):
             names = _namespace_constraint(node)
             if names is not None:
@@ -86,14 +98,14 @@ def compile_filter(spec: Mapping[str, Any] | None, namespace: str | None = None)
             compiled.only_namespaces = False
     if compiled.namespaces is not None:
         marks = ",".join("?" * len(compiled.namespaces))
-        clauses.insert(0, f"m.namespace IN ({marks})" if marks else "0")
+        clauses.insert(0, f"m.namespace IN ({marks})" if marks else "FALSE")
         compiled.params[:0] = sorted(compiled.namespaces)
     if len(compiled.params) > MAX_VALUES:
         raise _bad(
             f"filters hold {len(compiled.params)} values in all, more than {MAX_VALUES}; "
             "split the work into several calls"
         )
-    compiled.sql = " AND ".join(f"({c})" for c in clauses) if clauses else "1"
+    compiled.sql = " AND ".join(f"({c})" for c in clauses) if clauses else "TRUE"
     if conditions:
         compiled.condition = Group("and", tuple(conditions))
     return compiled
@@ -137,7 +149,7 @@ def _namespace_values(value: Any) -> frozenset[str]:
     return frozenset(fields.namespace(v, "filters.namespace") for v in values)
 
 
-def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) -> Part:
+def _compile_node(node: Any, params: list[Any], depth: int, counter: _Compiling) -> Part:
     node = _as_mapping(node)
     if depth > MAX_DEPTH:
         raise _bad(f"filters nest deeper than {MAX_DEPTH} levels")
@@ -165,7 +177,7 @@ def _compile_node(node: Any, params: list[Any], depth: int, counter: list[int]) 
 
 
 def _compile_group(
-    node: Mapping[str, Any], params: list[Any], depth: int, counter: list[int]
+    node: Mapping[str, Any], params: list[Any], depth: int, counter: _Compiling
 ) -> Part:
     joiner = node.get("operator", "and")
     if joiner not in ("and", "or"):
@@ -181,9 +193,9 @@ def _joined(joiner: str, parts: list[Part]) -> Part:
     return Part(clause, Group(joiner, tuple(part.condition for part in parts)))
 
 
-def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[int]) -> Part:
-    counter[0] += 1
-    if counter[0] > MAX_CONDITIONS:
+def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: _Compiling) -> Part:
+    counter.conditions += 1
+    if counter.conditions > MAX_CONDITIONS:
         raise _bad(f"filters have more than {MAX_CONDITIONS} conditions")
     if op not in OPERATORS:
         raise _bad(f"unknown operator {fields.shown(op)}; use one of {list(OPERATORS)}")
@@ -193,7 +205,7 @@ def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[
         clause, tags = _tags_condition(op, value, params)
         return Part(clause, Test(name, op, tags))
     if name.startswith("metadata."):
-        return _metadata_condition(name, op, value, params)
+        return _metadata_condition(name, op, value, params, counter.dialect)
     if name in TEXT_FIELDS:
         typed = _typed(value, op, str, name)
     elif name in NUMBER_FIELDS:
@@ -202,10 +214,14 @@ def _condition(name: Any, op: Any, value: Any, params: list[Any], counter: list[
         typed = _times(value, op, name)
     else:
         raise _bad(f"unknown filter field {fields.shown(name)}; fields: {list(FIELDS)}")
-    return Part(_column_condition(f"m.{name}", op, typed, params), Test(name, op, typed))
+    return Part(
+        _column_condition(f"m.{name}", op, typed, params, counter.dialect), Test(name, op, typed)
+    )
 
 
-def _column_condition(column: str, op: str, value: Any, params: list[Any]) -> str:
+def _column_condition(
+    column: str, op: str, value: Any, params: list[Any], dialect: Engine = "sqlite"
+) -> str:
     if op in COMPARE:
         params.append(value)
         return f"{column} {COMPARE[op]} ?"
@@ -216,7 +232,7 @@ def _column_condition(column: str, op: str, value: Any, params: list[Any]) -> st
     if not isinstance(value, str):
         raise _bad(f"'contains' on {column[2:]} needs a string")
     params.append(value)
-    return f"instr({column}, ?) > 0"
+    return f"strpos({column}, ?) > 0" if dialect == "postgresql" else f"instr({column}, ?) > 0"
 
 
 def _tags_condition(op: str, value: Any, params: list[Any]) -> tuple[str, Any]:
@@ -235,12 +251,17 @@ def _tags_condition(op: str, value: Any, params: list[Any]) -> tuple[str, Any]:
     raise _bad(f"operator {op!r} does not apply to tags; use contains, in, nin, eq or ne")
 
 
-def _metadata_condition(name: str, op: str, value: Any, params: list[Any]) -> Part:
+def _metadata_condition(name: str, op: str, value: Any, params: list[Any], dialect: Engine) -> Part:
     keys = name.split(".")[1:]
     if not keys or not all(METADATA_KEY.match(k) for k in keys):
         raise _bad(
             f"metadata filter field {fields.shown(name)} must be 'metadata.' followed by "
             "dot-separated keys of letters, digits, '_' or '-'"
+        )
+    if dialect == "postgresql":
+        operand = _metadata_operand(op, value, name)
+        return Part(
+            postgres_filters.metadata_condition(keys, op, operand, params), Test(name, op, operand)
         )
     path = metadata_path(name)
     if op == "contains":
@@ -261,6 +282,15 @@ def _metadata_condition(name: str, op: str, value: Any, params: list[Any]) -> Pa
         return Part(_column_condition(column, op, values, params), Test(name, op, values))
     operand = _scalar(value, name)
     return Part(_column_condition(column, op, operand, params), Test(name, op, operand))
+
+
+def _metadata_operand(op: str, value: Any, name: str) -> Any:
+    """The operand of a metadata condition: a list of scalars for in/nin, else a scalar."""
+    if op in ("in", "nin"):
+        if not isinstance(value, list) or not 0 < len(value) <= MAX_LIST:
+            raise _bad(f"'{op}' on {name} needs a list of 1-{MAX_LIST} values")
+        return [_scalar(v, name) for v in value]
+    return _scalar(value, name)
 
 
 def _scalar(value: Any, name: str) -> Any:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from loci.storage.db import Connection
+from loci.storage.dialect import json_member
 
 #: The items of a namespace's conversation sequences (bind the namespace).
 _CONVERSATION_ITEMS = (
@@ -19,10 +20,8 @@ _OF_CONVERSATION = " AND (s.name = ? OR substr(s.name, 1, length(?) + 1) = ? || 
 def message_ids(conn: Connection, namespace: str, conversation: str | None = None) -> list[str]:
     """The message ids of a namespace's conversation messages (one conversation's, when
     given), as the importer recorded them."""
-    sql = (
-        f"SELECT json_extract(m.metadata, '$.message_id') {_CONVERSATION_ITEMS} "
-        "AND json_extract(m.metadata, '$.message_id') IS NOT NULL"
-    )
+    message_id = json_member(conn, "m.metadata", "message_id")
+    sql = f"SELECT {message_id} {_CONVERSATION_ITEMS} AND {message_id} IS NOT NULL"
     rows = _of_conversation(conn, sql, namespace, conversation)
     return [str(row[0]) for row in rows]
 
@@ -32,9 +31,11 @@ def message_keys(
 ) -> list[tuple[str, str, str | None]]:
     """(content hash, time, session id) of the conversation messages stored without a message
     id in a namespace (one conversation's, when given), to recognise them again."""
+    session_id = json_member(conn, "m.metadata", "session_id")
+    message_id = json_member(conn, "m.metadata", "message_id")
     sql = (
-        "SELECT m.content_hash, m.occurred_at, json_extract(m.metadata, '$.session_id') "
-        f"{_CONVERSATION_ITEMS} AND json_extract(m.metadata, '$.message_id') IS NULL"
+        f"SELECT m.content_hash, m.occurred_at, {session_id} "
+        f"{_CONVERSATION_ITEMS} AND {message_id} IS NULL"
     )
     return [tuple(row) for row in _of_conversation(conn, sql, namespace, conversation)]
 

@@ -6,11 +6,11 @@ have an actor (who said or did it). Neighbours are by position, whatever the ord
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from loci.storage.db import Connection
+from loci.storage.dialect import seq_list
 
 KINDS = ("conversation", "story", "log")
 
@@ -20,11 +20,10 @@ SELECT i.seq, i.sequence, i.actor,
         AND p.position < i.position ORDER BY p.position DESC LIMIT 1),
     (SELECT n.seq FROM sequence_items n WHERE n.sequence = i.sequence
         AND n.position > i.position ORDER BY n.position LIMIT 1)
-FROM json_each(?) j CROSS JOIN sequence_items i ON i.seq = j.value
+FROM {} sequence_items i ON i.seq = j.value
 """
 _MEMBERS = (
-    "SELECT i.seq, i.sequence, i.actor, NULL, NULL FROM json_each(?) j "
-    "CROSS JOIN sequence_items i ON i.seq = j.value"
+    "SELECT i.seq, i.sequence, i.actor, NULL, NULL FROM {} sequence_items i ON i.seq = j.value"
 )
 
 
@@ -43,7 +42,8 @@ def places(conn: Connection, seqs: Sequence[int], neighbours: bool = True) -> li
     """The places of those of `seqs` that are in a sequence, with their neighbours unless
     `neighbours` is false."""
     statement = _NEIGHBOURS if neighbours else _MEMBERS
-    rows = conn.execute(statement, (json.dumps(list(seqs)),)).fetchall()
+    listed, bound = seq_list(conn, seqs)
+    rows = conn.execute(statement.format(listed), (bound,)).fetchall()
     return [Place(*row) for row in rows]
 
 

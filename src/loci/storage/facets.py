@@ -30,10 +30,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from loci.storage import dialect
 from loci.storage.conditions import Condition, Group
 from loci.storage.db import Connection
 from loci.storage.derived import MemoryChanges, Progress
-from loci.storage.metadata_values import COMPARE, NULL, ValueCodes, metadata_path
+from loci.storage.metadata_values import COMPARE, NULL, ValueCodes
 from loci.storage.name_codes import NameCodes
 
 Seqs = npt.NDArray[np.int64]
@@ -47,8 +48,6 @@ COLUMNS = ", ".join(COLUMNS_READ)
 CHUNK = 500
 #: Rows read at a time by a full load.
 LOAD_CHUNK = 10_000
-#: A metadata key's value and JSON type, given its path twice.
-_EXTRACT = "json_extract(metadata, ?), json_type(metadata, ?)"
 #: Metadata keys mirrored at most (each costs an int32 per memory and its distinct values);
 #: a filter on a key beyond them goes to SQL.
 MAX_METADATA_KEYS = 16
@@ -153,11 +152,11 @@ class MemoryFacets:
         transaction)."""
         self._reset()
         self._keys = {field: _Key(ValueCodes(), np.zeros(0, np.int32)) for field in self._keys}
-        select, paths = self._select()
+        select, paths = self._select(conn)
         cursor = conn.execute(f"{select} ORDER BY seq", paths)
         # A chunk at a time: the rows of 100k memories as Python objects took ~40 MB at once.
         while rows := cursor.fetchmany(LOAD_CHUNK):
-            self._merge(rows)
+            self._merge(dialect.sqlite_json_values(conn, rows, len(COLUMNS_READ)))
         for tag, seq in conn.execute("SELECT tag, memory_seq FROM memory_tags"):
             self._add_tag(int(seq), tag)
         self.loaded = True
@@ -168,22 +167,31 @@ class MemoryFacets:
         for field in sorted(fields - self._keys.keys()):
             if len(self._keys) >= MAX_METADATA_KEYS:
                 return
-            path = metadata_path(field)
-            rows = conn.execute(f"SELECT seq, {_EXTRACT} FROM memories", (path, path)).fetchall()
+            path = dialect.metadata_key_path(conn, field)
+            rows = conn.execute(
+                f"SELECT seq, {dialect.metadata_value(conn)} FROM memories", (path, path)
+            ).fetchall()
             values = ValueCodes()
             codes = np.full(self._seqs.shape[0], NULL, np.int32)
             seqs = np.fromiter((row[0] for row in rows), np.int64, len(rows))
-            found = np.fromiter((values.code(row[1], row[2]) for row in rows), np.int32, len(rows))
+            found = np.fromiter(
+                (
+                    values.code(dialect.sqlite_json_value(conn, row[1], row[2]), row[2])
+                    for row in rows
+                ),
+                np.int32,
+                len(rows),
+            )
             # Rows written since the log was applied have no slot yet: the next update
             # reads them, this key included.
             slots = self._slots(seqs)
             codes[slots[slots >= 0]] = found[slots >= 0]
             self._keys[field] = _Key(values, codes)
 
-    def _select(self) -> tuple[str, list[str]]:
+    def _select(self, conn: Connection) -> tuple[str, list[Any]]:
         """The query of COLUMNS and of the held metadata keys' values, and its parameters."""
-        paths = [metadata_path(field) for field in self._keys for _ in range(2)]
-        extracts = "".join(f", {_EXTRACT}" for _ in self._keys)
+        paths = [dialect.metadata_key_path(conn, field) for field in self._keys for _ in range(2)]
+        extracts = "".join(f", {dialect.metadata_value(conn)}" for _ in self._keys)
         return f"SELECT {COLUMNS}{extracts} FROM memories", paths
 
     def update(self, conn: Connection, seqs: Sequence[int]) -> None:
@@ -196,7 +204,7 @@ class MemoryFacets:
             self._drop_tags(seq)
         rows: list[tuple[Any, ...]] = []
         tags: list[tuple[str, int]] = []
-        select, paths = self._select()
+        select, paths = self._select(conn)
         for start in range(0, len(seqs), CHUNK):
             chunk = list(seqs[start : start + CHUNK])
             marks = ",".join("?" * len(chunk))
@@ -205,7 +213,7 @@ class MemoryFacets:
                 f"SELECT tag, memory_seq FROM memory_tags WHERE memory_seq IN ({marks})", chunk
             )
         # One merge for all chunks: each merge that appends copies every array once.
-        self._merge(rows)
+        self._merge(dialect.sqlite_json_values(conn, rows, len(COLUMNS_READ)))
         for tag, seq in tags:
             self._add_tag(int(seq), tag)
 

@@ -35,7 +35,7 @@ class KeywordQuery(NamedTuple):
     limit: int
     namespaces: frozenset[str] | None = None  # None: all
     within: KeyArray | None = None  # None: every memory of the namespaces
-    where: str = "1"  # the same restriction, as SQL over `memories m`
+    where: str = "TRUE"  # the same restriction, as SQL over `memories m`
     params: Sequence[Any] = ()
     mirrorable: bool = True  # False: `where` says more than namespaces and `within`
 

@@ -12,15 +12,21 @@ import numpy.typing as npt
 
 from loci.storage import passages, placements
 from loci.storage.db import Connection
-from loci.storage.placements import PLACE_JSON, Placement
+from loci.storage.dialect import everything
+from loci.storage.placements import Placement, place_json
 from loci.storage.vector_blob import VectorBlob
 
-#: A memory's columns as `memory.rows` reads them, and its place in a sequence as JSON.
-COLUMNS = (
-    "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
-    f"m.created_at, m.updated_at, m.last_accessed, m.access_count, m.occurred_at, {PLACE_JSON}"
-)
-#: Where a column added after `COLUMNS` lands in a row.
+
+def columns(conn: Connection) -> str:
+    """A memory's columns as `memory.rows` reads them, and its place in a sequence as JSON."""
+    return (
+        "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
+        "m.created_at, m.updated_at, m.last_accessed, m.access_count, m.occurred_at, "
+        + place_json(conn)
+    )
+
+
+#: Where a column added after `columns` lands in a row.
 VECTOR_COLUMN = 14
 Row = Sequence[Any]
 
@@ -124,14 +130,14 @@ def existing_hashes(conn: Connection, pairs: set[tuple[str, str]]) -> set[tuple[
 
 
 def rows_by_seq(conn: Connection, seqs: Sequence[int]) -> dict[int, Sequence[Any]]:
-    """`COLUMNS` rows by seq (for callers that build their own models from them)."""
-    rows = _rows_in(conn, f"SELECT {COLUMNS} FROM memories m WHERE m.seq IN ({{}})", seqs)
+    """`columns` rows by seq (for callers that build their own models from them)."""
+    rows = _rows_in(conn, f"SELECT {columns(conn)} FROM memories m WHERE m.seq IN ({{}})", seqs)
     return {int(row[0]): row for row in rows}
 
 
 def in_scope(namespace: str | None) -> tuple[str, list[str]]:
     """A WHERE clause (on `memories m`) and its parameters for one namespace, or every one."""
-    return ("m.namespace = ?", [namespace]) if namespace is not None else ("1", [])
+    return ("m.namespace = ?", [namespace]) if namespace is not None else ("TRUE", [])
 
 
 def count_in_scope(conn: Connection, namespace: str | None) -> int:
@@ -141,13 +147,13 @@ def count_in_scope(conn: Connection, namespace: str | None) -> int:
 
 
 def fetch_by_id(conn: Connection, memory_id: str) -> Row | None:
-    """One memory's `COLUMNS` row by id, or by the id of a memory merged into it."""
+    """One memory's `columns` row by id, or by the id of a memory merged into it."""
     row: Row | None = conn.execute(
-        f"SELECT {COLUMNS} FROM memories m WHERE m.id = ?", (memory_id,)
+        f"SELECT {columns(conn)} FROM memories m WHERE m.id = ?", (memory_id,)
     ).fetchone()
     if row is None:
         row = conn.execute(
-            f"SELECT {COLUMNS} FROM memory_aliases a JOIN memories m ON m.seq = a.seq "
+            f"SELECT {columns(conn)} FROM memory_aliases a JOIN memories m ON m.seq = a.seq "
             "WHERE a.id = ?",
             (memory_id,),
         ).fetchone()
@@ -194,7 +200,7 @@ def keyword_search(
     conn: Connection, match: str, where: str, params: Sequence[Any], limit: int
 ) -> list[tuple[int, float]]:
     """(seq, bm25) of the best keyword matches among admitted memories; lower bm25 is better."""
-    if where == "1":
+    if where == "TRUE":
         # No filter: skip the join, which reads a memories row per match.
         sql = (
             "SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts WHERE memories_fts MATCH ?"
@@ -276,8 +282,8 @@ def iter_memories(
     # SQLite skips the first rows before reading their columns, where Python would build and
     # drop each skipped memory.
     cursor = conn.execute(
-        f"SELECT {COLUMNS}{extra if with_vectors else ''} FROM memories m WHERE {where} "
-        "ORDER BY m.seq LIMIT -1 OFFSET ?",
+        f"SELECT {columns(conn)}{extra if with_vectors else ''} FROM memories m WHERE {where} "
+        f"ORDER BY m.seq {everything(conn)} OFFSET ?",
         [*params, offset],
     )
     while rows := cursor.fetchmany(chunk):

@@ -76,7 +76,8 @@ def merge(
     )
     conn.execute(f"UPDATE memory_aliases SET seq = ? WHERE seq IN ({marks})", (keep_seq, *seqs))
     conn.executemany(
-        "INSERT OR REPLACE INTO memory_aliases(id, seq) VALUES (?, ?)",
+        "INSERT INTO memory_aliases(id, seq) VALUES (?, ?) "
+        "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq",
         [(memory_id, keep_seq) for _, memory_id in folded],
     )
     conn.execute(f"DELETE FROM memories WHERE seq IN ({marks})", seqs)
@@ -118,7 +119,7 @@ def set_embeddings(conn: Connection, vectors: Sequence[tuple[int, bytes]]) -> No
 
 def summary(conn: Connection, namespace: str | None) -> tuple[int, Any, Any, Any]:
     """(count, oldest created_at, newest, average importance) of a namespace (None: all)."""
-    where, params = ("m.namespace = ?", [namespace]) if namespace else ("1", [])
+    where, params = ("m.namespace = ?", [namespace]) if namespace else ("TRUE", [])
     total, oldest, newest, average = conn.execute(
         "SELECT count(*), min(created_at), max(created_at), avg(importance) "
         f"FROM memories m WHERE {where}",

@@ -8,7 +8,6 @@ memories' vectors. A search over passages answers by memory: its best passage.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -17,6 +16,7 @@ import numpy.typing as npt
 
 from loci.storage.db import Connection
 from loci.storage.derived import MemoryChanges, Progress
+from loci.storage.dialect import seq_list
 from loci.storage.vector_blob import VectorBlob
 from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
 from loci.storage.vectors import ExactIndex
@@ -26,10 +26,10 @@ ALL = (
     "SELECT p.id, p.seq, m.namespace, p.embedding FROM passages p "
     "JOIN memories m ON m.seq = p.seq ORDER BY p.id"
 )
-#: The passages of some memories (bind their seqs as a JSON array).
+#: The passages of some memories (`{}`: the list of their seqs, `dialect.seq_list`).
 OF_MEMORIES = (
-    "SELECT p.id, p.seq, m.namespace, p.embedding FROM json_each(?) j "
-    "CROSS JOIN passages p ON p.seq = j.value JOIN memories m ON m.seq = p.seq"
+    "SELECT p.id, p.seq, m.namespace, p.embedding FROM {} "
+    "passages p ON p.seq = j.value JOIN memories m ON m.seq = p.seq"
 )
 
 
@@ -157,7 +157,8 @@ class PassageIndex:
 
 def read_of(conn: Connection, seqs: Sequence[int]) -> list[Any]:
     """The passages of some memories, as `PassageIndex.add` takes them."""
-    return conn.execute(OF_MEMORIES, (json.dumps(list(seqs)),)).fetchall()
+    listed, bound = seq_list(conn, seqs)
+    return conn.execute(OF_MEMORIES.format(listed), (bound,)).fetchall()
 
 
 def by_content(conn: Connection, where: str, params: Sequence[Any]) -> dict[str, list[NewPassage]]:

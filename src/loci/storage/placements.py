@@ -12,13 +12,16 @@ from dataclasses import dataclass
 
 from loci.errors import ConflictError
 from loci.storage.db import Connection
+from loci.storage.dialect import json_object_function
 
-#: Each memory's place as JSON (NULL for none), for reading with the memory's row.
-PLACE_JSON = (
-    "(SELECT json_object('name', s.name, 'kind', s.kind, 'position', i.position, "
-    "'actor', i.actor) FROM sequence_items i JOIN sequences s ON s.id = i.sequence "
-    "WHERE i.seq = m.seq)"
-)
+
+def place_json(conn: Connection) -> str:
+    """Each memory's place as JSON (NULL for none), for reading with the memory's row."""
+    return (
+        f"(SELECT {json_object_function(conn)}('name', s.name, 'kind', s.kind, "
+        "'position', i.position, 'actor', i.actor) FROM sequence_items i "
+        "JOIN sequences s ON s.id = i.sequence WHERE i.seq = m.seq)"
+    )
 
 
 @dataclass(frozen=True)

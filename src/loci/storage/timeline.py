@@ -8,7 +8,6 @@ spacing may differ).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from datetime import datetime
@@ -18,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.storage.db import Connection
+from loci.storage.dialect import seq_list
 from loci.timeutil import format_time, parse_time
 
 MEMORY_TIME = "coalesce(occurred_at, created_at)"
@@ -89,10 +89,10 @@ def times_of(conn: Connection, seqs: Sequence[int]) -> dict[int, float]:
 
 def undated(conn: Connection, seqs: Sequence[int]) -> set[int]:
     """Those of `seqs` given no time of their own (their time is when they were stored)."""
+    listed, bound = seq_list(conn, seqs)
     rows = conn.execute(
-        "SELECT m.seq FROM json_each(?) j CROSS JOIN memories m ON m.seq = j.value "
-        "WHERE m.occurred_at IS NULL",
-        (json.dumps(list(seqs)),),
+        f"SELECT m.seq FROM {listed} memories m ON m.seq = j.value WHERE m.occurred_at IS NULL",
+        (bound,),
     )
     return {int(row[0]) for row in rows.fetchall()}
 

@@ -21,12 +21,12 @@ from typing import Any
 
 import psycopg
 
+from loci.database_url import masked
 from loci.errors import StorageUnavailableError
 from loci.storage.db import BeforeCommit, DeferredWrite, Engine
 from loci.storage.postgres import schema
 from loci.storage.postgres.connection import PgConnection
 from loci.storage.postgres.failures import translated
-from loci.storage.postgres.url import masked
 from loci.storage.postgres.vector_type import register_vector_type
 from loci.storage.schema import OWNED_VERSIONS, Schema
 

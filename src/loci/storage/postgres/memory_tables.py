@@ -11,6 +11,60 @@ from __future__ import annotations
 
 from loci.storage.postgres.keywords import KEYWORD_TABLES
 
+#: SQLite's comparison of a value ``json_extract`` gives with a number (`num`) or a text
+#: (`txt`), and its ``contains`` (see `search/postgres_filters.py`): a missing key or JSON null
+#: satisfies nothing, true and false are 1 and 0, a number sorts before every text, texts
+#: compare by code point.
+JSON_FUNCTIONS = """
+CREATE FUNCTION loci_json_number(v jsonb) RETURNS double precision
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE jsonb_typeof(v)
+        WHEN 'number' THEN (v #>> '{}')::double precision
+        WHEN 'boolean' THEN CASE WHEN v = 'true'::jsonb THEN 1.0 ELSE 0.0 END
+    END
+$$;
+CREATE FUNCTION loci_json_text(v jsonb) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN jsonb_typeof(v) = 'string' THEN v #>> '{}'
+        WHEN jsonb_typeof(v) IN ('object', 'array') THEN v::text END
+$$;
+CREATE FUNCTION loci_json_test(v jsonb, op text, num double precision, txt text)
+RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE
+        WHEN v IS NULL OR jsonb_typeof(v) = 'null' THEN NULL
+        WHEN num IS NOT NULL AND jsonb_typeof(v) IN ('number', 'boolean') THEN CASE op
+            WHEN 'eq' THEN n = num WHEN 'ne' THEN n <> num
+            WHEN 'gt' THEN n > num WHEN 'gte' THEN n >= num
+            WHEN 'lt' THEN n < num WHEN 'lte' THEN n <= num END
+        WHEN num IS NOT NULL THEN op IN ('ne', 'gt', 'gte')
+        WHEN jsonb_typeof(v) IN ('number', 'boolean') THEN op IN ('ne', 'lt', 'lte')
+        ELSE CASE op
+            WHEN 'eq' THEN t = txt WHEN 'ne' THEN t <> txt
+            WHEN 'gt' THEN t > txt WHEN 'gte' THEN t >= txt
+            WHEN 'lt' THEN t < txt WHEN 'lte' THEN t <= txt END
+    END
+    FROM (SELECT loci_json_number(v) AS n, loci_json_text(v) COLLATE "C" AS t) AS x
+$$;
+CREATE FUNCTION loci_sqlite_json_type(v jsonb) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE jsonb_typeof(v)
+        WHEN 'number' THEN CASE WHEN (v #>> '{}') ~ '^-?[0-9]+$' THEN 'integer' ELSE 'real' END
+        WHEN 'string' THEN 'text'
+        WHEN 'boolean' THEN v #>> '{}'
+        ELSE jsonb_typeof(v)
+    END
+$$;
+CREATE FUNCTION loci_json_contains(v jsonb, num double precision, txt text, needle text)
+RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE jsonb_typeof(v)
+        WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(v) AS e(value)
+            WHERE loci_json_test(e.value, 'eq', num, txt))
+        WHEN 'string' THEN strpos(v #>> '{}', needle) > 0
+        ELSE FALSE
+    END
+$$;
+"""
+
 #: The keyword corpora of the memory tables.
 MEMORIES_CORPUS = 1
 SEQUENCES_CORPUS = 2
@@ -136,5 +190,6 @@ BEGIN
 END $$;
 CREATE TRIGGER sequence_items_changed AFTER INSERT OR DELETE ON sequence_items
     FOR EACH ROW EXECUTE FUNCTION loci_sequence_items_changed();
-""",
+"""
+    + JSON_FUNCTIONS,
 )

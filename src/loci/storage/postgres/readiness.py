@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import psycopg
 
+from loci.database_url import masked
 from loci.storage.postgres.connection import PgConnection
 from loci.storage.postgres.schema import versions
-from loci.storage.postgres.url import masked
 from loci.storage.schema import Schema
 
 #: PostgreSQL 15 (`server_version_num`).

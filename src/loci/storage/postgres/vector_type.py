@@ -1,4 +1,4 @@
-"""pgvector's `vector` type on a psycopg connection, as `VectorBlob` bytes.
+"""pgvector's `vector` type on a psycopg connection, as `VectorBlob` bytes; JSON as text.
 
 Written here rather than taken from the `pgvector` package: that one converts to numpy
 arrays, and loci's statements pass and read float32 bytes on both engines (`vector_blob.py`).
@@ -23,7 +23,10 @@ _HEADER = struct.Struct(">HH")
 
 
 def register_vector_type(conn: psycopg.Connection[Any]) -> bool:
-    """Teach `conn` the `vector` type if the database has it; False if it has not (yet)."""
+    """Teach `conn` the `vector` type if the database has it; False if it has not (yet).
+    JSON values are read as their text too, as SQLite gives them."""
+    conn.adapters.register_loader("json", JsonTextLoader)
+    conn.adapters.register_loader("jsonb", JsonbTextLoader)
     info = TypeInfo.fetch(conn, "vector")
     if info is None:
         return False
@@ -52,3 +55,23 @@ class VectorLoader(Loader):
         dimensions, _ = _HEADER.unpack_from(data)
         values = np.frombuffer(data, dtype=">f4", offset=_HEADER.size, count=dimensions)
         return values.astype("<f4").tobytes()
+
+
+class JsonTextLoader(Loader):
+    """A `json` value read in binary, as its text."""
+
+    format = Format.BINARY
+
+    def load(self, data: Buffer) -> str:
+        """The JSON text."""
+        return bytes(data).decode("utf-8")
+
+
+class JsonbTextLoader(Loader):
+    """A `jsonb` value read in binary (a version byte, then the text), as its text."""
+
+    format = Format.BINARY
+
+    def load(self, data: Buffer) -> str:
+        """The JSON text."""
+        return bytes(data[1:]).decode("utf-8")

@@ -1,4 +1,4 @@
-"""Database URLs as loci shows them: never with their password."""
+"""Database URLs as loci shows them: never with their password (settings, doctor, errors)."""
 
 from __future__ import annotations
 
