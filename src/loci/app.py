@@ -16,6 +16,7 @@ from loci.contextdocs.schema import CONTEXT_SCHEMA
 from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
+from loci.errors import ConfigurationError
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.lifecycle.consolidate import ConsolidateService
 from loci.lifecycle.decay import DecayService
@@ -213,7 +214,15 @@ def postgres_store(
 
 
 def postgres_schemas(settings: Settings) -> tuple[Schema, ...]:
-    """The owners whose tables a PostgreSQL database needs: those of the toolsets served."""
+    """The owners whose tables a PostgreSQL database needs: those of the toolsets served.
+    The story toolset does not run on PostgreSQL yet: asking for it is a clear error."""
+    if "story" in settings.toolsets:
+        raise ConfigurationError(
+            "the story toolset does not run on PostgreSQL yet; serve the others with "
+            "LOCI_TOOLSETS=memory,context,checkpoints, or keep stories in a data folder "
+            "(SQLite) by leaving LOCI_DATABASE_URL unset",
+            toolsets=settings.toolsets,
+        )
     by_toolset = {
         "context": CONTEXT_SCHEMA,
         "checkpoints": CHECKPOINT_SCHEMA,

@@ -95,11 +95,15 @@ def diagnose(state: CliState) -> dict[str, Any]:
         "loci": loci.__version__,
         "sqlite": sqlite3.sqlite_version,
         "data folder": str(settings.home),
-        "database": str(settings.database_path),
+        "database": settings.database_shown,
     }
     problems: list[str] = []
     if settings.home.exists() and not os.access(settings.home, os.W_OK):
         problems.append(f"the data folder {settings.home} is not writable")
+    if settings.database_url is not None:
+        _check_server(settings, checks, problems)
+        if "unreachable" in checks.values():
+            return {"checks": checks, "problems": problems}
     try:
         with opened_app(state) as app:
             _check_app(app, checks, problems)
@@ -120,8 +124,20 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
             problems.append(exc.message)
 
 
+def _check_server(settings: Any, checks: dict[str, Any], problems: list[str]) -> None:
+    """The PostgreSQL server, pgvector, the role's rights and loci's tables."""
+    from loci.app import postgres_schemas
+    from loci.storage.postgres.readiness import readiness
+
+    found = readiness(settings.database_url.get_secret_value(), postgres_schemas(settings))
+    checks.update(found.checks)
+    problems += found.problems
+
+
 def _check_database(app: Any, checks: dict[str, Any], problems: list[str]) -> bool:
     """The file's structure, then what loci keeps in it; False if the file is damaged."""
+    if app.db.engine == "postgresql":
+        return _check_postgres_contents(app, checks, problems)
     from loci.storage import health  # numpy: not for every CLI start
 
     with app.db.locked() as conn:
@@ -152,6 +168,24 @@ def _check_database(app: Any, checks: dict[str, Any], problems: list[str]) -> bo
     return True
 
 
+def _check_postgres_contents(app: Any, checks: dict[str, Any], problems: list[str]) -> bool:
+    """What loci keeps in a PostgreSQL database (the server checks its own structure)."""
+    from loci.storage import health
+    from loci.storage.postgres.memory_search import keyword_index_matches
+
+    with app.db.locked() as conn:
+        vectors = health.damaged_vectors(conn, app.embedder.identity.dimensions)
+        keywords_match = keyword_index_matches(conn)
+    checks["integrity"] = "kept by the server"
+    if vectors:
+        damaged = counted(len(vectors), "memory", "memories")
+        problems.append(f"damaged vectors in {damaged}; run `loci reindex`")
+    if not keywords_match:
+        problems.append("the keyword index does not match the memories; run `loci reindex`")
+    problems += app.catalog.warnings()
+    return True
+
+
 def _check_memories(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
     """Counts, the embedding model, the vector index and the sequences."""
     stats = app.catalog.stats()
@@ -173,7 +207,12 @@ def _check_memories(app: Any, checks: dict[str, Any], problems: list[str]) -> No
     if checks["indexed vectors"] != stats.total_memories:
         problems.append("the vector index does not match the database; run `loci reindex`")
     with app.db.locked() as conn:
-        checks["sequences"], out_of_step = documents.health(conn)
+        if app.db.engine == "postgresql":
+            from loci.storage.postgres.memory_search import sequence_health
+
+            checks["sequences"], out_of_step = sequence_health(conn)
+        else:
+            checks["sequences"], out_of_step = documents.health(conn)
     problems += [f"{problem}; run `loci reindex`" for problem in out_of_step]
 
 
@@ -203,7 +242,8 @@ def _check_toolsets(app: Any, checks: dict[str, Any], problems: list[str]) -> No
         where = f"{problem.path}:{problem.line}" if problem.line else problem.path
         problems.append(f"the template {where} is broken: {problem.message}")
     checks["checkpoint sessions"] = app.checkpoints.list_sessions(limit=1).total
-    checks["story sessions"] = len(app.story.sessions().sessions)
+    if "story" in app.settings.toolsets:
+        checks["story sessions"] = len(app.story.sessions().sessions)
     checks["named tokens"] = len(app.access.listing())
     if app.settings.encryption == "enabled":
         try:

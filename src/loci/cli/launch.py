@@ -14,7 +14,7 @@ WAITING = (
 )
 
 SERVING = (
-    "loci serves MCP at http://{s.http_host}:{s.http_port}/mcp (data folder {s.home}; {auth}; "
+    "loci serves MCP at http://{s.http_host}:{s.http_port}/mcp (store {s.database_shown}; {auth}; "
     "health: /healthz). `loci config cursor --http` prints a client snippet. Ctrl-C stops it.\n"
 )
 
@@ -29,13 +29,14 @@ def main() -> None:
     command_line()
 
 
-def serve_stdio(config: Path | None, home: Path | None) -> None:
+def serve_stdio(config: Path | None, home: Path | None, database: str | None = None) -> None:
     """Serve MCP over stdio; a loci error (bad settings, say) exits with its code."""
     from loci.errors import LociError
     from loci.settings import load_settings
 
+    overrides = {"home": home, "database_url": database}
     try:
-        settings = load_settings(config, **({"home": home} if home else {}))
+        settings = load_settings(config, **{k: v for k, v in overrides.items() if v is not None})
         if sys.stdin.isatty():  # started by hand: say why nothing seems to happen
             sys.stderr.write(WAITING.format(home=settings.home))
         from loci.mcp.server import build_server
@@ -47,13 +48,17 @@ def serve_stdio(config: Path | None, home: Path | None) -> None:
 
 
 def serve_over_http(
-    config: Path | None, home: Path | None, host: str | None, port: int | None
+    config: Path | None,
+    home: Path | None,
+    host: str | None,
+    port: int | None,
+    database: str | None = None,
 ) -> None:
     """Serve MCP over streamable HTTP; a loci error (bad settings, say) exits with its code."""
     from loci.errors import LociError
     from loci.settings import load_settings
 
-    overrides = {"home": home, "http_host": host, "http_port": port}
+    overrides = {"home": home, "http_host": host, "http_port": port, "database_url": database}
     try:
         settings = load_settings(config, **{k: v for k, v in overrides.items() if v is not None})
         from loci.http.serve import serve_http

@@ -27,15 +27,20 @@ from loci.errors import StorageUnavailableError
     type=click.Path(file_okay=False, path_type=Path),
     help="Data folder (overrides LOCI_HOME).",
 )
+@click.option(
+    "--database",
+    metavar="URL",
+    help="PostgreSQL database shared by several servers (overrides LOCI_DATABASE_URL).",
+)
 @click.pass_context
-def cli(ctx: click.Context, config: Path | None, home: Path | None) -> None:
+def cli(ctx: click.Context, config: Path | None, home: Path | None, database: str | None) -> None:
     """loci: local-first memory for LLM agents, over the Model Context Protocol.
 
     Run `loci serve` from your MCP client (see `loci config --help`), or use the commands
     below to work with the same memory from a terminal.
     """
     shared = ctx.obj.embedder if isinstance(ctx.obj, CliState) else None
-    ctx.obj = CliState(config=config, home=home, embedder=shared)
+    ctx.obj = CliState(config=config, home=home, embedder=shared, database=database)
 
 
 @cli.command()
@@ -57,9 +62,9 @@ def serve(state: CliState, transport: str, host: str | None, port: int | None) -
     if transport == "stdio":
         if host is not None or port is not None:
             raise click.UsageError("--host and --port go with --transport http")
-        serve_stdio(state.config, state.home)
+        serve_stdio(state.config, state.home, state.database)
         return
-    serve_over_http(state.config, state.home, host, port)
+    serve_over_http(state.config, state.home, host, port, state.database)
 
 
 @cli.command()

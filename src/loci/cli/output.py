@@ -31,10 +31,13 @@ class CliState:
     config: Path | None
     home: Path | None
     embedder: Embedder | None = None
+    database: str | None = None
 
     def settings(self) -> Settings:
         """Settings from the options, environment and config file."""
         overrides: dict[str, Any] = {"home": self.home} if self.home else {}
+        if self.database:
+            overrides["database_url"] = self.database
         return load_settings(self.config, **overrides)
 
     def model(self, settings: Settings) -> Embedder:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pydantic import SecretStr
 
 from loci.app import App, build_app
 from loci.conversations.importer import memory_text
@@ -93,8 +96,9 @@ def _evaluate(
     boards: Boards,
     store: str,
 ) -> None:
-    with tempfile.TemporaryDirectory(prefix="loci-eval-") as home:
-        app = build_app(settings.model_copy(update={"home": Path(home)}), embedder=embedder)
+    with tempfile.TemporaryDirectory(prefix="loci-eval-") as home, _empty_store(settings) as url:
+        fresh = {"home": Path(home), "database_url": None if url is None else SecretStr(url)}
+        app = build_app(settings.model_copy(update=fresh), embedder=embedder)
         try:
             _store(app, conversation, store)
             for question in conversation.questions:
@@ -170,3 +174,16 @@ def _selected(
             conversations=unknown,
         )
     return [c for c in conversations if c.sample_id in set(wanted)]
+
+
+@contextmanager
+def _empty_store(settings: Settings) -> Iterator[str | None]:
+    """Each conversation starts from an empty store: a data folder of its own, and on
+    PostgreSQL a schema of its own too, dropped afterwards."""
+    if settings.database_url is None:
+        yield None
+        return
+    from loci.storage.postgres.scratch import scratch_schema
+
+    with scratch_schema(settings.database_url.get_secret_value(), "loci_eval") as url:
+        yield url

@@ -109,3 +109,29 @@ class PgKeywords:
         conn.execute("UPDATE sequences SET stale = 0 WHERE id = ANY(?)", (kept,))
         conn.execute("DELETE FROM sequences WHERE stale = 1 AND id = ANY(?)", (stale,))
         return len(stale)
+
+
+def keyword_index_matches(conn: Connection) -> bool:
+    """Whether every memory, and nothing else, has its keyword document."""
+    memories, indexed, queued = conn.execute(
+        "SELECT (SELECT count(*) FROM memories), "
+        "(SELECT count(*) FROM keyword_docs WHERE corpus = ?), "
+        "(SELECT count(*) FROM keyword_stale)",
+        (MEMORIES_CORPUS,),
+    ).fetchone()
+    return int(memories) == int(indexed) and int(queued) == 0
+
+
+def sequence_health(conn: Connection) -> tuple[int, list[str]]:
+    """How many sequences there are, and what is out of step with their documents."""
+    count, stale, documents = conn.execute(
+        "SELECT count(*), count(*) FILTER (WHERE stale = 1), "
+        "(SELECT count(*) FROM keyword_docs WHERE corpus = ?) FROM sequences",
+        (SEQUENCES_CORPUS,),
+    ).fetchone()
+    problems = []
+    if stale:
+        problems.append(f"{stale} sequences wait for their keyword documents")
+    if documents != count:
+        problems.append(f"{count} sequences but {documents} sequence documents")
+    return int(count), problems
