@@ -16,8 +16,8 @@ from loci.contextdocs.schema import CONTEXT_SCHEMA
 from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
-from loci.errors import ConfigurationError
 from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.errors import ConfigurationError
 from loci.lifecycle.consolidate import ConsolidateService
 from loci.lifecycle.decay import DecayService
 from loci.lifecycle.extract import ExtractService

@@ -82,3 +82,25 @@ def test_a_lost_connection_fails_one_call_and_the_next_reconnects(postgres_url):
     with db.locked() as conn:
         assert conn.execute("SELECT count(*) FROM access_tokens").fetchone()[0] == 1
     db.close()
+
+
+def test_a_schema_of_its_own_ignores_loci_tables_further_down_the_search_path(postgres_url):
+    from loci.storage.postgres.scratch import scratch_schema
+
+    public = PostgresDatabase(postgres_url, schemas=PORTED)
+    with public.write() as conn:
+        conn.execute(
+            "INSERT INTO access_tokens VALUES (?, ?, ?, ?, ?, ?)", ("a", "d", None, 0, None, "t")
+        )
+    with scratch_schema(postgres_url, "loci_test") as url:
+        own = PostgresDatabase(url, schemas=PORTED)
+        with own.locked() as conn:
+            assert conn.execute("SELECT count(*) FROM access_tokens").fetchone()[0] == 0
+            schema = conn.execute("SELECT current_schema()").fetchone()[0]
+        assert schema.startswith("loci_test_") and own.schema_versions()["access"] == 1
+        own.close()
+    with public.locked() as conn:
+        assert conn.execute("SELECT count(*) FROM access_tokens").fetchone()[0] == 1
+        gone = conn.execute("SELECT count(*) FROM pg_namespace WHERE nspname = ?", (schema,))
+        assert gone.fetchone()[0] == 0
+    public.close()

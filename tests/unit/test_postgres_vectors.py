@@ -120,3 +120,22 @@ def test_vectors_are_read_back_as_stored(db):
     found = index.similarities(query, np.array([1, 999, 30], dtype=np.int64))
     assert found[0] == pytest.approx(float(vectors[0] @ query), abs=1e-5)
     assert np.isnan(found[1]) and found[2] == pytest.approx(float(vectors[29] @ query), abs=1e-5)
+
+
+def test_a_store_that_grows_large_gets_its_hnsw_index_in_the_background(db):
+    vectors = stored(db, 1200)
+    with db.write() as conn:
+        conn.execute("ANALYZE memory_vectors")  # the size check reads the table's statistics
+    index = PgVectorIndex(db, DIMENSIONS, hnsw_from=1000)
+    query = embeddings_like(1, seed=17)[0]
+    exact_hits = index.search(query, 10)  # exact, and starts the build
+    assert [h.key - 1 for h in exact_hits] == exact(vectors, query, 10)
+    builder = index._builder
+    assert builder is not None
+    builder.join(timeout=120)
+    with db.locked() as conn:
+        valid = conn.execute(
+            "SELECT indisvalid FROM pg_index WHERE indexrelid = 'memory_vectors_hnsw_384'::regclass"
+        ).fetchone()
+    assert valid == (True,)
+    assert len(index.search(query, 10)) == 10

@@ -93,6 +93,11 @@ def sqlite_json_values(conn: Connection, rows: list[Any], first: int) -> list[An
     return converted
 
 
+def indexed_by(conn: Connection, index: str) -> str:
+    """SQLite's hint to read a table through `index` (PostgreSQL's planner takes none)."""
+    return "" if dialect_of(conn) == "postgresql" else f"INDEXED BY {index}"
+
+
 def everything(conn: Connection) -> str:
     """A LIMIT that takes every row (for an OFFSET without a limit)."""
     return "LIMIT ALL" if dialect_of(conn) == "postgresql" else "LIMIT -1"

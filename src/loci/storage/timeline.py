@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.storage.db import Connection
-from loci.storage.dialect import seq_list
+from loci.storage.dialect import indexed_by, seq_list
 from loci.timeutil import format_time, parse_time
 
 MEMORY_TIME = "coalesce(occurred_at, created_at)"
@@ -42,7 +42,7 @@ def years(conn: Connection) -> list[int]:
     bounds = (f"{FIRST_YEAR}", f"{LAST_YEAR + 1}")
     ends = [
         conn.execute(
-            f"SELECT {MEMORY_TIME} FROM memories INDEXED BY memories_time "
+            f"SELECT {MEMORY_TIME} FROM memories {indexed_by(conn, 'memories_time')} "
             f"WHERE {MEMORY_TIME} >= ? AND {MEMORY_TIME} < ? ORDER BY {MEMORY_TIME} {order} "
             "LIMIT 1",
             bounds,
@@ -68,7 +68,8 @@ def seqs_within(
     # INDEXED BY: with a namespace in the filter the planner picks the namespace index and
     # works out every row's time instead of reading a range of the time index.
     rows = conn.execute(
-        f"SELECT m.seq FROM memories m INDEXED BY memories_time WHERE {clause} AND ({where}) "
+        f"SELECT m.seq FROM memories m {indexed_by(conn, 'memories_time')} "
+        f"WHERE {clause} AND ({where}) "
         f"ORDER BY {MEMORY_TIME}, m.seq LIMIT ?",
         [*span_params, *params, limit],
     ).fetchall()

@@ -141,6 +141,21 @@ class PostgresDatabase:
         with self.locked() as conn:
             return conn.raw.info.server_version
 
+    @contextmanager
+    def side_connection(self) -> Iterator[PgConnection]:
+        """A connection of its own (autocommit), for long work such as an index build that
+        must not hold this server's connection; closed afterwards."""
+        with translated(self.location):
+            raw = psycopg.connect(
+                self._url, autocommit=True, connect_timeout=max(1, round(self._timeout))
+            )
+        try:
+            with translated(self.location):
+                register_vector_type(raw)
+                yield PgConnection(raw)
+        finally:
+            raw.close()
+
     def size_bytes(self) -> int:
         """The database's size on the server."""
         with self.locked() as conn:

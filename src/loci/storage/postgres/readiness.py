@@ -14,7 +14,7 @@ import psycopg
 
 from loci.database_url import masked
 from loci.storage.postgres.connection import PgConnection
-from loci.storage.postgres.schema import versions
+from loci.storage.postgres.schema import in_schema, versions
 from loci.storage.schema import Schema
 
 #: PostgreSQL 15 (`server_version_num`).
@@ -133,7 +133,7 @@ def _tables_lacking_rights(conn: PgConnection, schemas: Sequence[Schema]) -> lis
     return [
         name
         for name in tables
-        if conn.execute("SELECT to_regclass(?) IS NOT NULL", (name,)).fetchone()[0]
+        if in_schema(conn, name)
         and not all(
             conn.execute("SELECT has_table_privilege(?, ?)", (name, right)).fetchone()[0]
             for right in TABLE_RIGHTS

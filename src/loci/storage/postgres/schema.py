@@ -27,6 +27,16 @@ BUMP_DATA_VERSION = "UPDATE store_state SET data_version = data_version + 1 WHER
 READ_DATA_VERSION = "SELECT data_version FROM store_state WHERE id = 1"
 
 
+def in_schema(conn: PgConnection, name: str) -> bool:
+    """Whether the table or index `name` exists in the connection's own schema (the first of
+    its search path), not merely somewhere on the path."""
+    found = conn.execute(
+        "SELECT to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?)) IS NOT NULL",
+        (name,),
+    ).fetchone()
+    return bool(found[0])
+
+
 def refuse_unported(schemas: Sequence[Schema]) -> None:
     """Refuse owners whose tables have no PostgreSQL migrations yet."""
     missing = [s.owner for s in schemas if s.migrations and not s.postgres]
@@ -40,8 +50,7 @@ def refuse_unported(schemas: Sequence[Schema]) -> None:
 
 def versions(conn: PgConnection) -> dict[str, int]:
     """Each owner's migration number as the database records it (empty before any)."""
-    exists = conn.execute("SELECT to_regclass('schema_versions') IS NOT NULL").fetchone()[0]
-    if not exists:
+    if not in_schema(conn, "schema_versions"):
         return {}
     rows = conn.execute("SELECT owner, version FROM schema_versions ORDER BY owner")
     return {str(owner): int(version) for owner, version in rows}
@@ -57,8 +66,7 @@ def is_current(conn: PgConnection, schemas: Sequence[Schema]) -> bool:
     """Whether every owner's migrations have all run (refuses a database a newer loci wrote)."""
     ran = done(conn, schemas)
     _refuse_newer(ran, schemas)
-    exists = conn.execute("SELECT to_regclass('store_state') IS NOT NULL").fetchone()[0]
-    return bool(exists) and all(ran[s.owner] == len(s.postgres) for s in schemas)
+    return in_schema(conn, "store_state") and all(ran[s.owner] == len(s.postgres) for s in schemas)
 
 
 def migrate(conn: PgConnection, schemas: Sequence[Schema]) -> None:

@@ -4,21 +4,32 @@ The vectors are the memories' own rows (`memory_vectors`); a server keeps no cop
 A search is exact (a scan ordered by inner product; vectors are unit length, so that is cosine
 similarity) while the store is small or the allowed memories are few, and goes through an HNSW
 index above `hnsw_from` vectors. pgvector's iterative index scans keep a filtered HNSW search
-returning `k` allowed vectors. The HNSW index is made by :meth:`warm` once the store is large
-enough (every server may call it; the first one builds it).
+returning `k` allowed vectors.
+
+The HNSW index is built concurrently (writes go on meanwhile) on a connection of its own: by
+:meth:`warm` when a server starts on a large store, or in the background once a store grows
+past `hnsw_from` (checked at most once a minute, from the table's statistics). Several servers
+may try at once; the first builds it.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from loci.storage.db import Connection, Database
+from loci.errors import StorageUnavailableError
+from loci.storage.db import Connection
+from loci.storage.postgres.database import PostgresDatabase
 from loci.storage.vector_blob import VectorBlob
 from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
+
+log = logging.getLogger("loci.store")
 
 #: Stores at least this big are searched through the HNSW index.
 HNSW_FROM = 20_000
@@ -27,6 +38,12 @@ HNSW_FROM = 20_000
 EF_SEARCH = 200
 #: Allowed memories this few or fewer are ranked exactly, whatever the store's size.
 EXACT_UP_TO = 5_000
+#: How often a server without the HNSW index looks at the store's size (seconds).
+SIZE_CHECK_SECONDS = 60.0
+#: Memory an index build may use, per vector (its values and graph links), and at most: a
+#: build whose graph does not fit spills to disk and runs several times slower.
+BUILD_BYTES_PER_VECTOR = 2_500
+MAX_BUILD_MEMORY_MB = 2_048
 
 
 class PgVectorIndex:
@@ -34,7 +51,7 @@ class PgVectorIndex:
 
     def __init__(
         self,
-        db: Database,
+        db: PostgresDatabase,
         dimensions: int,
         hnsw_from: int = HNSW_FROM,
         ef_search: int = EF_SEARCH,
@@ -46,6 +63,9 @@ class PgVectorIndex:
         # The index's expression, which queries must repeat for the planner to use it.
         self._typed = f"(v.embedding::vector({dimensions}))"
         self._index_name = f"memory_vectors_hnsw_{dimensions}"
+        self._size_checked = 0.0
+        self._builder: threading.Thread | None = None
+        self._lock = threading.Lock()
 
     def upsert(self, keys: Sequence[int], vectors: FloatMatrix, namespaces: Sequence[str]) -> None:
         """Nothing to do: the vectors are written with their memories."""
@@ -68,12 +88,15 @@ class PgVectorIndex:
             return int(conn.execute("SELECT count(*) FROM memory_vectors").fetchone()[0])
 
     def warm(self) -> None:
-        """Make the HNSW index once the store is large enough for it to pay."""
-        if self.count() < self._hnsw_from:
+        """Build the HNSW index now if the store is large enough for it to pay."""
+        rows = self.count()
+        if rows < self._hnsw_from:
             return
-        with self._db.write() as conn:
+        memory_mb = min(MAX_BUILD_MEMORY_MB, max(64, rows * BUILD_BYTES_PER_VECTOR >> 20))
+        with self._db.side_connection() as conn:
+            conn.execute(f"SET maintenance_work_mem = '{int(memory_mb)}MB'")
             conn.execute(
-                f"CREATE INDEX IF NOT EXISTS {self._index_name} ON memory_vectors "
+                f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self._index_name} ON memory_vectors "
                 f"USING hnsw ((embedding::vector({self._dimensions})) vector_ip_ops)"
             )
 
@@ -127,11 +150,44 @@ class PgVectorIndex:
         return hits[:k]
 
     def _approximate(self, conn: Connection, allowed: Allowed | None) -> bool:
-        """Whether to search through the HNSW index (it exists, and many may answer)."""
-        if allowed is not None and allowed.keys is not None and allowed.keys.size <= EXACT_UP_TO:
+        """Whether to search through the HNSW index (it exists, and many may answer); starts
+        building it when a store without one has grown large enough."""
+        if not self._has_index(conn):
+            self._build_when_large(conn)
             return False
-        made = conn.execute("SELECT to_regclass(?) IS NOT NULL", (self._index_name,))
-        return bool(made.fetchone()[0])
+        return allowed is None or allowed.keys is None or allowed.keys.size > EXACT_UP_TO
+
+    def _build_when_large(self, conn: Connection) -> None:
+        with self._lock:
+            now = time.monotonic()
+            if self._builder is not None and self._builder.is_alive():
+                return
+            if now - self._size_checked < SIZE_CHECK_SECONDS and self._size_checked:
+                return
+            self._size_checked = now
+        estimate = conn.execute(
+            "SELECT reltuples FROM pg_class WHERE oid = "
+            "to_regclass(quote_ident(current_schema()) || '.memory_vectors')"
+        ).fetchone()
+        if estimate is None or float(estimate[0]) < self._hnsw_from:
+            return
+        self._builder = threading.Thread(target=self._build, name="loci-hnsw", daemon=True)
+        self._builder.start()
+
+    def _build(self) -> None:
+        try:
+            self.warm()
+        except StorageUnavailableError as exc:  # tried again at the next size check
+            log.warning("could not build the vector index: %s", exc.message)
+
+    def _has_index(self, conn: Connection) -> bool:
+        """Whether the HNSW index exists and is ready (one being built is not)."""
+        found = conn.execute(
+            "SELECT coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = "
+            "to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?))), FALSE)",
+            (self._index_name,),
+        )
+        return bool(found.fetchone()[0])
 
 
 def _conditions(allowed: Allowed | None) -> tuple[str, list[Any]]:
