@@ -63,3 +63,15 @@ def test_broken_or_missing_config_file(tmp_path):
         load_settings(broken)
     with pytest.raises(ConfigurationError, match="not found"):
         load_settings(tmp_path / "missing.toml")
+
+
+def test_a_database_url_must_name_postgresql_and_is_shown_without_its_password(tmp_path):
+    from loci.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="postgresql://") as refused:
+        load_settings(home=tmp_path, database_url="mysql://ann:secret@db/loci")
+    assert "secret" not in str(refused.value) and "secret" not in str(refused.value.details)
+    settings = load_settings(home=tmp_path, database_url="postgresql://ann:s3cret@db/loci")
+    assert settings.database_shown == "postgresql://ann:***@db/loci"
+    assert "s3cret" not in repr(settings) and "s3cret" not in str(settings.model_dump())
+    assert load_settings(home=tmp_path).database_shown == str(tmp_path / "loci.db")
