@@ -1,0 +1,80 @@
+"""Several `loci serve` processes on one PostgreSQL database, each with its own data folder:
+a write through one is seen by the others at their next call, and a database that stops
+taking connections makes calls fail with `storage_unavailable` until it is back, when every
+server serves again by itself, having lost nothing acknowledged."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.conftest import connected
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+
+
+def on(database: str) -> dict[str, str]:
+    return {"LOCI_DATABASE_URL": database, "LOCI_TOOLSETS": "memory,context,checkpoints"}
+
+
+def error_type(result) -> str | None:
+    return json.loads(result.content[0].text)["error"]["type"] if result.is_error else None
+
+
+async def test_servers_on_one_database_see_each_others_writes(tmp_path, postgres_url):
+    async with (
+        connected(tmp_path / "a", **on(postgres_url)) as first,
+        connected(tmp_path / "b", **on(postgres_url)) as second,
+    ):
+        stored = await first.call_tool("remember", {"content": "The deploy window is Friday."})
+        memory_id = stored.structured_content["id"]
+        found = await second.call_tool("recall", {"query": "when is the deploy window?"})
+        assert found.structured_content["memories"][0]["id"] == memory_id
+        saved = await second.call_tool("workflow_checkpoint_save", {"context": {"goal": "ship"}})
+        loaded = await first.call_tool(
+            "workflow_checkpoint_load", {"checkpointId": saved.structured_content["checkpointId"]}
+        )
+        assert loaded.structured_content["context"] == {"goal": "ship"}
+        await second.call_tool("forget", {"memory_id": memory_id})
+        gone = await first.call_tool("get_memory", {"memory_id": memory_id})
+        assert error_type(gone) == "not_found"
+
+
+async def test_an_outage_is_storage_unavailable_and_servers_recover_by_themselves(
+    tmp_path, postgres_url
+):
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    name = conninfo_to_dict(postgres_url)["dbname"]
+    admin_url = postgres_url.replace(f"/{name}?", "/postgres?")
+
+    def database_takes_connections(allowed: bool) -> None:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(
+                f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {str(allowed).lower()}'.encode()
+            )
+            if not allowed:
+                admin.execute(
+                    b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                    (name,),
+                )
+
+    async with connected(tmp_path / "a", **on(postgres_url)) as server:
+        before = await server.call_tool("remember", {"content": "Acknowledged before the outage."})
+        assert not before.is_error
+        database_takes_connections(False)
+        try:
+            during = await server.call_tool("recall", {"query": "outage"})
+            assert error_type(during) == "storage_unavailable"
+            refused = await server.call_tool("remember", {"content": "Written during it."})
+            assert error_type(refused) == "storage_unavailable"
+        finally:
+            database_takes_connections(True)
+        after = await server.call_tool("recall", {"query": "acknowledged before the outage"})
+        assert not after.is_error
+        contents = [m["content"] for m in after.structured_content["memories"]]
+        assert contents == ["Acknowledged before the outage."]
