@@ -46,35 +46,63 @@ async def test_servers_on_one_database_see_each_others_writes(tmp_path, postgres
 async def test_an_outage_is_storage_unavailable_and_servers_recover_by_themselves(
     tmp_path, postgres_url
 ):
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict
-
-    name = conninfo_to_dict(postgres_url)["dbname"]
-    admin_url = postgres_url.replace(f"/{name}?", "/postgres?")
-
-    def database_takes_connections(allowed: bool) -> None:
-        with psycopg.connect(admin_url, autocommit=True) as admin:
-            admin.execute(
-                f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {str(allowed).lower()}'.encode()
-            )
-            if not allowed:
-                admin.execute(
-                    b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
-                    (name,),
-                )
-
     async with connected(tmp_path / "a", **on(postgres_url)) as server:
         before = await server.call_tool("remember", {"content": "Acknowledged before the outage."})
         assert not before.is_error
-        database_takes_connections(False)
+        outage(postgres_url, on_air=False)
         try:
             during = await server.call_tool("recall", {"query": "outage"})
             assert error_type(during) == "storage_unavailable"
             refused = await server.call_tool("remember", {"content": "Written during it."})
             assert error_type(refused) == "storage_unavailable"
         finally:
-            database_takes_connections(True)
+            outage(postgres_url, on_air=True)
         after = await server.call_tool("recall", {"query": "acknowledged before the outage"})
         assert not after.is_error
         contents = [m["content"] for m in after.structured_content["memories"]]
         assert contents == ["Acknowledged before the outage."]
+
+
+def outage(postgres_url: str, on_air: bool) -> None:
+    """Make the test's database refuse connections (and cut those open), or take them again."""
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    name = conninfo_to_dict(postgres_url)["dbname"]
+    admin_url = postgres_url.replace(f"/{name}?", "/postgres?")
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {str(on_air).lower()}'.encode())
+        if not on_air:
+            admin.execute(
+                b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                (name,),
+            )
+
+
+async def test_http_servers_share_named_tokens_and_report_an_outage_as_503(tmp_path, postgres_url):
+    from tests.e2e.conftest import run_loci
+    from tests.e2e.http_server import http_client, http_server
+
+    with (
+        http_server(tmp_path / "a", **on(postgres_url)) as first,
+        http_server(tmp_path / "b", **on(postgres_url)) as second,
+    ):
+        made = run_loci(tmp_path / "a", "token", "create", "ann", "--json", **on(postgres_url))
+        assert made.returncode == 0, made.stderr
+        token = json.loads(made.stdout)["token"]  # made beside one server
+        async with http_client(second, token) as client:  # honoured by the other
+            stored = await client.call_tool("remember", {"content": "Shared through the database."})
+            assert not stored.is_error
+        outage(postgres_url, on_air=False)
+        try:
+            status, _, body = second.request("GET", "/healthz", authorized=False)
+            assert status == 503 and json.loads(body)["status"] == "unavailable"
+        finally:
+            outage(postgres_url, on_air=True)
+        status, _, body = second.request("GET", "/healthz", authorized=False)
+        assert status == 200 and json.loads(body)["status"] == "ok"
+        async with http_client(first, token) as client:
+            found = await client.call_tool("recall", {"query": "shared through the database"})
+            assert (
+                found.structured_content["memories"][0]["content"] == "Shared through the database."
+            )

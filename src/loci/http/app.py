@@ -7,7 +7,7 @@ import ipaddress
 from typing import TYPE_CHECKING, Any
 
 from loci import __version__
-from loci.errors import ConfigurationError
+from loci.errors import ConfigurationError, LociError
 from loci.http.guard import HEALTH_PATH, GrantLookup, Guard, Limits
 from loci.http.token import BearerToken
 from loci.settings import Settings
@@ -60,7 +60,19 @@ def build_http_app(settings: Settings, embedder: Embedder | None = None) -> Guar
     server = build_server(settings, embedder)
 
     async def health(request: Request) -> Response:
+        """`ok`, or 503 `unavailable` when the store cannot be reached (a database that is
+        down), so that a process manager or load balancer sends clients elsewhere."""
         del request
+        import anyio.to_thread
+
+        try:
+            await anyio.to_thread.run_sync(lambda: server.provider.app().db.data_version())
+        except LociError as exc:
+            problem = {"type": exc.code, "message": exc.message}
+            return JSONResponse(
+                {"status": "unavailable", "version": __version__, "error": problem},
+                status_code=503,
+            )
         return JSONResponse({"status": "ok", "version": __version__})
 
     server.custom_route(HEALTH_PATH, methods=["GET"])(health)
