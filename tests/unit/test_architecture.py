@@ -20,6 +20,7 @@ LAYERS = {
     "cli": 10,
     "http": 9,
     "mcp": 8,
+    "migration": 8,
     "evaluation": 8,
     "app": 7,
     "contextdocs": 6,

@@ -130,11 +130,15 @@ def commands() -> click.Group:
         http,
         lifecycle,
         memory,
+        migrate,
         spatial,
         story,
     )
 
-    families = (memory, spatial, admin, conversations, lifecycle, context, checkpoints, story, http)
+    families = (
+        memory, spatial, admin, conversations, lifecycle, context, checkpoints, story, http,
+        migrate,
+    )  # fmt: skip
     for family in families:
         family.register(cli)
     return cli

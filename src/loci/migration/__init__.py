@@ -1,0 +1,1 @@
+"""Moving a store between a data folder (SQLite) and a PostgreSQL database: `loci migrate`."""

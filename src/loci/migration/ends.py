@@ -1,0 +1,104 @@
+"""The two ends of `loci migrate`: a data folder or a PostgreSQL database, opened as a
+read-only source or as a target with its own hooks."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from loci.app import SCHEMAS
+from loci.checkpoints.blob_table import TableBlobs
+from loci.checkpoints.blobs import BlobStore, check_digest
+from loci.database_url import masked
+from loci.errors import CheckpointCorruptedError, StorageUnavailableError
+from loci.migration.move import Source
+from loci.storage import schema
+from loci.storage import sequence_documents as documents
+from loci.storage.db import Database
+from loci.storage.sqlite import SqliteDatabase
+
+#: The owners whose tables both engines hold (the story toolset's stay in a data folder).
+SHARED_OWNERS = ("memory", "receipts", "access", "context", "checkpoints")
+
+#: A target and how it stores a checkpoint payload.
+Target = tuple[Database, Callable[[bytes], str]]
+
+
+@contextmanager
+def folder_source(home: Path) -> Iterator[Source]:
+    """The store of the data folder `home`, opened read-only."""
+    path = home / "loci.db"
+    if not path.is_file():
+        raise StorageUnavailableError(f"there is no store in {home}", path=str(path))
+    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    try:
+        if not schema.is_current(conn, SCHEMAS):
+            raise StorageUnavailableError(
+                f"the store in {home} was written by an older loci: run `loci --home {home} "
+                "doctor` once to bring its tables up to date, then migrate",
+                path=str(path),
+            )
+        blobs = BlobStore(home / "checkpoints" / "blobs", root=home)
+        yield Source(str(path), conn, lambda digest: blobs.get(digest, digest))
+    finally:
+        conn.close()
+
+
+@contextmanager
+def database_source(url: str) -> Iterator[Source]:
+    """The store of the PostgreSQL database at `url`, read in read-only transactions."""
+    import psycopg
+
+    from loci.storage.postgres.connection import PgConnection
+    from loci.storage.postgres.failures import translated
+    from loci.storage.postgres.vector_type import register_vector_type
+
+    with translated(masked(url)):
+        raw = psycopg.connect(url, autocommit=True, options="-c default_transaction_read_only=on")
+        register_vector_type(raw)
+    conn = PgConnection(raw)
+    try:
+        yield Source(masked(url), conn, lambda digest: _database_blob(conn, digest))
+    finally:
+        raw.close()
+
+
+@contextmanager
+def database_target(url: str) -> Iterator[Target]:
+    """The PostgreSQL database at `url`, its tables made, as a target."""
+    from loci.storage.postgres.database import PostgresDatabase
+    from loci.storage.postgres.keywords import KeywordPostings
+    from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
+
+    postings = KeywordPostings(MEMORY_CORPORA)
+    keywords = PgKeywords(postings)
+    db = PostgresDatabase(
+        url,
+        schemas=[s for s in SCHEMAS if s.owner in SHARED_OWNERS],
+        before_commit=(keywords.refresh_sequences, postings.refresh_stale),
+    )
+    try:
+        yield db, TableBlobs(db).put
+    finally:
+        db.close()
+
+
+@contextmanager
+def folder_target(home: Path) -> Iterator[Target]:
+    """The data folder `home`'s store (made if new), as a target."""
+    db = SqliteDatabase(home / "loci.db", schemas=SCHEMAS, before_commit=(documents.refresh_stale,))
+    try:
+        yield db, BlobStore(home / "checkpoints" / "blobs", root=home).put
+    finally:
+        db.close()
+
+
+def _database_blob(conn: Any, digest: str) -> bytes:
+    check_digest(digest)
+    row = conn.execute("SELECT data FROM checkpoint_blobs WHERE digest = ?", (digest,)).fetchone()
+    if row is None:
+        raise CheckpointCorruptedError(f"checkpoint payload {digest} is missing in the source")
+    return bytes(row[0])
