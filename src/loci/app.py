@@ -17,7 +17,6 @@ from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.errors import ConfigurationError
 from loci.lifecycle.consolidate import ConsolidateService
 from loci.lifecycle.decay import DecayService
 from loci.lifecycle.extract import ExtractService
@@ -48,6 +47,11 @@ from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 from loci.story.graph import SqliteGraph
 from loci.story.mentions import Extractor
+from loci.story.passage_keywords import (
+    FtsPassageKeywords,
+    PassageKeywords,
+    PostgresPassageKeywords,
+)
 from loci.story.schema import STORY_SCHEMA
 from loci.story.service import StoryLimits, StoryService
 from loci.tokens import BpeCounter
@@ -117,8 +121,9 @@ def build_app(
         )
         indexes = derived_indexes(settings, model, long_lived)
         blobs: Blobs = BlobStore(settings.home / "checkpoints" / "blobs", root=settings.home)
+        passage_keywords: PassageKeywords = FtsPassageKeywords()
     else:
-        db, indexes = postgres_store(settings, model, receipts)
+        db, indexes, passage_keywords = postgres_store(settings, model, receipts)
         blobs = TableBlobs(db)
     engine = MemoryEngine(db, model, indexes, limits_from(settings))
     memory = MemoryService(engine)
@@ -155,6 +160,7 @@ def build_app(
             Extractor(),
             SqliteGraph(),
             StoryLimits(max_input_bytes=settings.story_max_input_bytes),
+            passage_keywords,
         ),
         journeys=JourneyService(engine),
         regions=regions,
@@ -189,9 +195,10 @@ def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> In
 
 def postgres_store(
     settings: Settings, model: Embedder, receipts: Receipts
-) -> tuple[Database, Indexes]:
+) -> tuple[Database, Indexes, PassageKeywords]:
     """The PostgreSQL database of `settings.database_url` and the indexes that search in it:
-    vectors and keywords in the database, passages and filter fields mirrored."""
+    vectors and keywords (of memories and of story passages) in the database, passages and
+    filter fields mirrored."""
     from loci.storage.postgres.database import PostgresDatabase
     from loci.storage.postgres.keywords import KeywordPostings
     from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
@@ -210,19 +217,12 @@ def postgres_store(
     dimensions = model.identity.dimensions
     passages, facets = PassageIndex(dimensions), MemoryFacets()
     vectors = PgVectorIndex(db, dimensions)
-    return db, Indexes(vectors, passages, facets, keywords, (passages, facets))
+    indexes = Indexes(vectors, passages, facets, keywords, (passages, facets))
+    return db, indexes, PostgresPassageKeywords(postings)
 
 
 def postgres_schemas(settings: Settings) -> tuple[Schema, ...]:
-    """The owners whose tables a PostgreSQL database needs: those of the toolsets served.
-    The story toolset does not run on PostgreSQL yet: asking for it is a clear error."""
-    if "story" in settings.toolsets:
-        raise ConfigurationError(
-            "the story toolset does not run on PostgreSQL yet; serve the others with "
-            "LOCI_TOOLSETS=memory,context,checkpoints, or keep stories in a data folder "
-            "(SQLite) by leaving LOCI_DATABASE_URL unset",
-            toolsets=settings.toolsets,
-        )
+    """The owners whose tables a PostgreSQL database needs: those of the toolsets served."""
     by_toolset = {
         "context": CONTEXT_SCHEMA,
         "checkpoints": CHECKPOINT_SCHEMA,

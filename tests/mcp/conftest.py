@@ -35,13 +35,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture
 def engine_settings(engine: str, request: pytest.FixtureRequest) -> dict[str, Any]:
     """The settings that put the store on `engine` (a fresh PostgreSQL database for each
-    test; its toolsets are those PostgreSQL runs so far)."""
+    test)."""
     if engine == "sqlite":
         return {}
-    return {
-        "database_url": request.getfixturevalue("postgres_url"),
-        "toolsets": ["memory", "context", "checkpoints"],
-    }
+    return {"database_url": request.getfixturevalue("postgres_url")}
 
 
 @pytest.fixture

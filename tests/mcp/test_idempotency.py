@@ -35,8 +35,7 @@ async def test_a_retried_remember_answers_its_first_result_and_stores_once(conne
         assert await total_memories(client) == 3
 
 
-async def test_each_write_tool_replays_its_first_result(connect, tmp_path, engine) -> None:
-    story = engine == "sqlite"  # the story toolset does not run on PostgreSQL yet
+async def test_each_write_tool_replays_its_first_result(connect, tmp_path) -> None:
     async with connect() as client:
         (tmp_path / "p").mkdir()
         project = await client.call_tool("init_project", {"path": str(tmp_path / "p")})
@@ -53,8 +52,6 @@ async def test_each_write_tool_replays_its_first_result(connect, tmp_path, engin
                 {"project_id": project_id, "file_type": "bugs", "content": "# x", "force": True},
             ),
         ]
-        if not story:
-            calls = [call for call in calls if call[0] != "continue_story"]
         for number, (tool, arguments) in enumerate(calls):
             keyed = {**arguments, "idempotency_key": f"key-{number}"}
             first = await client.call_tool(tool, keyed)
@@ -64,9 +61,8 @@ async def test_each_write_tool_replays_its_first_result(connect, tmp_path, engin
         assert await total_memories(client) == 2
         sessions = await client.call_tool("list_sessions", {})
         assert sessions.structured_content["total"] == 1  # no second session for the retry
-        if story:
-            stats = await client.call_tool("get_context_stats", {"session_id": "tale"})
-            assert stats.structured_content["interactions"] == 1
+        stats = await client.call_tool("get_context_stats", {"session_id": "tale"})
+        assert stats.structured_content["interactions"] == 1
         history = await client.call_tool(
             "context_history", {"project_id": project_id, "file_type": "bugs"}
         )

@@ -13,7 +13,8 @@ from tests.results import tool_error
 from tests.storytext import filler
 
 pytestmark = pytest.mark.anyio
-
+#: Every test here runs on both engines.
+ENGINES = ("sqlite", "postgresql")
 SMALL = {"max_tokens": 1000, "chunk_size": 200}
 VOSS = (
     "Captain Mira Voss stepped off the ferry. Mira Voss was a one-eyed smuggler with a silver "

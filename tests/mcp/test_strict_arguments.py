@@ -128,10 +128,8 @@ async def test_an_unknown_tool_answers_the_documented_error_shape(connect: Conne
     ],
 )
 async def test_every_limit_error_names_the_limit_it_applied(
-    connect: Connect, tool: str, field: str, limit: int, setting: str | None, engine: str
+    connect: Connect, tool: str, field: str, limit: int, setting: str | None
 ) -> None:
-    if engine == "postgresql" and "story" in tool:
-        pytest.skip("the story toolset does not run on PostgreSQL yet")
     arguments = {field: "word " * (limit // 5 + 1)}
     if tool.endswith("story_context") or tool.endswith("story_memory"):
         arguments["session_id"] = "s"

@@ -98,6 +98,14 @@ def indexed_by(conn: Connection, index: str) -> str:
     return "" if dialect_of(conn) == "postgresql" else f"INDEXED BY {index}"
 
 
+def among(conn: Connection, column: str, values: Sequence[Any]) -> tuple[str, Any]:
+    """A condition that `column` is one of `values` (bound as one parameter), and the
+    parameter."""
+    if dialect_of(conn) == "postgresql":
+        return f"{column} = ANY(?)", list(values)
+    return f"{column} IN (SELECT value FROM json_each(?))", json.dumps(list(values))
+
+
 def everything(conn: Connection) -> str:
     """A LIMIT that takes every row (for an OFFSET without a limit)."""
     return "LIMIT ALL" if dialect_of(conn) == "postgresql" else "LIMIT -1"

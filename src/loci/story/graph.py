@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from loci.storage.db import Connection
+from loci.storage.dialect import among
 from loci.story import names, resolution
 from loci.story.corrections import Correction
 from loci.story.entity import INTRODUCTION_CHARS, Entity
@@ -119,8 +120,9 @@ class SqliteGraph:
             _save(conn, row)
         conn.executemany(
             "INSERT INTO story_words (session, word, lower, inside) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (session, word) DO UPDATE SET lower = lower + excluded.lower, "
-            "inside = inside + excluded.inside",
+            "ON CONFLICT (session, word) DO UPDATE SET "
+            "lower = story_words.lower + excluded.lower, "
+            "inside = story_words.inside + excluded.inside",
             [(session, word, case.lower, case.inside) for word, case in words.items()],
         )
         ids = [int(str(known[key]["id"])) for key in keys]
@@ -175,11 +177,13 @@ class SqliteGraph:
     ) -> list[tuple[int, int, str, int]]:
         """Entities that appear with any of `ids` (in one paragraph), strongest first."""
         entity_of = {name: e.id for e in entities for name in e.names}
-        wanted = json.dumps(sorted({n for e in entities if e.id in ids for n in e.names}))
+        wanted = sorted({n for e in entities if e.id in ids for n in e.names})
+        in_a, listed = among(conn, "a", wanted)
+        in_b, _ = among(conn, "b", wanted)
         rows = conn.execute(
-            "SELECT a, b, paragraph FROM story_meetings WHERE paragraph > 0 AND "
-            "(a IN (SELECT value FROM json_each(?)) OR b IN (SELECT value FROM json_each(?)))",
-            (wanted, wanted),
+            f"SELECT a, b, paragraph FROM story_meetings WHERE paragraph > 0 AND "
+            f"({in_a} OR {in_b})",
+            (listed, listed),
         )
         weights: dict[tuple[int, int], int] = {}
         for a, b, count in rows:
@@ -193,9 +197,9 @@ class SqliteGraph:
 
 def _rows(conn: Connection, session: int, keys: Sequence[str]) -> dict[str, dict[str, object]]:
     """The name rows of `keys` that exist, by key."""
+    wanted, listed = among(conn, "key", keys)
     cursor = conn.execute(
-        "SELECT * FROM story_names WHERE session = ? AND key IN (SELECT value FROM json_each(?))",
-        (session, json.dumps(list(keys))),
+        f"SELECT * FROM story_names WHERE session = ? AND {wanted}", (session, listed)
     )
     columns = [d[0] for d in cursor.description]
     return {row[2]: dict(zip(columns, row, strict=True)) for row in cursor}
@@ -257,8 +261,9 @@ def _meet(conn: Connection, session: int, met: Sequence[tuple[int, int, str]]) -
     conn.executemany(
         "INSERT INTO story_meetings (session, a, b, paragraph, sentence, apposition) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET "
-        "paragraph = paragraph + excluded.paragraph, sentence = sentence + excluded.sentence, "
-        "apposition = apposition + excluded.apposition",
+        "paragraph = story_meetings.paragraph + excluded.paragraph, "
+        "sentence = story_meetings.sentence + excluded.sentence, "
+        "apposition = story_meetings.apposition + excluded.apposition",
         [
             (session, a, b, c["paragraph"], c["sentence"], c["apposition"])
             for (a, b), c in counts.items()

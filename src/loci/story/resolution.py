@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from loci.storage.db import Connection
+from loci.storage.dialect import among
 from loci.story import cast, corrections, kinds, names
 from loci.story.entity import INTRODUCTION_CHARS, Entity, Seen
 from loci.story.kinds import Kind, Votes
@@ -50,10 +51,10 @@ def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) 
 
 def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, WordCase]:
     words = sorted({kinds.word_key(w) for text in written for w in _WORD.findall(text)})
+    wanted, listed = among(conn, "word", words)
     rows = conn.execute(
-        "SELECT word, lower, inside FROM story_words WHERE session = ? AND word IN "
-        "(SELECT value FROM json_each(?))",
-        (session, json.dumps(words)),
+        f"SELECT word, lower, inside FROM story_words WHERE session = ? AND {wanted}",
+        (session, listed),
     )
     return {word: WordCase(lower, inside) for word, lower, inside in rows}
 

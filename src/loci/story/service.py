@@ -15,7 +15,6 @@ import numpy.typing as npt
 from loci import fields
 from loci.errors import InvalidInputError
 from loci.search.engine import MemoryEngine, vector_bytes
-from loci.search.query_words import fts_match
 from loci.storage.db import Connection, Database
 from loci.story import ingest, relief, store, threads, valve
 from loci.story.castview import CastView
@@ -32,6 +31,7 @@ from loci.story.models import (
     StorySessionList,
     StorySettings,
 )
+from loci.story.passage_keywords import FtsPassageKeywords, PassageKeywords
 from loci.story.relevance import KEYWORD_CANDIDATES, Named, PassageMatrix, Query
 from loci.tokens import TokenCounter
 
@@ -58,8 +58,12 @@ class StoryService:
         extractor: Extractor,
         graph: EntityGraph,
         limits: StoryLimits,
+        passage_keywords: PassageKeywords | None = None,
     ) -> None:
+        """Stories kept in `engine`'s store; `passage_keywords` indexes their passages' words
+        (FTS5 unless given)."""
         self.db: Database = engine.db
+        self.passage_keywords = passage_keywords or FtsPassageKeywords()
         self.engine = engine
         self.counter = counter
         self.extractor = extractor
@@ -247,13 +251,8 @@ class StoryService:
     ) -> Query:
         """The relevance query for `text`: its names, its keyword matches (looked up while
         its vector, from `embed_beside`, is being computed) and its vector."""
-        match = fts_match(text)
         with self.db.locked() as conn:
-            keyword_ids = (
-                []
-                if match is None
-                else store.keyword_matches(conn, found.id, match, KEYWORD_CANDIDATES)
-            )
+            keyword_ids = self.passage_keywords.matches(conn, found.id, text, KEYWORD_CANDIDATES)
         return Query(vector.result(), names, found.stream_tokens, keyword_ids)
 
     def entities(self, conn: Connection, found: store.Session) -> list[Entity]:
@@ -301,7 +300,7 @@ class StoryService:
     def texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
         """The text of each passage (as indexed for keyword search)."""
         with self.db.locked() as conn:
-            return store.passage_texts(conn, passage_ids)
+            return self.passage_keywords.texts(conn, passage_ids)
 
     def session_name(self, session_id: str) -> str:
         """A valid session id: 1-128 letters, digits, '_' or '-' (never a path)."""
@@ -351,15 +350,16 @@ class StoryService:
                 for name, m in zip(recorded.names, piece.mentions, strict=False)
                 if s <= m.start < e
             ]
-            store.add_passage(
+            passage_id = store.add_passage(
                 conn,
                 found.id,
                 (start + s, start + e),
                 piece.position(token_start, s),
                 inside,
-                (piece.text[s:e], vector_bytes(np.asarray(vector, np.float32))),
+                vector_bytes(np.asarray(vector, np.float32)),
                 prompt=prompt,
             )
+            self.passage_keywords.add(conn, passage_id, piece.text[s:e])
         return recorded.new
 
 

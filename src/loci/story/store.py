@@ -10,6 +10,7 @@ from typing import Literal
 from loci.errors import NotFoundError
 from loci.fields import shown
 from loci.storage.db import Connection
+from loci.storage.dialect import among
 from loci.story.models import StorySettings
 from loci.timeutil import now
 
@@ -132,13 +133,17 @@ def add_piece(conn: Connection, found: Session, role: str, content: str, tokens:
     return start
 
 
+#: An end past any stream (for "to the end").
+NO_END = 2**62
+
+
 def stream(conn: Connection, session_id: int, start: int = 0, end: int | None = None) -> str:
     """Characters [start, end) of the session's stream."""
     rows = conn.execute(
         "SELECT start, content FROM story_pieces WHERE session = ? AND start >= coalesce("
         "(SELECT max(start) FROM story_pieces WHERE session = ? AND start <= ?), 0) "
-        "AND (? IS NULL OR start < ?) ORDER BY start",
-        (session_id, session_id, start, end, end),
+        "AND start < ? ORDER BY start",
+        (session_id, session_id, start, NO_END if end is None else end),
     ).fetchall()
     if not rows:
         return ""
@@ -160,8 +165,8 @@ def rendered(
     rows = conn.execute(
         "SELECT start, role, content FROM story_pieces WHERE session = ? AND start >= coalesce("
         "(SELECT max(start) FROM story_pieces WHERE session = ? AND start <= ?), 0) "
-        "AND (? IS NULL OR start < ?) ORDER BY start",
-        (session_id, session_id, start, end, end),
+        "AND start < ? ORDER BY start",
+        (session_id, session_id, start, NO_END if end is None else end),
     ).fetchall()
     parts: list[str] = []
     for piece_start, role, content in rows:
@@ -192,7 +197,7 @@ def add_chunk(
 ) -> int:
     """Archive the stream's characters `span` as a chunk; returns its id."""
     row = conn.execute(
-        "INSERT INTO story_chunks (session, relief, start, end, tokens, content, archived_at) "
+        'INSERT INTO story_chunks (session, relief, start, "end", tokens, content, archived_at) '
         "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (session_id, relief, span[0], span[1], tokens, content, now()),
     ).fetchone()
@@ -201,10 +206,11 @@ def add_chunk(
 
 def chunks(conn: Connection, session_id: int, ids: Sequence[int] | None = None) -> list[Chunk]:
     """The session's archived chunks in story order (only `ids` when given)."""
+    wanted, listed = ("TRUE", None) if ids is None else among(conn, "id", ids)
     rows = conn.execute(
-        "SELECT id, start, end, tokens, content FROM story_chunks WHERE session = ? AND "
-        "(? IS NULL OR id IN (SELECT value FROM json_each(?))) ORDER BY start",
-        (session_id, None if ids is None else 1, json.dumps(list(ids or []))),
+        'SELECT id, start, "end", tokens, content FROM story_chunks WHERE session = ? AND '
+        f"{wanted} ORDER BY start",
+        (session_id,) if ids is None else (session_id, listed),
     )
     return [Chunk(*row) for row in rows]
 
@@ -220,8 +226,8 @@ def chunk_starts(conn: Connection, session_id: int) -> list[tuple[int, int]]:
 def chunk_at(conn: Connection, session_id: int, offset: int) -> Chunk | None:
     """The archived chunk holding stream offset `offset`, if any."""
     row = conn.execute(
-        "SELECT id, start, end, tokens, content FROM story_chunks WHERE session = ? AND "
-        "start <= ? AND end > ? ORDER BY start DESC LIMIT 1",
+        'SELECT id, start, "end", tokens, content FROM story_chunks WHERE session = ? AND '
+        'start <= ? AND "end" > ? ORDER BY start DESC LIMIT 1',
         (session_id, offset, offset),
     ).fetchone()
     return None if row is None else Chunk(*row)
@@ -233,49 +239,35 @@ def add_passage(
     span: tuple[int, int],
     token_pos: int,
     names: Sequence[int],
-    text_and_vector: tuple[str, bytes],
+    vector: bytes,
     prompt: bool = False,
-) -> None:
+) -> int:
     """Store a passage with its vector and the names it mentions (or that it is part of the
-    writer's prompt), and index its words."""
-    text, vector = text_and_vector
-    passage = conn.execute(
-        "INSERT INTO story_passages (session, start, end, token_pos, entities, embedding, "
+    writer's prompt); returns its id (its words are indexed by `passage_keywords`)."""
+    row = conn.execute(
+        'INSERT INTO story_passages (session, start, "end", token_pos, entities, embedding, '
         "prompt) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        (session_id, span[0], span[1], token_pos, json.dumps(sorted(set(names))), vector, prompt),
-    ).fetchone()[0]
-    conn.execute("INSERT INTO story_passages_fts (rowid, text) VALUES (?, ?)", (passage, text))
+        (
+            session_id,
+            span[0],
+            span[1],
+            token_pos,
+            json.dumps(sorted(set(names))),
+            vector,
+            int(prompt),
+        ),
+    ).fetchone()
+    return int(row[0])
 
 
 def passages_after(conn: Connection, session_id: int, after_id: int) -> list[tuple[Passage, bytes]]:
     """The session's passages with an id above `after_id`, with their vectors, in id order."""
     rows = conn.execute(
-        "SELECT id, start, end, token_pos, entities, embedding, prompt FROM story_passages "
+        'SELECT id, start, "end", token_pos, entities, embedding, prompt FROM story_passages '
         "WHERE session = ? AND id > ? ORDER BY id",
         (session_id, after_id),
     )
     return [(Passage(r[0], r[1], r[2], r[3], json.loads(r[4]), bool(r[6])), r[5]) for r in rows]
-
-
-def passage_texts(conn: Connection, passage_ids: Sequence[int]) -> dict[int, str]:
-    """The text of each passage, from the keyword index."""
-    rows = conn.execute(
-        "SELECT rowid, text FROM story_passages_fts WHERE rowid IN "
-        "(SELECT value FROM json_each(?))",
-        (json.dumps(list(passage_ids)),),
-    )
-    return dict(rows)
-
-
-def keyword_matches(conn: Connection, session_id: int, match: str, limit: int) -> list[int]:
-    """Ids of the session's passages matching the FTS5 expression, best first."""
-    rows = conn.execute(
-        "SELECT f.rowid FROM story_passages_fts f JOIN story_passages p ON p.id = f.rowid "
-        "WHERE story_passages_fts MATCH ? AND p.session = ? ORDER BY bm25(story_passages_fts) "
-        "LIMIT ?",
-        (match, session_id, limit),
-    )
-    return [passage_id for (passage_id,) in rows]
 
 
 def add_relief(conn: Connection, found: Session, before: int, chunks_made: int) -> int:
