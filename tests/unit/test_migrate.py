@@ -22,7 +22,7 @@ pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not insta
 from loci.migration import ends, move
 
 pytestmark = pytest.mark.usefixtures("no_os_keychain")
-TOOLSETS = ["memory", "context", "checkpoints"]
+TOOLSETS = ["memory", "context", "checkpoints", "story"]
 #: The id of a memory merged into the first one.
 MERGED_ID = "00000000-0000-4000-8000-0000000000aa"
 
@@ -61,6 +61,14 @@ def fill(app: App, project: Path) -> None:
     with app.receipts.claiming(app.db, _request()):
         app.memory.remember(MemoryDraft("keyed"))
     app.access.create("ann", ["memory"], namespaces=["hobby"])
+    for turn in range(8):  # a small window, so that reliefs archive chunks
+        app.story.continue_story(
+            "tale",
+            "Go on.",
+            f"Elizabeth walked to Netherfield in the rain, chapter {turn}.\n\n" * 30
+            + "Mr. Darcy said nothing.",
+            settings={"max_tokens": 1_000, "chunk_size": 200},
+        )
 
 
 def _request():
@@ -76,7 +84,12 @@ def everything(app: App, project_id: str) -> tuple[object, ...]:
     contexts = [app.checkpoints.load(checkpoint_id=c["checkpointId"]).context for c in sessions]
     history = app.context.history(project_id, "bugs").model_dump()
     tokens = [t.name for t in app.access.listing()]
-    return memories, sessions, contexts, history, tokens
+    story = (
+        app.story.export("tale"),
+        app.story.stats("tale").model_dump(),
+        [s.model_dump() for s in app.story.sessions().sessions],
+    )
+    return memories, sessions, contexts, history, tokens, story
 
 
 def digest(path: Path) -> str:
@@ -85,7 +98,7 @@ def digest(path: Path) -> str:
 
 def copied(source, target) -> move.MigrationReport:
     with source as opened_source, target as opened_target:
-        return move.migrate(opened_source, *opened_target, lambda *_: None)
+        return move.migrate(opened_source, opened_target, lambda *_: None)
 
 
 def test_a_store_goes_to_postgresql_and_back_unchanged(tmp_path, embedder, postgres_url):
@@ -95,6 +108,8 @@ def test_a_store_goes_to_postgresql_and_back_unchanged(tmp_path, embedder, postg
     project_id = app.context.list_projects().projects[0].project_id
     asked = [hit.id for hit in app.memory.recall("when do kites fly?", namespace="chat").memories]
     before = everything(app, project_id)  # after the recall: it records the accesses
+    stats = before[-1][1]
+    assert stats["archived_chunks"] and stats["passages"] and stats["characters"]
     app.close()
     untouched = digest(home / "loci.db")
 
@@ -137,7 +152,7 @@ def test_an_interrupted_copy_resumed_ends_verified(tmp_path, embedder, postgres_
         ends.folder_source(home) as source,
         ends.database_target(postgres_url) as target,
     ):
-        move.migrate(source, *target, stop_in_memories)
+        move.migrate(source, target, stop_in_memories)
     resumed = copied(ends.folder_source(home), ends.database_target(postgres_url))
     assert resumed.verified, resumed
     with pytest.raises(ConflictError, match="already holds a store"):

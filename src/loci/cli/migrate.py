@@ -29,10 +29,10 @@ def migrate(state: CliState, to_url: str | None, from_url: str | None, as_json: 
     """Copy a whole store between the data folder (SQLite) and a PostgreSQL database.
 
     Memories with their vectors (not embedded again), sequences, merged ids, context files
-    with every version, checkpoints with their payloads, receipts and named tokens. The target
-    must be empty; the source is only read. Run it again to resume after an interruption.
-    Every table is verified at the end (rows and content digests). Story sessions stay in the
-    data folder: the story toolset does not run on PostgreSQL yet.
+    with every version, checkpoints with their payloads, story sessions with their archive and
+    cast, receipts and named tokens. The target must be empty; the source is only read. Run it
+    again to resume after an interruption. Every table is verified at the end (rows and
+    content digests).
     """
     from rich.progress import Progress
 
@@ -57,7 +57,7 @@ def migrate(state: CliState, to_url: str | None, from_url: str | None, as_json: 
             else:
                 opened = ends.database_source(str(from_url)), ends.folder_target(home)
             with opened[0] as source, opened[1] as target:
-                report = copy_store(source, *target, progress)
+                report = copy_store(source, target, progress)
         if as_json:
             emit_json({**asdict(report), "verified": report.verified})
         else:
@@ -67,12 +67,6 @@ def migrate(state: CliState, to_url: str | None, from_url: str | None, as_json: 
                     f"{check.table:<20} {check.source_rows:>9} -> {check.target_rows:<9} {mark}"
                 )
             click.echo(f"checkpoint payloads  {report.blobs}")
-            if report.story_sessions_left:
-                click.echo(
-                    f"{report.story_sessions_left} story sessions stay in the data folder "
-                    "(the story toolset does not run on PostgreSQL yet)",
-                    err=True,
-                )
             click.echo(
                 f"{report.source} -> {report.target}: "
                 + ("verified" if report.verified else "NOT verified")

@@ -4,7 +4,7 @@ read-only source or as a target with its own hooks."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -14,17 +14,11 @@ from loci.checkpoints.blob_table import TableBlobs
 from loci.checkpoints.blobs import BlobStore, check_digest
 from loci.database_url import masked
 from loci.errors import CheckpointCorruptedError, StorageUnavailableError
-from loci.migration.move import Source
+from loci.migration.move import Source, Target
 from loci.storage import schema
 from loci.storage import sequence_documents as documents
-from loci.storage.db import Database
 from loci.storage.sqlite import SqliteDatabase
-
-#: The owners whose tables both engines hold (the story toolset's stay in a data folder).
-SHARED_OWNERS = ("memory", "receipts", "access", "context", "checkpoints")
-
-#: A target and how it stores a checkpoint payload.
-Target = tuple[Database, Callable[[bytes], str]]
+from loci.story.passage_keywords import FtsPassageKeywords, PostgresPassageKeywords
 
 
 @contextmanager
@@ -76,12 +70,10 @@ def database_target(url: str) -> Iterator[Target]:
     postings = KeywordPostings(MEMORY_CORPORA)
     keywords = PgKeywords(postings)
     db = PostgresDatabase(
-        url,
-        schemas=[s for s in SCHEMAS if s.owner in SHARED_OWNERS],
-        before_commit=(keywords.refresh_sequences, postings.refresh_stale),
+        url, schemas=SCHEMAS, before_commit=(keywords.refresh_sequences, postings.refresh_stale)
     )
     try:
-        yield db, TableBlobs(db).put
+        yield Target(db, TableBlobs(db).put, PostgresPassageKeywords(postings).add)
     finally:
         db.close()
 
@@ -91,7 +83,8 @@ def folder_target(home: Path) -> Iterator[Target]:
     """The data folder `home`'s store (made if new), as a target."""
     db = SqliteDatabase(home / "loci.db", schemas=SCHEMAS, before_commit=(documents.refresh_stale,))
     try:
-        yield db, BlobStore(home / "checkpoints" / "blobs", root=home).put
+        blobs = BlobStore(home / "checkpoints" / "blobs", root=home)
+        yield Target(db, blobs.put, FtsPassageKeywords().add)
     finally:
         db.close()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,18 @@ BATCH = 1_000
 #: The target's mark of an unfinished copy (a `meta` key; its value names the source).
 MARK = "migrating_from"
 #: Tables whose integer key the target continues after (PostgreSQL identities).
-IDENTITIES = {"memories": "seq", "sequences": "id", "passages": "id"}
+IDENTITIES = {
+    "memories": "seq",
+    "sequences": "id",
+    "passages": "id",
+    **{
+        f"story_{name}": "id"
+        for name in (
+            "sessions", "pieces", "chunks", "reliefs", "passages", "threads", "names",
+            "corrections",
+        )
+    },
+}  # fmt: skip
 
 #: Told of progress: (what, done, total).
 Progress = Callable[[str, int, int], None]
@@ -52,7 +63,6 @@ class MigrationReport:
     target: str
     tables: list[TableCheck] = field(default_factory=list)
     blobs: int = 0
-    story_sessions_left: int = 0
 
     @property
     def verified(self) -> bool:
@@ -70,20 +80,30 @@ class Source:
     blob: Callable[[str], bytes]
 
 
-def migrate(
-    source: Source, target: Database, put_blob: Callable[[bytes], str], progress: Progress
-) -> MigrationReport:
-    """Copy everything of `source` into `target` (empty, or holding an unfinished copy of the
+@dataclass(frozen=True)
+class Target:
+    """The store copied into, how it keeps a checkpoint payload, and how it keeps (and
+    indexes) a story passage's text."""
+
+    db: Database
+    put_blob: Callable[[bytes], str]
+    add_text: Callable[[Connection, int, str], None]
+
+
+def migrate(source: Source, into: Target, progress: Progress) -> MigrationReport:
+    """Copy everything of `source` into `into` (empty, or holding an unfinished copy of the
     same source), then verify."""
+    target = into.db
     _claim(target, source.name)
     report = MigrationReport(source.name, target.location)
     for table in TABLES:
         _copy(source, target, table, progress)
+    _copy_texts(source, into, progress)
     if target.engine == "postgresql":
         _continue_identities(target)
-    report.blobs = _copy_blobs(source, target, put_blob, progress)
-    report.story_sessions_left = _story_sessions(source.conn)
+    report.blobs = _copy_blobs(source, target, into.put_blob, progress)
     report.tables = [_compare(source, target, table) for table in TABLES]
+    report.tables.append(_compare_texts(source, target))
     if report.verified:
         with target.write() as conn:
             conn.execute("DELETE FROM meta WHERE key = ?", (MARK,))
@@ -195,11 +215,45 @@ def _copy_blobs(
     return len(digests)
 
 
-def _story_sessions(conn: Connection) -> int:
-    """The story sessions a data folder keeps (a database holds none yet)."""
+def _texts_of(conn: Connection) -> tuple[str, str]:
+    """Where a store keeps its story passages' texts: (FROM clause, key column)."""
     if dialect_of(conn) == "postgresql":
-        return 0
-    return int(conn.execute("SELECT count(*) FROM story_sessions").fetchone()[0])
+        return "story_passage_texts t", "t.id"
+    return "story_passages_fts t JOIN story_passages p ON p.id = t.rowid", "t.rowid"
+
+
+def _copy_texts(source: Source, into: Target, progress: Progress) -> None:
+    """The story passages' texts, indexed for keyword search as the target indexes them."""
+    where, key = _texts_of(source.conn)
+    with into.db.locked() as conn:
+        target_where, target_key = _texts_of(conn)
+        after = conn.execute(f"SELECT coalesce(max({target_key}), 0) FROM {target_where}")
+        last = int(after.fetchone()[0])
+    total = int(source.conn.execute(f"SELECT count(*) FROM {where}").fetchone()[0])
+    done = 0
+    while rows := source.conn.execute(
+        f"SELECT {key}, t.text FROM {where} WHERE {key} > ? ORDER BY {key} LIMIT ?",
+        (last, BATCH),
+    ).fetchall():
+        with into.db.write() as conn:
+            for passage_id, text in rows:
+                into.add_text(conn, int(passage_id), str(text))
+        last, done = int(rows[-1][0]), done + len(rows)
+        progress("story passage texts", done, total)
+
+
+def _compare_texts(source: Source, target: Database) -> TableCheck:
+    where, key = _texts_of(source.conn)
+    source_rows, source_digest = _rows_digest(
+        source.conn.execute(f"SELECT {key}, t.text FROM {where}")
+    )
+    with target.locked() as conn:
+        target_where, target_key = _texts_of(conn)
+        target_rows, target_digest = _rows_digest(
+            conn.execute(f"SELECT {target_key}, t.text FROM {target_where}")
+        )
+    same = source_rows == target_rows and source_digest == target_digest
+    return TableCheck("story passage texts", source_rows, target_rows, same)
 
 
 def _compare(source: Source, target: Database, table: Table) -> TableCheck:
@@ -215,10 +269,11 @@ def _digest(conn: Connection, table: Table, skip_mark: bool = False) -> tuple[in
     order (each engine orders texts by its own collation)."""
     columns = ", ".join(f'"{name}"' for name in table.columns)
     where = f"WHERE key <> '{MARK}'" if skip_mark and table.name == "meta" else ""
-    digests = sorted(
-        hashlib.sha256(_canonical(row).encode("utf-8")).digest()
-        for row in conn.execute(f"SELECT {columns} FROM {table.name} {where}")
-    )
+    return _rows_digest(conn.execute(f"SELECT {columns} FROM {table.name} {where}"))
+
+
+def _rows_digest(rows: Iterable[Sequence[Any]]) -> tuple[int, str]:
+    digests = sorted(hashlib.sha256(_canonical(row).encode("utf-8")).digest() for row in rows)
     return len(digests), hashlib.sha256(b"".join(digests)).hexdigest()
 
 
