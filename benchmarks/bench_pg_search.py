@@ -106,6 +106,34 @@ def run(url: str, count: int, query_count: int) -> None:
             )
     report("keyword search (bm25 as FTS5)", keyword_times, embedding)
     db.close()
+    served_rss(url, queries)
+
+
+def served_rss(url: str, queries: list[str]) -> None:
+    """A real `loci serve` on the store, after recalls through it: its resident memory and
+    its recall latency (the whole call over HTTP)."""
+    import anyio
+    from tests.e2e.http_server import http_client, http_server
+
+    async def recalls(served) -> list[float]:
+        times = []
+        async with http_client(served) as client:
+            for query in [*queries, *queries]:
+                started = time.perf_counter()
+                found = await client.call_tool("recall", {"query": query, "limit": 10})
+                assert not found.is_error, found
+                times.append(time.perf_counter() - started)
+        return times[len(queries) :]  # the second round: the model and mirrors are loaded
+
+    with (
+        tempfile.TemporaryDirectory() as home,
+        http_server(Path(home), LOCI_DATABASE_URL=url) as served,
+    ):
+        times = anyio.run(recalls, served)
+        status = Path(f"/proc/{served.process.pid}/status").read_text()
+        rss = next(line for line in status.splitlines() if line.startswith("VmRSS"))
+    print(f"loci serve on the store: recall over HTTP p50 {statistics.median(times) * 1000:.1f} ms")
+    print(f"  its resident memory after {2 * len(queries)} recalls: {rss.split(':')[1].strip()}")
 
 
 def fill(db: PostgresDatabase, base: np.ndarray, texts: list[str], count: int) -> np.ndarray:
