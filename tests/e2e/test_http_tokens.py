@@ -18,8 +18,8 @@ from tests.results import tool_error
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e, pytest.mark.timeout(300)]
 
 
-def made_token(home, name: str, *options: str) -> str:
-    made = run_loci(home, "token", "create", name, *options, "--json")
+def made_token(home, name: str, *options: str, **env: str) -> str:
+    made = run_loci(home, "token", "create", name, *options, "--json", **env)
     assert made.returncode == 0, made.stderr
     token: str = json.loads(made.stdout)["token"]
     return token
@@ -85,9 +85,17 @@ def texts(found: list[dict]) -> list[str]:
     return [str(item["content"]) for item in found]
 
 
-async def test_a_namespace_token_reaches_its_namespaces_only_through_every_tool(home):
-    ana = made_token(home, "ana", "--namespaces", "mine")
-    with http_server(home) as served:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The environment that puts the servers' store on each engine."""
+    if request.param == "sqlite":
+        return {}
+    return {"LOCI_DATABASE_URL": request.getfixturevalue("postgres_url")}
+
+
+async def test_a_namespace_token_reaches_its_namespaces_only_through_every_tool(home, store_env):
+    ana = made_token(home, "ana", "--namespaces", "mine", **store_env)
+    with http_server(home, **store_env) as served:
         async with http_client(served) as owner:
             ids: dict[str, list[str]] = {"mine": [], "theirs": []}
             for space in ids:

@@ -39,7 +39,7 @@ async def test_servers_on_one_database_see_each_others_writes(tmp_path, postgres
         )
         assert loaded.structured_content["context"] == {"goal": "ship"}
         await second.call_tool("forget", {"memory_id": memory_id})
-        gone = await first.call_tool("get_memory", {"memory_id": memory_id})
+        gone = await first.call_tool("nearby", {"memory_id": memory_id})
         assert error_type(gone) == "not_found"
 
 
