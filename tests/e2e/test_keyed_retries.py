@@ -35,10 +35,10 @@ def keyed_remember(request_id: int, text: str) -> bytes:
     return json.dumps(call).encode("utf-8") + b"\n"
 
 
-async def killed_mid_writes(home, texts: list[str]) -> Answers:
+async def killed_mid_writes(home, texts: list[str], **env: str) -> Answers:
     """Send every write at once, kill the server as soon as the first is answered, and return
     the answers it wrote before it died (request id = index in `texts` + 2)."""
-    params = server_params(home)
+    params = server_params(home, **env)
     process = await anyio.open_process(
         [params.command, *params.args], env=params.env, stderr=subprocess.DEVNULL
     )
@@ -54,12 +54,20 @@ async def killed_mid_writes(home, texts: list[str]) -> Answers:
     return answered
 
 
-async def test_writes_retried_after_a_kill_are_stored_exactly_once(tmp_path):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The environment that puts the servers' store on each engine."""
+    if request.param == "sqlite":
+        return {}
+    return {"LOCI_DATABASE_URL": request.getfixturevalue("postgres_url")}
+
+
+async def test_writes_retried_after_a_kill_are_stored_exactly_once(tmp_path, store_env):
     stored: list[str] = []
-    async with connected(tmp_path) as survivor:
+    async with connected(tmp_path, **store_env) as survivor:
         for round_number in range(ROUNDS):
             texts = [f"round {round_number} note {i}" for i in range(WRITES_PER_ROUND)]
-            answered = await killed_mid_writes(tmp_path, texts)
+            answered = await killed_mid_writes(tmp_path, texts, **store_env)
             # The first write was stored: the server was killed with writes in flight.
             assert not answered[2]["result"]["isError"], answered[2]
             for request_id, text in enumerate(texts, start=2):
