@@ -15,7 +15,7 @@ from loci.storage.receipts import RECEIPTS_SCHEMA
 from loci.storage.schema import Schema
 from loci.storage.sqlite import SqliteDatabase
 
-#: The owners whose tables run on PostgreSQL so far.
+#: The owners whose stores the contract tests open (the memory tables have their own tests).
 PORTED = (RECEIPTS_SCHEMA, ACCESS_SCHEMA, CONTEXT_SCHEMA, CHECKPOINT_SCHEMA)
 ENGINES = ("sqlite", "postgresql")
 

@@ -42,7 +42,6 @@ from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.orphans import orphaned_files
 from loci.storage.passages import PassageIndex
 from loci.storage.receipts import RECEIPTS_SCHEMA, Receipts
-from loci.storage.schema import Schema
 from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
 from loci.story.graph import SqliteGraph
@@ -123,7 +122,8 @@ def build_app(
         blobs: Blobs = BlobStore(settings.home / "checkpoints" / "blobs", root=settings.home)
         passage_keywords: PassageKeywords = FtsPassageKeywords()
     else:
-        db, indexes, passage_keywords = postgres_store(settings, model, receipts)
+        url = settings.database_url.get_secret_value()
+        db, indexes, passage_keywords = postgres_store(url, settings, model, receipts)
         blobs = TableBlobs(db)
     engine = MemoryEngine(db, model, indexes, limits_from(settings))
     memory = MemoryService(engine)
@@ -194,9 +194,9 @@ def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> In
 
 
 def postgres_store(
-    settings: Settings, model: Embedder, receipts: Receipts
+    url: str, settings: Settings, model: Embedder, receipts: Receipts
 ) -> tuple[Database, Indexes, PassageKeywords]:
-    """The PostgreSQL database of `settings.database_url` and the indexes that search in it:
+    """The PostgreSQL database at `url` and the indexes that search in it:
     vectors and keywords (of memories and of story passages) in the database, passages and
     filter fields mirrored."""
     from loci.storage.postgres.database import PostgresDatabase
@@ -204,13 +204,12 @@ def postgres_store(
     from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
     from loci.storage.postgres.vectors import PgVectorIndex
 
-    assert settings.database_url is not None
     postings = KeywordPostings(MEMORY_CORPORA)
     keywords = PgKeywords(postings)
     db = PostgresDatabase(
-        settings.database_url.get_secret_value(),
+        url,
         settings.busy_timeout_seconds,
-        schemas=postgres_schemas(settings),
+        schemas=SCHEMAS,
         # Sequence documents follow their memories, and keyword postings their texts.
         before_commit=(receipts.claim_pending, keywords.refresh_sequences, postings.refresh_stale),
     )
@@ -219,21 +218,6 @@ def postgres_store(
     vectors = PgVectorIndex(db, dimensions)
     indexes = Indexes(vectors, passages, facets, keywords, (passages, facets))
     return db, indexes, PostgresPassageKeywords(postings)
-
-
-def postgres_schemas(settings: Settings) -> tuple[Schema, ...]:
-    """The owners whose tables a PostgreSQL database needs: those of the toolsets served."""
-    by_toolset = {
-        "context": CONTEXT_SCHEMA,
-        "checkpoints": CHECKPOINT_SCHEMA,
-        "story": STORY_SCHEMA,
-    }
-    return (
-        MEMORY_SCHEMA,
-        RECEIPTS_SCHEMA,
-        ACCESS_SCHEMA,
-        *(schema for name, schema in by_toolset.items() if name in settings.toolsets),
-    )
 
 
 def limit_blas_threads() -> None:

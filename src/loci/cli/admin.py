@@ -126,10 +126,10 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
 
 def _check_server(settings: Any, checks: dict[str, Any], problems: list[str]) -> None:
     """The PostgreSQL server, pgvector, the role's rights and loci's tables."""
-    from loci.app import postgres_schemas
+    from loci.app import SCHEMAS
     from loci.storage.postgres.readiness import readiness
 
-    found = readiness(settings.database_url.get_secret_value(), postgres_schemas(settings))
+    found = readiness(settings.database_url.get_secret_value(), SCHEMAS)
     checks.update(found.checks)
     problems += found.problems
 
