@@ -139,3 +139,26 @@ def test_a_store_that_grows_large_gets_its_hnsw_index_in_the_background(db):
         ).fetchone()
     assert valid == (True,)
     assert len(index.search(query, 10)) == 10
+
+
+def test_builds_at_once_do_not_collide_and_a_failed_one_is_built_again(db):
+    import threading
+
+    stored(db, 1200)
+    index = PgVectorIndex(db, DIMENSIONS, hnsw_from=1000)
+    builders = [threading.Thread(target=index.warm) for _ in range(3)]
+    for builder in builders:
+        builder.start()
+    for builder in builders:
+        builder.join(timeout=120)
+    valid = "SELECT indisvalid FROM pg_index WHERE indexrelid = 'memory_vectors_hnsw_384'::regclass"
+    with db.locked() as conn:
+        assert conn.execute(valid).fetchone() == (True,)
+        # As a build that failed half-way leaves it.
+        conn.execute(
+            "UPDATE pg_index SET indisvalid = FALSE "
+            "WHERE indexrelid = 'memory_vectors_hnsw_384'::regclass"
+        )
+    index.warm()
+    with db.locked() as conn:
+        assert conn.execute(valid).fetchone() == (True,)

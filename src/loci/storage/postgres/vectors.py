@@ -38,6 +38,10 @@ HNSW_FROM = 20_000
 EF_SEARCH = 200
 #: Allowed memories this few or fewer are ranked exactly, whatever the store's size.
 EXACT_UP_TO = 5_000
+#: The advisory lock an HNSW build holds ("hnsw" in ASCII).
+BUILD_LOCK = 0x686E7377
+#: How often a build waiting for another one asks again (seconds).
+BUILD_POLL_SECONDS = 0.5
 #: How often a server without the HNSW index looks at the store's size (seconds).
 SIZE_CHECK_SECONDS = 60.0
 #: Memory an index build may use, per vector (its values and graph links), and at most: a
@@ -88,17 +92,37 @@ class PgVectorIndex:
             return int(conn.execute("SELECT count(*) FROM memory_vectors").fetchone()[0])
 
     def warm(self) -> None:
-        """Build the HNSW index now if the store is large enough for it to pay."""
+        """Build the HNSW index now if the store is large enough for it to pay (waiting for a
+        build another server or thread has under way)."""
         rows = self.count()
         if rows < self._hnsw_from:
             return
         memory_mb = min(MAX_BUILD_MEMORY_MB, max(64, rows * BUILD_BYTES_PER_VECTOR >> 20))
         with self._db.side_connection() as conn:
-            conn.execute(f"SET maintenance_work_mem = '{int(memory_mb)}MB'")
-            conn.execute(
-                f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self._index_name} ON memory_vectors "
-                f"USING hnsw ((embedding::vector({self._dimensions})) vector_ip_ops)"
-            )
+            # One build at a time across every server: two concurrent builds deadlock. The
+            # lock is polled, not waited for: a statement waiting for it would hold a snapshot
+            # that the build holding it waits for in turn.
+            while not conn.execute("SELECT pg_try_advisory_lock(?)", (BUILD_LOCK,)).fetchone()[0]:
+                time.sleep(BUILD_POLL_SECONDS)
+            try:
+                if self._invalid_index(conn):  # left by a build that failed: start again
+                    conn.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {self._index_name}")
+                conn.execute(f"SET maintenance_work_mem = '{int(memory_mb)}MB'")
+                conn.execute(
+                    f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self._index_name} "
+                    f"ON memory_vectors USING hnsw "
+                    f"((embedding::vector({self._dimensions})) vector_ip_ops)"
+                )
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(?)", (BUILD_LOCK,))
+
+    def _invalid_index(self, conn: Connection) -> bool:
+        found = conn.execute(
+            "SELECT NOT indisvalid FROM pg_index WHERE indexrelid = "
+            "to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?))",
+            (self._index_name,),
+        ).fetchone()
+        return found is not None and bool(found[0])
 
     def get(self, key: int) -> FloatMatrix | None:
         """The stored vector of `key`, or None."""
