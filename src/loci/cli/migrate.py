@@ -34,7 +34,7 @@ def migrate(state: CliState, to_url: str | None, from_url: str | None, as_json: 
     again to resume after an interruption. Every table is verified at the end (rows and
     content digests).
     """
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
     from loci.migration import ends
     from loci.migration.move import migrate as copy_store
@@ -45,12 +45,12 @@ def migrate(state: CliState, to_url: str | None, from_url: str | None, as_json: 
     def work() -> None:
         home = state.settings().home
         with Progress(transient=True, disable=as_json) as bar:
-            tasks: dict[str, object] = {}
+            tasks: dict[str, TaskID] = {}
 
             def progress(what: str, done: int, total: int) -> None:
                 if what not in tasks:
                     tasks[what] = bar.add_task(what, total=total)
-                bar.update(tasks[what], completed=done, total=total)  # type: ignore[arg-type]
+                bar.update(tasks[what], completed=done, total=total)
 
             if to_url is not None:
                 opened = ends.folder_source(home), ends.database_target(to_url)
