@@ -75,3 +75,21 @@ def test_a_database_url_must_name_postgresql_and_is_shown_without_its_password(t
     assert settings.database_shown == "postgresql://ann:***@db/loci"
     assert "s3cret" not in repr(settings) and "s3cret" not in str(settings.model_dump())
     assert load_settings(home=tmp_path).database_shown == str(tmp_path / "loci.db")
+
+
+def test_a_database_url_without_the_driver_says_what_to_install(tmp_path, monkeypatch):
+    import sys
+
+    from loci.app import build_app
+    from loci.errors import ConfigurationError
+
+    for name in [m for m in sys.modules if m.startswith(("psycopg", "loci.storage.postgres."))]:
+        if (
+            name != "loci.storage.postgres.keywords"
+            and name != "loci.storage.postgres.memory_tables"
+        ):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
+    settings = load_settings(home=tmp_path, database_url="postgresql://db/loci")
+    with pytest.raises(ConfigurationError, match=r'pip install "loci-mcp\[postgres\]"'):
+        build_app(settings)
