@@ -20,7 +20,6 @@ import argparse
 import contextlib
 import json
 import random
-import signal
 import sys
 import tempfile
 import time
@@ -34,7 +33,13 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.bench_http_load import Tally, mixed_client, p, sees_the_others
+from benchmarks.bench_http_load import (
+    Tally,
+    killed_under_load,
+    mixed_client,
+    p,
+    sees_the_others,
+)
 from tests.e2e.http_server import Served, http_server
 from tests.postgres import as_url
 
@@ -160,18 +165,6 @@ def bench_outage(served: list[Served], url: str, server: Any) -> dict[str, float
         "outage_recovery_s": recovered,
         "outage_lost": len(lost),
     }
-
-
-async def killed_under_load(served: Served, first: int, tally: Tally, after: float) -> None:
-    """Eight clients writing through one server until it is killed (SIGKILL) `after` s in."""
-    deadline = time.monotonic() + 30
-    async with anyio.create_task_group() as group:
-        for number in range(8):
-            group.start_soon(mixed_client, served, first + number, deadline, tally)
-        await anyio.sleep(after)
-        served.process.send_signal(signal.SIGKILL)
-        served.process.wait(30)
-        group.cancel_scope.cancel()
 
 
 def bench_kills(folder: Path, url: str, trials: int) -> dict[str, float]:

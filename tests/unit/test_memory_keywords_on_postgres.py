@@ -3,8 +3,6 @@ memories, restricted alike, and follows their changes through the trigger-fed qu
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
@@ -12,6 +10,7 @@ from loci.storage import memories as sql
 from loci.storage.keyword_index import KeywordQuery, SqlKeywords
 from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.sqlite import SqliteDatabase
+from tests.keyword_scores import same
 from tests.unit.test_keyword_mirror import QUERY_WORDS, sentences
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
@@ -88,23 +87,6 @@ def _params(query):
         *sorted(query.namespaces or ()),
         *(query.within.tolist() if query.within is not None else []),
     ]
-
-
-def same(found, expected):
-    """The same scores, and the same documents in the same order but among equal scores (the
-    engines add a document's terms in different orders, so equal scores may differ in their
-    last bit), and for those tied with the last one kept (which of them is cut is a toss)."""
-    assert [s for _, s in found] == pytest.approx([s for _, s in expected], rel=1e-12)
-
-    def ranked(rows):
-        last = rows[-1][1] if rows else 0.0
-        return sorted(
-            (round(score, 9), doc)
-            for doc, score in rows
-            if not math.isclose(score, last, rel_tol=1e-12)
-        )
-
-    assert ranked(found) == ranked(expected)
 
 
 @pytest.mark.parametrize("words", QUERY_WORDS)

@@ -3,7 +3,6 @@ phrases and repeated words included, restricted or not, and after documents chan
 
 from __future__ import annotations
 
-import math
 import sqlite3
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from loci.storage.fts_terms import TOKENIZE
 from loci.storage.keyword_index import match_expression
 from loci.storage.schema import Schema
+from tests.keyword_scores import same
 from tests.unit.test_keyword_mirror import EXTRA, QUERY_WORDS, sentences
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
@@ -66,23 +66,6 @@ def engines(postgres_url):
         postings.add(conn, CORPUS, texts)
     yield reference, db, postings
     db.close()
-
-
-def same(found, expected):
-    """The same scores, and the same documents in the same order but among equal scores (the
-    engines add a document's terms in different orders, so equal scores may differ in their
-    last bit), and for those tied with the last one kept (which of them is cut is a toss)."""
-    assert [s for _, s in found] == pytest.approx([s for _, s in expected], rel=1e-12)
-
-    def ranked(rows):
-        last = rows[-1][1] if rows else 0.0
-        return sorted(
-            (round(score, 9), doc)
-            for doc, score in rows
-            if not math.isclose(score, last, rel_tol=1e-12)
-        )
-
-    assert ranked(found) == ranked(expected)
 
 
 def search(db, postings, words, limit=20, within=None):
