@@ -16,10 +16,11 @@ from tests.unit.test_keyword_mirror import EXTRA, QUERY_WORDS, sentences
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
 from loci.storage.postgres.database import PostgresDatabase
-from loci.storage.postgres.keywords import KEYWORD_TABLES, KeywordPostings
+from loci.storage.postgres import keyword_ranking
+from loci.storage.postgres.keywords import KEYWORD_BOUNDS, KEYWORD_TABLES, KeywordPostings
 
 CORPUS = 1
-KEYWORDS = Schema("keywords", (), postgres=(KEYWORD_TABLES,))
+KEYWORDS = Schema("keywords", (), postgres=(KEYWORD_TABLES, KEYWORD_BOUNDS))
 MORE_WORDS = [
     ["e-mail", "snake_case"],  # words FTS5 reads as phrases of two terms
     ["Darcy", "Darcy", "ball"],  # a repeated word counts twice, as in FTS5
@@ -68,7 +69,7 @@ def engines(postgres_url):
     db.close()
 
 
-def search(db, postings, words, limit=20, within=None):
+def search(db, postings, words, limit=20, within=None):  # noqa: D103
     restrict, params = ("h.doc = ANY(?)", [within]) if within else ("", [])
     with db.snapshot() as conn:
         return postings.search(conn, CORPUS, words, limit, restrict, params)
@@ -112,4 +113,93 @@ def test_an_empty_corpus_and_a_zero_limit_find_nothing(postgres_url):
         postings.add(conn, CORPUS, [(1, "Darcy")])
     assert search(db, postings, ["Darcy"], limit=0) == []
     assert search(db, postings, ["Darcy"])[0][0] == 1
+    db.close()
+
+
+COMMON_AND_RARE = [
+    ["the", "Darcy"],  # FTS5 has no stop words: "the" is in most documents
+    ["and", "of", "to", "letter"],
+    ["she", "he", "was", "ball", "Netherfield"],
+    ["Elizabeth", "Elizabeth", "the"],
+]
+
+
+@pytest.mark.parametrize("seed", [1, 7, 2_000])
+def test_pruned_search_is_exact_whatever_its_seed_and_limit(engines, monkeypatch, seed):
+    """The seed only sets where pruning starts: any seed gives FTS5's answer, at any limit."""
+    reference, db, postings = engines
+    monkeypatch.setattr(keyword_ranking, "SEED_POSTINGS", seed)
+    within = list(range(1, 400, 2))
+    for words in QUERY_WORDS + MORE_WORDS + COMMON_AND_RARE:
+        for limit in (1, 3, 10, 60):
+            same(search(db, postings, words, limit), reference.search(words, limit))
+            same(
+                search(db, postings, words, limit, within),
+                reference.search(words, limit, within),
+            )
+
+
+def test_a_word_too_weak_to_reach_the_top_is_not_scanned():
+    """MaxScore: the words after the essential ones cannot reach the threshold together."""
+    peaks = [8.0, 5.0, 1.0, 0.5]
+    assert keyword_ranking.essential_count(peaks, threshold=1.4) == 3
+    assert keyword_ranking.essential_count(peaks, threshold=2.0) == 2
+    assert keyword_ranking.essential_count(peaks, threshold=0.0) == 4
+    assert keyword_ranking.essential_count(peaks, threshold=20.0) == 0
+
+
+@pytest.mark.parametrize("floor", [0.3, 0.9, 1.4, 2.1])
+def test_a_floor_keeps_exactly_the_postings_whose_saturation_reaches_it(floor):
+    average = 17.5
+    for tf in range(1, 9):
+        longest = keyword_ranking._longest(tf, floor, average)
+        for tokens in range(tf, 400):
+            reaches = keyword_ranking.saturation(tf, tokens, average) >= floor
+            assert reaches == (tokens <= longest), (tf, tokens)
+
+
+def test_a_store_made_before_the_bounds_gets_them_from_its_postings(postgres_url):
+    """The migration that adds the terms' bounds reads them off the postings already there."""
+    texts = list(enumerate(EXTRA + sentences(120), start=1))
+    before = PostgresDatabase(
+        postgres_url, schemas=(Schema("keywords", (), postgres=(KEYWORD_TABLES,)),)
+    )
+    old = KeywordPostings()
+    with before.write() as conn:  # what the code before the bounds wrote
+        found = old.terms(texts)
+        conn.executemany(
+            "INSERT INTO keyword_postings (corpus, term, doc, tf, tokens, positions) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (CORPUS, term, doc, len(offsets), terms.tokens, offsets)
+                for doc, terms in found.items()
+                for term, offsets in terms.positions.items()
+            ],
+        )
+        conn.execute(
+            "INSERT INTO keyword_terms (corpus, term, docs) SELECT corpus, term, count(*) "
+            "FROM keyword_postings GROUP BY corpus, term"
+        )
+        conn.executemany(
+            "INSERT INTO keyword_docs (corpus, doc, tokens) VALUES (?, ?, ?)",
+            [(CORPUS, doc, terms.tokens) for doc, terms in found.items()],
+        )
+        conn.execute(
+            "INSERT INTO keyword_corpora (corpus, docs, tokens) "
+            "SELECT corpus, count(*), sum(tokens) FROM keyword_docs GROUP BY corpus"
+        )
+    before.close()
+    db = PostgresDatabase(postgres_url, schemas=(KEYWORDS,))
+    with db.snapshot() as conn:
+        wrong = conn.execute(
+            "SELECT count(*) FROM keyword_terms t JOIN (SELECT term, max(tf) AS tf, "
+            "min(tokens) AS tokens FROM keyword_postings GROUP BY term) b USING (term) "
+            "WHERE t.max_tf <> b.tf OR t.min_tokens <> b.tokens"
+        ).fetchone()[0]
+        assert conn.execute("SELECT count(*) FROM keyword_terms").fetchone()[0] > 100
+    assert wrong == 0
+    reference = Fts5()
+    reference.put(texts)
+    for words in COMMON_AND_RARE:
+        same(search(db, old, words, 5), reference.search(words, 5))
     db.close()

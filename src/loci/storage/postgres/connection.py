@@ -60,12 +60,26 @@ class PgConnection:
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Rows:
         """Run one statement once per parameter row."""
+        rows = [tuple(row) for row in parameters]
         cursor = self.raw.cursor(binary=True)
+        if not rows:  # psycopg would still enter and leave pipeline mode: a round trip
+            return cursor
         try:
-            cursor.executemany(self._psycopg_sql(sql), [tuple(row) for row in parameters])
+            cursor.executemany(self._psycopg_sql(sql), rows)
         except psycopg.IntegrityError as exc:
             raise ConstraintError(str(exc)) from exc
         return cursor
+
+    def copy_rows(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        """Insert many rows at once through COPY (several times faster than an INSERT per
+        row); `table` and `columns` are loci's own names, never input."""
+        statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
+        try:
+            with self.raw.cursor().copy(statement.encode("utf-8")) as copy:
+                for row in rows:
+                    copy.write_row(row)
+        except psycopg.IntegrityError as exc:
+            raise ConstraintError(str(exc)) from exc
 
     def run_script(self, script: str) -> None:
         """Run several statements without parameters (a migration)."""

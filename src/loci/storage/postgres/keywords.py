@@ -15,21 +15,23 @@ changed them, so postings commit with their text.
 
 from __future__ import annotations
 
-import math
 import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from loci.storage.db import Connection
 from loci.storage.fts_terms import MAX_KNOWN_WORDS, TextTerms, create_scratch, term_positions
-
-#: bm25's parameters, as FTS5 sets them.
-K1 = 1.2
-B = 0.75
-#: FTS5's floor for the idf of terms found in more than half the documents.
-IDF_FLOOR = 1e-6
+from loci.storage.postgres.connection import PgConnection
+from loci.storage.postgres.keyword_ranking import (
+    Corpus,
+    Matches,
+    Phrase,
+    idf,
+    phrase_documents,
+    top_matches,
+)
 
 KEYWORD_TABLES = """
 CREATE TABLE keyword_corpora (
@@ -65,11 +67,22 @@ CREATE TABLE keyword_stale (
     PRIMARY KEY (corpus, doc)
 );
 """
+#: The bounds of each term's scores, for search to skip what cannot make the top (a migration:
+#: stores made before it get their bounds from their postings).
+KEYWORD_BOUNDS = """
+ALTER TABLE keyword_terms ADD COLUMN max_tf INTEGER NOT NULL DEFAULT 0,
+    ADD COLUMN min_tokens INTEGER NOT NULL DEFAULT 2147483647;
+UPDATE keyword_terms t SET max_tf = b.max_tf, min_tokens = b.min_tokens
+    FROM (SELECT corpus, term, max(tf) AS max_tf, min(tokens) AS min_tokens
+          FROM keyword_postings GROUP BY corpus, term) b
+    WHERE b.corpus = t.corpus AND b.term = t.term;
+ALTER TABLE keyword_terms ALTER COLUMN max_tf DROP DEFAULT,
+    ALTER COLUMN min_tokens DROP DEFAULT;
+CREATE INDEX keyword_postings_impact ON keyword_postings (corpus, term, tf DESC, tokens);
+"""
 
 #: The text of a corpus's queued documents: (doc, text) for those that still exist.
 TextsOf = Callable[[Connection, list[int]], list[tuple[int, str]]]
-#: (doc, bm25) pairs, lowest (best) first; bm25 is negative for a match, as FTS5 gives it.
-Matches = list[tuple[int, float]]
 
 
 class KeywordPostings:
@@ -106,21 +119,27 @@ class KeywordPostings:
         if not texts:
             return
         found = self.terms(texts)
-        conn.executemany(
-            "INSERT INTO keyword_docs (corpus, doc, tokens) VALUES (?, ?, ?)",
+        _insert(
+            conn,
+            "keyword_docs",
+            ("corpus", "doc", "tokens"),
             [(corpus, doc, terms.tokens) for doc, terms in found.items()],
         )
-        conn.executemany(
-            "INSERT INTO keyword_postings (corpus, term, doc, tf, tokens, positions) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+        _insert(
+            conn,
+            "keyword_postings",
+            ("corpus", "term", "doc", "tf", "tokens", "positions"),
             [
                 (corpus, term, doc, len(offsets), terms.tokens, offsets)
                 for doc, terms in found.items()
                 for term, offsets in terms.positions.items()
             ],
         )
-        per_term = Counter(term for terms in found.values() for term in terms.positions)
-        self._count(conn, corpus, per_term, len(found), sum(t.tokens for t in found.values()))
+        counts: dict[str, TermCount] = {}
+        for terms in found.values():
+            for term, offsets in terms.positions.items():
+                counts[term] = counts.get(term, NO_COUNT).adding(len(offsets), terms.tokens)
+        self._count(conn, corpus, counts, len(found), sum(t.tokens for t in found.values()))
 
     def remove(self, conn: Connection, corpus: int, docs: Sequence[int]) -> None:
         """Drop documents' postings (inside a write transaction); unknown ones are ignored."""
@@ -135,9 +154,13 @@ class KeywordPostings:
             (corpus, list(docs)),
         ).fetchall()
         per_term = Counter(str(row[0]) for row in terms)
-        negated = Counter({term: -count for term, count in per_term.items()})
+        # The bounds stay as they were: still bounds, if looser (a rebuild tightens them).
+        negated = {term: NO_COUNT._replace(docs=-count) for term, count in per_term.items()}
         self._count(conn, corpus, negated, -len(gone), -sum(int(row[0]) for row in gone))
-        conn.execute("DELETE FROM keyword_terms WHERE corpus = ? AND docs <= 0", (corpus,))
+        conn.execute(
+            "DELETE FROM keyword_terms WHERE corpus = ? AND term = ANY(?) AND docs <= 0",
+            (corpus, sorted(per_term)),
+        )
 
     def clear(self, conn: Connection, corpus: int) -> None:
         """Drop every document of a corpus (before a rebuild)."""
@@ -156,28 +179,15 @@ class KeywordPostings:
         """The best `limit` documents matching any of `words` (each a phrase of its terms, as
         an FTS5 query ORing quoted words reads it), scored by FTS5's bm25, best first, ties by
         doc. `restrict` is SQL over the candidate `h.doc` (with `params`)."""
-        phrases = [p for p in self._phrases(words) if p]
+        terms = [p for p in self._phrases(words) if p]  # a repeated word counts twice
         row = conn.execute(
             "SELECT docs, tokens FROM keyword_corpora WHERE corpus = ?", (corpus,)
         ).fetchone()
-        if not phrases or limit <= 0 or row is None or int(row[0]) == 0:
+        if not terms or limit <= 0 or row is None or int(row[0]) == 0:
             return []
-        total, tokens = int(row[0]), int(row[1])
-        hits, hit_params = [], []
-        for phrase in phrases:
-            idf = _idf(total, self._documents_with(conn, corpus, phrase))
-            sql, phrase_params = _phrase_hits(corpus, phrase, idf)
-            hits.append(sql)
-            hit_params.extend(phrase_params)
-        statement = (
-            f"WITH hits (doc, tf, tokens, idf) AS ({' UNION ALL '.join(hits)}) "
-            "SELECT h.doc, -sum(h.idf * ((h.tf * ?) / (h.tf + ? * (? + ? * h.tokens / ?)))) "
-            f"AS score FROM hits h {'WHERE ' + restrict if restrict else ''} "
-            "GROUP BY h.doc ORDER BY score, h.doc LIMIT ?"
-        )
-        weights = [K1 + 1.0, K1, 1.0 - B, B, tokens / total]
-        rows = conn.execute(statement, [*hit_params, *weights, *params, limit]).fetchall()
-        return [(int(doc), float(score)) for doc, score in rows]
+        whole = Corpus(corpus, int(row[0]), int(row[1]) / int(row[0]))
+        phrases = self._weighed(conn, whole, terms)
+        return top_matches(conn, whole, phrases, limit, restrict, params)
 
     def _phrases(self, words: Sequence[str]) -> list[tuple[str, ...]]:
         """Each word's terms in order, remembered (queries repeat their words)."""
@@ -190,24 +200,42 @@ class KeywordPostings:
                 self._known[word] = _in_order(found[index])
         return [self._known[word] for word in words]
 
-    def _documents_with(self, conn: Connection, corpus: int, phrase: tuple[str, ...]) -> int:
-        if len(phrase) == 1:
-            row = conn.execute(
-                "SELECT docs FROM keyword_terms WHERE corpus = ? AND term = ?", (corpus, phrase[0])
-            ).fetchone()
-            return 0 if row is None else int(row[0])
-        sql, params = _phrase_hits(corpus, phrase, 0.0)
-        row = conn.execute(f"SELECT count(*) FROM ({sql}) AS found", params).fetchone()
-        return int(row[0])
+    def _weighed(
+        self, conn: Connection, corpus: Corpus, phrases: list[tuple[str, ...]]
+    ) -> list[Phrase]:
+        """The phrases found in the corpus, with their idf and the bounds of their scores."""
+        named = sorted({term for phrase in phrases for term in phrase})
+        rows = conn.execute(
+            "SELECT term, docs, max_tf, min_tokens FROM keyword_terms "
+            "WHERE corpus = ? AND term = ANY(?)",
+            (corpus.number, named),
+        ).fetchall()
+        stats = {str(term): (int(docs), int(tf), int(tokens)) for term, docs, tf, tokens in rows}
+        weighed = []
+        for phrase in phrases:
+            if any(term not in stats for term in phrase):
+                continue
+            holding = stats[phrase[0]][0] if len(phrase) == 1 else _holding(conn, corpus, phrase)
+            if holding:
+                max_tf = min(stats[term][1] for term in phrase)
+                min_tokens = max(stats[term][2] for term in phrase)
+                weighed.append(
+                    Phrase(phrase, holding, idf(corpus.documents, holding), max_tf, min_tokens)
+                )
+        return weighed
 
     def _count(
-        self, conn: Connection, corpus: int, per_term: Counter[str], docs: int, tokens: int
+        self, conn: Connection, corpus: int, counts: dict[str, TermCount], docs: int, tokens: int
     ) -> None:
-        """Add to the counts of documents per term and of the corpus (negative to subtract)."""
+        """Add to the counts of documents per term and of the corpus (negative to subtract),
+        and widen the terms' bounds."""
         conn.executemany(
-            "INSERT INTO keyword_terms (corpus, term, docs) VALUES (?, ?, ?) "
-            "ON CONFLICT (corpus, term) DO UPDATE SET docs = keyword_terms.docs + excluded.docs",
-            [(corpus, term, count) for term, count in sorted(per_term.items())],
+            "INSERT INTO keyword_terms (corpus, term, docs, max_tf, min_tokens) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (corpus, term) DO UPDATE SET "
+            "docs = keyword_terms.docs + excluded.docs, "
+            "max_tf = greatest(keyword_terms.max_tf, excluded.max_tf), "
+            "min_tokens = least(keyword_terms.min_tokens, excluded.min_tokens)",
+            [(corpus, term, *count) for term, count in sorted(counts.items())],
         )
         conn.execute(
             "INSERT INTO keyword_corpora (corpus, docs, tokens) VALUES (?, ?, ?) "
@@ -217,36 +245,39 @@ class KeywordPostings:
         )
 
 
+class TermCount(NamedTuple):
+    """A term's documents, and the bounds of its postings that bm25's upper bound reads."""
+
+    docs: int
+    max_tf: int
+    min_tokens: int
+
+    def adding(self, tf: int, tokens: int) -> TermCount:
+        """This count with one more document holding the term `tf` times in `tokens` tokens."""
+        return TermCount(self.docs + 1, max(self.max_tf, tf), min(self.min_tokens, tokens))
+
+
+#: Nothing counted yet (and, in a removal, bounds that widen nothing).
+NO_COUNT = TermCount(0, 0, 2**31 - 1)
+
+
+def _insert(
+    conn: Connection, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
+) -> None:
+    """Insert rows through COPY."""
+    if not isinstance(conn, PgConnection):
+        raise TypeError("keyword postings are kept in PostgreSQL")
+    conn.copy_rows(table, columns, rows)
+
+
 def _in_order(terms: TextTerms) -> tuple[str, ...]:
     """A word's terms in the order they occur in it (a phrase)."""
     at = {offset: term for term, offsets in terms.positions.items() for offset in offsets}
     return tuple(at[offset] for offset in sorted(at))
 
 
-def _phrase_hits(corpus: int, phrase: tuple[str, ...], idf: float) -> tuple[str, list[Any]]:
-    """SQL listing (doc, occurrences, tokens, idf) of the documents holding a phrase, and its
-    parameters in order."""
-    if len(phrase) == 1:
-        sql = (
-            "SELECT doc, tf, tokens, CAST(? AS DOUBLE PRECISION) FROM keyword_postings "
-            "WHERE corpus = ? AND term = ?"
-        )
-        return sql, [idf, corpus, phrase[0]]
-    joins = " ".join(
-        f"JOIN keyword_postings p{n} ON p{n}.corpus = p0.corpus AND p{n}.doc = p0.doc "
-        f"AND p{n}.term = ? AND s.pos + {n} = ANY(p{n}.positions)"
-        for n in range(1, len(phrase))
-    )
-    sql = (
-        "SELECT p0.doc, count(*), min(p0.tokens), CAST(? AS DOUBLE PRECISION) "
-        "FROM keyword_postings p0 "
-        f"CROSS JOIN LATERAL unnest(p0.positions) AS s(pos) {joins} "
-        "WHERE p0.corpus = ? AND p0.term = ? GROUP BY p0.doc"
-    )
-    return sql, [idf, *phrase[1:], corpus, phrase[0]]
-
-
-def _idf(total: int, hits: int) -> float:
-    """FTS5's inverse document frequency, floored for terms in over half the documents."""
-    idf = math.log((total - hits + 0.5) / (hits + 0.5))
-    return idf if idf > 0.0 else IDF_FLOOR
+def _holding(conn: Connection, corpus: Corpus, phrase: tuple[str, ...]) -> int:
+    """How many documents hold the terms of `phrase` in a row."""
+    sql, params = phrase_documents(phrase)
+    filled = [corpus.number if p is None else p for p in params]
+    return int(conn.execute(f"SELECT count(*) FROM ({sql}) AS found", filled).fetchone()[0])

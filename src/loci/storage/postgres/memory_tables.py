@@ -9,7 +9,7 @@ and marks its sequence's keyword document stale, as SQLite's triggers do.
 
 from __future__ import annotations
 
-from loci.storage.postgres.keywords import KEYWORD_TABLES
+from loci.storage.postgres.keywords import KEYWORD_BOUNDS, KEYWORD_TABLES
 
 #: SQLite's comparison of a value ``json_extract`` gives with a number (`num`) or a text
 #: (`txt`), and its ``contains`` (see `search/postgres_filters.py`): a missing key or JSON null
@@ -192,4 +192,5 @@ CREATE TRIGGER sequence_items_changed AFTER INSERT OR DELETE ON sequence_items
     FOR EACH ROW EXECUTE FUNCTION loci_sequence_items_changed();
 """
     + JSON_FUNCTIONS,
+    KEYWORD_BOUNDS,
 )

@@ -1,0 +1,238 @@
+"""The best keyword matches by FTS5's bm25, found without scoring every posting.
+
+Scoring every posting of every query word costs time in proportion to how common the words
+are: a word in 4 % of a million memories has 40,000 postings. The top `limit` is found in two
+rounds instead, both exact (the answer is the one full scoring gives, ties included):
+
+1. **Seed.** Score (with every word) up to `SEED_POSTINGS` documents of the rarest word, those
+   with the most occurrences in the fewest tokens first. The `limit`-th best score among them,
+   `threshold`, is a floor for the final `limit`-th best: real documents reach it.
+2. **Pruned.** A document beats `threshold` only if it holds one of the *essential* words: the
+   words taken from the strongest down until the rest, each at its strongest (`Phrase.peak`,
+   from the most occurrences and the fewest tokens of any of its postings), cannot reach it
+   together (MaxScore). And it holds each of its words with a term score of at least
+   `threshold` less the peaks of all the others: a floor on occurrences for its length, which
+   an index on (term, occurrences, tokens) reads as a few short ranges. Only the postings
+   passing their word's floor are candidates; each candidate is scored with every word.
+
+Documents outside the candidates score below `threshold`, so below the `limit`-th best.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from loci.storage.db import Connection
+
+#: bm25's parameters, as FTS5 sets them.
+K1 = 1.2
+B = 0.75
+#: FTS5's floor for the idf of terms found in more than half the documents.
+IDF_FLOOR = 1e-6
+#: How many postings of the rarest word the seed round scores at most.
+SEED_POSTINGS = 2_000
+#: Occurrence counts given a range of their own in a floor (the rest share one).
+FLOOR_RANGES = 4
+#: Room left for rounding: scores are summed in another order by the database.
+SLACK = 1e-9
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A query word's terms in order, with what bounds its part of a document's score."""
+
+    terms: tuple[str, ...]
+    documents: int  # how many documents hold it
+    idf: float
+    max_tf: int  # at least as many occurrences as any document holds it
+    min_tokens: int  # at most as many tokens as any document holding it has
+
+    def peak(self, average: float) -> float:
+        """The most this word adds to any document's score."""
+        return self.idf * saturation(self.max_tf, self.min_tokens, average)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """What bm25 reads of a whole corpus."""
+
+    number: int
+    documents: int
+    average: float  # tokens per document
+
+
+#: (doc, bm25) pairs, lowest (best) first; bm25 is negative for a match, as FTS5 gives it.
+Matches = list[tuple[int, float]]
+#: SQL listing documents, and its parameters (None stands for the corpus's number).
+Scan = tuple[str, list[Any]]
+
+
+def saturation(tf: int, tokens: int, average: float) -> float:
+    """bm25's term-frequency part: grows with occurrences, shrinks with the document's length."""
+    return tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * tokens / average))
+
+
+def idf(documents: int, holding: int) -> float:
+    """FTS5's inverse document frequency, floored for terms in over half the documents."""
+    value = math.log((documents - holding + 0.5) / (holding + 0.5))
+    return value if value > 0.0 else IDF_FLOOR
+
+
+def top_matches(
+    conn: Connection,
+    corpus: Corpus,
+    phrases: Sequence[Phrase],
+    limit: int,
+    restrict: str = "",
+    params: Sequence[Any] = (),
+) -> Matches:
+    """The best `limit` documents holding any of `phrases` (see the module's docstring);
+    `restrict` is SQL over the candidate `h.doc` (with `params`)."""
+    ordered = sorted(phrases, key=lambda p: -p.peak(corpus.average))
+    if not ordered or limit <= 0:
+        return []
+    seed = _seed(ordered[0])
+    found = _scored(conn, corpus, ordered, [seed], limit, restrict, params)
+    if len(ordered) == 1 and _seeded_whole(ordered[0]):
+        return found
+    threshold = -found[-1][1] * (1.0 - SLACK) if len(found) == limit else 0.0
+    scans = _pruned_scans(corpus, ordered, threshold)
+    return _scored(conn, corpus, ordered, scans, limit, restrict, params)
+
+
+def essential_count(peaks: Sequence[float], threshold: float) -> int:
+    """How many of the words (strongest peak first) a document must hold one of to reach
+    `threshold`: the words after them cannot reach it together."""
+    rest = sum(peaks)
+    for count, peak in enumerate(peaks):
+        if rest < threshold:
+            return count
+        rest -= peak
+    return len(peaks)
+
+
+def _seeded_whole(phrase: Phrase) -> bool:
+    return len(phrase.terms) > 1 or phrase.documents <= SEED_POSTINGS
+
+
+def _seed(phrase: Phrase) -> Scan:
+    """Documents of the rarest word likely to score well (a phrase: all its documents)."""
+    if len(phrase.terms) > 1:
+        sql, params = phrase_documents(phrase.terms)
+        return f"SELECT doc FROM ({sql}) AS seed", params
+    return (
+        "SELECT doc FROM keyword_postings WHERE corpus = ? AND term = ? "
+        "ORDER BY tf DESC, tokens LIMIT ?",
+        [None, phrase.terms[0], SEED_POSTINGS],
+    )
+
+
+def _pruned_scans(corpus: Corpus, ordered: Sequence[Phrase], threshold: float) -> list[Scan]:
+    """The postings that may hold a document reaching `threshold` (see the module's
+    docstring), one scan per essential word."""
+    peaks = [phrase.peak(corpus.average) for phrase in ordered]
+    total = sum(peaks)
+    scans = []
+    for phrase, peak in zip(ordered[: essential_count(peaks, threshold)], peaks, strict=False):
+        if len(phrase.terms) > 1:
+            sql, params = phrase_documents(phrase.terms)
+            scans.append((f"SELECT doc FROM ({sql}) AS whole", params))
+            continue
+        floor = (threshold - (total - peak)) / phrase.idf
+        condition, params = _floor_condition(phrase, floor, corpus.average)
+        scans.append(
+            (
+                f"SELECT doc FROM keyword_postings WHERE corpus = ? AND term = ? {condition}",
+                [None, phrase.terms[0], *params],
+            )
+        )
+    return scans
+
+
+def _floor_condition(phrase: Phrase, floor: float, average: float) -> tuple[str, list[Any]]:
+    """SQL keeping the postings whose saturation reaches `floor`: for each count of
+    occurrences, the documents short enough (index ranges on (term, tf, tokens))."""
+    if floor <= 0.0:
+        return "", []
+    ranges, params = [], []
+    for tf in range(1, min(phrase.max_tf, FLOOR_RANGES) + 1):
+        # From FLOOR_RANGES occurrences on, one range: as long as the most occurrences allow.
+        shared = tf == FLOOR_RANGES and phrase.max_tf > FLOOR_RANGES
+        longest = math.floor(_longest(phrase.max_tf if shared else tf, floor, average))
+        if longest >= phrase.min_tokens:
+            ranges.append(f"(tf {'>=' if shared else '='} ? AND tokens <= ?)")
+            params += [tf, longest]
+    if not ranges:
+        return "AND FALSE", []
+    return f"AND ({' OR '.join(ranges)})", params
+
+
+def _longest(tf: int, floor: float, average: float) -> float:
+    """The most tokens a document with `tf` occurrences may have for its saturation to reach
+    `floor` (negative: none may)."""
+    if floor >= K1 + 1.0:
+        return -1.0
+    return (tf * (K1 + 1.0 - floor) - floor * K1 * (1.0 - B)) * average / (floor * K1 * B)
+
+
+def _scored(
+    conn: Connection,
+    corpus: Corpus,
+    phrases: Sequence[Phrase],
+    scans: Sequence[Scan],
+    limit: int,
+    restrict: str,
+    params: Sequence[Any],
+) -> Matches:
+    """The best `limit` of the documents `scans` find (and `restrict` admits), each scored
+    with every phrase."""
+    found_sql = " UNION ".join(f"({sql})" for sql, _ in scans)
+    found_params = [corpus.number if p is None else p for _, ps in scans for p in ps]
+    hits, hit_params = [], []
+    for phrase in phrases:
+        if len(phrase.terms) == 1:
+            hits.append(
+                "SELECT p.doc, p.tf, p.tokens, CAST(? AS DOUBLE PRECISION) "
+                "FROM keyword_postings p WHERE p.corpus = ? AND p.term = ? "
+                "AND p.doc = ANY(ARRAY(SELECT doc FROM candidates))"
+            )
+            hit_params += [phrase.idf, corpus.number, phrase.terms[0]]
+        else:
+            sql, ps = phrase_documents(
+                phrase.terms, "p0.doc = ANY(ARRAY(SELECT doc FROM candidates))"
+            )
+            hits.append(f"SELECT doc, tf, tokens, CAST(? AS DOUBLE PRECISION) FROM ({sql}) AS ph")
+            hit_params += [phrase.idf, *(corpus.number if p is None else p for p in ps)]
+    statement = (
+        f"WITH found (doc) AS ({found_sql}), "
+        f"candidates AS (SELECT DISTINCT h.doc FROM found h "
+        f"{'WHERE ' + restrict if restrict else ''}), "
+        f"hits (doc, tf, tokens, idf) AS ({' UNION ALL '.join(hits)}) "
+        "SELECT doc, -sum(idf * ((tf * ?) / (tf + ? * (? + ? * tokens / ?)))) AS score "
+        "FROM hits GROUP BY doc ORDER BY score, doc LIMIT ?"
+    )
+    weights = [K1 + 1.0, K1, 1.0 - B, B, corpus.average]
+    rows = conn.execute(
+        statement, [*found_params, *params, *hit_params, *weights, limit]
+    ).fetchall()
+    return [(int(doc), float(score)) for doc, score in rows]
+
+
+def phrase_documents(terms: tuple[str, ...], where: str = "TRUE") -> tuple[str, list[Any]]:
+    """SQL listing (doc, occurrences, tokens) of the documents holding the terms in a row, and
+    its parameters (None stands for the corpus number); `where` is SQL over `p0.doc`."""
+    joins = " ".join(
+        f"JOIN keyword_postings p{n} ON p{n}.corpus = p0.corpus AND p{n}.doc = p0.doc "
+        f"AND p{n}.term = ? AND s.pos + {n} = ANY(p{n}.positions)"
+        for n in range(1, len(terms))
+    )
+    sql = (
+        "SELECT p0.doc AS doc, count(*) AS tf, min(p0.tokens) AS tokens "
+        "FROM keyword_postings p0 "
+        f"CROSS JOIN LATERAL unnest(p0.positions) AS s(pos) {joins} "
+        f"WHERE p0.corpus = ? AND p0.term = ? AND {where} GROUP BY p0.doc"
+    )
+    return sql, [*terms[1:], None, terms[0]]
