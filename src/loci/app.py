@@ -198,11 +198,12 @@ def postgres_store(
     url: str, settings: Settings, model: Embedder, receipts: Receipts
 ) -> tuple[Database, Indexes, PassageKeywords]:
     """The PostgreSQL database at `url` and the indexes that search in it:
-    vectors and keywords (of memories and of story passages) in the database, passages and
-    filter fields mirrored."""
+    vectors (of memories and of their passages) and keywords (of memories and of story
+    passages) in the database, filter fields mirrored."""
     try:
         from loci.storage.postgres.database import PostgresDatabase
         from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
+        from loci.storage.postgres.passage_vectors import PgPassageIndex
         from loci.storage.postgres.vectors import PgVectorIndex
     except ModuleNotFoundError as exc:  # psycopg: the postgres extra
         raise ConfigurationError(
@@ -222,9 +223,9 @@ def postgres_store(
         before_commit=(receipts.claim_pending, keywords.refresh_sequences, postings.refresh_stale),
     )
     dimensions = model.identity.dimensions
-    passages, facets = PassageIndex(dimensions), MemoryFacets()
+    facets = MemoryFacets()
     vectors = PgVectorIndex(db, dimensions)
-    indexes = Indexes(vectors, passages, facets, keywords, (passages, facets))
+    indexes = Indexes(vectors, PgPassageIndex(db, dimensions), facets, keywords, (facets,))
     return db, indexes, PostgresPassageKeywords(postings)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from loci.storage import memories as sql
 from loci.storage.memory_schema import MEMORY_SCHEMA
+from loci.storage.vector_blob import VectorBlob
 from loci.storage.vector_index import Allowed
 from tests.unit.test_vector_index import embeddings_like
 
@@ -162,3 +163,37 @@ def test_builds_at_once_do_not_collide_and_a_failed_one_is_built_again(db):
     index.warm()
     with db.locked() as conn:
         assert conn.execute(valid).fetchone() == (True,)
+
+
+def test_passages_are_searched_in_the_database_by_their_memories(db):
+    """Each memory found by its best passage, exactly while few and through HNSW when many;
+    nothing of them held in the server."""
+    from loci.storage.postgres.passage_vectors import PgPassageIndex
+
+    stored(db, 600)
+    passages = embeddings_like(2400, seed=16)  # four per memory
+    with db.write() as conn:
+        conn.executemany(
+            'INSERT INTO passages (seq, start, "end", embedding) VALUES (?, ?, ?, ?)',
+            [
+                (i // 4 + 1, 0, 1, VectorBlob(p.astype("<f4").tobytes()))
+                for i, p in enumerate(passages)
+            ],
+        )
+    best_of = passages.reshape(600, 4, DIMENSIONS)
+    index = PgPassageIndex(db, DIMENSIONS, hnsw_from=2000)
+    assert index.holds_any()
+    query = embeddings_like(1, seed=17)[0]
+    scores = (best_of @ query).max(axis=1)
+    expected = sorted(range(600), key=lambda i: (-float(scores[i]), i))[:10]
+    assert [h.key - 1 for h in index.search(query, 10)] == expected
+    assert index.best(query, np.array([1, 2, 9999])) == pytest.approx(
+        [scores[0], scores[1], np.nan], nan_ok=True, abs=1e-5
+    )
+    in_a = [h.key for h in index.search(query, 5, Allowed(namespaces=frozenset({"a"})))]
+    assert len(in_a) == 5 and all(NAMESPACES[(seq - 1) % 3] == "a" for seq in in_a)
+    index.warm()
+    with db.locked() as conn:
+        assert conn.execute("SELECT to_regclass('passages_hnsw_384')").fetchone()[0]
+    found = [h.key - 1 for h in index.search(query, 10)]
+    assert len(set(found) & set(expected)) >= 9

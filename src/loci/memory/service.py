@@ -293,6 +293,7 @@ class MemoryService:
         """Load the vector index, and build what its searches use, now rather than in the
         first search."""
         self._engine.index().warm()
+        self._engine.indexes.passages.warm()
 
     def indexed_count(self) -> int:
         """How many vectors the (refreshed) index holds."""

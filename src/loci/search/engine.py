@@ -22,7 +22,7 @@ from loci.storage.derived import DerivedIndex
 from loci.storage.facets import MemoryFacets
 from loci.storage.index_sync import IndexSync
 from loci.storage.keyword_index import KeywordIndex
-from loci.storage.passages import NewPassage, PassageIndex
+from loci.storage.passages import NewPassage, PassageSearch
 from loci.storage.vector_index import VectorIndex
 
 T = TypeVar("T")
@@ -41,7 +41,7 @@ class Indexes:
     one `IndexSync` keeps in step with the store (`followed`)."""
 
     vectors: VectorIndex
-    passages: PassageIndex
+    passages: PassageSearch
     facets: MemoryFacets
     keywords: KeywordIndex
     followed: tuple[DerivedIndex, ...]

@@ -23,7 +23,7 @@ from loci.sequences.members import Place
 from loci.storage import timeline
 from loci.storage.db import Database
 from loci.storage.keyword_index import KeywordIndex
-from loci.storage.passages import PassageIndex
+from loci.storage.passages import PassageSearch
 from loci.storage.vector_index import Allowed, Hit, VectorIndex
 
 
@@ -59,7 +59,7 @@ class Context:
     index: VectorIndex
     allowed: Allowed | None
     keywords: KeywordIndex
-    passages: PassageIndex | None = None
+    passages: PassageSearch | None = None
 
 
 def rank(
@@ -103,7 +103,7 @@ def _pool(context: Context, query_vector: npt.NDArray[np.float32], found: Candid
     listed = keys.tolist()
     at = {key: n for n, key in enumerate(listed)}
     cosine = _cosines(context.index, query_vector, keys, similarity)
-    if context.passages is not None and context.passages.count():
+    if context.passages is not None and context.passages.holds_any():
         cosine = np.fmax(cosine, context.passages.best(query_vector, keys))
     matched = np.fromiter(map(found.keyword.get, listed, repeat(0.0)), np.float64, len(keys))
     groups = np.full(len(keys), -1, dtype=np.int64)

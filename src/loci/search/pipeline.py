@@ -146,7 +146,7 @@ def ranked(
     profile = asked.profile
     index, passages = engine.indexes.vectors, engine.indexes.passages
     vector = index.search(query_vector, asked.depth, prepared.allowed) if profile.vector else []
-    if profile.vector and passages.count():
+    if profile.vector and passages.holds_any():
         # A long memory is found by its best passage as well as by its start.
         parts = passages.search(query_vector, asked.depth, prepared.allowed)
         vector = hybrid.best_of(vector, parts)

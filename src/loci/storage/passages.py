@@ -9,7 +9,7 @@ memories' vectors. A search over passages answers by memory: its best passage.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +56,27 @@ def replace(conn: Connection, seq: int, passages: Sequence[NewPassage]) -> None:
     conn.execute("INSERT INTO vector_log(memory_seq, op) VALUES (?, 'upsert')", (seq,))
 
 
+class PassageSearch(Protocol):
+    """What recall asks of the passages of long memories: the SQLite engine mirrors them
+    (:class:`PassageIndex`), PostgreSQL searches its table."""
+
+    def holds_any(self) -> bool:
+        """Whether any memory has passages."""
+        ...
+
+    def search(self, query: FloatMatrix, k: int, allowed: Allowed | None = None) -> list[Hit]:
+        """The `k` memories whose best passage is most similar to `query`, best first."""
+        ...
+
+    def best(self, query: FloatMatrix, seqs: KeyArray) -> npt.NDArray[np.float64]:
+        """Each memory's best passage similarity to `query` (NaN for one without passages)."""
+        ...
+
+    def warm(self) -> None:
+        """Build now what its searches use."""
+        ...
+
+
 class PassageIndex:
     """The passages' vectors by passage id, searched and scored by memory."""
 
@@ -69,6 +90,13 @@ class PassageIndex:
     def count(self) -> int:
         """How many passages are held."""
         return len(self._memory_of)
+
+    def holds_any(self) -> bool:
+        """Whether any memory has passages."""
+        return bool(self._memory_of)
+
+    def warm(self) -> None:
+        """Nothing to build: the passages are read with the store's other mirrors."""
 
     def clear(self) -> None:
         """Drop every passage (before a full load)."""

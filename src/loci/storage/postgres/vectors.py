@@ -1,6 +1,7 @@
 """Vector search in PostgreSQL (pgvector): the `VectorIndex` of the PostgreSQL engine.
 
-The vectors are the memories' own rows (`memory_vectors`); a server keeps no copy of them.
+The vectors are the memories' own rows (`memory_vectors`, or the `passages` of long memories:
+any table of vectors with the `seq` of their memory); a server keeps no copy of them.
 A search is exact (a scan ordered by inner product; vectors are unit length, so that is cosine
 similarity) while the store is small or the allowed memories are few, and goes through an HNSW
 index above `hnsw_from` vectors. pgvector's iterative index scans keep a filtered HNSW search
@@ -36,6 +37,12 @@ HNSW_FROM = 20_000
 #: Candidates an HNSW search keeps (pgvector's `hnsw.ef_search`): agreement with exact search
 #: at top 10 is what `benchmarks/bench_memory.py --database` reports.
 EF_SEARCH = 200
+#: The HNSW graph's links per vector (pgvector's `m`, its default).
+HNSW_LINKS = 16
+#: Candidates kept while linking a vector into the graph (pgvector's `ef_construction`; its
+#: default, 64, leaves a small topic far from the rest hard to reach: measured in
+#: `benchmarks/bench_memory.py --database`).
+HNSW_BUILD_CANDIDATES = 200
 #: Allowed memories this few or fewer are ranked exactly, whatever the store's size.
 EXACT_UP_TO = 5_000
 #: The advisory lock an HNSW build holds ("hnsw" in ASCII).
@@ -51,7 +58,8 @@ MAX_BUILD_MEMORY_MB = 2_048
 
 
 class PgVectorIndex:
-    """The vectors of `memory_vectors`, searched by the database."""
+    """The vectors of a table (`memory_vectors` by default), searched by the database; hits
+    are the memories' seqs."""
 
     def __init__(
         self,
@@ -59,14 +67,16 @@ class PgVectorIndex:
         dimensions: int,
         hnsw_from: int = HNSW_FROM,
         ef_search: int = EF_SEARCH,
+        table: str = "memory_vectors",
     ) -> None:
         self._db = db
+        self._table = table
         self._dimensions = dimensions
         self._hnsw_from = hnsw_from
         self._ef_search = ef_search
         # The index's expression, which queries must repeat for the planner to use it.
         self._typed = f"(v.embedding::vector({dimensions}))"
-        self._index_name = f"memory_vectors_hnsw_{dimensions}"
+        self._index_name = f"{table}_hnsw_{dimensions}"
         self._size_checked = 0.0
         self._builder: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -89,7 +99,7 @@ class PgVectorIndex:
     def count(self) -> int:
         """How many vectors the store holds."""
         with self._db.locked() as conn:
-            return int(conn.execute("SELECT count(*) FROM memory_vectors").fetchone()[0])
+            return int(conn.execute(f"SELECT count(*) FROM {self._table}").fetchone()[0])
 
     def warm(self) -> None:
         """Build the HNSW index now if the store is large enough for it to pay (waiting for a
@@ -110,8 +120,9 @@ class PgVectorIndex:
                 conn.execute(f"SET maintenance_work_mem = '{int(memory_mb)}MB'")
                 conn.execute(
                     f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self._index_name} "
-                    f"ON memory_vectors USING hnsw "
-                    f"((embedding::vector({self._dimensions})) vector_ip_ops)"
+                    f"ON {self._table} USING hnsw "
+                    f"((embedding::vector({self._dimensions})) vector_ip_ops) "
+                    f"WITH (m = {HNSW_LINKS}, ef_construction = {HNSW_BUILD_CANDIDATES})"
                 )
             finally:
                 conn.execute("SELECT pg_advisory_unlock(?)", (BUILD_LOCK,))
@@ -128,18 +139,20 @@ class PgVectorIndex:
         """The stored vector of `key`, or None."""
         with self._db.locked() as conn:
             row = conn.execute(
-                "SELECT embedding FROM memory_vectors WHERE seq = ?", (key,)
+                f"SELECT embedding FROM {self._table} WHERE seq = ?", (key,)
             ).fetchone()
         return None if row is None else np.frombuffer(row[0], dtype=np.float32).copy()
 
     def similarities(self, query: FloatMatrix, keys: KeyArray) -> npt.NDArray[np.float64]:
-        """Cosine similarity of `query` to each key (NaN for keys not stored)."""
+        """Cosine similarity of `query` to each key (NaN for keys not stored; the best of a
+        key's vectors in a table holding several per memory)."""
         found = np.full(keys.shape[0], np.nan)
         if keys.shape[0] == 0:
             return found
         with self._db.locked() as conn:
             rows = conn.execute(
-                "SELECT v.seq, -(v.embedding <#> ?) FROM memory_vectors v WHERE v.seq = ANY(?)",
+                f"SELECT v.seq, max(-(v.embedding <#> ?)) FROM {self._table} v "
+                "WHERE v.seq = ANY(?) GROUP BY v.seq",
                 (_blob(query), keys.tolist()),
             ).fetchall()
         where = {int(seq): float(similarity) for seq, similarity in rows}
@@ -149,12 +162,21 @@ class PgVectorIndex:
 
     def search(self, query: FloatMatrix, k: int, allowed: Allowed | None = None) -> list[Hit]:
         """The `k` allowed vectors most similar to `query`, best first (ties by key)."""
+        return self._search(query, k, allowed, approximate=True)
+
+    def exact_search(self, query: FloatMatrix, k: int, allowed: Allowed | None = None) -> list[Hit]:
+        """As :meth:`search`, always by an exact scan (what the HNSW index is measured by)."""
+        return self._search(query, k, allowed, approximate=False)
+
+    def _search(
+        self, query: FloatMatrix, k: int, allowed: Allowed | None, approximate: bool
+    ) -> list[Hit]:
         if k <= 0 or (allowed is not None and allowed.keys is not None and not allowed.keys.size):
             return []
         conditions, params = _conditions(allowed)
         joined = "JOIN memories m ON m.seq = v.seq" if "m." in conditions else ""
         with self._db.snapshot() as conn:
-            if self._approximate(conn, allowed):
+            if approximate and self._approximate(conn, allowed):
                 conn.execute(f"SET LOCAL hnsw.ef_search = {int(self._ef_search)}")
                 conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
                 # The size says HNSW; the planner's guess from stale statistics may not.
@@ -165,7 +187,7 @@ class PgVectorIndex:
             else:
                 distance, order = "v.embedding <#> ?", "d, v.seq"
             rows = conn.execute(
-                f"SELECT v.seq, {distance} AS d FROM memory_vectors v {joined} "
+                f"SELECT v.seq, {distance} AS d FROM {self._table} v {joined} "
                 f"WHERE {conditions} ORDER BY {order} LIMIT ?",
                 [_blob(query), *params, k],
             ).fetchall()
@@ -191,7 +213,8 @@ class PgVectorIndex:
             self._size_checked = now
         estimate = conn.execute(
             "SELECT reltuples FROM pg_class WHERE oid = "
-            "to_regclass(quote_ident(current_schema()) || '.memory_vectors')"
+            "to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?))",
+            (self._table,),
         ).fetchone()
         if estimate is None or float(estimate[0]) < self._hnsw_from:
             return
