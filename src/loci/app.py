@@ -198,8 +198,8 @@ def postgres_store(
     url: str, settings: Settings, model: Embedder, receipts: Receipts
 ) -> tuple[Database, Indexes, PassageKeywords]:
     """The PostgreSQL database at `url` and the indexes that search in it:
-    vectors (of memories and of their passages) and keywords (of memories and of story
-    passages) in the database, filter fields mirrored."""
+    vectors (of memories and of their passages), keywords (of memories and of story passages)
+    and filters, all in the database: a server holds no copy of the store."""
     try:
         from loci.storage.postgres.database import PostgresDatabase
         from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
@@ -223,9 +223,8 @@ def postgres_store(
         before_commit=(receipts.claim_pending, keywords.refresh_sequences, postings.refresh_stale),
     )
     dimensions = model.identity.dimensions
-    facets = MemoryFacets()
     vectors = PgVectorIndex(db, dimensions)
-    indexes = Indexes(vectors, PgPassageIndex(db, dimensions), facets, keywords, (facets,))
+    indexes = Indexes(vectors, PgPassageIndex(db, dimensions), None, keywords, ())
     return db, indexes, PostgresPassageKeywords(postings)
 
 

@@ -197,3 +197,23 @@ def test_passages_are_searched_in_the_database_by_their_memories(db):
         assert conn.execute("SELECT to_regclass('passages_hnsw_384')").fetchone()[0]
     found = [h.key - 1 for h in index.search(query, 10)]
     assert len(set(found) & set(expected)) >= 9
+
+
+def test_a_filter_given_as_sql_is_applied_by_the_database(db):
+    """Filters go to PostgreSQL as SQL over `memories m` (no list of admitted keys): through
+    HNSW when many are admitted, exactly when the scan runs out before finding enough."""
+    vectors = stored(db, 3000)
+    index = PgVectorIndex(db, DIMENSIONS, hnsw_from=1000)
+    index.warm()
+    query = embeddings_like(1, seed=18)[0]
+    broad = Allowed(where="m.namespace = ? AND m.importance >= ?", params=("c", 0.5))
+    in_c = [i for i in range(3000) if NAMESPACES[i % 3] == "c"]
+    hits = index.search(query, 10, broad)
+    assert all(NAMESPACES[(h.key - 1) % 3] == "c" for h in hits)
+    assert len({h.key - 1 for h in hits} & set(exact(vectors, query, 10, in_c))) >= 9
+    few = Allowed(where="m.content IN (?, ?, ?)", params=("text 5", "text 17", "text 2999"))
+    assert [h.key - 1 for h in index.search(query, 10, few)] == exact(
+        vectors, query, 10, [5, 17, 2999]
+    )
+    none = Allowed(namespaces=frozenset({"a"}), where="m.content = ?", params=("text 1",))
+    assert index.search(query, 10, none) == []  # text 1 is in namespace b

@@ -42,7 +42,7 @@ class Indexes:
 
     vectors: VectorIndex
     passages: PassageSearch
-    facets: MemoryFacets
+    facets: MemoryFacets | None  # None: filters go to the database as SQL
     keywords: KeywordIndex
     followed: tuple[DerivedIndex, ...]
 

@@ -369,13 +369,15 @@ def admitted(
     conn: Connection, compiled: CompiledFilter, facets: MemoryFacets | None = None
 ) -> Allowed | None:
     """What the vector index may return for `compiled` (None: everything): the memories the
-    filter admits are read from `facets` when it can judge the filter, else by SQL."""
+    filter admits are read from `facets` when it can judge the filter, else by SQL. Without
+    `facets` (the indexes are the database's own) the filter goes as SQL."""
     if compiled.namespaces is None and compiled.only_namespaces:
         return None
-    keys = None
-    if compiled.condition is not None:
-        if facets is not None:
-            keys = facets.matching(compiled.condition, compiled.namespaces)
-        if keys is None:
-            keys = sql.matching_seqs(conn, compiled.sql, compiled.params)
+    if compiled.condition is None:
+        return Allowed(namespaces=compiled.namespaces)
+    if facets is None:
+        return Allowed(compiled.namespaces, where=compiled.sql, params=tuple(compiled.params))
+    keys = facets.matching(compiled.condition, compiled.namespaces)
+    if keys is None:
+        keys = sql.matching_seqs(conn, compiled.sql, compiled.params)
     return Allowed(namespaces=compiled.namespaces, keys=keys)

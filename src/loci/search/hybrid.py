@@ -21,7 +21,8 @@ from loci.search.when import Period
 from loci.sequences import members
 from loci.sequences.members import Place
 from loci.storage import timeline
-from loci.storage.db import Database
+from loci.storage.db import Connection, Database
+from loci.storage.dialect import among
 from loci.storage.keyword_index import KeywordIndex
 from loci.storage.passages import PassageSearch
 from loci.storage.vector_index import Allowed, Hit, VectorIndex
@@ -174,16 +175,23 @@ def _places(context: Context, first: list[int]) -> dict[int, Place]:
             for key in (place.previous, place.following)
             if key is not None and key not in found
         }
-        admitted = _admitted(sorted(beside), context.allowed)
+        admitted = _admitted(conn, sorted(beside), context.allowed)
         found.update(
             (place.seq, place) for place in members.places(conn, admitted, neighbours=False)
         )
     return found
 
 
-def _admitted(keys: list[int], allowed: Allowed | None) -> list[int]:
+def _admitted(conn: Connection, keys: list[int], allowed: Allowed | None) -> list[int]:
     """Those of `keys` the filter admits. Items of a sequence share its namespace, so only a
     filter on other fields can leave some out."""
+    if allowed is not None and allowed.where is not None and keys:
+        listed, bound = among(conn, "m.seq", keys)
+        rows = conn.execute(
+            f"SELECT m.seq FROM memories m WHERE {listed} AND ({allowed.where}) ORDER BY m.seq",
+            [bound, *allowed.params],
+        )
+        return [int(row[0]) for row in rows]
     if allowed is None or allowed.keys is None or not keys:
         return keys
     wanted = np.array(keys, dtype=np.int64)

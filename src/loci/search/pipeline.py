@@ -63,7 +63,8 @@ def prepare(
     within the periods the query names; refreshes the index first."""
     words = keyword_terms(query) if keyword_search else []
     indexes = engine.indexes
-    engine.sync.refresh(indexes.facets.holder(compiled.condition))
+    facets = indexes.facets
+    engine.sync.refresh(facets.holder(compiled.condition) if facets is not None else None)
     with engine.db.snapshot() as conn:
         if namespace is not None:
             engine.require_namespace(conn, namespace)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -16,13 +16,17 @@ KeyArray = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class Allowed:
-    """Which vectors a search may return; both parts must hold when both are given.
+    """Which vectors a search may return; every part given must hold.
 
-    Filters are applied before ranking: a search ranks only allowed vectors.
+    Filters are applied before ranking: a search ranks only allowed vectors. `where` is a
+    condition over `memories m` (with `params`) for indexes in the database to apply
+    themselves; an index in memory is given `keys` instead.
     """
 
     namespaces: frozenset[str] | None = None
     keys: KeyArray | None = None
+    where: str | None = None
+    params: tuple[Any, ...] = ()
 
 
 class Hit(NamedTuple):

@@ -94,9 +94,9 @@ def top_matches(
     ordered = sorted(phrases, key=lambda p: -p.peak(corpus.average))
     if not ordered or limit <= 0:
         return []
-    seed = _seed(ordered[0])
-    found = _scored(conn, corpus, ordered, [seed], limit, restrict, params)
-    if len(ordered) == 1 and _seeded_whole(ordered[0]):
+    rarest = min(ordered, key=lambda p: p.documents)
+    found = _scored(conn, corpus, ordered, [_seed(rarest)], limit, restrict, params)
+    if len(ordered) == 1 and _seeded_whole(rarest):
         return found
     threshold = -found[-1][1] * (1.0 - SLACK) if len(found) == limit else 0.0
     scans = _pruned_scans(corpus, ordered, threshold)

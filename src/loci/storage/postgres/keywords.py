@@ -78,7 +78,7 @@ UPDATE keyword_terms t SET max_tf = b.max_tf, min_tokens = b.min_tokens
     WHERE b.corpus = t.corpus AND b.term = t.term;
 ALTER TABLE keyword_terms ALTER COLUMN max_tf DROP DEFAULT,
     ALTER COLUMN min_tokens DROP DEFAULT;
-CREATE INDEX keyword_postings_impact ON keyword_postings (corpus, term, tf DESC, tokens);
+CREATE INDEX keyword_postings_impact ON keyword_postings (corpus, term, tf DESC, tokens, doc);
 """
 
 #: The text of a corpus's queued documents: (doc, text) for those that still exist.

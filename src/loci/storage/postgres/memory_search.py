@@ -4,7 +4,6 @@ sequence documents of `keywords.KeywordPostings`, and what keeps both up to date
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from loci.storage.db import Connection
 from loci.storage.keyword_index import KeywordQuery, Matches
@@ -33,17 +32,20 @@ class PgKeywords:
 
     def search(self, conn: Connection, query: KeywordQuery) -> Matches:
         """The best `query.limit` memories holding any of its words, best first."""
-        parts: list[str] = []
-        params: list[Any] = []
+        # The candidates are few: each is looked up, not the admitted memories listed.
+        conditions, params = ["TRUE"], []
         if query.namespaces is not None:
-            parts.append("h.doc IN (SELECT seq FROM memories WHERE namespace = ANY(?))")
+            conditions.append("m.namespace = ANY(?)")
             params.append(sorted(query.namespaces))
+        if query.where != "TRUE":
+            conditions.append(f"({query.where})")
+            params.extend(query.params)
+        parts = [
+            f"EXISTS (SELECT 1 FROM memories m WHERE m.seq = h.doc AND {' AND '.join(conditions)})"
+        ]
         if query.within is not None:
             parts.append("h.doc = ANY(?)")
             params.append(query.within.tolist())
-        if not query.mirrorable:
-            parts.append(f"h.doc IN (SELECT m.seq FROM memories m WHERE {query.where})")
-            params.extend(query.params)
         return self._postings.search(
             conn, MEMORIES_CORPUS, query.words, query.limit, " AND ".join(parts), params
         )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,9 @@ HNSW_LINKS = 16
 HNSW_BUILD_CANDIDATES = 200
 #: Allowed memories this few or fewer are ranked exactly, whatever the store's size.
 EXACT_UP_TO = 5_000
+#: How many times the hits wanted a filtered HNSW scan fetches, to rank them exactly: its
+#: iterative scan returns them in a looser order.
+FILTERED_FETCH = 2
 #: The advisory lock an HNSW build holds ("hnsw" in ASCII).
 BUILD_LOCK = 0x686E7377
 #: How often a build waiting for another one asks again (seconds).
@@ -175,25 +178,43 @@ class PgVectorIndex:
             return []
         conditions, params = _conditions(allowed)
         joined = "JOIN memories m ON m.seq = v.seq" if "m." in conditions else ""
+
+        def select(distance: str) -> str:
+            return f"SELECT v.seq, {distance} AS d FROM {self._table} v {joined} WHERE {conditions}"
+
         with self._db.snapshot() as conn:
+            rows = []
             if approximate and self._approximate(conn, allowed):
-                conn.execute(f"SET LOCAL hnsw.ef_search = {int(self._ef_search)}")
-                conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-                # The size says HNSW; the planner's guess from stale statistics may not.
-                conn.execute("SET LOCAL enable_seqscan = off")
-                # Ordered by the distance alone: a second key would bypass the index.
-                distance = f"{self._typed} <#> ?::vector({self._dimensions})"
-                order = "d"
-            else:
-                distance, order = "v.embedding <#> ?", "d, v.seq"
-            rows = conn.execute(
-                f"SELECT v.seq, {distance} AS d FROM {self._table} v {joined} "
-                f"WHERE {conditions} ORDER BY {order} LIMIT ?",
-                [_blob(query), *params, k],
-            ).fetchall()
-        # An HNSW scan in relaxed order may return its last hits slightly out of order.
+                rows = self._through_hnsw(conn, select, [_blob(query), *params], k, allowed)
+            if len(rows) < k:  # small, narrowly filtered, or a filter the scan ran out on
+                rows = conn.execute(
+                    select("v.embedding <#> ?") + " ORDER BY d, v.seq LIMIT ?",
+                    [_blob(query), *params, k],
+                ).fetchall()
+        # An HNSW scan in relaxed order may return its hits slightly out of order.
         hits = sorted((Hit(int(seq), -float(d)) for seq, d in rows), key=_best_first)
         return hits[:k]
+
+    def _through_hnsw(
+        self,
+        conn: Connection,
+        select: Callable[[str], str],
+        params: list[Any],
+        k: int,
+        allowed: Allowed | None,
+    ) -> list[Any]:
+        """The HNSW scan's hits; a filtered scan fetches more than `k`, its order being looser."""
+        conn.execute(f"SET LOCAL hnsw.ef_search = {int(self._ef_search)}")
+        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        # The size says HNSW; the planner's guess from stale statistics may not.
+        conn.execute("SET LOCAL enable_seqscan = off")
+        fetched = k if allowed is None else FILTERED_FETCH * k
+        # Ordered by the distance alone: a second key would bypass the index.
+        distance = f"{self._typed} <#> ?::vector({self._dimensions})"
+        rows = conn.execute(select(distance) + " ORDER BY d LIMIT ?", [*params, fetched])
+        found = rows.fetchall()
+        conn.execute("SET LOCAL enable_seqscan = on")
+        return found
 
     def _approximate(self, conn: Connection, allowed: Allowed | None) -> bool:
         """Whether to search through the HNSW index (it exists, and many may answer); starts
@@ -245,6 +266,9 @@ def _conditions(allowed: Allowed | None) -> tuple[str, list[Any]]:
     if allowed is not None and allowed.keys is not None:
         parts.append("v.seq = ANY(?)")
         params.append(allowed.keys.tolist())
+    if allowed is not None and allowed.where is not None:
+        parts.append(f"({allowed.where})")
+        params.extend(allowed.params)
     return " AND ".join(parts), params
 
 
