@@ -63,13 +63,13 @@ def ensure_namespaces(conn: Connection, names: set[str], now: str) -> None:
 
 def insert_memories(conn: Connection, items: Sequence[NewMemory]) -> list[int]:
     """Insert memories, their tags, passages and places in sequences (call inside a write
-    transaction); returns their seqs."""
-    seqs: list[int] = []
-    for item in items:
-        inserted = conn.execute(
-            "INSERT INTO memories(id, namespace, content, content_hash, tags, importance, source, "
-            "metadata, created_at, updated_at, last_accessed, access_count, occurred_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq",
+    transaction); returns their seqs. Each table takes its rows in one `executemany` (one
+    round trip to a database server, not one per memory)."""
+    conn.executemany(
+        "INSERT INTO memories(id, namespace, content, content_hash, tags, importance, source, "
+        "metadata, created_at, updated_at, last_accessed, access_count, occurred_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
             (
                 item.id,
                 item.namespace,
@@ -84,18 +84,23 @@ def insert_memories(conn: Connection, items: Sequence[NewMemory]) -> list[int]:
                 item.last_accessed,
                 item.access_count,
                 item.occurred_at,
-            ),
-        )
-        seq = int(inserted.fetchone()[0])
-        seqs.append(seq)
-        conn.execute(
-            "INSERT INTO memory_vectors(seq, embedding) VALUES (?, ?)",
-            (seq, VectorBlob(item.embedding)),
-        )
-        passages.insert(conn, seq, item.passages)
-        conn.executemany(
-            "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)", [(t, seq) for t in item.tags]
-        )
+            )
+            for item in items
+        ],
+    )
+    seq_of = dict(
+        _rows_in(conn, "SELECT id, seq FROM memories WHERE id IN ({})", [i.id for i in items])
+    )
+    seqs = [int(seq_of[item.id]) for item in items]
+    conn.executemany(
+        "INSERT INTO memory_vectors(seq, embedding) VALUES (?, ?)",
+        [(seq, VectorBlob(item.embedding)) for item, seq in zip(items, seqs, strict=True)],
+    )
+    passages.insert_all(conn, [(seq, item.passages) for item, seq in zip(items, seqs, strict=True)])
+    conn.executemany(
+        "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)",
+        [(tag, seq) for item, seq in zip(items, seqs, strict=True) for tag in item.tags],
+    )
     placed = [
         (item.namespace, seq, item.placement)
         for item, seq in zip(items, seqs, strict=True)

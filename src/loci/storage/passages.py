@@ -43,9 +43,14 @@ class NewPassage(NamedTuple):
 
 def insert(conn: Connection, seq: int, passages: Sequence[NewPassage]) -> None:
     """Store a memory's passages (inside the transaction that stores the memory)."""
+    insert_all(conn, [(seq, passages)])
+
+
+def insert_all(conn: Connection, memories: Sequence[tuple[int, Sequence[NewPassage]]]) -> None:
+    """Store the passages of several memories, given as (seq, passages) pairs."""
     conn.executemany(
         'INSERT INTO passages(seq, start, "end", embedding) VALUES (?, ?, ?, ?)',
-        [(seq, p.start, p.end, VectorBlob(p.embedding)) for p in passages],
+        [(seq, p.start, p.end, VectorBlob(p.embedding)) for seq, cut in memories for p in cut],
     )
 
 
