@@ -4,9 +4,11 @@ Scoring every posting of every query word costs time in proportion to how common
 are: a word in 4 % of a million memories has 40,000 postings. The top `limit` is found in two
 rounds instead, both exact (the answer is the one full scoring gives, ties included):
 
-1. **Seed.** Score (with every word) up to `SEED_POSTINGS` documents of the rarest word, those
-   with the most occurrences in the fewest tokens first. The `limit`-th best score among them,
-   `threshold`, is a floor for the final `limit`-th best: real documents reach it.
+1. **Seed.** Score (with every word) the documents of the rarest words, as many words as fit
+   in `SEED_POSTINGS` documents (at least the rarest: its documents with the most occurrences
+   in the fewest tokens first). The `limit`-th best score among them, `threshold`, is a floor
+   for the final `limit`-th best: real documents reach it. Rare words seeded whole answer the
+   query already.
 2. **Pruned.** A document beats `threshold` only if it holds one of the *essential* words: the
    words taken from the strongest down until the rest, each at its strongest (`Phrase.peak`,
    from the most occurrences and the fewest tokens of any of its postings), cannot reach it
@@ -94,9 +96,9 @@ def top_matches(
     ordered = sorted(phrases, key=lambda p: -p.peak(corpus.average))
     if not ordered or limit <= 0:
         return []
-    rarest = min(ordered, key=lambda p: p.documents)
-    found = _scored(conn, corpus, ordered, [_seed(rarest)], limit, restrict, params)
-    if len(ordered) == 1 and _seeded_whole(rarest):
+    seeds, whole = _seeds(ordered)
+    found = _scored(conn, corpus, ordered, seeds, limit, restrict, params)
+    if whole:
         return found
     threshold = -found[-1][1] * (1.0 - SLACK) if len(found) == limit else 0.0
     scans = _pruned_scans(corpus, ordered, threshold)
@@ -114,12 +116,23 @@ def essential_count(peaks: Sequence[float], threshold: float) -> int:
     return len(peaks)
 
 
-def _seeded_whole(phrase: Phrase) -> bool:
-    return len(phrase.terms) > 1 or phrase.documents <= SEED_POSTINGS
+def _seeds(phrases: Sequence[Phrase]) -> tuple[list[Scan], bool]:
+    """The seed round's scans: the rarest words while their documents fit in SEED_POSTINGS
+    (the rarest at least, its best documents if too many); and whether they are every word,
+    whole (the seed round's answer is then the answer)."""
+    scans: list[Scan] = []
+    budget = SEED_POSTINGS
+    for phrase in sorted(phrases, key=lambda p: p.documents):
+        if phrase.documents > budget and scans:
+            return scans, False
+        scans.append(_seed(phrase))
+        budget -= phrase.documents
+    return scans, budget >= 0
 
 
 def _seed(phrase: Phrase) -> Scan:
-    """Documents of the rarest word likely to score well (a phrase: all its documents)."""
+    """A word's documents likely to score well: those with the most occurrences in the fewest
+    tokens, at most SEED_POSTINGS (a phrase of several terms: all its documents)."""
     if len(phrase.terms) > 1:
         sql, params = phrase_documents(phrase.terms)
         return f"SELECT doc FROM ({sql}) AS seed", params
