@@ -25,18 +25,24 @@ def made_token(home, name: str, *options: str, **env: str) -> str:
     return token
 
 
-def memories(home) -> int:
-    with sqlite3.connect(home / "loci.db") as conn:
-        return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+def rows(home, store_env: dict[str, str], statement: str) -> list[tuple]:
+    """What `statement` reads in the test's store, on either engine."""
+    url = store_env.get("LOCI_DATABASE_URL")
+    if url is None:
+        with sqlite3.connect(home / "loci.db") as conn:
+            return conn.execute(statement).fetchall()
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return conn.execute(statement).fetchall()
 
 
-async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path):
-    reader = made_token(home, "reader", "--toolsets", "memory", "--read-only")
-    writer = made_token(home, "writer", "--toolsets", "memory,context")
-    with sqlite3.connect(home / "loci.db") as conn:
-        kept = " ".join(str(row) for row in conn.execute("SELECT * FROM access_tokens"))
+async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path, store_env):
+    reader = made_token(home, "reader", "--toolsets", "memory", "--read-only", **store_env)
+    writer = made_token(home, "writer", "--toolsets", "memory,context", **store_env)
+    kept = " ".join(str(row) for row in rows(home, store_env, "SELECT * FROM access_tokens"))
     assert reader not in kept and writer not in kept  # digests only
-    with http_server(home) as served:
+    with http_server(home, **store_env) as served:
         async with http_client(served) as owner:
             await owner.call_tool("remember", {"content": "The owner's note."})
             everything = {tool.name for tool in (await owner.list_tools()).tools}
@@ -73,8 +79,8 @@ async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path):
             assert not project.is_error
             saved = await client.call_tool("workflow_checkpoint_save", {"context": {"a": 1}})
             assert tool_error(saved)["type"] == "forbidden"
-        assert memories(home) == 2
-        assert run_loci(home, "token", "revoke", "reader").returncode == 0
+        assert rows(home, store_env, "SELECT count(*) FROM memories")[0][0] == 2
+        assert run_loci(home, "token", "revoke", "reader", **store_env).returncode == 0
         headers = {"Authorization": f"Bearer {reader}"}
         assert served.request("POST", body=INITIALIZE, headers=headers)[0] == 401
         async with http_client(served) as owner:  # the data folder's token: everything
