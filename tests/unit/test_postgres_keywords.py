@@ -15,8 +15,8 @@ from tests.unit.test_keyword_mirror import EXTRA, QUERY_WORDS, sentences
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from loci.storage.postgres.database import PostgresDatabase
 from loci.storage.postgres import keyword_ranking
+from loci.storage.postgres.database import PostgresDatabase
 from loci.storage.postgres.keywords import KEYWORD_BOUNDS, KEYWORD_TABLES, KeywordPostings
 
 CORPUS = 1
@@ -69,7 +69,7 @@ def engines(postgres_url):
     db.close()
 
 
-def search(db, postings, words, limit=20, within=None):  # noqa: D103
+def search(db, postings, words, limit=20, within=None):
     restrict, params = ("h.doc = ANY(?)", [within]) if within else ("", [])
     with db.snapshot() as conn:
         return postings.search(conn, CORPUS, words, limit, restrict, params)
@@ -146,6 +146,17 @@ def test_a_word_too_weak_to_reach_the_top_is_not_scanned():
     assert keyword_ranking.essential_count(peaks, threshold=2.0) == 2
     assert keyword_ranking.essential_count(peaks, threshold=0.0) == 4
     assert keyword_ranking.essential_count(peaks, threshold=20.0) == 0
+
+
+def test_the_words_to_read_are_the_cheapest_set_the_others_cannot_reach_the_top_without():
+    peaks = [11.7, 8.1, 7.9]  # a rare word, a common one, a fairly rare one
+    documents = [188, 8_430, 1_263]
+    # Either of the last two alone stays under 11.5: reading the rarer of them is enough.
+    assert keyword_ranking.essential_words(peaks, documents, threshold=11.5) == [0, 2]
+    assert keyword_ranking.essential_words(peaks, documents, threshold=0.0) == [0, 1, 2]
+    assert keyword_ranking.essential_words(peaks, documents, threshold=30.0) == []
+    many = [1.0] * 10  # past CHOSEN_UP_TO words: MaxScore's strongest first
+    assert keyword_ranking.essential_words(many, [5] * 10, threshold=8.5) == [0, 1]
 
 
 @pytest.mark.parametrize("floor", [0.3, 0.9, 1.4, 2.1])

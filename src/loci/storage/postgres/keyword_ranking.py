@@ -9,12 +9,13 @@ rounds instead, both exact (the answer is the one full scoring gives, ties inclu
    in the fewest tokens first). The `limit`-th best score among them, `threshold`, is a floor
    for the final `limit`-th best: real documents reach it. Rare words seeded whole answer the
    query already.
-2. **Pruned.** A document beats `threshold` only if it holds one of the *essential* words: the
-   words taken from the strongest down until the rest, each at its strongest (`Phrase.peak`,
-   from the most occurrences and the fewest tokens of any of its postings), cannot reach it
-   together (MaxScore). And it holds each of its words with a term score of at least
-   `threshold` less the peaks of all the others: a floor on occurrences for its length, which
-   an index on (term, occurrences, tokens) reads as a few short ranges. Only the postings
+2. **Pruned.** A document beats `threshold` only if it holds one of the *essential* words:
+   any set of words such that the others, each at its strongest (`Phrase.peak`, from the most
+   occurrences and the fewest tokens of any of its postings), cannot reach it together
+   (MaxScore's idea; the set with the fewest postings is chosen). And it holds each of its
+   words with a term score of at least `threshold` less the peaks of all the others: a floor
+   on occurrences for its length, which an index on (term, occurrences, tokens) reads as a few
+   short ranges. Only the postings
    passing their word's floor are candidates; each candidate is scored with every word.
 
 Documents outside the candidates score below `threshold`, so below the `limit`-th best.
@@ -38,6 +39,8 @@ IDF_FLOOR = 1e-6
 SEED_POSTINGS = 2_000
 #: Occurrence counts given a range of their own in a floor (the rest share one).
 FLOOR_RANGES = 4
+#: The most words whose every subset is weighed when choosing which to read.
+CHOSEN_UP_TO = 8
 #: Room left for rounding: scores are summed in another order by the database.
 SLACK = 1e-9
 
@@ -116,6 +119,24 @@ def essential_count(peaks: Sequence[float], threshold: float) -> int:
     return len(peaks)
 
 
+def essential_words(peaks: Sequence[float], costs: Sequence[int], threshold: float) -> list[int]:
+    """The words (by index) a document must hold one of to reach `threshold`, chosen for the
+    fewest postings to read: any set whose left-out words cannot reach it together will do.
+    Up to `CHOSEN_UP_TO` words every set is weighed; past that, MaxScore's strongest first
+    (`peaks` in descending order)."""
+    count = len(peaks)
+    if count > CHOSEN_UP_TO:
+        return list(range(essential_count(peaks, threshold)))
+    best: tuple[int, list[int]] | None = None
+    for chosen in range(1 << count):
+        kept = [i for i in range(count) if chosen >> i & 1]
+        left_out = sum(peaks[i] for i in range(count) if not chosen >> i & 1)
+        cost = sum(costs[i] for i in kept)
+        if left_out < threshold and (best is None or cost < best[0]):
+            best = (cost, kept)
+    return best[1] if best is not None else list(range(count))
+
+
 def _seeds(phrases: Sequence[Phrase]) -> tuple[list[Scan], bool]:
     """The seed round's scans: the rarest words while their documents fit in SEED_POSTINGS
     (the rarest at least, its best documents if too many); and whether they are every word,
@@ -149,7 +170,8 @@ def _pruned_scans(corpus: Corpus, ordered: Sequence[Phrase], threshold: float) -
     peaks = [phrase.peak(corpus.average) for phrase in ordered]
     total = sum(peaks)
     scans = []
-    for phrase, peak in zip(ordered[: essential_count(peaks, threshold)], peaks, strict=False):
+    for index in essential_words(peaks, [p.documents for p in ordered], threshold):
+        phrase, peak = ordered[index], peaks[index]
         if len(phrase.terms) > 1:
             sql, params = phrase_documents(phrase.terms)
             scans.append((f"SELECT doc FROM ({sql}) AS whole", params))

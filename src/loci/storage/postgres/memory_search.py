@@ -33,16 +33,17 @@ class PgKeywords:
     def search(self, conn: Connection, query: KeywordQuery) -> Matches:
         """The best `query.limit` memories holding any of its words, best first."""
         # The candidates are few: each is looked up, not the admitted memories listed.
-        conditions, params = ["TRUE"], []
+        conditions, params = [], []
         if query.namespaces is not None:
             conditions.append("m.namespace = ANY(?)")
             params.append(sorted(query.namespaces))
         if query.where != "TRUE":
             conditions.append(f"({query.where})")
             params.extend(query.params)
-        parts = [
-            f"EXISTS (SELECT 1 FROM memories m WHERE m.seq = h.doc AND {' AND '.join(conditions)})"
-        ]
+        parts = []
+        if conditions:
+            admitted = " AND ".join(conditions)
+            parts.append(f"EXISTS (SELECT 1 FROM memories m WHERE m.seq = h.doc AND {admitted})")
         if query.within is not None:
             parts.append("h.doc = ANY(?)")
             params.append(query.within.tolist())

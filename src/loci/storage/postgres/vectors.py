@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ import numpy.typing as npt
 from loci.errors import StorageUnavailableError
 from loci.storage.db import Connection
 from loci.storage.postgres.database import PostgresDatabase
+from loci.storage.postgres.namespace_sizes import NamespaceSizes
 from loci.storage.vector_blob import VectorBlob
 from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
 
@@ -83,6 +84,7 @@ class PgVectorIndex:
         self._size_checked = 0.0
         self._builder: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._sizes = NamespaceSizes()
 
     def upsert(self, keys: Sequence[int], vectors: FloatMatrix, namespaces: Sequence[str]) -> None:
         """Nothing to do: the vectors are written with their memories."""
@@ -176,32 +178,45 @@ class PgVectorIndex:
     ) -> list[Hit]:
         if k <= 0 or (allowed is not None and allowed.keys is not None and not allowed.keys.size):
             return []
-        conditions, params = _conditions(allowed)
-        joined = "JOIN memories m ON m.seq = v.seq" if "m." in conditions else ""
-
-        def select(distance: str) -> str:
-            return f"SELECT v.seq, {distance} AS d FROM {self._table} v {joined} WHERE {conditions}"
-
+        vector = _blob(query)
         with self._db.snapshot() as conn:
-            rows = []
             if approximate and self._approximate(conn, allowed):
-                rows = self._through_hnsw(conn, select, [_blob(query), *params], k, allowed)
-            if len(rows) < k:  # small, narrowly filtered, or a filter the scan ran out on
-                rows = conn.execute(
-                    select("v.embedding <#> ?") + " ORDER BY d, v.seq LIMIT ?",
-                    [_blob(query), *params, k],
-                ).fetchall()
+                # The exact parts are small: starting parallel workers costs more than them.
+                conn.execute("SET LOCAL max_parallel_workers_per_gather = 0")
+                rows = []
+                for part, indexed in self._parts(conn, allowed):
+                    found = self._through_hnsw(conn, vector, k, part) if indexed else []
+                    # Fewer than k: a filter the scan ran out on, or a part ranked exactly.
+                    rows += found if len(found) >= k else self._exact(conn, vector, k, part)
+            else:
+                rows = self._exact(conn, vector, k, allowed)
         # An HNSW scan in relaxed order may return its hits slightly out of order.
-        hits = sorted((Hit(int(seq), -float(d)) for seq, d in rows), key=_best_first)
+        hits = sorted({Hit(int(seq), -float(d)) for seq, d in rows}, key=_best_first)
         return hits[:k]
 
+    def _parts(
+        self, conn: Connection, allowed: Allowed | None
+    ) -> list[tuple[Allowed | None, bool]]:
+        """The search's parts, each with whether it goes through the HNSW index: the small
+        namespaces beside large ones are ranked exactly (see `namespace_sizes`)."""
+        if allowed is not None and (allowed.keys is not None or allowed.where is not None):
+            return [(allowed, True)]
+        split = self._sizes.split(conn, None if allowed is None else allowed.namespaces)
+        if split is None:
+            return [(allowed, True)]
+        small, large = split
+        # Unfiltered, the index's scan is fastest; what it finds of the small ones is kept.
+        indexed = None if allowed is None else Allowed(namespaces=large)
+        return [(indexed, True), (Allowed(namespaces=small), False)]
+
+    def _exact(
+        self, conn: Connection, vector: VectorBlob, k: int, allowed: Allowed | None
+    ) -> list[Any]:
+        select, params = self._select("v.embedding <#> ?", allowed)
+        return conn.execute(f"{select} ORDER BY d, v.seq LIMIT ?", [vector, *params, k]).fetchall()
+
     def _through_hnsw(
-        self,
-        conn: Connection,
-        select: Callable[[str], str],
-        params: list[Any],
-        k: int,
-        allowed: Allowed | None,
+        self, conn: Connection, vector: VectorBlob, k: int, allowed: Allowed | None
     ) -> list[Any]:
         """The HNSW scan's hits; a filtered scan fetches more than `k`, its order being looser."""
         conn.execute(f"SET LOCAL hnsw.ef_search = {int(self._ef_search)}")
@@ -210,11 +225,18 @@ class PgVectorIndex:
         conn.execute("SET LOCAL enable_seqscan = off")
         fetched = k if allowed is None else FILTERED_FETCH * k
         # Ordered by the distance alone: a second key would bypass the index.
-        distance = f"{self._typed} <#> ?::vector({self._dimensions})"
-        rows = conn.execute(select(distance) + " ORDER BY d LIMIT ?", [*params, fetched])
-        found = rows.fetchall()
+        select, params = self._select(f"{self._typed} <#> ?::vector({self._dimensions})", allowed)
+        found = conn.execute(f"{select} ORDER BY d LIMIT ?", [vector, *params, fetched]).fetchall()
         conn.execute("SET LOCAL enable_seqscan = on")
         return found
+
+    def _select(self, distance: str, allowed: Allowed | None) -> tuple[str, list[Any]]:
+        """The SELECT of (seq, distance) of the allowed vectors, and its parameters after the
+        query vector's."""
+        conditions, params = _conditions(allowed)
+        joined = "JOIN memories m ON m.seq = v.seq" if "m." in conditions else ""
+        select = f"SELECT v.seq, {distance} AS d FROM {self._table} v {joined} WHERE {conditions}"
+        return select, params
 
     def _approximate(self, conn: Connection, allowed: Allowed | None) -> bool:
         """Whether to search through the HNSW index (it exists, and many may answer); starts
