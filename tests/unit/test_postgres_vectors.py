@@ -217,3 +217,33 @@ def test_a_filter_given_as_sql_is_applied_by_the_database(db):
     )
     none = Allowed(namespaces=frozenset({"a"}), where="m.content = ?", params=("text 1",))
     assert index.search(query, 10, none) == []  # text 1 is in namespace b
+
+
+def test_small_namespaces_beside_a_large_one_are_ranked_exactly(db):
+    """Once the statistics know the namespaces' sizes, the small ones are searched exactly
+    beside the HNSW scan of the large one: what they hold is never out of the index's reach."""
+    from loci.storage.postgres.namespace_sizes import NamespaceSizes
+
+    vectors = stored(db, 3000)
+    with db.write() as conn:  # "a" becomes large (2,700); "b" and "c" keep 150 each
+        conn.execute("UPDATE memories SET namespace = 'a' WHERE seq % 10 <> 0")
+        conn.execute("ANALYZE memories")
+    small = [i for i in range(3000) if (i + 1) % 10 == 0]
+    sizes = NamespaceSizes(exact_beside=1000)
+    with db.snapshot() as conn:
+        assert sizes.split(conn, None) == (frozenset({"b", "c"}), frozenset({"a"}))
+        assert sizes.split(conn, frozenset({"b"})) is None  # nothing large asked for
+        assert NamespaceSizes(exact_beside=100).split(conn, None) is None  # too many beside
+    index = PgVectorIndex(db, DIMENSIONS, hnsw_from=1000)
+    index._sizes = sizes
+    index.warm()
+    agreement = []
+    for query in embeddings_like(10, seed=19):
+        hits = index.search(query, 50)
+        # Every one of the exact top 50 that is in a small namespace is found.
+        assert set(exact(vectors, query, 50)) & set(small) <= {h.key - 1 for h in hits}
+        top = {h.key - 1 for h in hits[:10]}
+        agreement.append(len(top & set(exact(vectors, query, 10))) / 10)
+        in_b = index.search(query, 10, Allowed(namespaces=frozenset({"b", "a"})))
+        assert len(in_b) == 10
+    assert np.mean(agreement) >= 0.95
