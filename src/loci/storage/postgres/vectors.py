@@ -37,7 +37,7 @@ log = logging.getLogger("loci.store")
 HNSW_FROM = 20_000
 #: Candidates an HNSW search keeps (pgvector's `hnsw.ef_search`): agreement with exact search
 #: at top 10 is what `benchmarks/bench_memory.py --database` reports.
-EF_SEARCH = 200
+EF_SEARCH = 300
 #: The HNSW graph's links per vector (pgvector's `m`, its default).
 HNSW_LINKS = 16
 #: Candidates kept while linking a vector into the graph (pgvector's `ef_construction`; its
