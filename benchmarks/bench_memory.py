@@ -235,7 +235,9 @@ def filtered_recall_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -
             f"{name} p50 {p(ours, 50):.2f} ms, p95 {p(ours, 95):.2f} ms, ratio "
             f"{p(ours, 50) / p(bare, 50):.2f}"
         )
-    print(f"filtered recall @ {size:>6}: " + "; ".join(parts) + "; " + mirror_load_figures(app))
+    mirrored = app.engine.indexes.facets is not None  # PostgreSQL filters in the database
+    loading = "; " + mirror_load_figures(app) if mirrored else ""
+    print(f"filtered recall @ {size:>6}: " + "; ".join(parts) + loading)
 
 
 def long_query_figures(app, sentences: list[str]) -> None:
