@@ -108,3 +108,11 @@ async def answers(process: Process, wanted: set[int | str | None] | None) -> Ans
     if wanted is not None:
         raise AssertionError(f"server closed its output before answering {wanted - set(found)}")
     return found
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The environment that puts the servers' store on each engine."""
+    if request.param == "sqlite":
+        return {}
+    return {"LOCI_DATABASE_URL": request.getfixturevalue("postgres_url")}

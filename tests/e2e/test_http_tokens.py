@@ -91,14 +91,6 @@ def texts(found: list[dict]) -> list[str]:
     return [str(item["content"]) for item in found]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_env(request: pytest.FixtureRequest) -> dict[str, str]:
-    """The environment that puts the servers' store on each engine."""
-    if request.param == "sqlite":
-        return {}
-    return {"LOCI_DATABASE_URL": request.getfixturevalue("postgres_url")}
-
-
 async def test_a_namespace_token_reaches_its_namespaces_only_through_every_tool(home, store_env):
     ana = made_token(home, "ana", "--namespaces", "mine", **store_env)
     with http_server(home, **store_env) as served:

@@ -54,14 +54,6 @@ async def killed_mid_writes(home, texts: list[str], **env: str) -> Answers:
     return answered
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_env(request: pytest.FixtureRequest) -> dict[str, str]:
-    """The environment that puts the servers' store on each engine."""
-    if request.param == "sqlite":
-        return {}
-    return {"LOCI_DATABASE_URL": request.getfixturevalue("postgres_url")}
-
-
 async def test_writes_retried_after_a_kill_are_stored_exactly_once(tmp_path, store_env):
     stored: list[str] = []
     async with connected(tmp_path, **store_env) as survivor:

@@ -54,7 +54,7 @@ class Candidates:
 @dataclass(frozen=True)
 class Context:
     """Where ranking reads what the searches did not bring: the database, the vector index,
-    what the filter admits, and the passages of long memories."""
+    what the filter admits, and the passages of long memories (None: no memory has any)."""
 
     db: Database
     index: VectorIndex
@@ -104,7 +104,7 @@ def _pool(context: Context, query_vector: npt.NDArray[np.float32], found: Candid
     listed = keys.tolist()
     at = {key: n for n, key in enumerate(listed)}
     cosine = _cosines(context.index, query_vector, keys, similarity)
-    if context.passages is not None and context.passages.holds_any():
+    if context.passages is not None:
         cosine = np.fmax(cosine, context.passages.best(query_vector, keys))
     matched = np.fromiter(map(found.keyword.get, listed, repeat(0.0)), np.float64, len(keys))
     groups = np.full(len(keys), -1, dtype=np.int64)

@@ -147,7 +147,8 @@ def ranked(
     profile = asked.profile
     index, passages = engine.indexes.vectors, engine.indexes.passages
     vector = index.search(query_vector, asked.depth, prepared.allowed) if profile.vector else []
-    if profile.vector and passages.holds_any():
+    held = passages if passages.holds_any() else None  # asked once: a query on PostgreSQL
+    if profile.vector and held is not None:
         # A long memory is found by its best passage as well as by its start.
         parts = passages.search(query_vector, asked.depth, prepared.allowed)
         vector = hybrid.best_of(vector, parts)
@@ -163,7 +164,7 @@ def ranked(
         actor=asked.actor,
         periods=prepared.periods,
     )
-    context = hybrid.Context(engine.db, index, prepared.allowed, engine.indexes.keywords, passages)
+    context = hybrid.Context(engine.db, index, prepared.allowed, engine.indexes.keywords, held)
     return hybrid.rank(context, query_vector, found, profile, asked.explain)
 
 

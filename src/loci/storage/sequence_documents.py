@@ -74,9 +74,15 @@ def health(conn: Connection) -> tuple[int, list[str]]:
         "SELECT count(*), count(*) FILTER (WHERE stale = 1) FROM sequences"
     ).fetchone()
     documents = conn.execute("SELECT count(*) FROM sequences_fts").fetchone()[0]
+    return int(count), out_of_step(int(count), int(stale), int(documents))
+
+
+def out_of_step(count: int, stale: int, documents: int) -> list[str]:
+    """What is wrong with `count` sequences, `stale` of them waiting, and `documents`
+    keyword documents (either engine's)."""
     problems = []
     if stale:
         problems.append(f"{stale} sequences wait for their keyword documents")
     if documents != count:
         problems.append(f"{count} sequences but {documents} sequence documents")
-    return int(count), problems
+    return problems

@@ -9,7 +9,7 @@ from loci.storage.db import Connection
 from loci.storage.keyword_index import KeywordQuery, Matches
 from loci.storage.postgres.keywords import KeywordPostings, TextsOf
 from loci.storage.postgres.memory_tables import MEMORIES_CORPUS, SEQUENCES_CORPUS
-from loci.storage.sequence_documents import MAX_DOCUMENT_ITEMS
+from loci.storage.sequence_documents import MAX_DOCUMENT_ITEMS, out_of_step
 
 
 def memory_texts(conn: Connection, seqs: list[int]) -> list[tuple[int, str]]:
@@ -132,9 +132,4 @@ def sequence_health(conn: Connection) -> tuple[int, list[str]]:
         "(SELECT count(*) FROM keyword_docs WHERE corpus = ?) FROM sequences",
         (SEQUENCES_CORPUS,),
     ).fetchone()
-    problems = []
-    if stale:
-        problems.append(f"{stale} sequences wait for their keyword documents")
-    if documents != count:
-        problems.append(f"{count} sequences but {documents} sequence documents")
-    return int(count), problems
+    return int(count), out_of_step(int(count), int(stale), int(documents))
