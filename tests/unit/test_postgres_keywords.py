@@ -124,11 +124,14 @@ COMMON_AND_RARE = [
 ]
 
 
-@pytest.mark.parametrize("seed", [1, 7, 2_000])
-def test_pruned_search_is_exact_whatever_its_seed_and_limit(engines, monkeypatch, seed):
-    """The seed only sets where pruning starts: any seed gives FTS5's answer, at any limit."""
+@pytest.mark.parametrize(("seed", "whole_read"), [(1, 0), (7, 30), (2_000, 5_000), (7, 5_000)])
+def test_pruned_search_is_exact_whatever_its_seed_and_limit(engines, monkeypatch, seed, whole_read):
+    """The seed only sets where pruning starts, and which words are read whole only how each
+    word's postings are read: any of them gives FTS5's answer, at any limit."""
     reference, db, postings = engines
     monkeypatch.setattr(keyword_ranking, "SEED_POSTINGS", seed)
+    monkeypatch.setattr(keyword_ranking, "WHOLE_READ", whole_read)
+    monkeypatch.setattr(keyword_ranking, "ALL_AT_ONCE", 0)  # this small corpus: every query
     within = list(range(1, 400, 2))
     for words in QUERY_WORDS + MORE_WORDS + COMMON_AND_RARE:
         for limit in (1, 3, 10, 60):

@@ -1,8 +1,9 @@
 """The best keyword matches by FTS5's bm25, found without scoring every posting.
 
 Scoring every posting of every query word costs time in proportion to how common the words
-are: a word in 4 % of a million memories has 40,000 postings. The top `limit` is found in two
-rounds instead, both exact (the answer is the one full scoring gives, ties included):
+are: a word in 4 % of a million memories has 40,000 postings. Unless the query's words are
+rare enough to read whole (`ALL_AT_ONCE`), the top `limit` is found in two rounds instead, both
+exact (the answer is the one full scoring gives, ties included):
 
 1. **Seed.** Score (with every word) the documents of the rarest words, as many words as fit
    in `SEED_POSTINGS` documents (at least the rarest: its documents with the most occurrences
@@ -15,10 +16,14 @@ rounds instead, both exact (the answer is the one full scoring gives, ties inclu
    (MaxScore's idea; the set with the fewest postings is chosen). And it holds each of its
    words with a term score of at least `threshold` less the peaks of all the others: a floor
    on occurrences for its length, which an index on (term, occurrences, tokens) reads as a few
-   short ranges. Only the postings
-   passing their word's floor are candidates; each candidate is scored with every word.
+   short ranges. Only the postings passing their word's floor are candidates; each candidate
+   is scored with every word.
 
 Documents outside the candidates score below `threshold`, so below the `limit`-th best.
+
+A round reads postings from that index alone (it holds the document too): a word it scans
+brings its scores with its documents; a word in few documents (`WHOLE_READ`) is read whole;
+only a common word's postings of the other candidates are looked up one by one.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from loci.storage.db import Connection
 
@@ -41,6 +46,12 @@ SEED_POSTINGS = 2_000
 FLOOR_RANGES = 4
 #: The most words whose every subset is weighed when choosing which to read.
 CHOSEN_UP_TO = 8
+#: A word in this few documents or fewer is read whole (index ranges, no heap) rather than
+#: looked up document by document: reading is the cheaper of the two below this size.
+WHOLE_READ = 5_000
+#: A query whose words are in this few documents in all is scored in one round, each word
+#: read whole: cheaper than two rounds of pruning.
+ALL_AT_ONCE = 10_000
 #: Room left for rounding: scores are summed in another order by the database.
 SLACK = 1e-9
 
@@ -71,8 +82,20 @@ class Corpus:
 
 #: (doc, bm25) pairs, lowest (best) first; bm25 is negative for a match, as FTS5 gives it.
 Matches = list[tuple[int, float]]
-#: SQL listing documents, and its parameters (None stands for the corpus's number).
-Scan = tuple[str, list[Any]]
+
+
+@dataclass(frozen=True)
+class Scan:
+    """SQL listing (doc, tf, tokens) of one phrase's documents (the phrase by its position in
+    the query), and its parameters (None stands for the corpus's number). A one-term phrase's
+    scan reads the index on (term, tf, tokens, doc) alone: its rows are the word's scores."""
+
+    phrase: int
+    sql: str
+    params: list[Any]
+    #: "all": the rows of every posting of a one-term phrase; "some": of some of them;
+    #: "docs": the documents of a phrase of several terms (its tf and tokens read later).
+    rows: Literal["all", "some", "docs"]
 
 
 def saturation(tf: int, tokens: int, average: float) -> float:
@@ -99,6 +122,9 @@ def top_matches(
     ordered = sorted(phrases, key=lambda p: -p.peak(corpus.average))
     if not ordered or limit <= 0:
         return []
+    if sum(phrase.documents for phrase in ordered) <= ALL_AT_ONCE:
+        everything = _pruned_scans(corpus, ordered, threshold=0.0)  # every word, whole
+        return _scored(conn, corpus, ordered, everything, limit, restrict, params)
     seeds, whole = _seeds(ordered)
     found = _scored(conn, corpus, ordered, seeds, limit, restrict, params)
     if whole:
@@ -143,30 +169,33 @@ def _seeds(phrases: Sequence[Phrase]) -> tuple[list[Scan], bool]:
     whole (the seed round's answer is then the answer)."""
     scans: list[Scan] = []
     budget = SEED_POSTINGS
-    for phrase in sorted(phrases, key=lambda p: p.documents):
+    for index in sorted(range(len(phrases)), key=lambda i: phrases[i].documents):
+        phrase = phrases[index]
         if phrase.documents > budget and scans:
             return scans, False
-        scans.append(_seed(phrase))
+        scans.append(_seed(index, phrase))
         budget -= phrase.documents
     return scans, budget >= 0
 
 
-def _seed(phrase: Phrase) -> Scan:
+def _seed(index: int, phrase: Phrase) -> Scan:
     """A word's documents likely to score well: those with the most occurrences in the fewest
     tokens, at most SEED_POSTINGS (a phrase of several terms: all its documents)."""
     if len(phrase.terms) > 1:
         sql, params = phrase_documents(phrase.terms)
-        return f"SELECT doc FROM ({sql}) AS seed", params
-    return (
-        "SELECT doc FROM keyword_postings WHERE corpus = ? AND term = ? "
+        return Scan(index, f"SELECT doc, 0, 0 FROM ({sql}) AS seed", params, "docs")
+    return Scan(
+        index,
+        "SELECT doc, tf, tokens FROM keyword_postings WHERE corpus = ? AND term = ? "
         "ORDER BY tf DESC, tokens LIMIT ?",
         [None, phrase.terms[0], SEED_POSTINGS],
+        "all" if phrase.documents <= SEED_POSTINGS else "some",
     )
 
 
 def _pruned_scans(corpus: Corpus, ordered: Sequence[Phrase], threshold: float) -> list[Scan]:
     """The postings that may hold a document reaching `threshold` (see the module's
-    docstring), one scan per essential word."""
+    docstring), one scan per essential word (a word in few documents read whole)."""
     peaks = [phrase.peak(corpus.average) for phrase in ordered]
     total = sum(peaks)
     scans = []
@@ -174,14 +203,19 @@ def _pruned_scans(corpus: Corpus, ordered: Sequence[Phrase], threshold: float) -
         phrase, peak = ordered[index], peaks[index]
         if len(phrase.terms) > 1:
             sql, params = phrase_documents(phrase.terms)
-            scans.append((f"SELECT doc FROM ({sql}) AS whole", params))
+            scans.append(Scan(index, f"SELECT doc, 0, 0 FROM ({sql}) AS whole", params, "docs"))
             continue
         floor = (threshold - (total - peak)) / phrase.idf
-        condition, params = _floor_condition(phrase, floor, corpus.average)
+        condition, params = ("", [])
+        if phrase.documents > WHOLE_READ:
+            condition, params = _floor_condition(phrase, floor, corpus.average)
         scans.append(
-            (
-                f"SELECT doc FROM keyword_postings WHERE corpus = ? AND term = ? {condition}",
+            Scan(
+                index,
+                "SELECT doc, tf, tokens FROM keyword_postings "
+                f"WHERE corpus = ? AND term = ? {condition}",
                 [None, phrase.terms[0], *params],
+                "some" if condition else "all",
             )
         )
     return scans
@@ -224,36 +258,59 @@ def _scored(
 ) -> Matches:
     """The best `limit` of the documents `scans` find (and `restrict` admits), each scored
     with every phrase."""
-    found_sql = " UNION ".join(f"({sql})" for sql, _ in scans)
-    found_params = [corpus.number if p is None else p for _, ps in scans for p in ps]
-    hits, hit_params = [], []
-    for phrase in phrases:
-        if len(phrase.terms) == 1:
-            hits.append(
-                "SELECT p.doc, p.tf, p.tokens, CAST(? AS DOUBLE PRECISION) "
-                "FROM keyword_postings p WHERE p.corpus = ? AND p.term = ? "
-                "AND p.doc = ANY(ARRAY(SELECT doc FROM candidates))"
-            )
-            hit_params += [phrase.idf, corpus.number, phrase.terms[0]]
-        else:
-            sql, ps = phrase_documents(
-                phrase.terms, "p0.doc = ANY(ARRAY(SELECT doc FROM candidates))"
-            )
-            hits.append(f"SELECT doc, tf, tokens, CAST(? AS DOUBLE PRECISION) FROM ({sql}) AS ph")
-            hit_params += [phrase.idf, *(corpus.number if p is None else p for p in ps)]
+    found_sql = " UNION ALL ".join(f"(SELECT {s.phrase}, f.* FROM ({s.sql}) AS f)" for s in scans)
+    found_params = [corpus.number if p is None else p for scan in scans for p in scan.params]
+    hits: list[str] = []
+    hit_params: list[Any] = []
+    for index, phrase in enumerate(phrases):
+        sql, ps = _hits(corpus, index, phrase, {s.rows for s in scans if s.phrase == index})
+        hits.append(f"SELECT doc, tf, tokens, CAST(? AS DOUBLE PRECISION) FROM ({sql}) AS w")
+        hit_params += [phrase.idf, *ps]
     statement = (
-        f"WITH found (doc) AS ({found_sql}), "
+        f"WITH found (phrase, doc, tf, tokens) AS ({found_sql}), "
         f"candidates AS (SELECT DISTINCT h.doc FROM found h "
         f"{'WHERE ' + restrict if restrict else ''}), "
         f"hits (doc, tf, tokens, idf) AS ({' UNION ALL '.join(hits)}) "
         "SELECT doc, -sum(idf * ((tf * ?) / (tf + ? * (? + ? * tokens / ?)))) AS score "
-        "FROM hits GROUP BY doc ORDER BY score, doc LIMIT ?"
+        "FROM hits WHERE doc IN (SELECT doc FROM candidates) "
+        "GROUP BY doc ORDER BY score, doc LIMIT ?"
     )
     weights = [K1 + 1.0, K1, 1.0 - B, B, corpus.average]
     rows = conn.execute(
         statement, [*found_params, *params, *hit_params, *weights, limit]
     ).fetchall()
     return [(int(doc), float(score)) for doc, score in rows]
+
+
+def _hits(corpus: Corpus, index: int, phrase: Phrase, scanned: set[str]) -> tuple[str, list[Any]]:
+    """SQL listing (doc, tf, tokens) of a phrase's postings, each once, among which those of
+    every candidate: from its scan's rows where that read them all; a word in few documents
+    read whole; else the scan's rows and the other candidates looked up."""
+    number = corpus.number
+    if len(phrase.terms) > 1:
+        sql, ps = phrase_documents(phrase.terms, "p0.doc = ANY(ARRAY(SELECT doc FROM candidates))")
+        return sql, [number if p is None else p for p in ps]
+    if "all" in scanned:
+        return f"SELECT doc, tf, tokens FROM found WHERE phrase = {index}", []
+    term = phrase.terms[0]
+    if phrase.documents <= WHOLE_READ:
+        return "SELECT doc, tf, tokens FROM keyword_postings WHERE corpus = ? AND term = ?", [
+            number,
+            term,
+        ]
+    others = "SELECT doc FROM candidates"
+    if scanned:
+        others += f" EXCEPT SELECT doc FROM found WHERE phrase = {index}"
+    looked_up = (
+        "SELECT doc, tf, tokens FROM keyword_postings WHERE corpus = ? AND term = ? "
+        f"AND doc = ANY(ARRAY({others}))"
+    )
+    if not scanned:
+        return looked_up, [number, term]
+    return f"SELECT doc, tf, tokens FROM found WHERE phrase = {index} UNION ALL {looked_up}", [
+        number,
+        term,
+    ]
 
 
 def phrase_documents(terms: tuple[str, ...], where: str = "TRUE") -> tuple[str, list[Any]]:
