@@ -104,3 +104,75 @@ def test_a_schema_of_its_own_ignores_loci_tables_further_down_the_search_path(po
         gone = conn.execute("SELECT count(*) FROM pg_namespace WHERE nspname = ?", (schema,))
         assert gone.fetchone()[0] == 0
     public.close()
+
+
+def _backend(db) -> int:
+    with db.locked() as conn:
+        return int(conn.execute("SELECT pg_backend_pid()").fetchone()[0])
+
+
+def _two_connections_at_once(db) -> tuple[int, int]:
+    """The backends of two threads each inside a snapshot at the same time."""
+    import threading
+
+    inside, done = threading.Event(), threading.Event()
+    pids: dict[str, int] = {}
+
+    def other() -> None:
+        with db.snapshot() as conn:
+            pids["other"] = int(conn.execute("SELECT pg_backend_pid()").fetchone()[0])
+            inside.set()
+            assert done.wait(30)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    try:
+        assert inside.wait(30)
+        with db.snapshot() as conn:
+            pids["this"] = int(conn.execute("SELECT pg_backend_pid()").fetchone()[0])
+    finally:
+        done.set()
+        thread.join(30)
+    return pids["this"], pids["other"]
+
+
+def test_threads_read_side_by_side_on_connections_of_their_own(postgres_url):
+    db = PostgresDatabase(postgres_url, schemas=PORTED)
+    this, other = _two_connections_at_once(db)
+    assert this != other
+    # Given back afterwards: later calls reuse them rather than connecting again.
+    assert {_backend(db) for _ in range(5)} <= {this, other}
+    db.close()
+
+
+def test_a_call_nested_in_a_write_runs_in_its_transaction(postgres_url):
+    db = PostgresDatabase(postgres_url, schemas=PORTED)
+    with db.write() as conn:
+        writer = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        conn.execute(
+            "INSERT INTO access_tokens VALUES (?, ?, ?, ?, ?, ?)", ("n", "d", None, 0, None, "t")
+        )
+        with db.locked() as nested:
+            assert nested.execute("SELECT pg_backend_pid()").fetchone()[0] == writer
+            assert nested.execute("SELECT count(*) FROM access_tokens").fetchone()[0] == 1
+        with db.snapshot() as nested:  # no second BEGIN: the same transaction
+            assert nested.execute("SELECT count(*) FROM access_tokens").fetchone()[0] == 1
+    with db.locked() as conn:
+        assert conn.execute("SELECT count(*) FROM access_tokens").fetchone()[0] == 1
+    db.close()
+
+
+def test_an_outage_drops_the_idle_connections_with_the_broken_one(postgres_url):
+    import psycopg
+
+    db = PostgresDatabase(postgres_url, schemas=PORTED)
+    _two_connections_at_once(db)  # two connections now wait, idle
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(
+            b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            b"WHERE application_name = 'loci' AND pid <> pg_backend_pid()"
+        )
+    with pytest.raises(StorageUnavailableError):
+        _backend(db)
+    assert _backend(db) > 0  # not the other broken one: a new connection
+    db.close()

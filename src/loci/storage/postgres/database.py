@@ -1,5 +1,10 @@
-"""The PostgreSQL engine's :class:`~loci.storage.db.Database`: one connection per process,
-writes serialised across every server of the database, reconnection after an outage.
+"""The PostgreSQL engine's :class:`~loci.storage.db.Database`: a connection per thread at
+work, writes serialised across every server of the database, reconnection after an outage.
+
+A thread keeps the connection it took until its outermost `locked`, `write` or `snapshot`
+ends (calls nested inside see the same transaction); then the connection goes back to the
+idle ones for the next thread. Two threads of one recall (the keyword search and the vector
+search) so read side by side; there are never more connections than threads at work at once.
 
 Every write transaction first takes one transaction-level advisory lock, so writers on all
 servers take turns as they do on SQLite: a service's read-then-write inside `write()` sees no
@@ -52,13 +57,14 @@ class PostgresDatabase:
         self._timeout = connect_timeout_seconds
         self.schemas = tuple(schemas)
         self._before_commit = tuple(before_commit)
-        self._lock = threading.RLock()
-        self._conn: PgConnection | None = None
+        self._idle: list[PgConnection] = []
+        self._idle_lock = threading.Lock()
+        self._held = _Held()
         self._behind: list[DeferredWrite] = []
         self._behind_lock = threading.Lock()
         schema.refuse_unported(self.schemas)
-        with self._lock:
-            self._connected()
+        with self._checked_out():
+            pass  # connect now: a wrong URL fails here, not at the first call
         self._migrate()
 
     @property
@@ -73,44 +79,42 @@ class PostgresDatabase:
 
     @contextmanager
     def locked(self) -> Iterator[PgConnection]:
-        """Exclusive use of the connection for a few reads (autocommit: each sees the latest)."""
-        with self._lock:
-            self._run_behind()
-            with self._failures():
-                yield self._connected()
+        """This thread's connection for a few reads (autocommit: each sees the latest)."""
+        with self._checked_out() as conn:
+            yield conn
 
     @contextmanager
     def write(self) -> Iterator[PgConnection]:
         """A write transaction, serialised with every other server's: all of it commits, or
         none of it does."""
-        with self._lock:
-            self._run_behind()
-            with self._failures():
-                conn = self._connected()
-                conn.execute("BEGIN")
-                try:
-                    conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
-                    yield conn
-                    for work in self._before_commit:
-                        work(conn)
-                    conn.execute(schema.BUMP_DATA_VERSION)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    _roll_back(conn)
-                    raise
+        with self._checked_out() as conn:
+            if _in_transaction(conn):  # nested: part of the transaction under way
+                yield conn
+                return
+            conn.execute("BEGIN")
+            try:
+                conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+                yield conn
+                for work in self._before_commit:
+                    work(conn)
+                conn.execute(schema.BUMP_DATA_VERSION)
+                conn.execute("COMMIT")
+            except BaseException:
+                _roll_back(conn)
+                raise
 
     @contextmanager
     def snapshot(self) -> Iterator[PgConnection]:
         """A read transaction: every query inside sees the same committed state."""
-        with self._lock:
-            self._run_behind()
-            with self._failures():
-                conn = self._connected()
-                conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                try:
-                    yield conn
-                finally:
-                    _roll_back(conn)
+        with self._checked_out() as conn:
+            if _in_transaction(conn):  # nested: part of the transaction under way
+                yield conn
+                return
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            try:
+                yield conn
+            finally:
+                _roll_back(conn)
 
     def write_behind(self, work: DeferredWrite) -> None:
         """Queue a write the caller need not wait for (it runs in its own transaction)."""
@@ -119,8 +123,8 @@ class PostgresDatabase:
 
     def flush_behind(self) -> None:
         """Run the queued writes now."""
-        with self._lock:
-            self._run_behind()
+        with self._checked_out():
+            pass  # the outermost checkout runs them
 
     def data_version(self) -> int:
         """The store's change counter (every committed write adds one)."""
@@ -162,18 +166,46 @@ class PostgresDatabase:
             return int(conn.execute("SELECT pg_database_size(current_database())").fetchone()[0])
 
     def close(self) -> None:
-        """Run the queued writes, then close the connection (idempotent)."""
-        with self._lock:
-            if self._behind and self._conn is not None:
-                self._run_behind()
-            if self._conn is not None:
-                self._conn.raw.close()
-                self._conn = None
+        """Run the queued writes, then close the idle connections (idempotent; call it once the
+        other threads are done)."""
+        if self._behind:
+            self.flush_behind()
+        with self._idle_lock:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.raw.close()
 
-    def _connected(self) -> PgConnection:
-        """The open connection, connecting first if there is none or it broke."""
-        if self._conn is not None and not self._conn.raw.closed:
-            return self._conn
+    @contextmanager
+    def _checked_out(self) -> Iterator[PgConnection]:
+        """This thread's connection: the one it holds (a nested call: the same transaction),
+        else an idle one or a new one, given back when this outermost checkout ends; the
+        outermost runs the queued writes first."""
+        held = self._held
+        if held.conn is not None:
+            with self._failures():
+                yield held.conn
+            return
+        with self._failures():
+            held.conn = self._idle_or_new()
+        try:
+            self._run_behind()
+            with self._failures():
+                yield held.conn
+        finally:
+            conn, held.conn = held.conn, None
+            if conn is not None and not conn.raw.closed:
+                with self._idle_lock:
+                    self._idle.append(conn)
+
+    def _idle_or_new(self) -> PgConnection:
+        with self._idle_lock:
+            while self._idle:
+                conn = self._idle.pop()
+                if not conn.raw.closed:
+                    return conn
+        return self._connect()
+
+    def _connect(self) -> PgConnection:
         with translated(self.location):
             raw = psycopg.connect(
                 self._url,
@@ -183,8 +215,7 @@ class PostgresDatabase:
             )
         with translated(self.location):
             register_vector_type(raw)
-        self._conn = PgConnection(raw)
-        return self._conn
+        return PgConnection(raw)
 
     @contextmanager
     def _failures(self) -> Iterator[None]:
@@ -197,15 +228,20 @@ class PostgresDatabase:
             raise
 
     def _drop_broken(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
+        """Close this thread's connection and the idle ones: an outage broke them all."""
+        with self._idle_lock:
+            broken, self._idle = self._idle, []
+        if self._held.conn is not None:
+            broken.append(self._held.conn)
+            self._held.conn = None
+        for conn in broken:
             try:
                 conn.raw.close()
             except psycopg.Error as exc:
                 log.debug("closing a broken connection: %s", exc)
 
     def _run_behind(self) -> None:
-        """Run queued writes in one transaction (the caller holds the lock)."""
+        """Run queued writes in one transaction (in the outermost checkout)."""
         if not self._behind:
             return
         with self._behind_lock:
@@ -227,6 +263,16 @@ class PostgresDatabase:
             schema.migrate(conn, self.schemas)
         with self.locked() as conn:  # the migrations may have made the vector type
             register_vector_type(conn.raw)
+
+
+class _Held(threading.local):
+    """The connection a thread holds, if any."""
+
+    conn: PgConnection | None = None
+
+
+def _in_transaction(conn: PgConnection) -> bool:
+    return conn.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
 
 
 def _roll_back(conn: PgConnection) -> None:
