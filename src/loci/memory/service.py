@@ -171,16 +171,19 @@ class MemoryService:
         alpha = fields.unit_float(alpha, "hybrid_alpha")
         compiled = compile_filter(filters, namespace, self._engine.db.engine)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
+        profile = self._limits.profile.with_alpha(alpha)
         embedded = pipeline.embed_beside(
             self._engine,
             query,
             compiled.namespaces,
             lambda: pipeline.prepare(self._engine, namespace, compiled, alpha < 1.0, depth, query),
             ahead,
+            pipeline.search_beside(self._engine, compiled, profile, depth),
         )
-        profile = self._limits.profile.with_alpha(alpha)
         asked = pipeline.Asked(query, embedded.actor, profile, depth, explain)
-        ranked = pipeline.ranked(self._engine, embedded.vector, embedded.prepared, asked)
+        ranked = pipeline.ranked(
+            self._engine, embedded.vector, embedded.prepared, asked, embedded.found
+        )
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         if min_similarity > 0.0:
             ranked = (r for r in ranked if r.similarity >= min_similarity)

@@ -46,6 +46,12 @@ class Indexes:
     keywords: KeywordIndex
     followed: tuple[DerivedIndex, ...]
 
+    @property
+    def in_database(self) -> bool:
+        """Whether every index is the database's own: nothing to bring up to date before a
+        search, filters applied as SQL; a vector search may then run beside a keyword one."""
+        return not self.followed and self.facets is None
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -80,11 +86,12 @@ class MemoryEngine:
         self.indexes = indexes
         self.sync = IndexSync(db, indexes.followed)
         self._actors = ActorDirectory(db)
-        # One worker: database work that overlaps the embedding of a query (threads start lazily).
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loci-search")
+        # Database work that overlaps the embedding of a query, and a second search beside the
+        # first on PostgreSQL (threads start lazily).
+        self._worker = ThreadPoolExecutor(max_workers=2, thread_name_prefix="loci-search")
 
     def beside(self, work: Callable[[], T]) -> Future[T]:
-        """Run `work` in the worker thread, e.g. while this thread embeds a query."""
+        """Run `work` in a worker thread, e.g. while this thread embeds a query."""
         return self._worker.submit(work)
 
     def close(self) -> None:

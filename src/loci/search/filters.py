@@ -371,13 +371,19 @@ def admitted(
     """What the vector index may return for `compiled` (None: everything): the memories the
     filter admits are read from `facets` when it can judge the filter, else by SQL. Without
     `facets` (the indexes are the database's own) the filter goes as SQL."""
-    if compiled.namespaces is None and compiled.only_namespaces:
-        return None
-    if compiled.condition is None:
-        return Allowed(namespaces=compiled.namespaces)
-    if facets is None:
-        return Allowed(compiled.namespaces, where=compiled.sql, params=tuple(compiled.params))
+    if facets is None or compiled.condition is None:
+        return admitted_as_sql(compiled)
     keys = facets.matching(compiled.condition, compiled.namespaces)
     if keys is None:
         keys = sql.matching_seqs(conn, compiled.sql, compiled.params)
     return Allowed(namespaces=compiled.namespaces, keys=keys)
+
+
+def admitted_as_sql(compiled: CompiledFilter) -> Allowed | None:
+    """What the vector index may return for `compiled`, the filter's conditions as SQL for
+    the database to apply (None: everything); reads nothing."""
+    if compiled.namespaces is None and compiled.only_namespaces:
+        return None
+    if compiled.condition is None:
+        return Allowed(namespaces=compiled.namespaces)
+    return Allowed(compiled.namespaces, where=compiled.sql, params=tuple(compiled.params))

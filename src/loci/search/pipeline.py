@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from loci.search import hybrid, when
 from loci.search.engine import MemoryEngine
-from loci.search.filters import CompiledFilter, admitted
+from loci.search.filters import CompiledFilter, admitted, admitted_as_sql
 from loci.search.query_words import keyword_terms, named_speaker, vector_query
 from loci.search.signals import Profile
 from loci.search.when import Period
@@ -30,7 +30,8 @@ from loci.sequences import members
 from loci.storage import timeline
 from loci.storage.db import Connection
 from loci.storage.keyword_index import KeywordQuery, Matches
-from loci.storage.vector_index import Allowed, KeyArray
+from loci.storage.passages import PassageSearch
+from loci.storage.vector_index import Allowed, Hit, KeyArray
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
 MAX_WITHIN = 5000
@@ -136,27 +137,68 @@ class Asked(NamedTuple):
     explain: bool
 
 
+class VectorFound(NamedTuple):
+    """The vector search's candidates (a long memory by its best passage too), and the
+    passages' index when it holds any."""
+
+    hits: list[Hit]
+    held: PassageSearch | None
+
+
+def vector_found(
+    engine: MemoryEngine,
+    query_vector: npt.NDArray[np.float32],
+    allowed: Allowed | None,
+    profile: Profile,
+    depth: int,
+) -> VectorFound:
+    """The `depth` allowed memories nearest the query's vector, by their start or their best
+    passage."""
+    index, passages = engine.indexes.vectors, engine.indexes.passages
+    if not profile.vector:
+        return VectorFound([], passages if passages.holds_any() else None)
+    # A long memory is found by its best passage as well as by its start. None found: none
+    # of the allowed memories has passages (asking first would be a query on PostgreSQL).
+    if engine.indexes.in_database:  # two searches the database runs side by side
+        pending = engine.beside(lambda: passages.search(query_vector, depth, allowed))
+        starts = index.search(query_vector, depth, allowed)
+        parts = pending.result()
+    else:
+        starts = index.search(query_vector, depth, allowed)
+        parts = passages.search(query_vector, depth, allowed)
+    return VectorFound(hybrid.best_of(starts, parts), passages if parts else None)
+
+
+def search_beside(
+    engine: MemoryEngine, compiled: CompiledFilter, profile: Profile, depth: int
+) -> Callable[[npt.NDArray[np.float32]], VectorFound] | None:
+    """The vector search to run while the keyword search finishes (`embed_beside`), when the
+    indexes are the database's own; else None (it waits for the refresh `prepare` runs)."""
+    if not engine.indexes.in_database:
+        return None
+    allowed = admitted_as_sql(compiled)
+    return lambda vector: vector_found(engine, vector, allowed, profile, depth)
+
+
 def ranked(
     engine: MemoryEngine,
     query_vector: npt.NDArray[np.float32],
     prepared: Prepared,
     asked: Asked,
+    found: VectorFound | None = None,
 ) -> Iterator[hybrid.Ranked]:
-    """The ranked candidates (filtered before ranking), best first: the vector search's,
-    with the best matches inside the periods the query names, and what `prepare` found."""
-    profile = asked.profile
-    index, passages = engine.indexes.vectors, engine.indexes.passages
-    vector = index.search(query_vector, asked.depth, prepared.allowed) if profile.vector else []
-    held = passages if passages.holds_any() else None  # asked once: a query on PostgreSQL
-    if profile.vector and held is not None:
-        # A long memory is found by its best passage as well as by its start.
-        parts = passages.search(query_vector, asked.depth, prepared.allowed)
-        vector = hybrid.best_of(vector, parts)
+    """The ranked candidates (filtered before ranking), best first: the vector search's
+    (`found`, if it ran already), with the best matches inside the periods the query names,
+    and what `prepare` found."""
+    profile, index = asked.profile, engine.indexes.vectors
+    if found is None:
+        found = vector_found(engine, query_vector, prepared.allowed, profile, asked.depth)
+    vector = found.hits
     if prepared.within is not None and prepared.within.size and 0.0 < profile.vector < 1.0:
         seen = {hit.key for hit in vector}
         inside = index.search(query_vector, asked.depth, Allowed(keys=prepared.within))
         vector = [*vector, *(hit for hit in inside if hit.key not in seen)]
-    found = hybrid.Candidates(
+    candidates = hybrid.Candidates(
         vector=vector,
         keyword=prepared.keyword,
         group_keyword=prepared.group_keyword,
@@ -164,8 +206,10 @@ def ranked(
         actor=asked.actor,
         periods=prepared.periods,
     )
-    context = hybrid.Context(engine.db, index, prepared.allowed, engine.indexes.keywords, held)
-    return hybrid.rank(context, query_vector, found, profile, asked.explain)
+    context = hybrid.Context(
+        engine.db, index, prepared.allowed, engine.indexes.keywords, found.held
+    )
+    return hybrid.rank(context, query_vector, candidates, profile, asked.explain)
 
 
 class Embedded(NamedTuple):
@@ -176,6 +220,7 @@ class Embedded(NamedTuple):
     prepared: Prepared
     ms: float
     actor: str | None = None
+    found: VectorFound | None = None  # the vector search, when it ran beside `prepare`
 
 
 class Ahead(NamedTuple):
@@ -200,20 +245,23 @@ def embed_beside(
     namespaces: frozenset[str] | None,
     prepare: Callable[[], Prepared],
     ahead: Ahead | None = None,
+    search: Callable[[npt.NDArray[np.float32]], VectorFound] | None = None,
 ) -> Embedded:
     """Embed the query for the vector search while `prepare` runs in the worker thread (or
-    take `ahead`'s vector when it embedded the same text). `prepare` takes the database lock
-    there: never call this while holding it."""
+    take `ahead`'s vector when it embedded the same text); then run `search` with the vector,
+    if given, while `prepare` finishes. `prepare` takes the database lock there: never call
+    this while holding it."""
     # The vector search leaves the names of the sequences' actors out of the text it embeds
     # (see `vector_query`): those known before `prepare` refreshes the mirrors...
     speakers = engine.actors(namespaces)
     text = vector_query(query, speakers)
+    pending = engine.beside(prepare)
     if ahead is not None and ahead.text == text:
-        vector, ms, prepared = ahead.vector, ahead.ms, prepare()
+        vector, ms = ahead.vector, ahead.ms
     else:
-        pending = engine.beside(prepare)
         vector, ms = _embedded(engine, text)
-        prepared = pending.result()
+    found = search(vector) if search is not None else None
+    prepared = pending.result()
     # ...unless the refresh brought actors that change the text (the first recall after they
     # were stored): embedding again then beats refreshing before every embedding. The sync
     # answers with the same object until the memories change.
@@ -222,7 +270,8 @@ def embed_beside(
     if fresh != text:
         vector, again = _embedded(engine, fresh)
         ms += again
-    return Embedded(vector, prepared, ms, named_speaker(query, after.candidates(query)))
+        found = search(vector) if search is not None else None
+    return Embedded(vector, prepared, ms, named_speaker(query, after.candidates(query)), found)
 
 
 def _embedded(engine: MemoryEngine, text: str) -> tuple[npt.NDArray[np.float32], float]:
