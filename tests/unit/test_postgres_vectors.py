@@ -247,3 +247,17 @@ def test_small_namespaces_beside_a_large_one_are_ranked_exactly(db):
         in_b = index.search(query, 10, Allowed(namespaces=frozenset({"b", "a"})))
         assert len(in_b) == 10
     assert np.mean(agreement) >= 0.95
+
+
+def test_an_index_another_server_built_is_used_once_its_state_is_read_again(db, monkeypatch):
+    from loci.storage.postgres import vectors as pg_vectors
+
+    stored(db, 1200)
+    here, there = (PgVectorIndex(db, DIMENSIONS, hnsw_from=1000) for _ in range(2))
+    with db.locked() as conn:
+        assert not here._has_index(conn)  # read now, trusted for a while
+    there.warm()
+    with db.locked() as conn:
+        assert not here._has_index(conn)
+        monkeypatch.setattr(pg_vectors, "INDEX_CHECK_SECONDS", 0.0)
+        assert here._has_index(conn)

@@ -226,11 +226,13 @@ def delete_ids(conn: Connection, ids: Sequence[str]) -> list[str]:
 
 
 def touch(conn: Connection, seqs: Sequence[int], now: str) -> None:
-    """Record an access: bump access_count and set last_accessed."""
-    conn.executemany(
-        "UPDATE memories SET access_count = access_count + 1, last_accessed = ? WHERE seq = ?",
-        [(now, seq) for seq in seqs],
-    )
+    """Record an access: bump access_count and set last_accessed (`seqs` distinct)."""
+    for chunk in _chunks(list(seqs), 500):
+        conn.execute(
+            "UPDATE memories SET access_count = access_count + 1, last_accessed = ? "
+            f"WHERE seq IN ({','.join('?' * len(chunk))})",
+            [now, *chunk],
+        )
 
 
 def set_importance(conn: Connection, seq: int, importance: float) -> None:

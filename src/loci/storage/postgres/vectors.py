@@ -49,6 +49,9 @@ EXACT_UP_TO = 5_000
 #: How many times the hits wanted a filtered HNSW scan fetches, to rank them exactly: its
 #: iterative scan returns them in a looser order.
 FILTERED_FETCH = 2
+#: How long a search trusts what it read of the HNSW index's state (seconds): an index
+#: another server builds is used from at most this long after it is ready.
+INDEX_CHECK_SECONDS = 30.0
 #: The advisory lock an HNSW build holds ("hnsw" in ASCII).
 BUILD_LOCK = 0x686E7377
 #: How often a build waiting for another one asks again (seconds).
@@ -85,6 +88,7 @@ class PgVectorIndex:
         self._builder: threading.Thread | None = None
         self._lock = threading.Lock()
         self._sizes = NamespaceSizes()
+        self._index_ready = (False, 0.0)  # (whether the HNSW index is ready, when read)
 
     def upsert(self, keys: Sequence[int], vectors: FloatMatrix, namespaces: Sequence[str]) -> None:
         """Nothing to do: the vectors are written with their memories."""
@@ -131,6 +135,8 @@ class PgVectorIndex:
                 )
             finally:
                 conn.execute("SELECT pg_advisory_unlock(?)", (BUILD_LOCK,))
+        with self._lock:
+            self._index_ready = (False, 0.0)  # read again at the next search
 
     def _invalid_index(self, conn: Connection) -> bool:
         found = conn.execute(
@@ -181,18 +187,37 @@ class PgVectorIndex:
         vector = _blob(query)
         with self._db.snapshot() as conn:
             if approximate and self._approximate(conn, allowed):
-                # The exact parts are small: starting parallel workers costs more than them.
-                conn.execute("SET LOCAL max_parallel_workers_per_gather = 0")
-                rows = []
-                for part, indexed in self._parts(conn, allowed):
-                    found = self._through_hnsw(conn, vector, k, part) if indexed else []
-                    # Fewer than k: a filter the scan ran out on, or a part ranked exactly.
-                    rows += found if len(found) >= k else self._exact(conn, vector, k, part)
+                rows = self._approximate_rows(conn, vector, k, allowed)
             else:
                 rows = self._exact(conn, vector, k, allowed)
         # An HNSW scan in relaxed order may return its hits slightly out of order.
         hits = sorted({Hit(int(seq), -float(d)) for seq, d in rows}, key=_best_first)
         return hits[:k]
+
+    def _approximate_rows(
+        self, conn: Connection, vector: VectorBlob, k: int, allowed: Allowed | None
+    ) -> list[Any]:
+        """The rows of each part of the search: through the HNSW index, then the exact ones."""
+        parts = sorted(self._parts(conn, allowed), key=lambda part: not part[1])
+        # The exact parts are small: starting parallel workers costs more than them. The size
+        # says HNSW; the planner's guess from stale statistics may not (no sequential scan).
+        conn.execute(
+            "SELECT set_config('max_parallel_workers_per_gather', '0', true), "
+            "set_config('hnsw.ef_search', ?, true), "
+            "set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+            "set_config('enable_seqscan', 'off', true)",
+            (str(int(self._ef_search)),),
+        )
+        rows: list[Any] = []
+        scanning = False
+        for part, indexed in parts:
+            found = self._through_hnsw(conn, vector, k, part) if indexed else []
+            # Fewer than k: a filter the scan ran out on, or a part ranked exactly.
+            if len(found) < k and not scanning:
+                conn.execute("SELECT set_config('enable_seqscan', 'on', true)")
+                scanning = True
+            rows += found if len(found) >= k else self._exact(conn, vector, k, part)
+        return rows
 
     def _parts(
         self, conn: Connection, allowed: Allowed | None
@@ -212,31 +237,37 @@ class PgVectorIndex:
     def _exact(
         self, conn: Connection, vector: VectorBlob, k: int, allowed: Allowed | None
     ) -> list[Any]:
-        select, params = self._select("v.embedding <#> ?", allowed)
+        select, params = self._select("v.embedding <#> ?", allowed, listed=True)
         return conn.execute(f"{select} ORDER BY d, v.seq LIMIT ?", [vector, *params, k]).fetchall()
 
     def _through_hnsw(
         self, conn: Connection, vector: VectorBlob, k: int, allowed: Allowed | None
     ) -> list[Any]:
         """The HNSW scan's hits; a filtered scan fetches more than `k`, its order being looser."""
-        conn.execute(f"SET LOCAL hnsw.ef_search = {int(self._ef_search)}")
-        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        # The size says HNSW; the planner's guess from stale statistics may not.
-        conn.execute("SET LOCAL enable_seqscan = off")
         fetched = k if allowed is None else FILTERED_FETCH * k
         # Ordered by the distance alone: a second key would bypass the index.
         select, params = self._select(f"{self._typed} <#> ?::vector({self._dimensions})", allowed)
-        found = conn.execute(f"{select} ORDER BY d LIMIT ?", [vector, *params, fetched]).fetchall()
-        conn.execute("SET LOCAL enable_seqscan = on")
-        return found
+        return conn.execute(f"{select} ORDER BY d LIMIT ?", [vector, *params, fetched]).fetchall()
 
-    def _select(self, distance: str, allowed: Allowed | None) -> tuple[str, list[Any]]:
+    def _select(
+        self, distance: str, allowed: Allowed | None, listed: bool = False
+    ) -> tuple[str, list[Any]]:
         """The SELECT of (seq, distance) of the allowed vectors, and its parameters after the
-        query vector's."""
-        conditions, params = _conditions(allowed)
-        joined = "JOIN memories m ON m.seq = v.seq" if "m." in conditions else ""
-        select = f"SELECT v.seq, {distance} AS d FROM {self._table} v {joined} WHERE {conditions}"
-        return select, params
+        query vector's. The memories' conditions are a join, or with `listed` (a scan of every
+        allowed vector) the list of seqs they admit: one pass over the vectors' key, where a
+        join looks each up on its own, at twice the cost."""
+        on_vectors, on_memories = _conditions(allowed)
+        source = f"{self._table} v"
+        if on_memories and listed:
+            sql, params = _joined(on_memories)
+            on_vectors.append(
+                (f"v.seq = ANY(ARRAY(SELECT m.seq FROM memories m WHERE {sql}))", params)
+            )
+        elif on_memories:
+            source += " JOIN memories m ON m.seq = v.seq"
+            on_vectors += on_memories
+        sql, params = _joined(on_vectors)
+        return f"SELECT v.seq, {distance} AS d FROM {source} WHERE {sql}", params
 
     def _approximate(self, conn: Connection, allowed: Allowed | None) -> bool:
         """Whether to search through the HNSW index (it exists, and many may answer); starts
@@ -271,27 +302,46 @@ class PgVectorIndex:
             log.warning("could not build the vector index: %s", exc.message)
 
     def _has_index(self, conn: Connection) -> bool:
-        """Whether the HNSW index exists and is ready (one being built is not)."""
+        """Whether the HNSW index exists and is ready (one being built is not); what was read
+        is trusted for INDEX_CHECK_SECONDS."""
+        with self._lock:
+            ready, read_at = self._index_ready
+            if read_at and time.monotonic() - read_at < INDEX_CHECK_SECONDS:
+                return ready
         found = conn.execute(
             "SELECT coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = "
             "to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?))), FALSE)",
             (self._index_name,),
         )
-        return bool(found.fetchone()[0])
+        ready = bool(found.fetchone()[0])
+        with self._lock:
+            self._index_ready = (ready, time.monotonic())
+        return ready
 
 
-def _conditions(allowed: Allowed | None) -> tuple[str, list[Any]]:
-    parts, params = ["TRUE"], []
-    if allowed is not None and allowed.namespaces is not None:
-        parts.append("m.namespace = ANY(?)")
-        params.append(sorted(allowed.namespaces))
-    if allowed is not None and allowed.keys is not None:
-        parts.append("v.seq = ANY(?)")
-        params.append(allowed.keys.tolist())
-    if allowed is not None and allowed.where is not None:
-        parts.append(f"({allowed.where})")
-        params.extend(allowed.params)
-    return " AND ".join(parts), params
+#: SQL conditions, each with its parameters.
+Conditions = list[tuple[str, list[Any]]]
+
+
+def _conditions(allowed: Allowed | None) -> tuple[Conditions, Conditions]:
+    """What `allowed` asks of the vectors (`v`), and of their memories (`m`)."""
+    if allowed is None:
+        return [], []
+    on_vectors: Conditions = []
+    on_memories: Conditions = []
+    if allowed.keys is not None:
+        on_vectors.append(("v.seq = ANY(?)", [allowed.keys.tolist()]))
+    if allowed.namespaces is not None:
+        on_memories.append(("m.namespace = ANY(?)", [sorted(allowed.namespaces)]))
+    if allowed.where is not None:
+        on_memories.append((f"({allowed.where})", list(allowed.params)))
+    return on_vectors, on_memories
+
+
+def _joined(conditions: Conditions) -> tuple[str, list[Any]]:
+    """The conditions as one (TRUE for none), and their parameters in order."""
+    sql = " AND ".join(["TRUE", *(condition for condition, _ in conditions)])
+    return sql, [param for _, params in conditions for param in params]
 
 
 def _blob(query: FloatMatrix) -> VectorBlob:
