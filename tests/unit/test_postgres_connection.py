@@ -176,3 +176,18 @@ def test_an_outage_drops_the_idle_connections_with_the_broken_one(postgres_url):
         _backend(db)
     assert _backend(db) > 0  # not the other broken one: a new connection
     db.close()
+
+
+def test_bookkeeping_written_behind_leaves_the_change_counter_alone(postgres_url):
+    db = PostgresDatabase(postgres_url, schemas=PORTED)
+    with db.write() as conn:
+        conn.execute(
+            "INSERT INTO access_tokens VALUES (?, ?, ?, ?, ?, ?)", ("b", "d", None, 0, None, "t")
+        )
+    version = db.data_version()
+    db.write_behind(lambda conn: conn.execute("UPDATE access_tokens SET read_only = 1"))
+    db.flush_behind()
+    with db.locked() as conn:
+        assert conn.execute("SELECT read_only FROM access_tokens").fetchone()[0] == 1
+    assert db.data_version() == version  # no index or cache follows access statistics
+    db.close()

@@ -103,7 +103,9 @@ class Database(Protocol):
         ...
 
     def write_behind(self, work: DeferredWrite) -> None:
-        """Queue a write the caller need not wait for (it runs in its own transaction)."""
+        """Queue bookkeeping the caller need not wait for (access statistics): it runs in its
+        own transaction, without the before-commit work, and must change nothing that an
+        index or a cache follows (the store's change counter does not move)."""
         ...
 
     def flush_behind(self) -> None:

@@ -241,15 +241,25 @@ class PostgresDatabase:
                 log.debug("closing a broken connection: %s", exc)
 
     def _run_behind(self) -> None:
-        """Run queued writes in one transaction (in the outermost checkout)."""
-        if not self._behind:
+        """Run queued writes in one transaction (in the outermost checkout). As on SQLite,
+        without the before-commit work and the change counter: they are bookkeeping (access
+        statistics) that no index or cache follows."""
+        conn = self._held.conn
+        if not self._behind or conn is None or _in_transaction(conn):
             return
         with self._behind_lock:
             queued, self._behind = self._behind, []
         try:
-            with self.write() as conn:
-                for work in queued:
-                    work(conn)
+            with self._failures():
+                conn.execute("BEGIN")
+                try:
+                    conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+                    for work in queued:
+                        work(conn)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    _roll_back(conn)
+                    raise
         except (psycopg.Error, StorageUnavailableError) as exc:
             # Only bookkeeping is queued here: losing it must not fail the caller's request.
             log.warning("dropped %d deferred writes: %s", len(queued), exc)
