@@ -185,11 +185,13 @@ class PgVectorIndex:
         if k <= 0 or (allowed is not None and allowed.keys is not None and not allowed.keys.size):
             return []
         vector = _blob(query)
-        with self._db.snapshot() as conn:
-            if approximate and self._approximate(conn, allowed):
-                rows = self._approximate_rows(conn, vector, k, allowed)
-            else:
+        with self._db.locked() as conn:
+            approximate = approximate and self._approximate(conn, allowed)
+            if not approximate:  # one statement: no transaction needed
                 rows = self._exact(conn, vector, k, allowed)
+        if approximate:  # its settings hold for the transaction
+            with self._db.snapshot() as conn:
+                rows = self._approximate_rows(conn, vector, k, allowed)
         # An HNSW scan in relaxed order may return its hits slightly out of order.
         hits = sorted({Hit(int(seq), -float(d)) for seq, d in rows}, key=_best_first)
         return hits[:k]
@@ -216,7 +218,8 @@ class PgVectorIndex:
             if len(found) < k and not scanning:
                 conn.execute("SELECT set_config('enable_seqscan', 'on', true)")
                 scanning = True
-            rows += found if len(found) >= k else self._exact(conn, vector, k, part)
+            # A part ranked exactly holds few memories (the small namespaces): listed.
+            rows += found if len(found) >= k else self._exact(conn, vector, k, part, not indexed)
         return rows
 
     def _parts(
@@ -235,9 +238,14 @@ class PgVectorIndex:
         return [(indexed, True), (Allowed(namespaces=small), False)]
 
     def _exact(
-        self, conn: Connection, vector: VectorBlob, k: int, allowed: Allowed | None
+        self,
+        conn: Connection,
+        vector: VectorBlob,
+        k: int,
+        allowed: Allowed | None,
+        listed: bool = False,
     ) -> list[Any]:
-        select, params = self._select("v.embedding <#> ?", allowed, listed=True)
+        select, params = self._select("v.embedding <#> ?", allowed, listed)
         return conn.execute(f"{select} ORDER BY d, v.seq LIMIT ?", [vector, *params, k]).fetchall()
 
     def _through_hnsw(
@@ -253,8 +261,8 @@ class PgVectorIndex:
         self, distance: str, allowed: Allowed | None, listed: bool = False
     ) -> tuple[str, list[Any]]:
         """The SELECT of (seq, distance) of the allowed vectors, and its parameters after the
-        query vector's. The memories' conditions are a join, or with `listed` (a scan of every
-        allowed vector) the list of seqs they admit: one pass over the vectors' key, where a
+        query vector's. The memories' conditions are a join, or with `listed` (when they admit
+        few memories) the list of seqs they admit: one pass over the vectors' key, where a
         join looks each up on its own, at twice the cost."""
         on_vectors, on_memories = _conditions(allowed)
         source = f"{self._table} v"
