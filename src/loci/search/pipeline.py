@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import NamedTuple
@@ -260,7 +261,7 @@ def embed_beside(
         vector, ms = ahead.vector, ahead.ms
     else:
         vector, ms = _embedded(engine, text)
-    found = search(vector) if search is not None else None
+    found = _searched(search, vector, pending)
     prepared = pending.result()
     # ...unless the refresh brought actors that change the text (the first recall after they
     # were stored): embedding again then beats refreshing before every embedding. The sync
@@ -270,8 +271,24 @@ def embed_beside(
     if fresh != text:
         vector, again = _embedded(engine, fresh)
         ms += again
-        found = search(vector) if search is not None else None
+        found = _searched(search, vector, pending)
     return Embedded(vector, prepared, ms, named_speaker(query, after.candidates(query)), found)
+
+
+def _searched(
+    search: Callable[[npt.NDArray[np.float32]], VectorFound] | None,
+    vector: npt.NDArray[np.float32],
+    pending: Future[Prepared],
+) -> VectorFound | None:
+    """`search`'s answer, if given; when it fails, `prepare`'s own failure (a namespace that
+    does not exist, a store made by another model) says more, and is raised first."""
+    if search is None:
+        return None
+    try:
+        return search(vector)
+    except Exception:
+        pending.result()
+        raise
 
 
 def _embedded(engine: MemoryEngine, text: str) -> tuple[npt.NDArray[np.float32], float]:
