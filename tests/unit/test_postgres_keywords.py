@@ -131,7 +131,6 @@ def test_pruned_search_is_exact_whatever_its_seed_and_limit(engines, monkeypatch
     reference, db, postings = engines
     monkeypatch.setattr(keyword_ranking, "SEED_POSTINGS", seed)
     monkeypatch.setattr(keyword_ranking, "WHOLE_READ", whole_read)
-    monkeypatch.setattr(keyword_ranking, "ALL_AT_ONCE", 0)  # this small corpus: every query
     within = list(range(1, 400, 2))
     for words in QUERY_WORDS + MORE_WORDS + COMMON_AND_RARE:
         for limit in (1, 3, 10, 60):

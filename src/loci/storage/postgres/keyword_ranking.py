@@ -1,9 +1,8 @@
 """The best keyword matches by FTS5's bm25, found without scoring every posting.
 
 Scoring every posting of every query word costs time in proportion to how common the words
-are: a word in 4 % of a million memories has 40,000 postings. Unless the query's words are
-rare enough to read whole (`ALL_AT_ONCE`), the top `limit` is found in two rounds instead, both
-exact (the answer is the one full scoring gives, ties included):
+are: a word in 4 % of a million memories has 40,000 postings. The top `limit` is found in two
+rounds instead, both exact (the answer is the one full scoring gives, ties included):
 
 1. **Seed.** Score (with every word) the documents of the rarest words, as many words as fit
    in `SEED_POSTINGS` documents (at least the rarest: its documents with the most occurrences
@@ -49,9 +48,6 @@ CHOSEN_UP_TO = 8
 #: A word in this few documents or fewer is read whole (index ranges, no heap) rather than
 #: looked up document by document: reading is the cheaper of the two below this size.
 WHOLE_READ = 5_000
-#: A query whose words are in this few documents in all is scored in one round, each word
-#: read whole: cheaper than two rounds of pruning.
-ALL_AT_ONCE = 10_000
 #: Room left for rounding: scores are summed in another order by the database.
 SLACK = 1e-9
 
@@ -122,9 +118,6 @@ def top_matches(
     ordered = sorted(phrases, key=lambda p: -p.peak(corpus.average))
     if not ordered or limit <= 0:
         return []
-    if sum(phrase.documents for phrase in ordered) <= ALL_AT_ONCE:
-        everything = _pruned_scans(corpus, ordered, threshold=0.0)  # every word, whole
-        return _scored(conn, corpus, ordered, everything, limit, restrict, params)
     seeds, whole = _seeds(ordered)
     found = _scored(conn, corpus, ordered, seeds, limit, restrict, params)
     if whole:
