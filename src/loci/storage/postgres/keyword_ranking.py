@@ -283,27 +283,17 @@ def _hits(corpus: Corpus, index: int, phrase: Phrase, scanned: set[str]) -> tupl
     if len(phrase.terms) > 1:
         sql, ps = phrase_documents(phrase.terms, "p0.doc = ANY(ARRAY(SELECT doc FROM candidates))")
         return sql, [number if p is None else p for p in ps]
+    own = f"SELECT doc, tf, tokens FROM found WHERE phrase = {index}"
     if "all" in scanned:
-        return f"SELECT doc, tf, tokens FROM found WHERE phrase = {index}", []
-    term = phrase.terms[0]
+        return own, []
+    postings = "SELECT doc, tf, tokens FROM keyword_postings WHERE corpus = ? AND term = ?"
     if phrase.documents <= WHOLE_READ:
-        return "SELECT doc, tf, tokens FROM keyword_postings WHERE corpus = ? AND term = ?", [
-            number,
-            term,
-        ]
+        return postings, [number, phrase.terms[0]]
     others = "SELECT doc FROM candidates"
     if scanned:
         others += f" EXCEPT SELECT doc FROM found WHERE phrase = {index}"
-    looked_up = (
-        "SELECT doc, tf, tokens FROM keyword_postings WHERE corpus = ? AND term = ? "
-        f"AND doc = ANY(ARRAY({others}))"
-    )
-    if not scanned:
-        return looked_up, [number, term]
-    return f"SELECT doc, tf, tokens FROM found WHERE phrase = {index} UNION ALL {looked_up}", [
-        number,
-        term,
-    ]
+    looked_up = f"{postings} AND doc = ANY(ARRAY({others}))"
+    return f"{own} UNION ALL {looked_up}" if scanned else looked_up, [number, phrase.terms[0]]
 
 
 def phrase_documents(terms: tuple[str, ...], where: str = "TRUE") -> tuple[str, list[Any]]:
