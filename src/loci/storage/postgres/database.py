@@ -3,8 +3,8 @@ work, writes serialised across every server of the database, reconnection after 
 
 A thread keeps the connection it took until its outermost `locked`, `write` or `snapshot`
 ends (calls nested inside see the same transaction); then the connection goes back to the
-idle ones for the next thread. Two threads of one recall (the keyword search and the vector
-search) so read side by side; there are never more connections than threads at work at once.
+idle ones for the next thread. The two halves of one recall (its keyword search and its
+vector search) read side by side so; there are never more connections than threads at work.
 
 Every write transaction first takes one transaction-level advisory lock, so writers on all
 servers take turns as they do on SQLite: a service's read-then-write inside `write()` sees no
@@ -194,8 +194,11 @@ class PostgresDatabase:
         finally:
             conn, held.conn = held.conn, None
             if conn is not None and not conn.raw.closed:
-                with self._idle_lock:
-                    self._idle.append(conn)
+                if _in_transaction(conn):  # never left so: a transaction must not carry over
+                    conn.raw.close()
+                else:
+                    with self._idle_lock:
+                        self._idle.append(conn)
 
     def _idle_or_new(self) -> PgConnection:
         with self._idle_lock:
