@@ -6,7 +6,9 @@ index, and over whole sequences when the store holds any), and reads the periods
 names ("in May 2023", "last week"), adding the best keyword matches inside them and the
 memories they hold for a vector search of their own. The query half (`embed_beside`) embeds
 the text the vector search uses meanwhile. Once the query's vector is known, `ranked` adds the
-vector candidates and ranks them all.
+vector candidates and ranks them all. When the indexes are the database's own (PostgreSQL),
+the vector search (`vector_found`) starts as soon as the vector is known, while the database
+half finishes.
 """
 
 from __future__ import annotations
