@@ -61,19 +61,28 @@ def test_an_unreachable_server_is_a_clear_error_without_the_password():
     assert "s3cret" not in message and "s3cret" not in repr(caught.value.details)
 
 
-def test_a_lost_connection_fails_one_call_and_the_next_reconnects(postgres_url):
-    import psycopg
-
-    db = PostgresDatabase(postgres_url, schemas=PORTED)
+def _add_token(db, name: str) -> None:
     with db.write() as conn:
         conn.execute(
-            "INSERT INTO access_tokens VALUES (?, ?, ?, ?, ?, ?)", ("a", "d", None, 0, None, "t")
+            "INSERT INTO access_tokens VALUES (?, ?, ?, ?, ?, ?)", (name, "d", None, 0, None, "t")
         )
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
+
+
+def _cut_loci_connections(url: str) -> None:
+    """Terminate every connection loci has open to the database, as a server restart does."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as admin:
         admin.execute(
             b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             b"WHERE application_name = 'loci' AND pid <> pg_backend_pid()"
         )
+
+
+def test_a_lost_connection_fails_one_call_and_the_next_reconnects(postgres_url):
+    db = PostgresDatabase(postgres_url, schemas=PORTED)
+    _add_token(db, "a")
+    _cut_loci_connections(postgres_url)
     with (
         pytest.raises(StorageUnavailableError, match="reconnects at the next call"),
         db.locked() as conn,
@@ -88,10 +97,7 @@ def test_a_schema_of_its_own_ignores_loci_tables_further_down_the_search_path(po
     from loci.storage.postgres.scratch import scratch_schema
 
     public = PostgresDatabase(postgres_url, schemas=PORTED)
-    with public.write() as conn:
-        conn.execute(
-            "INSERT INTO access_tokens VALUES (?, ?, ?, ?, ?, ?)", ("a", "d", None, 0, None, "t")
-        )
+    _add_token(public, "a")
     with scratch_schema(postgres_url, "loci_test") as url:
         own = PostgresDatabase(url, schemas=PORTED)
         with own.locked() as conn:
@@ -163,15 +169,9 @@ def test_a_call_nested_in_a_write_runs_in_its_transaction(postgres_url):
 
 
 def test_an_outage_drops_the_idle_connections_with_the_broken_one(postgres_url):
-    import psycopg
-
     db = PostgresDatabase(postgres_url, schemas=PORTED)
     _two_connections_at_once(db)  # two connections now wait, idle
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        admin.execute(
-            b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            b"WHERE application_name = 'loci' AND pid <> pg_backend_pid()"
-        )
+    _cut_loci_connections(postgres_url)
     with pytest.raises(StorageUnavailableError):
         _backend(db)
     assert _backend(db) > 0  # not the other broken one: a new connection
@@ -180,10 +180,7 @@ def test_an_outage_drops_the_idle_connections_with_the_broken_one(postgres_url):
 
 def test_bookkeeping_written_behind_leaves_the_change_counter_alone(postgres_url):
     db = PostgresDatabase(postgres_url, schemas=PORTED)
-    with db.write() as conn:
-        conn.execute(
-            "INSERT INTO access_tokens VALUES (?, ?, ?, ?, ?, ?)", ("b", "d", None, 0, None, "t")
-        )
+    _add_token(db, "b")
     version = db.data_version()
     db.write_behind(lambda conn: conn.execute("UPDATE access_tokens SET read_only = 1"))
     db.flush_behind()
