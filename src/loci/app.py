@@ -22,7 +22,9 @@ from loci.lifecycle.consolidate import ConsolidateService
 from loci.lifecycle.decay import DecayService
 from loci.lifecycle.extract import ExtractService
 from loci.lifecycle.reinforce import ReinforceService
+from loci.memory.browsing import MemoryBrowser
 from loci.memory.catalog import CatalogService
+from loci.memory.editing import MemoryEditor
 from loci.memory.service import MemoryService
 from loci.memory.transfer import TransferService
 from loci.search.engine import Indexes, Limits, MemoryEngine
@@ -78,6 +80,8 @@ class App:
     embedder: Embedder
     engine: MemoryEngine
     memory: MemoryService
+    browser: MemoryBrowser
+    editor: MemoryEditor
     catalog: CatalogService
     transfer: TransferService
     conversations: ConversationService
@@ -144,6 +148,8 @@ def build_app(
         embedder=model,
         engine=engine,
         memory=memory,
+        browser=MemoryBrowser(engine),
+        editor=MemoryEditor(engine),
         catalog=CatalogService(engine, lambda: orphaned_files(db, settings.home)),
         transfer=TransferService(engine),
         conversations=ConversationService(memory, db),

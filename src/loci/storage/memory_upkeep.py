@@ -141,3 +141,35 @@ def top_tags(conn: Connection, namespace: str | None, limit: int) -> dict[str, i
         params = [namespace]
     rows = conn.execute(f"{query} ORDER BY n DESC, tag LIMIT ?", [*params, limit])
     return {str(tag): int(count) for tag, count in rows.fetchall()}
+
+
+@dataclass(frozen=True)
+class EditedText:
+    """What an edit gives a memory: its text (and the text's hash), tags and importance."""
+
+    content: str
+    content_hash: str
+    tags: list[str]
+    importance: float
+
+
+def rewrite(conn: Connection, seq: int, edited: EditedText, stamp: str) -> None:
+    """Give the memory `seq` its edited text, tags and importance, updated at `stamp` (the
+    change log and the derived indexes follow through the table's triggers)."""
+    conn.execute(
+        "UPDATE memories SET content = ?, content_hash = ?, tags = ?, importance = ?, "
+        "updated_at = ? WHERE seq = ?",
+        (
+            edited.content,
+            edited.content_hash,
+            json.dumps(edited.tags, ensure_ascii=False),
+            edited.importance,
+            stamp,
+            seq,
+        ),
+    )
+    conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
+    conn.executemany(
+        "INSERT INTO memory_tags(tag, memory_seq) VALUES (?, ?)",
+        [(tag, seq) for tag in edited.tags],
+    )
