@@ -5,7 +5,13 @@ and this keeps its cold start close to a bare MCP server's."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from loci.http.guard import Guard
+    from loci.settings import Settings
 
 WAITING = (
     "loci is waiting for an MCP client on standard input (data folder {home}); MCP clients "
@@ -15,7 +21,8 @@ WAITING = (
 
 SERVING = (
     "loci serves MCP at http://{s.http_host}:{s.http_port}/mcp (store {s.database_shown}; {auth}; "
-    "health: /healthz). `loci config cursor --http` prints a client snippet. Ctrl-C stops it.\n"
+    "health: /healthz; web view: /ui). `loci config cursor --http` prints a client snippet. "
+    "Ctrl-C stops it.\n"
 )
 
 
@@ -53,8 +60,10 @@ def serve_over_http(
     host: str | None,
     port: int | None,
     database: str | None = None,
+    listening: Callable[[Guard, Settings], object] | None = None,
 ) -> None:
-    """Serve MCP over streamable HTTP; a loci error (bad settings, say) exits with its code."""
+    """Serve MCP (and the web view) over streamable HTTP; a loci error (bad settings, say)
+    exits with its code. `listening` is called once the server accepts connections."""
     from loci.errors import LociError
     from loci.settings import load_settings
 
@@ -64,7 +73,8 @@ def serve_over_http(
         from loci.http.serve import serve_http
 
         auth = "bearer token: `loci token show`" if settings.http_auth == "token" else "no token"
-        serve_http(settings, lambda: sys.stderr.write(SERVING.format(s=settings, auth=auth)))
+        started = lambda: sys.stderr.write(SERVING.format(s=settings, auth=auth))  # noqa: E731
+        serve_http(settings, started, listening)
     except LociError as exc:
         sys.stderr.write(f"error ({exc.code}): {exc.message}\n")
         sys.exit(exc.exit_code)

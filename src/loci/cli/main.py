@@ -68,6 +68,23 @@ def serve(state: CliState, transport: str, host: str | None, port: int | None) -
 
 
 @cli.command()
+@click.option("--port", type=int, help="Port to serve on (LOCI_HTTP_PORT).")
+@click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
+@click.pass_obj
+def ui(state: CliState, port: int | None, no_browser: bool) -> None:
+    """Open the web view of the memory in the default browser: search, browse, edit and
+    forget memories. It is served on this machine's loopback address by the HTTP server
+    (which also serves MCP at /mcp) until Ctrl-C; the browser is let in by a one-time link,
+    so the token never appears in the address bar."""
+    from loci.cli.launch import serve_over_http
+    from loci.cli.view_link import opener
+
+    serve_over_http(
+        state.config, state.home, "127.0.0.1", port, state.database, opener(not no_browser)
+    )
+
+
+@cli.command()
 @click.argument("client", type=click.Choice(CLIENTS))
 @click.option("--http", "over_http", is_flag=True, help="Reach `loci serve --transport http`.")
 @json_option

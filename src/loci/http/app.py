@@ -52,6 +52,7 @@ def build_http_app(settings: Settings, embedder: Embedder | None = None) -> Guar
     from starlette.responses import JSONResponse
 
     from loci.mcp.server import build_server
+    from loci.web.app import build_view
 
     check_exposure(settings)
     token = BearerToken(settings.home) if settings.http_auth == "token" else None
@@ -91,7 +92,10 @@ def build_http_app(settings: Settings, embedder: Embedder | None = None) -> Guar
         request_timeout=settings.http_request_timeout_seconds,
         read_timeout=settings.http_read_timeout_seconds,
     )
-    return Guard(app, token, limits, named_grants(server) if token is not None else None)
+    grants = named_grants(server) if token is not None else None
+    security = transport_security(settings)
+    view, frame = build_view(server.provider, token, grants, security.allowed_hosts)
+    return Guard(app, token, limits, grants, view, frame.sessions.ticket)
 
 
 def named_grants(server: LociServer) -> GrantLookup:

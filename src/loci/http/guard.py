@@ -32,6 +32,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 GrantLookup = Callable[[str], Awaitable[Grant | None]]
 
 HEALTH_PATH = "/healthz"
+VIEW_PATH = "/ui"
 #: JSON-RPC error code of refusals before the MCP layer (the SDK's own transport errors use it).
 REFUSED = -32000
 SESSION_HEADER = b"mcp-session-id"
@@ -57,8 +58,12 @@ class Guard:
         token: BearerToken | None,
         limits: Limits,
         grants: GrantLookup | None = None,
+        view: ASGIApp | None = None,
+        view_ticket: Callable[[], str] | None = None,
     ) -> None:
         self.app = app
+        self.view = view  # the web view (`/ui`): it checks its own session cookie
+        self.view_ticket = view_ticket  # a one-time login ticket for the view (`loci ui`)
         self.token = token
         self.limits = limits
         self.grants = grants
@@ -73,6 +78,9 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] == HEALTH_PATH:
             await self.app(scope, receive, send)
+            return
+        if self.view is not None and _in_view(scope["path"]):
+            await self._request(scope, receive, send, self.view)
             return
         refusal = await self._refusal(scope)
         if refusal is not None:
@@ -132,8 +140,11 @@ class Guard:
             )  # fmt: skip
         return None
 
-    async def _request(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Read the body within the limits, then let the app answer within the time allowed."""
+    async def _request(
+        self, scope: Scope, receive: Receive, send: Send, app: ASGIApp | None = None
+    ) -> None:
+        """Read the body within the limits, then let the app (the MCP endpoint unless another
+        is given) answer within the time allowed."""
         body = await self._body(scope, receive, send)
         if body is None:
             return
@@ -154,7 +165,7 @@ class Guard:
 
         request_id = _request_id(body)
         with anyio.move_on_after(self.limits.request_timeout) as deadline:
-            await self.app(scope, replay, tracked)
+            await (app or self.app)(scope, replay, tracked)
         if deadline.cancelled_caught and len(answer) < 2:  # not answered whole in time
             await self._too_late(scope, send, answer, request_id)
 
@@ -226,6 +237,10 @@ class Guard:
             group.start_soon(end_on_close)
             await self.app(scope, receive, send)
             group.cancel_scope.cancel()
+
+
+def _in_view(path: str) -> bool:
+    return path == VIEW_PATH or path.startswith(VIEW_PATH + "/")
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:

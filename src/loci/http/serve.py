@@ -20,9 +20,14 @@ from loci.http.guard import Guard
 from loci.settings import Settings
 
 
-def serve_http(settings: Settings, starting: Callable[[], object] | None = None) -> None:
-    """Serve MCP over streamable HTTP until SIGTERM or SIGINT; `starting` is called once the
-    address is known to be free and the app is built."""
+def serve_http(
+    settings: Settings,
+    starting: Callable[[], object] | None = None,
+    listening: Callable[[Guard, Settings], object] | None = None,
+) -> None:
+    """Serve MCP (and the web view) over HTTP until SIGTERM or SIGINT; `starting` is called
+    once the address is known to be free and the app is built, `listening` once the server
+    accepts connections."""
     check_port(settings.http_host, settings.http_port)
     guard = build_http_app(settings)
     if starting is not None:
@@ -39,7 +44,8 @@ def serve_http(settings: Settings, starting: Callable[[], object] | None = None)
         timeout_graceful_shutdown=max(1, round(settings.http_request_timeout_seconds)),
         server_header=False,
     )
-    server = GracefulServer(config, guard)
+    said = None if listening is None else lambda: listening(guard, settings)
+    server = GracefulServer(config, guard, said)
     server.run()
     if not server.started:
         raise SystemExit(1)  # uvicorn has said why (the port is taken, say)
@@ -65,9 +71,21 @@ class GracefulServer(uvicorn.Server):
     """uvicorn's Server that ends the event streams first when asked to stop and, having
     stopped, returns instead of raising the signal again (which would exit 143, not 0)."""
 
-    def __init__(self, config: uvicorn.Config, guard: Guard) -> None:
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        guard: Guard,
+        listening: Callable[[], object] | None = None,
+    ) -> None:
         super().__init__(config)
         self.guard = guard
+        self.listening = listening
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """Start as uvicorn does; then say the server is listening."""
+        await super().startup(sockets)
+        if self.started and self.listening is not None:
+            self.listening()
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

@@ -1,0 +1,58 @@
+"""The web view's ASGI app: its routes under `/ui` and its static files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from loci.web.login import Login
+from loci.web.memories import MemoryPages
+from loci.web.view import PREFIX, GrantLookup, View
+
+if TYPE_CHECKING:
+    from loci.http.token import BearerToken
+    from loci.mcp.provider import AppProvider
+
+
+def build_view(
+    provider: AppProvider,
+    token: BearerToken | None,
+    grants: GrantLookup | None,
+    allowed_hosts: list[str],
+) -> tuple[Starlette, View]:
+    """The view's app, and its frame (whose sessions `loci ui` gives a ticket of)."""
+    view = View(provider, token, grants, allowed_hosts)
+    login = Login(view)
+    memories = MemoryPages(view)
+    routes = [
+        Route(f"{PREFIX}/login", login.form, methods=["GET"]),
+        Route(f"{PREFIX}/login", login.submit, methods=["POST"]),
+        Route(f"{PREFIX}/logout", view.guarded(login.logout), methods=["POST"]),
+        Route(f"{PREFIX}/", view.guarded(memories.listing), methods=["GET"]),
+        Route(f"{PREFIX}/m/{{memory_id}}", view.guarded(memories.memory), methods=["GET"]),
+        Route(f"{PREFIX}/m/{{memory_id}}", view.guarded(memories.save, True), methods=["POST"]),
+        Route(
+            f"{PREFIX}/m/{{memory_id}}/forget",
+            view.guarded(memories.confirm_forget, True),
+            methods=["GET"],
+        ),
+        Route(
+            f"{PREFIX}/m/{{memory_id}}/forget",
+            view.guarded(memories.forget, True),
+            methods=["POST"],
+        ),
+        Route(f"{PREFIX}/forget", view.guarded(memories.forget_selected, True), methods=["POST"]),
+        Mount(f"{PREFIX}/static", StaticFiles(directory=Path(__file__).parent / "static")),
+    ]
+
+    async def missing(request: Request, exc: Exception) -> Response:
+        del exc
+        return view.page(request, "error.html", None, 404, message="there is no such page")
+
+    return Starlette(routes=routes, exception_handlers={404: missing}), view

@@ -1,0 +1,178 @@
+"""The web view's frame: who is visiting (the session behind the cookie), the pages' headers,
+the checks on forms, and the errors shown as pages. The pages themselves are in
+`memory_pages`; each runs the same services the MCP tools do, in a worker thread, one call at
+a time with the tools' (`AppProvider.call`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio.to_thread
+import jinja2
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from loci.access.grant import Grant
+from loci.errors import ForbiddenError, LociError
+from loci.web import security
+from loci.web.sessions import SESSION_COOKIE, ViewSession, ViewSessions
+
+if TYPE_CHECKING:
+    from loci.app import App
+    from loci.http.token import BearerToken
+    from loci.mcp.provider import AppProvider
+
+T = TypeVar("T")
+#: Where the view is served.
+PREFIX = "/ui"
+#: HTTP status of each loci error code shown as a page.
+STATUS = {
+    "invalid_input": 400,
+    "forbidden": 403,
+    "not_found": 404,
+    "conflict": 409,
+    "storage_unavailable": 503,
+    "model_mismatch": 409,
+}
+#: Looks a presented named token up: what it may do, or None.
+GrantLookup = Callable[[str], Awaitable[Grant | None]]
+Handler = Callable[[Request, ViewSession], Awaitable[Response]]
+
+
+class RefusedError(Exception):
+    """A request the view does not serve, with the page's status and message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class View:
+    """What every page of the view shares."""
+
+    def __init__(
+        self,
+        provider: AppProvider,
+        token: BearerToken | None,
+        grants: GrantLookup | None,
+        allowed_hosts: list[str],
+    ) -> None:
+        self.provider = provider
+        self.token = token
+        self.grants = grants
+        self.allowed_hosts = allowed_hosts
+        self.sessions = ViewSessions()
+        self.templates = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+            autoescape=True,  # every value is escaped unless a template says otherwise
+            undefined=jinja2.StrictUndefined,
+        )
+
+    async def run(self, work: Callable[[App], T]) -> T:
+        """`work` on the App in a worker thread, serialised with the MCP tools' calls."""
+        return await anyio.to_thread.run_sync(lambda: self.provider.call(work))
+
+    def page(
+        self,
+        request: Request,
+        template: str,
+        session: ViewSession | None,
+        status: int = 200,
+        **context: Any,
+    ) -> Response:
+        """A rendered page with the view's security headers."""
+        html = self.templates.get_template(template).render(
+            prefix=PREFIX,
+            session=session,
+            can_write=session is not None and may(session.grant, "memory", True),
+            signed_in=session is not None and self.token is not None,
+            query=request.query_params,
+            **context,
+        )
+        return HTMLResponse(html, status_code=status, headers=security.HEADERS)
+
+    def redirect(self, location: str) -> Response:
+        """A 303 to another page of the view (after a form: the browser then GETs it)."""
+        return RedirectResponse(location, status_code=303, headers=security.HEADERS)
+
+    def guarded(
+        self, handler: Handler, writes: bool = False
+    ) -> Callable[[Request], Awaitable[Response]]:
+        """`handler` behind the view's checks: the Host, a live session (else the login page),
+        for a form that changes something its origin and form token, and loci's errors shown
+        as pages."""
+
+        async def endpoint(request: Request) -> Response:
+            session: ViewSession | None = None
+            try:
+                if not security.host_allowed(request, self.allowed_hosts):
+                    raise RefusedError(421, "this server does not answer for that host name")
+                session = await self.visitor(request)
+                if session is None:
+                    return self.redirect(f"{PREFIX}/login")
+                if not may(session.grant, "memory", writes):
+                    raise RefusedError(403, "this token may not do that")
+                if request.method == "POST":
+                    await self.checked_form(request, session)
+                return await handler(request, session)
+            except RefusedError as exc:
+                return self.page(request, "error.html", session, exc.status, message=exc.message)
+            except LociError as exc:
+                status = STATUS.get(exc.code, 500)
+                return self.page(request, "error.html", session, status, message=exc.message)
+
+        return endpoint
+
+    async def visitor(self, request: Request) -> ViewSession | None:
+        """The request's live session; with no token to ask for, one is opened at once. A
+        named token revoked since its session began ends the session."""
+        session_id = request.cookies.get(SESSION_COOKIE)
+        session = self.sessions.get(session_id)
+        if session is None and self.token is None:
+            session = ViewSession(grant=None, presented=None)
+        named = None if session is None else session.presented
+        if named is not None and self.grants is not None and await self.grants(named) is None:
+            self.sessions.end(session_id)
+            return None
+        return session
+
+    async def checked_form(self, request: Request, session: ViewSession) -> FormData:
+        """The form of a request that changes something, once it proved it came from the
+        view's own page."""
+        if not security.same_origin(request):
+            raise RefusedError(403, "a form from another site may not change anything here")
+        form = await request.form()
+        if not security.form_token_matches(session.form_token, form.get("form_token")):
+            raise RefusedError(403, "the form has expired: reload the page and try again")
+        return form
+
+
+def may(grant: Grant | None, toolset: str, writes: bool) -> bool:
+    """Whether a session of `grant` may use `toolset` (writing, or not)."""
+    return grant is None or grant.allows(toolset, writes)
+
+
+def namespaces_of(grant: Grant | None) -> frozenset[str] | None:
+    """The namespaces a session sees (None: every one)."""
+    return None if grant is None else grant.namespaces
+
+
+def visible(grant: Grant | None, namespace: str) -> bool:
+    """Whether a session of `grant` sees memories of `namespace`."""
+    owned = namespaces_of(grant)
+    return owned is None or namespace in owned
+
+
+def one_of(form: Mapping[str, Any], name: str) -> str:
+    """A form's field as text (missing: empty)."""
+    value = form.get(name, "")
+    return value if isinstance(value, str) else ""
+
+
+def forbidden(what: str) -> ForbiddenError:
+    """The error of a session that may not see or change `what`."""
+    return ForbiddenError(f"this token may not reach {what}")

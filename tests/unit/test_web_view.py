@@ -1,0 +1,239 @@
+"""The web view's gate and forms through the real HTTP app (in process): the login and its
+cookie, the page headers, the checks every form that changes something must pass, and what
+a limited or revoked token reaches. The browser tests click through the same pages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from loci.app import build_app
+from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.http.app import build_http_app
+from loci.http.guard import Guard
+from loci.http.token import BearerToken
+from loci.memory.models import MemoryDraft
+from loci.settings import load_settings
+from loci.web.sessions import SESSION_COOKIE
+
+ORIGIN = "http://127.0.0.1:8765"
+HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
+
+
+class Store:
+    """A data folder with a few memories, served by the real HTTP app."""
+
+    def __init__(self, home: Path, embedder: OnnxMiniLM) -> None:
+        self.settings = load_settings(home=home)
+        seeded = build_app(self.settings, embedder=embedder)
+        remember = seeded.memory.remember
+        self.plain = remember(MemoryDraft(content="The spare key is under the blue pot.")).id
+        self.hostile = remember(MemoryDraft(content=HOSTILE, tags=["<b>tag</b>"])).id
+        self.work = remember(
+            MemoryDraft(content="Deploys happen on Tuesdays.", namespace="work")
+        ).id
+        self.read_only, _ = seeded.access.create("reader", read_only=True)
+        self.work_only, _ = seeded.access.create("worker", namespaces=["work"])
+        self.revocable, _ = seeded.access.create("leaver")
+        self._seeded = seeded
+        self.guard: Guard = build_http_app(self.settings, embedder)
+        self.token = BearerToken(home).value()
+
+    def client(self, token: str | None = None) -> TestClient:
+        """A browser-like client; logged in with `token` when given."""
+        client = TestClient(self.guard, base_url=ORIGIN, follow_redirects=False)
+        if token is not None:
+            answer = client.post("/ui/login", data={"token": token}, headers={"Origin": ORIGIN})
+            assert answer.status_code == 303, answer.text
+        return client
+
+    def revoke(self, name: str) -> None:
+        self._seeded.access.revoke(name)
+
+    def content_of(self, memory_id: str) -> str:
+        return self._seeded.memory.get(memory_id).content
+
+    def close(self) -> None:
+        self._seeded.close()
+
+
+@pytest.fixture
+def store(home: Path, embedder: OnnxMiniLM) -> Iterator[Store]:
+    made = Store(home, embedder)
+    yield made
+    made.close()
+
+
+def form_token(page: str) -> str:
+    found = re.search(r'name="form_token" value="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def test_pages_ask_for_the_token_first(store: Store) -> None:
+    client = store.client()
+    answer = client.get("/ui/")
+    assert answer.status_code == 303 and answer.headers["location"] == "/ui/login"
+    assert client.get("/ui/login").status_code == 200
+
+
+def test_the_token_is_exchanged_for_a_strict_http_only_cookie(store: Store) -> None:
+    client = store.client()
+    answer = client.post("/ui/login", data={"token": store.token}, headers={"Origin": ORIGIN})
+    assert answer.status_code == 303
+    cookie = answer.headers["set-cookie"]
+    assert cookie.startswith(f"{SESSION_COOKIE}=") and store.token not in cookie
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/ui" in cookie
+    page = client.get("/ui/")
+    assert page.status_code == 200 and "The spare key is under the blue pot." in page.text
+
+
+def test_a_wrong_token_is_refused(store: Store) -> None:
+    answer = store.client().post(
+        "/ui/login", data={"token": "loci_wrong"}, headers={"Origin": ORIGIN}
+    )
+    assert answer.status_code == 401 and SESSION_COOKIE not in answer.headers.get("set-cookie", "")
+
+
+def test_a_login_from_another_site_is_refused(store: Store) -> None:
+    answer = store.client().post(
+        "/ui/login", data={"token": store.token}, headers={"Origin": "http://evil.example"}
+    )
+    assert answer.status_code == 403 and "set-cookie" not in answer.headers
+
+
+def test_a_ticket_opens_one_session_once(store: Store) -> None:
+    assert store.guard.view_ticket is not None
+    ticket = store.guard.view_ticket()
+    first = store.client().get(f"/ui/login?ticket={ticket}")
+    assert first.status_code == 303 and SESSION_COOKIE in first.headers["set-cookie"]
+    again = store.client().get(f"/ui/login?ticket={ticket}")
+    assert again.status_code == 401 and "set-cookie" not in again.headers
+
+
+def test_pages_carry_a_strict_content_security_policy(store: Store) -> None:
+    answer = store.client(store.token).get("/ui/")
+    policy = answer.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "'unsafe-inline'" not in policy
+    assert "frame-ancestors 'none'" in policy
+    assert answer.headers["x-frame-options"] == "DENY"
+
+
+def test_memory_text_is_shown_escaped_on_every_page(store: Store) -> None:
+    client = store.client(store.token)
+    for path in ("/ui/", f"/ui/m/{store.hostile}", f"/ui/m/{store.hostile}/forget"):
+        page = client.get(path).text
+        assert "<script>alert" not in page and "<img src=x" not in page, path
+        assert "&lt;script&gt;alert(2)&lt;/script&gt;" in page, path
+    assert "&lt;b&gt;tag&lt;/b&gt;" in client.get("/ui/").text
+
+
+def test_a_form_without_the_session_form_token_changes_nothing(store: Store) -> None:
+    client = store.client(store.token)
+    answer = client.post(
+        f"/ui/m/{store.plain}", data={"content": "changed"}, headers={"Origin": ORIGIN}
+    )
+    assert answer.status_code == 403
+    assert store.content_of(store.plain) == "The spare key is under the blue pot."
+
+
+def test_a_form_posted_from_another_origin_changes_nothing(store: Store) -> None:
+    client = store.client(store.token)
+    token = form_token(client.get(f"/ui/m/{store.plain}").text)
+    for headers in ({"Origin": "http://evil.example"}, {}, {"Sec-Fetch-Site": "cross-site"}):
+        answer = client.post(
+            f"/ui/m/{store.plain}/forget", data={"form_token": token}, headers=headers
+        )
+        assert answer.status_code == 403
+    assert store.content_of(store.plain).startswith("The spare key")
+
+
+def test_an_edit_through_the_form_is_saved(store: Store) -> None:
+    client = store.client(store.token)
+    page = client.get(f"/ui/m/{store.plain}").text
+    read_at = re.search(r'name="read_at" value="([^"]+)"', page)
+    assert read_at is not None
+    answer = client.post(
+        f"/ui/m/{store.plain}",
+        data={
+            "form_token": form_token(page),
+            "read_at": read_at.group(1),
+            "content": "The spare key is in the shed.",
+            "tags": "home, keys",
+            "importance": "0.7",
+        },
+        headers={"Origin": ORIGIN},
+    )
+    assert answer.status_code == 303
+    assert store.content_of(store.plain) == "The spare key is in the shed."
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("importance", "lots"), ("importance", "3"), ("content", " ")]
+)
+def test_a_bad_edit_is_shown_as_an_error_and_changes_nothing(
+    store: Store, field: str, value: str
+) -> None:
+    client = store.client(store.token)
+    page = client.get(f"/ui/m/{store.plain}").text
+    data = {
+        "form_token": form_token(page),
+        "content": "New text",
+        "importance": "0.5",
+        field: value,
+    }
+    answer = client.post(f"/ui/m/{store.plain}", data=data, headers={"Origin": ORIGIN})
+    assert answer.status_code == 400 and "problem" in answer.text
+    assert store.content_of(store.plain).startswith("The spare key")
+
+
+@pytest.mark.parametrize("memory_id", ["no-such-id", "..%2F..%2Fetc%2Fpasswd", "x" * 300])
+def test_a_missing_or_malformed_memory_is_a_page_not_a_crash(store: Store, memory_id: str) -> None:
+    answer = store.client(store.token).get(f"/ui/m/{memory_id}")
+    assert answer.status_code in (400, 404) and "problem" in answer.text
+
+
+def test_a_read_only_token_sees_but_cannot_change(store: Store) -> None:
+    client = store.client(store.read_only)
+    page = client.get(f"/ui/m/{store.plain}")
+    assert page.status_code == 200 and 'name="content"' not in page.text
+    answer = client.post(
+        f"/ui/m/{store.plain}/forget",
+        data={"form_token": form_token(page.text)},
+        headers={"Origin": ORIGIN},
+    )
+    assert answer.status_code == 403
+    assert store.content_of(store.plain).startswith("The spare key")
+
+
+def test_a_namespace_token_sees_only_its_namespace(store: Store) -> None:
+    client = store.client(store.work_only)
+    listing = client.get("/ui/").text
+    assert "Deploys happen on Tuesdays." in listing and "spare key" not in listing
+    assert client.get(f"/ui/m/{store.plain}").status_code == 404
+    assert client.get("/ui/?namespace=default").status_code == 404
+    assert "under the blue pot" not in client.get("/ui/?q=spare+key").text
+
+
+def test_a_revoked_token_loses_its_session_at_the_next_request(store: Store) -> None:
+    client = store.client(store.revocable)
+    assert client.get("/ui/").status_code == 200
+    store.revoke("leaver")
+    answer = client.get("/ui/")
+    assert answer.status_code == 303 and answer.headers["location"] == "/ui/login"
+
+
+def test_another_host_name_is_refused(store: Store) -> None:
+    client = store.client(store.token)
+    answer = client.get("/ui/", headers={"Host": "rebound.example"})
+    assert answer.status_code == 421
+
+
+def test_the_mcp_endpoint_still_wants_its_bearer_token(store: Store) -> None:
+    client = store.client(store.token)  # a view session is not an MCP credential
+    answer = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert answer.status_code == 401
