@@ -1,6 +1,7 @@
 """The web view's defences in depth: a Content-Security-Policy that allows no inline script or
 style (so text from memories, escaped by the templates, could not run even if it slipped
-through), no framing, no referrer; and the checks a request that changes something must pass
+through), no framing, no referrer to other sites (none at all would make the browser hide the
+origin of the view's own forms); and the checks a request that changes something must pass
 (its own origin, the session's form token)."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ HEADERS = {
     "content-security-policy": CONTENT_SECURITY_POLICY,
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",
     "cross-origin-opener-policy": "same-origin",
     "cache-control": "no-store",
 }

@@ -1,0 +1,197 @@
+"""The web view in a real browser (Debian's chromium, driven by Playwright) against a real
+`loci serve --transport http` process: log in with the token, search and open a memory, edit
+it and find the edit by searching, forget one after confirming, forget a selection, see
+hostile text as text, and a page of another origin that cannot make the view write."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loci.app import build_app
+from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.memory.models import MemoryDraft
+from loci.settings import load_settings
+from tests.e2e.browser import WAIT_MS, chromium, need_chromium, screenshots_folder
+from tests.e2e.http_server import Served, free_port, http_server
+
+pytestmark = pytest.mark.timeout(300)
+
+HOSTILE = ['<script>alert("memory")</script>', '"><img src=x onerror=alert("tag")>']
+NOTES = [
+    "The spare key to the allotment shed is under the blue flowerpot.",
+    "Deployments to production happen on Tuesdays after the standup.",
+    "Priya prefers Neovim with the gruvbox theme for editing.",
+    "The Lisbon trip is booked for the second week of June.",
+    "The boiler was serviced in March; next service is due in March.",
+]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory, embedder: OnnxMiniLM) -> Iterator[Served]:
+    """A data folder with a few memories (hostile ones too), served over HTTP."""
+    need_chromium()
+    home = tmp_path_factory.mktemp("view-home")
+    seeded = build_app(load_settings(home=home), embedder=embedder)
+    for text in NOTES:
+        seeded.memory.remember(MemoryDraft(content=text, tags=["notes"]))
+    for text in HOSTILE:
+        seeded.memory.remember(MemoryDraft(content=text, tags=[text[:40]], namespace="odd"))
+    seeded.close()
+    with http_server(home) as running:
+        yield running
+
+
+@pytest.fixture
+def page(served: Served) -> Iterator[Any]:
+    """A logged-in page; any dialog (an alert a script would raise) is recorded."""
+    with chromium() as browser:
+        context = browser.new_context()  # type: ignore[attr-defined]
+        opened = context.new_page()
+        opened.set_default_timeout(WAIT_MS)
+        opened.dialogs = []
+        opened.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
+        opened.goto(f"http://127.0.0.1:{served.port}/ui/")
+        opened.fill("#token", served.token)
+        opened.click("button:has-text('Log in')")
+        opened.wait_for_url("**/ui/")
+        yield opened
+        context.close()
+
+
+def search(page: Any, words: str) -> None:
+    page.fill("input[name=q]", words)
+    page.press("input[name=q]", "Enter")
+    page.wait_for_selector("ol.memories")
+
+
+def test_search_open_and_edit_a_memory(page: Any, tmp_path: Path) -> None:
+    shots = screenshots_folder(tmp_path)
+    page.screenshot(path=str(shots / "memories.png"), full_page=True)
+    search(page, "where is the shed key?")
+    first = page.locator("ol.memories li a.text").first
+    assert "spare key" in first.inner_text()
+    page.check("input[name=explain]")
+    page.press("input[name=q]", "Enter")
+    page.locator("details.signals summary").first.click()
+    assert page.locator("details.signals table").first.is_visible()
+    page.screenshot(path=str(shots / "search.png"), full_page=True)
+    page.locator("ol.memories li a.text").first.click()
+    page.wait_for_selector("#edit-content")
+    assert page.locator("h2:has-text('Nearby') + ol li").count() >= 1
+    page.fill("#edit-content", "The spare key to the allotment shed hangs inside the porch.")
+    page.fill("#edit-tags", "notes, keys")
+    page.screenshot(path=str(shots / "memory.png"), full_page=True)
+    page.click("button:has-text('Save')")
+    page.wait_for_selector("text=Saved.")
+    assert "hangs inside the porch" in page.inner_text("#content")
+    page.goto(page.url.split("/ui/")[0] + "/ui/")
+    search(page, "porch")
+    assert "hangs inside the porch" in page.locator("ol.memories li a.text").first.inner_text()
+    assert (shots / "memory.png").stat().st_size > 10_000
+
+
+def test_forget_one_memory_after_confirming(page: Any) -> None:
+    search(page, "boiler service")
+    page.locator("ol.memories li a.text", has_text="boiler").first.click()
+    page.click("text=Forget this memory…")
+    page.wait_for_selector("h1:has-text('Forget 1 memory?')")
+    page.click("button:has-text('Forget')")
+    page.wait_for_selector("text=Forgot 1 memory.")
+    search(page, "boiler service")
+    assert "boiler" not in page.inner_text("section")
+
+
+def test_forget_a_selection_after_confirming(page: Any) -> None:
+    page.goto(page.url.split("/ui/")[0] + "/ui/?tag=notes")
+    before = page.locator("ol.memories li").count()
+    for words in ("Deployments", "Neovim"):  # other tests use the other notes
+        page.locator("ol.memories li", has_text=words).locator("input[name=id]").check()
+    page.click("button:has-text('Forget selected…')")
+    page.wait_for_selector("h1:has-text('Forget 2 memories?')")
+    page.click("button:has-text('Forget')")
+    page.wait_for_selector("text=Forgot 2 memories.")
+    page.goto(page.url.split("/ui/")[0] + "/ui/?tag=notes")
+    assert page.locator("ol.memories li").count() == before - 2
+
+
+def test_hostile_text_is_shown_as_text_on_every_page(page: Any) -> None:
+    page.goto(page.url.split("/ui/")[0] + "/ui/?namespace=odd")
+    listed = page.inner_text("ol.memories")
+    for text in HOSTILE:
+        assert text in listed
+    page.locator("ol.memories li a.text").first.click()
+    page.wait_for_selector("#content")
+    shown = page.inner_text("#content")
+    assert shown in HOSTILE
+    page.click("text=Forget this memory…")
+    assert shown in page.inner_text("ol.memories")
+    assert page.locator("img[src=x]").count() == 0
+    assert page.dialogs == []  # no script of a memory ran
+
+
+@pytest.mark.parametrize(
+    ("host", "refusal"),
+    [
+        # Another port of the same address: the same site, so the browser sends the cookie;
+        # the view sees the foreign Origin and refuses.
+        ("127.0.0.1", "another site"),
+        # Another host name: another site, so the strict cookie stays home; no session.
+        ("localhost", "Log in"),
+    ],
+)
+def test_a_page_of_another_origin_cannot_make_the_view_write(
+    page: Any, host: str, refusal: str
+) -> None:
+    search(page, "Lisbon trip")
+    page.locator("ol.memories li a.text").first.click()
+    page.wait_for_selector("#content")
+    target = page.url
+    hostile = (
+        "<!doctype html><form id=f method=post action='" + target + "/forget'>"
+        "<input name=form_token value=guess></form>"
+        "<script>document.getElementById('f').submit()</script>"
+    )
+    with _Site(hostile, host) as elsewhere:
+        page.goto(elsewhere)
+        page.wait_for_url(f"{target}/forget" if host == "127.0.0.1" else "**/ui/login")
+        assert refusal in page.content()
+    page.goto(target)
+    assert "Lisbon" in page.inner_text("#content")  # still there
+
+
+class _Hostile(http.server.BaseHTTPRequestHandler):
+    body = b""
+
+    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        del format, args
+
+
+class _Site:
+    """A page served from another origin (another port) for the length of a `with`."""
+
+    def __init__(self, html: str, host: str) -> None:
+        handler = type("Handler", (_Hostile,), {"body": html.encode()})
+        self.host = host
+        self.port = free_port()
+        self.server = http.server.HTTPServer(("127.0.0.1", self.port), handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> str:
+        self.thread.start()
+        return f"http://{self.host}:{self.port}/"
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
