@@ -55,7 +55,9 @@ def page(served: Served) -> Iterator[Any]:
         opened = context.new_page()
         opened.set_default_timeout(WAIT_MS)
         opened.dialogs = []
-        opened.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
+        opened.on(
+            "dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss())
+        )
         opened.goto(f"http://127.0.0.1:{served.port}/ui/")
         opened.fill("#token", served.token)
         opened.click("button:has-text('Log in')")

@@ -331,6 +331,11 @@ MEMORY_SCHEMA = Schema(
         END;
         ALTER TABLE memories DROP COLUMN embedding;
         """,
+        # 12: a namespace's memories by when they happened, for browsing one namespace page by
+        # page (`storage.memory_pages`) without sorting the whole namespace.
+        """
+        CREATE INDEX memories_namespace_time ON memories(namespace, coalesce(occurred_at, created_at));
+        """,
     ),
     legacy=(1, 2, 5, 6, 7, 8, 9, 11, 12, 14),
     postgres=MEMORY_TABLES,
