@@ -33,6 +33,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from starlette.testclient import TestClient
+from tests.e2e.browser import chromium
+from tests.e2e.http_server import Served, http_client, http_server
 
 from loci.app import build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
@@ -40,8 +42,6 @@ from loci.http.app import build_http_app
 from loci.http.token import BearerToken
 from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
-from tests.e2e.browser import chromium
-from tests.e2e.http_server import Served, http_client, http_server
 
 ORIGIN = "http://127.0.0.1:8765"
 WORDS = ["garden", "river", "budget", "launch", "ferry", "archive", "kitchen", "station"]
@@ -134,7 +134,7 @@ def page_figures(home: str, database: str | None, size: int, repeat: int) -> Non
     print(f"--- {engine}, {size} memories: server time per page (p50 / p90 ms)")
     for name, path in pages.items():
         client.get(path)  # warm
-        times = timed(lambda: client.get(path), repeat)
+        times = timed(lambda path=path: client.get(path), repeat)
         target = " (target <= 100)" if name.startswith("memories page, every") else ""
         print(f"{name:42s} {p(times, 50):6.1f} / {p(times, 90):6.1f}{target}")
 
