@@ -32,6 +32,40 @@ NOTES = [
 ]
 
 
+#: A namespace of five subjects for the map to show as regions.
+SUBJECTS = {
+    "garden": ["tomatoes", "the compost heap", "the apple tree", "slugs", "the greenhouse"],
+    "kitchen": ["sourdough", "the oven", "a lentil soup", "the spice rack", "fresh pasta"],
+    "trains": [
+        "the night train",
+        "platform four",
+        "a delayed connection",
+        "a rail pass",
+        "sleeper cabins",
+    ],
+    "money": [
+        "the tax return",
+        "the savings account",
+        "the electricity bill",
+        "the mortgage",
+        "a budget",
+    ],
+    "music": [
+        "the piano lesson",
+        "a jazz record",
+        "the choir",
+        "guitar strings",
+        "the concert hall",
+    ],
+}
+TOPICS = [
+    f"A note about {thing} ({subject}), number {n}."
+    for subject, things in SUBJECTS.items()
+    for thing in things
+    for n in range(8)
+]
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory, embedder: OnnxMiniLM) -> Iterator[Served]:
     """A data folder with a few memories (hostile ones too), served over HTTP."""
@@ -42,6 +76,9 @@ def served(tmp_path_factory: pytest.TempPathFactory, embedder: OnnxMiniLM) -> It
         seeded.memory.remember(MemoryDraft(content=text, tags=["notes"]))
     for text in HOSTILE:
         seeded.memory.remember(MemoryDraft(content=text, tags=[text[:40]], namespace="odd"))
+    for start in range(0, len(TOPICS), 100):
+        batch = TOPICS[start : start + 100]
+        seeded.memory.remember_batch([MemoryDraft(content=t, namespace="topics") for t in batch])
     seeded.close()
     with http_server(home) as running:
         yield running
@@ -197,3 +234,38 @@ class _Site:
     def __exit__(self, *exc: object) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def test_zoom_the_map_mark_a_search_and_open_a_dot(page: Any, tmp_path: Path) -> None:
+    base = page.url.split("/ui/")[0]
+    page.goto(f"{base}/ui/map?namespace=topics")
+    page.wait_for_selector("#map[data-ready='1']")
+    assert page.locator("ul.regions li").count() >= 3
+    page.screenshot(path=str(screenshots_folder(tmp_path) / "map.png"), full_page=True)
+    page.goto(f"{base}/ui/map?q=allotment+shed+key")
+    page.wait_for_selector("#map[data-ready='1']")
+    dots = page.locator("#map a.dot")
+    assert dots.count() >= 4
+    assert page.locator("#map a.dot.hit").count() >= 1
+    layout = page.locator("#map a.dot").evaluate_all(
+        "dots => dots.map(d => d.getAttribute('href') + d.firstElementChild.getAttribute('cx')).sort()"
+    )
+    page.click("button[data-zoom=in]")
+    assert float(page.get_attribute("#map", "data-zoom") or 0) > 1.4
+    box = page.locator("#map").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -300)
+    page.wait_for_function("Number(document.getElementById('map').dataset.zoom) > 1.6")
+    page.click("button[data-zoom=reset]")
+    target = page.locator("#map a.dot.hit[data-label*='allotment shed']")
+    target.hover()
+    assert page.inner_text("#map-hover") == target.get_attribute("data-label")
+    target.click()
+    page.wait_for_selector("#content")
+    assert "allotment shed" in page.inner_text("#content")
+    page.goto(f"{base}/ui/map")  # the same store gives the same picture
+    again = page.locator("#map a.dot").evaluate_all(
+        "dots => dots.map(d => d.getAttribute('href') + d.firstElementChild.getAttribute('cx')).sort()"
+    )
+    assert again == layout

@@ -12,6 +12,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from loci.web.login import Login
+from loci.web.map_page import MapPage
 from loci.web.memories import MemoryPages
 from loci.web.view import PREFIX, GrantLookup, View
 
@@ -30,6 +31,7 @@ def build_view(
     view = View(provider, token, grants, allowed_hosts)
     login = Login(view)
     memories = MemoryPages(view)
+    drawn = MapPage(view)
     routes = [
         Route(f"{PREFIX}/login", login.form, methods=["GET"]),
         Route(f"{PREFIX}/login", login.submit, methods=["POST"]),
@@ -48,6 +50,7 @@ def build_view(
             methods=["POST"],
         ),
         Route(f"{PREFIX}/forget", view.guarded(memories.forget_selected, True), methods=["POST"]),
+        Route(f"{PREFIX}/map", view.guarded(drawn.map), methods=["GET"]),
         Mount(f"{PREFIX}/static", StaticFiles(directory=Path(__file__).parent / "static")),
     ]
 
