@@ -16,9 +16,10 @@ from loci.cli.main import commands
 SRC = Path(__file__).resolve().parents[2] / "src" / "loci"
 #: Every package and top-level module, by layer: each imports only from lower layers.
 LAYERS = {
-    "__main__": 11,
-    "cli": 10,
-    "http": 9,
+    "__main__": 12,
+    "cli": 11,
+    "http": 10,
+    "web": 9,
     "mcp": 8,
     "migration": 8,
     "evaluation": 8,

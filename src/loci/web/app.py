@@ -14,16 +14,15 @@ from starlette.staticfiles import StaticFiles
 from loci.web.login import Login
 from loci.web.map_page import MapPage
 from loci.web.memories import MemoryPages
-from loci.web.view import PREFIX, GrantLookup, View
+from loci.web.view import PREFIX, GrantLookup, Token, View
 
 if TYPE_CHECKING:
-    from loci.http.token import BearerToken
     from loci.mcp.provider import AppProvider
 
 
 def build_view(
     provider: AppProvider,
-    token: BearerToken | None,
+    token: Token | None,
     grants: GrantLookup | None,
     allowed_hosts: list[str],
 ) -> tuple[Starlette, View]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import anyio.to_thread
 import jinja2
@@ -22,7 +22,6 @@ from loci.web.sessions import SESSION_COOKIE, ViewSession, ViewSessions
 
 if TYPE_CHECKING:
     from loci.app import App
-    from loci.http.token import BearerToken
     from loci.mcp.provider import AppProvider
 
 T = TypeVar("T")
@@ -42,6 +41,14 @@ GrantLookup = Callable[[str], Awaitable[Grant | None]]
 Handler = Callable[[Request, ViewSession], Awaitable[Response]]
 
 
+class Token(Protocol):
+    """The server's all-access token (`loci.http.token.BearerToken`)."""
+
+    def matches(self, presented: str) -> bool:
+        """Whether `presented` is the token."""
+        ...
+
+
 class RefusedError(Exception):
     """A request the view does not serve, with the page's status and message."""
 
@@ -57,7 +64,7 @@ class View:
     def __init__(
         self,
         provider: AppProvider,
-        token: BearerToken | None,
+        token: Token | None,
         grants: GrantLookup | None,
         allowed_hosts: list[str],
     ) -> None:
