@@ -76,6 +76,13 @@ def served(tmp_path_factory: pytest.TempPathFactory, embedder: OnnxMiniLM) -> It
         seeded.memory.remember(MemoryDraft(content=text, tags=["notes"]))
     for text in HOSTILE:
         seeded.memory.remember(MemoryDraft(content=text, tags=[text[:40]], namespace="odd"))
+    folder = home.parent / "kitchen-app"
+    folder.mkdir()
+    project = seeded.context.init_project(str(folder), "kitchen-app").project_id
+    example = seeded.context.templates.get("features").example()
+    seeded.context.update_context(project, "features", example)
+    seeded.context.update_context(project, "features", example + "\nOne more line.\n")
+    seeded.checkpoints.save({"goal": "bake bread", "debug_log": "..." * 50}, "baking")
     for start in range(0, len(TOPICS), 100):
         batch = TOPICS[start : start + 100]
         seeded.memory.remember_batch([MemoryDraft(content=t, namespace="topics") for t in batch])
@@ -269,3 +276,26 @@ def test_zoom_the_map_mark_a_search_and_open_a_dot(page: Any, tmp_path: Path) ->
         "dots => dots.map(d => d.getAttribute('href') + d.firstElementChild.getAttribute('cx')).sort()"
     )
     assert again == layout
+
+
+def test_open_a_context_file_and_its_changes(page: Any, tmp_path: Path) -> None:
+    page.click("header nav >> text=Context files")
+    page.click("a:has-text('features')")
+    page.wait_for_selector("#document")
+    assert "Valid against" in page.inner_text("#validation")
+    page.click("text=changes since this one")
+    page.wait_for_selector("#diff")
+    added = page.locator("#diff .add").all_inner_texts()
+    assert "+One more line." in added
+    page.screenshot(path=str(screenshots_folder(tmp_path) / "context.png"), full_page=True)
+
+
+def test_open_a_checkpoint(page: Any, tmp_path: Path) -> None:
+    page.click("header nav >> text=Checkpoints")
+    page.click("a:has-text('baking')")
+    page.wait_for_selector("#timeline")
+    page.locator("#timeline a").first.click()
+    page.wait_for_selector("#checkpoint-content")
+    assert "bake bread" in page.inner_text("#checkpoint-content")
+    assert "EPHEMERAL" in page.inner_text("#parts")
+    page.screenshot(path=str(screenshots_folder(tmp_path) / "checkpoint.png"), full_page=True)

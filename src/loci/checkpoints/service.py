@@ -204,6 +204,12 @@ class CheckpointService:
             budget=None if report is None else _budget(BudgetReport(**report)),
         )
 
+    def pinned(self, session_id: str) -> list[str]:
+        """The keys pinned CRITICAL for a session's saves (`mark_critical`)."""
+        session_id = codec.valid_id(session_id, "sessionId")
+        with self._db.locked() as conn:
+            return list(sql.pins(conn, session_id))
+
     def list_checkpoints(self, session_id: str, limit: int = 20, offset: int = 0) -> CheckpointList:
         """A session's checkpoints, newest first."""
         session_id = codec.valid_id(session_id, "sessionId")

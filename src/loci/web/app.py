@@ -11,6 +11,8 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from loci.web.checkpoint_pages import CheckpointPages
+from loci.web.context_pages import ContextPages
 from loci.web.login import Login
 from loci.web.map_page import MapPage
 from loci.web.memories import MemoryPages
@@ -31,6 +33,8 @@ def build_view(
     login = Login(view)
     memories = MemoryPages(view)
     drawn = MapPage(view)
+    context = ContextPages(view)
+    checkpoints = CheckpointPages(view)
     routes = [
         Route(f"{PREFIX}/login", login.form, methods=["GET"]),
         Route(f"{PREFIX}/login", login.submit, methods=["POST"]),
@@ -50,6 +54,20 @@ def build_view(
         ),
         Route(f"{PREFIX}/forget", view.guarded(memories.forget_selected, True), methods=["POST"]),
         Route(f"{PREFIX}/map", view.guarded(drawn.map), methods=["GET"]),
+        Route(f"{PREFIX}/context", view.guarded(context.projects, toolset="context")),
+        Route(
+            f"{PREFIX}/context/{{project_id}}/{{file_type}}",
+            view.guarded(context.file, toolset="context"),
+        ),
+        Route(f"{PREFIX}/checkpoints", view.guarded(checkpoints.sessions, toolset="checkpoints")),
+        Route(
+            f"{PREFIX}/checkpoints/{{session_id}}",
+            view.guarded(checkpoints.timeline, toolset="checkpoints"),
+        ),
+        Route(
+            f"{PREFIX}/checkpoint/{{checkpoint_id}}",
+            view.guarded(checkpoints.checkpoint, toolset="checkpoints"),
+        ),
         Mount(f"{PREFIX}/static", StaticFiles(directory=Path(__file__).parent / "static")),
     ]
 

@@ -107,7 +107,7 @@ class View:
         return RedirectResponse(location, status_code=303, headers=security.HEADERS)
 
     def guarded(
-        self, handler: Handler, writes: bool = False
+        self, handler: Handler, writes: bool = False, toolset: str = "memory"
     ) -> Callable[[Request], Awaitable[Response]]:
         """`handler` behind the view's checks: the Host, a live session (else the login page),
         for a form that changes something its origin and form token, and loci's errors shown
@@ -121,7 +121,7 @@ class View:
                 session = await self.visitor(request)
                 if session is None:
                     return self.redirect(f"{PREFIX}/login")
-                if not may(session.grant, "memory", writes):
+                if not may(session.grant, toolset, writes):
                     raise RefusedError(403, "this token may not do that")
                 if request.method == "POST":
                     await self.checked_form(request, session)

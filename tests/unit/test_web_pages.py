@@ -1,0 +1,126 @@
+"""The web view's context files and checkpoints pages through the real HTTP app (in process):
+a document rendered with its raw HTML escaped, its validation, the changes between two
+versions; a session's timeline and a checkpoint's keys by tier; an encrypted checkpoint that
+the server has no key for, whose content never reaches the page; and a token without a
+toolset kept out of its pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from loci.app import build_app
+from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.http.app import build_http_app
+from loci.http.token import BearerToken
+from loci.settings import load_settings
+
+ORIGIN = "http://127.0.0.1:8765"
+SECRET = "the launch code is 0000"
+
+pytestmark = pytest.mark.usefixtures("no_os_keychain")
+
+
+class Pages:
+    """A data folder with a project's context file in two versions and two checkpoint
+    sessions (one of them encrypted), served by the real HTTP app."""
+
+    def __init__(self, home: Path, embedder: OnnxMiniLM) -> None:
+        settings = load_settings(home=home)
+        app = build_app(settings, embedder=embedder)
+        folder = home.parent / "garden-app"
+        folder.mkdir()
+        project = app.context.init_project(str(folder), "garden-app")
+        self.project = project.project_id
+        example = app.context.templates.get("features").example()
+        first = example + "\n<script>alert('doc')</script>\n"
+        assert app.context.update_context(self.project, "features", first).status == "success"
+        second = first.replace("\n## ", "\n## ", 1) + "\nA line added in the second version.\n"
+        assert app.context.update_context(self.project, "features", second).status == "success"
+        context = {"goal": "ship the beta", "plan": ["write", "test"], "debug_log": "x" * 400}
+        self.plain = app.checkpoints.save(context, "plain-session").checkpoint_id
+        self.reader, _ = app.access.create("memory-only", toolsets=["memory"])
+        app.close()
+        self.key_file = home.parent / "loci-key"  # outside the data folder, as it must be
+        secret = load_settings(home=home, encryption="enabled", encryption_key_file=self.key_file)
+        locked_app = build_app(secret, embedder=embedder)
+        self.locked = locked_app.checkpoints.save({"note": SECRET}, "locked-session").checkpoint_id
+        locked_app.close()
+        self.settings, self.embedder = secret, embedder
+        self.guard = build_http_app(secret, embedder)
+        self.token = BearerToken(home).value()
+
+    def client(self, token: str | None = None) -> TestClient:
+        client = TestClient(self.guard, base_url=ORIGIN, follow_redirects=False)
+        answer = client.post(
+            "/ui/login", data={"token": token or self.token}, headers={"Origin": ORIGIN}
+        )
+        assert answer.status_code == 303, answer.text
+        return client
+
+
+@pytest.fixture
+def pages(home: Path, embedder: OnnxMiniLM) -> Pages:
+    return Pages(home, embedder)
+
+
+def test_projects_list_their_files(pages: Pages) -> None:
+    page = pages.client().get("/ui/context")
+    assert page.status_code == 200
+    assert "garden-app" in page.text and f"/ui/context/{pages.project}/features" in page.text
+
+
+def test_a_file_is_rendered_with_its_raw_html_escaped(pages: Pages) -> None:
+    page = pages.client().get(f"/ui/context/{pages.project}/features").text
+    assert "<script>alert('doc')</script>" not in page
+    assert "&lt;script&gt;alert(" in page
+    assert "<h2>" in page  # the Markdown is rendered
+    assert "version 2 of 2" in page and "Valid against" in page
+
+
+def test_the_changes_between_two_versions(pages: Pages) -> None:
+    page = pages.client().get(f"/ui/context/{pages.project}/features?version=2&against=1").text
+    assert '<span class="add">+A line added in the second version.</span>' in page
+    assert "Changes from version 1" in page
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/ui/context/no-such-project/features", "/ui/context/{project}/no-such-type",
+     "/ui/context/{project}/features?version=99", "/ui/context/{project}/features?version=-1"],
+)  # fmt: skip
+def test_a_missing_project_file_or_version_is_a_page_not_a_crash(pages: Pages, path: str) -> None:
+    answer = pages.client().get(path.format(project=pages.project))
+    assert answer.status_code in (400, 404) and "problem" in answer.text
+
+
+def test_a_session_timeline_and_a_checkpoint_by_tier(pages: Pages) -> None:
+    client = pages.client()
+    assert "plain-session" in client.get("/ui/checkpoints").text
+    timeline = client.get("/ui/checkpoints/plain-session").text
+    assert pages.plain in timeline and "\N{MULTIPLICATION SIGN}" in timeline  # compression
+    page = client.get(f"/ui/checkpoint/{pages.plain}").text
+    assert "ship the beta" in page
+    rows = page.split('id="parts"')[1]
+    assert rows.index("goal") < rows.index("plan") < rows.index("debug_log")  # by tier
+    assert 'class="tier-EPHEMERAL">EPHEMERAL' in rows
+
+
+def test_an_encrypted_checkpoint_is_opened_only_with_the_key(pages: Pages) -> None:
+    client = pages.client()
+    assert SECRET in client.get(f"/ui/checkpoint/{pages.locked}").text  # the key is here
+    pages.key_file.rename(pages.key_file.with_suffix(".away"))
+    pages.guard = build_http_app(pages.settings, pages.embedder)  # a server started since
+    page = pages.client().get(f"/ui/checkpoint/{pages.locked}")
+    assert page.status_code == 200 and "cannot open" in page.text
+    assert SECRET not in page.text
+
+
+def test_a_token_without_a_toolset_is_kept_out_of_its_pages(pages: Pages) -> None:
+    client = pages.client(pages.reader)
+    assert client.get("/ui/context").status_code == 403
+    assert client.get(f"/ui/checkpoint/{pages.plain}").status_code == 403
+    assert "ship the beta" not in client.get(f"/ui/checkpoint/{pages.plain}").text
+    assert client.get("/ui/").status_code == 200
