@@ -19,6 +19,7 @@ from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
 from tests.e2e.browser import WAIT_MS, chromium, need_chromium, screenshots_folder
 from tests.e2e.http_server import Served, free_port, http_server
+from tests.storytext import filler
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -32,6 +33,10 @@ NOTES = [
 ]
 
 
+HARBOUR = (
+    'Tobias Reed mended the nets, and Tobias Reed laughed. "Tide," said Pim, and Pim '
+    "whistled as he worked. Mira Voss rowed in from Port Elder, and Mira Voss waved."
+)
 #: A namespace of five subjects for the map to show as regions.
 SUBJECTS = {
     "garden": ["tomatoes", "the compost heap", "the apple tree", "slugs", "the greenhouse"],
@@ -83,6 +88,10 @@ def served(tmp_path_factory: pytest.TempPathFactory, embedder: OnnxMiniLM) -> It
     seeded.context.update_context(project, "features", example)
     seeded.context.update_context(project, "features", example + "\nOne more line.\n")
     seeded.checkpoints.save({"goal": "bake bread", "debug_log": "..." * 50}, "baking")
+    small = {"max_tokens": 1000}  # a small window: a few reliefs for the gauge to show
+    for n in range(12):
+        text = f"{HARBOUR} {filler(n)}"
+        seeded.story.continue_story("harbour", "Go on.", text, small if n == 0 else None)
     for start in range(0, len(TOPICS), 100):
         batch = TOPICS[start : start + 100]
         seeded.memory.remember_batch([MemoryDraft(content=t, namespace="topics") for t in batch])
@@ -299,3 +308,17 @@ def test_open_a_checkpoint(page: Any, tmp_path: Path) -> None:
     assert "bake bread" in page.inner_text("#checkpoint-content")
     assert "EPHEMERAL" in page.inner_text("#parts")
     page.screenshot(path=str(screenshots_folder(tmp_path) / "checkpoint.png"), full_page=True)
+
+
+def test_merge_two_characters_from_the_story_page(page: Any, tmp_path: Path) -> None:
+    page.click("header nav >> text=Stories")
+    page.click("a:has-text('harbour')")
+    page.wait_for_selector("#gauge")
+    page.screenshot(path=str(screenshots_folder(tmp_path) / "story.png"), full_page=True)
+    page.click("#cast >> text=Tobias Reed")
+    page.fill("#merge input[name=other]", "Pim")
+    page.click("#merge button")
+    page.wait_for_selector("text=Corrected (merge).")
+    assert "Pim" in page.inner_text("#aliases")
+    page.click("text=← harbour")
+    assert "Pim" not in [name.strip() for name in page.locator("#cast li a").all_inner_texts()]

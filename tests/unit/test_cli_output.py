@@ -48,4 +48,4 @@ def test_every_command_but_serve_takes_json() -> None:
         options = {option for param in command.params for option in getattr(param, "opts", [])}
         return [] if "--json" in options else [name]
 
-    assert without_json(cli, "loci") == ["loci serve"]
+    assert without_json(cli, "loci") == ["loci serve", "loci ui"]  # the two servers

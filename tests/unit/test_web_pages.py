@@ -6,6 +6,7 @@ toolset kept out of its pages."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,62 @@ def test_a_token_without_a_toolset_is_kept_out_of_its_pages(pages: Pages) -> Non
     assert client.get(f"/ui/checkpoint/{pages.plain}").status_code == 403
     assert "ship the beta" not in client.get(f"/ui/checkpoint/{pages.plain}").text
     assert client.get("/ui/").status_code == 200
+
+
+STORY = (
+    'Tobias Reed mended the nets, and Tobias Reed laughed. "Tide," said Pim, and Pim '
+    "whistled as he worked. Mira Voss rowed in from Port Elder, and Mira Voss waved."
+)
+
+
+@pytest.fixture
+def story(pages: Pages) -> TestClient:
+    """A logged-in client of a server whose store holds the story session `harbour`."""
+    app = build_app(pages.settings, embedder=pages.embedder)
+    app.story.continue_story("harbour", "Begin at the harbour.", STORY)
+    app.close()
+    return pages.client()
+
+
+def test_a_story_page_shows_its_gauge_cast_and_search(story: TestClient) -> None:
+    assert "/ui/story/harbour" in story.get("/ui/stories").text
+    page = story.get("/ui/story/harbour?q=who+mended+the+nets").text
+    assert 'aria-label="Window' in page and "Tobias Reed" in page.split('id="cast"')[1]
+    assert "mended the nets" in page.split('id="story-hits"')[1]
+
+
+def test_a_correction_from_the_character_page(story: TestClient) -> None:
+    page = story.get("/ui/story/harbour/who/Tobias%20Reed").text
+    form = {"form_token": form_token(page), "action": "merge", "name": "Tobias Reed"}
+    answer = story.post(
+        "/ui/story/harbour/correct", data={**form, "other": "Pim"}, headers={"Origin": ORIGIN}
+    )
+    assert answer.status_code == 303
+    after = story.get(answer.headers["location"]).text
+    assert "Corrected (merge)" in after and "Pim" in after.split('id="aliases"')[1]
+
+
+@pytest.mark.parametrize(
+    ("action", "other", "status"),
+    [("merge", "Nobody", 404), ("kind", "ghost", 400), ("explode", "Pim", 400)],
+)
+def test_a_bad_correction_is_a_page_and_changes_nothing(
+    story: TestClient, action: str, other: str, status: int
+) -> None:
+    page = story.get("/ui/story/harbour/who/Pim").text
+    form = {"form_token": form_token(page), "action": action, "name": "Pim", "other": other}
+    answer = story.post("/ui/story/harbour/correct", data=form, headers={"Origin": ORIGIN})
+    assert answer.status_code == status and "problem" in answer.text
+    assert story.get("/ui/story/harbour/who/Pim").text.count("Corrected") == 0
+
+
+def test_a_missing_session_or_name_is_a_page_not_a_crash(story: TestClient) -> None:
+    for path in ("/ui/story/nope", "/ui/story/harbour/who/Nobody", "/ui/story/..%2F..%2Fetc"):
+        answer = story.get(path)
+        assert answer.status_code in (400, 404) and "problem" in answer.text, path
+
+
+def form_token(page: str) -> str:
+    found = re.search(r'name="form_token" value="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)

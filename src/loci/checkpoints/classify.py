@@ -116,6 +116,16 @@ def classify(
     return found
 
 
+def has_path(context: Mapping[str, Any], dotted: str) -> bool:
+    """Whether `context` holds the key at the dotted path (`plan.steps`)."""
+    node: Any = context
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
 def tier_of(path: str, classified: Mapping[str, Classified]) -> Tier:
     """The tier that governs `path`: its own, or its nearest classified ancestor's."""
     while path:

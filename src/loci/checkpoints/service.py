@@ -24,7 +24,7 @@ from loci.checkpoints import store as sql
 from loci.checkpoints.blobs import Blobs
 from loci.checkpoints.budget import BudgetReport, fit
 from loci.checkpoints.chain import Base, Chains
-from loci.checkpoints.classify import Tier, classify, priorities
+from loci.checkpoints.classify import Tier, classify, has_path, priorities
 from loci.checkpoints.models import (
     BudgetInfo,
     CheckpointList,
@@ -266,7 +266,7 @@ class CheckpointService:
         if found is None:
             raise SessionNotFoundError(f"no checkpoint session {session_id}", session_id=session_id)
         context = self.load(session_id=session_id).context
-        if not _has_path(context, context_key):
+        if not has_path(context, context_key):
             return MarkCriticalResult(
                 status="KEY_NOT_FOUND",
                 message=f"the session's newest checkpoint has no key {context_key!r}",
@@ -371,15 +371,6 @@ class CheckpointService:
             budget=_budget(BudgetReport(**report)),
             cleaned_up=[],
         )
-
-
-def _has_path(context: dict[str, Any], dotted: str) -> bool:
-    node: Any = context
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return False
-        node = node[part]
-    return True
 
 
 def _page(limit: int, offset: int) -> tuple[int, int]:

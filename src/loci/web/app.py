@@ -16,6 +16,7 @@ from loci.web.context_pages import ContextPages
 from loci.web.login import Login
 from loci.web.map_page import MapPage
 from loci.web.memories import MemoryPages
+from loci.web.story_pages import StoryPages
 from loci.web.view import PREFIX, GrantLookup, Token, View
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ def build_view(
     drawn = MapPage(view)
     context = ContextPages(view)
     checkpoints = CheckpointPages(view)
+    stories = StoryPages(view)
     routes = [
         Route(f"{PREFIX}/login", login.form, methods=["GET"]),
         Route(f"{PREFIX}/login", login.submit, methods=["POST"]),
@@ -54,6 +56,17 @@ def build_view(
         ),
         Route(f"{PREFIX}/forget", view.guarded(memories.forget_selected, True), methods=["POST"]),
         Route(f"{PREFIX}/map", view.guarded(drawn.map), methods=["GET"]),
+        Route(f"{PREFIX}/stories", view.guarded(stories.sessions, toolset="story")),
+        Route(f"{PREFIX}/story/{{session_id}}", view.guarded(stories.story, toolset="story")),
+        Route(
+            f"{PREFIX}/story/{{session_id}}/who/{{name}}",
+            view.guarded(stories.character, toolset="story"),
+        ),
+        Route(
+            f"{PREFIX}/story/{{session_id}}/correct",
+            view.guarded(stories.correct, True, toolset="story"),
+            methods=["POST"],
+        ),
         Route(f"{PREFIX}/context", view.guarded(context.projects, toolset="context")),
         Route(
             f"{PREFIX}/context/{{project_id}}/{{file_type}}",

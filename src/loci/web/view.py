@@ -89,13 +89,15 @@ class View:
         template: str,
         session: ViewSession | None,
         status: int = 200,
+        toolset: str = "memory",
         **context: Any,
     ) -> Response:
-        """A rendered page with the view's security headers."""
+        """A rendered page with the view's security headers (its forms shown when the session
+        may write to `toolset`)."""
         html = self.templates.get_template(template).render(
             prefix=PREFIX,
             session=session,
-            can_write=session is not None and may(session.grant, "memory", True),
+            can_write=session is not None and may(session.grant, toolset, True),
             signed_in=session is not None and self.token is not None,
             query=request.query_params,
             **context,

@@ -1,0 +1,88 @@
+"""The story pages: the sessions; a session's pressure gauge (its window against its budget,
+and the reliefs over time), its cast and places, its plot threads, and a search of the whole
+story; a character's page with the writer's corrections (rename, merge, split a name off, not
+a character) made from it, as `correct_character` makes them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from loci.story.curation import correct
+from loci.story.lookup import character, entities_of, search
+from loci.web.sessions import ViewSession
+from loci.web.view import PREFIX, View, one_of
+
+#: Characters and places a session's page lists, and hits its search shows.
+CAST_LISTED = 200
+HITS = 10
+
+
+class StoryPages:
+    """The story pages of the view."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+
+    async def sessions(self, request: Request, session: ViewSession) -> Response:
+        """Every story session."""
+        found = await self.view.run(lambda app: app.story.sessions())
+        return self.view.page(request, "story_sessions.html", session, listed=found.sessions)
+
+    async def story(self, request: Request, session: ViewSession) -> Response:
+        """A session: its gauge and reliefs, cast, places, threads, and search hits for `q`."""
+        session_id = str(request.path_params["session_id"])
+        query = (request.query_params.get("q") or "").strip()
+
+        def read(app: Any) -> dict[str, Any]:
+            story = app.story
+            return {
+                "stats": story.stats(session_id),
+                "cast": entities_of(story, session_id, "character", CAST_LISTED),
+                "places": entities_of(story, session_id, "place", CAST_LISTED),
+                "threads": story.plot_threads(session_id),
+                "hits": search(story, session_id, query, None, HITS).hits if query else [],
+            }
+
+        shown = await self.view.run(read)
+        return self.view.page(
+            request, "story.html", session, session_id=session_id, q=query, **shown
+        )
+
+    async def character(self, request: Request, session: ViewSession) -> Response:
+        """What the story says of one character (or place), with the correction forms."""
+        session_id = str(request.path_params["session_id"])
+        name = str(request.path_params["name"])
+        found = await self.view.run(lambda app: character(app.story, session_id, name))
+        return self.view.page(
+            request,
+            "character.html",
+            session,
+            toolset="story",
+            session_id=session_id,
+            entity=found,
+            corrected=request.query_params.get("corrected"),
+        )
+
+    async def correct(self, request: Request, session: ViewSession) -> Response:
+        """Apply a correction from the character page; show the entity as it now stands."""
+        session_id = str(request.path_params["session_id"])
+        form = await request.form()
+        action = one_of(form, "action")
+        found = await self.view.run(
+            lambda app: correct(
+                app.story, session_id, action, one_of(form, "name"), one_of(form, "other")
+            )
+        )
+        return self.view.redirect(
+            f"{PREFIX}/story/{_path(session_id)}/who/{_path(found.name)}?corrected={action}"
+        )
+
+
+def _path(text: str) -> str:
+    """`text` as one segment of a URL path."""
+    from urllib.parse import quote
+
+    return quote(text, safe="")
