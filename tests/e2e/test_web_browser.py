@@ -258,6 +258,11 @@ def test_zoom_the_map_mark_a_search_and_open_a_dot(page: Any, tmp_path: Path) ->
     page.wait_for_selector("#map[data-ready='1']")
     assert page.locator("ul.regions li").count() >= 3
     page.screenshot(path=str(screenshots_folder(tmp_path) / "map.png"), full_page=True)
+    everything = page.locator("#map a.dot").count()
+    page.click("ul.regions a[data-region='0']")  # open a region: its memories alone
+    page.wait_for_selector("nav.trail >> text=region 0")
+    page.wait_for_selector("#map[data-ready='1']")
+    assert 0 < page.locator("#map a.dot").count() < everything
     page.goto(f"{base}/ui/map?q=allotment+shed+key")
     page.wait_for_selector("#map[data-ready='1']")
     dots = page.locator("#map a.dot")

@@ -52,7 +52,17 @@ async def test_regions_and_wander_through_the_client(connect: Connect) -> None:
         )
         unknown = await client.call_tool("regions", {"namespace": "nowhere"})
         bad_size = await client.call_tool("regions", {"min_cluster_size": 1})
+        inside = await client.call_tool("regions", {"parent": "0", "min_cluster_size": 2})
+        no_region = await client.call_tool("regions", {"parent": "7"})
+        bad_path = await client.call_tool("regions", {"parent": "../0"})
+        one_map = await client.call_tool("visualize", {"format": "json", "parent": "0"})
     assert len(found.structured_content["clusters"]) == 3
+    assert [c["path"] for c in found.structured_content["clusters"]] == ["0", "1", "2"]
+    assert inside.structured_content["parent"] == "0"
+    assert inside.structured_content["total_memories"] == 6
+    assert one_map.structured_content["total_memories"] == 6
+    assert tool_error(no_region)["type"] == "not_found"
+    assert tool_error(bad_path)["type"] == "invalid_input"
     assert len(cut.structured_content["clusters"]) == 2
     steps = walk.structured_content["journey"]
     assert len(steps) == 5 and walk.structured_content["random_seed"] == 3

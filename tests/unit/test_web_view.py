@@ -237,3 +237,17 @@ def test_the_mcp_endpoint_still_wants_its_bearer_token(store: Store) -> None:
     client = store.client(store.token)  # a view session is not an MCP credential
     answer = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
     assert answer.status_code == 401
+
+
+@pytest.mark.parametrize(("region", "status"), [("../0", 400), ("x", 400), ("9", 404)])
+def test_a_bad_or_missing_region_of_the_map_is_a_page(
+    store: Store, region: str, status: int
+) -> None:
+    answer = store.client(store.token).get(f"/ui/map?region={region}")
+    assert answer.status_code == status and "problem" in answer.text
+
+
+def test_the_map_draws_every_memory_as_a_link(store: Store) -> None:
+    page = store.client(store.token).get("/ui/map").text
+    assert page.count('class="dot') == 3 and f'href="/ui/m/{store.plain}"' in page
+    assert '<script src="/ui/static/map.js"></script>' in page

@@ -97,6 +97,7 @@ def wander(
 @click.option("--namespace", "-n", help="Only this namespace.")
 @click.option("--min-cluster-size", type=click.IntRange(2, 10_000), default=3, show_default=True)
 @click.option("--num-clusters", type=click.IntRange(1, 200), help="Exactly this many (k-means).")
+@click.option("--parent", metavar="PATH", help="The regions within this one (a path: 2, 2.0).")
 @json_option
 @click.pass_obj
 def regions(
@@ -104,13 +105,15 @@ def regions(
     namespace: str | None,
     min_cluster_size: int,
     num_clusters: int | None,
+    parent: str | None,
     as_json: bool,
 ) -> None:
-    """The subjects memories fall into, with labels, sizes and central memories."""
+    """The subjects memories fall into, with labels, sizes and central memories; with
+    --parent, the regions within one of them (its PATH, the first column)."""
 
     def work() -> None:
         with opened_app(state) as app:
-            found = app.regions.regions(namespace, min_cluster_size, num_clusters)
+            found = app.regions.regions(namespace, min_cluster_size, num_clusters, parent)
         if as_json:
             emit_json(found)
             return
@@ -120,7 +123,7 @@ def regions(
             f"{found.outliers.count} outliers, silhouette {quality}"
         )
         for region in found.clusters:
-            click.echo(f"{region.cluster_id:>3}  {region.size:>5}  {region.label}")
+            click.echo(f"{region.path:>7}  {region.size:>5}  {region.label}")
             click.echo(f"            {region.centroid_memory.content[:90]}")
 
     run(work)
@@ -138,6 +141,7 @@ def regions(
 @click.option("--edges/--no-edges", default=False, help="Join mutual nearest neighbours.")
 @click.option("--max", "max_memories", type=click.IntRange(1, 500), default=100, show_default=True)
 @click.option("--highlight", multiple=True, help="A memory id to ring and name (repeatable).")
+@click.option("--parent", metavar="PATH", help="Only this region, by the regions within it.")
 @click.option(
     "--output",
     "-o",
@@ -153,6 +157,7 @@ def visualize(
     edges: bool,
     max_memories: int,
     highlight: tuple[str, ...],
+    parent: str | None,
     output: Path | None,
     as_json: bool,
 ) -> None:
@@ -160,7 +165,9 @@ def visualize(
 
     def work() -> None:
         with opened_app(state) as app:
-            drawn = app.maps.visualize(form, namespace, edges, max_memories, list(highlight))
+            drawn = app.maps.visualize(
+                form, namespace, edges, max_memories, list(highlight), parent
+            )
         if as_json or form == "json":  # --json: the whole result, the drawing inside it
             text = drawn.model_dump_json(indent=2, exclude_none=True) + "\n"
         else:

@@ -24,6 +24,13 @@ from loci.spatial.models import (
 EXPLORING = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=False)
 
 Scope = Annotated[Namespace | None, Field(description="Only this namespace (default: all).")]
+RegionPath = Annotated[
+    str,
+    Field(
+        pattern=r"^\d{1,3}(\.\d{1,3}){0,7}$",
+        description="A region's `path` from `regions` (2, 2.0, ...): the regions within it.",
+    ),
+]
 
 
 def register(server: Any, provider: AppProvider, settings: Settings) -> None:
@@ -84,13 +91,15 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             int | None,
             Field(ge=1, le=MAX_CLUSTERS, description="Cut into exactly this many (k-means)."),
         ] = None,
+        parent: RegionPath | None = None,
     ) -> RegionsResult:
         """The subjects memories fall into: density clustering finds the regions and how many
         there are; each gets a label from the words that set it apart, its most central memory,
-        samples and a coherence score; memories in no region are outliers. Cached until the
-        memories change."""
+        samples and a coherence score; memories in no region are outliers. A level with fewer
+        than a handful of regions has its largest split into those within it. Pass a region's
+        `path` as `parent` to see the regions within it. Cached until the memories change."""
         return provider.call(
-            lambda app: app.regions.regions(namespace, min_cluster_size, num_clusters)
+            lambda app: app.regions.regions(namespace, min_cluster_size, num_clusters, parent)
         )
 
     def visualize(
@@ -109,13 +118,15 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             list[MemoryId],
             Field(max_length=MAX_MAP_MEMORIES, description="Memories to ring and name."),
         ] = [],  # noqa: B006 - never mutated; a list is what the schema shows
+        parent: RegionPath | None = None,
     ) -> VisualizeResult:
         """A 2-D map of memories (t-SNE layout) coloured by the regions `regions` finds, as
         JSON coordinates, a Mermaid flowchart or an SVG picture with labels and a legend. A
-        scope larger than max_memories shows every region's most central memories."""
+        scope larger than max_memories shows every region's most central memories. With
+        `parent`, the map of that region alone, coloured by the regions within it."""
         return provider.call(
             lambda app: app.maps.visualize(
-                format, namespace, include_edges, max_memories, highlight_ids
+                format, namespace, include_edges, max_memories, highlight_ids, parent
             )
         )
 

@@ -69,7 +69,7 @@ def cluster(
     if num_clusters is None:
         labels[similarity < OUTLIER_SIMILARITY] = -1
         labels = _drop_small(labels, min_cluster_size)
-    return _numbered(vectors, labels)
+    return numbered(vectors, labels)
 
 
 def silhouette(vectors: FloatMatrix, clustering: Clustering) -> float | None:
@@ -182,7 +182,7 @@ def _drop_small(labels: Labels, min_size: int) -> Labels:
     return labels
 
 
-def _numbered(vectors: FloatMatrix, labels: Labels) -> Clustering:
+def numbered(vectors: FloatMatrix, labels: Labels) -> Clustering:
     """Regions renumbered 0.. by size (largest first, then by first member), empty ones gone."""
     present = [int(r) for r in np.unique(labels) if r >= 0]
     order = sorted(present, key=lambda r: (-int(np.sum(labels == r)), int(np.argmax(labels == r))))

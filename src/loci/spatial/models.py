@@ -50,7 +50,12 @@ REGION_SAMPLES = 3
 class Region(BaseModel):
     """A region of the memory space: memories about one subject."""
 
-    cluster_id: int = Field(description="0 for the largest region.")
+    cluster_id: int = Field(description="0 for the largest region (of its level).")
+    path: str = Field(
+        default="",
+        description="Where the region is in the tree: `2` for region 2, `2.0` for region 0 "
+        "within it (pass it as `parent` to see the regions within this one).",
+    )
     label: str = Field(description="The words that set this region apart from the others.")
     keywords: list[str]
     size: int
@@ -77,6 +82,9 @@ class RegionsResult(BaseModel):
         "with fewer than two regions."
     )
     cached: bool = Field(description="True when answered from the last clustering.")
+    parent: str | None = Field(
+        default=None, description="The region these are within (None: the whole scope)."
+    )
 
 
 class WanderStep(BaseModel):

@@ -13,10 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from loci import fields
+from loci.errors import NotFoundError
 from loci.memory.models import MemoryRef
 from loci.search.engine import MemoryEngine
-from loci.spatial.clustering import Clustering, cluster, coherence, silhouette
+from loci.spatial.clustering import Clustering, coherence, silhouette
 from loci.spatial.labels import region_labels
+from loci.spatial.levels import level, parse_path
 from loci.spatial.models import (
     MAX_CLUSTERS,
     MIN_CLUSTER_SIZE_RANGE,
@@ -28,8 +30,8 @@ from loci.spatial.models import (
 )
 from loci.spatial.space import MemorySpace, fingerprint, load_space
 
-#: Clusterings kept (one per scope and parameters).
-CACHED_MAPS = 8
+#: Clusterings kept (one per scope, parameters and parent region).
+CACHED_MAPS = 16
 #: Characters of a sample text.
 SAMPLE_CHARS = 200
 
@@ -43,7 +45,7 @@ class RegionMap:
     result: RegionsResult
 
 
-_Key = tuple[str | None, int, int | None]
+_Key = tuple[str | None, int, int | None, tuple[int, ...]]
 
 
 class RegionsService:
@@ -59,18 +61,22 @@ class RegionsService:
         namespace: str | None = None,
         min_cluster_size: int = 3,
         num_clusters: int | None = None,
+        parent: str | None = None,
     ) -> RegionsResult:
-        """The regions of `namespace` (every namespace when None)."""
-        return self.region_map(namespace, min_cluster_size, num_clusters).result
+        """The regions of `namespace` (every namespace when None), or those within the region
+        `parent` (a path such as `2.0`, see `levels`)."""
+        return self.region_map(namespace, min_cluster_size, num_clusters, parent).result
 
     def region_map(
         self,
         namespace: str | None = None,
         min_cluster_size: int = 3,
         num_clusters: int | None = None,
+        parent: str | None = None,
     ) -> RegionMap:
-        """The scope's memories and regions, from the cache while the scope is unchanged."""
-        key = self._key(namespace, min_cluster_size, num_clusters)
+        """The memories and regions of the scope (or of the region `parent` within it), from
+        the cache while the scope is unchanged."""
+        key = self._key(namespace, min_cluster_size, num_clusters, parent)
         with self._engine.db.locked() as conn:
             if key[0] is not None:
                 self._engine.require_namespace(conn, key[0])
@@ -79,8 +85,12 @@ class RegionsService:
                 kept = self._maps.get(key)
             if kept is not None and kept[0] == current:
                 return RegionMap(kept[1].space, kept[1].clustering, _as_cached(kept[1].result))
-            space = load_space(conn, key[0])
-        found = _map_of(space, key[1], key[2])
+            space = load_space(conn, key[0]) if not key[3] else None
+        if space is None:  # the region's memories, from the level above (cached in turn)
+            above = ".".join(str(step) for step in key[3][:-1]) or None
+            outer = self.region_map(namespace, min_cluster_size, num_clusters, above)
+            space = _inside(outer, key[3][-1], ".".join(str(step) for step in key[3]))
+        found = _map_of(space, key[1], key[2], ".".join(str(step) for step in key[3]) or None)
         with self._lock:
             self._maps.pop(key, None)
             self._maps[key] = (current, found)
@@ -89,7 +99,9 @@ class RegionsService:
         return found
 
     @staticmethod
-    def _key(namespace: str | None, min_cluster_size: int, num_clusters: int | None) -> _Key:
+    def _key(
+        namespace: str | None, min_cluster_size: int, num_clusters: int | None, parent: str | None
+    ) -> _Key:
         scope = fields.namespace(namespace) if namespace is not None else None
         low, high = MIN_CLUSTER_SIZE_RANGE
         size = fields.bounded_int(min_cluster_size, low, high, "min_cluster_size")
@@ -98,19 +110,33 @@ class RegionsService:
             if num_clusters is not None
             else None
         )
-        return scope, size, count
+        return scope, size, count, tuple(parse_path(parent)) if parent is not None else ()
+
+
+def _inside(outer: RegionMap, region: int, path: str) -> MemorySpace:
+    """The memories of region `region` of `outer`."""
+    if region >= outer.clustering.count:
+        raise NotFoundError(
+            f"no region {path}: its level has {outer.clustering.count} regions",
+            parent=path,
+        )
+    return outer.space.subset(np.flatnonzero(outer.clustering.labels == region))
 
 
 def _as_cached(result: RegionsResult) -> RegionsResult:
     return result.model_copy(update={"cached": True})
 
 
-def _map_of(space: MemorySpace, min_cluster_size: int, num_clusters: int | None) -> RegionMap:
-    clustering = cluster(space.vectors, min_cluster_size, num_clusters)
+def _map_of(
+    space: MemorySpace, min_cluster_size: int, num_clusters: int | None, parent: str | None
+) -> RegionMap:
+    clustering = level(space.vectors, min_cluster_size, num_clusters)
     keywords = region_labels(space.contents, clustering.labels, clustering.count)
     tightness = coherence(space.vectors, clustering)
     regions = [
-        _region(space, clustering, number, keywords[number], tightness[number])
+        _region(space, clustering, number, keywords[number], tightness[number]).model_copy(
+            update={"path": f"{parent}.{number}" if parent else str(number)}
+        )
         for number in range(clustering.count)
     ]
     outliers = np.flatnonzero(clustering.labels < 0)
@@ -123,6 +149,7 @@ def _map_of(space: MemorySpace, min_cluster_size: int, num_clusters: int | None)
         total_memories=len(space),
         clustering_quality=_rounded(silhouette(space.vectors, clustering)),
         cached=False,
+        parent=parent,
     )
     return RegionMap(space, clustering, result)
 

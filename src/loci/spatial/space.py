@@ -29,6 +29,17 @@ class MemorySpace:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def subset(self, rows: npt.NDArray[np.int64]) -> MemorySpace:
+        """The memories of `rows`, in their order."""
+        picked = rows.tolist()
+        return MemorySpace(
+            [self.seqs[r] for r in picked],
+            [self.ids[r] for r in picked],
+            [self.contents[r] for r in picked],
+            [self.importance[r] for r in picked],
+            self.vectors[rows],
+        )
+
     @cached_property
     def row_of(self) -> dict[int, int]:
         """The row of each memory seq."""

@@ -49,8 +49,10 @@ class VisualizeService:
         include_edges: bool = False,
         max_memories: int = 100,
         highlight_ids: Sequence[str] = (),
+        parent: str | None = None,
     ) -> VisualizeResult:
-        """A map of up to `max_memories` memories of the scope, as json, mermaid or svg."""
+        """A map of up to `max_memories` memories of the scope (or of the region `parent`
+        within it, coloured by the regions within that one), as json, mermaid or svg."""
         if format not in MAP_FORMATS:
             raise InvalidInputError(
                 f"format must be one of {', '.join(MAP_FORMATS)}", field="format"
@@ -61,7 +63,7 @@ class VisualizeService:
                 f"at most {MAX_MAP_MEMORIES} highlight_ids", field="highlight_ids"
             )
         wanted = [fields.memory_id(i, "highlight_ids") for i in highlight_ids]
-        found = self._regions.region_map(namespace)
+        found = self._regions.region_map(namespace, parent=parent)
         rows = _chosen(found, max_memories, _rows_of(found, wanted))
         nodes, clusters, edges = _drawn(found, rows, set(wanted), include_edges)
         result = VisualizeResult(

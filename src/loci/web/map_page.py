@@ -1,7 +1,8 @@
 """The map page: `visualize`'s picture of the memory space, drawn as SVG on the server (each
 dot a link to its memory, its text shown on hover) and made zoomable and pannable by a small
 script of the view's own. A search marks its hits on the same picture: the map is drawn
-without them, so that the layout stays the one the store gives at every opening."""
+without them, so that the layout stays the one the store gives at every opening. Opening a
+region draws its memories alone, coloured by the regions within it (`spatial.levels`)."""
 
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ class MapPage:
         if namespace is not None and owned is not None and namespace not in owned:
             raise NotFoundError(f"no namespace {namespace} for this token")
         query = (params.get("q") or "").strip()
+        region = params.get("region") or None
         drawn = await self.view.run(
-            lambda app: app.maps.visualize("json", namespace, False, MAX_MAP_MEMORIES)
+            lambda app: app.maps.visualize("json", namespace, False, MAX_MAP_MEMORIES, (), region)
         )
         hits: list[str] = []
         if query:
@@ -55,4 +57,12 @@ class MapPage:
             namespace=namespace,
             namespaces=[n for n in listed if owned is None or n.name in owned],
             q=query,
+            region=region,
+            trail=_trail(region),
         )
+
+
+def _trail(region: str | None) -> list[str]:
+    """The paths from the top down to `region` (`2.0.1` -> `2`, `2.0`, `2.0.1`)."""
+    steps = region.split(".") if region else []
+    return [".".join(steps[: n + 1]) for n in range(len(steps))]
