@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -33,7 +34,7 @@ from sklearn.cluster import KMeans
 from sklearn.manifold import trustworthiness
 from sklearn.metrics import adjusted_rand_score
 
-from bench_memory import QUERIES, fill, novel_sentences
+from bench_memory import LOCOMO, NOVELS, QUERIES, fill, novel_sentences
 from loci.app import build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
 from loci.memory.models import MemoryDraft
@@ -47,12 +48,59 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--levels-only", action="store_true", help="only the levels' figures")
     args = parser.parse_args()
     embedder = OnnxMiniLM()
     embedder.load()
+    levels(embedder)
+    if args.levels_only:
+        return
     speed(embedder, args.size, args.repeat)
     visualize_cold(embedder)
     quality(embedder)
+
+
+def levels(embedder: OnnxMiniLM) -> None:
+    """Regions within regions on 10,000 memories: two novels' sentences (4,000 each at most)
+    and 2,000 chat turns of the LoCoMo dev file, for each pair of novels. Per level: how many
+    regions, and how pure the top level's are (the share of each region's largest source)."""
+    from loci.evaluation import locomo
+    from loci.spatial.levels import level
+
+    if not LOCOMO.exists():
+        print("levels: ../shared is not beside the repository; skipped")
+        return
+    chats = [m.text for c in locomo.load(LOCOMO) for m in c.messages][:2000]
+    books = sorted(NOVELS.glob("*.txt"))
+    for first, second in ((books[0], books[1]), (books[2], books[3])):
+        texts, sources = list(chats), ["chat"] * len(chats)
+        for book in (first, second):
+            sentences = _sentences_of(book)[500:4500]  # past the front matter
+            texts += sentences
+            sources += [book.stem] * len(sentences)
+        vectors = embedder.embed(texts)
+        began = time.perf_counter()
+        top = level(vectors, 3, None)
+        seconds = time.perf_counter() - began
+        inner = [
+            level(vectors[top.labels == region], 3, None).count for region in range(top.count)
+        ]
+        purity = [
+            max(np.unique(np.array(sources)[top.labels == r], return_counts=True)[1])
+            / np.sum(top.labels == r)
+            for r in range(top.count)
+        ]
+        print(
+            f"levels, {first.stem} + {second.stem} + chat ({len(texts)} memories): top level "
+            f"{top.count} regions in {seconds:.1f} s (purity {np.mean(purity):.2f}); within "
+            f"them {min(inner)}-{max(inner)} regions, median {int(np.median(inner))} "
+            "(target: a handful to a few dozen at every level)"
+        )
+
+
+def _sentences_of(book: Path) -> list[str]:
+    text = book.read_bytes().decode("cp1252", errors="replace").replace("\r\n", " ")
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if len(s.split()) > 4]
 
 
 def speed(embedder: OnnxMiniLM, size: int, repeat: int) -> None:
