@@ -82,9 +82,7 @@ def levels(embedder: OnnxMiniLM) -> None:
         began = time.perf_counter()
         top = level(vectors, 3, None)
         seconds = time.perf_counter() - began
-        inner = [
-            level(vectors[top.labels == region], 3, None).count for region in range(top.count)
-        ]
+        inner = [level(vectors[top.labels == region], 3, None).count for region in range(top.count)]
         purity = [
             max(np.unique(np.array(sources)[top.labels == r], return_counts=True)[1])
             / np.sum(top.labels == r)

@@ -327,3 +327,28 @@ def test_merge_two_characters_from_the_story_page(page: Any, tmp_path: Path) -> 
     assert "Pim" in page.inner_text("#aliases")
     page.click("text=← harbour")
     assert "Pim" not in [name.strip() for name in page.locator("#cast li a").all_inner_texts()]
+
+
+def test_export_and_import_with_progress(page: Any, tmp_path: Path) -> None:
+    page.click("header nav >> text=Export and import")
+    page.select_option("#export select[name=namespace]", "topics")
+    with page.expect_download() as started:
+        page.click("#export button")
+    saved = tmp_path / "topics.json"
+    started.value.save_as(saved)
+    assert saved.stat().st_size > 10_000
+    page.set_input_files("#import-file", str(saved))
+    page.click("#import button")
+    page.wait_for_selector("h1:has-text('Import done')", timeout=120_000)
+    assert "200 skipped as already stored" in page.inner_text("#import-state")
+    assert page.get_attribute("#import-progress", "value") == "200"
+
+
+def test_hostile_text_on_the_map_is_text(page: Any) -> None:
+    page.goto(page.url.split("/ui/")[0] + "/ui/map?namespace=odd")
+    page.wait_for_selector("#map[data-ready='1']")
+    labels = page.locator("#map a.dot").evaluate_all("dots => dots.map(d => d.dataset.label)")
+    assert sorted(labels) == sorted(HOSTILE)
+    page.locator("#map a.dot").first.focus()  # as a keyboard reaches it
+    assert page.inner_text("#map-hover") in HOSTILE
+    assert page.locator("#map img").count() == 0 and page.dialogs == []

@@ -4,7 +4,9 @@ a limited or revoked token reaches. The browser tests click through the same pag
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -251,3 +253,74 @@ def test_the_map_draws_every_memory_as_a_link(store: Store) -> None:
     page = store.client(store.token).get("/ui/map").text
     assert page.count('class="dot') == 3 and f'href="/ui/m/{store.plain}"' in page
     assert '<script src="/ui/static/map.js"></script>' in page
+
+
+def _import_done(client: TestClient, location: str) -> str:
+    """The import's page once it says it is done (polled, within a bounded time)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        page = client.get(location).text
+        if "Import done" in page:
+            return page
+        time.sleep(0.05)  # the job runs in the server's thread; its page is polled
+    raise AssertionError("the import did not finish in time")
+
+
+def test_export_forget_then_import_restores_what_was_forgotten(store: Store) -> None:
+    client = store.client(store.token)
+    answer = client.get("/ui/export?namespace=default&vectors=on")
+    assert answer.status_code == 200
+    assert answer.headers["content-disposition"].startswith('attachment; filename="loci-default-')
+    exported = json.loads(answer.content)
+    assert {m["content"] for m in exported["memories"]} == {
+        "The spare key is under the blue pot.",
+        HOSTILE,
+    }
+    token = form_token(client.get("/ui/transfer").text)
+    forgot = client.post(
+        f"/ui/m/{store.plain}/forget", data={"form_token": token}, headers={"Origin": ORIGIN}
+    )
+    assert forgot.status_code == 303
+    form = {"form_token": token, "namespace": ""}
+    answer = client.post(
+        "/ui/import",
+        data={**form, "skip_duplicates": "on"},
+        files={"file": ("export.json", answer.content, "application/json")},
+        headers={"Origin": ORIGIN},
+    )
+    assert answer.status_code == 303 and answer.headers["location"].startswith("/ui/import/")
+    done = _import_done(client, answer.headers["location"])
+    assert "1 imported, 1 skipped as already stored" in done
+    assert store.content_of(store.plain) == "The spare key is under the blue pot."  # same id
+    other = store.client(store.token)  # another session does not see the job
+    assert other.get(answer.headers["location"]).status_code == 404
+
+
+@pytest.mark.parametrize("payload", [b"not json", b"[]", b'{"memories": 3}'])
+def test_a_file_that_is_not_an_export_is_refused(store: Store, payload: bytes) -> None:
+    client = store.client(store.token)
+    form = {"form_token": form_token(client.get("/ui/transfer").text)}
+    answer = client.post(
+        "/ui/import",
+        data=form,
+        files={"file": ("x.json", payload, "application/json")},
+        headers={"Origin": ORIGIN},
+    )
+    assert answer.status_code == 400 and "problem" in answer.text
+
+
+def test_limited_tokens_export_and_import_only_their_own(store: Store) -> None:
+    worker = store.client(store.work_only)
+    assert worker.get("/ui/export").status_code == 400  # every namespace: not theirs
+    assert worker.get("/ui/export?namespace=default").status_code == 404
+    assert "Deploys happen" in worker.get("/ui/export?namespace=work").text
+    reader = store.client(store.read_only)
+    page = reader.get("/ui/transfer").text
+    assert 'id="import"' not in page
+    answer = reader.post(
+        "/ui/import",
+        data={"form_token": form_token(page)},
+        files={"file": ("x.json", b"{}", "application/json")},
+        headers={"Origin": ORIGIN},
+    )
+    assert answer.status_code == 403

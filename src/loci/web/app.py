@@ -17,6 +17,7 @@ from loci.web.login import Login
 from loci.web.map_page import MapPage
 from loci.web.memories import MemoryPages
 from loci.web.story_pages import StoryPages
+from loci.web.transfer_pages import TransferPages
 from loci.web.view import PREFIX, GrantLookup, Token, View
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def build_view(
     context = ContextPages(view)
     checkpoints = CheckpointPages(view)
     stories = StoryPages(view)
+    transfer = TransferPages(view)
     routes = [
         Route(f"{PREFIX}/login", login.form, methods=["GET"]),
         Route(f"{PREFIX}/login", login.submit, methods=["POST"]),
@@ -56,6 +58,10 @@ def build_view(
         ),
         Route(f"{PREFIX}/forget", view.guarded(memories.forget_selected, True), methods=["POST"]),
         Route(f"{PREFIX}/map", view.guarded(drawn.map), methods=["GET"]),
+        Route(f"{PREFIX}/transfer", view.guarded(transfer.form), methods=["GET"]),
+        Route(f"{PREFIX}/export", view.guarded(transfer.export), methods=["GET"]),
+        Route(f"{PREFIX}/import", view.guarded(transfer.start_import, True), methods=["POST"]),
+        Route(f"{PREFIX}/import/{{job_id}}", view.guarded(transfer.progress), methods=["GET"]),
         Route(f"{PREFIX}/stories", view.guarded(stories.sessions, toolset="story")),
         Route(f"{PREFIX}/story/{{session_id}}", view.guarded(stories.story, toolset="story")),
         Route(
