@@ -324,3 +324,29 @@ def test_limited_tokens_export_and_import_only_their_own(store: Store) -> None:
         headers={"Origin": ORIGIN},
     )
     assert answer.status_code == 403
+
+
+def test_without_a_token_on_loopback_the_view_needs_no_login(
+    home: Path, embedder: OnnxMiniLM
+) -> None:
+    settings = load_settings(home=home, http_auth="none")
+    seeded = build_app(settings, embedder=embedder)
+    memory_id = seeded.memory.remember(MemoryDraft(content="Water the ferns.")).id
+    client = TestClient(build_http_app(settings, embedder), base_url=ORIGIN)
+    page = client.get(f"/ui/m/{memory_id}")
+    assert page.status_code == 200 and "Log out" not in page.text
+    answer = client.post(
+        f"/ui/m/{memory_id}",
+        data={"form_token": form_token(page.text), "content": "Water the ferns weekly."},
+        headers={"Origin": ORIGIN},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    assert seeded.memory.get(memory_id).content == "Water the ferns weekly."
+    refused = client.post(
+        f"/ui/m/{memory_id}/forget",
+        data={"form_token": form_token(page.text)},
+        headers={"Origin": "http://evil.example"},
+    )
+    assert refused.status_code == 403
+    seeded.close()

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from loci.access.grant import Grant
-from loci.errors import ForbiddenError, LociError
+from loci.errors import LociError
 from loci.web import security
 from loci.web.sessions import SESSION_COOKIE, ViewSession, ViewSessions
 
@@ -73,6 +73,7 @@ class View:
         self.grants = grants
         self.allowed_hosts = allowed_hosts
         self.sessions = ViewSessions()
+        self._anonymous = ViewSession(grant=None, presented=None)
         self.templates = jinja2.Environment(
             loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
             autoescape=True,  # every value is escaped unless a template says otherwise
@@ -137,12 +138,12 @@ class View:
         return endpoint
 
     async def visitor(self, request: Request) -> ViewSession | None:
-        """The request's live session; with no token to ask for, one is opened at once. A
+        """The request's live session; with no token to ask for, the server's one session. A
         named token revoked since its session began ends the session."""
+        if self.token is None:  # loopback without a token: one person, one session
+            return self._anonymous
         session_id = request.cookies.get(SESSION_COOKIE)
         session = self.sessions.get(session_id)
-        if session is None and self.token is None:
-            session = ViewSession(grant=None, presented=None)
         named = None if session is None else session.presented
         if named is not None and self.grants is not None and await self.grants(named) is None:
             self.sessions.end(session_id)
@@ -180,8 +181,3 @@ def one_of(form: Mapping[str, Any], name: str) -> str:
     """A form's field as text (missing: empty)."""
     value = form.get(name, "")
     return value if isinstance(value, str) else ""
-
-
-def forbidden(what: str) -> ForbiddenError:
-    """The error of a session that may not see or change `what`."""
-    return ForbiddenError(f"this token may not reach {what}")
