@@ -36,7 +36,7 @@ class Pages:
         project = app.context.init_project(str(folder), "garden-app")
         self.project = project.project_id
         example = app.context.templates.get("features").example()
-        first = example + "\n<script>alert('doc')</script>\n"
+        first = example + "\n<script>alert('doc')</script>\n\n[a link](javascript:alert(1))\n"
         assert app.context.update_context(self.project, "features", first).status == "success"
         second = first.replace("\n## ", "\n## ", 1) + "\nA line added in the second version.\n"
         assert app.context.update_context(self.project, "features", second).status == "success"
@@ -78,6 +78,7 @@ def test_a_file_is_rendered_with_its_raw_html_escaped(pages: Pages) -> None:
     assert "<script>alert('doc')</script>" not in page
     assert "&lt;script&gt;alert(" in page
     assert "<h2>" in page  # the Markdown is rendered
+    assert 'href="javascript:' not in page  # and its unsafe links are not links
     assert "version 2 of 2" in page and "Valid against" in page
 
 
