@@ -127,7 +127,7 @@ def search(page: Any, words: str) -> None:
 
 def test_search_open_and_edit_a_memory(page: Any, tmp_path: Path) -> None:
     shots = screenshots_folder(tmp_path)
-    page.screenshot(path=str(shots / "memories.png"), full_page=True)
+    page.screenshot(path=str(shots / "memories.png"))
     search(page, "where is the shed key?")
     first = page.locator("ol.memories li a.text").first
     assert "spare key" in first.inner_text()
