@@ -72,10 +72,11 @@ def serve(state: CliState, transport: str, host: str | None, port: int | None) -
 @click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
 @click.pass_obj
 def ui(state: CliState, port: int | None, no_browser: bool) -> None:
-    """Open the web view of the memory in the default browser: search, browse, edit and
-    forget memories. It is served on this machine's loopback address by the HTTP server
-    (which also serves MCP at /mcp) until Ctrl-C; the browser is let in by a one-time link,
-    so the token never appears in the address bar."""
+    """Open the web view in the default browser: search, browse, edit, forget, export and
+    import memories; their map, region within region; stories and their cast; context files
+    and their changes; checkpoints. It is served on this machine's loopback address by the
+    HTTP server (which also serves MCP at /mcp) until Ctrl-C; the browser is let in by a
+    one-time link, so the token never appears in the address bar."""
     from loci.cli.launch import serve_over_http
     from loci.cli.view_link import opener
 
