@@ -349,6 +349,9 @@ def test_hostile_text_on_the_map_is_text(page: Any) -> None:
     page.wait_for_selector("#map[data-ready='1']")
     labels = page.locator("#map a.dot").evaluate_all("dots => dots.map(d => d.dataset.label)")
     assert sorted(labels) == sorted(HOSTILE)
+    for dot in page.locator("#map a.dot").all():  # in the corners: nothing lies over them
+        dot.hover()
+        assert page.inner_text("#map-hover") == dot.get_attribute("data-label")
     page.locator("#map a.dot").first.focus()  # as a keyboard reaches it
     assert page.inner_text("#map-hover") in HOSTILE
     assert page.locator("#map img").count() == 0 and page.dialogs == []
