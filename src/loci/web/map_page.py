@@ -9,10 +9,9 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from loci.errors import NotFoundError
 from loci.spatial.models import MAX_MAP_MEMORIES
 from loci.web.sessions import ViewSession
-from loci.web.view import View, namespaces_of
+from loci.web.view import View, scope_of
 
 #: Hits of a search marked on the map.
 HITS = 10
@@ -29,12 +28,7 @@ class MapPage:
     async def map(self, request: Request, session: ViewSession) -> Response:
         """The map of a namespace (or every one), with the hits of `q` marked."""
         params = request.query_params
-        owned = namespaces_of(session.grant)
-        namespace = params.get("namespace") or None
-        if owned is not None and namespace is None:
-            namespace = min(owned) if owned else None
-        if namespace is not None and owned is not None and namespace not in owned:
-            raise NotFoundError(f"no namespace {namespace} for this token")
+        namespace = scope_of(session.grant, params.get("namespace") or None)
         query = (params.get("q") or "").strip()
         region = params.get("region") or None
         drawn = await self.view.run(
@@ -45,7 +39,6 @@ class MapPage:
             found = await self.view.run(lambda app: app.memory.recall(query, HITS, namespace))
             hits = [hit.id for hit in found.memories]
         on_map = {node.id for node in drawn.nodes or []}
-        listed = await self.view.run(lambda app: app.catalog.namespaces("list").namespaces or [])
         return self.view.page(
             request,
             "map.html",
@@ -55,7 +48,7 @@ class MapPage:
             hits=set(hits),
             off_map=[hit for hit in hits if hit not in on_map],
             namespace=namespace,
-            namespaces=[n for n in listed if owned is None or n.name in owned],
+            namespaces=await self.view.namespaces(session),
             q=query,
             region=region,
             trail=_trail(region),

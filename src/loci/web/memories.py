@@ -13,7 +13,7 @@ from loci.errors import InvalidInputError, NotFoundError
 from loci.memory.models import Memory
 from loci.storage.memory_pages import Shown
 from loci.web.sessions import ViewSession
-from loci.web.view import PREFIX, View, namespaces_of, one_of, visible
+from loci.web.view import PREFIX, View, one_of, scope_of, visible
 
 #: Hits a search shows, and memories a page shows.
 SEARCH_LIMIT = 20
@@ -31,18 +31,12 @@ class MemoryPages:
     async def listing(self, request: Request, session: ViewSession) -> Response:
         """Search results for `q`, or a page of memories by the filters given."""
         params = request.query_params
-        owned = namespaces_of(session.grant)
-        namespace = params.get("namespace") or None
-        if owned is not None and namespace is None:
-            namespace = min(owned) if owned else None
-        if namespace is not None and owned is not None and namespace not in owned:
-            raise NotFoundError(f"no namespace {namespace} for this token")
+        namespace = scope_of(session.grant, params.get("namespace") or None)
         query = (params.get("q") or "").strip()
         tag = params.get("tag") or None
         explain = params.get("explain") == "on"
-        listed = await self.view.run(lambda app: app.catalog.namespaces("list").namespaces or [])
         context: dict[str, Any] = {
-            "namespaces": [n for n in listed if owned is None or n.name in owned],
+            "namespaces": await self.view.namespaces(session),
             "namespace": namespace,
             "tag": tag,
             "q": query,
@@ -59,7 +53,7 @@ class MemoryPages:
             context["memories"] = found.memories
         else:
             shown = Shown(
-                namespaces=frozenset({namespace}) if namespace else owned,
+                namespaces=frozenset({namespace}) if namespace else None,
                 tag=tag,
                 min_importance=_number(params.get("min_importance"), "min_importance") or 0.0,
                 since=params.get("since") or None,

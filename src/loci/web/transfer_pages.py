@@ -67,14 +67,12 @@ class TransferPages:
 
     async def form(self, request: Request, session: ViewSession) -> Response:
         """The export and import forms."""
-        owned = namespaces_of(session.grant)
-        listed = await self.view.run(lambda app: app.catalog.namespaces("list").namespaces or [])
         return self.view.page(
             request,
             "transfer.html",
             session,
-            namespaces=[n for n in listed if owned is None or n.name in owned],
-            limited=owned is not None,
+            namespaces=await self.view.namespaces(session),
+            limited=namespaces_of(session.grant) is not None,
         )
 
     async def export(self, request: Request, session: ViewSession) -> Response:

@@ -16,13 +16,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from loci.access.grant import Grant
-from loci.errors import LociError
+from loci.errors import LociError, NotFoundError
 from loci.web import security
 from loci.web.sessions import SESSION_COOKIE, ViewSession, ViewSessions
 
 if TYPE_CHECKING:
     from loci.app import App
     from loci.mcp.provider import AppProvider
+    from loci.memory.models import NamespaceInfo
 
 T = TypeVar("T")
 #: Where the view is served.
@@ -79,6 +80,11 @@ class View:
             autoescape=True,  # every value is escaped unless a template says otherwise
             undefined=jinja2.StrictUndefined,
         )
+
+    async def namespaces(self, session: ViewSession) -> list[NamespaceInfo]:
+        """The namespaces the session sees, with their counts."""
+        listed = await self.run(lambda app: app.catalog.namespaces("list").namespaces or [])
+        return [item for item in listed if visible(session.grant, item.name)]
 
     async def run(self, work: Callable[[App], T]) -> T:
         """`work` on the App in a worker thread, serialised with the MCP tools' calls."""
@@ -175,6 +181,19 @@ def visible(grant: Grant | None, namespace: str) -> bool:
     """Whether a session of `grant` sees memories of `namespace`."""
     owned = namespaces_of(grant)
     return owned is None or namespace in owned
+
+
+def scope_of(grant: Grant | None, asked: str | None) -> str | None:
+    """The namespace a page shows: the one asked for, if the session sees it (None: every
+    one; a token limited to some namespaces, asking for none, gets its first)."""
+    owned = namespaces_of(grant)
+    if owned is None:
+        return asked
+    if asked is None:
+        return min(owned) if owned else None
+    if asked not in owned:
+        raise NotFoundError(f"no namespace {asked} for this token")
+    return asked
 
 
 def one_of(form: Mapping[str, Any], name: str) -> str:
