@@ -77,6 +77,7 @@ class RegionsService:
         """The memories and regions of the scope (or of the region `parent` within it), from
         the cache while the scope is unchanged."""
         key = self._key(namespace, min_cluster_size, num_clusters, parent)
+        path = ".".join(str(step) for step in key[3]) or None  # `parent`, as checked
         with self._engine.db.locked() as conn:
             if key[0] is not None:
                 self._engine.require_namespace(conn, key[0])
@@ -85,12 +86,13 @@ class RegionsService:
                 kept = self._maps.get(key)
             if kept is not None and kept[0] == current:
                 return RegionMap(kept[1].space, kept[1].clustering, _as_cached(kept[1].result))
-            space = load_space(conn, key[0]) if not key[3] else None
-        if space is None:  # the region's memories, from the level above (cached in turn)
-            above = ".".join(str(step) for step in key[3][:-1]) or None
+            space = load_space(conn, key[0]) if path is None else None
+        if path is not None:  # a region's memories, from the level above (cached in turn)
+            above = path.rpartition(".")[0] or None
             outer = self.region_map(namespace, min_cluster_size, num_clusters, above)
-            space = _inside(outer, key[3][-1], ".".join(str(step) for step in key[3]))
-        found = _map_of(space, key[1], key[2], ".".join(str(step) for step in key[3]) or None)
+            space = _inside(outer, key[3][-1], path)
+        assert space is not None  # read above, or the region's
+        found = _map_of(space, key[1], key[2], path)
         with self._lock:
             self._maps.pop(key, None)
             self._maps[key] = (current, found)
