@@ -39,9 +39,9 @@ def page(
     their moment last), and the cursor of the next page (None: this is the last)."""
     where, params = _conditions(shown)
     if after is not None:
-        before, beyond = (">=", ">") if oldest_first else ("<=", "<")
+        at_or_past, past = (">=", ">") if oldest_first else ("<=", "<")
         # The first condition lets the walk start at the cursor; the second breaks ties.
-        where.append(f"{MOMENT} {before} ? AND ({MOMENT} {beyond} ? OR m.seq {beyond} ?)")
+        where.append(f"{MOMENT} {at_or_past} ? AND ({MOMENT} {past} ? OR m.seq {past} ?)")
         params += [after.moment, after.moment, after.seq]
     join = ""
     if shown.tag is not None:
