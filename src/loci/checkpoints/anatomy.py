@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from loci.checkpoints.classify import Tier, classify, priorities, tier_of
+from loci.checkpoints.classify import Tier, classify, marks_of, tier_of
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,7 @@ class Part:
 
 def parts_of(context: dict[str, Any], metadata: dict[str, Any], pinned: list[str]) -> list[Part]:
     """The context's top-level keys, most important first, then largest first."""
-    marks = dict.fromkeys(pinned, Tier.CRITICAL) | priorities(metadata)
-    classified = classify(context, marks)
+    classified = classify(context, marks_of(pinned, metadata))
     order = list(Tier)
     parts = [
         Part(key, tier_of(key, classified), len(json.dumps(value, ensure_ascii=False).encode()))

@@ -203,6 +203,11 @@ def _by_shape(value: Any) -> Tier | None:
     return None
 
 
+def marks_of(pinned: list[str], metadata: dict[str, Any]) -> dict[str, Tier]:
+    """The explicit marks of a save: the session's pinned keys, then the save's priorities."""
+    return dict.fromkeys(pinned, Tier.CRITICAL) | priorities(metadata)
+
+
 def priorities(metadata: dict[str, Any]) -> dict[str, Tier]:
     """Tiers a save's metadata asks for (`priorities`: key -> tier name)."""
     marks = metadata.get("priorities", {})

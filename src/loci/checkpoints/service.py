@@ -24,7 +24,7 @@ from loci.checkpoints import store as sql
 from loci.checkpoints.blobs import Blobs
 from loci.checkpoints.budget import BudgetReport, fit
 from loci.checkpoints.chain import Base, Chains
-from loci.checkpoints.classify import Tier, classify, has_path, priorities
+from loci.checkpoints.classify import Tier, classify, has_path, marks_of, priorities
 from loci.checkpoints.models import (
     BudgetInfo,
     CheckpointList,
@@ -119,8 +119,7 @@ class CheckpointService:
             newest = sql.latest(conn, session_id)
         if newest is not None and newest.context_hash == digest and not force:
             return self._skipped(newest)
-        marks = dict.fromkeys(pins, Tier.CRITICAL) | priorities(metadata)
-        classified = classify(context, marks)
+        classified = classify(context, marks_of(pins, metadata))
         stored, report = fit(context, classified, self.limits.token_budget, len(document))
         if stored is not context:
             document = codec.to_json(stored)

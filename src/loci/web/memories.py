@@ -18,8 +18,6 @@ from loci.web.view import PREFIX, View, one_of, scope_of, visible
 #: Hits a search shows, and memories a page shows.
 SEARCH_LIMIT = 20
 PAGE_SIZE = 50
-#: The most memories one selection may forget.
-MAX_SELECTED = 500
 
 
 class MemoryPages:
@@ -106,23 +104,26 @@ class MemoryPages:
         """The memories ticked on a list: first a confirmation page, then, confirmed, gone."""
         form = await request.form()
         ids = [value for value in form.getlist("id") if isinstance(value, str)]
-        if not ids or len(ids) > MAX_SELECTED:
-            raise InvalidInputError(f"select 1 to {MAX_SELECTED} memories to forget", field="id")
-        memories = [await self._visible_id(memory_id, session) for memory_id in ids]
+        # A selection is ticked on one page of the list.
+        if not ids or len(ids) > PAGE_SIZE:
+            raise InvalidInputError(f"select 1 to {PAGE_SIZE} memories to forget", field="id")
+        memories = await self._visible_ids(ids, session)
         if one_of(form, "confirmed") != "yes":
             return self.view.page(request, "forget.html", session, memories=memories)
         done = await self.view.run(lambda app: app.memory.forget_batch([m.id for m in memories]))
         return self.view.redirect(f"{PREFIX}/?forgot={done.deleted}")
 
     async def _visible(self, request: Request, session: ViewSession) -> Memory:
-        return await self._visible_id(str(request.path_params["memory_id"]), session)
+        return (await self._visible_ids([str(request.path_params["memory_id"])], session))[0]
 
-    async def _visible_id(self, memory_id: str, session: ViewSession) -> Memory:
-        """The memory, if the session may see it (else: not found, as for a missing one)."""
-        memory = await self.view.run(lambda app: app.memory.get(memory_id))
-        if not visible(session.grant, memory.namespace):
-            raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
-        return memory
+    async def _visible_ids(self, memory_ids: list[str], session: ViewSession) -> list[Memory]:
+        """The memories (read in one call), if the session may see each (else: not found, as
+        for a missing one)."""
+        memories = await self.view.run(lambda app: [app.memory.get(i) for i in memory_ids])
+        for memory in memories:
+            if not visible(session.grant, memory.namespace):
+                raise NotFoundError(f"no memory with id {memory.id}", memory_id=memory.id)
+        return memories
 
 
 def _number(text: str | None, field: str) -> float | None:

@@ -6,6 +6,7 @@ a character) made from it, as `correct_character` makes them."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -83,6 +84,4 @@ class StoryPages:
 
 def _path(text: str) -> str:
     """`text` as one segment of a URL path."""
-    from urllib.parse import quote
-
     return quote(text, safe="")

@@ -83,10 +83,11 @@ class TransferPages:
             raise InvalidInputError("choose one of your namespaces to export", field="namespace")
         if namespace is not None and not visible(session.grant, namespace):
             raise NotFoundError(f"no namespace {namespace} for this token")
-        header = await self.view.run(lambda app: app.transfer.export_header())
-        # Asked for once before streaming: a namespace that does not exist is a page, not a
-        # broken download.
-        await self.view.run(lambda app: app.transfer.export(namespace, False, 0, 1))
+        # The first memory is asked for before streaming: a namespace that does not exist is
+        # a page, not a broken download.
+        header, _ = await self.view.run(
+            lambda app: (app.transfer.export_header(), app.transfer.export(namespace, False, 0, 1))
+        )
 
         async def lines() -> AsyncIterator[bytes]:
             yield (json.dumps(header, ensure_ascii=False)[:-1] + LIST_OPENS + "\n").encode()
