@@ -216,3 +216,43 @@ def test_a_store_made_before_the_bounds_gets_them_from_its_postings(postgres_url
     for words in COMMON_AND_RARE:
         same(search(db, old, words, 5), reference.search(words, 5))
     db.close()
+
+
+class Counted:
+    """A connection that counts the ranking statements run through it."""
+
+    def __init__(self, conn) -> None:
+        self.conn = conn
+        self.rankings = 0
+
+    def execute(self, sql, params=()):
+        self.rankings += "ORDER BY score" in sql
+        return self.conn.execute(sql, params)
+
+
+def rankings(db, postings, words, limit):
+    """The answer, and how many ranking statements it took."""
+    with db.snapshot() as conn:
+        counted = Counted(conn)
+        return postings.search(counted, CORPUS, words, limit), counted.rankings
+
+
+@pytest.mark.parametrize(
+    ("words", "seed", "whole_read", "rounds"),
+    [
+        (["Darcy", "letter", "ball"], 7, 5_000, 1),  # every word in few documents: one sum
+        (["Netherfield", "the"], 20, 30, 1),  # the seed read the rare word, the only one to read
+        (["the", "and", "of"], 7, 30, 2),  # common words only: the seed reads part of one
+    ],
+)
+def test_a_second_round_runs_only_when_the_seed_may_have_missed_a_document(
+    engines, monkeypatch, words, seed, whole_read, rounds
+):
+    """One sum when every posting is read anyway; no pruned round when the seed's candidates
+    already held every document that could reach the top."""
+    reference, db, postings = engines
+    monkeypatch.setattr(keyword_ranking, "SEED_POSTINGS", seed)
+    monkeypatch.setattr(keyword_ranking, "WHOLE_READ", whole_read)
+    found, statements = rankings(db, postings, words, limit=5)  # Netherfield is in 8
+    same(found, reference.search(words, 5))
+    assert statements == rounds

@@ -19,6 +19,10 @@ rounds instead, both exact (the answer is the one full scoring gives, ties inclu
    is scored with every word.
 
 Documents outside the candidates score below `threshold`, so below the `limit`-th best.
+When the essential words are among those the seed read whole, the seed's candidates were
+every document that could reach it: the seed's answer is the answer, and no second round runs.
+When every word is in few documents (`WHOLE_READ`), both rounds would read every posting
+anyway: one sum over them all (`_summed`) answers at once.
 
 A round reads postings from that index alone (it holds the document too): a word it scans
 brings its scores with its documents; a word in few documents (`WHOLE_READ`) is read whole;
@@ -118,12 +122,18 @@ def top_matches(
     ordered = sorted(phrases, key=lambda p: -p.peak(corpus.average))
     if not ordered or limit <= 0:
         return []
+    if all(len(p.terms) == 1 and p.documents <= WHOLE_READ for p in ordered):
+        return _summed(conn, corpus, ordered, limit, restrict, params)
     seeds, whole = _seeds(ordered)
     found = _scored(conn, corpus, ordered, seeds, limit, restrict, params)
     if whole:
         return found
     threshold = -found[-1][1] * (1.0 - SLACK) if len(found) == limit else 0.0
-    scans = _pruned_scans(corpus, ordered, threshold)
+    peaks = [phrase.peak(corpus.average) for phrase in ordered]
+    essential = essential_words(peaks, [p.documents for p in ordered], threshold)
+    if set(essential) <= {seed.phrase for seed in seeds if seed.rows != "some"}:
+        return found
+    scans = _pruned_scans(corpus, ordered, peaks, essential, threshold)
     return _scored(conn, corpus, ordered, scans, limit, restrict, params)
 
 
@@ -186,13 +196,18 @@ def _seed(index: int, phrase: Phrase) -> Scan:
     )
 
 
-def _pruned_scans(corpus: Corpus, ordered: Sequence[Phrase], threshold: float) -> list[Scan]:
+def _pruned_scans(
+    corpus: Corpus,
+    ordered: Sequence[Phrase],
+    peaks: Sequence[float],
+    essential: Sequence[int],
+    threshold: float,
+) -> list[Scan]:
     """The postings that may hold a document reaching `threshold` (see the module's
     docstring), one scan per essential word (a word in few documents read whole)."""
-    peaks = [phrase.peak(corpus.average) for phrase in ordered]
     total = sum(peaks)
     scans = []
-    for index in essential_words(peaks, [p.documents for p in ordered], threshold):
+    for index in essential:
         phrase, peak = ordered[index], peaks[index]
         if len(phrase.terms) > 1:
             sql, params = phrase_documents(phrase.terms)
@@ -272,6 +287,32 @@ def _scored(
     rows = conn.execute(
         statement, [*found_params, *params, *hit_params, *weights, limit]
     ).fetchall()
+    return [(int(doc), float(score)) for doc, score in rows]
+
+
+def _summed(
+    conn: Connection,
+    corpus: Corpus,
+    phrases: Sequence[Phrase],
+    limit: int,
+    restrict: str,
+    params: Sequence[Any],
+) -> Matches:
+    """The best `limit` documents (that `restrict` admits) by the sum over every posting of
+    `phrases`, each a single term read whole."""
+    postings = " UNION ALL ".join(
+        "SELECT doc, tf, tokens, CAST(? AS DOUBLE PRECISION) AS idf FROM keyword_postings "
+        "WHERE corpus = ? AND term = ?"
+        for _ in phrases
+    )
+    statement = (
+        "SELECT h.doc, -sum(h.idf * ((h.tf * ?) / (h.tf + ? * (? + ? * h.tokens / ?)))) AS score "
+        f"FROM ({postings}) AS h {'WHERE ' + restrict if restrict else ''} "
+        "GROUP BY h.doc ORDER BY score, h.doc LIMIT ?"
+    )
+    weights = [K1 + 1.0, K1, 1.0 - B, B, corpus.average]
+    terms = [value for p in phrases for value in (p.idf, corpus.number, p.terms[0])]
+    rows = conn.execute(statement, [*weights, *terms, *params, limit]).fetchall()
     return [(int(doc), float(score)) for doc, score in rows]
 
 
