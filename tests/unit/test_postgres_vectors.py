@@ -165,9 +165,10 @@ def test_builds_at_once_do_not_collide_and_a_failed_one_is_built_again(db):
         assert conn.execute(valid).fetchone() == (True,)
 
 
-def test_passages_are_searched_in_the_database_by_their_memories(db):
-    """Each memory found by its best passage, exactly while few and through HNSW when many;
-    nothing of them held in the server."""
+@pytest.mark.parametrize("hold_up_to", [0, 10_000])
+def test_passages_are_searched_by_their_memories(db, hold_up_to):
+    """Each memory found by its best passage, exactly while few (held in the server, or
+    scanned by the database when none may be held) and through HNSW when many."""
     from loci.storage.postgres.passage_vectors import PgPassageIndex
 
     stored(db, 600)
@@ -181,7 +182,7 @@ def test_passages_are_searched_in_the_database_by_their_memories(db):
             ],
         )
     best_of = passages.reshape(600, 4, DIMENSIONS)
-    index = PgPassageIndex(db, DIMENSIONS, hnsw_from=2000)
+    index = PgPassageIndex(db, DIMENSIONS, hnsw_from=2000, hold_up_to=hold_up_to)
     assert index.holds_any()
     query = embeddings_like(1, seed=17)[0]
     scores = (best_of @ query).max(axis=1)
@@ -192,6 +193,9 @@ def test_passages_are_searched_in_the_database_by_their_memories(db):
     )
     in_a = [h.key for h in index.search(query, 5, Allowed(namespaces=frozenset({"a"})))]
     assert len(in_a) == 5 and all(NAMESPACES[(seq - 1) % 3] == "a" for seq in in_a)
+    assert index._held._position >= 0 if hold_up_to else index._held._position < 0
+    if hold_up_to:
+        return
     index.warm()
     with db.locked() as conn:
         assert conn.execute("SELECT to_regclass('passages_hnsw_384')").fetchone()[0]
@@ -230,10 +234,11 @@ def test_small_namespaces_beside_a_large_one_are_ranked_exactly(db):
         conn.execute("ANALYZE memories")
     small = [i for i in range(3000) if (i + 1) % 10 == 0]
     sizes = NamespaceSizes(exact_beside=1000)
+    large = frozenset({"a"})
     with db.snapshot() as conn:
-        assert sizes.split(conn, None) == (frozenset({"b", "c"}), frozenset({"a"}))
-        assert sizes.split(conn, frozenset({"b"})) is None  # nothing large asked for
-        assert NamespaceSizes(exact_beside=100).split(conn, None) is None  # too many beside
+        assert sizes.split(conn, None) == (None, large, large)  # None: every small one
+        assert sizes.split(conn, frozenset({"b"})) == ({"b"}, frozenset(), large)
+        assert NamespaceSizes(exact_beside=160).split(conn, None) is None  # 300 beside
     index = PgVectorIndex(db, DIMENSIONS, hnsw_from=1000)
     index._sizes = sizes
     index.warm()
@@ -246,7 +251,62 @@ def test_small_namespaces_beside_a_large_one_are_ranked_exactly(db):
         agreement.append(len(top & set(exact(vectors, query, 10))) / 10)
         in_b = index.search(query, 10, Allowed(namespaces=frozenset({"b", "a"})))
         assert len(in_b) == 10
+        # A small namespace alone is ranked exactly, from the vectors held in the server.
+        only_b = [i for i in small if NAMESPACES[i % 3] == "b"]
+        alone = index.search(query, 10, Allowed(namespaces=frozenset({"b"})))
+        assert [h.key - 1 for h in alone] == exact(vectors, query, 10, only_b)
     assert np.mean(agreement) >= 0.95
+
+
+def test_the_small_namespaces_held_follow_every_servers_changes(db, postgres_url):
+    """What the server holds of the small namespaces follows the change log: a memory another
+    server adds, moves or forgets is found, or not, at the next search; a reset log loads
+    them anew."""
+    from loci.storage.index_sync import reload_everywhere
+    from loci.storage.postgres.namespace_sizes import NamespaceSizes
+
+    vectors = stored(db, 3000)
+    with db.write() as conn:
+        conn.execute("UPDATE memories SET namespace = 'a' WHERE seq % 10 <> 0")
+        conn.execute("ANALYZE memories")
+    index = PgVectorIndex(db, DIMENSIONS, hnsw_from=1000)
+    index._sizes = NamespaceSizes(exact_beside=1000)
+    index.warm()
+    query = embeddings_like(1, seed=23)[0]
+    in_c = Allowed(namespaces=frozenset({"c"}))
+    index.search(query, 5, in_c)  # loads what is held
+    other = PostgresDatabase(postgres_url, schemas=(MEMORY_SCHEMA,))
+    try:
+        near = sql.NewMemory(
+            "near",
+            "near",
+            "hn",
+            "c",
+            [],
+            0.5,
+            "agent",
+            "{}",
+            "t",
+            "t",
+            "t",
+            0,
+            query.astype("<f4").tobytes(),
+        )
+        with other.write() as conn:
+            (added,) = sql.insert_memories(conn, [near])
+        assert index.search(query, 1, in_c)[0].key == added
+        assert index.search(query, 1)[0].key == added  # unfiltered: held part included
+        moved = exact(vectors, query, 1, [i for i in range(3000) if (i + 1) % 10])[0] + 1
+        with other.write() as conn:
+            conn.execute("DELETE FROM memories WHERE seq = ?", (added,))
+            conn.execute("UPDATE memories SET namespace = 'c' WHERE seq = ?", (moved,))
+        assert index.search(query, 1, in_c)[0].key == moved
+        with other.write() as conn:
+            conn.execute("UPDATE memories SET namespace = 'a' WHERE seq = ?", (moved,))
+            reload_everywhere(conn)
+        assert moved not in {h.key for h in index.search(query, 50, in_c)}
+    finally:
+        other.close()
 
 
 def test_an_index_another_server_built_is_used_once_its_state_is_read_again(db, monkeypatch):

@@ -73,7 +73,7 @@ class IndexSync:
             return
         self._prepare_connection()
         with self._db.snapshot() as conn:
-            if self._log_position < 0 or self._fell_behind(conn):
+            if self._log_position < 0 or fell_behind(conn, self._log_position):
                 self._load_all(conn)
             else:
                 self._apply_log(conn)
@@ -87,10 +87,6 @@ class IndexSync:
                 for index in self._indexes:
                     index.prepare(conn)
             self._connection_ready = True
-
-    def _fell_behind(self, conn: Connection) -> bool:
-        oldest = conn.execute("SELECT min(seq) FROM vector_log").fetchone()[0]
-        return oldest is not None and oldest > self._log_position + 1
 
     def _load_all(self, conn: Connection, progress: Progress | None = None) -> None:
         self._log_position = change_log_head(conn)
@@ -135,6 +131,13 @@ def reload_everywhere(conn: Connection) -> None:
     for _ in range(2):
         conn.execute("INSERT INTO vector_log(memory_seq, op) VALUES (0, 'delete')")
     conn.execute("DELETE FROM vector_log WHERE seq < (SELECT max(seq) FROM vector_log)")
+
+
+def fell_behind(conn: Connection, position: int) -> bool:
+    """Whether entries after `position` were pruned from the log (or it was reset by
+    `reload_everywhere`): what follows the log from there must load everything anew."""
+    oldest = conn.execute("SELECT min(seq) FROM vector_log").fetchone()[0]
+    return oldest is not None and oldest > position + 1
 
 
 def change_log_head(conn: Connection) -> int:

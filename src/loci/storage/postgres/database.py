@@ -54,6 +54,7 @@ class PostgresDatabase:
         """Connect to `url`, bringing the tables of `schemas` up to date; `before_commit` runs
         in every write transaction."""
         self._url = url
+        self._location = masked(url)
         self._timeout = connect_timeout_seconds
         self.schemas = tuple(schemas)
         self._before_commit = tuple(before_commit)
@@ -75,7 +76,7 @@ class PostgresDatabase:
     @property
     def location(self) -> str:
         """The database URL, its password masked."""
-        return masked(self._url)
+        return self._location
 
     @contextmanager
     def locked(self) -> Iterator[PgConnection]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import NamedTuple
 
 from loci.storage.db import Connection
 
@@ -13,6 +14,14 @@ from loci.storage.db import Connection
 EXACT_BESIDE = 10_000
 #: How long the statistics read are used (seconds); ANALYZE renews them far less often.
 READ_EVERY_SECONDS = 60.0
+
+
+class Split(NamedTuple):
+    """The namespaces a search wants, split by size."""
+
+    small: frozenset[str] | None  # ranked exactly (None: every namespace not large)
+    large: frozenset[str]  # searched through the HNSW index
+    every_large: frozenset[str]  # the large namespaces, wanted or not
 
 
 class NamespaceSizes:
@@ -25,21 +34,15 @@ class NamespaceSizes:
         self._read_at = 0.0
         self._large: frozenset[str] | None = None  # None: no statistics, or too much beside
 
-    def split(
-        self, conn: Connection, wanted: frozenset[str] | None
-    ) -> tuple[frozenset[str], frozenset[str]] | None:
-        """(small, large) among `wanted` (None: every namespace); None when there is nothing
-        to split (no statistics yet, or the small namespaces hold too many memories)."""
+    def split(self, conn: Connection, wanted: frozenset[str] | None) -> Split | None:
+        """The small and the large among `wanted` (None: every namespace); None when there is
+        nothing to split (no statistics yet, or the small namespaces hold too many memories)."""
         large = self._large_namespaces(conn)
         if large is None:
             return None
-        names = wanted
-        if names is None:
-            names = frozenset(str(row[0]) for row in conn.execute("SELECT name FROM namespaces"))
-        small = names - large
-        if not small or not names & large:
-            return None
-        return small, names & large
+        if wanted is None:
+            return Split(None, large, large)
+        return Split(wanted - large, wanted & large, large)
 
     def _large_namespaces(self, conn: Connection) -> frozenset[str] | None:
         with self._lock:

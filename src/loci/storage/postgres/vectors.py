@@ -15,9 +15,11 @@ may try at once; the first builds it.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,8 +28,10 @@ import numpy.typing as npt
 
 from loci.errors import StorageUnavailableError
 from loci.storage.db import Connection
+from loci.storage.postgres.connection import PgConnection
 from loci.storage.postgres.database import PostgresDatabase
-from loci.storage.postgres.namespace_sizes import NamespaceSizes
+from loci.storage.postgres.namespace_sizes import NamespaceSizes, Split
+from loci.storage.postgres.small_vectors import SmallVectors
 from loci.storage.vector_blob import VectorBlob
 from loci.storage.vector_index import Allowed, FloatMatrix, Hit, KeyArray
 
@@ -88,7 +92,10 @@ class PgVectorIndex:
         self._builder: threading.Thread | None = None
         self._lock = threading.Lock()
         self._sizes = NamespaceSizes()
+        self._small = SmallVectors(table, dimensions)
         self._index_ready = (False, 0.0)  # (whether the HNSW index is ready, when read)
+        # The ef_search each connection was given for unfiltered searches.
+        self._session_settings: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 
     def upsert(self, keys: Sequence[int], vectors: FloatMatrix, namespaces: Sequence[str]) -> None:
         """Nothing to do: the vectors are written with their memories."""
@@ -189,20 +196,57 @@ class PgVectorIndex:
             approximate = approximate and self._approximate(conn, allowed)
             if not approximate:  # one statement: no transaction needed
                 rows = self._exact(conn, vector, k, allowed)
-        if approximate:  # its settings hold for the transaction
+            elif allowed is None:  # nothing to filter: the connection's own settings do
+                rows = self._unfiltered_rows(conn, query, k)
+        if approximate and allowed is not None:  # its settings hold for the transaction
             with self._db.snapshot() as conn:
-                rows = self._approximate_rows(conn, vector, k, allowed)
-        # An HNSW scan in relaxed order may return its hits slightly out of order.
-        hits = sorted({Hit(int(seq), -float(d)) for seq, d in rows}, key=_best_first)
-        return hits[:k]
+                rows = self._approximate_rows(conn, query, k, allowed)
+        # An HNSW scan in relaxed order may return its hits slightly out of order, and a
+        # memory may be found by it and among the small namespaces' held vectors as well.
+        best: dict[int, float] = {}
+        for seq, distance in rows:
+            best[int(seq)] = max(best.get(int(seq), -np.inf), -float(distance))
+        return sorted(itertools.starmap(Hit, best.items()), key=_best_first)[:k]
+
+    def _unfiltered_rows(self, conn: PgConnection, query: FloatMatrix, k: int) -> list[Any]:
+        """The HNSW scan's rows over every vector, with the small namespaces' (see
+        `small_vectors`): statements of their own, the search's settings made once per
+        connection."""
+        if self._session_settings.get(conn.raw) != self._ef_search:
+            conn.execute(
+                "SELECT set_config('hnsw.ef_search', ?, false), "
+                "set_config('hnsw.iterative_scan', 'relaxed_order', false)",
+                (str(int(self._ef_search)),),
+            )
+            self._session_settings[conn.raw] = self._ef_search
+        split = self._sizes.split(conn, None)
+        vector = _blob(query)
+        rows = self._through_hnsw(conn, vector, k, None)
+        if len(rows) < k:  # fewer vectors than asked for
+            rows = self._exact(conn, vector, k, None)
+        if split is not None:
+            rows += self._small.nearest(conn, query, k, None, split.every_large)
+        return rows
 
     def _approximate_rows(
+        self, conn: Connection, query: FloatMatrix, k: int, allowed: Allowed
+    ) -> list[Any]:
+        """The rows through the HNSW index, with the small namespaces' (see `small_vectors`)."""
+        split = self._split(conn, allowed)
+        rows: list[Any] = []
+        if split is None or split.large:
+            indexed = allowed if split is None else Allowed(split.large)
+            rows += self._indexed_rows(conn, _blob(query), k, indexed)
+        if split is not None and split.small:
+            rows += self._small.nearest(conn, query, k, split.small, split.every_large)
+        return rows
+
+    def _indexed_rows(
         self, conn: Connection, vector: VectorBlob, k: int, allowed: Allowed | None
     ) -> list[Any]:
-        """The rows of each part of the search: through the HNSW index, then the exact ones."""
-        parts = sorted(self._parts(conn, allowed), key=lambda part: not part[1])
-        # The exact parts are small: starting parallel workers costs more than them. The size
-        # says HNSW; the planner's guess from stale statistics may not (no sequential scan).
+        """The HNSW scan's rows, or an exact scan's when a filter leaves it short of `k`."""
+        # The size says HNSW; the planner's guess from stale statistics may not (no sequential
+        # scan). A part ranked exactly is small: starting parallel workers costs more than it.
         conn.execute(
             "SELECT set_config('max_parallel_workers_per_gather', '0', true), "
             "set_config('hnsw.ef_search', ?, true), "
@@ -210,42 +254,22 @@ class PgVectorIndex:
             "set_config('enable_seqscan', 'off', true)",
             (str(int(self._ef_search)),),
         )
-        rows: list[Any] = []
-        scanning = False
-        for part, indexed in parts:
-            found = self._through_hnsw(conn, vector, k, part) if indexed else []
-            # Fewer than k: a filter the scan ran out on, or a part ranked exactly.
-            if len(found) < k and not scanning:
-                conn.execute("SELECT set_config('enable_seqscan', 'on', true)")
-                scanning = True
-            # A part ranked exactly holds few memories (the small namespaces): listed.
-            rows += found if len(found) >= k else self._exact(conn, vector, k, part, not indexed)
-        return rows
+        found = self._through_hnsw(conn, vector, k, allowed)
+        if len(found) >= k:
+            return found
+        conn.execute("SELECT set_config('enable_seqscan', 'on', true)")
+        return self._exact(conn, vector, k, allowed)
 
-    def _parts(
-        self, conn: Connection, allowed: Allowed | None
-    ) -> list[tuple[Allowed | None, bool]]:
-        """The search's parts, each with whether it goes through the HNSW index: the small
-        namespaces beside large ones are ranked exactly (see `namespace_sizes`)."""
-        if allowed is not None and (allowed.keys is not None or allowed.where is not None):
-            return [(allowed, True)]
-        split = self._sizes.split(conn, None if allowed is None else allowed.namespaces)
-        if split is None:
-            return [(allowed, True)]
-        small, large = split
-        # Unfiltered, the index's scan is fastest; what it finds of the small ones is kept.
-        indexed = None if allowed is None else Allowed(namespaces=large)
-        return [(indexed, True), (Allowed(namespaces=small), False)]
+    def _split(self, conn: Connection, allowed: Allowed) -> Split | None:
+        """The small and large namespaces the search wants, when it wants only namespaces."""
+        if allowed.keys is not None or allowed.where is not None or allowed.namespaces is None:
+            return None
+        return self._sizes.split(conn, allowed.namespaces)
 
     def _exact(
-        self,
-        conn: Connection,
-        vector: VectorBlob,
-        k: int,
-        allowed: Allowed | None,
-        listed: bool = False,
+        self, conn: Connection, vector: VectorBlob, k: int, allowed: Allowed | None
     ) -> list[Any]:
-        select, params = self._select("v.embedding <#> ?", allowed, listed)
+        select, params = self._select("v.embedding <#> ?", allowed)
         return conn.execute(f"{select} ORDER BY d, v.seq LIMIT ?", [vector, *params, k]).fetchall()
 
     def _through_hnsw(
@@ -257,21 +281,12 @@ class PgVectorIndex:
         select, params = self._select(f"{self._typed} <#> ?::vector({self._dimensions})", allowed)
         return conn.execute(f"{select} ORDER BY d LIMIT ?", [vector, *params, fetched]).fetchall()
 
-    def _select(
-        self, distance: str, allowed: Allowed | None, listed: bool = False
-    ) -> tuple[str, list[Any]]:
+    def _select(self, distance: str, allowed: Allowed | None) -> tuple[str, list[Any]]:
         """The SELECT of (seq, distance) of the allowed vectors, and its parameters after the
-        query vector's. The memories' conditions are a join, or with `listed` (when they admit
-        few memories) the list of seqs they admit: one pass over the vectors' key, where a
-        join looks each up on its own, at twice the cost."""
+        query vector's (the memories' conditions as a join)."""
         on_vectors, on_memories = _conditions(allowed)
         source = f"{self._table} v"
-        if on_memories and listed:
-            sql, params = _joined(on_memories)
-            on_vectors.append(
-                (f"v.seq = ANY(ARRAY(SELECT m.seq FROM memories m WHERE {sql}))", params)
-            )
-        elif on_memories:
+        if on_memories:
             source += " JOIN memories m ON m.seq = v.seq"
             on_vectors += on_memories
         sql, params = _joined(on_vectors)

@@ -1,0 +1,158 @@
+"""The vectors of the small namespaces, held in this process beside the HNSW index.
+
+An HNSW graph built over a large namespace can leave a small one far from it unreachable, so a
+search ranks the small namespaces exactly beside the index (see `namespace_sizes`). In the
+database that ranking looks each of their memories up at every search; held here, it is one
+product of a few thousand vectors. What is held follows the change log (`vector_log`) as every
+derived index does: a search reads the log's head first and applies the entries it has not
+seen; a process that fell behind a pruned log, or whose large namespaces changed, loads the
+small ones anew. Writers take turns (`database.WRITE_LOCK`), so the log's entries commit in
+the order of their numbers and none is skipped.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from loci.storage.db import Connection
+from loci.storage.index_sync import change_log_head, fell_behind
+from loci.storage.vector_index import FloatMatrix, KeyArray
+
+#: (seq, distance) rows, as the database's exact search returns them: the distance is the
+#: negative inner product.
+Rows = list[tuple[int, float]]
+
+
+@dataclass(frozen=True)
+class _Held:
+    """The held vectors: never changed in place, so a search reads one state whole."""
+
+    seqs: npt.NDArray[np.int64]
+    namespaces: npt.NDArray[np.int32]  # each row's namespace, as its number in `names`
+    matrix: npt.NDArray[np.float32]
+    names: dict[str, int]
+
+    @classmethod
+    def of(cls, rows: list[tuple[int, str, bytes]], dimensions: int) -> _Held:
+        names: dict[str, int] = {}
+        codes = [names.setdefault(namespace, len(names)) for _, namespace, _ in rows]
+        matrix = np.frombuffer(b"".join(blob for _, _, blob in rows), dtype=np.float32)
+        return cls(
+            np.array([seq for seq, _, _ in rows], dtype=np.int64),
+            np.array(codes, dtype=np.int32),
+            matrix.reshape(len(rows), dimensions),
+            names,
+        )
+
+    def without(self, seqs: list[int]) -> _Held:
+        kept = ~np.isin(self.seqs, seqs)
+        return _Held(self.seqs[kept], self.namespaces[kept], self.matrix[kept], self.names)
+
+    def joined(self, other: _Held) -> _Held:
+        names = dict(self.names)
+        recoded = np.array(
+            [names.setdefault(name, len(names)) for name in other.names], dtype=np.int32
+        )
+        return _Held(
+            np.concatenate([self.seqs, other.seqs]),
+            np.concatenate([self.namespaces, recoded[other.namespaces]]),
+            np.concatenate([self.matrix, other.matrix]),
+            names,
+        )
+
+    def nearest(self, query: FloatMatrix, k: int, namespaces: frozenset[str] | None) -> Rows:
+        """The `k` rows of `namespaces` (None: all) nearest `query` (ties by seq)."""
+        similarities = self.matrix @ query
+        if namespaces is not None and not namespaces >= self.names.keys():
+            codes = [self.names[name] for name in namespaces if name in self.names]
+            similarities[~np.isin(self.namespaces, codes)] = -np.inf
+        if similarities.shape[0] > k:  # the k best and any tied with the last of them
+            cut = np.partition(similarities, -k)[-k]
+            kept = np.flatnonzero((similarities >= cut) & (similarities > -np.inf))
+        else:
+            kept = np.flatnonzero(similarities > -np.inf)
+        best = kept[np.lexsort((self.seqs[kept], -similarities[kept]))][:k]
+        return [(int(self.seqs[i]), -float(similarities[i])) for i in best]
+
+    def best(self, query: FloatMatrix, keys: KeyArray) -> npt.NDArray[np.float64]:
+        """Each key's best similarity to `query` (NaN for a key with no held vector)."""
+        chosen = np.isin(self.seqs, keys)
+        best: dict[int, float] = {}
+        for seq, similarity in zip(
+            self.seqs[chosen].tolist(), (self.matrix[chosen] @ query).tolist(), strict=True
+        ):
+            best[seq] = max(best.get(seq, -np.inf), similarity)
+        return np.array([best.get(key, np.nan) for key in keys.tolist()], dtype=np.float64)
+
+
+class SmallVectors:
+    """The vectors of a table (one or more per memory) whose memories are outside the large
+    namespaces, held and kept in step with the change log (see the module's docstring)."""
+
+    def __init__(self, table: str, dimensions: int) -> None:
+        self._table = table
+        self._dimensions = dimensions
+        self._lock = threading.Lock()
+        self._held = _Held.of([], dimensions)
+        self._large: frozenset[str] | None = None  # what the held vectors were loaded for
+        self._position = -1  # the change-log entry they reflect (-1: never loaded)
+
+    def nearest(
+        self,
+        conn: Connection,
+        query: FloatMatrix,
+        k: int,
+        namespaces: frozenset[str] | None,
+        large: frozenset[str],
+    ) -> Rows:
+        """The `k` vectors of `namespaces` (none of them in `large`; None: every namespace
+        outside `large`) nearest `query`, as of `conn`'s snapshot or later. Outside a
+        transaction, the rows read after the log's head may be newer than it: applying an
+        entry twice changes nothing, so the next search applies them again."""
+        with self._lock:
+            self._follow(conn, large)
+            held = self._held
+        return held.nearest(np.asarray(query, dtype=np.float32), k, namespaces)
+
+    def best(
+        self, conn: Connection, query: FloatMatrix, keys: KeyArray, large: frozenset[str]
+    ) -> npt.NDArray[np.float64]:
+        """Each key's best similarity to `query` among the vectors outside `large` (NaN for
+        a key with none)."""
+        with self._lock:
+            self._follow(conn, large)
+            held = self._held
+        return held.best(np.asarray(query, dtype=np.float32), keys)
+
+    def _follow(self, conn: Connection, large: frozenset[str]) -> None:
+        head = change_log_head(conn)
+        if head == self._position and large == self._large:
+            return
+        if large != self._large or self._position < 0 or fell_behind(conn, self._position):
+            self._held = _Held.of(self._rows(conn, large), self._dimensions)
+        else:
+            touched = [
+                int(row[0])
+                for row in conn.execute(
+                    "SELECT DISTINCT memory_seq FROM vector_log WHERE seq > ?", (self._position,)
+                )
+            ]
+            fresh = _Held.of(self._rows(conn, large, touched), self._dimensions)
+            self._held = self._held.without(touched).joined(fresh)
+        self._large, self._position = large, head
+
+    def _rows(
+        self, conn: Connection, large: frozenset[str], seqs: list[int] | None = None
+    ) -> list[tuple[int, str, bytes]]:
+        """The vectors outside the `large` namespaces (of `seqs` only, if given)."""
+        among = "" if seqs is None else "AND v.seq = ANY(?)"
+        rows = conn.execute(
+            f"SELECT v.seq, m.namespace, v.embedding FROM {self._table} v "
+            f"JOIN memories m ON m.seq = v.seq WHERE m.namespace <> ALL(?) {among}",
+            [sorted(large), *([] if seqs is None else [seqs])],
+        )
+        return [(int(seq), str(namespace), bytes(blob)) for seq, namespace, blob in rows]
