@@ -23,7 +23,8 @@ NONE_LARGE: frozenset[str] = frozenset()
 
 class PgPassageIndex:
     """The `passages` table's vectors, searched by the database (pgvector, exact or HNSW by
-    size, as the memories' own vectors are); hits are memories, each by its best passage."""
+    size, as the memories' own vectors are) or, while at most `hold_up_to`, held in the
+    server; hits are memories, each by its best passage."""
 
     def __init__(
         self,

@@ -246,7 +246,8 @@ class PgVectorIndex:
     ) -> list[Any]:
         """The HNSW scan's rows, or an exact scan's when a filter leaves it short of `k`."""
         # The size says HNSW; the planner's guess from stale statistics may not (no sequential
-        # scan). A part ranked exactly is small: starting parallel workers costs more than it.
+        # scan). The exact scan after a filter ran the HNSW scan dry ranks the few it admits:
+        # starting parallel workers costs more than it.
         conn.execute(
             "SELECT set_config('max_parallel_workers_per_gather', '0', true), "
             "set_config('hnsw.ef_search', ?, true), "
