@@ -321,3 +321,34 @@ def test_an_index_another_server_built_is_used_once_its_state_is_read_again(db, 
         assert not here._has_index(conn)
         monkeypatch.setattr(pg_vectors, "INDEX_CHECK_SECONDS", 0.0)
         assert here._has_index(conn)
+
+
+def test_passages_grown_past_what_is_held_are_searched_by_the_database(db, monkeypatch):
+    """Held while few; once there are more than `hold_up_to`, dropped from the server and
+    searched by the database, with the same answer."""
+    from loci.storage.postgres import passage_vectors
+    from loci.storage.postgres.passage_vectors import PgPassageIndex
+
+    stored(db, 300)
+    passages = embeddings_like(600, seed=29)
+
+    def add(rows):
+        with db.write() as conn:
+            conn.executemany(
+                'INSERT INTO passages (seq, start, "end", embedding) VALUES (?, ?, ?, ?)',
+                [(seq, 0, 1, VectorBlob(p.astype("<f4").tobytes())) for seq, p in rows],
+            )
+
+    add([(i % 300 + 1, p) for i, p in enumerate(passages[:300])])
+    monkeypatch.setattr(passage_vectors, "COUNT_EVERY_SECONDS", 0.0)
+    index = PgPassageIndex(db, DIMENSIONS, hold_up_to=400)
+    query = embeddings_like(1, seed=31)[0]
+    held = index.search(query, 10)
+    assert index._held._position >= 0
+    add([(i % 300 + 1, p) for i, p in enumerate(passages[300:])])
+    grown = index.search(query, 10)
+    assert index._held._position < 0  # dropped: 600 passages are more than 400
+    first = passages[:300] @ query
+    assert [h.key - 1 for h in held] == sorted(range(300), key=lambda i: (-first[i], i))[:10]
+    best = (passages.reshape(2, 300, DIMENSIONS) @ query).max(axis=0)
+    assert [h.key - 1 for h in grown] == sorted(range(300), key=lambda i: (-best[i], i))[:10]

@@ -89,4 +89,6 @@ class PgPassageIndex:
         few = 0 < int(count) <= self._hold_up_to
         with self._lock:
             self._few = (few, time.monotonic())
+        if not few:  # grown past it (or emptied): the database searches them from now on
+            self._held.clear()
         return few

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -78,15 +79,26 @@ class _Held:
         best = kept[np.lexsort((self.seqs[kept], -similarities[kept]))][:k]
         return [(int(self.seqs[i]), -float(similarities[i])) for i in best]
 
+    @cached_property
+    def rows_of(self) -> dict[int, list[int]]:
+        """Each held seq's rows (a memory may have several passages)."""
+        rows: dict[int, list[int]] = {}
+        for row, seq in enumerate(self.seqs.tolist()):
+            rows.setdefault(seq, []).append(row)
+        return rows
+
     def best(self, query: FloatMatrix, keys: KeyArray) -> npt.NDArray[np.float64]:
         """Each key's best similarity to `query` (NaN for a key with no held vector)."""
-        chosen = np.isin(self.seqs, keys)
-        best: dict[int, float] = {}
-        for seq, similarity in zip(
-            self.seqs[chosen].tolist(), (self.matrix[chosen] @ query).tolist(), strict=True
-        ):
-            best[seq] = max(best.get(seq, -np.inf), similarity)
-        return np.array([best.get(key, np.nan) for key in keys.tolist()], dtype=np.float64)
+        found = np.full(keys.shape[0], np.nan)
+        positions: list[int] = []
+        rows: list[int] = []
+        for position, key in enumerate(keys.tolist()):
+            for row in self.rows_of.get(key, ()):
+                positions.append(position)
+                rows.append(row)
+        if rows:  # fmax over NaN keeps the number: each key's best row
+            np.fmax.at(found, positions, (self.matrix[rows] @ query).astype(np.float64))
+        return found
 
 
 class SmallVectors:
@@ -118,6 +130,19 @@ class SmallVectors:
             held = self._held
         return held.nearest(np.asarray(query, dtype=np.float32), k, namespaces)
 
+    def merged(
+        self, conn: Connection, query: FloatMatrix, k: int, large: frozenset[str], found: Rows
+    ) -> Rows:
+        """`found` (the rows of a search over every namespace) with the `k` held vectors
+        nearest `query`: a held memory keeps its held row only, so that copies of one vector
+        rank alike (ties by seq) whichever search found them (the database sums a product in
+        another order, so its figure may differ in the last bit)."""
+        with self._lock:
+            self._follow(conn, large)
+            held = self._held
+        elsewhere = [row for row in found if row[0] not in held.rows_of]
+        return elsewhere + held.nearest(np.asarray(query, dtype=np.float32), k, None)
+
     def best(
         self, conn: Connection, query: FloatMatrix, keys: KeyArray, large: frozenset[str]
     ) -> npt.NDArray[np.float64]:
@@ -127,6 +152,12 @@ class SmallVectors:
             self._follow(conn, large)
             held = self._held
         return held.best(np.asarray(query, dtype=np.float32), keys)
+
+    def clear(self) -> None:
+        """Drop what is held (loaded again at the next search that asks)."""
+        with self._lock:
+            self._held = _Held.of([], self._dimensions)
+            self._large, self._position = None, -1
 
     def _follow(self, conn: Connection, large: frozenset[str]) -> None:
         head = change_log_head(conn)

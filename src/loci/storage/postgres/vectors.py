@@ -224,8 +224,10 @@ class PgVectorIndex:
         rows = self._through_hnsw(conn, vector, k, None)
         if len(rows) < k:  # fewer vectors than asked for
             rows = self._exact(conn, vector, k, None)
-        if split is not None:
-            rows += self._small.nearest(conn, query, k, None, split.every_large)
+        if split is None:  # too many beside the large namespaces: the index's scan alone
+            self._small.clear()
+        else:
+            rows = self._small.merged(conn, query, k, split.every_large, rows)
         return rows
 
     def _approximate_rows(
