@@ -212,13 +212,16 @@ class PgVectorIndex:
         """The HNSW scan's rows over every vector, with the small namespaces' (see
         `small_vectors`): statements of their own, the search's settings made once per
         connection."""
-        if self._session_settings.get(conn.raw) != self._ef_search:
+        with self._lock:
+            given = self._session_settings.get(conn.raw)
+        if given != self._ef_search:
             conn.execute(
                 "SELECT set_config('hnsw.ef_search', ?, false), "
                 "set_config('hnsw.iterative_scan', 'relaxed_order', false)",
                 (str(int(self._ef_search)),),
             )
-            self._session_settings[conn.raw] = self._ef_search
+            with self._lock:
+                self._session_settings[conn.raw] = self._ef_search
         split = self._sizes.split(conn, None)
         vector = _blob(query)
         rows = self._through_hnsw(conn, vector, k, None)
