@@ -7,7 +7,8 @@ product of a few thousand vectors. What is held follows the change log (`vector_
 derived index does: a search reads the log's head first and applies the entries it has not
 seen; a process that fell behind a pruned log, or whose large namespaces changed, loads the
 small ones anew. Writers take turns (`database.WRITE_LOCK`), so the log's entries commit in
-the order of their numbers and none is skipped.
+the order of their numbers and none is skipped. The passages of long memories are held so too
+while they are few (`passage_vectors`), with no namespace counted large.
 """
 
 from __future__ import annotations
