@@ -56,9 +56,8 @@ class Fts5:
         return [(int(doc), float(rank)) for doc, rank in rows]
 
 
-@pytest.fixture
-def engines(postgres_url):
-    texts = list(enumerate(EXTRA + sentences(400), start=1))
+def indexed(postgres_url, texts):
+    """FTS5 and PostgreSQL's postings holding `texts`; the database closed afterwards."""
     reference = Fts5()
     reference.put(texts)
     db = PostgresDatabase(postgres_url, schemas=(KEYWORDS,))
@@ -67,6 +66,11 @@ def engines(postgres_url):
         postings.add(conn, CORPUS, texts)
     yield reference, db, postings
     db.close()
+
+
+@pytest.fixture
+def engines(postgres_url):
+    yield from indexed(postgres_url, list(enumerate(EXTRA + sentences(400), start=1)))
 
 
 def search(db, postings, words, limit=20, within=None):
@@ -253,15 +257,7 @@ def made_texts() -> list[tuple[int, str]]:
 
 @pytest.fixture
 def made(postgres_url):
-    texts = made_texts()
-    reference = Fts5()
-    reference.put(texts)
-    db = PostgresDatabase(postgres_url, schemas=(KEYWORDS,))
-    postings = KeywordPostings({CORPUS: lambda conn, docs: [t for t in texts if t[0] in docs]})
-    with db.write() as conn:
-        postings.add(conn, CORPUS, texts)
-    yield reference, db, postings
-    db.close()
+    yield from indexed(postgres_url, made_texts())
 
 
 @pytest.mark.parametrize(

@@ -22,27 +22,27 @@ DIMENSIONS = 384
 NAMESPACES = ("a", "b", "c")
 
 
+def memory(name: str, namespace: str, vector: np.ndarray) -> sql.NewMemory:
+    """A memory of that name (its text and id) and vector."""
+    blob = vector.astype("<f4").tobytes()
+    return sql.NewMemory(
+        name, name, f"h{name}", namespace, [], 0.5, "agent", "{}", "t", "t", "t", 0, blob
+    )
+
+
+def add_passages(db, rows) -> None:
+    """Passages of (memory seq, vector)."""
+    with db.write() as conn:
+        conn.executemany(
+            'INSERT INTO passages (seq, start, "end", embedding) VALUES (?, ?, ?, ?)',
+            [(seq, 0, 1, VectorBlob(p.astype("<f4").tobytes())) for seq, p in rows],
+        )
+
+
 def stored(db, count: int) -> np.ndarray:
     """`count` memories with unit vectors; the i-th has seq i + 1 and namespace i % 3."""
     vectors = embeddings_like(count, seed=11)
-    items = [
-        sql.NewMemory(
-            f"m{i}",
-            f"text {i}",
-            f"h{i}",
-            NAMESPACES[i % 3],
-            [],
-            0.5,
-            "agent",
-            "{}",
-            "t",
-            "t",
-            "t",
-            0,
-            vectors[i].astype("<f4").tobytes(),
-        )
-        for i in range(count)
-    ]
+    items = [memory(f"text {i}", NAMESPACES[i % 3], vectors[i]) for i in range(count)]
     with db.write() as conn:
         sql.ensure_namespaces(conn, set(NAMESPACES), "t")
         assert sql.insert_memories(conn, items) == list(range(1, count + 1))
@@ -173,14 +173,7 @@ def test_passages_are_searched_by_their_memories(db, hold_up_to):
 
     stored(db, 600)
     passages = embeddings_like(2400, seed=16)  # four per memory
-    with db.write() as conn:
-        conn.executemany(
-            'INSERT INTO passages (seq, start, "end", embedding) VALUES (?, ?, ?, ?)',
-            [
-                (i // 4 + 1, 0, 1, VectorBlob(p.astype("<f4").tobytes()))
-                for i, p in enumerate(passages)
-            ],
-        )
+    add_passages(db, [(i // 4 + 1, p) for i, p in enumerate(passages)])
     best_of = passages.reshape(600, 4, DIMENSIONS)
     index = PgPassageIndex(db, DIMENSIONS, hnsw_from=2000, hold_up_to=hold_up_to)
     assert index.holds_any()
@@ -277,21 +270,7 @@ def test_the_small_namespaces_held_follow_every_servers_changes(db, postgres_url
     index.search(query, 5, in_c)  # loads what is held
     other = PostgresDatabase(postgres_url, schemas=(MEMORY_SCHEMA,))
     try:
-        near = sql.NewMemory(
-            "near",
-            "near",
-            "hn",
-            "c",
-            [],
-            0.5,
-            "agent",
-            "{}",
-            "t",
-            "t",
-            "t",
-            0,
-            query.astype("<f4").tobytes(),
-        )
+        near = memory("near", "c", query)
         with other.write() as conn:
             (added,) = sql.insert_memories(conn, [near])
         assert index.search(query, 1, in_c)[0].key == added
@@ -331,21 +310,13 @@ def test_passages_grown_past_what_is_held_are_searched_by_the_database(db, monke
 
     stored(db, 300)
     passages = embeddings_like(600, seed=29)
-
-    def add(rows):
-        with db.write() as conn:
-            conn.executemany(
-                'INSERT INTO passages (seq, start, "end", embedding) VALUES (?, ?, ?, ?)',
-                [(seq, 0, 1, VectorBlob(p.astype("<f4").tobytes())) for seq, p in rows],
-            )
-
-    add([(i % 300 + 1, p) for i, p in enumerate(passages[:300])])
+    add_passages(db, [(i % 300 + 1, p) for i, p in enumerate(passages[:300])])
     monkeypatch.setattr(passage_vectors, "COUNT_EVERY_SECONDS", 0.0)
     index = PgPassageIndex(db, DIMENSIONS, hold_up_to=400)
     query = embeddings_like(1, seed=31)[0]
     held = index.search(query, 10)
     assert index._held._position >= 0
-    add([(i % 300 + 1, p) for i, p in enumerate(passages[300:])])
+    add_passages(db, [(i % 300 + 1, p) for i, p in enumerate(passages[300:])])
     grown = index.search(query, 10)
     assert index._held._position < 0  # dropped: 600 passages are more than 400
     first = passages[:300] @ query
