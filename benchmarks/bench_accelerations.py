@@ -18,8 +18,6 @@ import time
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-
 from bench_memory import QUERIES, WORDS, fill, novel_sentences
 from loci.app import App, build_app
 from loci.embedding.onnx_minilm import OnnxMiniLM
@@ -71,7 +69,7 @@ def main() -> None:
     queries = QUERIES + [f"what happened with {word}" for word in WORDS[:5]]
     with tempfile.TemporaryDirectory() as home:
         filler = build_app(load_settings(home=home), embedder=embedder)
-        fill(filler, args.size, np.random.default_rng(7), sentences, vectors)
+        fill(filler, args.size, sentences, vectors)
         filler.close()
         apps = {variant: served(home, embedder, variant) for variant in VARIANTS}
         for kind, spec in (("unfiltered", None), ("filtered (a tag, 10 %)", FILTER)):
