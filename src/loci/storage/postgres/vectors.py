@@ -39,9 +39,10 @@ log = logging.getLogger("loci.store")
 
 #: Stores at least this big are searched through the HNSW index.
 HNSW_FROM = 20_000
-#: Candidates an HNSW search keeps (pgvector's `hnsw.ef_search`): agreement with exact search
-#: at top 10 is what `benchmarks/bench_memory.py --database` reports.
-EF_SEARCH = 300
+#: Candidates an HNSW search keeps (pgvector's `hnsw.ef_search`): the fewest with which the
+#: top 10 agree with an exact search on 0.95 of a store of a million distinct memories (what
+#: `benchmarks/bench_memory.py --database` reports).
+EF_SEARCH = 400
 #: The HNSW graph's links per vector (pgvector's `m`, its default).
 HNSW_LINKS = 16
 #: Candidates kept while linking a vector into the graph (pgvector's `ef_construction`; its
