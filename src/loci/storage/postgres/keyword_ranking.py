@@ -41,6 +41,9 @@ from loci.storage.db import Connection
 #: bm25's parameters, as FTS5 sets them.
 K1 = 1.2
 B = 0.75
+#: A document's bm25 score negated (lower is better, as FTS5's rank), summed over its
+#: postings (columns idf, tf, tokens); its parameters are `_bm25_weights`.
+BM25_SUM = "-sum(idf * ((tf * ?) / (tf + ? * (? + ? * tokens / ?))))"
 #: FTS5's floor for the idf of terms found in more than half the documents.
 IDF_FLOOR = 1e-6
 #: How many postings of the rarest word the seed round scores at most.
@@ -279,15 +282,19 @@ def _scored(
         f"candidates AS (SELECT DISTINCT h.doc FROM found h "
         f"{'WHERE ' + restrict if restrict else ''}), "
         f"hits (doc, tf, tokens, idf) AS ({' UNION ALL '.join(hits)}) "
-        "SELECT doc, -sum(idf * ((tf * ?) / (tf + ? * (? + ? * tokens / ?)))) AS score "
+        f"SELECT doc, {BM25_SUM} AS score "
         "FROM hits WHERE doc IN (SELECT doc FROM candidates) "
         "GROUP BY doc ORDER BY score, doc LIMIT ?"
     )
-    weights = [K1 + 1.0, K1, 1.0 - B, B, corpus.average]
     rows = conn.execute(
-        statement, [*found_params, *params, *hit_params, *weights, limit]
+        statement, [*found_params, *params, *hit_params, *_bm25_weights(corpus), limit]
     ).fetchall()
     return [(int(doc), float(score)) for doc, score in rows]
+
+
+def _bm25_weights(corpus: Corpus) -> list[float]:
+    """The parameters of `BM25_SUM`, in its order."""
+    return [K1 + 1.0, K1, 1.0 - B, B, corpus.average]
 
 
 def _summed(
@@ -306,13 +313,12 @@ def _summed(
         for _ in phrases
     )
     statement = (
-        "SELECT h.doc, -sum(h.idf * ((h.tf * ?) / (h.tf + ? * (? + ? * h.tokens / ?)))) AS score "
+        f"SELECT h.doc, {BM25_SUM} AS score "
         f"FROM ({postings}) AS h {'WHERE ' + restrict if restrict else ''} "
         "GROUP BY h.doc ORDER BY score, h.doc LIMIT ?"
     )
-    weights = [K1 + 1.0, K1, 1.0 - B, B, corpus.average]
     terms = [value for p in phrases for value in (p.idf, corpus.number, p.terms[0])]
-    rows = conn.execute(statement, [*weights, *terms, *params, limit]).fetchall()
+    rows = conn.execute(statement, [*_bm25_weights(corpus), *terms, *params, limit]).fetchall()
     return [(int(doc), float(score)) for doc, score in rows]
 
 
