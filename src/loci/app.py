@@ -17,7 +17,6 @@ from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.errors import ConfigurationError
 from loci.lifecycle.consolidate import ConsolidateService
 from loci.lifecycle.decay import DecayService
 from loci.lifecycle.extract import ExtractService
@@ -206,18 +205,14 @@ def postgres_store(
     """The PostgreSQL database at `url` and the indexes that search in it:
     vectors (of memories and of their passages), keywords (of memories and of story passages)
     and filters, all in the database: a server holds no copy of the store."""
-    try:
-        from loci.storage.postgres.database import PostgresDatabase
-        from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
-        from loci.storage.postgres.passage_vectors import PgPassageIndex
-        from loci.storage.postgres.vectors import PgVectorIndex
-    except ModuleNotFoundError as exc:  # psycopg: the postgres extra
-        raise ConfigurationError(
-            f"LOCI_DATABASE_URL needs the PostgreSQL driver ({exc.name} is not installed): "
-            'pip install "loci-mcp[postgres]"',
-            setting="database_url",
-        ) from exc
+    from loci.storage.postgres import require_driver
+
+    require_driver()
+    from loci.storage.postgres.database import PostgresDatabase
     from loci.storage.postgres.keywords import KeywordPostings
+    from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
+    from loci.storage.postgres.passage_vectors import PgPassageIndex
+    from loci.storage.postgres.vectors import PgVectorIndex
 
     postings = KeywordPostings(MEMORY_CORPORA)
     keywords = PgKeywords(postings)

@@ -17,7 +17,8 @@ pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not insta
 
 from loci.storage.postgres import keyword_ranking
 from loci.storage.postgres.database import PostgresDatabase
-from loci.storage.postgres.keywords import KEYWORD_BOUNDS, KEYWORD_TABLES, KeywordPostings
+from loci.storage.postgres.keyword_tables import KEYWORD_BOUNDS, KEYWORD_TABLES
+from loci.storage.postgres.keywords import KeywordPostings
 
 CORPUS = 1
 KEYWORDS = Schema("keywords", (), postgres=(KEYWORD_TABLES, KEYWORD_BOUNDS))

@@ -127,6 +127,9 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
 def _check_server(settings: Any, checks: dict[str, Any], problems: list[str]) -> None:
     """The PostgreSQL server, pgvector, the role's rights and loci's tables."""
     from loci.app import SCHEMAS
+    from loci.storage.postgres import require_driver
+
+    require_driver()
     from loci.storage.postgres.readiness import readiness
 
     found = readiness(settings.database_url.get_secret_value(), SCHEMAS)

@@ -17,6 +17,7 @@ from loci.errors import CheckpointCorruptedError, StorageUnavailableError
 from loci.migration.move import Source, Target
 from loci.storage import schema
 from loci.storage import sequence_documents as documents
+from loci.storage.postgres import require_driver
 from loci.storage.sqlite import SqliteDatabase
 from loci.story.passage_keywords import FtsPassageKeywords, PostgresPassageKeywords
 
@@ -44,6 +45,7 @@ def folder_source(home: Path) -> Iterator[Source]:
 @contextmanager
 def database_source(url: str) -> Iterator[Source]:
     """The store of the PostgreSQL database at `url`, read in read-only transactions."""
+    require_driver()
     import psycopg
 
     from loci.storage.postgres.connection import PgConnection
@@ -63,6 +65,7 @@ def database_source(url: str) -> Iterator[Source]:
 @contextmanager
 def database_target(url: str) -> Iterator[Target]:
     """The PostgreSQL database at `url`, its tables made, as a target."""
+    require_driver()
     from loci.storage.postgres.database import PostgresDatabase
     from loci.storage.postgres.keywords import KeywordPostings
     from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords

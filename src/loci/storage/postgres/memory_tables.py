@@ -9,7 +9,7 @@ and marks its sequence's keyword document stale, as SQLite's triggers do.
 
 from __future__ import annotations
 
-from loci.storage.postgres.keywords import KEYWORD_BOUNDS, KEYWORD_TABLES
+from loci.storage.postgres.keyword_tables import KEYWORD_BOUNDS, KEYWORD_TABLES
 
 #: SQLite's comparison of a value ``json_extract`` gives with a number (`num`) or a text
 #: (`txt`), and its ``contains`` (see `search/postgres_filters.py`): a missing key or JSON null
