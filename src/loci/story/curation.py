@@ -4,6 +4,7 @@ applied over every later resolution (`loci.story.corrections`)."""
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING
 
 from loci import fields
@@ -57,6 +58,29 @@ def _found(entities: list[Entity], name: str, session: str) -> Entity:
     return entity
 
 
+def _written(entities: list[Entity], other: str, session: str) -> Entity:
+    """The entity the story writes `other` for. A merge is kept under the name given and
+    replayed by it (`corrections.replay`), so a name the story never writes (a misspelling,
+    one word of a longer name) would be logged and change nothing: it is refused, with the
+    story's names closest to it."""
+    wanted = names.key(other)
+    for entity in entities:
+        if any(names.key(alias) == wanted for alias in [entity.name, *entity.aliases]):
+            return entity
+    written = sorted({alias for e in entities for alias in [e.name, *e.aliases]})
+    close = difflib.get_close_matches(other, written, n=3, cutoff=0.6)
+    fitting = lookup.find(entities, other)
+    if fitting is not None and fitting.name not in close:
+        close.insert(0, fitting.name)
+    hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    raise NotFoundError(
+        f"the story {session!r} names nothing called {fields.shown(other)} (a merge needs a "
+        f"name as the story writes it){hint}",
+        session_id=session,
+        name=other,
+    )
+
+
 def _checked(
     entities: list[Entity], entity: Entity, action: str, name: str, other: str, session: str
 ) -> str:
@@ -66,7 +90,7 @@ def _checked(
         (e for e in entities if names.key(other) in {names.key(a) for a in e.aliases}), None
     )
     if action == "merge":
-        target = _found(entities, other, session)
+        target = _written(entities, other, session)
         if target.id == entity.id:
             raise InvalidInputError(f"{name!r} and {other!r} are one entity already", field="other")
     elif action == "split":

@@ -1,0 +1,51 @@
+"""A merge names the other entity as the story writes it: a name the story never writes (a
+misspelling, a word of a longer name) is refused with the story's closest names, where it was
+once logged as a merge that changed nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from loci.app import App
+from loci.errors import NotFoundError
+from loci.story.curation import correct
+from loci.story.lookup import character
+
+HARBOUR = (
+    'Tobias Reed mended the nets, and Tobias Reed laughed. "Tide," said Pim, and Pim '
+    "whistled as he worked. Mira Voss rowed in from Port Elder, and Mira Voss waved."
+)
+
+
+@pytest.fixture
+def harbour(app: App) -> App:
+    for _ in range(3):
+        app.story.continue_story("harbour", "Go on.", HARBOUR)
+    return app
+
+
+@pytest.mark.parametrize(
+    ("other", "suggested"),
+    [("Tobias Red", "Tobias Reed"), ("Reed", "Tobias Reed"), ("Mira", "Mira Voss"),
+     ("Zebediah Nobody", None)],
+)  # fmt: skip
+def test_a_merge_with_a_name_the_story_never_writes_is_refused(
+    harbour: App, other: str, suggested: str | None
+) -> None:
+    with pytest.raises(NotFoundError) as refused:
+        correct(harbour.story, "harbour", "merge", "Pim", other)
+    message = refused.value.message
+    assert f"names nothing called {other!r}" in message
+    if suggested is None:
+        assert "did you mean" not in message
+    else:
+        assert f"did you mean {suggested!r}" in message or f"or {suggested!r}" in message
+    pim = character(harbour.story, "harbour", "Pim")
+    assert pim.aliases == ["Pim"] and pim.corrections == []  # nothing logged
+
+
+def test_a_merge_with_a_name_as_the_story_writes_it_in_any_case_is_applied(
+    harbour: App,
+) -> None:
+    merged = correct(harbour.story, "harbour", "merge", "Pim", "tobias reed")
+    assert {"Tobias Reed", "Pim"} <= set(merged.aliases) and merged.corrections
