@@ -84,12 +84,12 @@ def test_a_database_url_without_the_driver_says_what_to_install(tmp_path, monkey
     from loci.errors import ConfigurationError
 
     for name in [m for m in sys.modules if m.startswith(("psycopg", "loci.storage.postgres."))]:
-        if (
-            name != "loci.storage.postgres.keywords"
-            and name != "loci.storage.postgres.memory_tables"
+        if name not in (
+            "loci.storage.postgres.keyword_tables",
+            "loci.storage.postgres.memory_tables",
         ):
             monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
     settings = load_settings(home=tmp_path, database_url="postgresql://db/loci")
-    with pytest.raises(ConfigurationError, match=r'pip install "loci-mcp\[postgres\]"'):
+    with pytest.raises(ConfigurationError, match=r'pip install -e "\.\[postgres\]"'):
         build_app(settings)
