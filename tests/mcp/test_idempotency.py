@@ -153,7 +153,7 @@ def test_a_write_applied_without_its_answer_is_not_applied_again(app: App) -> No
     request = Request("lost", "remember", "f")
     with app.receipts.claiming(app.db, request):
         app.memory.remember(MemoryDraft("applied once"))
-    found = app.receipts.find(app.db, "lost")
+    found = app.receipts.find(app.db, request)
     assert found is not None and found.result is None
     with pytest.raises(ConflictError, match="was applied") as raised:
         replayed(found, request, RememberResult)
@@ -169,7 +169,7 @@ def test_a_call_that_wrote_nothing_never_takes_another_calls_key(app: App, secon
             second_app.receipts.complete(second_app.db, '{"first": true}')
         with pytest.raises(ConflictError, match="another call"):
             app.receipts.complete(app.db, '{"second": true}')
-    found = app.receipts.find(app.db, "shared")
+    found = app.receipts.find(app.db, request)
     assert found is not None and found.result == '{"first": true}'
 
 

@@ -40,9 +40,9 @@ def test_a_keyed_write_keeps_its_result_for_a_retry_on_another_server(open_store
     with receipts.claiming(db, request):
         write_token(db, "first")
         receipts.complete(db, '{"id": "first"}')
-    found = other_receipts.find(other_db, "k-1")
+    found = other_receipts.find(other_db, request)
     assert found is not None and found.request == request and found.result == '{"id": "first"}'
-    assert other_receipts.find(other_db, "k-2") is None
+    assert other_receipts.find(other_db, Request("k-2", "remember", "fingerprint")) is None
 
 
 def test_the_write_that_commits_second_with_a_taken_key_is_rolled_back(open_store):
@@ -67,12 +67,32 @@ def test_a_failed_call_lets_its_key_go(open_store):
 
     with pytest.raises(RuntimeError):
         fail_after_writing()
-    assert receipts.find(db, "retry-me") is None
+    assert receipts.find(db, request) is None
 
 
 def test_expired_receipts_are_not_found(open_store):
     receipts = Receipts(timedelta(hours=-1))  # everything is already past its keeping time
     db = open_store(before_commit=(receipts.claim_pending,))
-    with receipts.claiming(db, Request("old", "remember", "f")):
+    request = Request("old", "remember", "f")
+    with receipts.claiming(db, request):
         write_token(db, "x")
-    assert receipts.find(db, "old") is None
+    assert receipts.find(db, request) is None
+
+
+def test_each_tokens_keys_are_its_own(open_store):
+    """Two tokens using the same key make two writes, and neither finds the other's receipt
+    (nor learns which tool it was for)."""
+    ((db, receipts),) = servers(open_store, 1)
+    alice = Request("k", "remember", "f", holder="alice")
+    bob = Request("k", "update_context", "g", holder="bob")
+    owner = Request("k", "remember", "f")
+    for request, name in ((alice, "a"), (bob, "b"), (owner, "o")):
+        with receipts.claiming(db, request):
+            write_token(db, name)
+            receipts.complete(db, f'{{"by": "{name}"}}')
+    assert names(db) == ["a", "b", "o"]
+    for request, name in ((alice, "a"), (bob, "b"), (owner, "o")):
+        found = receipts.find(db, request)
+        assert found is not None and found.result == f'{{"by": "{name}"}}'
+        assert found.request == request
+    assert receipts.find(db, Request("k", "remember", "f", holder="carol")) is None

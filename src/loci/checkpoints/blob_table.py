@@ -3,10 +3,9 @@ where servers on several machines share no folder."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 
-from loci.checkpoints.blobs import check_digest
+from loci.checkpoints.blobs import check_digest, digest_of
 from loci.errors import CheckpointCorruptedError
 from loci.storage.db import Database
 from loci.timeutil import format_time
@@ -20,7 +19,7 @@ class TableBlobs:
 
     def put(self, data: bytes) -> str:
         """Store `data` (a blob with the same bytes is kept) and return its digest."""
-        digest = hashlib.sha256(data).hexdigest()
+        digest = digest_of(data)
         with self._db.write() as conn:
             conn.execute(
                 "INSERT INTO checkpoint_blobs (digest, data, created_at) VALUES (?, ?, ?) "
@@ -42,7 +41,7 @@ class TableBlobs:
                 checkpoint_id=checkpoint_id,
             )
         data = bytes(row[0])
-        if hashlib.sha256(data).hexdigest() != digest:
+        if digest_of(data) != digest:
             raise CheckpointCorruptedError(
                 f"checkpoint {checkpoint_id}: its blob {digest} fails its SHA-256 check "
                 "(the row was changed or damaged)",

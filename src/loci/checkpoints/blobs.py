@@ -18,6 +18,11 @@ from loci.storage.files import atomic_write, refuse_links
 _DIGEST = re.compile(r"^[0-9a-f]{64}\Z")
 
 
+def digest_of(data: bytes) -> str:
+    """The name of a blob: the SHA-256 of its bytes, in lower-case hex."""
+    return hashlib.sha256(data).hexdigest()
+
+
 def check_digest(digest: str) -> None:
     """Refuse anything but a SHA-256 in lower-case hex (a digest becomes a file name)."""
     if not _DIGEST.match(digest):
@@ -57,7 +62,7 @@ class BlobStore:
 
     def put(self, data: bytes) -> str:
         """Store `data` (atomically; a blob with the same bytes is kept) and return its digest."""
-        digest = hashlib.sha256(data).hexdigest()
+        digest = digest_of(data)
         path = self._path(digest)
         if path.exists():
             return digest
@@ -87,7 +92,7 @@ class BlobStore:
             raise CheckpointStorageError(
                 f"cannot read checkpoint blob {path}: {exc}", path=str(path)
             ) from exc
-        if hashlib.sha256(data).hexdigest() != digest:
+        if digest_of(data) != digest:
             raise CheckpointCorruptedError(
                 f"checkpoint {checkpoint_id}: its blob {path.name} fails its SHA-256 check "
                 "(the file was changed or damaged)",

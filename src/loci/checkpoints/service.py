@@ -21,7 +21,7 @@ from typing import Any
 
 from loci.checkpoints import codec, crypto
 from loci.checkpoints import store as sql
-from loci.checkpoints.blobs import Blobs
+from loci.checkpoints.blobs import Blobs, digest_of
 from loci.checkpoints.budget import BudgetReport, fit
 from loci.checkpoints.chain import Base, Chains
 from loci.checkpoints.classify import Tier, classify, has_path, marks_of, priorities
@@ -157,7 +157,6 @@ class CheckpointService:
         identical checkpoint that another save recorded first."""
         level = self.limits.zstd_level
         blob = codec.pack(draft.document, level, draft.keys, base.document if base else None)
-        address = self.blobs.put(blob)
         row = sql.CheckpointRow(
             id=f"cp-{uuid.uuid4().hex}",
             session_id=draft.session_id,
@@ -166,7 +165,7 @@ class CheckpointService:
             context_hash=draft.digest,
             size_bytes=len(draft.document),
             stored_bytes=len(blob),
-            blob=address,
+            blob=digest_of(blob),
             encrypted=draft.keys is not None,
             key_id=draft.keys.current if draft.keys else None,
             critical=bool(draft.metadata.get("critical") is True),
@@ -177,12 +176,11 @@ class CheckpointService:
             stored_hash=hashlib.sha256(draft.document).hexdigest(),
         )
         try:
-            outcome = self._record(row, draft.workflow, draft.force)
+            outcome = self._record(row, blob, draft.workflow, draft.force)
         except BaseException:
-            self._forget_blobs([address])  # refused (over quota, say): leave nothing behind
+            self._forget_blobs([row.blob])  # refused (over quota, say): leave nothing behind
             raise
         if isinstance(outcome, sql.CheckpointRow):
-            self._forget_blobs([address])
             return outcome
         return row, outcome
 
@@ -307,9 +305,12 @@ class CheckpointService:
         return context, metadata, document
 
     def _record(
-        self, row: sql.CheckpointRow, workflow: str | None, force: bool
+        self, row: sql.CheckpointRow, blob: bytes, workflow: str | None, force: bool
     ) -> list[str] | sql.CheckpointRow:
-        """Insert the checkpoint under the quotas; the ids cleaned up, or the twin that won."""
+        """Insert the checkpoint and keep its payload `blob` under the quotas; the ids cleaned
+        up, or the twin that won. The payload is kept in the transaction that records it (a
+        row commits with the checkpoint and its idempotency receipt; a file is written before
+        the commit and forgotten if the record rolls back)."""
         removed: list[sql.CheckpointRow] = []
         with self._db.write() as conn:
             newest = sql.latest(conn, row.session_id)
@@ -326,6 +327,7 @@ class CheckpointService:
             sql.delete(conn, going)
             sql.ensure_session(conn, row.session_id, workflow, row.created_at)
             seq = sql.next_seq(conn, row.session_id)
+            self.blobs.put(blob)
             sql.insert(conn, sql.CheckpointRow(**{**asdict(row), "seq": seq}))
         self._forget_blobs([r.blob for r in removed] + replaced)
         return [r.id for r in removed]

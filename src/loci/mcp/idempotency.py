@@ -48,10 +48,11 @@ def keyed(
     # Imported here: the tool modules load before the store (see `provider`).
     from loci.storage.receipts import Request
 
-    request = Request(key, tool, fingerprint(arguments))
+    holder = provider.caller.name if provider.caller is not None else None
+    request = Request(key, tool, fingerprint(arguments), holder)
 
     def once(app: App) -> R:
-        found = app.receipts.find(app.db, key)
+        found = app.receipts.find(app.db, request)
         if found is not None:
             return replayed(found, request, result_type)
         try:
@@ -60,7 +61,7 @@ def keyed(
                 app.receipts.complete(app.db, result.model_dump_json())
         except ConflictError:
             # Another call took the key between the look-up and this commit: answer as it did.
-            found = app.receipts.find(app.db, key)
+            found = app.receipts.find(app.db, request)
             if found is None:
                 raise
             return replayed(found, request, result_type)

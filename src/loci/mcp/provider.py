@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, TypeVar
 
+from loci.access.grant import Grant
 from loci.settings import Settings
 
 if TYPE_CHECKING:
@@ -35,6 +38,30 @@ class AppProvider:
         self._build_lock = threading.Lock()
         self._call_lock = threading.Lock()
         self._warm_up: threading.Thread | None = None
+        # Who is calling: the grant of the request being served (None: the owner, over stdio
+        # or with the data folder's token). A context variable, so each request sees its own.
+        self._caller: ContextVar[Grant | None] = ContextVar("loci_caller", default=None)
+
+    @contextmanager
+    def calling_as(self, grant: Grant | None) -> Iterator[None]:
+        """Serve what runs inside (in this context) for the holder of `grant`."""
+        token = self._caller.set(grant)
+        try:
+            yield
+        finally:
+            self._caller.reset(token)
+
+    @property
+    def caller(self) -> Grant | None:
+        """The grant of the request being served; None for the owner."""
+        return self._caller.get()
+
+    @property
+    def records_access(self) -> bool:
+        """Whether a search of this call counts as an access to what it finds (recall's
+        `access_count`): not for a read-only token, whose calls change nothing."""
+        grant = self.caller
+        return grant is None or not grant.read_only
 
     def app(self) -> App:
         """The App, built on first use."""

@@ -41,11 +41,20 @@ RECEIPTS_SCHEMA = Schema("receipts", (_RECEIPTS_TABLE,), postgres=(_RECEIPTS_TAB
 
 @dataclass(frozen=True)
 class Request:
-    """A keyed write: its key, its tool and the fingerprint of its arguments."""
+    """A keyed write: its key, its tool, the fingerprint of its arguments, and the named
+    access token that holds the key (None: the owner's)."""
 
     key: str
     tool: str
     fingerprint: str
+    holder: str | None = None
+
+    @property
+    def stored_key(self) -> str:
+        """The key as kept: each token's keys apart from every other's, so that one token
+        can neither replay nor learn of another's writes. (A key is printable ASCII, which
+        the separator is not.)"""
+        return self.key if self.holder is None else f"{self.holder}\x1f{self.key}"
 
 
 @dataclass(frozen=True)
@@ -69,17 +78,18 @@ class Receipts:
         self._keep = keep
         self._pending: ContextVar[_Claim | None] = ContextVar("loci_receipt", default=None)
 
-    def find(self, db: Database, key: str) -> Receipt | None:
-        """The receipt kept for `key`, if any (and not older than the keeping time)."""
+    def find(self, db: Database, asked: Request) -> Receipt | None:
+        """The receipt kept for the key of `asked` (of its holder), if any and not older than
+        the keeping time."""
         with db.locked() as conn:
             row = conn.execute(
                 "SELECT tool, fingerprint, result FROM write_receipts "
                 "WHERE key = ? AND created_at >= ?",
-                (key, self._oldest_kept()),
+                (asked.stored_key, self._oldest_kept()),
             ).fetchone()
         if row is None:
             return None
-        return Receipt(Request(key, str(row[0]), str(row[1])), row[2])
+        return Receipt(Request(asked.key, str(row[0]), str(row[1]), asked.holder), row[2])
 
     @contextmanager
     def claiming(self, db: Database, request: Request) -> Iterator[None]:
@@ -95,7 +105,7 @@ class Receipts:
             with db.write() as conn:
                 conn.execute(
                     "DELETE FROM write_receipts WHERE key = ? AND claimant = ? AND result IS NULL",
-                    (request.key, claim.claimant),
+                    (request.stored_key, claim.claimant),
                 )
             raise
         self._pending.reset(token)
@@ -108,15 +118,15 @@ class Receipts:
         request = claim.request
         conn.execute(
             "DELETE FROM write_receipts WHERE key = ? AND created_at < ?",
-            (request.key, self._oldest_kept()),
+            (request.stored_key, self._oldest_kept()),
         )
         conn.execute(
             "INSERT INTO write_receipts (key, tool, fingerprint, claimant, created_at) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-            (request.key, request.tool, request.fingerprint, claim.claimant, _now()),
+            (request.stored_key, request.tool, request.fingerprint, claim.claimant, _now()),
         )
         holder = conn.execute(
-            "SELECT claimant FROM write_receipts WHERE key = ?", (request.key,)
+            "SELECT claimant FROM write_receipts WHERE key = ?", (request.stored_key,)
         ).fetchone()
         if holder is None or holder[0] != claim.claimant:
             raise ConflictError(
@@ -134,7 +144,8 @@ class Receipts:
             if claim is None:
                 raise RuntimeError("complete() belongs inside claiming()")
             conn.execute(
-                "UPDATE write_receipts SET result = ? WHERE key = ?", (result, claim.request.key)
+                "UPDATE write_receipts SET result = ? WHERE key = ?",
+                (result, claim.request.stored_key),
             )
             conn.execute("DELETE FROM write_receipts WHERE created_at < ?", (self._oldest_kept(),))
 
