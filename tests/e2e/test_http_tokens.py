@@ -59,8 +59,12 @@ async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path, store
             assert "not the checkpoints toolset" in tool_error(other)["message"]
             found = await client.call_tool("recall", {"query": "the owner's note"})
             assert found.structured_content["memories"]
-            schemes = {str(r.uri).split(":")[0] for r in (await client.list_resources()).resources}
-            assert schemes == {"memory"}
+            # A read-only token changes nothing, not even what a recall counts as an access.
+            assert rows(home, store_env, "SELECT max(access_count) FROM memories") == [(0,)]
+            # memory://stats and memory://namespaces show the context toolset's namespaces too.
+            assert not (await client.list_resources()).resources
+            templates = (await client.list_resource_templates()).resource_templates
+            assert {t.uri_template.split(":")[0] for t in templates} == {"memory"}
             with pytest.raises(MCPError, match="not the checkpoints toolset"):
                 await client.read_resource("checkpoints://sessions/anything")
             prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
@@ -85,6 +89,60 @@ async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path, store
         assert served.request("POST", body=INITIALIZE, headers=headers)[0] == 401
         async with http_client(served) as owner:  # the data folder's token: everything
             assert {tool.name for tool in (await owner.list_tools()).tools} == everything
+
+
+async def test_context_files_and_keys_follow_the_token(home, tmp_path, store_env):
+    """A token without the context toolset does not reach the memories of context files;
+    each token's idempotency keys are its own."""
+    memory_only = made_token(home, "mo", "--toolsets", "memory", **store_env)
+    other = made_token(home, "other", **store_env)
+    (tmp_path / "project").mkdir()
+    with http_server(home, **store_env) as served:
+        async with http_client(served) as owner:
+            made = await owner.call_tool("init_project", {"path": str(tmp_path / "project")})
+            project = made.structured_content["project_id"]
+            saved = await owner.call_tool(
+                "update_context",
+                {
+                    "project_id": project,
+                    "file_type": "bugs",
+                    "content": "# Bugs\n\n## Open\n\n- The quokka importer drops umlauts\n",
+                    "force": True,
+                },
+            )
+            assert not saved.is_error
+            await owner.call_tool("remember", {"content": "Quokkas live on Rottnest Island."})
+        space = f"project:{project}"
+        async with http_client(served, memory_only) as client:
+
+            async def call(tool: str, arguments: dict) -> dict:
+                answer = await client.call_tool(tool, arguments)
+                if answer.is_error:
+                    return {"error": tool_error(answer)["type"]}
+                return answer.structured_content
+
+            forbidden = {"error": "forbidden"}
+            listed = await call("namespaces", {})
+            assert [n["name"] for n in listed["namespaces"]] == ["default"]
+            found = await call("recall", {"query": "quokka importer umlauts", "limit": 20})
+            assert [m["namespace"] for m in found["memories"]] == ["default"]
+            assert await call("recall", {"query": "quokka", "namespace": space}) == forbidden
+            assert await call("remember", {"content": "x", "namespace": space}) == forbidden
+            assert await call("stats", {}) == forbidden  # every namespace: name one
+            assert (await call("stats", {"namespace": "default"}))["storage_size_mb"] is None
+            gone = await call("forget", {"filters": {"tags": {"contains": "bugs"}}})
+            assert gone["deleted"] == 0
+            first = await call("remember", {"content": "mo's note", "idempotency_key": "k-1"})
+            assert first["namespace"] == "default"
+        async with http_client(served, other) as client:
+            # The same key from another token is another write, which learns nothing of the first.
+            again = await client.call_tool(
+                "remember", {"content": "other's note", "idempotency_key": "k-1"}
+            )
+            assert not again.is_error and again.structured_content["id"] != first["id"]
+        async with http_client(served) as owner:
+            kept = await owner.call_tool("recall", {"query": "quokka importer", "namespace": space})
+            assert kept.structured_content["memories"]
 
 
 def texts(found: list[dict]) -> list[str]:
@@ -139,10 +197,12 @@ async def test_a_namespace_token_reaches_its_namespaces_only_through_every_tool(
             walk = await call("wander", {"seed_id": mine[0], "steps": 6})
             assert all(step["memory"]["id"] not in theirs for step in walk["journey"])
             assert await call("wander", {"seed_id": theirs[0]}) == missing
-            assert (await call("stats", {}))["total_memories"] == 5
+            shown = await call("stats", {})
+            assert shown["total_memories"] == 5 and shown["storage_size_mb"] is None
             assert await call("stats", {"namespace": "theirs"}) == forbidden
             listed = await call("namespaces", {})
             assert [space["name"] for space in listed["namespaces"]] == ["mine"]
+            assert listed["message"] == "1 namespace"
             assert await call("namespaces", {"action": "delete", "name": "theirs"}) == forbidden
             exported = await call("export_memories", {})
             assert {m["namespace"] for m in exported["export"]["memories"]} == {"mine"}

@@ -43,6 +43,7 @@ LAYERS = {
     "errors": 0,
     "timeutil": 0,
     "heap": 0,
+    "wording": 0,
     "__init__": 0,
 }
 

@@ -7,7 +7,7 @@ import pytest
 
 from loci.access.grant import Grant
 from loci.errors import ForbiddenError
-from loci.mcp.namespace_scope import NamespaceScope, chosen
+from loci.mcp.namespace_scope import NamespaceScope, Reach, chosen
 
 
 @pytest.fixture
@@ -19,14 +19,29 @@ ONE = Grant("ana", namespaces=frozenset({"mine"}))
 TWO = Grant("bo", namespaces=frozenset({"work", "home"}))
 
 
+MEMORY_ONLY = Grant("mo", toolsets=frozenset({"memory"}))
+
+
 def test_a_call_uses_a_namespace_of_the_token() -> None:
-    assert chosen(ONE, None) == "mine"  # filled in: the token has one
-    assert chosen(TWO, "home") == "home"
-    with pytest.raises(ForbiddenError, match="name one of home, work"):
-        chosen(TWO, None)
+    assert chosen(Reach(ONE), None) == "mine"  # filled in: the token has one
+    assert chosen(Reach(TWO), "home") == "home"
+    with pytest.raises(ForbiddenError, match=r"name one .*allowed the namespaces home, work"):
+        chosen(Reach(TWO), None)
     with pytest.raises(ForbiddenError, match="'theirs'"):
-        chosen(ONE, "theirs")
-    assert chosen(ONE, 5) == 5  # not text: the tool's own check refuses it
+        chosen(Reach(ONE), "theirs")
+    assert chosen(Reach(ONE), 5) == 5  # not text: the tool's own check refuses it
+
+
+def test_context_files_follow_the_context_toolsets_grant() -> None:
+    assert Reach(MEMORY_ONLY).limited and not Reach(Grant("all")).limited
+    assert Reach(MEMORY_ONLY).allows("work")
+    assert not Reach(MEMORY_ONLY).allows("project:proj-1")
+    with pytest.raises(ForbiddenError, match="project:"):
+        chosen(Reach(MEMORY_ONLY), "project:proj-1")
+    with_context = Grant("mc", toolsets=frozenset({"memory", "context"}))
+    assert Reach(with_context).allows("project:proj-1") and not Reach(with_context).limited
+    listed = Grant("ml", toolsets=frozenset({"memory"}), namespaces=frozenset({"project:p"}))
+    assert not Reach(listed).allows("project:p")  # named, but of a toolset it may not use
 
 
 @pytest.mark.anyio
@@ -52,3 +67,18 @@ def test_answers_show_the_tokens_namespaces_only() -> None:
     resources = {"resources": [{"uri": "memory://stats"}, {"uri": "memory://namespaces/mine"}]}
     shown = scope.visible(ONE, "resources/list", {}, resources)
     assert shown["resources"] == [{"uri": "memory://namespaces/mine"}]
+    listing = {
+        "structuredContent": {
+            "action": "list",
+            "namespaces": [{"name": "mine"}, {"name": "theirs"}, {"name": "project:p"}],
+            "message": "3 namespaces",
+        }
+    }
+    call = {"name": "namespaces"}
+    shown = scope.visible(ONE, "tools/call", call, listing)["structuredContent"]
+    assert shown["namespaces"] == [{"name": "mine"}] and shown["message"] == "1 namespace"
+    shown = scope.visible(MEMORY_ONLY, "tools/call", call, listing)["structuredContent"]
+    assert [n["name"] for n in shown["namespaces"]] == ["mine", "theirs"]
+    stats = {"structuredContent": {"total_memories": 3, "storage_path": "/x", "storage_size_mb": 9}}
+    shown = scope.visible(ONE, "tools/call", {"name": "stats"}, stats)["structuredContent"]
+    assert shown["storage_path"] is None and shown["storage_size_mb"] is None

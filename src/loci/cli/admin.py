@@ -10,7 +10,6 @@ import click
 
 from loci.cli.output import (
     CliState,
-    counted,
     emit_fields,
     emit_json,
     json_option,
@@ -19,6 +18,7 @@ from loci.cli.output import (
 )
 from loci.errors import LociError
 from loci.storage import sequence_documents as documents
+from loci.wording import counted
 
 
 def register(group: click.Group) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from loci.cli.output import CliState, counted, emit_json, json_option, opened_app, run
+from loci.cli.output import CliState, emit_json, json_option, opened_app, run
 from loci.story.models import CharacterInfo
+from loci.wording import counted
 
 
 def register(story: click.Group) -> None:

@@ -10,7 +10,6 @@ import click
 
 from loci.cli.output import (
     CliState,
-    counted,
     emit_fields,
     emit_json,
     json_option,
@@ -22,6 +21,7 @@ from loci.cli.output import (
     written,
 )
 from loci.errors import CheckpointCorruptedError
+from loci.wording import counted
 
 if TYPE_CHECKING:
     from loci.checkpoints.models import BudgetInfo

@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from loci.cli.output import CliState, counted, emit_json, json_option, opened_app, run
+from loci.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.wording import counted
 
 
 def register(group: click.Group) -> None:

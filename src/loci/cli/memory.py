@@ -11,7 +11,6 @@ import click
 
 from loci.cli.output import (
     CliState,
-    counted,
     emit_fields,
     emit_json,
     json_option,
@@ -21,6 +20,7 @@ from loci.cli.output import (
     written,
 )
 from loci.errors import InvalidInputError
+from loci.wording import counted
 
 #: The most characters of a memory a table shows (`--json` gives it whole).
 PREVIEW_CHARS = 300

@@ -104,11 +104,6 @@ def emit_json(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
 
 
-def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """`count` and the noun, singular for one: "1 memory", "3 memories"."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
-
-
 def emit_fields(fields: Mapping[str, Any]) -> None:
     """Print name / value lines, the values in one column; a mapping's items as `key count`."""
     width = max(map(len, fields), default=0)

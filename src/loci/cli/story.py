@@ -9,7 +9,6 @@ import click
 
 from loci.cli.output import (
     CliState,
-    counted,
     emit_json,
     json_option,
     opened_app,
@@ -19,6 +18,7 @@ from loci.cli.output import (
     writable,
     written,
 )
+from loci.wording import counted
 
 
 def register(group: click.Group) -> None:

@@ -8,6 +8,7 @@ with the file's and the section's titles so that it makes sense on its own.
 from __future__ import annotations
 
 from loci.contextdocs.markdown import Document, Section
+from loci.contextdocs.naming import PROJECT_NAMESPACE_PREFIX
 from loci.contextdocs.templates import Template
 from loci.memory.models import MemoryDraft
 
@@ -18,7 +19,7 @@ IMPORTANCE = 0.7
 
 def namespace_of(project_id: str) -> str:
     """The memory namespace a project's context files are indexed in."""
-    return f"project:{project_id}"
+    return f"{PROJECT_NAMESPACE_PREFIX}{project_id}"
 
 
 def drafts_for(

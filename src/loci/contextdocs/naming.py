@@ -13,6 +13,9 @@ from loci.fields import shown
 #: Letters, digits, '-' and '_': nothing that can climb out of a folder or name a device.
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 
+#: The memory namespaces where projects' context files are indexed: `project:<id>`.
+PROJECT_NAMESPACE_PREFIX = "project:"
+
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 MAX_PATH_CHARS = 4096
 

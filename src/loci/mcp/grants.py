@@ -22,7 +22,7 @@ from loci.access.grant import Grant
 from loci.errors import ForbiddenError, LociError
 from loci.mcp.completions import ARGUMENT_TOOLSETS
 from loci.mcp.errors import from_loci_error
-from loci.mcp.namespace_scope import NamespaceScope
+from loci.mcp.namespace_scope import NamespaceScope, Reach
 
 if TYPE_CHECKING:
     from loci.mcp.server import LociServer
@@ -57,17 +57,25 @@ class GrantCheck:
     async def middleware(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        """Refuse what the grant does not allow; scope the rest; hide it from the listings."""
+        """Refuse what the grant does not allow; scope the rest; hide it from the listings.
+        What the request runs is served for the grant's holder (`AppProvider.caller`)."""
         grant = grant_of(ctx)
-        if grant is None or not grant.limited:
-            return await call_next(ctx)
+        with self._server.provider.calling_as(grant):
+            if grant is None or not grant.limited:
+                return await call_next(ctx)
+            return await self._limited(grant, ctx, call_next)
+
+    async def _limited(
+        self, grant: Grant, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
         await self._server.toolsets_built()
         params: Mapping[str, Any] = ctx.params or {}
+        scoped = Reach(grant).limited
         try:
             refusal = self._refusal(grant, ctx.method, params)
             if refusal is not None:
                 raise refusal
-            if grant.namespaces is not None:
+            if scoped:
                 params = await self._scope.scoped(grant, ctx.method, params)
                 ctx = replace(ctx, params=params)
         except LociError as error:
@@ -79,7 +87,7 @@ class GrantCheck:
             return result
         if ctx.method in LISTED:
             result = self._visible(grant, ctx.method, result)
-        if grant.namespaces is not None:
+        if scoped:
             result = self._scope.visible(grant, ctx.method, params, result)
         return result
 

@@ -188,9 +188,18 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         """
         # Embedded first, outside the lock: concurrent clients' queries embed side by side.
         ahead = provider.unlocked(lambda app: app.memory.embed_query(query, namespace, filters))
+        counted = provider.records_access
         return provider.call(
             lambda app: app.memory.recall(
-                query, limit, namespace, filters, min_similarity, hybrid_alpha, explain, ahead
+                query,
+                limit,
+                namespace,
+                filters,
+                min_similarity,
+                hybrid_alpha,
+                explain,
+                ahead,
+                record_access=counted,
             )
         )
 
@@ -260,8 +269,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         skip_duplicates: bool = True,
         recompute_vectors: bool = True,
     ) -> ImportResult:
-        """Import memories exported by loci, keeping ids, dates and fields; duplicates by
-        content are skipped unless `skip_duplicates` is false."""
+        """Import memories exported by loci, keeping ids, dates and fields. Duplicates (the
+        same text, or the same id, in the namespace a memory goes to) are skipped unless
+        `skip_duplicates` is false; a memory whose id is taken elsewhere gets a new id."""
         from loci.memory.transfer import ImportOptions
 
         options = ImportOptions(namespace_override, skip_duplicates, recompute_vectors)

@@ -58,8 +58,9 @@ def _recall_about(provider: AppProvider) -> Callable[..., str]:
         namespace: NamespaceArgument = "",
     ) -> str:
         """What loci remembers about a topic, put in front of the agent."""
+        counted = provider.records_access
         found = provider.call(
-            lambda app: app.memory.recall(topic, RECALLED, namespace or None, None, 0.0, None)
+            lambda app: app.memory.recall(topic, RECALLED, namespace or None, record_access=counted)
         )
         if not found.memories:
             return f"loci has no memories about {topic!r} yet. Say so, then answer as best you can."

@@ -16,6 +16,7 @@ from loci.storage import memory_upkeep as upkeep
 from loci.storage.db import Database
 from loci.storage.index_sync import prune_log
 from loci.timeutil import now
+from loci.wording import counted
 
 TOP_TAGS = 50
 Action = Literal["list", "create", "delete", "rename"]
@@ -38,7 +39,7 @@ class CatalogService:
             with self._engine.db.locked() as conn:
                 listed = [row_to_namespace(row) for row in sql.list_namespaces(conn)]
             return NamespacesResult(
-                action="list", namespaces=listed, message=f"{len(listed)} namespaces"
+                action="list", namespaces=listed, message=counted(len(listed), "namespace")
             )
         if name is None:
             raise InvalidInputError(f"action {action!r} needs a namespace name", field="name")

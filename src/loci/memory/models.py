@@ -180,8 +180,12 @@ class StatsResult(BaseModel):
     namespaces: dict[str, int]
     embedding_model: str
     embedding_dimensions: int
-    storage_path: str
-    storage_size_mb: float
+    storage_path: str | None = Field(
+        description="Where the store is (none for a token limited to some namespaces)."
+    )
+    storage_size_mb: float | None = Field(
+        description="The whole store's size (none for a token limited to some namespaces)."
+    )
     oldest_memory: str | None
     newest_memory: str | None
     average_importance: float | None

@@ -161,9 +161,10 @@ class MemoryService:
         hybrid_alpha: float | None = None,
         explain: bool = False,
         ahead: pipeline.Ahead | None = None,
+        record_access: bool = True,
     ) -> RecallResult:
-        """Memories matching `query`, best first, ranked by named signals (see `signals`);
-        `explain` reports each hit's signal values; `ahead`: the query from `embed_query`."""
+        """Memories matching `query`, best first, ranked by named signals (`signals`); `explain`
+        gives each hit's signals; `ahead`: from `embed_query`; `record_access`: count a use."""
         query = fields.content(query, self._limits.max_content_bytes, "query")
         limit = fields.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
         min_similarity = fields.unit_float(min_similarity, "min_similarity")
@@ -187,7 +188,7 @@ class MemoryService:
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         if min_similarity > 0.0:
             ranked = (r for r in ranked if r.similarity >= min_similarity)
-        hits = self._load_hits(list(islice(ranked, limit)), touch=True)
+        hits = self._load_hits(list(islice(ranked, limit)), touch=record_access)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(
             memories=hits,
