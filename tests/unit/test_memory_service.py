@@ -381,6 +381,20 @@ def test_export_import_round_trips_every_field(app, tmp_path, embedder):
         other.close()
 
 
+def test_an_export_imported_into_another_namespace_is_copied_under_new_ids(app):
+    app.memory.remember_batch([MemoryDraft(f"fact {i}", namespace="work") for i in range(3)])
+    exported = app.transfer.export("work").model_dump()
+    copied = app.transfer.import_data(exported, ImportOptions(namespace_override="archive"))
+    assert (copied.imported, copied.skipped_duplicates) == (3, 0)
+    originals = {m["id"] for m in exported["export"]["memories"]}
+    assert not originals & set(copied.ids)
+    assert len(app.transfer.export("work").export.memories) == 3  # the originals stay as they were
+    again = app.transfer.import_data(exported, ImportOptions(namespace_override="archive"))
+    assert (again.imported, again.skipped_duplicates) == (0, 3)  # same text, same namespace
+    home = app.transfer.import_data(exported, ImportOptions())
+    assert (home.imported, home.skipped_duplicates) == (0, 3)  # same ids, same namespace
+
+
 def test_export_pages_add_up_to_the_whole_export(app):
     app.memory.remember_batch(
         [MemoryDraft(f"fact {i}", namespace=("even" if i % 2 == 0 else "odd")) for i in range(7)]

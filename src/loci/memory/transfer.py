@@ -217,7 +217,7 @@ class TransferService:
         result: ImportResult,
     ) -> None:
         with self._engine.db.locked() as conn:
-            taken_ids = sql.existing_ids(conn, [p.row.id for p in batch if p.row])
+            taken = sql.namespaces_of_ids(conn, [p.row.id for p in batch if p.row])
             stored_hashes = sql.existing_hashes(
                 conn, {(p.row.namespace, p.row.content_hash) for p in batch if p.row}
             )
@@ -225,12 +225,13 @@ class TransferService:
         for pending in batch:
             assert pending.row is not None
             key = (pending.row.namespace, pending.row.content_hash)
-            if options.skip_duplicates and (
-                key in stored_hashes or key in seen or pending.row.id in taken_ids
-            ):
+            # A duplicate is the same memory in the same namespace: an id taken in another
+            # namespace (an export imported into a new one) is a new memory, under a new id.
+            same_memory = taken.get(pending.row.id) == pending.row.namespace
+            if options.skip_duplicates and (key in stored_hashes or key in seen or same_memory):
                 result.skipped_duplicates += 1
                 continue
-            if pending.row.id in taken_ids:
+            if pending.row.id in taken:
                 pending.row = replace(pending.row, id=str(uuid.uuid4()))
             seen.add(key)
             keep.append(pending)

@@ -110,11 +110,6 @@ def insert_memories(conn: Connection, items: Sequence[NewMemory]) -> list[int]:
     return seqs
 
 
-def existing_ids(conn: Connection, ids: Sequence[str]) -> set[str]:
-    """Which of `ids` are stored."""
-    return {row[0] for row in _rows_in(conn, "SELECT id FROM memories WHERE id IN ({})", ids)}
-
-
 def namespaces_of_ids(conn: Connection, ids: Sequence[str]) -> dict[str, str]:
     """The namespace of each of `ids` that is stored."""
     rows = _rows_in(conn, "SELECT id, namespace FROM memories WHERE id IN ({})", ids)
