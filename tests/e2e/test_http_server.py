@@ -13,7 +13,7 @@ import pytest
 
 from loci.memory.transfer import IMPORT_BATCH
 from tests.e2e.conftest import INITIALIZE, connected, exported_memories
-from tests.e2e.http_server import http_client, http_server, session_of
+from tests.e2e.http_server import free_port, http_client, http_server, session_of
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(300)]
 
@@ -186,12 +186,21 @@ async def test_http_and_stdio_servers_share_one_folder(shared):
 
 
 def test_no_token_on_a_public_address_is_refused(home):
+    """Refused as a configuration error on a free port and on a taken one alike (a taken
+    port must not hide it, and the test must not depend on loci's default port being free)."""
     from tests.e2e.conftest import run_loci
 
-    done = run_loci(
-        home, "serve", "--transport", "http", "--host", "0.0.0.0", LOCI_HTTP_AUTH="none"
-    )
-    assert done.returncode != 0 and "loopback" in done.stderr
+    free, taken = free_port(), free_port()
+    with socket.socket() as holder:
+        holder.bind(("0.0.0.0", taken))
+        holder.listen()
+        for port in (free, taken):
+            done = run_loci(
+                home,
+                *("serve", "--transport", "http", "--host", "0.0.0.0", "--port", str(port)),
+                LOCI_HTTP_AUTH="none",
+            )
+            assert done.returncode == 9 and "loopback" in done.stderr, done.stderr
 
 
 async def test_progress_reaches_an_http_client(shared):

@@ -15,7 +15,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from loci.errors import ConfigurationError
-from loci.http.app import build_http_app
+from loci.http.app import build_http_app, check_exposure
 from loci.http.guard import Guard
 from loci.settings import Settings
 
@@ -28,6 +28,7 @@ def serve_http(
     """Serve MCP (and the web view) over HTTP until SIGTERM or SIGINT; `starting` is called
     once the address is known to be free and the app is built, `listening` once the server
     accepts connections."""
+    check_exposure(settings)  # a configuration error first: it stays one whatever the port
     check_port(settings.http_host, settings.http_port)
     guard = build_http_app(settings)
     if starting is not None:
