@@ -80,3 +80,30 @@ async def test_bad_input_gets_structured_errors_and_changes_nothing(connect: Con
         assert await total(client) == 1
         names = await client.call_tool("namespaces", {})
         assert [n["name"] for n in names.structured_content["namespaces"]] == ["default"]
+
+
+async def test_namespace_conditions_that_cannot_all_hold_find_nothing(connect: Connect) -> None:
+    """On both engines alike (PostgreSQL once answered `internal`: `IN ()`)."""
+    async with connect() as client:
+        for space in ("work", "home", "bob"):
+            await client.call_tool(
+                "remember",
+                {"content": f"A {space} note about the garden and its roses.", "namespace": space},
+            )
+        both = {
+            "operator": "and",
+            "filters": [
+                {"field": "namespace", "operator": "eq", "value": "work"},
+                {"field": "namespace", "operator": "eq", "value": "home"},
+            ],
+        }
+        asked = [
+            {"query": "garden roses", "filters": both},
+            {"query": "garden roses", "namespace": "bob", "filters": {"namespace": "work"}},
+        ]
+        for arguments in asked:
+            found = await client.call_tool("recall", arguments)
+            assert not found.is_error, found.content
+            assert found.structured_content["memories"] == []
+        gone = await client.call_tool("forget", {"filters": both, "dry_run": True})
+        assert not gone.is_error and gone.structured_content["deleted"] == 0

@@ -54,6 +54,8 @@ def any_items(conn: Connection) -> bool:
 
 def actors(conn: Connection, namespaces: frozenset[str] | None) -> list[str]:
     """The distinct actors of the sequences of those namespaces (None: all)."""
+    if namespaces is not None and not namespaces:
+        return []  # no namespace can hold them (PostgreSQL refuses an empty `IN ()`)
     if namespaces is None:
         rows = conn.execute("SELECT DISTINCT actor FROM sequence_items WHERE actor IS NOT NULL")
     else:
