@@ -17,6 +17,7 @@ from loci.contextdocs.service import ContextLimits, ContextService
 from loci.conversations.importer import ConversationService
 from loci.embedding import Embedder
 from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.errors import StorageUnavailableError
 from loci.lifecycle.consolidate import ConsolidateService
 from loci.lifecycle.decay import DecayService
 from loci.lifecycle.extract import ExtractService
@@ -39,6 +40,7 @@ from loci.storage.facets import MemoryFacets
 from loci.storage.files import private_folder, storage_errors
 from loci.storage.keyword_index import KeywordIndex, MirroredKeywords, SqlKeywords
 from loci.storage.keyword_mirror import KeywordMirror
+from loci.storage.memories import MIGRATING_FROM, get_meta
 from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.orphans import orphaned_files
@@ -129,6 +131,7 @@ def build_app(
         url = settings.database_url.get_secret_value()
         db, indexes, passage_keywords = postgres_store(url, settings, model, receipts)
         blobs = TableBlobs(db)
+    refuse_unfinished_copy(db)
     engine = MemoryEngine(db, model, indexes, limits_from(settings))
     memory = MemoryService(engine)
     checkpoints = CheckpointService(
@@ -176,6 +179,23 @@ def build_app(
         decay=DecayService(engine),
         consolidation=ConsolidateService(engine),
         extraction=ExtractService(engine, memory),
+    )
+
+
+def refuse_unfinished_copy(db: Database) -> None:
+    """Close `db` and refuse it if `loci migrate` stopped before verifying its copy there:
+    half a store would answer as a whole one (and any use would change what the copy is
+    verified against)."""
+    with db.locked() as conn:
+        source = get_meta(conn, MIGRATING_FROM)
+    if source is None:
+        return
+    db.close()
+    raise StorageUnavailableError(
+        f"{db.location} holds an unfinished copy of {source}: `loci migrate` stopped before "
+        "it was verified. Run the same `loci migrate` again to finish it; loci does not use "
+        "the store until then.",
+        source=source,
     )
 
 

@@ -13,9 +13,10 @@ import pytest
 from loci.app import App, build_app
 from loci.conversations.messages import ChatMessage
 from loci.database_url import masked
-from loci.errors import ConflictError
+from loci.errors import ConflictError, StorageUnavailableError
 from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
+from tests.cli_runner import run_loci
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
@@ -153,8 +154,14 @@ def test_an_interrupted_copy_resumed_ends_verified(tmp_path, embedder, postgres_
         ends.database_target(postgres_url) as target,
     ):
         move.migrate(source, target, stop_in_memories)
+    # Half a store is not served, nor touched, until the copy is finished.
+    with pytest.raises(StorageUnavailableError, match="Run the same `loci migrate` again"):
+        on_database(tmp_path / "server", postgres_url, embedder)
+    doctor = run_loci(tmp_path / "server", "--database", postgres_url, "doctor")
+    assert doctor.returncode == 1 and "unfinished copy" in doctor.stderr
     resumed = copied(ends.folder_source(home), ends.database_target(postgres_url))
     assert resumed.verified, resumed
+    on_database(tmp_path / "server", postgres_url, embedder).close()  # whole: served again
     with pytest.raises(ConflictError, match="already holds a store"):
         copied(ends.folder_source(home), ends.database_target(postgres_url))
 

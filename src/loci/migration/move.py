@@ -21,12 +21,13 @@ from loci.errors import ConflictError
 from loci.migration.tables import TABLES, Table
 from loci.storage.db import Connection, Database
 from loci.storage.dialect import dialect_of
+from loci.storage.memories import MIGRATING_FROM
 from loci.storage.vector_blob import VectorBlob
 
 #: Rows copied per transaction.
 BATCH = 1_000
 #: The target's mark of an unfinished copy (a `meta` key; its value names the source).
-MARK = "migrating_from"
+MARK = MIGRATING_FROM
 #: Tables whose integer key the target continues after (PostgreSQL identities).
 IDENTITIES = {
     "memories": "seq",

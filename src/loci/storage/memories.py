@@ -293,6 +293,10 @@ def iter_memories(
             yield row, (row[VECTOR_COLUMN] if with_vectors else None)
 
 
+#: The meta key that marks a store as an unfinished copy (`loci migrate`), naming its source.
+MIGRATING_FROM = "migrating_from"
+
+
 def get_meta(conn: Connection, key: str) -> str | None:
     """A value of the meta table."""
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
