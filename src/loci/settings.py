@@ -298,7 +298,10 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
     try:
         return settings_cls(**overrides)
     except ValidationError as exc:
-        raise ConfigurationError(_describe(exc, path), errors=_error_list(exc)) from exc
+        given = frozenset(overrides)
+        raise ConfigurationError(
+            _describe(exc, path, given), errors=_error_list(exc, given)
+        ) from exc
 
 
 def _config_path_from_env() -> Path | None:
@@ -323,16 +326,24 @@ def _check_toml(path: Path) -> None:
         raise ConfigurationError(f"cannot read config file {path}: {exc}", path=str(path)) from exc
 
 
-def _error_list(exc: ValidationError) -> list[dict[str, str]]:
-    return [{"setting": _setting_name(err["loc"]), "message": err["msg"]} for err in exc.errors()]
+def _error_list(exc: ValidationError, given: frozenset[str]) -> list[dict[str, str]]:
+    return [
+        {"setting": _setting_name(err["loc"], given), "message": err["msg"]} for err in exc.errors()
+    ]
 
 
-def _setting_name(loc: tuple[int | str, ...]) -> str:
+def _setting_name(loc: tuple[int | str, ...], given: frozenset[str]) -> str:
+    """The setting as the user gave it: an option of the command, else its variable."""
     field = str(loc[0]) if loc else "?"
+    if field in given:
+        return f"{field} (given on the command line)"
     return f"{ENV_PREFIX}{field.upper()} ({field})"
 
 
-def _describe(exc: ValidationError, path: Path | None) -> str:
-    lines = [f"{item['setting']}: {item['message']}" for item in _error_list(exc)]
-    origin = f" (environment or {path})" if path else " (environment)"
-    return "invalid settings" + origin + ":\n  " + "\n  ".join(lines)
+def _describe(exc: ValidationError, path: Path | None, given: frozenset[str]) -> str:
+    """Each invalid setting with where it came from."""
+    lines = [f"{item['setting']}: {item['message']}" for item in _error_list(exc, given)]
+    origin = f"environment or {path}" if path else "environment"
+    if all(str(err["loc"][0] if err["loc"] else "") in given for err in exc.errors()):
+        origin = "command line"
+    return f"invalid settings ({origin}):\n  " + "\n  ".join(lines)

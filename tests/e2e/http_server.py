@@ -46,6 +46,15 @@ class Served:
         self._reader = threading.Thread(target=read, daemon=True)
         self._reader.start()
 
+    def said(self, words: str, seconds: float = START_SECONDS) -> bool:
+        """Whether the server writes `words` to standard error within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while words not in self.stderr():
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                return words in self.stderr()
+            time.sleep(0.05)  # polling what the reader thread collects, bounded by the deadline
+        return True
+
     def stderr(self) -> str:
         """What the server wrote to standard error (all of it once it has exited)."""
         if self.process.poll() is not None and self._reader is not None:
@@ -103,8 +112,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def http_server(home: Path, *args: str, **env: str) -> Iterator[Served]:
-    """`loci serve --transport http` on a free port, ready (its /healthz answers)."""
+def http_server(home: Path, *args: str, healthy: bool = True, **env: str) -> Iterator[Served]:
+    """`loci serve --transport http` on a free port, ready (its /healthz answers `ok`; any
+    answer when not `healthy`: a server whose store is down)."""
     port = free_port()
     environment = {**os.environ, "LOCI_HOME": str(home), **env}
     process = subprocess.Popen(
@@ -117,7 +127,7 @@ def http_server(home: Path, *args: str, **env: str) -> Iterator[Served]:
     served = Served(process, port, home)
     served.start_reading()
     try:
-        wait_until_healthy(served)
+        wait_until_healthy(served, healthy)
         yield served
     finally:
         if process.poll() is None:
@@ -126,13 +136,13 @@ def http_server(home: Path, *args: str, **env: str) -> Iterator[Served]:
         served.stderr()
 
 
-def wait_until_healthy(served: Served) -> None:
+def wait_until_healthy(served: Served, healthy: bool = True) -> None:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if served.process.poll() is not None:
             raise AssertionError(f"loci serve exited: {served.stderr()}")
         try:
-            if served.request("GET", "/healthz", authorized=False)[0] == 200:
+            if served.request("GET", "/healthz", authorized=False)[0] == 200 or not healthy:
                 return
         except OSError:
             pass

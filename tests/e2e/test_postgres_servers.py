@@ -106,3 +106,24 @@ async def test_http_servers_share_named_tokens_and_report_an_outage_as_503(tmp_p
             assert (
                 found.structured_content["memories"][0]["content"] == "Shared through the database."
             )
+
+
+async def test_a_server_started_with_its_database_down_says_so_and_serves_once_it_is_back(
+    tmp_path, postgres_url
+):
+    from tests.e2e.http_server import http_client, http_server
+
+    outage(postgres_url, on_air=False)
+    try:
+        with http_server(tmp_path / "a", healthy=False, **on(postgres_url)) as served:
+            assert served.said("cannot use its store yet")
+            assert served.request("GET", "/healthz", authorized=False)[0] == 503
+            outage(postgres_url, on_air=True)
+            assert served.request("GET", "/healthz", authorized=False)[0] == 200
+            async with http_client(served) as client:
+                stored = await client.call_tool(
+                    "remember", {"content": "Written once it was back."}
+                )
+                assert not stored.is_error
+    finally:
+        outage(postgres_url, on_air=True)

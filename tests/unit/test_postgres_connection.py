@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from loci.database_url import is_database_url, masked
-from loci.errors import StorageUnavailableError
+from loci.errors import ConfigurationError, StorageUnavailableError
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
@@ -59,6 +59,29 @@ def test_an_unreachable_server_is_a_clear_error_without_the_password():
     message = str(caught.value)
     assert "could not be reached" in message and "ann:***@127.0.0.1:1" in message
     assert "s3cret" not in message and "s3cret" not in repr(caught.value.details)
+
+
+def test_a_parameter_libpq_does_not_know_is_a_configuration_error():
+    url = "postgresql://ann:s3cret@127.0.0.1:1/loci?bogus=1"
+    with pytest.raises(ConfigurationError, match='"bogus"') as caught:
+        PostgresDatabase(url, schemas=PORTED)
+    assert caught.value.details["setting"] == "database_url" and "s3cret" not in str(caught.value)
+
+
+def test_the_urls_own_connect_timeout_is_kept():
+    """Against a listener that never answers, the URL's one second and not loci's minute
+    (bounded far above either, so that a slow machine does not fail it)."""
+    import socket
+    import time
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        url = f"postgresql://ann@127.0.0.1:{silent.getsockname()[1]}/loci?connect_timeout=1"
+        started = time.monotonic()
+        with pytest.raises(StorageUnavailableError, match="timeout"):
+            PostgresDatabase(url, connect_timeout_seconds=60, schemas=PORTED)
+        assert time.monotonic() - started < 30
 
 
 def _add_token(db, name: str) -> None:

@@ -93,3 +93,13 @@ def test_a_database_url_without_the_driver_says_what_to_install(tmp_path, monkey
     settings = load_settings(home=tmp_path, database_url="postgresql://db/loci")
     with pytest.raises(ConfigurationError, match=r'pip install -e "\.\[postgres\]"'):
         build_app(settings)
+
+
+def test_a_bad_setting_given_on_the_command_line_is_named_so(monkeypatch):
+    monkeypatch.delenv("LOCI_DATABASE_URL", raising=False)
+    with pytest.raises(ConfigurationError) as given:
+        load_settings(database_url="mysql://db/loci")
+    assert "command line" in given.value.message and "LOCI_DATABASE_URL" not in given.value.message
+    monkeypatch.setenv("LOCI_DATABASE_URL", "mysql://db/loci")
+    with pytest.raises(ConfigurationError, match=r"\(environment\):\n  LOCI_DATABASE_URL"):
+        load_settings()

@@ -59,6 +59,9 @@ def build_http_app(settings: Settings, embedder: Embedder | None = None) -> Guar
     if token is not None:
         token.value()
     server = build_server(settings, embedder)
+    # A long-lived server loads its store and model now: the first call need not wait, and
+    # a store it cannot use (a database down, a wrong password) is said at the start.
+    server.provider.warm_up_in_background()
 
     async def health(request: Request) -> Response:
         """`ok`, or 503 `unavailable` when the store cannot be reached (a database that is
@@ -95,7 +98,7 @@ def build_http_app(settings: Settings, embedder: Embedder | None = None) -> Guar
     grants = named_grants(server) if token is not None else None
     security = transport_security(settings)
     view, frame = build_view(server.provider, token, grants, security.allowed_hosts)
-    return Guard(app, token, limits, grants, view, frame.sessions.ticket)
+    return Guard(app, token, limits, grants, view, frame.sessions.ticket, security.allowed_hosts)
 
 
 def named_grants(server: LociServer) -> GrantLookup:

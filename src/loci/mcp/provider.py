@@ -141,8 +141,12 @@ class AppProvider:
                 app.memory.warm_up()
             log.info("warm-up: done")
         except LociError as exc:
-            # The first tool call will meet the same error and report it to the agent.
-            log.warning("warm-up failed: %s", exc.message)
+            # Each call tries again (a database that comes back is used at once) and meets
+            # the same error until then, which it reports to the agent.
+            log.warning(
+                "loci cannot use its store yet: %s; it keeps serving and tries again at each call",
+                exc.message,
+            )
 
 
 def progress_reporter(ctx: Context, message: str) -> Callable[[int, int], None]:

@@ -46,14 +46,13 @@ def folder_source(home: Path) -> Iterator[Source]:
 def database_source(url: str) -> Iterator[Source]:
     """The store of the PostgreSQL database at `url`, read in read-only transactions."""
     require_driver()
-    import psycopg
-
+    from loci.storage.postgres.connect import CONNECT_TIMEOUT_SECONDS, connect
     from loci.storage.postgres.connection import PgConnection
     from loci.storage.postgres.failures import translated
     from loci.storage.postgres.vector_type import register_vector_type
 
+    raw = connect(url, CONNECT_TIMEOUT_SECONDS, options="-c default_transaction_read_only=on")
     with translated(masked(url)):
-        raw = psycopg.connect(url, autocommit=True, options="-c default_transaction_read_only=on")
         register_vector_type(raw)
     conn = PgConnection(raw)
     try:

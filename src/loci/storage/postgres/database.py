@@ -30,6 +30,7 @@ from loci.database_url import masked
 from loci.errors import StorageUnavailableError
 from loci.storage.db import BeforeCommit, DeferredWrite, Engine
 from loci.storage.postgres import schema
+from loci.storage.postgres.connect import connect
 from loci.storage.postgres.connection import PgConnection
 from loci.storage.postgres.failures import translated
 from loci.storage.postgres.vector_type import register_vector_type
@@ -150,10 +151,7 @@ class PostgresDatabase:
     def side_connection(self) -> Iterator[PgConnection]:
         """A connection of its own (autocommit), for long work such as an index build that
         must not hold this server's connection; closed afterwards."""
-        with translated(self.location):
-            raw = psycopg.connect(
-                self._url, autocommit=True, connect_timeout=max(1, round(self._timeout))
-            )
+        raw = connect(self._url, self._timeout)
         try:
             with translated(self.location):
                 register_vector_type(raw)
@@ -210,13 +208,7 @@ class PostgresDatabase:
         return self._connect()
 
     def _connect(self) -> PgConnection:
-        with translated(self.location):
-            raw = psycopg.connect(
-                self._url,
-                autocommit=True,
-                connect_timeout=max(1, round(self._timeout)),
-                application_name="loci",
-            )
+        raw = connect(self._url, self._timeout)
         with translated(self.location):
             register_vector_type(raw)
         return PgConnection(raw)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import psycopg
 
 from loci.database_url import masked
+from loci.errors import StorageUnavailableError
+from loci.storage.postgres.connect import connect
 from loci.storage.postgres.connection import PgConnection
 from loci.storage.postgres.schema import in_schema, versions
 from loci.storage.schema import Schema
@@ -37,12 +39,12 @@ def readiness(url: str, schemas: Sequence[Schema], timeout_seconds: int = 10) ->
     """Check the database at `url` for the owners of `schemas`."""
     found = Readiness({"database": masked(url)})
     try:
-        raw = psycopg.connect(url, autocommit=True, connect_timeout=timeout_seconds)
-    except psycopg.Error as exc:
+        raw = connect(url, timeout_seconds)
+    except StorageUnavailableError as exc:
         found.checks["server"] = "unreachable"
         found.problems.append(
-            f"cannot connect to {masked(url)}: {str(exc).strip().splitlines()[0]}; check the "
-            "host, port, user, password and sslmode, and that the server is running"
+            f"cannot connect to {masked(url)}: {exc.details.get('reason', exc.message)}; check "
+            "the host, port, user, password and sslmode, and that the server is running"
         )
         return found
     with raw:

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import psycopg
 from psycopg import sql
 
 from loci.database_url import masked
+from loci.storage.postgres.connect import CONNECT_TIMEOUT_SECONDS, connect
 from loci.storage.postgres.failures import translated
 
 
@@ -21,12 +21,12 @@ def scratch_schema(url: str, prefix: str = "loci_scratch") -> Iterator[str]:
     yields `url` with that schema first on its search path (pgvector's type stays found in
     `public`)."""
     name = f"{prefix}_{secrets.token_hex(6)}"
-    with translated(masked(url)), psycopg.connect(url, autocommit=True) as admin:
+    with connect(url, CONNECT_TIMEOUT_SECONDS) as admin, translated(masked(url)):
         admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
     try:
         yield _with_search_path(url, f"{name},public")
     finally:
-        with translated(masked(url)), psycopg.connect(url, autocommit=True) as admin:
+        with connect(url, CONNECT_TIMEOUT_SECONDS) as admin, translated(masked(url)):
             admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
 
 
