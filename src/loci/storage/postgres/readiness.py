@@ -51,8 +51,14 @@ def readiness(url: str, schemas: Sequence[Schema], timeout_seconds: int = 10) ->
         conn = PgConnection(raw)
         _server(raw, found)
         _pgvector(conn, found)
-        _rights(conn, found)
-        _tables(conn, schemas, found)
+        role, may_create = _role(conn, found)
+        behind = _tables(conn, schemas, found, role)
+        if behind and not may_create:
+            found.problems.append(
+                f"the role {role} may not create tables, which loci must do to make or upgrade "
+                f"its tables ({', '.join(behind)}) at its next start: run "
+                f'`GRANT CREATE ON SCHEMA public TO "{role}";` (needed only then)'
+            )
     return found
 
 
@@ -95,29 +101,30 @@ def _pgvector(conn: PgConnection, found: Readiness) -> None:
     )
 
 
-def _rights(conn: PgConnection, found: Readiness) -> None:
+def _role(conn: PgConnection, found: Readiness) -> tuple[str, bool]:
+    """The role loci connects as, and whether it may create tables (which only making or
+    upgrading loci's tables needs: a role with rights on the tables alone serves)."""
     role, may_create = conn.execute(
         "SELECT current_user, has_schema_privilege(current_schema(), 'CREATE')"
     ).fetchone()
-    found.checks["role"] = str(role)
-    if not may_create:
-        found.problems.append(
-            f"the role {role} may not create tables, which loci does when it starts on a new "
-            f'database or upgrades one: run `GRANT CREATE ON SCHEMA public TO "{role}";`'
-        )
+    found.checks["role"] = str(role) + ("" if may_create else " (may not create tables)")
+    return str(role), bool(may_create)
 
 
-def _tables(conn: PgConnection, schemas: Sequence[Schema], found: Readiness) -> None:
+def _tables(
+    conn: PgConnection, schemas: Sequence[Schema], found: Readiness, role: str
+) -> list[str]:
+    """Check loci's tables; the owners whose tables are to be made or upgraded."""
     lacking = _tables_lacking_rights(conn, schemas)
     if lacking:
         found.problems.append(
-            f"the role may not read and write every loci table (missing on "
+            f"the role {role} may not read and write every loci table (missing on "
             f"{', '.join(lacking)}): run `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN "
-            "SCHEMA public TO <role>;`"
+            f'SCHEMA public TO "{role}";`'
         )
     if "schema_versions" in lacking:
         found.checks["tables"] = "unreadable by this role"
-        return
+        return []
     known = versions(conn)
     done = {s.owner: known.get(s.owner, 0) for s in schemas}
     found.checks["tables"] = ", ".join(f"{owner} {n}" for owner, n in done.items())
@@ -127,6 +134,7 @@ def _tables(conn: PgConnection, schemas: Sequence[Schema], found: Readiness) -> 
         found.problems.append(f"a newer loci wrote these tables ({', '.join(newer)}); upgrade loci")
     if behind:
         found.checks["migrations"] = f"to run at the next start: {', '.join(behind)}"
+    return behind
 
 
 def _tables_lacking_rights(conn: PgConnection, schemas: Sequence[Schema]) -> list[str]:
