@@ -49,3 +49,18 @@ def test_the_cli_lists_shows_exports_and_collects(tmp_path, embedder):
     assert unencrypted.returncode == 9 and "encryption is off" in unencrypted.stderr
     missing = loci("show", "cp-none")
     assert missing.returncode == 3 and "CHECKPOINT_NOT_FOUND" in missing.stderr
+
+
+def test_an_export_whose_key_file_is_gone_says_the_key_is_unavailable(tmp_path, embedder):
+    """Exit 11 (restore the key), not 10 (restore the blobs): the payloads are whole."""
+    home, key_file = tmp_path / "home", tmp_path / "keys" / "loci.key"
+    app = make(home, embedder, encryption="enabled", encryption_key_file=key_file)
+    for n in range(2):
+        app.checkpoints.save({"goal": "g", "n": n}, "sealed")
+    app.close()
+    env = {"LOCI_ENCRYPTION": "enabled", "LOCI_ENCRYPTION_KEY_FILE": str(key_file)}
+    key_file.rename(tmp_path / "elsewhere.key")
+    exported = run_loci(home, "checkpoints", "export", "sealed", "-o", str(tmp_path / "x"), **env)
+    assert exported.returncode == 11, exported.stderr
+    assert "ENCRYPTION_KEY_UNAVAILABLE" in exported.stderr
+    assert "2 of 2 checkpoints of session sealed could not be read" in exported.stderr

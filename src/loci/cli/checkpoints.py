@@ -20,7 +20,7 @@ from loci.cli.output import (
     writable,
     written,
 )
-from loci.errors import CheckpointCorruptedError
+from loci.errors import CheckpointCorruptedError, EncryptionKeyError, LociError
 from loci.wording import counted
 
 if TYPE_CHECKING:
@@ -169,12 +169,22 @@ def _report_unreadable(data: dict[str, Any]) -> None:
             f"not exported: {item['checkpointId']} ({error['type']}): {error['message']}", err=True
         )
     exported = len(data["checkpoints"])
-    raise CheckpointCorruptedError(
+    raise _unreadable_error(
+        unreadable,
         f"{len(unreadable)} of {len(unreadable) + exported} checkpoints of session "
         f'{data["sessionId"]} could not be read (listed under "unreadable"); the other '
         f"{exported} were exported",
-        unreadable=[item["checkpointId"] for item in unreadable],
     )
+
+
+def _unreadable_error(unreadable: list[dict[str, Any]], message: str) -> LociError:
+    """The error that sums up checkpoints that could not be read: the key being unavailable
+    when that is why for each of them (exit 11: restore the key, not the blobs), else their
+    damage (exit 10)."""
+    ids = [item["checkpointId"] for item in unreadable]
+    if all(item["error"]["type"] == EncryptionKeyError.code for item in unreadable):
+        return EncryptionKeyError(message, unreadable=ids)
+    return CheckpointCorruptedError(message, unreadable=ids)
 
 
 @checkpoints.command("gc")
@@ -239,9 +249,9 @@ def _fail_rotation(unreadable: list[dict[str, Any]]) -> None:
             f"not re-encrypted: {item['checkpointId']} ({error['type']}): {error['message']}",
             err=True,
         )
-    raise CheckpointCorruptedError(
+    raise _unreadable_error(
+        unreadable,
         f"{counted(len(unreadable), 'checkpoint')} could not be read (named above), so the "
         "old keys were kept for them; fix what each error names (a blob or a key to restore "
         "from a backup) and run rotate-key again",
-        unreadable=[item["checkpointId"] for item in unreadable],
     )
