@@ -67,10 +67,13 @@ def test_a_name_is_taken_once_and_a_revoked_token_is_refused(open_store: Opener)
         tokens.create("ana", read_only=True)
     assert on_another_server.revoke("ana").name == "ana"
     assert tokens.grant_of(token) is None  # another server's revocation holds here
+    revoked = tokens.revocation(token)  # and it is known as revoked, not as a wrong token
+    assert revoked is not None and revoked.name == "ana" and revoked.revoked_at
     with pytest.raises(NotFoundError, match="no token named 'ana'"):
         tokens.revoke("ana")
     fresh, _ = tokens.create("ana")  # the name is free again, with a new token
     assert fresh != token and tokens.grant_of(fresh) is not None
+    assert tokens.revocation(fresh) is None and tokens.revocation("loci_never-made") is None
 
 
 def test_a_token_may_be_limited_to_namespaces(tokens: AccessTokens) -> None:

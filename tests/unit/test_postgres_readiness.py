@@ -29,7 +29,7 @@ def test_a_ready_database_has_no_problems_and_is_not_changed(postgres_url):
     PostgresDatabase(postgres_url, schemas=PORTED).close()
     after = readiness(postgres_url, PORTED)
     assert after.problems == [] and "migrations" not in after.checks
-    assert after.checks["tables"] == "receipts 1, access 1, context 1, checkpoints 1"
+    assert after.checks["tables"] == "receipts 1, access 2, context 1, checkpoints 1"
 
 
 def test_a_database_without_the_extension_is_told_to_create_it(postgres_server):

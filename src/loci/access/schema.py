@@ -1,4 +1,4 @@
-"""The table of named access tokens (their digests, never the tokens)."""
+"""The tables of named access tokens (their digests, never the tokens), and of revoked ones."""
 
 from __future__ import annotations
 
@@ -14,5 +14,15 @@ _TOKENS_TABLE = """
             created_at TEXT NOT NULL
         );
         """
-#: The same table on both engines.
-ACCESS_SCHEMA = Schema("access", (_TOKENS_TABLE,), postgres=(_TOKENS_TABLE,))
+#: The digests of revoked tokens, so that one presented again is told it was revoked.
+_REVOKED_TABLE = """
+        CREATE TABLE revoked_tokens (
+            digest     TEXT PRIMARY KEY,
+            name       TEXT NOT NULL,
+            revoked_at TEXT NOT NULL
+        );
+        """
+#: The same tables on both engines.
+ACCESS_SCHEMA = Schema(
+    "access", (_TOKENS_TABLE, _REVOKED_TABLE), postgres=(_TOKENS_TABLE, _REVOKED_TABLE)
+)

@@ -38,6 +38,14 @@ class TokenInfo:
     created_at: str
 
 
+@dataclass(frozen=True)
+class Revocation:
+    """A revoked token: its name and when it was revoked."""
+
+    name: str
+    revoked_at: str
+
+
 class AccessTokens:
     """The named tokens of one store."""
 
@@ -104,16 +112,34 @@ class AccessTokens:
         return [_info(row) for row in rows]
 
     def revoke(self, name: str) -> TokenInfo:
-        """Delete the token named `name`: it is refused from its next request on."""
+        """Delete the token named `name`: it is refused from its next request on, and told
+        that it was revoked."""
         with self._db.write() as conn:
             row = conn.execute(
                 "DELETE FROM access_tokens WHERE name = ? "
-                "RETURNING name, toolsets, read_only, namespaces, created_at",
+                "RETURNING name, toolsets, read_only, namespaces, created_at, digest",
                 (name,),
             ).fetchone()
+            if row is not None:
+                conn.execute(
+                    "INSERT INTO revoked_tokens (digest, name, revoked_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (digest) DO NOTHING",
+                    (row[5], row[0], format_time(datetime.now(UTC))),
+                )
         if row is None:
             raise NotFoundError(f"no token named {name[:80]!r} (`loci token list`)", name=name)
         return _info(row)
+
+    def revocation(self, presented: str) -> Revocation | None:
+        """When and under which name the presented token was revoked, if it was."""
+        if not presented.startswith(PREFIX):
+            return None
+        with self._db.locked() as conn:
+            row = conn.execute(
+                "SELECT name, revoked_at FROM revoked_tokens WHERE digest = ?",
+                (_digest(presented),),
+            ).fetchone()
+        return None if row is None else Revocation(str(row[0]), str(row[1]))
 
     def grant_of(self, presented: str) -> Grant | None:
         """What the presented token may do, or None if it is no named token."""

@@ -73,6 +73,7 @@ TABLES = (
         ("name",),
         ("name", "digest", "toolsets", "read_only", "namespaces", "created_at"),
     ),
+    Table("revoked_tokens", ("digest",), ("digest", "name", "revoked_at")),
     Table("context_projects", ("id",), ("id", "name", "path", "created_at")),
     Table(
         "context_versions",
