@@ -34,7 +34,7 @@ def test_loci_ui_prints_a_one_time_link(home: Path) -> None:
         token = (home / "http-token").read_text(encoding="utf-8").strip()
         assert token not in link
         first = _get(port, link.split(str(port), 1)[1])
-        assert first.status == 303 and "loci_view=" in (first.getheader("set-cookie") or "")
+        assert first.status == 303 and f"loci_view_{port}=" in (first.getheader("set-cookie") or "")
         assert _get(port, link.split(str(port), 1)[1]).status == 401  # used up
         process.send_signal(signal.SIGTERM)
         assert process.wait(60) == 0

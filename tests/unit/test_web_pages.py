@@ -185,3 +185,48 @@ def form_token(page: str) -> str:
     found = re.search(r'name="form_token" value="([^"]+)"', page)
     assert found is not None
     return found.group(1)
+
+
+@pytest.mark.parametrize(
+    "path", ["/ui/checkpoint/cp-no-such-checkpoint", "/ui/checkpoints/no-such-session"]
+)
+def test_a_missing_checkpoint_or_session_is_a_404_page(pages: Pages, path: str) -> None:
+    answer = pages.client().get(path)
+    assert answer.status_code == 404 and "problem" in answer.text
+
+
+def test_a_checkpoint_is_shown_by_its_name_with_its_metadata_as_text(
+    pages: Pages, embedder: OnnxMiniLM
+) -> None:
+    app = build_app(pages.settings, embedder=embedder)
+    metadata = {"name": "before the café refactor", "owner": "Tom & Jerry's"}
+    named = app.checkpoints.save({"goal": "refactor"}, "named-session", metadata).checkpoint_id
+    app.close()
+    client = pages.client()
+    timeline = client.get("/ui/checkpoints/named-session").text
+    assert '<strong class="name">before the café refactor</strong>' in timeline
+    assert "1 checkpoint<" in timeline  # not "1 checkpoints"
+    page = client.get(f"/ui/checkpoint/{named}").text
+    assert "<h1>before the café refactor" in page
+    shown = page.split('id="checkpoint-metadata">')[1].split("</pre>")[0]
+    assert "Tom &amp; Jerry&#39;s" in shown and "\\u" not in shown
+
+
+def test_a_character_renamed_with_a_slash_opens_again(story: TestClient) -> None:
+    page = story.get("/ui/story/harbour/who/Tobias%20Reed").text
+    form = {"form_token": form_token(page), "action": "rename", "name": "Tobias Reed"}
+    form["other"] = "AC/DC"
+    answer = story.post("/ui/story/harbour/correct", data=form, headers={"Origin": ORIGIN})
+    assert answer.status_code == 303 and answer.headers["location"].endswith("/who/AC%2FDC")
+    renamed = story.get(answer.headers["location"])
+    assert renamed.status_code == 200 and "Corrected (rename)." in renamed.text
+    cast = story.get("/ui/story/harbour").text.split('id="cast"')[1]
+    link = re.search(r'href="([^"]+)">AC/DC</a>', cast)
+    assert link is not None and story.get(link.group(1)).status_code == 200
+
+
+def test_appears_with_gives_names_and_counts(story: TestClient) -> None:
+    page = story.get("/ui/story/harbour/who/Tobias%20Reed").text
+    shown = page.split("<dt>appears with</dt>")[1].split("</dd>")[0]
+    assert "appears_with" not in shown
+    assert re.search(r">Pim</a> <span class=\"count\">\d+ times?</span>", shown)

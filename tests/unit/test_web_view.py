@@ -20,9 +20,10 @@ from loci.http.guard import Guard
 from loci.http.token import BearerToken
 from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
-from loci.web.sessions import SESSION_COOKIE
+from loci.web.sessions import cookie_name
 
 ORIGIN = "http://127.0.0.1:8765"
+COOKIE = cookie_name(8765)  # the session cookie of a view reached on ORIGIN's port
 HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
 
 
@@ -88,7 +89,7 @@ def test_the_token_is_exchanged_for_a_strict_http_only_cookie(store: Store) -> N
     answer = client.post("/ui/login", data={"token": store.token}, headers={"Origin": ORIGIN})
     assert answer.status_code == 303
     cookie = answer.headers["set-cookie"]
-    assert cookie.startswith(f"{SESSION_COOKIE}=") and store.token not in cookie
+    assert cookie.startswith(f"{COOKIE}=") and store.token not in cookie
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/ui" in cookie
     page = client.get("/ui/")
     assert page.status_code == 200 and "The spare key is under the blue pot." in page.text
@@ -98,7 +99,7 @@ def test_a_wrong_token_is_refused(store: Store) -> None:
     answer = store.client().post(
         "/ui/login", data={"token": "loci_wrong"}, headers={"Origin": ORIGIN}
     )
-    assert answer.status_code == 401 and SESSION_COOKIE not in answer.headers.get("set-cookie", "")
+    assert answer.status_code == 401 and COOKIE not in answer.headers.get("set-cookie", "")
 
 
 def test_a_login_from_another_site_is_refused(store: Store) -> None:
@@ -112,7 +113,7 @@ def test_a_ticket_opens_one_session_once(store: Store) -> None:
     assert store.guard.view_ticket is not None
     ticket = store.guard.view_ticket()
     first = store.client().get(f"/ui/login?ticket={ticket}")
-    assert first.status_code == 303 and SESSION_COOKIE in first.headers["set-cookie"]
+    assert first.status_code == 303 and COOKIE in first.headers["set-cookie"]
     again = store.client().get(f"/ui/login?ticket={ticket}")
     assert again.status_code == 401 and "set-cookie" not in again.headers
 

@@ -1,5 +1,6 @@
-"""What stands between the network and the MCP endpoint: the bearer token, the request body's
-size and pace, each session's requests in flight, and how long a request may take.
+"""What stands between the network and the MCP endpoint: the Host the request names, the
+bearer token, the request body's size and pace, each session's requests in flight, and how
+long a request may take.
 
 Refusals are JSON-RPC error objects with an HTTP status, logged at warning level with the
 method, path and reason only: never a header's value, the query string or the body.
@@ -13,7 +14,6 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl
 
 import anyio
 
@@ -22,6 +22,7 @@ from loci.errors import LociError
 from loci.http.token import BearerToken
 from loci.mcp.client_log import SERVER_ONLY
 from loci.mcp.grants import GRANT_KEY
+from loci.web.security import FAVICON_PATH, host_matches, token_in
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -60,9 +61,11 @@ class Guard:
         grants: GrantLookup | None = None,
         view: ASGIApp | None = None,
         view_ticket: Callable[[], str] | None = None,
+        allowed_hosts: list[str] | None = None,
     ) -> None:
         self.app = app
-        self.view = view  # the web view (`/ui`): it checks its own session cookie
+        self.view = view  # the web view (`/ui`): it checks its own session cookie and Host
+        self.allowed_hosts = allowed_hosts  # None: any Host (the SDK's check then stands alone)
         self.view_ticket = view_ticket  # a one-time login ticket for the view (`loci ui`)
         self.token = token
         self.limits = limits
@@ -110,8 +113,12 @@ class Guard:
     ) -> Callable[[Scope, Receive, Send], Awaitable[None]] | None:
         """The answer to a request that may not go further, if it may not. A named token's
         grant is left in the scope for the MCP layer."""
+        host = (_header(scope, b"host") or b"").decode("latin-1")
+        if self.allowed_hosts is not None and not host_matches(host, self.allowed_hosts):
+            # The SDK's own check admits `127.0.0.1:8765.evil.example` for `127.0.0.1:*`.
+            return _refusing(421, "misdirected", "this server does not answer for that host name")
         query = scope.get("query_string", b"").decode("latin-1")
-        if any(name.lower() in {"token", "access_token", "auth"} for name, _ in parse_qsl(query)):
+        if token_in(query):
             return _refusing(
                 400, "token_in_url",
                 "send the token in the Authorization header, never in the URL (URLs end up in "
@@ -240,7 +247,7 @@ class Guard:
 
 
 def _in_view(path: str) -> bool:
-    return path == VIEW_PATH or path.startswith(VIEW_PATH + "/")
+    return path in (VIEW_PATH, FAVICON_PATH) or path.startswith(VIEW_PATH + "/")
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:

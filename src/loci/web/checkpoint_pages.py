@@ -6,6 +6,7 @@ says so and the content never reaches the page."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -29,7 +30,9 @@ class CheckpointPages:
         """The sessions, most recently saved first."""
         offset = _offset(request)
         found = await self.view.run(lambda app: app.checkpoints.list_sessions(PAGE, offset))
-        return self.view.page(request, "checkpoint_sessions.html", session, listed=found)
+        return self.view.page(
+            request, "checkpoint_sessions.html", session, listed=found, **_paging(offset)
+        )
 
     async def timeline(self, request: Request, session: ViewSession) -> Response:
         """A session's checkpoints, newest first."""
@@ -38,7 +41,11 @@ class CheckpointPages:
         found = await self.view.run(
             lambda app: app.checkpoints.list_checkpoints(session_id, PAGE, offset)
         )
-        return self.view.page(request, "checkpoint_timeline.html", session, listed=found)
+        names = {c["checkpointId"]: name_of(c["metadata"]) for c in found.checkpoints}
+        return self.view.page(
+            request, "checkpoint_timeline.html", session, listed=found, names=names,
+            **_paging(offset),
+        )  # fmt: skip
 
     async def checkpoint(self, request: Request, session: ViewSession) -> Response:
         """One checkpoint: its fields, its keys by tier and size, and its content."""
@@ -59,10 +66,23 @@ class CheckpointPages:
             loaded=loaded,
             locked=None,
             checkpoint_id=checkpoint_id,
+            name=name_of(loaded.metadata),
             parts=parts,
             tiers=bytes_by_tier(parts),
             content=json.dumps(loaded.context, indent=2, ensure_ascii=False),
         )
+
+
+def name_of(metadata: dict[str, Any]) -> str | None:
+    """The name a checkpoint was saved with (`metadata.name`), if it has one."""
+    name = metadata.get("name")
+    return (name.strip() or None) if isinstance(name, str) else None
+
+
+def _paging(offset: int) -> dict[str, Any]:
+    """Where a page of a listing starts, and where the one before it does (None: this is the
+    first)."""
+    return {"offset": offset, "previous": max(0, offset - PAGE) if offset else None}
 
 
 def _offset(request: Request) -> int:

@@ -7,6 +7,8 @@ import difflib
 from typing import NamedTuple
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.token import Token
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -34,6 +36,7 @@ class ContextPages:
         self.view = view
         # Raw HTML in a document is shown as text, and unsafe link schemes are refused.
         self.markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+        self.markdown.add_render_rule("image", image_as_text)
 
     async def projects(self, request: Request, session: ViewSession) -> Response:
         """Every project with its files."""
@@ -71,6 +74,22 @@ class ContextPages:
             diff=diff,
             against=against,
         )
+
+
+def image_as_text(
+    renderer: object, tokens: list[Token], idx: int, options: object, env: object
+) -> str:
+    """An image of a document shown as its description and address, never loaded: a
+    document's `![x](/ui/export)` would otherwise make every reader's browser call the view
+    (the policy's `img-src` refuses it too)."""
+    del renderer, options, env
+    token = tokens[idx]
+    alt = "".join(child.content for child in token.children or [])
+    source = str(token.attrGet("src") or "")
+    return (
+        f'<span class="image">[image: {escapeHtml(alt or "no description")}] '
+        f"<code>{escapeHtml(source)}</code></span>"
+    )
 
 
 def changes(before: str, after: str, old_name: str, new_name: str) -> list[DiffLine]:

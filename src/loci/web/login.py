@@ -9,7 +9,7 @@ from starlette.responses import Response
 from loci.access.grant import Grant
 from loci.errors import LociError
 from loci.web import security
-from loci.web.sessions import SESSION_COOKIE, ViewSession
+from loci.web.sessions import ViewSession, digest
 from loci.web.view import PREFIX, RefusedError, View, one_of
 
 
@@ -22,8 +22,6 @@ class Login:
     async def form(self, request: Request) -> Response:
         """The login form; with a valid `ticket` (from `loci ui`), the session at once."""
         view = self.view
-        if not security.host_allowed(request, view.allowed_hosts):
-            return view.page(request, "error.html", None, 421, message="unknown host name")
         ticket = request.query_params.get("ticket")
         if ticket is not None:
             if not view.sessions.redeem(ticket):
@@ -32,7 +30,10 @@ class Login:
                     problem="that link has expired or was used already: run `loci ui` again, "
                     "or paste the token (`loci token show`)",
                 )  # fmt: skip
-            return self._signed_in(request, None, None)
+            try:
+                return self._signed_in(request, None, None)
+            except LociError as exc:  # the token file cannot be read
+                return view.page(request, "login.html", None, 503, problem=exc.message)
         if view.token is None:
             return view.redirect(f"{PREFIX}/")
         return view.page(request, "login.html", None, problem=None)
@@ -40,25 +41,24 @@ class Login:
     async def submit(self, request: Request) -> Response:
         """Check the token presented; open a session for it."""
         view = self.view
-        if not security.host_allowed(request, view.allowed_hosts):
-            return view.page(request, "error.html", None, 421, message="unknown host name")
         if not security.same_origin(request):
             return view.page(request, "error.html", None, 403, message="login from another site")
         presented = one_of(await request.form(), "token").strip()
         try:
             grant, named = await self._grant_of(presented)
+            return self._signed_in(request, grant, presented if named else None)
         except RefusedError as exc:
             return view.page(request, "login.html", None, exc.status, problem=exc.message)
         except LociError as exc:
             return view.page(request, "login.html", None, 503, problem=exc.message)
-        return self._signed_in(request, grant, presented if named else None)
 
     async def logout(self, request: Request, session: ViewSession) -> Response:
         """End the session."""
         del session
-        self.view.sessions.end(request.cookies.get(SESSION_COOKIE))
+        cookie = self.view.cookie(request)
+        self.view.sessions.end(request.cookies.get(cookie))
         response = self.view.redirect(f"{PREFIX}/login")
-        response.delete_cookie(SESSION_COOKIE, path=PREFIX)
+        response.delete_cookie(cookie, path=PREFIX)
         return response
 
     async def _grant_of(self, presented: str) -> tuple[Grant | None, bool]:
@@ -72,10 +72,14 @@ class Login:
         return grant, True
 
     def _signed_in(self, request: Request, grant: Grant | None, named: str | None) -> Response:
-        session_id = self.view.sessions.open(grant, named)
+        """A session for the token presented (or the ticket redeemed): one opened with the
+        server's token remembers which, so that rotating the token ends it."""
+        token = self.view.token
+        opened_with = digest(token.value()) if named is None and token is not None else None
+        session_id = self.view.sessions.open(grant, named, opened_with)
         response = self.view.redirect(f"{PREFIX}/")
         response.set_cookie(
-            SESSION_COOKIE,
+            self.view.cookie(request),
             session_id,
             httponly=True,
             samesite="strict",

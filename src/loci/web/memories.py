@@ -1,6 +1,6 @@
 """The memories pages: search (the same `recall` as the tool) or browse page by page, one
-memory with its neighbours, its edit form, and forgetting one or a selection after a
-confirmation. A session of a token limited to some namespaces sees only those."""
+memory with its neighbours, its edit form, forgetting one or a selection after a
+confirmation, and the tags. A session of a token limited to some namespaces sees only those."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from starlette.responses import Response
 
 from loci.errors import InvalidInputError, NotFoundError
 from loci.memory.models import Memory
-from loci.storage.memory_pages import Shown
+from loci.web.listing import Filters, good_hits, number, pages, summary
 from loci.web.sessions import ViewSession
+from loci.web.text import reasons
 from loci.web.view import PREFIX, View, one_of, scope_of, visible
+from loci.wording import counted
 
 #: Hits a search shows, and memories a page shows.
 SEARCH_LIMIT = 20
@@ -31,39 +33,67 @@ class MemoryPages:
         params = request.query_params
         namespace = scope_of(session.grant, params.get("namespace") or None)
         query = (params.get("q") or "").strip()
-        tag = params.get("tag") or None
-        explain = params.get("explain") == "on"
+        filters = Filters.read(params)
+        namespaces = await self.view.namespaces(session)
         context: dict[str, Any] = {
-            "namespaces": await self.view.namespaces(session),
+            "namespaces": namespaces,
             "namespace": namespace,
-            "tag": tag,
+            "filters": filters,
             "q": query,
-            "explain": explain,
-            "next": None,
+            "explain": params.get("explain") == "on",
+            "weak": 0,
+            "pages": None,
+            "summary": "",
         }
         if query:
-            filters = {"tags": tag} if tag else None
-            found = await self.view.run(
-                lambda app: app.memory.recall(
-                    query, SEARCH_LIMIT, namespace, filters, explain=explain
-                )
-            )
-            context["memories"] = found.memories
+            context.update(await self._search(query, namespace, filters, params.get("weak")))
         else:
-            shown = Shown(
-                namespaces=frozenset({namespace}) if namespace else None,
-                tag=tag,
-                min_importance=_number(params.get("min_importance"), "min_importance") or 0.0,
-                since=params.get("since") or None,
-                until=params.get("until") or None,
+            context.update(await self._page(request, namespace, filters))
+            total = sum(n.count for n in namespaces if namespace in (None, n.name))
+            scope = f"in {namespace}" if namespace else "in every namespace"
+            context["summary"] = summary(
+                len(context["memories"]), context["pages"], PAGE_SIZE, total, filters.any, scope
             )
-            oldest = params.get("order") == "oldest"
-            after = params.get("after") or None
-            page = await self.view.run(
-                lambda app: app.browser.page(shown, after, PAGE_SIZE, oldest)
-            )
-            context.update(memories=page.memories, next=page.next)
         return self.view.page(request, "memories.html", session, **context)
+
+    async def _search(
+        self, query: str, namespace: str | None, filters: Filters, weak: str | None
+    ) -> dict[str, Any]:
+        """The hits of `query` that match it well (all of them with `weak`), with why each
+        ranked where it did."""
+        # A person browsing is not an agent recalling: no access is counted.
+        found = await self.view.run(
+            lambda app: app.memory.recall(
+                query,
+                SEARCH_LIMIT,
+                namespace,
+                filters.recall_filter(),
+                explain=True,
+                record_access=False,
+            )
+        )
+        hits, left_out = good_hits(found)
+        if weak == "on":
+            hits, left_out = found.memories, 0
+        why = {
+            hit.id: reasons(
+                hit.signals or {}, found.weights, hit.similarity, hit.sequence is not None
+            )
+            for hit in hits
+        }
+        return {"memories": hits, "weak": left_out, "why": why}
+
+    async def _page(
+        self, request: Request, namespace: str | None, filters: Filters
+    ) -> dict[str, Any]:
+        """A page of the list, newest (or oldest) first, with the links to the others."""
+        params = request.query_params
+        oldest = params.get("order") == "oldest"
+        after = params.get("after") or None
+        shown = filters.shown(namespace)
+        page = await self.view.run(lambda app: app.browser.page(shown, after, PAGE_SIZE, oldest))
+        where = pages(f"{PREFIX}/", params, page.next)
+        return {"memories": page.memories, "pages": where, "why": {}}
 
     async def memory(self, request: Request, session: ViewSession) -> Response:
         """One memory: its text, fields and metadata, its neighbours, its edit form."""
@@ -71,23 +101,21 @@ class MemoryPages:
         nearby = await self.view.run(
             lambda app: app.memory.nearby(memory.id, 5, True, memory.namespace).neighbors
         )
-        saved = request.query_params.get("saved") == "1"
-        return self.view.page(
-            request, "memory.html", session, memory=memory, nearby=nearby, saved=saved
-        )
+        return self.view.page(request, "memory.html", session, memory=memory, nearby=nearby)
 
     async def save(self, request: Request, session: ViewSession) -> Response:
-        """Save the edit form: text, tags and importance."""
+        """Save the edit form: text, tags (one a line: a tag may hold a comma, never a line
+        break) and importance."""
         memory = await self._visible(request, session)
         form = await request.form()
-        tags = [tag.strip() for tag in one_of(form, "tags").split(",") if tag.strip()]
-        importance = _number(one_of(form, "importance"), "importance")
+        tags = [tag.strip() for tag in one_of(form, "tags").splitlines() if tag.strip()]
+        importance = number(one_of(form, "importance"), "importance")
         await self.view.run(
             lambda app: app.editor.edit(
                 memory.id, one_of(form, "content"), tags, importance, one_of(form, "read_at")
             )
         )
-        return self.view.redirect(f"{PREFIX}/m/{memory.id}?saved=1")
+        return self.view.redirect(f"{PREFIX}/m/{memory.id}", session, "Saved.")
 
     async def confirm_forget(self, request: Request, session: ViewSession) -> Response:
         """Ask before forgetting one memory."""
@@ -98,7 +126,7 @@ class MemoryPages:
         """Forget one memory (the form of the confirmation page)."""
         memory = await self._visible(request, session)
         await self.view.run(lambda app: app.memory.forget(memory.id))
-        return self.view.redirect(f"{PREFIX}/?forgot=1")
+        return self.view.redirect(f"{PREFIX}/", session, "Forgot 1 memory.")
 
     async def forget_selected(self, request: Request, session: ViewSession) -> Response:
         """The memories ticked on a list: first a confirmation page, then, confirmed, gone."""
@@ -111,7 +139,22 @@ class MemoryPages:
         if one_of(form, "confirmed") != "yes":
             return self.view.page(request, "forget.html", session, memories=memories)
         done = await self.view.run(lambda app: app.memory.forget_batch([m.id for m in memories]))
-        return self.view.redirect(f"{PREFIX}/?forgot={done.deleted}")
+        notice = f"Forgot {counted(done.deleted, 'memory', 'memories')}."
+        return self.view.redirect(f"{PREFIX}/", session, notice)
+
+    async def tags(self, request: Request, session: ViewSession) -> Response:
+        """The commonest tags (of a namespace, or of every one the session sees), each a link
+        to its memories."""
+        namespace = scope_of(session.grant, request.query_params.get("namespace") or None)
+        found = await self.view.run(lambda app: app.catalog.stats(namespace).tag_distribution)
+        return self.view.page(
+            request,
+            "tags.html",
+            session,
+            tags=found,
+            namespace=namespace,
+            namespaces=await self.view.namespaces(session),
+        )
 
     async def _visible(self, request: Request, session: ViewSession) -> Memory:
         return (await self._visible_ids([str(request.path_params["memory_id"])], session))[0]
@@ -124,15 +167,3 @@ class MemoryPages:
             if not visible(session.grant, memory.namespace):
                 raise NotFoundError(f"no memory with id {memory.id}", memory_id=memory.id)
         return memories
-
-
-def _number(text: str | None, field: str) -> float | None:
-    """A number typed in a form (None when left empty)."""
-    if not text or not text.strip():
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        raise InvalidInputError(
-            f"{field} must be a number, got {text[:40]!r}", field=field
-        ) from None

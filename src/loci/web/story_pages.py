@@ -64,7 +64,6 @@ class StoryPages:
             toolset="story",
             session_id=session_id,
             entity=found,
-            corrected=request.query_params.get("corrected"),
         )
 
     async def correct(self, request: Request, session: ViewSession) -> Response:
@@ -77,8 +76,11 @@ class StoryPages:
                 app.story, session_id, action, one_of(form, "name"), one_of(form, "other")
             )
         )
+        # `correct` refused any action but its own: the notice names one of those.
         return self.view.redirect(
-            f"{PREFIX}/story/{_path(session_id)}/who/{_path(found.name)}?corrected={action}"
+            f"{PREFIX}/story/{_path(session_id)}/who/{_path(found.name)}",
+            session,
+            f"Corrected ({action}).",
         )
 
 

@@ -18,7 +18,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from loci.access.grant import Grant
 from loci.errors import LociError, NotFoundError
 from loci.web import security
-from loci.web.sessions import SESSION_COOKIE, ViewSession, ViewSessions
+from loci.web.sessions import ViewSession, ViewSessions, cookie_name, same_digest
+from loci.web.text import FILTERS
 
 if TYPE_CHECKING:
     from loci.app import App
@@ -34,6 +35,7 @@ STATUS = {
     "forbidden": 403,
     "not_found": 404,
     "conflict": 409,
+    "quota_exceeded": 507,
     "storage_unavailable": 503,
     "model_mismatch": 409,
 }
@@ -47,6 +49,10 @@ class Token(Protocol):
 
     def matches(self, presented: str) -> bool:
         """Whether `presented` is the token."""
+        ...
+
+    def value(self) -> str:
+        """The token as it now stands (read again after a rotation)."""
         ...
 
 
@@ -80,6 +86,7 @@ class View:
             autoescape=True,  # every value is escaped unless a template says otherwise
             undefined=jinja2.StrictUndefined,
         )
+        self.templates.filters.update(FILTERS)
 
     async def namespaces(self, session: ViewSession) -> list[NamespaceInfo]:
         """The namespaces the session sees, with their counts."""
@@ -100,33 +107,43 @@ class View:
         **context: Any,
     ) -> Response:
         """A rendered page with the view's security headers (its forms shown when the session
-        may write to `toolset`)."""
+        may write to `toolset`), and the notices kept for it."""
         html = self.templates.get_template(template).render(
             prefix=PREFIX,
             session=session,
             can_write=session is not None and may(session.grant, toolset, True),
             signed_in=session is not None and self.token is not None,
             query=request.query_params,
+            notices=session.told() if session is not None else [],
             **context,
         )
         return HTMLResponse(html, status_code=status, headers=security.HEADERS)
 
-    def redirect(self, location: str) -> Response:
-        """A 303 to another page of the view (after a form: the browser then GETs it)."""
+    def redirect(
+        self, location: str, session: ViewSession | None = None, notice: str | None = None
+    ) -> Response:
+        """A 303 to another page of the view (after a form: the browser then GETs it), which
+        shows `notice`: kept in the session, never carried in the URL (where anyone could
+        write a link that makes the view say something)."""
+        if session is not None and notice is not None:
+            session.tell(notice)
         return RedirectResponse(location, status_code=303, headers=security.HEADERS)
+
+    def cookie(self, request: Request) -> str:
+        """The name of the session cookie of the port the browser reached the view on."""
+        port = request.url.port or (443 if request.url.scheme == "https" else 80)
+        return cookie_name(port)
 
     def guarded(
         self, handler: Handler, writes: bool = False, toolset: str = "memory"
     ) -> Callable[[Request], Awaitable[Response]]:
-        """`handler` behind the view's checks: the Host, a live session (else the login page),
-        for a form that changes something its origin and form token, and loci's errors shown
-        as pages."""
+        """`handler` behind the view's checks (the Host is checked for every request, in
+        `loci.web.app`): a live session (else the login page), for a form that changes
+        something its origin and form token, and loci's errors shown as pages."""
 
         async def endpoint(request: Request) -> Response:
             session: ViewSession | None = None
             try:
-                if not security.host_allowed(request, self.allowed_hosts):
-                    raise RefusedError(421, "this server does not answer for that host name")
                 session = await self.visitor(request)
                 if session is None:
                     return self.redirect(f"{PREFIX}/login")
@@ -138,23 +155,31 @@ class View:
             except RefusedError as exc:
                 return self.page(request, "error.html", session, exc.status, message=exc.message)
             except LociError as exc:
-                status = STATUS.get(exc.code, 500)
-                return self.page(request, "error.html", session, status, message=exc.message)
+                return self.page(
+                    request, "error.html", session, status_of(exc), message=exc.message
+                )
 
         return endpoint
 
     async def visitor(self, request: Request) -> ViewSession | None:
         """The request's live session; with no token to ask for, the server's one session. A
-        named token revoked since its session began ends the session."""
+        session whose token was revoked or rotated since it began ends."""
         if self.token is None:  # loopback without a token: one person, one session
             return self._anonymous
-        session_id = request.cookies.get(SESSION_COOKIE)
+        session_id = request.cookies.get(self.cookie(request))
         session = self.sessions.get(session_id)
-        named = None if session is None else session.presented
-        if named is not None and self.grants is not None and await self.grants(named) is None:
+        if session is not None and not await self._token_stands(session):
             self.sessions.end(session_id)
             return None
         return session
+
+    async def _token_stands(self, session: ViewSession) -> bool:
+        """Whether the token that opened `session` still opens the server: a named one not
+        revoked, the server's own not rotated since."""
+        if session.presented is not None:
+            return self.grants is not None and await self.grants(session.presented) is not None
+        assert self.token is not None  # sessions are opened only where a token is asked for
+        return same_digest(session.opened_with, self.token.value())
 
     async def checked_form(self, request: Request, session: ViewSession) -> FormData:
         """The form of a request that changes something, once it proved it came from the
@@ -165,6 +190,16 @@ class View:
         if not security.form_token_matches(session.form_token, form.get("form_token")):
             raise RefusedError(403, "the form has expired: reload the page and try again")
         return form
+
+
+def status_of(error: LociError) -> int:
+    """The HTTP status of a page showing `error`: by its kind, or by the kind it is a case of
+    (a checkpoint's `CHECKPOINT_NOT_FOUND` is a `not_found`)."""
+    for kind in type(error).__mro__:
+        code = getattr(kind, "code", None)
+        if isinstance(code, str) and code in STATUS:
+            return STATUS[code]
+    return 500
 
 
 def may(grant: Grant | None, toolset: str, writes: bool) -> bool:
