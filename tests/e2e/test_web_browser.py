@@ -1,7 +1,9 @@
 """The web view in a real browser (Debian's chromium, driven by Playwright) against a real
 `loci serve --transport http` process: log in with the token, search and open a memory, edit
 it and find the edit by searching, forget one after confirming, forget a selection, see
-hostile text as text, and a page of another origin that cannot make the view write."""
+hostile text as text, a page of another origin that cannot make the view write, a context
+file that cannot make the browser call the view, two views on two ports that keep their own
+sessions, the map's hover text beside its dot, and a phone's width."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from loci.settings import load_settings
 from tests.e2e.browser import WAIT_MS, chromium, need_chromium, screenshots_folder
 from tests.e2e.http_server import Served, free_port, http_server
 from tests.storytext import filler
+from tests.topics import TOPICS
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -33,42 +36,15 @@ NOTES = [
 ]
 
 
+#: Images of a context file that would make every reader's browser call the view.
+TRAP = "\n![x](/ui/export?vectors=on) ![m](/ui/map)\n"
+#: A phone's screen (CSS pixels).
+PHONE = {"width": 390, "height": 844}
+
 HARBOUR = (
     'Tobias Reed mended the nets, and Tobias Reed laughed. "Tide," said Pim, and Pim '
     "whistled as he worked. Mira Voss rowed in from Port Elder, and Mira Voss waved."
 )
-#: A namespace of five subjects for the map to show as regions.
-SUBJECTS = {
-    "garden": ["tomatoes", "the compost heap", "the apple tree", "slugs", "the greenhouse"],
-    "kitchen": ["sourdough", "the oven", "a lentil soup", "the spice rack", "fresh pasta"],
-    "trains": [
-        "the night train",
-        "platform four",
-        "a delayed connection",
-        "a rail pass",
-        "sleeper cabins",
-    ],
-    "money": [
-        "the tax return",
-        "the savings account",
-        "the electricity bill",
-        "the mortgage",
-        "a budget",
-    ],
-    "music": [
-        "the piano lesson",
-        "a jazz record",
-        "the choir",
-        "guitar strings",
-        "the concert hall",
-    ],
-}
-TOPICS = [
-    f"A note about {thing} ({subject}), number {n}."
-    for subject, things in SUBJECTS.items()
-    for thing in things
-    for n in range(8)
-]
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +63,10 @@ def served(tmp_path_factory: pytest.TempPathFactory, embedder: OnnxMiniLM) -> It
     example = seeded.context.templates.get("features").example()
     seeded.context.update_context(project, "features", example)
     seeded.context.update_context(project, "features", example + "\nOne more line.\n")
+    bugs = seeded.context.templates.get("bugs").example()
+    seeded.context.update_context(project, "bugs", bugs + TRAP, force=True)
+    for n in range(30):  # a long list of namespaces, as a team's store has
+        seeded.catalog.namespaces("create", f"project-{n:02d}")
     seeded.checkpoints.save({"goal": "bake bread", "debug_log": "..." * 50}, "baking")
     small = {"max_tokens": 1000}  # a small window: a few reliefs for the gauge to show
     for n in range(12):
@@ -134,17 +114,19 @@ def test_search_open_and_edit_a_memory(page: Any, tmp_path: Path) -> None:
     page.check("input[name=explain]")
     page.press("input[name=q]", "Enter")
     page.locator("details.signals summary").first.click()
-    assert page.locator("details.signals table").first.is_visible()
+    why = page.locator("details.signals ul").first
+    assert why.is_visible() and "close in meaning to the search" in why.inner_text()
     page.screenshot(path=str(shots / "search.png"), full_page=True)
     page.locator("ol.memories li a.text").first.click()
     page.wait_for_selector("#edit-content")
     assert page.locator("h2:has-text('Nearby') + ol li").count() >= 1
     page.fill("#edit-content", "The spare key to the allotment shed hangs inside the porch.")
-    page.fill("#edit-tags", "notes, keys")
+    page.fill("#edit-tags", "notes\nkeys, spare")
     page.screenshot(path=str(shots / "memory.png"), full_page=True)
     page.click("button:has-text('Save')")
     page.wait_for_selector("text=Saved.")
     assert "hangs inside the porch" in page.inner_text("#content")
+    assert page.locator("#tags a.tag").all_inner_texts() == ["notes", "keys, spare"]
     page.goto(page.url.split("/ui/")[0] + "/ui/")
     search(page, "porch")
     assert "hangs inside the porch" in page.locator("ol.memories li a.text").first.inner_text()
@@ -260,7 +242,8 @@ def test_zoom_the_map_mark_a_search_and_open_a_dot(page: Any, tmp_path: Path) ->
     page.screenshot(path=str(screenshots_folder(tmp_path) / "map.png"), full_page=True)
     everything = page.locator("#map a.dot").count()
     page.click("ul.regions a[data-region='0']")  # open a region: its memories alone
-    page.wait_for_selector("nav.trail >> text=region 0")
+    page.wait_for_selector("nav.trail a[data-region='0']")
+    assert "region 0" not in page.inner_text("nav.trail")  # named by its label
     page.wait_for_selector("#map[data-ready='1']")
     assert 0 < page.locator("#map a.dot").count() < everything
     page.goto(f"{base}/ui/map?q=allotment+shed+key")
@@ -355,3 +338,95 @@ def test_hostile_text_on_the_map_is_text(page: Any) -> None:
     page.locator("#map a.dot").first.focus()  # as a keyboard reaches it
     assert page.inner_text("#map-hover") in HOSTILE
     assert page.locator("#map img").count() == 0 and page.dialogs == []
+
+
+def test_a_context_file_makes_the_browser_call_nothing_of_the_view(page: Any) -> None:
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.click("header nav >> text=Context files")
+    page.click("a:has-text('bugs')")
+    page.wait_for_selector("#document")
+    page.reload()  # every view of the file, not only the first
+    page.wait_for_selector("#document")
+    called = [url.split("/ui/", 1)[-1] for url in asked if "/ui/" in url]
+    assert not [path for path in called if path.startswith(("export", "map"))], called
+    assert page.locator("#document img").count() == 0
+    assert "[image: x]" in page.inner_text("#document")  # said, not loaded
+
+
+def test_two_views_on_two_ports_keep_their_own_sessions(
+    page: Any, tmp_path: Path, embedder: OnnxMiniLM
+) -> None:
+    other_home = tmp_path / "other-home"
+    build_app(load_settings(home=other_home), embedder=embedder).close()
+    first = page.url  # logged in to the module's server
+    with http_server(other_home) as other:
+        second = page.context.new_page()
+        second.set_default_timeout(WAIT_MS)
+        second.goto(f"http://127.0.0.1:{other.port}/ui/")
+        second.fill("#token", other.token)
+        second.click("button:has-text('Log in')")
+        second.wait_for_url("**/ui/")
+        page.goto(first)  # the first view still knows its browser
+        assert page.url == first and page.locator("#token").count() == 0
+        second.reload()
+        assert second.url.endswith("/ui/") and second.locator("#token").count() == 0
+
+
+def test_a_visit_asks_for_no_icon_and_logs_no_refusal(page: Any, served: Served) -> None:
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    for path in ("/ui/", "/ui/map", "/ui/checkpoints"):
+        page.goto(page.url.split("/ui/")[0] + path)
+        page.wait_for_selector("main")
+    assert not [url for url in asked if url.endswith("/favicon.ico")]
+    assert "refused (401" not in served.stderr()
+
+
+def test_the_maps_hover_text_is_beside_its_dot(page: Any) -> None:
+    page.goto(page.url.split("/ui/")[0] + "/ui/map?namespace=topics")
+    page.wait_for_selector("#map[data-ready='1']")
+    viewport = page.viewport_size
+    for dot in page.locator("#map a.dot").all()[:40:13]:
+        dot.hover()
+        text = page.locator("#map-hover")
+        assert text.is_visible() and text.inner_text() == dot.get_attribute("data-label")
+        near, shown = dot.bounding_box(), text.bounding_box()
+        assert near is not None and shown is not None
+        gap_x = max(
+            0.0, shown["x"] - (near["x"] + near["width"]), near["x"] - (shown["x"] + shown["width"])
+        )
+        gap_y = max(
+            0.0,
+            shown["y"] - (near["y"] + near["height"]),
+            near["y"] - (shown["y"] + shown["height"]),
+        )
+        assert gap_x <= 24 and gap_y <= 24, (near, shown)
+        assert shown["y"] + shown["height"] <= viewport["height"]  # in sight, not under the map
+
+
+#: Pages a phone must show without scrolling sideways.
+PHONE_PAGES = ["/ui/", "/ui/map", "/ui/tags", "/ui/checkpoints", "/ui/context", "/ui/stories",
+               "/ui/story/harbour", "/ui/transfer"]  # fmt: skip
+
+
+def test_a_phones_width_needs_no_sideways_scrolling(served: Served, tmp_path: Path) -> None:
+    with chromium() as browser:
+        context = browser.new_context(viewport=PHONE)  # type: ignore[attr-defined]
+        phone = context.new_page()
+        phone.set_default_timeout(WAIT_MS)
+        phone.goto(f"http://127.0.0.1:{served.port}/ui/login")
+        phone.fill("#token", served.token)
+        phone.click("button:has-text('Log in')")
+        phone.wait_for_url("**/ui/")
+        # The list of namespaces leaves the search in the first half of the first screen.
+        search = phone.locator("input[name=q]").bounding_box()
+        assert search is not None and search["y"] + search["height"] <= PHONE["height"] / 2
+        phone.screenshot(path=str(screenshots_folder(tmp_path) / "phone.png"))
+        widths = {}
+        for path in PHONE_PAGES:
+            phone.goto(f"http://127.0.0.1:{served.port}{path}")
+            phone.wait_for_selector("main")
+            widths[path] = phone.evaluate("document.documentElement.scrollWidth")
+        context.close()
+    assert {path: width for path, width in widths.items() if width > PHONE["width"]} == {}

@@ -1,5 +1,6 @@
 // Zoom and pan for the view's map (an SVG of links): the wheel zooms about the pointer,
-// a drag pans, the buttons zoom about the centre; hovering a dot shows its text below.
+// a drag pans, the buttons zoom about the centre; hovering (or focusing) a dot shows its
+// text beside it, within the map's frame.
 (function () {
   "use strict";
   var svg = document.getElementById("map");
@@ -48,6 +49,7 @@
       moved = true;
     }
     box.x = dragging.box.x - dx; box.y = dragging.box.y - dy;
+    unlabel();
     show();
   });
   window.addEventListener("pointerup", function () { dragging = null; });
@@ -61,9 +63,25 @@
       zoom(how === "in" ? 1.5 : 1 / 1.5, box.x + box.w / 2, box.y + box.h / 2);
     });
   });
+  function label(dot) {
+    // Beside the dot, on the side with more room; the script sets the position (no
+    // inline style in the page: the policy forbids it).
+    var frame = hover.parentElement.getBoundingClientRect();
+    var at = dot.getBoundingClientRect();
+    hover.textContent = dot.dataset.label;
+    hover.hidden = false;
+    var x = at.right - frame.left + 8;
+    if (x + hover.offsetWidth > frame.width) { x = Math.max(0, at.left - frame.left - 8 - hover.offsetWidth); }
+    var y = at.top - frame.top + at.height / 2 - hover.offsetHeight / 2;
+    hover.style.left = x + "px";
+    hover.style.top = Math.max(0, Math.min(frame.height - hover.offsetHeight, y)) + "px";
+  }
+  function unlabel() { hover.hidden = true; }
   svg.querySelectorAll("a.dot").forEach(function (dot) {
-    dot.addEventListener("mouseenter", function () { hover.textContent = dot.dataset.label; });
-    dot.addEventListener("focus", function () { hover.textContent = dot.dataset.label; });
+    dot.addEventListener("mouseenter", function () { label(dot); });
+    dot.addEventListener("focus", function () { label(dot); });
+    dot.addEventListener("mouseleave", unlabel);
+    dot.addEventListener("blur", unlabel);
   });
   show();
   svg.dataset.ready = "1";
