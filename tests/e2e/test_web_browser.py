@@ -8,6 +8,9 @@ sessions, the map's hover text beside its dot, and a phone's width."""
 from __future__ import annotations
 
 import http.server
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -430,3 +433,24 @@ def test_a_phones_width_needs_no_sideways_scrolling(served: Served, tmp_path: Pa
             widths[path] = phone.evaluate("document.documentElement.scrollWidth")
         context.close()
     assert {path: width for path, width in widths.items() if width > PHONE["width"]} == {}
+
+
+def test_loci_token_rotate_ends_the_session_it_opened(page: Any, served: Served) -> None:
+    old = served.token
+    rotated = subprocess.run(
+        [sys.executable, "-m", "loci", "token", "rotate"],
+        env={**os.environ, "LOCI_HOME": str(served.home)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert rotated.returncode == 0, rotated.stderr
+    page.reload()
+    page.wait_for_url("**/ui/login")
+    page.fill("#token", old)  # the old token opens nothing now
+    page.click("button:has-text('Log in')")
+    assert page.locator(".problem").is_visible() and page.url.endswith("/ui/login")
+    page.fill("#token", served.token)  # the new one does
+    page.click("button:has-text('Log in')")
+    page.wait_for_url("**/ui/")
