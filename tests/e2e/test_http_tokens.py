@@ -86,7 +86,13 @@ async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path, store
         assert rows(home, store_env, "SELECT count(*) FROM memories")[0][0] == 2
         assert run_loci(home, "token", "revoke", "reader", **store_env).returncode == 0
         headers = {"Authorization": f"Bearer {reader}"}
-        assert served.request("POST", body=INITIALIZE, headers=headers)[0] == 401
+        status, _, body = served.request("POST", body=INITIALIZE, headers=headers)
+        assert status == 401 and b"the token 'reader' was revoked on" in body
+        guess = {"Authorization": "Bearer loci_not-a-token"}
+        assert (
+            b"the bearer token is wrong"
+            in served.request("POST", body=INITIALIZE, headers=guess)[2]
+        )
         async with http_client(served) as owner:  # the data folder's token: everything
             assert {tool.name for tool in (await owner.list_tools()).tools} == everything
 

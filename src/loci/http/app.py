@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from loci import __version__
 from loci.errors import ConfigurationError, LociError
-from loci.http.guard import HEALTH_PATH, GrantLookup, Guard, Limits
+from loci.http.guard import HEALTH_PATH, GrantLookup, Guard, Limits, RevocationLookup
 from loci.http.token import BearerToken
 from loci.settings import Settings
 
@@ -98,7 +98,17 @@ def build_http_app(settings: Settings, embedder: Embedder | None = None) -> Guar
     grants = named_grants(server) if token is not None else None
     security = transport_security(settings)
     view, frame = build_view(server.provider, token, grants, security.allowed_hosts)
-    return Guard(app, token, limits, grants, view, frame.sessions.ticket, security.allowed_hosts)
+    revocations = named_revocations(server) if token is not None else None
+    return Guard(
+        app,
+        token,
+        limits,
+        grants,
+        view,
+        frame.sessions.ticket,
+        security.allowed_hosts,
+        revocations,
+    )
 
 
 def named_grants(server: LociServer) -> GrantLookup:
@@ -110,6 +120,26 @@ def named_grants(server: LociServer) -> GrantLookup:
         return await anyio.to_thread.run_sync(
             lambda: server.provider.app().access.grant_of(presented)
         )
+
+    return lookup
+
+
+def named_revocations(server: LociServer) -> RevocationLookup:
+    """Says a presented token was revoked, when it was (so that its holder is not told to
+    look for a typo)."""
+    import anyio.to_thread
+
+    def said(presented: str) -> str | None:
+        found = server.provider.app().access.revocation(presented)
+        if found is None:
+            return None
+        return (
+            f"the token {found.name!r} was revoked on {found.revoked_at[:10]} "
+            "(`loci token revoke`): ask the server's owner for a new one (`loci token create`)"
+        )
+
+    async def lookup(presented: str) -> str | None:
+        return await anyio.to_thread.run_sync(lambda: said(presented))
 
     return lookup
 

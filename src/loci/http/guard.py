@@ -31,6 +31,8 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: Looks a presented token up among the named ones: what it may do, or None.
 GrantLookup = Callable[[str], Awaitable[Grant | None]]
+#: Why a presented token that is not one is refused, when the store knows (it was revoked).
+RevocationLookup = Callable[[str], Awaitable[str | None]]
 
 HEALTH_PATH = "/healthz"
 VIEW_PATH = "/ui"
@@ -62,6 +64,7 @@ class Guard:
         view: ASGIApp | None = None,
         view_ticket: Callable[[], str] | None = None,
         allowed_hosts: list[str] | None = None,
+        revocations: RevocationLookup | None = None,
     ) -> None:
         self.app = app
         self.view = view  # the web view (`/ui`): it checks its own session cookie and Host
@@ -70,6 +73,7 @@ class Guard:
         self.token = token
         self.limits = limits
         self.grants = grants
+        self.revocations = revocations
         self._in_flight: Counter[bytes] = Counter()
         self._closing: anyio.Event | None = None
 
@@ -129,19 +133,23 @@ class Guard:
         presented = _header(scope, b"authorization") or b""
         scheme, _, credential = presented.decode("latin-1").partition(" ")
         credential = credential.strip()
+        bearer = scheme.lower() == "bearer"
+        revoked = None
         try:
-            matches = scheme.lower() == "bearer" and self.token.matches(credential)
-            if not matches and scheme.lower() == "bearer" and self.grants is not None:
+            matches = bearer and self.token.matches(credential)
+            if not matches and bearer and self.grants is not None:
                 grant = await self.grants(credential)
                 matches = grant is not None
                 scope[GRANT_KEY] = grant
+            if not matches and bearer and self.revocations is not None:
+                revoked = await self.revocations(credential)
         except LociError as exc:  # the token file or store cannot be read: nobody gets in
             return _refusing(503, "token_unreadable", exc.message)
         if not matches:
             why = "missing" if not presented else "wrong"
             return _refusing(
                 401, "unauthorized",
-                f"the bearer token is {why}: send 'Authorization: Bearer <token>' "
+                revoked or f"the bearer token is {why}: send 'Authorization: Bearer <token>' "
                 "(`loci token show` prints it)",
                 [(b"www-authenticate", b'Bearer realm="loci"')],
             )  # fmt: skip
