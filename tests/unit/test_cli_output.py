@@ -2,7 +2,8 @@
 
 import pytest
 
-from loci.cli.output import counted, emit_fields
+from loci.cli.output import emit_fields
+from loci.wording import counted
 
 
 @pytest.mark.parametrize(
