@@ -225,6 +225,11 @@ async def test_a_namespace_token_reaches_its_namespaces_only_through_every_tool(
             assert gone["deleted"] == 4
             imported = await call("import_memories", {"data": exported})
             assert (imported["imported"], imported["skipped_duplicates"]) == (4, 1)
+            # An id of theirs tells nothing: the memory is imported as a new one.
+            probe = {**exported["export"]["memories"][0], "id": theirs[2], "content": "a copy"}
+            copied = await call("import_memories", {"data": {"memories": [probe]}})
+            assert (copied["imported"], copied["skipped_duplicates"]) == (1, 0)
+            assert copied["ids"] != [theirs[2]]
             with pytest.raises(MCPError, match="every namespace"):
                 await client.read_resource("memory://stats")
             with pytest.raises(MCPError, match="'theirs'"):

@@ -126,7 +126,7 @@ def test_a_schema_of_its_own_ignores_loci_tables_further_down_the_search_path(po
         with own.locked() as conn:
             assert conn.execute("SELECT count(*) FROM access_tokens").fetchone()[0] == 0
             schema = conn.execute("SELECT current_schema()").fetchone()[0]
-        assert schema.startswith("loci_test_") and own.schema_versions()["access"] == 1
+        assert schema.startswith("loci_test_") and own.schema_versions()["access"] == 2
         own.close()
     with public.locked() as conn:
         assert conn.execute("SELECT count(*) FROM access_tokens").fetchone()[0] == 1

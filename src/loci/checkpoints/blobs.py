@@ -102,12 +102,13 @@ class BlobStore:
         return data
 
     def delete(self, digest: str) -> int:
-        """Remove a blob; returns the bytes freed (0 if it was already gone)."""
+        """Remove a blob; returns the bytes freed (0 if it was already gone, or could never
+        have been written: a file stands where its folder should be)."""
         path = self._path(digest)
         try:
             size = path.stat().st_size
             path.unlink()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return 0
         return size
 
