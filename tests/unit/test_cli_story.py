@@ -152,7 +152,42 @@ def test_an_interrupted_import_goes_on_where_it_stopped(tmp_path: Path) -> None:
     )
     report = json.loads(resumed.stdout)
     assert report["resumed_after"] == 3 and report["interactions"] == len(pieces) - 3
-    assert loci(home, "story", "export", "s").stdout == text + "\n"
+    assert loci(home, "story", "export", "s").stdout == text  # byte for byte
+
+
+def test_a_story_written_on_after_its_import_is_not_doubled_by_importing_it_again(
+    tmp_path: Path,
+) -> None:
+    home, file = tmp_path / "home", tmp_path / "novel.txt"
+    file.write_text(manuscript(6) + "\n", encoding="utf-8")
+    first = loci(home, "story", "import", str(file), "--session", "w", "--tokens", "200")
+    assert first.returncode == 0, first.stderr
+    from loci.app import build_app
+    from loci.settings import load_settings
+    from tests.cli_runner import shared_model
+
+    app = build_app(load_settings(home=home), shared_model())
+    app.story.continue_story("w", "Go on.", "Mira Voss rowed home in the dark.")
+    app.close()
+    before = loci(home, "story", "export", "w").stdout
+    again = loci(home, "story", "import", str(file), "--session", "w", "--tokens", "200")
+    assert again.returncode == 4 and "followed by" in again.stderr, again.stderr
+    assert loci(home, "story", "export", "w").stdout == before
+
+
+def test_an_export_is_the_file_byte_for_byte_to_a_file_and_to_standard_output(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    for number, ending in enumerate(("\n", "", "\n\n")):
+        file = tmp_path / f"novel{number}.txt"
+        file.write_bytes((manuscript(3) + ending).encode("utf-8"))
+        session = f"s{number}"
+        assert loci(home, "story", "import", str(file), "--session", session).returncode == 0
+        out = tmp_path / f"out{number}.txt"
+        assert loci(home, "story", "export", session, "-o", str(out)).returncode == 0
+        assert out.read_bytes() == file.read_bytes()
+        assert loci(home, "story", "export", session).stdout.encode("utf-8") == file.read_bytes()
 
 
 def test_a_utf16_manuscript_without_a_byte_order_mark_is_read(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ def import_command(
     from loci.story import manuscript
 
     def work() -> None:
-        text = manuscript.book(manuscript.read_text(file), keep_gutenberg).removesuffix("\n")
+        text = manuscript.book(manuscript.read_text(file), keep_gutenberg)
         with opened_app(state) as app:
             app.story.session_name(session_id)
             pieces = list(manuscript.interactions(text, app.story.counter, tokens))
@@ -245,7 +246,10 @@ def export_command(
             text = app.story.export(session_id, "omit" if prompts == "omit" else "mark")
         if output is None:
             with written(Path("-")):
-                emit_json({"session_id": session_id, "text": text}) if as_json else click.echo(text)
+                if as_json:
+                    emit_json({"session_id": session_id, "text": text})
+                else:
+                    _echo_exactly(text)
             return
         save_text(output, text)
         if as_json:
@@ -254,6 +258,15 @@ def export_command(
             click.echo(f"wrote {len(text)} characters to {output}")
 
     run(work)
+
+
+def _echo_exactly(text: str) -> None:
+    """`text` to standard output byte for byte (a pipe or a file gets the story as written);
+    a terminal also gets a line end after a story that has none, so its prompt starts on a
+    line of its own."""
+    click.echo(text, nl=False)
+    if not text.endswith("\n") and sys.stdout.isatty():
+        click.echo()
 
 
 @click.command("story")

@@ -23,6 +23,8 @@ from loci.tokens import TokenCounter
 COMMON_ENCODINGS = ("cp1252", "latin_1", "iso8859_15", "mac_roman", "cp1250", "cp1251")
 #: Tokens per interaction when a manuscript is streamed into a session.
 INTERACTION_TOKENS = 400
+#: Characters of a story's end compared first with each place an import may have stopped.
+TAIL_CHECKED = 256
 #: Share of a text's even (or odd) bytes that are NUL in UTF-16 written without a byte-order
 #: mark (ASCII letters take one byte and a NUL).
 UTF16_NUL_SHARE = 0.3
@@ -125,25 +127,40 @@ def remaining(
 ) -> tuple[int, list[str]]:
     """Of `pieces`, those the session does not hold yet, and how many it holds: all of them
     for a new session or one holding other text; the rest after an interrupted import of the
-    same text. A session that holds the whole text already is refused unless `again`."""
+    same text (the story ends with its first pieces). A session that holds the whole text
+    already, wherever (text may have been added after it), is refused unless `again`."""
     held = service.export(session_id, prompts="omit") if service.exists(session_id) else ""
     if not held or again:
         return 0, list(pieces)
     text = store.SEPARATOR.join(pieces)
-    if held.endswith(text) or held == text:
+    if text in held:
+        after = len(held) - held.index(text) - len(text)
+        since = f", followed by {after} characters written since" if after > 0 else ""
         raise ConflictError(
-            f"the story {session_id!r} already holds this text; import it into a new "
+            f"the story {session_id!r} already holds this text{since}; import it into a new "
             "--session, or pass --again to add it a second time",
             session_id=session_id,
         )
+    done = _held_prefix(held, text, pieces)
+    return done, list(pieces[done:])
+
+
+def _held_prefix(held: str, text: str, pieces: Sequence[str]) -> int:
+    """How many of the first `pieces` the story ends with (an import that stopped after
+    them), 0 for none. Each boundary is checked by the story's last characters first, so that
+    only a boundary that may fit is compared whole."""
+    ends = []
     length = -len(store.SEPARATOR)
-    for done, piece in enumerate(pieces, start=1):
+    for piece in pieces[:-1]:
         length += len(store.SEPARATOR) + len(piece)
-        if length >= len(held):
-            if length == len(held) and text[:length] == held and done < len(pieces):
-                return done, list(pieces[done:])  # an import that stopped after `done`
-            break
-    return 0, list(pieces)
+        ends.append(length)
+    tail = held[-TAIL_CHECKED:]
+    for done in range(len(ends), 0, -1):
+        end = ends[done - 1]
+        may_fit = end <= len(held) and text[max(0, end - len(tail)) : end] == tail[-end:]
+        if may_fit and held.endswith(text[:end]):
+            return done
+    return 0
 
 
 def stream_into(
