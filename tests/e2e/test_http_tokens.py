@@ -54,9 +54,9 @@ async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path, store
             assert all(tool.annotations.read_only_hint for tool in tools)
             refused = await client.call_tool("remember", {"content": "not allowed"})
             assert tool_error(refused)["type"] == "forbidden"
-            assert "only reads" in tool_error(refused)["message"]
+            assert "it may only read" in tool_error(refused)["message"]
             other = await client.call_tool("list_sessions", {})
-            assert "not the checkpoints toolset" in tool_error(other)["message"]
+            assert "the checkpoints toolset is not among its toolsets" in tool_error(other)["message"]
             found = await client.call_tool("recall", {"query": "the owner's note"})
             assert found.structured_content["memories"]
             # A read-only token changes nothing, not even what a recall counts as an access.
@@ -65,14 +65,14 @@ async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path, store
             assert not (await client.list_resources()).resources
             templates = (await client.list_resource_templates()).resource_templates
             assert {t.uri_template.split(":")[0] for t in templates} == {"memory"}
-            with pytest.raises(MCPError, match="not the checkpoints toolset"):
+            with pytest.raises(MCPError, match="the checkpoints toolset is not among its toolsets"):
                 await client.read_resource("checkpoints://sessions/anything")
             prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
             assert prompts == {"remember_this_session", "recall_about"}
             recall_about = PromptReference(type="ref/prompt", name="recall_about")
             offered = await client.complete(recall_about, {"name": "namespace", "value": ""})
             assert offered.completion.values == ["default"]
-            with pytest.raises(MCPError, match="not the checkpoints toolset"):
+            with pytest.raises(MCPError, match="the checkpoints toolset is not among its toolsets"):
                 # The argument's values are the checkpoint sessions, whatever prompt asks.
                 await client.complete(recall_about, {"name": "session_id", "value": ""})
         async with http_client(served, writer) as client:

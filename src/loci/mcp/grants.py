@@ -97,9 +97,13 @@ class GrantCheck:
         what, toolset, writes = self._asked(method, params)
         if toolset is None or grant.allows(toolset, writes):
             return None
-        reason = "only reads" if grant.allows(toolset, False) else f"not the {toolset} toolset"
+        reason = (
+            "it may only read"
+            if grant.allows(toolset, False)
+            else f"the {toolset} toolset is not among its toolsets"
+        )
         return ForbiddenError(
-            f"the token {grant.name!r} may not use {what}: it is allowed {reason} "
+            f"the token {grant.name!r} may not use {what}: {reason} "
             "(`loci token list` shows what each token may do)",
             token=grant.name,
         )
