@@ -306,6 +306,7 @@ def evaluate_story(state: CliState, specs: tuple[Path, ...], as_table: bool, as_
 FIGURES = (
     ("needle_in_context", ">= 0.95"),
     ("needle_in_search@5", ">= 0.90, >= baseline - 0.02"),
+    ("passage@5", ">= 0.90"),
     ("character_recall", ">= 0.90"),
     ("cohesion", ">= 0.85"),
     ("conflated", "<= 1"),

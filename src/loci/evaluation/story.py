@@ -102,19 +102,25 @@ def run_story(
 
 
 def _needles(app: App, spec: Spec) -> dict[str, Any]:
-    in_context = in_search = 0
+    """Each planted fact asked for: found in the assembled context, in a top hit's chunk (or
+    window passage), and in a top hit's `passage` (the answer an agent reads)."""
+    in_context = in_search = in_passage = 0
     context_tokens: list[int] = []
     for needle in spec.needles:
         fact = _squashed(needle["fact"])
         context = assembly.assemble(app.story, SESSION, needle["question"])
         context_tokens.append(context.tokens)
         in_context += fact in _squashed(context.text)
-        hits = lookup.search(app.story, SESSION, needle["question"], max_results=SEARCH_K).hits
-        in_search += any(fact in _squashed(h.chunk or h.passage) for h in hits)
+        found = lookup.search(
+            app.story, SESSION, needle["question"], max_results=SEARCH_K, include_chunk=True
+        )
+        in_search += any(fact in _squashed(h.chunk or h.passage) for h in found.hits)
+        in_passage += any(fact in _squashed(h.passage) for h in found.hits)
     count = len(spec.needles)
     return {
         "needle_in_context": round(in_context / count, 3),
         f"needle_in_search@{SEARCH_K}": round(in_search / count, 3),
+        f"passage@{SEARCH_K}": round(in_passage / count, 3),
         "context_tokens_max": max(context_tokens),
     }
 

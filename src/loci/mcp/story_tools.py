@@ -100,14 +100,19 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             Field(description="Only passages naming a character (or a place)."),
         ] = None,
         max_results: Annotated[int, Field(ge=1, le=50)] = 5,
+        include_chunk: Annotated[
+            bool, Field(description="Also give each archived hit's whole chunk (8-12k characters).")
+        ] = False,
     ) -> StorySearchResult:
         """Search the whole story (archive and window) for passages relevant to the query,
-        ranked by meaning, shared characters, story position and the entity graph; an
-        archived hit comes with its whole chunk."""
+        ranked by meaning, shared characters, story position and the entity graph. Each hit's
+        `passage` is the few sentences that answer the query."""
         from loci.story.lookup import search
 
         return provider.call(
-            lambda app: search(app.story, session_id, query, entity_type, max_results)
+            lambda app: search(
+                app.story, session_id, query, entity_type, max_results, include_chunk
+            )
         )
 
     def get_character_info(

@@ -8,6 +8,7 @@ so that the vector search finds it by any of its parts (`storage.passages`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 #: A memory longer than this many words gets passages.
 LONG_WORDS = 150
@@ -19,12 +20,14 @@ WORD = re.compile(r"\S+")
 Span = tuple[int, int]
 
 
-def spans(text: str) -> list[Span]:
-    """The passages of `text` as character spans [start, end); none for a short text."""
+def spans(text: str, sentences: Iterable[Span] | None = None) -> list[Span]:
+    """The passages of `text` as character spans [start, end); none for a short text.
+    `sentences`: the text's sentences as spans, when the caller reads them better than the
+    plain rule here (a story's, which knows "Mr. Darcy" and dialogue)."""
     words = list(WORD.finditer(text))
     if len(words) <= LONG_WORDS:
         return []
-    pieces = _pieces(text)
+    pieces = _pieces(text, sentences)
     found: list[Span] = []
     first = 0
     while first < len(pieces):
@@ -39,15 +42,13 @@ def spans(text: str) -> list[Span]:
     return found
 
 
-def _pieces(text: str) -> list[tuple[int, int, int]]:
+def _pieces(text: str, sentences: Iterable[Span] | None) -> list[tuple[int, int, int]]:
     """Sentences as (start, end, words), those over PASSAGE_WORDS cut into word runs."""
     pieces: list[tuple[int, int, int]] = []
-    for sentence in SENTENCE.finditer(text):
-        words = list(WORD.finditer(sentence.group()))
-        if not words:
-            continue
-        base = sentence.start()
+    found = (m.span() for m in SENTENCE.finditer(text)) if sentences is None else sentences
+    for start, end in found:
+        words = list(WORD.finditer(text, start, end))
         for at in range(0, len(words), PASSAGE_WORDS):
             run = words[at : at + PASSAGE_WORDS]
-            pieces.append((base + run[0].start(), base + run[-1].end(), len(run)))
+            pieces.append((run[0].start(), run[-1].end(), len(run)))
     return pieces

@@ -9,6 +9,7 @@ connection's private temp schema, and its `fts5vocab` table lists the terms each
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -106,3 +107,29 @@ class WordTerms:
                 # one-term words are scored by the mirror.
                 self._known[word] = tuple(found[index].elements())
         return [self._known[word] for word in words]
+
+
+class Tokenizer:
+    """A private in-memory SQLite that splits texts into terms as FTS5 does, for code that
+    has no SQLite connection of its own at hand (PostgreSQL's keyword postings, a story's
+    answers); used from any thread, one text batch at a time."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+
+    def positions(self, texts: Sequence[tuple[int, str]]) -> dict[int, TextTerms]:
+        """Each text's terms with their token offsets (`term_positions`)."""
+        with self._lock:
+            return term_positions(self._scratch(), texts)
+
+    def counts(self, texts: Sequence[tuple[int, str]]) -> dict[int, Counter[str]]:
+        """How often each term occurs in each text (`term_counts`)."""
+        with self._lock:
+            return term_counts(self._scratch(), texts)
+
+    def _scratch(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self._conn = sqlite3.connect(":memory:", check_same_thread=False)
+            create_scratch(self._conn)
+        return self._conn

@@ -54,7 +54,7 @@ def read(
     embed: Callable[[Sequence[str]], npt.NDArray[np.float32]],
 ) -> list[Piece]:
     """The pieces of (role, text) pairs, their passages embedded in one call."""
-    cuts = [passages.spans(text) or [(0, len(text))] for _, text in texts]
+    cuts = [passages.spans(text, sentences.spans(text)) or [(0, len(text))] for _, text in texts]
     pieces_text = [
         text[s:e] for (_, text), spans in zip(texts, cuts, strict=True) for s, e in spans
     ]

@@ -10,6 +10,7 @@ from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
 from loci.storage.db import Connection
 from loci.story import kinds, names, people, store
+from loci.story.answers import answer_spans
 from loci.story.castview import CastView
 from loci.story.entity import Entity
 from loci.story.models import CharacterInfo, Mentioned, Relationship, StoryHit, StorySearchResult
@@ -29,8 +30,11 @@ def search(
     query: str,
     entity_type: EntityType | None = None,
     max_results: int = 5,
+    include_chunk: bool = False,
 ) -> StorySearchResult:
-    """The passages most relevant to `query`, one per archived chunk (or in the window)."""
+    """The passages most relevant to `query`, one per archived chunk (or in the window),
+    each cut to the sentences that answer it (`answers`); with `include_chunk`, each archived
+    hit also carries its whole chunk."""
     name = service.session_name(session_id)
     query = fields.content(query, MAX_QUERY_BYTES, "query", setting=None)
     max_results = fields.bounded_int(max_results, 1, service.limits.max_results, "max_results")
@@ -55,7 +59,17 @@ def search(
         half_life=found.settings.recency_half_life,
     )
     with service.db.snapshot() as conn:
-        hits = _hits(conn, found, ranked, known, max_results)
+        hits = _hits(conn, found, ranked, known, max_results, include_chunk)
+    spans = answer_spans(
+        [hit.passage for hit in hits],
+        query,
+        vector.result(),
+        service.tokenizer,
+        service.engine.embed,
+    )
+    for hit, (start, end) in zip(hits, spans, strict=True):
+        answer = hit.passage[start:end].strip()
+        hit.passage = store.marked_prompt(answer) if hit.prompt else answer
     return StorySearchResult(session_id=name, query=query, hits=hits)
 
 
@@ -65,8 +79,10 @@ def _hits(
     ranked: list[Scored],
     known: Sequence[Entity],
     most: int,
+    include_chunk: bool,
 ) -> list[StoryHit]:
-    """The best passage of each archived chunk (and of the window), best first."""
+    """The best passage of each archived chunk (and of the window), best first, each with
+    its whole text (the caller cuts it to the answer)."""
     entity_of = {n: e for e in known for n in e.names}
     hits: list[StoryHit] = []
     chunks_seen: set[int | None] = set()
@@ -87,10 +103,10 @@ def _hits(
                 chunk_id=key,
                 score=round(scored.score, 4),
                 signals=scored.signals,
-                passage=store.marked_prompt(text) if passage.prompt else text,
+                passage=text,
                 prompt=passage.prompt,
                 chunk=None
-                if chunk is None
+                if chunk is None or not include_chunk
                 else store.rendered(conn, found.id, (chunk.start, chunk.end)),
                 position=passage.token_pos,
                 entities=list(named.values()),

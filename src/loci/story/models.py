@@ -118,11 +118,17 @@ class StoryHit(BaseModel):
     chunk_id: int | None = Field(description="The archived chunk holding the passage.")
     score: float
     signals: dict[str, float]
-    passage: str
+    passage: str = Field(
+        description="The sentences of the matching passage that answer the query (whole "
+        "sentences, a few hundred characters at most)."
+    )
     prompt: bool = Field(
         default=False, description="The passage is the writer's prompt, not story text."
     )
-    chunk: str | None = Field(description="The whole archived chunk (None in the window).")
+    chunk: str | None = Field(
+        description="The whole archived chunk, when asked for (include_chunk); None otherwise "
+        "and in the window."
+    )
     position: int = Field(description="Story position of the passage, in tokens.")
     entities: list[str]
 

@@ -16,6 +16,7 @@ from loci import fields
 from loci.errors import InvalidInputError
 from loci.search.engine import MemoryEngine, vector_bytes
 from loci.storage.db import Connection, Database
+from loci.storage.fts_terms import Tokenizer
 from loci.story import ingest, relief, store, threads, valve
 from loci.story.castview import CastView
 from loci.story.entity import Entity
@@ -64,6 +65,8 @@ class StoryService:
         (FTS5 unless given)."""
         self.db: Database = engine.db
         self.passage_keywords = passage_keywords or FtsPassageKeywords()
+        # Splits a search's sentences into the keyword index's terms (`answers`).
+        self.tokenizer = Tokenizer()
         self.engine = engine
         self.counter = counter
         self.extractor = extractor

@@ -15,14 +15,12 @@ changed them, so postings commit with their text.
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from loci.storage.db import Connection
-from loci.storage.fts_terms import MAX_KNOWN_WORDS, TextTerms, create_scratch, term_positions
+from loci.storage.fts_terms import MAX_KNOWN_WORDS, TextTerms, Tokenizer
 from loci.storage.postgres.connection import PgConnection
 from loci.storage.postgres.keyword_ranking import (
     Corpus,
@@ -43,17 +41,12 @@ class KeywordPostings:
     def __init__(self, texts_of: dict[int, TextsOf] | None = None) -> None:
         """`texts_of` reads the current text of a corpus's documents (for the stale queue)."""
         self._texts_of = dict(texts_of or {})
-        self._lock = threading.Lock()
-        self._tokenizer: sqlite3.Connection | None = None
+        self._tokenizer = Tokenizer()
         self._known: dict[str, tuple[str, ...]] = {}
 
     def terms(self, texts: Sequence[tuple[int, str]]) -> dict[int, TextTerms]:
         """Each text's terms as FTS5 makes them (see the module's docstring)."""
-        with self._lock:
-            if self._tokenizer is None:
-                self._tokenizer = sqlite3.connect(":memory:", check_same_thread=False)
-                create_scratch(self._tokenizer)
-            return term_positions(self._tokenizer, texts)
+        return self._tokenizer.positions(texts)
 
     def refresh_stale(self, conn: Connection) -> None:
         """Index the queued documents of every corpus (a before-commit hook)."""
