@@ -17,7 +17,7 @@ from loci.errors import InvalidInputError
 from loci.search.engine import MemoryEngine, vector_bytes
 from loci.storage.db import Connection, Database
 from loci.storage.fts_terms import Tokenizer
-from loci.story import ingest, relief, store, threads, valve
+from loci.story import ingest, names, relief, store, threads, valve
 from loci.story.castview import CastView
 from loci.story.entity import Entity
 from loci.story.graph import EntityGraph, Recorded
@@ -172,7 +172,17 @@ class StoryService:
         name = self.session_name(session_id)
         with self.db.snapshot() as conn:
             found = store.session(conn, name)
-            return threads.listing(conn, found.id, name)
+            view = self.view(conn, found)
+            listed = threads.listing(conn, found.id, name)
+        # A detected thread whose person the cast found to be a place or a thing is no plot
+        # thread: the text named no one there.
+        not_people = {
+            names.key(alias)
+            for entity in view.entities
+            if entity.kind in ("place", "other")
+            for alias in entity.aliases
+        }
+        return threads.credited(listed, lambda person: names.key(person) not in not_people)
 
     def update_thread(
         self,
