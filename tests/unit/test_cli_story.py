@@ -243,6 +243,6 @@ def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> No
     place = json.loads(loci(home, "story", "kind", "s", "Pim", "place", "--json").stdout)
     assert place["kind"] == "place"
     missing = loci(home, "story", "merge", "s", "Tobias Reed", "Nobody")
-    assert missing.returncode == 3 and "names nothing called 'Nobody'" in missing.stderr
+    assert missing.returncode == 3 and "never writes 'Nobody'" in missing.stderr
     taken = loci(home, "story", "alias", "s", "Tobias Reed", "Pim")
     assert taken.returncode == 4 and "already a name of" in taken.stderr

@@ -35,7 +35,7 @@ def test_a_merge_with_a_name_the_story_never_writes_is_refused(
     with pytest.raises(NotFoundError) as refused:
         correct(harbour.story, "harbour", "merge", "Pim", other)
     message = refused.value.message
-    assert f"names nothing called {other!r}" in message
+    assert f"never writes {other!r}" in message
     if suggested is None:
         assert "did you mean" not in message
     else:

@@ -201,7 +201,7 @@ TABLES = (
     Table(
         "story_corrections",
         ("id",),
-        ("id", "session", "action", "name", "other", "interaction", "at"),
+        ("id", "session", "action", "name", "other", "interaction", "at", "created"),
         counted=True,
     ),
     Table(

@@ -27,13 +27,14 @@ KINDS_SET: tuple[Kind, ...] = ("character", "place", "other")
 
 @dataclass(frozen=True)
 class Correction:
-    """One correction of the writer's, as kept."""
+    """One correction of the writer's, as kept (`id`: its number, once kept)."""
 
     action: str
     name: str
     other: str | None
     interaction: int
     at: str
+    id: int | None = None
 
     def new_names(self) -> list[str]:
         """Names the correction brings that the story may not have met yet."""
@@ -48,7 +49,8 @@ class Correction:
             "rename": f"{self.name!r} renamed {self.other!r}",
             "kind": f"{self.name!r} marked as {self.other}",
         }.get(self.action, self.action)
-        return f"{what} by the writer (interaction {self.interaction})"
+        number = "" if self.id is None else f"#{self.id}: "
+        return f"{number}{what} by the writer (interaction {self.interaction})"
 
 
 @dataclass

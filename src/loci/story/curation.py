@@ -12,7 +12,8 @@ from loci.errors import ConflictError, InvalidInputError, NotFoundError
 from loci.story import lookup, names, store
 from loci.story.corrections import ACTIONS, KINDS_SET, Correction
 from loci.story.entity import Entity
-from loci.story.models import CharacterInfo
+from loci.story.models import CharacterInfo, UndoResult
+from loci.story.rereading import reread
 from loci.timeutil import now
 
 if TYPE_CHECKING:
@@ -38,13 +39,44 @@ def correct(
         entity = _found(entities, name, session)
         written = _checked(entities, entity, action, name, other, session)
         correction = Correction(action, written, other, found.interactions, now())
-        service.graph.correct(conn, found.id, correction)
+        created = service.graph.correct(conn, found.id, correction)
+        if created:  # a name new to the story: read the text already stored for it
+            read = reread(conn, service.graph, service.extractor, found, correction.new_names())
+            if action == "alias" and not read:
+                raise _never_written(entities, other, session, "an alias")
         service.graph.resolve(conn, found.id)
         store.save_session(conn, found)
         after = service.graph.entities(conn, found.id)
     shown = lookup.find(after, other if action in ("split", "rename") else written)
     assert shown is not None  # the name exists: it was checked, or the correction made it
     return lookup.info(session, shown, found.settings.confirm_after, [])
+
+
+def undo(service: StoryService, session_id: str, number: int | None = None) -> UndoResult:
+    """Take back the writer's last correction of the cast of `session_id` (or correction
+    `number`), with the names it brought; the cast is worked out again without it."""
+    session = service.session_name(session_id)
+    if number is not None:
+        number = fields.bounded_int(number, 1, fields.MAX_COUNT, "correction")
+    with service.db.write() as conn:
+        found = store.session(conn, session)
+        undone = service.graph.undo(conn, found.id, number)
+        service.graph.resolve(conn, found.id)
+        store.save_session(conn, found)
+        left = service.graph.corrections(conn, found.id)
+    return UndoResult(
+        session_id=session,
+        undone=undone.described(),
+        corrections=[c.described() for c in left],
+    )
+
+
+def listing(service: StoryService, session_id: str) -> list[str]:
+    """The writer's corrections of the cast, in order, each with its number."""
+    session = service.session_name(session_id)
+    with service.db.snapshot() as conn:
+        found = store.session(conn, session)
+        return [c.described() for c in service.graph.corrections(conn, found.id)]
 
 
 def _found(entities: list[Entity], name: str, session: str) -> Entity:
@@ -67,15 +99,21 @@ def _written(entities: list[Entity], other: str, session: str) -> Entity:
     for entity in entities:
         if any(names.key(alias) == wanted for alias in [entity.name, *entity.aliases]):
             return entity
+    raise _never_written(entities, other, session, "a merge")
+
+
+def _never_written(entities: list[Entity], other: str, session: str, what: str) -> NotFoundError:
+    """The refusal of a correction naming something the story never writes, with the
+    story's names closest to it."""
     written = sorted({alias for e in entities for alias in [e.name, *e.aliases]})
     close = difflib.get_close_matches(other, written, n=3, cutoff=0.6)
     fitting = lookup.find(entities, other)
     if fitting is not None and fitting.name not in close:
         close.insert(0, fitting.name)
     hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
-    raise NotFoundError(
-        f"the story {session!r} names nothing called {fields.shown(other)} (a merge needs a "
-        f"name as the story writes it){hint}",
+    return NotFoundError(
+        f"the story {session!r} never writes {fields.shown(other)} ({what} needs a name as "
+        f"the story writes it){hint}",
         session_id=session,
         name=other,
     )

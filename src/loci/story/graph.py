@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from loci.errors import NotFoundError
 from loci.storage.db import Connection
 from loci.storage.dialect import among
 from loci.story import names, resolution
@@ -70,8 +71,26 @@ class EntityGraph(Protocol):
         """Work out again who is who, from the evidence and the writer's corrections."""
         ...
 
-    def correct(self, conn: Connection, session: int, correction: Correction) -> None:
-        """Keep a correction of the writer's (it is applied at the next `resolve`)."""
+    def correct(self, conn: Connection, session: int, correction: Correction) -> list[int]:
+        """Keep a correction of the writer's (it is applied at the next `resolve`); returns
+        the ids of the names it brought that the story had not met."""
+        ...
+
+    def undo(self, conn: Connection, session: int, number: int | None) -> Correction:
+        """Take back a correction (the last one when `number` is None) and the names it
+        brought, with the mentions read for them; raises NotFoundError when there is none."""
+        ...
+
+    def add_mentions(
+        self,
+        conn: Connection,
+        session: int,
+        observed: Sequence[Observed],
+        met: Sequence[tuple[int, str, str]],
+    ) -> None:
+        """Count more mentions of names the story has (found in its text after a correction
+        brought their name), and their meetings: (index into `observed`, the other name's
+        key, kind)."""
         ...
 
     def corrections(self, conn: Connection, session: int) -> list[Correction]:
@@ -133,17 +152,22 @@ class SqliteGraph:
         """Work out again who is who."""
         resolution.resolve(conn, session, self.corrections(conn, session))
 
-    def correct(self, conn: Connection, session: int, correction: Correction) -> None:
-        """Keep a correction (its names exist: `loci.story.corrections` checked them)."""
+    def correct(self, conn: Connection, session: int, correction: Correction) -> list[int]:
+        """Keep a correction (its names exist: `loci.story.corrections` checked them); the
+        ids of the names it brought."""
+        created: list[int] = []
         for written in correction.new_names():
-            conn.execute(
+            row = conn.execute(
                 "INSERT INTO story_names (session, key, written) VALUES (?, ?, ?) "
-                "ON CONFLICT (session, key) DO NOTHING",
+                "ON CONFLICT (session, key) DO NOTHING RETURNING id",
                 (session, names.key(written), written),
-            )
+            ).fetchone()
+            if row is not None:
+                created.append(int(row[0]))
         conn.execute(
-            "INSERT INTO story_corrections (session, action, name, other, interaction, at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO story_corrections "
+            "(session, action, name, other, interaction, at, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 session,
                 correction.action,
@@ -151,13 +175,64 @@ class SqliteGraph:
                 correction.other,
                 correction.interaction,
                 correction.at,
+                json.dumps(created),
             ),
+        )
+        return created
+
+    def undo(self, conn: Connection, session: int, number: int | None) -> Correction:
+        """Take back a correction and the names it brought."""
+        which = "id = (SELECT max(id) FROM story_corrections WHERE session = ?)"
+        wanted: tuple[int, ...] = (session,) if number is None else (number,)
+        if number is not None:
+            which = "id = ?"
+        row = conn.execute(
+            "DELETE FROM story_corrections WHERE session = ? AND "
+            f"{which} RETURNING action, name, other, interaction, at, id, created",
+            (session, *wanted),
+        ).fetchone()
+        if row is None:
+            what = "no correction to undo" if number is None else f"no correction #{number}"
+            raise NotFoundError(f"{what} in this story (its corrections: `loci story corrections`)")
+        created = [int(i) for i in json.loads(str(row[6]))]
+        if created:
+            wanted_ids, listed = among(conn, "id", created)
+            conn.execute(
+                f"DELETE FROM story_names WHERE session = ? AND {wanted_ids}", (session, listed)
+            )
+        return Correction(*row[:6])
+
+    def add_mentions(
+        self,
+        conn: Connection,
+        session: int,
+        observed: Sequence[Observed],
+        met: Sequence[tuple[int, str, str]],
+    ) -> None:
+        """Count more mentions of known names, and their meetings."""
+        keys = [names.key(seen.mention.surface) for seen in observed]
+        rows = _rows(conn, session, sorted({*keys, *(key for _, key, _ in met)}))
+        for key, seen in zip(keys, observed, strict=True):
+            if key in rows:
+                _count(rows[key], seen)
+        for key in set(keys):
+            if key in rows:
+                _save(conn, rows[key])
+        ids = {key: int(str(row["id"])) for key, row in rows.items()}
+        _meet(
+            conn,
+            session,
+            [
+                (ids[keys[at]], ids[other], kind)
+                for at, other, kind in met
+                if keys[at] in ids and other in ids
+            ],
         )
 
     def corrections(self, conn: Connection, session: int) -> list[Correction]:
         """The writer's corrections, in order."""
         rows = conn.execute(
-            "SELECT action, name, other, interaction, at FROM story_corrections "
+            "SELECT action, name, other, interaction, at, id FROM story_corrections "
             "WHERE session = ? ORDER BY id",
             (session,),
         )
@@ -216,8 +291,10 @@ def _new_row(conn: Connection, session: int, key: str, seen: Observed) -> dict[s
 
 
 def _count(row: dict[str, object], seen: Observed) -> None:
-    """Add a mention's cues to its name's row."""
+    """Add a mention's cues to its name's row (a mention read again after a correction may
+    come before those counted so far: first and recent mentions keep story order)."""
     mention = seen.mention
+    earlier = int(str(row["mentions"])) == 0 or seen.position < int(str(row["first_pos"]))
     row["mentions"] = int(str(row["mentions"])) + 1
     cues = {
         "ner_person": mention.label == "person",
@@ -235,14 +312,22 @@ def _count(row: dict[str, object], seen: Observed) -> None:
     if str(row["written"]).isupper() and not mention.surface.isupper():
         row["written"] = mention.surface
     recent = [*json.loads(str(row["recent_seen"])), [seen.position, seen.excerpt]]
+    recent.sort(key=lambda seen_at: int(seen_at[0]))
     row["recent_seen"] = json.dumps(recent[-RECENT_KEPT:])
     first = str(row["first_seen"])
-    if len(first) < INTRODUCTION_CHARS and seen.excerpt not in first:
+    if earlier:
+        row["first_pos"] = seen.position
+        if seen.excerpt not in first:
+            row["first_seen"] = f"{seen.excerpt}\n{first}"[: 2 * INTRODUCTION_CHARS].strip()
+    elif len(first) < INTRODUCTION_CHARS and seen.excerpt not in first:
         row["first_seen"] = f"{first}\n{seen.excerpt}".strip()
 
 
 def _save(conn: Connection, row: dict[str, object]) -> None:
-    columns = ("written", "mentions", *_VOTES, "male", "female", "recent_seen", "first_seen")
+    columns = (
+        *("written", "mentions", *_VOTES, "male", "female"),
+        *("recent_seen", "first_pos", "first_seen"),
+    )
     conn.execute(
         f"UPDATE story_names SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
         (*(row[c] for c in columns), row["id"]),

@@ -213,7 +213,8 @@ def is_name(surface: str) -> bool:
         return False
     if all(names.is_title(w) for w in words) or all(len(w.rstrip(".")) == 1 for w in words):
         return False  # a title or an initial alone
-    return not (len(words) == 1 and words[0].lower() in PRONOUNS)
+    # "Shall I", "I. You": a pronoun is never a word of a name.
+    return not any(w.rstrip(".").lower() in PRONOUNS for w in words)
 
 
 def cleaned(text: str, start: int, end: int) -> Mention | None:
@@ -253,7 +254,7 @@ def with_given_name(text: str, mention: Mention) -> Mention:
 
 def _past_stop_words(text: str, start: int, end: int) -> int:
     """`start`, past the capitalised stop words NER ran into at a sentence's start ("But
-    Ahab", "Where's Laurie"), as spaCy lists them, and past a vocative "O"."""
+    Ahab", "Where's Laurie"), as spaCy lists them, past a vocative "O" and words of address."""
     word = STOP_WORD.match(text, start, end)
     while word and word.end() < end and _before_a_name(word.group(1)):
         start = word.end()
@@ -262,9 +263,12 @@ def _past_stop_words(text: str, start: int, end: int) -> int:
 
 
 def _before_a_name(word: str) -> bool:
+    """A capitalised word that starts no name when one follows it: a stop word, the vocative
+    "O", or a word of address ("Friend John", "Dear Jo")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    return word.lower() in STOP_WORDS or word == "O"
+    lowered = word.lower()
+    return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS
 
 
 def _name_length(span: str) -> int:
@@ -335,6 +339,14 @@ def with_sexes(text: str, mentions: list[Mention]) -> list[Mention]:
     return marked
 
 
+def _word_pattern(word: str, at: int) -> str:
+    """A word of a known name as the gazetteer matches it: as written, but for a leading
+    article, which a sentence may capitalise ("the Captain", "The Captain")."""
+    if at == 0 and word.lower() in ("the", "a", "an"):
+        return f"[{word[0].upper()}{word[0].lower()}]{re.escape(word[1:])}"
+    return re.escape(word)
+
+
 @dataclass(frozen=True)
 class Gazetteer:
     """The names a story knows, as one pattern, and the surnames among their words."""
@@ -348,7 +360,9 @@ class Gazetteer:
         if not known:
             return None
         alternatives = "|".join(
-            LINE_BREAK_OR_SPACE.join(re.escape(word) for word in name.split())
+            LINE_BREAK_OR_SPACE.join(
+                _word_pattern(word, at) for at, word in enumerate(name.split())
+            )
             for name in sorted(known, key=len, reverse=True)
         )
         surnames = frozenset(

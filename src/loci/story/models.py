@@ -259,3 +259,11 @@ class StorySessionList(BaseModel):
     """Every story session, most recently updated first."""
 
     sessions: list[StorySession]
+
+
+class UndoResult(BaseModel):
+    """A correction of the cast taken back, and those that remain."""
+
+    session_id: str
+    undone: str = Field(description="The correction taken back, in words.")
+    corrections: list[str] = Field(description="The writer's corrections that remain, numbered.")

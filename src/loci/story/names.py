@@ -49,6 +49,14 @@ SURNAME_TITLES = frozenset(
 GIVEN_TITLES = frozenset({"sir", "dame"})
 SAINTS = frozenset({"st", "saint", "ste"})
 HONORIFICS = frozenset(SEXED_TITLES) | SURNAME_TITLES | GIVEN_TITLES
+#: Words of address or affection written before a name that are no part of it ("Friend John",
+#: "Dear Jo", "Poor Beth", "Old Stubb"): the name is the one after them.
+ADDRESS_WORDS = frozenset(
+    {"friend", "dear", "dearest", "darling", "poor", "good", "sweet", "honest", "brave"}
+    | {"old", "young", "my", "our"}
+)
+#: An epithet's article is no word of its name ("the Captain").
+ARTICLES = frozenset({"the", "a", "an"})
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").
 NOT_TITLES = frozenset({"his", "her", "me", "first"})
 DIMINUTIVE_ENDINGS = ("ie", "y", "ey")
@@ -119,6 +127,8 @@ def is_title(word: str) -> bool:
 def parse(surface: str) -> Name:
     """What a name as written says ("Mr. Fitzwilliam Darcy", "Lizzy", "Mrs. John Brooke")."""
     words = [_POSSESSIVE.sub("", w.rstrip(".")).lower() for w in _WORD.findall(surface)]
+    while len(words) > 1 and (words[0] in ADDRESS_WORDS or words[0] in ARTICLES):
+        words.pop(0)
     titles: list[str] = []
     while len(words) > 1 and is_title(words[0]):
         titles.append(words.pop(0))

@@ -131,7 +131,9 @@ def _ranks_conflict(a: set[str], b: set[str]) -> bool:
 def shares_a_name(guest: Person, host: Person) -> bool:
     """Whether a word of the guest's names is one of the host's (by what the words are). A
     pet or short form ("Kitty" for Catherine) links no one a title of rank names: Kitty is
-    not Lady Catherine."""
+    not Lady Catherine. An initial shares nothing by itself: it only fits a name that shares
+    another word ("R. Walton" and Robert Walton, by the surname), never "Roman" or "Rothwick"
+    by their first letter."""
     familiar = not (guest.titles & RANKS or host.titles & RANKS)
     for word in guest.given:
         if _given_in(word, host.given | host.bare, familiar):
@@ -151,4 +153,7 @@ def shares_a_name(guest: Person, host: Person) -> bool:
 
 
 def _given_in(word: str, given: Iterable[str], familiar: bool = True) -> bool:
-    return any(word == other or (familiar and names.same_given(word, other)) for other in given)
+    return any(
+        word == other or (familiar and names.same_given(word, other, initials=False))
+        for other in given
+    )

@@ -91,7 +91,9 @@ def entities(
         found.append(
             Entity(
                 id=person,
-                name=next((shown[k] for k in map(names.key, written) if k in shown), written[0]),
+                name=next(
+                    (shown[k] for k in map(names.key, written) if k in shown), _plain(written)
+                ),
                 kind=_kind(members),
                 mentions=sum(int(str(r[2])) for r in members),
                 first=Seen(int(str(first[3])), introduction),
@@ -104,6 +106,12 @@ def entities(
     found.sort(key=lambda e: (-e.mentions, e.id))
     _add_untitled_forms(found)
     return found
+
+
+def _plain(written: Sequence[str]) -> str:
+    """The name an entity is shown by: its most written, but a proper name before an epithet
+    ("Captain Hawkes", not "the Skipper" he is called more often)."""
+    return next((w for w in written if w.split()[0].lower() not in names.ARTICLES), written[0])
 
 
 def _introduction(members: Sequence[tuple[object, ...]]) -> str:

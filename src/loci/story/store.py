@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -179,6 +179,27 @@ def rendered(
             text = marked_prompt(text)
         parts.append(text)
     return SEPARATOR.join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class StoredPiece:
+    """A piece of the story as stored: its text, where it starts, and its tokens."""
+
+    content: str
+    token_start: int
+    tokens: int
+
+
+def story_pieces(conn: Connection, found: Session) -> Iterator[StoredPiece]:
+    """The story's own pieces (not the writer's prompts), in order."""
+    rows = conn.execute(
+        "SELECT role, token_start, content FROM story_pieces WHERE session = ? ORDER BY start",
+        (found.id,),
+    ).fetchall()
+    ends = [int(row[1]) for row in rows[1:]] + [found.stream_tokens]
+    for (role, token_start, content), end in zip(rows, ends, strict=True):
+        if role != PROMPT:
+            yield StoredPiece(str(content), int(token_start), end - int(token_start))
 
 
 def marked_prompt(text: str) -> str:

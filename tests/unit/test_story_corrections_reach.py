@@ -1,0 +1,79 @@
+"""A correction reaches the whole manuscript: an alias counts the mentions of the text already
+stored, not only of text written after it; every correction can be taken back."""
+
+from __future__ import annotations
+
+import pytest
+
+from loci.app import App
+from loci.errors import NotFoundError
+from loci.story.curation import correct, listing, undo
+from loci.story.lookup import character
+
+EARLY = [
+    "Captain Hawkes stood at the rail of the Gull. Captain Hawkes said nothing.",
+    "The Skipper watched the storm come in over the bar, and Nell Quarry brought him tea.",
+    "Nell Quarry laughed at the Skipper's hat. The Skipper did not laugh.",
+    "At dawn the Skipper sent the boy aloft. Captain Hawkes was pleased with the boy.",
+]
+LATER = "The Skipper rang the bell twice. Captain Hawkes went below."
+
+
+@pytest.fixture
+def voyage(app: App) -> App:
+    for number, text in enumerate(EARLY * 3):
+        app.story.continue_story("voyage", "", f"{text} ({number})")
+    return app
+
+
+def test_an_alias_counts_the_text_already_stored(voyage: App) -> None:
+    before = character(voyage.story, "voyage", "Captain Hawkes")
+    assert "the Skipper" not in before.aliases
+    assert "Nell Quarry" not in [r.name for r in before.relationships]
+    after = correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
+    # "the Skipper" is written 4 times in the four paragraphs, which went in three times.
+    assert after.mentions == before.mentions + 12
+    assert after.name == "Captain Hawkes"  # a proper name is shown before an epithet
+    assert after.first_mention.position == before.first_mention.position
+    met = character(voyage.story, "voyage", "Captain Hawkes").relationships
+    assert "Nell Quarry" in [r.name for r in met]  # met only as the Skipper
+    voyage.story.continue_story("voyage", "", LATER)
+    later = character(voyage.story, "voyage", "Captain Hawkes")
+    assert later.mentions == after.mentions + 2  # and the text written since
+
+
+def test_an_alias_reaches_a_mention_before_every_other(app: App) -> None:
+    app.story.continue_story("v", "", "The Skipper slept late on the first morning.")
+    for text in EARLY[:1] * 3:
+        app.story.continue_story("v", "", text)
+    before = character(app.story, "v", "Captain Hawkes")
+    after = correct(app.story, "v", "alias", "Captain Hawkes", "the Skipper")
+    assert after.first_mention.position < before.first_mention.position
+    assert "The Skipper slept late" in after.first_mention.excerpt
+
+
+def test_a_correction_is_taken_back_with_what_it_brought(voyage: App) -> None:
+    before = character(voyage.story, "voyage", "Captain Hawkes")
+    correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
+    correct(voyage.story, "voyage", "kind", "Nell Quarry", "place")
+    assert [c.split(":")[0] for c in listing(voyage.story, "voyage")] == ["#1", "#2"]
+    first = undo(voyage.story, "voyage", 1)  # a named one, not the last
+    assert "'the Skipper' added as a name of" in first.undone
+    assert len(first.corrections) == 1 and "marked as place" in first.corrections[0]
+    back = character(voyage.story, "voyage", "Captain Hawkes")
+    assert back.mentions == before.mentions and "the Skipper" not in back.aliases
+    assert character(voyage.story, "voyage", "Nell Quarry").kind == "place"
+    last = undo(voyage.story, "voyage")
+    assert "marked as place" in last.undone and last.corrections == []
+    assert character(voyage.story, "voyage", "Nell Quarry").kind == "character"
+    with pytest.raises(NotFoundError, match="no correction to undo"):
+        undo(voyage.story, "voyage")
+    with pytest.raises(NotFoundError, match="no correction #7"):
+        undo(voyage.story, "voyage", 7)
+
+
+def test_an_alias_the_story_never_writes_is_refused_and_nothing_is_kept(voyage: App) -> None:
+    with pytest.raises(NotFoundError, match="never writes 'the Admiral'"):
+        correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Admiral")
+    assert listing(voyage.story, "voyage") == []
+    assert "the Admiral" not in character(voyage.story, "voyage", "Captain Hawkes").aliases
