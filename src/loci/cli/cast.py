@@ -11,7 +11,7 @@ from loci.wording import counted
 
 def register(story: click.Group) -> None:
     """Add the cast commands to the `story` group."""
-    for command in (character_command, *CORRECTIONS):
+    for command in (character_command, *CORRECTIONS, corrections_command, undo_command):
         story.add_command(command)
 
 
@@ -83,7 +83,51 @@ CORRECTIONS = (
         "split", "OTHER", "Split the name OTHER off NAME: it is someone or something else."
     ),
     _correction(
-        "alias", "OTHER", "Add OTHER as another name of NAME (found in the text from now on)."
+        "alias",
+        "OTHER",
+        "Add OTHER as another name of NAME (an epithet such as 'the Captain' too): its "
+        "mentions are counted in all of the text, what is already stored included.",
     ),
     _correction("kind", "KIND", "Say what NAME is: character, place, or other (not a character)."),
 )
+
+
+@click.command("corrections")
+@click.argument("session_id")
+@json_option
+@click.pass_obj
+def corrections_command(state: CliState, session_id: str, as_json: bool) -> None:
+    """List the writer's corrections of the cast of SESSION_ID, numbered, oldest first."""
+    from loci.story.curation import listing
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = listing(app.story, session_id)
+        if as_json:
+            emit_json({"session_id": session_id, "corrections": found})
+        else:
+            click.echo("\n".join(found) or "no corrections")
+
+    run(work)
+
+
+@click.command("undo")
+@click.argument("session_id")
+@click.argument("number", type=click.IntRange(1), required=False)
+@json_option
+@click.pass_obj
+def undo_command(state: CliState, session_id: str, number: int | None, as_json: bool) -> None:
+    """Take back the last correction of the cast of SESSION_ID (or correction NUMBER, as
+    `corrections` lists them), with the names it brought; the cast is worked out again."""
+    from loci.story.curation import undo
+
+    def work() -> None:
+        with opened_app(state) as app:
+            result = undo(app.story, session_id, number)
+        if as_json:
+            emit_json(result)
+        else:
+            click.echo(f"undone: {result.undone}")
+            click.echo(f"{counted(len(result.corrections), 'correction')} left")
+
+    run(work)

@@ -11,6 +11,7 @@ from loci.mcp.memory_tools import ADDITIVE, READ_ONLY
 from loci.mcp.provider import AppProvider
 from loci.settings import Settings
 from loci.story.models import (
+    CastSuggestions,
     CharacterInfo,
     ContextStats,
     ContinueResult,
@@ -20,6 +21,7 @@ from loci.story.models import (
     StorySearchResult,
     StorySessionList,
     StorySettings,
+    UndoResult,
 )
 
 SessionId = Annotated[
@@ -149,6 +151,33 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
 
         return provider.call(lambda app: correct(app.story, session_id, action, name, other))
 
+    def suggest_cast_corrections(
+        session_id: SessionId,
+        limit: Annotated[int, Field(ge=1, le=50, description="Most suggestions.")] = 10,
+    ) -> CastSuggestions:
+        """Corrections of the story's cast a careful reader would suggest (an epithet that is
+        one character's, a name that fits several people, a married or maiden name, a name
+        that is no person's), each with the mentions it would set right, why, and a sentence
+        of evidence, best first. Accept one by calling correct_character with its action,
+        name and other; also lists the corrections made so far."""
+        from loci.story.suggestions import suggest
+
+        return provider.call(lambda app: suggest(app.story, session_id, limit))
+
+    def undo_cast_correction(
+        session_id: SessionId,
+        correction: Annotated[
+            int | None,
+            Field(ge=1, description="The correction's number (default: the last one made)."),
+        ] = None,
+    ) -> UndoResult:
+        """Take back a correction of the cast (the last one, or the one numbered as character
+        info and suggest_cast_corrections list them), with the names it brought; the cast is
+        worked out again without it. Returns the corrections that remain."""
+        from loci.story.curation import undo
+
+        return provider.call(lambda app: undo(app.story, session_id, correction))
+
     def get_plot_threads(session_id: SessionId) -> PlotThreads:
         """The session's plot threads, active and resolved, and which share characters."""
         return provider.call(lambda app: app.story.plot_threads(session_id))
@@ -186,6 +215,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         (search_story_memory, "Search story memory", READ_ONLY),
         (get_character_info, "Character information", READ_ONLY),
         (correct_character, "Correct the cast", ADDITIVE),
+        (suggest_cast_corrections, "Suggest cast corrections", READ_ONLY),
+        (undo_cast_correction, "Undo a cast correction", ADDITIVE),
         (get_plot_threads, "List plot threads", READ_ONLY),
         (update_plot_thread, "Update a plot thread", ADDITIVE),
         (get_context_stats, "Story context statistics", READ_ONLY),

@@ -267,3 +267,26 @@ class UndoResult(BaseModel):
     session_id: str
     undone: str = Field(description="The correction taken back, in words.")
     corrections: list[str] = Field(description="The writer's corrections that remain, numbered.")
+
+
+class CastSuggestion(BaseModel):
+    """A correction of the cast a careful reader would suggest: accepted by calling
+    `correct_character` with its `action`, `name` and `other`."""
+
+    number: int = Field(default=0, description="Its rank: 1 sets right the most mentions.")
+    action: Literal["merge", "alias", "kind"]
+    name: str = Field(description="The entity kept (or marked, for `kind`).")
+    other: str = Field(description="The name merged or added to it, or the kind it is.")
+    mentions: int = Field(description="The mentions it would set right.")
+    reason: str = Field(description="Why, in words.")
+    evidence: str = Field(description="A sentence of the story that shows it.")
+
+
+class CastSuggestions(BaseModel):
+    """Suggested corrections of the cast, best first, and the writer's corrections so far."""
+
+    session_id: str
+    suggestions: list[CastSuggestion]
+    corrections: list[str] = Field(
+        description="The writer's corrections so far, numbered (undo_cast_correction)."
+    )
