@@ -230,3 +230,37 @@ def test_appears_with_gives_names_and_counts(story: TestClient) -> None:
     shown = page.split("<dt>appears with</dt>")[1].split("</dd>")[0]
     assert "appears_with" not in shown
     assert re.search(r">Pim</a> <span class=\"count\">\d+ times?</span>", shown)
+
+
+def test_a_suggestion_is_accepted_and_undone_from_the_story_page(pages: Pages) -> None:
+    app = build_app(pages.settings, embedder=pages.embedder)
+    voyage = [
+        "Captain Hawkes stood at the rail. Captain Hawkes said nothing to anyone.",
+        "The Captain watched the storm, and Nell Quarry brought him tea.",
+        "Nell Quarry laughed at the Captain's hat. The Captain did not laugh.",
+    ]
+    for number, text in enumerate(voyage * 3):
+        app.story.continue_story("voyage", "", f"{text} ({number})")
+    app.close()
+    client = pages.client()
+    page = client.get("/ui/story/voyage").text
+    shown = page.split('id="suggestions"')[1]
+    assert "“the Captain” is another name of Captain Hawkes" in shown
+    form = {
+        "form_token": form_token(page),
+        "action": "alias",
+        "name": "Captain Hawkes",
+        "other": "the Captain",
+    }
+    accepted = client.post("/ui/story/voyage/correct", data=form, headers={"Origin": ORIGIN})
+    assert accepted.status_code == 303
+    after = client.get("/ui/story/voyage").text
+    listed = after.split('id="suggestions"')[1] if 'id="suggestions"' in after else ""
+    assert "“the Captain”" not in listed.split('id="corrections"')[0]
+    assert "#1: &#39;the Captain&#39; added" in after.split('id="corrections"')[1]
+    undo = {"form_token": form_token(after), "number": "1"}
+    undone = client.post("/ui/story/voyage/undo", data=undo, headers={"Origin": ORIGIN})
+    assert undone.status_code == 303
+    back = client.get(undone.headers["location"]).text
+    assert "Undone: #1: &#39;the Captain&#39; added" in back
+    assert "“the Captain” is another name of" in back.split('id="suggestions"')[1]

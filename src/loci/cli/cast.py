@@ -11,7 +11,13 @@ from loci.wording import counted
 
 def register(story: click.Group) -> None:
     """Add the cast commands to the `story` group."""
-    for command in (character_command, *CORRECTIONS, corrections_command, undo_command):
+    for command in (
+        character_command,
+        *CORRECTIONS,
+        suggestions_command,
+        corrections_command,
+        undo_command,
+    ):
         story.add_command(command)
 
 
@@ -129,5 +135,53 @@ def undo_command(state: CliState, session_id: str, number: int | None, as_json: 
         else:
             click.echo(f"undone: {result.undone}")
             click.echo(f"{counted(len(result.corrections), 'correction')} left")
+
+    run(work)
+
+
+@click.command("suggestions")
+@click.argument("session_id")
+@click.option("--limit", type=click.IntRange(1, 50), default=10, show_default=True)
+@click.option(
+    "--accept",
+    "accepted",
+    type=click.IntRange(1),
+    multiple=True,
+    help="Apply suggestion NUMBER (repeatable), as listed.",
+)
+@click.option("--accept-all", is_flag=True, help="Apply every suggestion listed, in order.")
+@json_option
+@click.pass_obj
+def suggestions_command(
+    state: CliState,
+    session_id: str,
+    limit: int,
+    accepted: tuple[int, ...],
+    accept_all: bool,
+    as_json: bool,
+) -> None:
+    """List corrections of the cast of SESSION_ID a careful reader would suggest, best
+    first, each with the mentions it would set right, why, and a sentence of evidence; with
+    --accept N (or --accept-all) apply them. `story undo` takes one back."""
+    from loci.story.curation import correct
+    from loci.story.suggestions import suggest
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = suggest(app.story, session_id, limit)
+            chosen = [s for s in found.suggestions if accept_all or s.number in set(accepted)]
+            unknown = sorted(set(accepted) - {s.number for s in found.suggestions})
+            if unknown:
+                raise click.UsageError(f"no suggestion {', '.join(map(str, unknown))}")
+            applied = [correct(app.story, session_id, s.action, s.name, s.other) for s in chosen]
+        if as_json:
+            emit_json({**found.model_dump(), "applied": [a.model_dump() for a in applied]})
+            return
+        for s in found.suggestions:
+            mark = "applied " if s in chosen else ""
+            click.echo(f"{s.number}. {mark}{s.action} {s.name!r} {s.other!r}: {s.reason}")
+            click.echo(f"   {s.mentions} mentions; evidence: {s.evidence}")
+        if not found.suggestions:
+            click.echo("no suggestions")
 
     run(work)

@@ -81,6 +81,11 @@ def build_view(
             view.guarded(stories.correct, True, toolset="story"),
             methods=["POST"],
         ),
+        Route(
+            f"{PREFIX}/story/{{session_id}}/undo",
+            view.guarded(stories.undo, True, toolset="story"),
+            methods=["POST"],
+        ),
         Route(f"{PREFIX}/context", view.guarded(context.projects, toolset="context")),
         Route(
             f"{PREFIX}/context/{{project_id}}/{{file_type}}",

@@ -1,7 +1,9 @@
 """The story pages: the sessions; a session's pressure gauge (its window against its budget,
-and the reliefs over time), its cast and places, its plot threads, and a search of the whole
-story; a character's page with the writer's corrections (rename, merge, split a name off, not
-a character) made from it, as `correct_character` makes them."""
+and the reliefs over time), its cast and places, its plot threads, a search of the whole
+story, the suggested corrections of its cast (each accepted with one button) and the writer's
+corrections (each taken back with one); a character's page with the corrections (rename,
+merge, split a name off, not a character) made from it, as `correct_character` makes them,
+and the suggestions that concern it."""
 
 from __future__ import annotations
 
@@ -11,14 +13,17 @@ from urllib.parse import quote
 from starlette.requests import Request
 from starlette.responses import Response
 
-from loci.story.curation import correct
+from loci.story.curation import correct, listing, undo
 from loci.story.lookup import character, entities_of, search
+from loci.story.suggestions import suggest
 from loci.web.sessions import ViewSession
 from loci.web.view import PREFIX, View, one_of
 
 #: Characters and places a session's page lists, and hits its search shows.
 CAST_LISTED = 200
 HITS = 10
+#: Suggested corrections a page shows.
+SUGGESTED = 10
 
 
 class StoryPages:
@@ -45,6 +50,8 @@ class StoryPages:
                 "places": entities_of(story, session_id, "place", CAST_LISTED),
                 "threads": story.plot_threads(session_id),
                 "hits": search(story, session_id, query, None, HITS).hits if query else [],
+                "suggestions": suggest(story, session_id, SUGGESTED).suggestions,
+                "corrections": listing(story, session_id),
             }
 
         shown = await self.view.run(read)
@@ -56,7 +63,18 @@ class StoryPages:
         """What the story says of one character (or place), with the correction forms."""
         session_id = str(request.path_params["session_id"])
         name = str(request.path_params["name"])
-        found = await self.view.run(lambda app: character(app.story, session_id, name))
+
+        def read(app: Any) -> tuple[Any, list[Any]]:
+            found = character(app.story, session_id, name)
+            own = set(found.aliases)
+            about = [
+                s
+                for s in suggest(app.story, session_id, SUGGESTED).suggestions
+                if s.name in own or s.other in own
+            ]
+            return found, about
+
+        found, about = await self.view.run(read)
         return self.view.page(
             request,
             "character.html",
@@ -64,6 +82,7 @@ class StoryPages:
             toolset="story",
             session_id=session_id,
             entity=found,
+            suggestions=about,
         )
 
     async def correct(self, request: Request, session: ViewSession) -> Response:
@@ -81,6 +100,18 @@ class StoryPages:
             f"{PREFIX}/story/{_path(session_id)}/who/{_path(found.name)}",
             session,
             f"Corrected ({action}).",
+        )
+
+    async def undo(self, request: Request, session: ViewSession) -> Response:
+        """Take back a correction of the cast (the one numbered in the form, else the last);
+        back to the story's page, saying which."""
+        session_id = str(request.path_params["session_id"])
+        form = await request.form()
+        number = one_of(form, "number")
+        wanted = int(number) if number.isdigit() else None
+        result = await self.view.run(lambda app: undo(app.story, session_id, wanted))
+        return self.view.redirect(
+            f"{PREFIX}/story/{_path(session_id)}", session, f"Undone: {result.undone}."
         )
 
 

@@ -4,6 +4,7 @@ right number (`loci.wording`), and the ranking signals of a search in a person's
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -62,5 +63,16 @@ def _how(name: str, value: float, similarity: float) -> str:
     return "strongly" if value >= 0.8 else "partly" if value >= 0.4 else "slightly"
 
 
+def correction_number(described: str) -> str:
+    """The number of a cast correction as `Correction.described` writes it ("#3: ...")."""
+    found = CORRECTION_NUMBER.match(described)
+    return found.group(1) if found else ""
+
+
+CORRECTION_NUMBER = re.compile(r"#(\d+): ")
 #: `plural`: `1 time`, `2 times`, `3 memories` (`counted`, as the tools and the CLI say it).
-FILTERS: dict[str, Callable[..., Any]] = {"pretty_json": pretty_json, "plural": counted}
+FILTERS: dict[str, Callable[..., Any]] = {
+    "pretty_json": pretty_json,
+    "plural": counted,
+    "correction_number": correction_number,
+}
