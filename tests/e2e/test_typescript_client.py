@@ -19,7 +19,10 @@ CLIENT = Path(__file__).parent / "ts_client"
 NODE = shutil.which("node")
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 LUNCH = {"speaker": "Ana", "text": "Lunch at noon?", "timestamp": "2026-05-01T12:00:00Z"}
-TALE = "Mira Voss stepped off the ferry with a brass compass. Mira Voss never looked back."
+TALE = (
+    "Mira Voss stepped off the ferry with a brass compass. Mira Voss never looked back, and "
+    "the Captain, as the crew called her, was gone by noon."
+)
 
 
 @pytest.fixture(scope="module")
@@ -137,11 +140,16 @@ def every_toolset(tmp_path: Path) -> list[dict[str, Any]]:
         call("extract", {"text": "Ana: hi", "types": ["gossip"]}),
         call(
             "correct_character",
-            {"session_id": "tale", "action": "alias", "name": "Mira Voss", "other": "Captain"},
+            {"session_id": "tale", "action": "alias", "name": "Mira Voss", "other": "the Captain"},
         ),
         call(
             "correct_character",
             {"session_id": "tale", "action": "merge", "name": "Mira Voss", "other": "Nobody"},
+        ),
+        call("suggest_cast_corrections", {"session_id": "tale"}),
+        call("undo_cast_correction", {"session_id": "tale"}),
+        call(
+            "search_story_memory", {"session_id": "tale", "query": "ferry", "include_chunk": True}
         ),
     ]
 
@@ -183,5 +191,11 @@ def check_answers(driven: dict[str, Any]) -> None:
     assert answers[29]["result"]["structuredContent"]["total_extracted"] == 1
     assert error_of(answers[32])["type"] == "invalid_input"
     corrected = answers[33]["result"]
-    assert not corrected.get("isError") and "Captain" in corrected["structuredContent"]["aliases"]
+    assert not corrected.get("isError")
+    assert "the Captain" in corrected["structuredContent"]["aliases"]
     assert error_of(answers[34])["type"] == "not_found"
+    suggested = answers[35]["result"]["structuredContent"]
+    assert suggested["corrections"] and suggested["corrections"][0].startswith("#1: ")
+    undone = answers[36]["result"]["structuredContent"]
+    assert "'the Captain' added" in undone["undone"] and undone["corrections"] == []
+    assert not answers[37]["result"].get("isError")
