@@ -77,3 +77,28 @@ def test_an_alias_the_story_never_writes_is_refused_and_nothing_is_kept(voyage: 
         correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Admiral")
     assert listing(voyage.story, "voyage") == []
     assert "the Admiral" not in character(voyage.story, "voyage", "Captain Hawkes").aliases
+
+
+def test_a_split_takes_one_name_off_and_leaves_the_rest_together(app: App) -> None:
+    story = [
+        "At dawn John Brand rode north, and the dogs ran after John Brand.",
+        "The road was long, said John, and Mr. Brand laughed at him.",
+        "By noon John stopped, and John Brand watered the horses.",
+    ]
+    for number, text in enumerate(story * 3):
+        app.story.continue_story("ride", "", f"{text} ({number})")
+    entity = character(app.story, "ride", "John Brand")
+    assert {"John", "Mr. Brand"} <= set(entity.aliases)
+    # "John Brand" is what joins "John" and "Mr. Brand": split off, the two stay one.
+    split = correct(app.story, "ride", "split", "John", "John Brand")
+    assert split.aliases == ["John Brand"]
+    after = character(app.story, "ride", "Mr. Brand")
+    assert {"John", "Mr. Brand"} <= set(after.aliases) and "John Brand" not in after.aliases
+
+
+def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
+    merged = correct(voyage.story, "voyage", "merge", "Captain Hawkes", "Nell Quarry")
+    assert merged.warning is not None and "look like two people" in merged.warning
+    undo(voyage.story, "voyage")
+    fine = correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
+    assert fine.warning is None

@@ -55,6 +55,8 @@ def shown(info: CharacterInfo) -> str:
         met = ", ".join(f"{r.name} ({r.weight})" for r in info.relationships)
         lines.append(f"appears with: {met}")
     lines.extend(f"correction: {c}" for c in info.corrections)
+    if info.warning:
+        lines.append(f"warning: {info.warning}")
     return "\n".join(lines)
 
 

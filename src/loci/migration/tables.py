@@ -201,7 +201,10 @@ TABLES = (
     Table(
         "story_corrections",
         ("id",),
-        ("id", "session", "action", "name", "other", "interaction", "at", "created"),
+        (
+            *("id", "session", "action", "name", "other", "interaction", "at"),
+            *("created", "kept"),
+        ),
         counted=True,
     ),
     Table(

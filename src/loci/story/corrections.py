@@ -5,7 +5,8 @@ later reading of the story never undoes one:
 
 - `merge` NAME OTHER: the two are one entity;
 - `split` NAME OTHER: OTHER (one of NAME's names) is an entity of its own, and no automatic
-  resolution joins it to anyone again;
+  resolution joins it to anyone again; the names NAME kept stay one entity (without the name
+  split off, the evidence that joined them may no longer hold);
 - `alias` NAME OTHER: OTHER is another name of NAME (found in the text from now on);
 - `rename` NAME OTHER: the entity is shown as OTHER (which becomes one of its names);
 - `kind` NAME OTHER: the entity is a `character`, a `place`, or `other` (not a character).
@@ -35,6 +36,8 @@ class Correction:
     interaction: int
     at: str
     id: int | None = None
+    #: For a split: the names the entity kept, which stay together.
+    kept: tuple[str, ...] = ()
 
     def new_names(self) -> list[str]:
         """Names the correction brings that the story may not have met yet."""
@@ -71,6 +74,14 @@ class Cast:
             self.person_of[name] = person
 
 
+def _together(cast: Cast, kept: list[int]) -> None:
+    """Put the people of `kept` names into one (the first one's)."""
+    if kept:
+        person = cast.person_of[kept[0]]
+        for name in kept[1:]:
+            cast.move(cast.members(cast.person_of[name]), person)
+
+
 def kept_apart(corrections: list[Correction], id_of: Mapping[str, int]) -> set[int]:
     """The names split off by the writer: no automatic resolution joins them."""
     return {
@@ -99,6 +110,7 @@ def replay(cast: Cast, corrections: list[Correction], id_of: Mapping[str, int]) 
         elif correction.action == "split" and other is not None:
             cast.move([other], other)
             cast.shown.pop(other, None)
+            _together(cast, [id_of[k] for k in map(names.key, correction.kept) if k in id_of])
         elif correction.action == "kind" and correction.other in KINDS_SET:
             cast.kind_of[person] = correction.other
     for name, person in cast.person_of.items():

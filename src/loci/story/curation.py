@@ -13,7 +13,9 @@ from loci.story import lookup, names, store
 from loci.story.corrections import ACTIONS, KINDS_SET, Correction
 from loci.story.entity import Entity
 from loci.story.models import CharacterInfo, UndoResult
+from loci.story.people import names_conflict, sex_conflict
 from loci.story.rereading import reread
+from loci.story.suggestions import person_of
 from loci.timeutil import now
 
 if TYPE_CHECKING:
@@ -38,7 +40,16 @@ def correct(
         entities = service.graph.entities(conn, found.id)
         entity = _found(entities, name, session)
         written = _checked(entities, entity, action, name, other, session)
-        correction = Correction(action, written, other, found.interactions, now())
+        # A split keeps the entity's other names together, as they stood.
+        kept = tuple(a for a in entity.aliases if names.key(a) != names.key(other))
+        correction = Correction(
+            action,
+            written,
+            other,
+            found.interactions,
+            now(),
+            kept=kept if action == "split" else (),
+        )
         created = service.graph.correct(conn, found.id, correction)
         if created:  # a name new to the story: read the text already stored for it
             read = reread(conn, service.graph, service.extractor, found, correction.new_names())
@@ -49,7 +60,10 @@ def correct(
         after = service.graph.entities(conn, found.id)
     shown = lookup.find(after, other if action in ("split", "rename") else written)
     assert shown is not None  # the name exists: it was checked, or the correction made it
-    return lookup.info(session, shown, found.settings.confirm_after, [])
+    result = lookup.info(session, shown, found.settings.confirm_after, [])
+    if action == "merge":
+        result.warning = _two_people(entity, _written(entities, other, session))
+    return result
 
 
 def undo(service: StoryService, session_id: str, number: int | None = None) -> UndoResult:
@@ -77,6 +91,18 @@ def listing(service: StoryService, session_id: str) -> list[str]:
     with service.db.snapshot() as conn:
         found = store.session(conn, session)
         return [c.described() for c in service.graph.corrections(conn, found.id)]
+
+
+def _two_people(entity: Entity, other: Entity) -> str | None:
+    """Why two merged entities look like two people, if they do (their names conflict)."""
+    mine, theirs = person_of(entity), person_of(other)
+    if not names_conflict(mine, theirs, (), marriage=False):
+        return None
+    why = "a man and a woman" if sex_conflict(mine, theirs) else "their names do not fit together"
+    return (
+        f"{entity.name!r} and {other.name!r} look like two people ({why}); merged as asked: "
+        "undo_cast_correction (`loci story undo`) takes it back"
+    )
 
 
 def _found(entities: list[Entity], name: str, session: str) -> Entity:

@@ -166,8 +166,8 @@ class SqliteGraph:
                 created.append(int(row[0]))
         conn.execute(
             "INSERT INTO story_corrections "
-            "(session, action, name, other, interaction, at, created) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "(session, action, name, other, interaction, at, created, kept) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 session,
                 correction.action,
@@ -176,6 +176,7 @@ class SqliteGraph:
                 correction.interaction,
                 correction.at,
                 json.dumps(created),
+                json.dumps(list(correction.kept)),
             ),
         )
         return created
@@ -188,7 +189,7 @@ class SqliteGraph:
             which = "id = ?"
         row = conn.execute(
             "DELETE FROM story_corrections WHERE session = ? AND "
-            f"{which} RETURNING action, name, other, interaction, at, id, created",
+            f"{which} RETURNING action, name, other, interaction, at, id, created, kept",
             (session, *wanted),
         ).fetchone()
         if row is None:
@@ -200,7 +201,7 @@ class SqliteGraph:
             conn.execute(
                 f"DELETE FROM story_names WHERE session = ? AND {wanted_ids}", (session, listed)
             )
-        return Correction(*row[:6])
+        return _correction(row)
 
     def add_mentions(
         self,
@@ -232,11 +233,11 @@ class SqliteGraph:
     def corrections(self, conn: Connection, session: int) -> list[Correction]:
         """The writer's corrections, in order."""
         rows = conn.execute(
-            "SELECT action, name, other, interaction, at, id FROM story_corrections "
+            "SELECT action, name, other, interaction, at, id, created, kept FROM story_corrections "
             "WHERE session = ? ORDER BY id",
             (session,),
         )
-        return [Correction(*row) for row in rows]
+        return [_correction(row) for row in rows]
 
     def entities(self, conn: Connection, session: int) -> list[Entity]:
         """Every entity of the session, most mentioned first, with its names."""
@@ -268,6 +269,20 @@ class SqliteGraph:
                 weights[pair] = weights.get(pair, 0) + count
         ranked = sorted(weights.items(), key=lambda item: (-item[1], item[0]))
         return [(a, b, "appears_with", weight) for (a, b), weight in ranked]
+
+
+def _correction(row: Sequence[object]) -> Correction:
+    """A correction from its row (action, name, other, interaction, at, id, created, kept)."""
+    action, name, other, interaction, at, number, _, kept = row
+    return Correction(
+        str(action),
+        str(name),
+        None if other is None else str(other),
+        int(str(interaction)),
+        str(at),
+        int(str(number)),
+        tuple(json.loads(str(kept))),
+    )
 
 
 def _rows(conn: Connection, session: int, keys: Sequence[str]) -> dict[str, dict[str, object]]:

@@ -173,6 +173,10 @@ class CharacterInfo(BaseModel):
     corrections: list[str] = Field(
         default_factory=list, description="The writer's corrections of this entity."
     )
+    warning: str | None = Field(
+        default=None,
+        description="After a correction: what in it looks wrong (two people merged), if any.",
+    )
 
 
 class ThreadEvent(BaseModel):

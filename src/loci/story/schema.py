@@ -338,9 +338,10 @@ CREATE INDEX story_corrections_session ON story_corrections(session, id);
 
 
 #: The names a correction brought (an alias, a new display name), so that undoing it takes
-#: them away again with the mentions read for them.
+#: them away again with the mentions read for them; and the names a split left together.
 CORRECTION_NAMES = """
 ALTER TABLE story_corrections ADD COLUMN created TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE story_corrections ADD COLUMN kept TEXT NOT NULL DEFAULT '[]';
 """
 
 STORY_SCHEMA = Schema(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -78,7 +78,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     suggested = [
         *epithet_suggestions(epithets(text), characters),
         *same_person_suggestions(characters, company),
-        *not_people_suggestions(characters, company),
+        *not_people_suggestions(characters),
     ]
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
     ranked = [s.model_copy(update={"number": n}) for n, s in enumerate(suggested[:limit], 1)]
@@ -315,7 +315,7 @@ NOT_PERSON_WORDS = frozenset(
 )
 
 
-def not_people_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
+def not_people_suggestions(characters: Sequence[Entity]) -> list[CastSuggestion]:
     """A character whose every name is a month, a day or a document is likely no person."""
     suggested = []
     for entity in characters:
@@ -331,9 +331,4 @@ def not_people_suggestions(characters: Sequence[Entity], company: Company) -> li
                     evidence=entity.first.excerpt.split("\n")[0][:280],
                 )
             )
-    del company
     return suggested
-
-
-def _ids(entities: Iterable[Entity]) -> set[int]:
-    return {e.id for e in entities}
