@@ -338,15 +338,18 @@ CREATE INDEX story_corrections_session ON story_corrections(session, id);
 
 
 #: The names a correction brought (an alias, a new display name), so that undoing it takes
-#: them away again with the mentions read for them; and the names a split left together.
+#: them away again with the mentions read for them.
 CORRECTION_NAMES = """
 ALTER TABLE story_corrections ADD COLUMN created TEXT NOT NULL DEFAULT '[]';
+"""
+#: The names a split left together.
+SPLIT_KEPT = """
 ALTER TABLE story_corrections ADD COLUMN kept TEXT NOT NULL DEFAULT '[]';
 """
 
 STORY_SCHEMA = Schema(
     owner="story",
-    migrations=(STORY_TABLES, CAST_TABLES, CORRECTION_NAMES),
+    migrations=(STORY_TABLES, CAST_TABLES, CORRECTION_NAMES, SPLIT_KEPT),
     legacy=(13, 15),
-    postgres=(POSTGRES_TABLES, CORRECTION_NAMES),
+    postgres=(POSTGRES_TABLES, CORRECTION_NAMES, SPLIT_KEPT),
 )

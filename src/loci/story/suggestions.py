@@ -35,6 +35,10 @@ from loci.story.people import Person, names_conflict, shares_a_name
 if TYPE_CHECKING:
     from loci.story.service import StoryService
 
+#: The cues of a name's mentions, as `kinds.Votes` counts them.
+VOTE_COLUMNS = (
+    "mentions, ner_person, ner_place, ner_other, said, acts, place_word, article, male, female"
+)
 #: The most suggestions given at once.
 MAX_SUGGESTIONS = 50
 
@@ -43,7 +47,9 @@ EPITHET_LEAST = 3
 #: A title carried by several characters goes to one carrying it this many times as often as
 #: the next.
 EPITHET_DOMINANCE = 4
-EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+)\b")
+EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+)\b(?![ \t]+[A-Z])")
+#: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.
+NOT_EPITHETS = frozenset({"mr", "mrs", "miss", "ms", "mister", "master", "lord", "lady"})
 #: A title's short and long forms are one title ("Dr. Seward" is a doctor).
 TITLE_FORMS = {
     "dr": "doctor",
@@ -93,6 +99,9 @@ class Company:
 
     paragraph: dict[int, Counter[int]] = field(default_factory=dict)
     sentence: dict[int, Counter[int]] = field(default_factory=dict)
+    #: The cues of each entity's mentions (its pronouns say its sex).
+    votes: dict[int, kinds.Votes] = field(default_factory=dict)
+    _totals: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def read(cls, conn: Connection, session: int, entities: Sequence[Entity]) -> Company:
@@ -102,6 +111,14 @@ class Company:
         rows = conn.execute(
             "SELECT a, b, paragraph, sentence FROM story_meetings WHERE session = ?", (session,)
         )
+        cues = conn.execute(
+            f"SELECT id, {VOTE_COLUMNS} FROM story_names WHERE session = ?", (session,)
+        )
+        for name, *counted in cues:
+            owner = entity_of.get(name)
+            if owner is not None:
+                votes = kinds.Votes(*(int(v) for v in counted))
+                company.votes[owner] = company.votes.get(owner, kinds.Votes()) + votes
         for a, b, paragraph, sentence in rows:
             x, y = entity_of.get(a), entity_of.get(b)
             if x is None or y is None or x == y:
@@ -112,15 +129,30 @@ class Company:
         return company
 
     def likeness(self, a: int, b: int) -> float:
-        """How alike the company of `a` and `b` is (cosine of their paragraph meetings with
-        everyone but each other): two names of one person keep the same company."""
-        first, second = self.paragraph.get(a, Counter()), self.paragraph.get(b, Counter())
-        shared = set(first) & set(second) - {a, b}
-        dot = sum(first[k] * second[k] for k in shared)
-        norms = math.sqrt(sum(v * v for k, v in first.items() if k != b)) * math.sqrt(
-            sum(v * v for k, v in second.items() if k != a)
+        """How alike the company of `a` and `b` is: the cosine of whom each meets in
+        paragraphs (each other aside), each meeting weighed by how much more often than
+        chance the two meet (positive PMI), so that the hero everyone meets tells little and
+        the suitor only one sister meets tells much. Two names of one person keep the same
+        company."""
+        first, second = self._weighed(a, skip=b), self._weighed(b, skip=a)
+        dot = sum(first[k] * second[k] for k in set(first) & set(second))
+        norms = math.sqrt(sum(v * v for v in first.values())) * math.sqrt(
+            sum(v * v for v in second.values())
         )
         return dot / norms if norms else 0.0
+
+    def _weighed(self, entity: int, skip: int) -> dict[int, float]:
+        if not self._totals:
+            self._totals = {e: sum(met.values()) for e, met in self.paragraph.items()}
+        everyone = sum(self._totals.values()) or 1
+        mine = self._totals.get(entity, 0) or 1
+        weighed = {}
+        for other, count in self.paragraph.get(entity, Counter()).items():
+            if other != skip and count > 0:
+                pmi = math.log(count * everyone / (mine * (self._totals.get(other, 0) or 1)))
+                if pmi > 0:
+                    weighed[other] = pmi
+        return weighed
 
     def met_in_sentences(self, a: int, b: int) -> int:
         """How often `a` and `b` were named in one sentence (two people, most often)."""
@@ -147,7 +179,7 @@ def epithets(text: str) -> list[Epithet]:
     first: dict[str, int] = {}
     for match in EPITHET.finditer(text):
         title = match.group(1)
-        if not names.is_title(title):
+        if not names.is_title(title) or title.lower() in NOT_EPITHETS:
             continue
         counts[title] = counts.get(title, 0) + 1
         first.setdefault(title, match.start())
@@ -211,18 +243,22 @@ def _sentence(text: str, at: int) -> str:
 
 #: Two names keep the same company when their likeness reaches this, and one of several
 #: people a name fits wins when it is this much likelier than the next.
-ALIKE = 0.6
-CLEARLY_LIKELIER = 1.3
+ALIKE = 0.15
+CLEARLY_LIKELIER = 2.0
+#: Mentions added to each candidate's when weighing how much of her story is beside a man.
+FEW_MENTIONS = 10
 #: Two names met in one sentence this share of the smaller's mentions are two people.
 APART_SHARE = 0.1
 
 
-def person_of(entity: Entity) -> Person:
-    """The entity's names as one person (what they say together)."""
+def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:
+    """The entity's names as one person (what they say together), with the cues of its
+    mentions when known (its pronouns say its sex)."""
     person = Person.named(entity.id, names.parse(entity.aliases[0]), kinds.Votes())
     for alias in entity.aliases[1:]:
         person.absorb(Person.named(entity.id, names.parse(alias), kinds.Votes()))
     person.count = entity.mentions
+    person.votes = votes or kinds.Votes()
     return person
 
 
@@ -230,10 +266,10 @@ def same_person_suggestions(characters: Sequence[Entity], company: Company) -> l
     """Merges of a character into the one it most likely is: a name several people carry,
     given to the one who keeps its company; a married or maiden name, given to the woman seen
     beside the man whose name it is."""
-    people = {e.id: person_of(e) for e in characters}
+    people = {e.id: person_of(e, company.votes.get(e.id)) for e in characters}
     suggested: list[CastSuggestion] = []
     for guest in sorted(characters, key=lambda e: e.mentions):
-        hosts = [h for h in characters if h.mentions > guest.mentions and h.id != guest.id]
+        hosts = [h for h in characters if _outranks(people[h.id], people[guest.id])]
         best = _likeliest(guest, hosts, people, company)
         if best is not None:
             host, reason = best
@@ -244,10 +280,20 @@ def same_person_suggestions(characters: Sequence[Entity], company: Company) -> l
                     other=guest.name,
                     mentions=guest.mentions,
                     reason=reason,
-                    evidence=guest.first.excerpt.split("\n")[0][:280],
+                    evidence=evidence(guest, host),
                 )
             )
     return suggested
+
+
+def evidence(entity: Entity, other: Entity | None = None) -> str:
+    """A sentence of the story about `entity`: one naming `other` too when there is one,
+    else one naming it."""
+    seen = [line for line in entity.first.excerpt.split("\n") if line.strip()]
+    seen += [s.excerpt for s in entity.recent]
+    own = [s for s in seen if any(a in s for a in entity.aliases)] or seen
+    both = [s for s in own if other is not None and any(a in s for a in other.aliases)]
+    return (both or own or [""])[0][:280]
 
 
 def _likeliest(
@@ -259,7 +305,8 @@ def _likeliest(
         h
         for h in hosts
         if shares_a_name(mine, people[h.id])
-        and not names_conflict(mine, people[h.id], (), marriage=False)
+        and not names_conflict(mine, people[h.id], ())
+        and not _born_to_the_name(mine, people[h.id])
         and company.met_in_sentences(guest.id, h.id) <= APART_SHARE * guest.mentions
     ]
     ranked = sorted(fitting, key=lambda h: -company.likeness(guest.id, h.id))
@@ -275,6 +322,21 @@ def _likeliest(
     return _married(guest, hosts, people, company)
 
 
+def _outranks(host: Person, guest: Person) -> bool:
+    """Whether `guest` may be merged into `host`: the host's names say more (a full name
+    over a titled one over a single word), or as much and it is mentioned more."""
+    if host.detail != guest.detail:
+        return host.detail > guest.detail
+    return (host.count, -host.id) > (guest.count, -guest.id)
+
+
+def _born_to_the_name(a: Person, b: Person) -> bool:
+    """Whether one is a married woman of a family name the other was born to ("Mrs. Bennet"
+    and Jane Bennet, her daughter): a wife bears her husband's name."""
+    shared = a.family & b.family
+    return bool(shared) and (True in a.married) != (True in b.married)
+
+
 def _married(
     guest: Entity, hosts: Sequence[Entity], people: dict[int, Person], company: Company
 ) -> tuple[Entity, str] | None:
@@ -288,14 +350,16 @@ def _married(
     if not husbands or not wives:
         return None
     husband = max(husbands, key=lambda h: h.mentions)
+    # The share of her mentions beside him, a few mentions added so that a name met twice,
+    # once beside him, does not outweigh a heroine met in a hundred paragraphs with him.
     scored = sorted(
-        ((company.met(w.id, husband.id) / max(1, w.mentions), w) for w in wives),
+        ((company.met(w.id, husband.id) / (w.mentions + FEW_MENTIONS), w) for w in wives),
         key=lambda pair: -pair[0],
     )
     best_share, wife = scored[0]
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
     alike = company.likeness(guest.id, wife.id)
-    if best_share <= 0 or best_share < CLEARLY_LIKELIER * runner_up or alike < ALIKE / 2:
+    if best_share <= 0 or best_share < CLEARLY_LIKELIER * runner_up or alike < ALIKE:
         return None
     return wife, (
         f"{guest.name!r} is a married name, {husband.name!r}'s, and {wife.name!r} is the "
@@ -328,7 +392,7 @@ def not_people_suggestions(characters: Sequence[Entity]) -> list[CastSuggestion]
                     other="other",
                     mentions=entity.mentions,
                     reason=f"{entity.name!r} is a month, a day or a document, not a person",
-                    evidence=entity.first.excerpt.split("\n")[0][:280],
+                    evidence=evidence(entity),
                 )
             )
     return suggested
