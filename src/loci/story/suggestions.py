@@ -3,17 +3,19 @@ resolver, which joins names only on evidence it is sure of, leaves to the writer
 
 Each suggestion is one `correct_character` call (its `action`, `name` and `other`), with the
 mentions it would set right, why in words, and a sentence of the text as evidence; they are
-ranked by the mentions they would set right. Four kinds:
+ranked by the mentions they would set right. The kinds:
 
-- an epithet that keeps company with one character: "the Captain", written where the story
-  has one captain ("Captain Hawkes"), becomes an alias of his (its mentions counted in the
-  whole text once accepted);
-- a name that fits several people and that one of them carries far more often in the same
-  company ("Miss Bennet", among Jane's and Elizabeth's names);
-- a married or maiden name ("Mrs. Brooke" for Meg, who is seen beside John Brooke; "Mina
-  Murray" and "Mina Harker");
-- a name that is likely no person's: a month, a day, a document ("Journal"), or a name the
-  text sets somewhere ("in Whitby") more often than it has it speak or act.
+- an epithet that is one character's title: "the Captain", written where the story has one
+  captain ("Captain Hawkes"), becomes an alias of his (its mentions counted in the whole text
+  once accepted);
+- a name that fits several people, given to the one whose company it keeps ("Miss Bennet"
+  is Jane's: the company of both is Bingley's, not Darcy's). Company is whom a name meets in
+  paragraphs, each meeting weighed by how much more often than chance it happens;
+- a woman's full name and another of the same given name and another family name, in the
+  same company: her maiden and married names ("Sallie Gardiner", "Sallie Moffat");
+- a name the cast holds for no one, in the company of one character alone;
+- a name that is no person's: a month, a day or a document ("Journal") that does not speak
+  or act as a person does.
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     suggested = [
         *epithet_suggestions(epithets(text), characters),
         *same_person_suggestions(characters, company),
-        *not_people_suggestions(characters),
+        *not_people_suggestions(characters, company),
+        *unplaced_suggestions(entities, characters, company),
     ]
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
     ranked = [s.model_copy(update={"number": n}) for n, s in enumerate(suggested[:limit], 1)]
@@ -245,6 +248,7 @@ def _sentence(text: str, at: int) -> str:
 #: people a name fits wins when it is this much likelier than the next.
 ALIKE = 0.15
 CLEARLY_LIKELIER = 2.0
+
 #: Mentions added to each candidate's when weighing how much of her story is beside a man.
 FEW_MENTIONS = 10
 #: Two names met in one sentence this share of the smaller's mentions are two people.
@@ -264,15 +268,17 @@ def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:
 
 def same_person_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
     """Merges of a character into the one it most likely is: a name several people carry,
-    given to the one who keeps its company; a married or maiden name, given to the woman seen
-    beside the man whose name it is."""
+    given to the one who keeps its company; a maiden name, to the same woman's married one.
+    (A married name alone, "Mrs. Brooke", is left to the writer: the company it keeps and the
+    marriages the text tells of were measured too often wrong: wives in their own right,
+    proposals refused.)"""
     people = {e.id: person_of(e, company.votes.get(e.id)) for e in characters}
     suggested: list[CastSuggestion] = []
     for guest in sorted(characters, key=lambda e: e.mentions):
         hosts = [h for h in characters if _outranks(people[h.id], people[guest.id])]
         best = _likeliest(guest, hosts, people, company)
         if best is not None:
-            host, reason = best
+            host, reason, said = best
             suggested.append(
                 CastSuggestion(
                     action="merge",
@@ -280,7 +286,7 @@ def same_person_suggestions(characters: Sequence[Entity], company: Company) -> l
                     other=guest.name,
                     mentions=guest.mentions,
                     reason=reason,
-                    evidence=evidence(guest, host),
+                    evidence=said or evidence(guest, host),
                 )
             )
     return suggested
@@ -298,7 +304,7 @@ def evidence(entity: Entity, other: Entity | None = None) -> str:
 
 def _likeliest(
     guest: Entity, hosts: Sequence[Entity], people: dict[int, Person], company: Company
-) -> tuple[Entity, str] | None:
+) -> tuple[Entity, str, str] | None:
     """The host `guest` most likely is, with the reason in words, if one stands out."""
     mine = people[guest.id]
     fitting = [
@@ -315,11 +321,15 @@ def _likeliest(
         second = company.likeness(guest.id, ranked[1].id) if len(ranked) > 1 else 0.0
         if top >= ALIKE and top >= CLEARLY_LIKELIER * second:
             others = f" (of {len(ranked)} who carry the name)" if len(ranked) > 1 else ""
-            return ranked[0], (
-                f"{guest.name!r} shares a name with {ranked[0].name!r}{others} and keeps the "
-                f"same company (likeness {top:.2f})"
+            return (
+                ranked[0],
+                (
+                    f"{guest.name!r} shares a name with {ranked[0].name!r}{others} and keeps the "
+                    f"same company (likeness {top:.2f})"
+                ),
+                "",
             )
-    return _married(guest, hosts, people, company)
+    return _maiden(guest, hosts, people, company)
 
 
 def _outranks(host: Person, guest: Person) -> bool:
@@ -337,33 +347,36 @@ def _born_to_the_name(a: Person, b: Person) -> bool:
     return bool(shared) and (True in a.married) != (True in b.married)
 
 
-def _married(
+def _maiden(
     guest: Entity, hosts: Sequence[Entity], people: dict[int, Person], company: Company
-) -> tuple[Entity, str] | None:
-    """For a married woman's name ("Mrs. Brooke"), the woman seen most beside the man whose
-    name it carries (John Brooke), if she keeps its company."""
+) -> tuple[Entity, str, str] | None:
+    """For a woman's full name, another of the same given name and another family name
+    that keeps the same company: her maiden and married names ("Sallie Gardiner", "Sallie
+    Moffat")."""
     mine = people[guest.id]
-    if True not in mine.married or mine.sex != "f" or not mine.family:
+    if mine.sex == "m" or not mine.given or not mine.surnames:
         return None
-    husbands = [h for h in hosts if people[h.id].sex == "m" and people[h.id].family & mine.family]
-    wives = [h for h in hosts if people[h.id].sex != "m" and not people[h.id].family & mine.family]
-    if not husbands or not wives:
+    fitting = [
+        h
+        for h in hosts
+        if people[h.id].sex != "m"
+        and people[h.id].surnames
+        and not people[h.id].surnames & mine.surnames
+        and any(
+            names.same_given(a, b, initials=False) for a in mine.given for b in people[h.id].given
+        )
+        and not company.met_in_sentences(guest.id, h.id)
+    ]
+    best = max(fitting, key=lambda h: company.likeness(guest.id, h.id), default=None)
+    if best is None or company.likeness(guest.id, best.id) < ALIKE:
         return None
-    husband = max(husbands, key=lambda h: h.mentions)
-    # The share of her mentions beside him, a few mentions added so that a name met twice,
-    # once beside him, does not outweigh a heroine met in a hundred paragraphs with him.
-    scored = sorted(
-        ((company.met(w.id, husband.id) / (w.mentions + FEW_MENTIONS), w) for w in wives),
-        key=lambda pair: -pair[0],
-    )
-    best_share, wife = scored[0]
-    runner_up = scored[1][0] if len(scored) > 1 else 0.0
-    alike = company.likeness(guest.id, wife.id)
-    if best_share <= 0 or best_share < CLEARLY_LIKELIER * runner_up or alike < ALIKE:
-        return None
-    return wife, (
-        f"{guest.name!r} is a married name, {husband.name!r}'s, and {wife.name!r} is the "
-        f"woman seen beside him most (likeness {alike:.2f})"
+    return (
+        best,
+        (
+            f"{guest.name!r} and {best.name!r} may be one woman's maiden and married names: the "
+            f"same given name, the same company (likeness {company.likeness(guest.id, best.id):.2f})"
+        ),
+        "",
     )
 
 
@@ -379,12 +392,16 @@ NOT_PERSON_WORDS = frozenset(
 )
 
 
-def not_people_suggestions(characters: Sequence[Entity]) -> list[CastSuggestion]:
-    """A character whose every name is a month, a day or a document is likely no person."""
+def not_people_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
+    """A character whose every name is a month, a day or a document, and who does not act as
+    a person (speak, act, be taken up by "he" or "she"), is likely no person ("May" who
+    speaks is May Chester)."""
     suggested = []
     for entity in characters:
         words = {w for alias in entity.aliases for w in names.key(alias).split()}
-        if words and words <= NOT_PERSON_WORDS:
+        cues = company.votes.get(entity.id, kinds.Votes())
+        acts = cues.said + cues.acts + cues.male + cues.female
+        if words and words <= NOT_PERSON_WORDS and acts < kinds.CUE_SHARE * entity.mentions:
             suggested.append(
                 CastSuggestion(
                     action="kind",
@@ -393,6 +410,45 @@ def not_people_suggestions(characters: Sequence[Entity]) -> list[CastSuggestion]
                     mentions=entity.mentions,
                     reason=f"{entity.name!r} is a month, a day or a document, not a person",
                     evidence=evidence(entity),
+                )
+            )
+    return suggested
+
+
+#: A name the cast holds for no character joins one whose company it keeps this closely, and
+#: this much more closely than anyone else's.
+UNPLACED_ALIKE = 0.3
+UNPLACED_MARGIN = 3.0
+UNPLACED_LEAST = 5
+
+
+def unplaced_suggestions(
+    entities: Sequence[Entity], characters: Sequence[Entity], company: Company
+) -> list[CastSuggestion]:
+    """A name the cast holds for no one (neither character nor place: a pet name NER took
+    for something else, "Fritz") merged into the one character whose company it keeps, and
+    never meets in a sentence."""
+    suggested = []
+    for guest in entities:
+        if guest.kind not in ("unknown", "other") or guest.mentions < UNPLACED_LEAST:
+            continue
+        # Company says little of a name met a few times, or of a character met less than it.
+        hosts = [c for c in characters if c.mentions >= guest.mentions]
+        ranked = sorted(hosts, key=lambda c: -company.likeness(guest.id, c.id))
+        if not ranked or company.met_in_sentences(guest.id, ranked[0].id):
+            continue
+        top = company.likeness(guest.id, ranked[0].id)
+        second = company.likeness(guest.id, ranked[1].id) if len(ranked) > 1 else 0.0
+        if top >= UNPLACED_ALIKE and top >= UNPLACED_MARGIN * second:
+            suggested.append(
+                CastSuggestion(
+                    action="merge",
+                    name=ranked[0].name,
+                    other=guest.name,
+                    mentions=guest.mentions,
+                    reason=f"{guest.name!r} is no one's name yet, and it keeps the company of "
+                    f"{ranked[0].name!r} alone (likeness {top:.2f})",
+                    evidence=evidence(guest, ranked[0]),
                 )
             )
     return suggested
