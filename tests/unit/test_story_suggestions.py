@@ -41,3 +41,44 @@ def test_an_epithet_of_the_storys_one_captain_is_suggested_and_accepted_in_one_s
     assert len(again.corrections) == 1 and again.corrections[0].startswith("#1: ")
     undo(voyage.story, "voyage")
     assert any(s.other == "the Captain" for s in suggest(voyage.story, "voyage").suggestions)
+
+
+def names_of(app: App, session: str) -> list[set[str]]:
+    from loci.story import store
+
+    with app.db.snapshot() as conn:
+        found = store.session(conn, session)
+        return [set(e.aliases) for e in app.story.graph.entities(conn, found.id)]
+
+
+def test_a_shared_initial_joins_no_one_and_a_word_of_address_is_no_name(app: App) -> None:
+    story = [
+        '"Tea," said S. Arden, and S. Arden smiled at the window.',
+        'Sam laughed. "Not now," said Sam, and Selby shook her head.',
+        '"Friend John," said Piet Vander, "sit down." John Harker sat, and John Harker wrote.',
+        '"Shall I go?" asked Selby, and Selby went.',
+    ]
+    for number, text in enumerate(story * 3):
+        app.story.continue_story("initials", "", f"{text} ({number})")
+    held = names_of(app, "initials")
+    for aliases in held:
+        assert not ({"Sam", "Selby"} & aliases and "S. Arden" in aliases), aliases
+        assert "Friend John" not in aliases and "Shall I" not in aliases
+    assert any({"John Harker"} <= aliases for aliases in held)
+
+
+def test_a_name_several_people_carry_is_suggested_for_the_one_whose_company_it_keeps(
+    app: App,
+) -> None:
+    scenes = [
+        "Ada Bell walked with Tom Gale by the river. Tom Gale gave Ada Bell a rose.",
+        "Cora Bell argued with Mr. Flint at the bank. Mr. Flint frowned at Cora Bell.",
+        "Miss Bell met Tom Gale at the dance, and Tom Gale bowed to her.",
+        "Tom Gale asked after Miss Bell; she smiled.",
+    ]
+    for number, text in enumerate(scenes * 4):
+        app.story.continue_story("bells", "", f"{text} ({number})")
+    found = suggest(app.story, "bells").suggestions
+    miss = [s for s in found if s.other == "Miss Bell"]
+    assert miss and miss[0].name == "Ada Bell" and miss[0].action == "merge"
+    assert "keeps the same company" in miss[0].reason
