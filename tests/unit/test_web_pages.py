@@ -238,6 +238,7 @@ def test_a_suggestion_is_accepted_and_undone_from_the_story_page(pages: Pages) -
         "Captain Hawkes stood at the rail. Captain Hawkes said nothing to anyone.",
         "The Captain watched the storm, and Nell Quarry brought him tea.",
         "Nell Quarry laughed at the Captain's hat. The Captain did not laugh.",
+        "At dawn the Captain sent the boy aloft, and Captain Hawkes was pleased.",
     ]
     for number, text in enumerate(voyage * 3):
         app.story.continue_story("voyage", "", f"{text} ({number})")

@@ -49,6 +49,8 @@ EPITHET_LEAST = 3
 #: A title carried by several characters goes to one carrying it this many times as often as
 #: the next.
 EPITHET_DOMINANCE = 4
+#: The least share of an epithet's paragraphs that name its character too.
+EPITHET_COMPANY = 0.1
 EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+)\b(?![ \t]+[A-Z])")
 #: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.
 NOT_EPITHETS = frozenset({"mr", "mrs", "miss", "ms", "mister", "master", "lord", "lady"})
@@ -168,11 +170,13 @@ class Company:
 
 @dataclass(frozen=True)
 class Epithet:
-    """ "the <Title>" as the story writes it: how often, and the first sentence holding it."""
+    """ "the <Title>" as the story writes it: how often, the first sentence holding it, and
+    the paragraphs it stands in."""
 
     written: str
     count: int
     sentence: str
+    paragraphs: tuple[str, ...] = ()
 
 
 def epithets(text: str) -> list[Epithet]:
@@ -180,14 +184,18 @@ def epithets(text: str) -> list[Epithet]:
     least EPITHET_LEAST times."""
     counts: dict[str, int] = {}
     first: dict[str, int] = {}
+    paragraphs: dict[str, list[str]] = {}
     for match in EPITHET.finditer(text):
         title = match.group(1)
         if not names.is_title(title) or title.lower() in NOT_EPITHETS:
             continue
         counts[title] = counts.get(title, 0) + 1
         first.setdefault(title, match.start())
+        start = text.rfind("\n\n", 0, match.start()) + 1
+        end = text.find("\n\n", match.end())
+        paragraphs.setdefault(title, []).append(text[start : end if end >= 0 else len(text)])
     return [
-        Epithet(f"the {title}", count, _sentence(text, first[title]))
+        Epithet(f"the {title}", count, _sentence(text, first[title]), tuple(paragraphs[title]))
         for title, count in counts.items()
         if count >= EPITHET_LEAST
     ]
@@ -212,6 +220,11 @@ def epithet_suggestions(
         if len(carriers) > 1 and carriers[0].mentions < EPITHET_DOMINANCE * carriers[1].mentions:
             continue
         carrier = carriers[0]
+        # An epithet keeps its character's company: "the Captain" stands where Captain
+        # Hawkes is named too, "the King" of a story told of many kings does not.
+        beside = [p for p in epithet.paragraphs if any(_named(a, p) for a in carrier.aliases)]
+        if len(beside) < EPITHET_COMPANY * len(epithet.paragraphs):
+            continue
         suggested.append(
             CastSuggestion(
                 action="alias",
@@ -221,10 +234,27 @@ def epithet_suggestions(
                 reason=f"{epithet.written!r} is written {epithet.count} times, and "
                 f"{carrier.name!r} is the story's {'only ' if len(carriers) == 1 else ''}"
                 f"{title} by name",
-                evidence=epithet.sentence,
+                evidence=_sentence_with(beside, epithet.written, carrier) or epithet.sentence,
             )
         )
     return suggested
+
+
+def _named(alias: str, text: str) -> bool:
+    """Whether `text` writes `alias` as whole words."""
+    return re.search(rf"(?<![\w.]){re.escape(alias)}(?!\w)", text) is not None
+
+
+def _sentence_with(paragraphs: Sequence[str], epithet: str, carrier: Entity) -> str:
+    """A sentence of `paragraphs` writing the epithet and a name of its carrier, if any."""
+    from loci.story import sentences
+
+    for paragraph in paragraphs:
+        for left, right in sentences.spans(paragraph):
+            said = paragraph[left:right]
+            if epithet.lower() in said.lower() and any(_named(a, said) for a in carrier.aliases):
+                return " ".join(said.split())[:280]
+    return ""
 
 
 def _title(word: str) -> str:
@@ -332,6 +362,13 @@ def _likeliest(
     return _maiden(guest, hosts, people, company)
 
 
+def _acts(person: Person) -> bool:
+    """Whether the name speaks, acts or is taken up by "he" or "she" as a person's does (a
+    ship, "the Rose-Bud", does not)."""
+    cues = person.votes
+    return cues.said + cues.acts + cues.male + cues.female >= kinds.CUE_SHARE * person.count
+
+
 def _outranks(host: Person, guest: Person) -> bool:
     """Whether `guest` may be merged into `host`: the host's names say more (a full name
     over a titled one over a single word), or as much and it is mentioned more."""
@@ -354,7 +391,7 @@ def _maiden(
     that keeps the same company: her maiden and married names ("Sallie Gardiner", "Sallie
     Moffat")."""
     mine = people[guest.id]
-    if mine.sex == "m" or not mine.given or not mine.surnames:
+    if mine.sex == "m" or not mine.given or not mine.surnames or not _acts(mine):
         return None
     fitting = [
         h
@@ -425,13 +462,15 @@ UNPLACED_LEAST = 5
 def unplaced_suggestions(
     entities: Sequence[Entity], characters: Sequence[Entity], company: Company
 ) -> list[CastSuggestion]:
-    """A name the cast holds for no one (neither character nor place: a pet name NER took
-    for something else, "Fritz") merged into the one character whose company it keeps, and
-    never meets in a sentence."""
+    """A given name the cast holds for no one (neither character nor place: a pet name NER
+    took for something else, "Fritz") merged into the one character whose company it keeps,
+    and never meets in a sentence."""
     suggested = []
     for guest in entities:
         if guest.kind not in ("unknown", "other") or guest.mentions < UNPLACED_LEAST:
             continue
+        if not any(names.is_given_name(w) for a in guest.aliases for w in a.split()):
+            continue  # an interjection, a nationality or a ship keeps company too
         # Company says little of a name met a few times, or of a character met less than it.
         hosts = [c for c in characters if c.mentions >= guest.mentions]
         ranked = sorted(hosts, key=lambda c: -company.likeness(guest.id, c.id))
