@@ -82,3 +82,17 @@ def test_a_name_several_people_carry_is_suggested_for_the_one_whose_company_it_k
     miss = [s for s in found if s.other == "Miss Bell"]
     assert miss and miss[0].name == "Ada Bell" and miss[0].action == "merge"
     assert "keeps the same company" in miss[0].reason
+
+
+def test_an_epithet_that_keeps_no_company_with_its_title_holder_is_not_suggested(
+    app: App,
+) -> None:
+    story = [
+        "King Olaf rode to the fjord, and King Olaf spoke to the fishermen.",
+        "Long ago the King of the south built a tower; the King was cruel.",
+        "Children still sing of the King who drowned, and the King's gold.",
+        "King Olaf laughed at the old songs.",
+    ]
+    for number, text in enumerate(story * 3):
+        app.story.continue_story("saga", "", f"{text} ({number})")
+    assert all(s.other != "the King" for s in suggest(app.story, "saga").suggestions)
