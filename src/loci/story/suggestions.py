@@ -325,10 +325,14 @@ def same_person_suggestions(characters: Sequence[Entity], company: Company) -> l
 def evidence(entity: Entity, other: Entity | None = None) -> str:
     """A sentence of the story about `entity`: one naming `other` too when there is one,
     else one naming it."""
-    seen = [line for line in entity.first.excerpt.split("\n") if line.strip()]
-    seen += [s.excerpt for s in entity.recent]
-    own = [s for s in seen if any(a in s for a in entity.aliases)] or seen
-    both = [s for s in own if other is not None and any(a in s for a in other.aliases)]
+    from loci.story import sentences
+
+    seen = [entity.first.excerpt, *(s.excerpt for s in entity.recent)]
+    said = [
+        " ".join(text[left:right].split()) for text in seen for left, right in sentences.spans(text)
+    ]
+    own = [s for s in said if any(_named(a, s) for a in entity.aliases)] or said
+    both = [s for s in own if other is not None and any(_named(a, s) for a in other.aliases)]
     return (both or own or [""])[0][:280]
 
 
