@@ -203,7 +203,8 @@ class NamespaceScope:
                 reach, f"more than {MAX_NAMESPACES_IN_FILTER} namespaces at once: name one"
             )
         # With none in reach yet, a name that holds nothing finds nothing.
-        within = {"namespace": {"in": names or sorted(reach.grant.namespaces or ["default"])}}
+        fallback = sorted(reach.grant.namespaces or [self._provider.settings.default_namespace])
+        within = {"namespace": {"in": names or fallback}}
         return within if not filters else {"and": [dict(filters), within]}
 
     async def _named_memories(self, reach: Reach, arguments: dict[str, Any]) -> None:
