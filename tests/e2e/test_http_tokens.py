@@ -56,7 +56,9 @@ async def test_named_tokens_use_only_what_they_are_granted(home, tmp_path, store
             assert tool_error(refused)["type"] == "forbidden"
             assert "it may only read" in tool_error(refused)["message"]
             other = await client.call_tool("list_sessions", {})
-            assert "the checkpoints toolset is not among its toolsets" in tool_error(other)["message"]
+            assert (
+                "the checkpoints toolset is not among its toolsets" in tool_error(other)["message"]
+            )
             found = await client.call_tool("recall", {"query": "the owner's note"})
             assert found.structured_content["memories"]
             # A read-only token changes nothing, not even what a recall counts as an access.

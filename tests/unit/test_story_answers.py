@@ -30,7 +30,9 @@ def test_the_sentence_holding_the_asked_words_is_the_answer(embedder) -> None:
 
 
 def test_words_match_as_the_keyword_index_stems_them(embedder) -> None:
-    passage = FILLER + "Jo keeps her spare pen nibs in a tin box painted with a blue heron. " + FILLER
+    passage = (
+        FILLER + "Jo keeps her spare pen nibs in a tin box painted with a blue heron. " + FILLER
+    )
     (found,) = answer(embedder, [passage], "What was painted on the box Jo kept her nibs in?")
     assert "blue heron" in found
 
