@@ -20,7 +20,7 @@ from typing import Any
 
 from bench_memory import QUERIES, WORDS, fill, novel_sentences
 from loci.app import App, build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
 from loci.storage.facets import MemoryFacets
 from loci.storage.index_sync import IndexSync

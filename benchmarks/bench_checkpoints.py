@@ -21,10 +21,10 @@ import zstandard
 
 import checkpoint_corpus
 from loci.app import build_app
-from loci.checkpoints import codec
-from loci.checkpoints.classify import _by_name, classify
-from loci.checkpoints.codec import shipped_dictionary
 from loci.settings import load_settings
+from loci.toolsets.checkpoints import codec
+from loci.toolsets.checkpoints.classify import _by_name, classify
+from loci.toolsets.checkpoints.codec import shipped_dictionary
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "checkpoint_contexts.json"
 TARGET_BYTES = 100 * 1024

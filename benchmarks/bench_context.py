@@ -20,11 +20,11 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from loci.app import build_app
-from loci.contextdocs.guidance import guidance_for
-from loci.contextdocs.indexing import drafts_for
-from loci.contextdocs.markdown import parse
-from loci.contextdocs.validate import validate
 from loci.settings import load_settings
+from loci.toolsets.context.guidance import guidance_for
+from loci.toolsets.context.indexing import drafts_for
+from loci.toolsets.context.markdown import parse
+from loci.toolsets.context.validate import validate
 
 NOVELS = Path(__file__).resolve().parents[2] / "shared" / "eval" / "novels"
 TARGET_BYTES = 20 * 1024

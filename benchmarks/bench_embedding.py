@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "tests" / "fixtures" / "reference_vectors.json"

@@ -22,11 +22,11 @@ from pathlib import Path
 
 from bench_memory import novel_sentences
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.evaluation.extract_quality import load_sessions
-from loci.lifecycle.duplicates import sentences
-from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
+from loci.toolsets.memory.lifecycle.duplicates import sentences
+from loci.toolsets.memory.models import MemoryDraft
 from near_duplicates import KINDS, observations, planted, variant
 from stdlib_corpus import corpus
 

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from loci.app import build_app
-from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
+from loci.toolsets.memory.models import MemoryDraft
 
 STORY = Path(__file__).resolve().parents[2] / "shared" / "eval" / "story"
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

@@ -24,15 +24,15 @@ import anyio
 
 from bench_memory import QUERIES, novel_sentences
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.memory.models import MemoryDraft
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
+from loci.toolsets.memory.models import MemoryDraft
 from mcp import Client, StdioServerParameters
 
 ECHO_SERVER = """
 import json, sys
 from mcp.server.mcpserver import MCPServer
-from loci.memory.models import RecallResult
+from loci.toolsets.memory.models import RecallResult
 payload = RecallResult.model_validate(json.loads(open(sys.argv[1]).read()))
 server = MCPServer("echo")
 @server.tool(structured_output=True)

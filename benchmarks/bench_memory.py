@@ -19,13 +19,13 @@ from pathlib import Path
 import numpy as np
 
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.search.query_words import vector_query
 from loci.evaluation import locomo
-from loci.memory.models import MemoryDraft
-from loci.memory.transfer import ImportOptions
-from loci.search.query_words import vector_query
 from loci.settings import Settings, load_settings
 from loci.storage.facets import MemoryFacets
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.transfer import ImportOptions
 
 QUERIES = [
     "what editor does the user prefer?",

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import psycopg
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.storage.postgres.vector_type import register_vector_type
 from loci.storage.vector_blob import VectorBlob
 

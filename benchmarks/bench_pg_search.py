@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.search.query_words import keyword_terms
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.search.query_words import keyword_terms
 from loci.storage import memories as sql
 from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.postgres.database import PostgresDatabase

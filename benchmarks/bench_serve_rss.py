@@ -22,7 +22,7 @@ from pathlib import Path
 
 import anyio
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from mcp import Client, StdioServerParameters
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "eval"

@@ -36,11 +36,11 @@ from sklearn.metrics import adjusted_rand_score
 
 from bench_memory import LOCOMO, NOVELS, QUERIES, fill, novel_sentences
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.memory.models import MemoryDraft
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
-from loci.spatial.clustering import cluster, silhouette
-from loci.spatial.layout import project
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.spatial.clustering import cluster, silhouette
+from loci.toolsets.memory.spatial.layout import project
 from stdlib_corpus import corpus
 
 
@@ -65,7 +65,7 @@ def levels(embedder: OnnxMiniLM) -> None:
     and 2,000 chat turns of the LoCoMo dev file, for each pair of novels. Per level: how many
     regions, and how pure the top level's are (the share of each region's largest source)."""
     from loci.evaluation import locomo
-    from loci.spatial.levels import level
+    from loci.toolsets.memory.spatial.levels import level
 
     if not LOCOMO.exists():
         print("levels: ../shared is not beside the repository; skipped")

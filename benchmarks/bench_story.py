@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 from loci.app import build_app
-from loci.search import passage_spans as passages
+from loci.engine.search import passage_spans as passages
 from loci.settings import load_settings
-from loci.story import assembly, manuscript, store
+from loci.toolsets.story import assembly, manuscript, store
 
 NOVELS = Path(__file__).resolve().parents[2] / "shared" / "eval" / "novels"
 QUESTIONS = [

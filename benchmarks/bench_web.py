@@ -39,11 +39,11 @@ from tests.e2e.browser import chromium
 from tests.e2e.http_server import Served, http_client, http_server
 
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.http.app import build_http_app
-from loci.http.token import BearerToken
-from loci.memory.transfer import ImportOptions
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.http.app import build_http_app
+from loci.faces.http.token import BearerToken
 from loci.settings import load_settings
+from loci.toolsets.memory.transfer import ImportOptions
 
 ORIGIN = "http://127.0.0.1:8765"
 WORDS = ["garden", "river", "budget", "launch", "ferry", "archive", "kitchen", "station"]

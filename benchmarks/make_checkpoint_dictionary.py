@@ -1,4 +1,4 @@
-"""Train the zstd dictionary loci ships for checkpoint blobs (`loci/checkpoints/data/`).
+"""Train the zstd dictionary loci ships for checkpoint blobs (`loci/toolsets/checkpoints/data/`).
 
     python benchmarks/make_checkpoint_dictionary.py
 

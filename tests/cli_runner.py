@@ -9,9 +9,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from loci.cli.main import commands
-from loci.cli.output import CliState
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.cli.main import commands
+from loci.faces.cli.output import CliState
 
 
 @cache

@@ -15,7 +15,7 @@ import numpy.typing as npt
 import pytest
 
 from loci.app import App, build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
 from tests.cli_runner import shared_model
 from tests.engines import open_store, store  # noqa: F401  (fixtures)

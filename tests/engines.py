@@ -7,16 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from loci.access.schema import ACCESS_SCHEMA
-from loci.checkpoints.schema import CHECKPOINT_SCHEMA
-from loci.contextdocs.schema import CONTEXT_SCHEMA
+from loci.app import schemas
 from loci.storage.db import BeforeCommit, Database
-from loci.storage.receipts import RECEIPTS_SCHEMA
 from loci.storage.schema import Schema
 from loci.storage.sqlite import SqliteDatabase
 
-#: The owners whose stores the contract tests open (the memory tables have their own tests).
-PORTED = (RECEIPTS_SCHEMA, ACCESS_SCHEMA, CONTEXT_SCHEMA, CHECKPOINT_SCHEMA)
+#: The owners whose stores the contract tests open: all but the memory tables (they have
+#: their own tests) and the story's (its passages are memories).
+PORTED = tuple(schema for schema in schemas() if schema.owner not in ("memory", "story"))
 ENGINES = ("sqlite", "postgresql")
 
 #: Opens one more connection (one more "server") to the test's store.

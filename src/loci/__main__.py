@@ -1,6 +1,6 @@
 """`python -m loci` runs the command-line interface."""
 
-from loci.cli.launch import main
+from loci.faces.cli.launch import main
 
 if __name__ == "__main__":
     main()

@@ -4,35 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 
+from loci import toolsets as registry
 from loci.access.schema import ACCESS_SCHEMA
 from loci.access.tokens import AccessTokens
-from loci.checkpoints.blob_table import TableBlobs
-from loci.checkpoints.blobs import Blobs, BlobStore
-from loci.checkpoints.maintenance import CheckpointMaintenance
-from loci.checkpoints.schema import CHECKPOINT_SCHEMA
-from loci.checkpoints.service import CheckpointLimits, CheckpointService
-from loci.contextdocs.schema import CONTEXT_SCHEMA
-from loci.contextdocs.service import ContextLimits, ContextService
-from loci.conversations.importer import ConversationService
-from loci.embedding import Embedder
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding import Embedder
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.search.engine import Indexes, Limits, MemoryEngine
 from loci.errors import StorageUnavailableError
-from loci.lifecycle.consolidate import ConsolidateService
-from loci.lifecycle.decay import DecayService
-from loci.lifecycle.extract import ExtractService
-from loci.lifecycle.reinforce import ReinforceService
-from loci.memory.browsing import MemoryBrowser
-from loci.memory.catalog import CatalogService
-from loci.memory.editing import MemoryEditor
-from loci.memory.service import MemoryService
-from loci.memory.transfer import TransferService
-from loci.search.engine import Indexes, Limits, MemoryEngine
 from loci.settings import Settings
-from loci.spatial.journey import JourneyService
-from loci.spatial.regions import RegionsService
-from loci.spatial.visualize import VisualizeService
-from loci.spatial.wander import WanderService
 from loci.storage import sequence_documents as documents
 from loci.storage.db import Database
 from loci.storage.derived import DerivedIndex
@@ -43,31 +24,47 @@ from loci.storage.keyword_mirror import KeywordMirror
 from loci.storage.memories import MIGRATING_FROM, get_meta
 from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.memory_vectors import MemoryVectors
-from loci.storage.orphans import orphaned_files
 from loci.storage.passages import PassageIndex
 from loci.storage.receipts import RECEIPTS_SCHEMA, Receipts
+from loci.storage.schema import Schema
 from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
-from loci.story.graph import SqliteGraph
-from loci.story.mentions import Extractor
-from loci.story.passage_keywords import (
+from loci.tokens import BpeCounter
+from loci.toolsets.checkpoints.blob_table import TableBlobs
+from loci.toolsets.checkpoints.blobs import Blobs, BlobStore
+from loci.toolsets.checkpoints.maintenance import CheckpointMaintenance
+from loci.toolsets.checkpoints.service import CheckpointLimits, CheckpointService
+from loci.toolsets.context.service import ContextLimits, ContextService
+from loci.toolsets.memory.browsing import MemoryBrowser
+from loci.toolsets.memory.catalog import CatalogService
+from loci.toolsets.memory.conversations.importer import ConversationService
+from loci.toolsets.memory.editing import MemoryEditor
+from loci.toolsets.memory.lifecycle.consolidate import ConsolidateService
+from loci.toolsets.memory.lifecycle.decay import DecayService
+from loci.toolsets.memory.lifecycle.extract import ExtractService
+from loci.toolsets.memory.lifecycle.reinforce import ReinforceService
+from loci.toolsets.memory.service import MemoryService
+from loci.toolsets.memory.spatial.journey import JourneyService
+from loci.toolsets.memory.spatial.regions import RegionsService
+from loci.toolsets.memory.spatial.visualize import VisualizeService
+from loci.toolsets.memory.spatial.wander import WanderService
+from loci.toolsets.memory.transfer import TransferService
+from loci.toolsets.story.graph import SqliteGraph
+from loci.toolsets.story.mentions import Extractor
+from loci.toolsets.story.models import StoryLimits
+from loci.toolsets.story.passage_keywords import (
     FtsPassageKeywords,
     PassageKeywords,
     PostgresPassageKeywords,
 )
-from loci.story.schema import STORY_SCHEMA
-from loci.story.service import StoryLimits, StoryService
-from loci.tokens import BpeCounter
+from loci.toolsets.story.service import StoryService
 
-#: Every owner's tables, in the order their migrations run.
-SCHEMAS = (
-    MEMORY_SCHEMA,
-    RECEIPTS_SCHEMA,
-    ACCESS_SCHEMA,
-    CONTEXT_SCHEMA,
-    CHECKPOINT_SCHEMA,
-    STORY_SCHEMA,
-)
+
+def schemas() -> tuple[Schema, ...]:
+    """Every owner's tables, in the order their migrations run: the engine's (memories,
+    receipts of keyed writes, access tokens), then each toolset's, in registry order."""
+    owned = (toolset.tables() for toolset in registry.TOOLSETS)
+    return (MEMORY_SCHEMA, RECEIPTS_SCHEMA, ACCESS_SCHEMA, *(s for s in owned if s is not None))
 
 
 @dataclass
@@ -119,7 +116,7 @@ def build_app(
         db: Database = SqliteDatabase(
             settings.database_path,
             settings.busy_timeout_seconds,
-            schemas=SCHEMAS,
+            schemas=schemas(),
             # A keyed write's receipt, and a sequence's keyword document that follows its
             # memories, commit with them.
             before_commit=(receipts.claim_pending, documents.refresh_stale),
@@ -182,6 +179,12 @@ def build_app(
     )
 
 
+def orphaned_files(db: Database, home: Path) -> list[str]:
+    """One sentence per kind of file in the data folder that `db` has no record of at all
+    (a database emptied or replaced since they were written)."""
+    return [line for toolset in registry.TOOLSETS for line in toolset.orphaned_files(db, home)]
+
+
 def refuse_unfinished_copy(db: Database) -> None:
     """Close `db` and refuse it if `loci migrate` stopped before verifying its copy there:
     half a store would answer as a whole one (and any use would change what the copy is
@@ -239,7 +242,7 @@ def postgres_store(
     db = PostgresDatabase(
         url,
         settings.busy_timeout_seconds,
-        schemas=SCHEMAS,
+        schemas=schemas(),
         # Sequence documents follow their memories, and keyword postings their texts.
         before_commit=(receipts.claim_pending, keywords.refresh_sequences, postings.refresh_stale),
     )

@@ -21,15 +21,20 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from loci import toolsets as registry
 from loci.database_url import is_database_url, masked
 from loci.errors import ConfigurationError
 from loci.fields import NAMESPACE_PATTERN
 
-#: The toolsets loci knows; `LOCI_TOOLSETS` picks among them.
-KNOWN_TOOLSETS: tuple[str, ...] = ("memory", "context", "checkpoints", "story")
 #: The embedding models loci can run without extra packages.
 KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
 ENV_PREFIX = "LOCI_"
+
+
+def known_toolsets() -> tuple[str, ...]:
+    """The toolsets loci knows (the registry's, in its order); `LOCI_TOOLSETS` picks among
+    them."""
+    return tuple(toolset.name for toolset in registry.TOOLSETS)
 
 
 def default_home() -> Path:
@@ -60,7 +65,7 @@ class Settings(BaseSettings):
         description="Loops of large vector searches: faiss-cpu's, numpy's, or faiss when it loads.",
     )
     toolsets: Annotated[list[str], NoDecode] = Field(
-        default_factory=lambda: list(KNOWN_TOOLSETS),
+        default_factory=lambda: list(known_toolsets()),
         description="Comma-separated toolsets to serve over MCP.",
     )
     default_namespace: str = Field(
@@ -222,9 +227,10 @@ class Settings(BaseSettings):
     @field_validator("toolsets")
     @classmethod
     def _known_toolsets(cls, value: list[str]) -> list[str]:
-        unknown = sorted(set(value) - set(KNOWN_TOOLSETS))
+        known = known_toolsets()
+        unknown = sorted(set(value) - set(known))
         if unknown:
-            raise ValueError(f"unknown toolset(s) {unknown}; known: {list(KNOWN_TOOLSETS)}")
+            raise ValueError(f"unknown toolset(s) {unknown}; known: {list(known)}")
         if not value:
             raise ValueError("at least one toolset must be enabled")
         return value

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from loci.app import build_app
-from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
+from loci.toolsets.memory.models import MemoryDraft
 from tests.conftest import damage_table
 from tests.e2e.conftest import connected
 from tests.e2e.conftest import run_loci as loci

@@ -11,7 +11,7 @@ import time
 import anyio
 import pytest
 
-from loci.memory.transfer import IMPORT_BATCH
+from loci.toolsets.memory.transfer import IMPORT_BATCH
 from tests.e2e.conftest import INITIALIZE, connected, exported_memories
 from tests.e2e.http_server import free_port, http_client, http_server, session_of
 
@@ -151,7 +151,7 @@ def test_a_session_cannot_be_used_with_another_token(served):
     session = session_of(served)
     rotated = served.home / "http-token"
     old = served.token
-    from loci.http.token import BearerToken
+    from loci.faces.http.token import BearerToken
 
     new = BearerToken(served.home).rotate()
     assert rotated.stat().st_mode & 0o777 == 0o600

@@ -72,8 +72,8 @@ def test_a_data_folder_that_cannot_be_made_is_named(tmp_path: Path) -> None:
 def exportable_home(tmp_path: Path, embedder) -> Path:
     """A data folder whose export with vectors (~250 KB) is more than a pipe holds."""
     from loci.app import build_app
-    from loci.memory.models import MemoryDraft
     from loci.settings import load_settings
+    from loci.toolsets.memory.models import MemoryDraft
 
     home = tmp_path / "home"
     app = build_app(load_settings(home=home), embedder=embedder)

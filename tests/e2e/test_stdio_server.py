@@ -8,7 +8,7 @@ import stat
 import anyio
 import pytest
 
-from loci.memory.transfer import IMPORT_BATCH
+from loci.toolsets.memory.transfer import IMPORT_BATCH
 from tests.e2e.conftest import connected, exported_memories
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]

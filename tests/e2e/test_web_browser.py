@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.memory.models import MemoryDraft
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
+from loci.toolsets.memory.models import MemoryDraft
 from tests.e2e.browser import WAIT_MS, chromium, need_chromium, screenshots_folder
 from tests.e2e.http_server import Served, free_port, http_server
 from tests.storytext import filler

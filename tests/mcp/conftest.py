@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.mcp.server import build_server
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.mcp.server import build_server
 from loci.settings import load_settings
 from mcp import Client
 

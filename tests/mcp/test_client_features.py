@@ -10,8 +10,8 @@ import pytest
 from mcp.shared.exceptions import MCPError
 from mcp.types import LoggingMessageNotificationParams, PromptReference, ResourceTemplateReference
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.mcp.server import build_server
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.mcp.server import build_server
 from loci.settings import load_settings
 from mcp import Client
 from tests.mcp.conftest import Connect

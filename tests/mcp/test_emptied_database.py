@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from mcp.types import LoggingMessageNotificationParams
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.mcp.server import build_server
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.mcp.server import build_server
 from loci.settings import load_settings
 from mcp import Client
 from tests.mcp.conftest import Connect

@@ -9,8 +9,8 @@ import pytest
 
 from loci.app import App
 from loci.errors import ConflictError
-from loci.memory.models import MemoryDraft, RememberResult
 from loci.storage.receipts import Request
+from loci.toolsets.memory.models import MemoryDraft, RememberResult
 from tests.results import tool_error
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_os_keychain")]
@@ -148,7 +148,7 @@ def test_a_write_whose_key_another_call_took_meanwhile_is_rolled_back(
 def test_a_write_applied_without_its_answer_is_not_applied_again(app: App) -> None:
     """A server that stopped between the write's commit and keeping its result leaves the
     key claimed without a result: a retry is told the write was applied."""
-    from loci.mcp.idempotency import replayed
+    from loci.faces.mcp.idempotency import replayed
 
     request = Request("lost", "remember", "f")
     with app.receipts.claiming(app.db, request):

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.mcp.server import LociServer, build_server
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.mcp.server import LociServer, build_server
 from loci.settings import load_settings
 from loci.storage.db import Connection
 from mcp import Client

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.evaluation.extract_quality import run_extract
 from loci.settings import load_settings
 from tests.conftest import SHARED

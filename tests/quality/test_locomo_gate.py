@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.evaluation.runner import EvalOptions, run_locomo
 from loci.settings import load_settings
 from tests.conftest import SHARED

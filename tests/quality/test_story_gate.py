@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.evaluation.story import run_story
 from loci.settings import load_settings
 from tests.conftest import SHARED

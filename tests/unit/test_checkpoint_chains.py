@@ -8,9 +8,9 @@ import sqlite3
 import pytest
 
 from loci.app import build_app
-from loci.checkpoints.chain import MAX_DEPTH
 from loci.errors import CheckpointCorruptedError
 from loci.settings import load_settings
+from loci.toolsets.checkpoints.chain import MAX_DEPTH
 
 pytestmark = pytest.mark.usefixtures("no_os_keychain")
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from loci.checkpoints.budget import estimate_tokens, extract_sentences, fit
-from loci.checkpoints.classify import Tier, classify, tier_of
+from loci.toolsets.checkpoints.budget import estimate_tokens, extract_sentences, fit
+from loci.toolsets.checkpoints.classify import Tier, classify, tier_of
 
 FIXTURES = json.loads(
     (Path(__file__).parents[1] / "fixtures" / "checkpoint_contexts.json").read_text("utf-8")

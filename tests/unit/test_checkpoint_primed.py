@@ -12,10 +12,10 @@ import pytest
 import zstandard
 
 from loci.app import build_app
-from loci.checkpoints import codec, primed
-from loci.checkpoints.codec import shipped_dictionary
 from loci.errors import CheckpointCorruptedError
 from loci.settings import load_settings
+from loci.toolsets.checkpoints import codec, primed
+from loci.toolsets.checkpoints.codec import shipped_dictionary
 
 pytestmark = pytest.mark.usefixtures("no_os_keychain")
 

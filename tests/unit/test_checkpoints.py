@@ -13,7 +13,6 @@ import pytest
 from keyring.backend import KeyringBackend
 
 from loci.app import build_app
-from loci.checkpoints import primed
 from loci.errors import (
     CheckpointCorruptedError,
     CheckpointNotFoundError,
@@ -24,6 +23,7 @@ from loci.errors import (
     StorageQuotaExceededError,
 )
 from loci.settings import load_settings
+from loci.toolsets.checkpoints import primed
 
 NESTED = {
     "workflowId": "wf-1",

@@ -10,13 +10,13 @@ import time
 import pytest
 
 from loci.app import checkpoint_limits
-from loci.checkpoints.blob_table import TableBlobs
-from loci.checkpoints.blobs import Blobs, BlobStore
-from loci.checkpoints.maintenance import CheckpointMaintenance
-from loci.checkpoints.service import CheckpointService
 from loci.errors import CheckpointCorruptedError, EncryptionKeyError
 from loci.settings import load_settings
 from loci.storage.db import Database
+from loci.toolsets.checkpoints.blob_table import TableBlobs
+from loci.toolsets.checkpoints.blobs import Blobs, BlobStore
+from loci.toolsets.checkpoints.maintenance import CheckpointMaintenance
+from loci.toolsets.checkpoints.service import CheckpointService
 
 pytestmark = pytest.mark.usefixtures("no_os_keychain")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loci.cli.main import cli
+from loci.faces.cli.main import cli
 
 JSON_CLIENTS = {"claude": "mcpServers", "cursor": "mcpServers", "vscode": "servers"}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from loci.errors import ConfigurationError
-from loci.http.app import check_exposure, is_loopback
+from loci.faces.http.app import check_exposure, is_loopback
 from loci.settings import load_settings
 from tests.cli_runner import run_loci
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from loci.embedding import onnx_minilm
+from loci.engine.embedding import onnx_minilm
 from tests.cli_runner import run_loci as loci
 from tests.cli_runner import shared_model
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from loci.cli.output import emit_fields
+from loci.faces.cli.output import emit_fields
 from loci.wording import counted
 
 
@@ -35,7 +35,7 @@ def test_every_command_but_serve_takes_json() -> None:
     """The README says so: scripts can rely on it."""
     import click
 
-    from loci.cli.main import commands
+    from loci.faces.cli.main import commands
 
     cli = commands()
 

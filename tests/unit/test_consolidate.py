@@ -7,10 +7,16 @@ import json
 import pytest
 
 from loci.app import App
-from loci.conversations.messages import parse_messages
 from loci.errors import InvalidInputError, NotFoundError
-from loci.lifecycle.duplicates import groups_of, likeness, merged_text, prepare, sentences
-from loci.memory.models import MemoryDraft
+from loci.toolsets.memory.conversations.messages import parse_messages
+from loci.toolsets.memory.lifecycle.duplicates import (
+    groups_of,
+    likeness,
+    merged_text,
+    prepare,
+    sentences,
+)
+from loci.toolsets.memory.models import MemoryDraft
 from tests.cli_runner import run_loci
 
 VAULT = "The deploy key lives in the vault."

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from loci.contextdocs import store as sql
 from loci.storage.db import CONSTRAINT_ERRORS
+from loci.toolsets.context import store as sql
 
 
 def version(file_type: str, number: int, content: str) -> sql.VersionRow:

@@ -2,10 +2,10 @@
 
 import pytest
 
-from loci.contextdocs.guidance import guidance_for
-from loci.contextdocs.markdown import parse
-from loci.contextdocs.templates import load_templates
-from loci.contextdocs.validate import validate
+from loci.toolsets.context.guidance import guidance_for
+from loci.toolsets.context.markdown import parse
+from loci.toolsets.context.templates import load_templates
+from loci.toolsets.context.validate import validate
 
 TEMPLATES = load_templates(None).templates
 MENTAL = TEMPLATES["mental_model"]

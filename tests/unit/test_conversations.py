@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from loci.app import App, build_app
-from loci.conversations.messages import parse_messages, read_chat_file
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import InvalidInputError
 from loci.settings import load_settings
 from loci.timeutil import format_time, parse_time
+from loci.toolsets.memory.conversations.messages import parse_messages, read_chat_file
 
 CHAT = [
     {
@@ -190,7 +190,7 @@ def test_messages_without_ids_are_recognised_when_imported_again(app: App) -> No
 def test_long_imports_embed_in_windows_and_store_in_order(
     home: Path, embedder: OnnxMiniLM, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from loci.memory import service
+    from loci.toolsets.memory import service
 
     # 12 messages: embedded in windows of 5, 5 and 2, stored 2 at a time.
     monkeypatch.setattr(service, "EMBED_WINDOW", 5)
@@ -319,7 +319,7 @@ def test_the_period_lookup_uses_the_time_index(app: App) -> None:
 
 
 def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:
-    from loci.search.filters import compile_filter
+    from loci.engine.search.filters import compile_filter
     from loci.storage import timeline
 
     for namespace in ("mine", "theirs"):
@@ -349,9 +349,9 @@ def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:
 
 
 def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
-    from loci.search import hybrid
-    from loci.search.query_words import named_speaker
-    from loci.search.signals import DEFAULT
+    from loci.engine.search import hybrid
+    from loci.engine.search.query_words import named_speaker
+    from loci.engine.search.signals import DEFAULT
     from loci.storage import memories as sql
     from loci.storage.vector_index import Hit
 
@@ -387,7 +387,7 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
 
 
 def test_named_speaker_needs_exactly_one_whole_name() -> None:
-    from loci.search.query_words import named_speaker
+    from loci.engine.search.query_words import named_speaker
 
     speakers = ["Ana", "Ben", "Anabel"]
     assert named_speaker("what does ana like?", speakers) == "Ana"

@@ -10,7 +10,7 @@ import pytest
 
 from loci.app import App, build_app
 from loci.errors import CheckpointStorageError, StorageUnavailableError
-from loci.mcp.tool_listing import ToolListing
+from loci.faces.mcp.tool_listing import ToolListing
 from loci.settings import load_settings
 from loci.storage.files import private_folder, replacing_text
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from loci.app import SCHEMAS
+from loci.app import schemas
 from loci.storage.schema import OWNED_VERSIONS
 from loci.storage.sqlite import SqliteDatabase
 
@@ -22,7 +22,7 @@ WAIT_SECONDS = 60.0
 def _open_and_close(path: Path, start: Barrier, answers: Queue[str]) -> None:
     start.wait(WAIT_SECONDS)
     try:
-        SqliteDatabase(path, busy_timeout_seconds=WAIT_SECONDS, schemas=SCHEMAS).close()
+        SqliteDatabase(path, busy_timeout_seconds=WAIT_SECONDS, schemas=schemas()).close()
     except Exception as exc:  # noqa: BLE001 - any failure is reported to the test
         answers.put(repr(exc))
     else:

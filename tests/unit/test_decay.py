@@ -9,9 +9,9 @@ import pytest
 
 from loci.app import App
 from loci.errors import InvalidInputError, NotFoundError
-from loci.lifecycle.decay import DecayService
-from loci.memory.models import MemoryDraft
 from loci.timeutil import format_time
+from loci.toolsets.memory.lifecycle.decay import DecayService
+from loci.toolsets.memory.models import MemoryDraft
 from tests.cli_runner import run_loci
 
 

@@ -5,8 +5,8 @@ import sys
 import pytest
 
 from loci.app import build_app
-from loci.cli.admin import diagnose
-from loci.cli.output import CliState
+from loci.faces.cli.admin import diagnose
+from loci.faces.cli.output import CliState
 from loci.settings import load_settings
 from tests.cli_runner import run_loci as loci
 

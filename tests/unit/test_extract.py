@@ -10,8 +10,8 @@ import pytest
 from loci.app import App
 from loci.errors import InvalidInputError
 from loci.evaluation.extract_quality import run_extract
-from loci.lifecycle.cues import LineContext, read_sentence
-from loci.memory.models import MemoryDraft
+from loci.toolsets.memory.lifecycle.cues import LineContext, read_sentence
+from loci.toolsets.memory.models import MemoryDraft
 from tests.cli_runner import run_loci
 
 MEETING = """\

@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 
 from loci.app import App
-from loci.memory.transfer import ImportOptions
-from loci.search import pipeline, when
-from loci.search.filters import admitted, compile_filter
-from loci.search.query_words import fts_match
+from loci.engine.search import pipeline, when
+from loci.engine.search.filters import admitted, compile_filter
+from loci.engine.search.query_words import fts_match
 from loci.storage import facets as facets_module
 from loci.storage import keyword_mirror as keyword_module
 from loci.storage import memories as sql
@@ -24,6 +23,7 @@ from loci.storage.facets import MemoryFacets, mirrored
 from loci.storage.index_sync import IndexSync
 from loci.storage.keyword_index import MirroredKeywords
 from loci.storage.sqlite import SqliteDatabase
+from loci.toolsets.memory.transfer import ImportOptions
 from tests.unit.test_keyword_mirror import Reader, reader_of
 
 WORDS = ["harbour", "lantern", "orchard", "quarry", "meadow", "glacier", "canyon", "delta"]

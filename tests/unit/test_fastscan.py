@@ -11,13 +11,13 @@ import numpy.typing as npt
 import pytest
 
 from loci.app import App, build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.memory.transfer import ImportOptions
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
 from loci.storage.fastscan import FastScanCodes
 from loci.storage.scan_kernels import load_kernel
 from loci.storage.vector_index import Allowed
 from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
+from loci.toolsets.memory.transfer import ImportOptions
 from tests.unit.test_vector_index import (
     DIMENSIONS,
     embeddings_like,

@@ -8,7 +8,7 @@ from typing import Any
 
 from loci.app import App
 from loci.errors import LociError
-from loci.memory.models import MemoryDraft
+from loci.toolsets.memory.models import MemoryDraft
 
 EDGE_VALUES: list[Any] = [
     0, 1, -1, 0.5, 1e308, -1e308, 2**63 - 1, -(2**63), 2**63, True, False, None, "", "a",

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from loci.search.filters import compile_filter
+from loci.engine.search.filters import compile_filter
 from loci.storage import memories as sql
 from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.sqlite import SqliteDatabase

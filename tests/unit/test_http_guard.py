@@ -8,8 +8,8 @@ import json
 import anyio
 import pytest
 
-from loci.http.guard import Guard, Limits
-from loci.http.token import BearerToken
+from loci.faces.http.guard import Guard, Limits
+from loci.faces.http.token import BearerToken
 
 pytestmark = pytest.mark.anyio
 LIMITS = Limits(max_body_bytes=1000, client_concurrency=1, request_timeout=0.5, read_timeout=0.3)

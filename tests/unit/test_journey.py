@@ -7,8 +7,8 @@ import pytest
 
 from loci.app import App
 from loci.errors import InvalidInputError, NotFoundError
-from loci.memory.models import MemoryDraft
-from loci.spatial.journey import NEAR_SIMILARITY, slerp
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.spatial.journey import NEAR_SIMILARITY, slerp
 from tests.cli_runner import run_loci
 
 GRADIENT = [

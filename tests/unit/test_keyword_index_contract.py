@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from loci.app import App
-from loci.search.filters import compile_filter
+from loci.engine.search.filters import compile_filter
 from loci.storage.keyword_index import KeywordIndex, KeywordQuery, MirroredKeywords, SqlKeywords
 from loci.storage.keyword_mirror import KeywordMirror
 from tests.unit.test_keyword_mirror import QUERY_WORDS, sentences, store

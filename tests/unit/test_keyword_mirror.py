@@ -12,11 +12,9 @@ import numpy as np
 import pytest
 
 from loci.app import App, build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.memory.models import MemoryDraft
-from loci.memory.transfer import ImportOptions
-from loci.search.filters import compile_filter
-from loci.search.query_words import fts_match, keyword_terms
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.search.filters import compile_filter
+from loci.engine.search.query_words import fts_match, keyword_terms
 from loci.settings import load_settings
 from loci.storage import keyword_mirror as keyword_module
 from loci.storage import memories as sql
@@ -28,6 +26,8 @@ from loci.storage.keyword_mirror import KeywordMirror
 from loci.storage.memory_vectors import MemoryVectors
 from loci.storage.sqlite import SqliteDatabase
 from loci.storage.vectors import ExactIndex
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.transfer import ImportOptions
 from tests import prose
 
 EXTRA = [

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import InvalidInputError
 from loci.evaluation import locomo
 from loci.evaluation.metrics import (

@@ -14,10 +14,10 @@ from sklearn.metrics import adjusted_rand_score
 
 from loci.app import App
 from loci.errors import InvalidInputError, NotFoundError
-from loci.memory.models import MemoryDraft
-from loci.spatial.hdbscan import hdbscan
-from loci.spatial.layout import mutual_neighbours, project, upright
-from loci.spatial.tsne import tsne
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.spatial.hdbscan import hdbscan
+from loci.toolsets.memory.spatial.layout import mutual_neighbours, project, upright
+from loci.toolsets.memory.spatial.tsne import tsne
 from tests.cli_runner import run_loci
 from tests.unit.test_regions import TOPICS, remember_topics
 

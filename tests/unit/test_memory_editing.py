@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from loci.app import App, build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
-from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
 from loci.storage.memory_pages import Shown
+from loci.toolsets.memory.models import MemoryDraft
 from tests.engines import ENGINES
 from tests.postgres import fresh_database
 

@@ -14,9 +14,9 @@ from loci.errors import (
     NotFoundError,
     StorageUnavailableError,
 )
-from loci.memory.models import MemoryDraft, SequenceDraft
-from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
+from loci.toolsets.memory.models import MemoryDraft, SequenceDraft
+from loci.toolsets.memory.transfer import ImportOptions
 
 FACTS = [
     ("The user prefers dark mode and vim keybindings", ["prefs"], 0.8, "default"),

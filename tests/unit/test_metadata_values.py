@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from loci.search.filters import compile_filter
+from loci.engine.search.filters import compile_filter
 from loci.storage.metadata_values import NULL, ValueCodes, metadata_path
 
 #: What json_extract can give: NULL, integers, reals, texts (JSON objects and arrays as text).

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from loci.app import App, build_app
-from loci.conversations.messages import ChatMessage
 from loci.database_url import masked
 from loci.errors import ConflictError, StorageUnavailableError
-from loci.memory.models import MemoryDraft
 from loci.settings import load_settings
+from loci.toolsets.memory.conversations.messages import ChatMessage
+from loci.toolsets.memory.models import MemoryDraft
 from tests.cli_runner import run_loci
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")

@@ -7,7 +7,7 @@ import pytest
 
 from loci.access.grant import Grant
 from loci.errors import ForbiddenError
-from loci.mcp.namespace_scope import NamespaceScope, Reach, chosen
+from loci.faces.mcp.namespace_scope import NamespaceScope, Reach, chosen
 
 
 @pytest.fixture

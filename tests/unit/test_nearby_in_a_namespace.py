@@ -7,7 +7,7 @@ import pytest
 
 from loci.app import App
 from loci.errors import NotFoundError
-from loci.memory.models import MemoryDraft
+from loci.toolsets.memory.models import MemoryDraft
 
 
 def stored(app: App) -> dict[str, list[str]]:

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from loci.app import App, build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.memory.models import MemoryDraft
-from loci.memory.transfer import ImportOptions
-from loci.search import passage_spans as passages
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.search import passage_spans as passages
 from loci.settings import load_settings
 from loci.storage.passages import PassageIndex
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.transfer import ImportOptions
 from tests.engines import ENGINES
 from tests.postgres import fresh_database
 from tests.prose import made_sentences

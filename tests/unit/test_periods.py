@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 import pytest
 
 from loci.app import App
-from loci.conversations.messages import parse_messages
+from loci.engine.search import when
+from loci.engine.search.filters import compile_filter
 from loci.errors import InvalidInputError
-from loci.memory.models import MemoryDraft
-from loci.search import when
-from loci.search.filters import compile_filter
 from loci.storage import timeline
 from loci.storage.timeline import Span
+from loci.toolsets.memory.conversations.messages import parse_messages
+from loci.toolsets.memory.models import MemoryDraft
 
 
 def chat(namespace: str, months: range, day: int = 15) -> list[dict[str, str]]:

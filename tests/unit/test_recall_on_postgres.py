@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from loci.app import App, build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.search import pipeline
 from loci.errors import ModelMismatchError, NotFoundError
-from loci.memory.models import MemoryDraft
-from loci.search import pipeline
 from loci.settings import load_settings
+from loci.toolsets.memory.models import MemoryDraft
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from loci.app import App
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import InvalidInputError, NotFoundError
-from loci.memory.models import MemoryDraft
-from loci.spatial.clustering import cluster
-from loci.spatial.levels import HANDFUL, level
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.spatial.clustering import cluster
+from loci.toolsets.memory.spatial.levels import HANDFUL, level
 from tests.prose import made_sentences
 
 #: One small subject beside a large body of prose: density finds two regions only.

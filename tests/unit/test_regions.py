@@ -9,8 +9,8 @@ import pytest
 
 from loci.app import App
 from loci.errors import InvalidInputError, NotFoundError
-from loci.memory.models import MemoryDraft
-from loci.spatial.clustering import cluster
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.spatial.clustering import cluster
 from tests.cli_runner import run_loci
 
 TOPICS = {

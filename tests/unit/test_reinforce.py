@@ -6,7 +6,7 @@ import pytest
 
 from loci.app import App
 from loci.errors import InvalidInputError, NotFoundError
-from loci.memory.models import MemoryDraft
+from loci.toolsets.memory.models import MemoryDraft
 from tests.cli_runner import run_loci
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from loci.app import SCHEMAS
+from loci.app import schemas
 from loci.errors import StorageUnavailableError
 from loci.storage.memory_schema import MEMORY_SCHEMA
 from loci.storage.schema import LEGACY_LAST, OWNED_VERSIONS, Schema, run_script
@@ -20,7 +20,7 @@ def legacy_scripts(version: int) -> list[str]:
     """The migrations a store at `version` of the single list had run, in their order."""
     steps = sorted(
         (position, schema.migrations[index])
-        for schema in SCHEMAS
+        for schema in schemas()
         for index, position in enumerate(schema.legacy)
         if position <= version
     )
@@ -44,7 +44,7 @@ def tables(path: Path) -> list[tuple[str, str, str]]:
     return [(kind, name, " ".join((sql or "").split())) for kind, name, sql in rows]
 
 
-def opened(path: Path, schemas: tuple[Schema, ...] = SCHEMAS) -> dict[str, int]:
+def opened(path: Path, schemas: tuple[Schema, ...] = schemas()) -> dict[str, int]:
     db = SqliteDatabase(path, schemas=schemas)
     try:
         assert db.schema_version() == OWNED_VERSIONS
@@ -55,7 +55,7 @@ def opened(path: Path, schemas: tuple[Schema, ...] = SCHEMAS) -> dict[str, int]:
 
 def test_every_legacy_version_ends_with_the_tables_of_a_new_store(tmp_path: Path) -> None:
     fresh = tmp_path / "new.db"
-    everything = {schema.owner: len(schema.migrations) for schema in SCHEMAS}
+    everything = {schema.owner: len(schema.migrations) for schema in schemas()}
     assert opened(fresh) == everything
     for version in range(1, LEGACY_LAST + 1):
         old = tmp_path / f"v{version}.db"
@@ -69,7 +69,7 @@ def test_an_owner_registered_later_gets_its_tables_once(tmp_path: Path) -> None:
         path = tmp_path / f"v{version}.db"
         legacy_store(path, version)
         assert set(opened(path, (MEMORY_SCHEMA,))) == {"memory"}
-        assert opened(path) == {schema.owner: len(schema.migrations) for schema in SCHEMAS}
+        assert opened(path) == {schema.owner: len(schema.migrations) for schema in schemas()}
         assert tables(path) == tables(tmp_path / "v0.db")
 
 
@@ -81,17 +81,17 @@ def test_a_store_a_newer_loci_wrote_is_refused_and_left_alone(tmp_path: Path) ->
         conn.commit()
     before = tables(path)
     with pytest.raises(StorageUnavailableError, match="newer loci"):
-        SqliteDatabase(path, schemas=SCHEMAS)
+        SqliteDatabase(path, schemas=schemas())
     with closing(sqlite3.connect(path)) as conn:
         conn.execute(f"PRAGMA user_version = {OWNED_VERSIONS + 1}")
     with pytest.raises(StorageUnavailableError, match="newer loci"):
-        SqliteDatabase(path, schemas=SCHEMAS)
+        SqliteDatabase(path, schemas=schemas())
     assert tables(path) == before
 
 
 def test_storage_owns_no_toolset_table() -> None:
     memory_sql = " ".join(MEMORY_SCHEMA.migrations)
-    for other in SCHEMAS:
+    for other in schemas():
         if other is not MEMORY_SCHEMA:
             for script in other.migrations:
                 for name in _created(script):

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from loci.app import App, build_app
-from loci.conversations.messages import parse_messages
-from loci.embedding.onnx_minilm import OnnxMiniLM
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import ConflictError, InvalidInputError
-from loci.memory.models import MemoryDraft, SequenceDraft
-from loci.memory.transfer import ImportOptions
 from loci.settings import load_settings
 from loci.storage.sqlite import SqliteDatabase
+from loci.toolsets.memory.conversations.messages import parse_messages
+from loci.toolsets.memory.models import MemoryDraft, SequenceDraft
+from loci.toolsets.memory.transfer import ImportOptions
 
 RELEASE_STORE = Path(__file__).parents[1] / "fixtures" / "release-0.1-store.db"
 
@@ -268,8 +268,8 @@ def test_importing_an_export_again_keeps_every_copy_in_its_sequence(app: App) ->
 
 
 def test_doctor_names_documents_out_of_step_and_reindex_repairs_them(app: App) -> None:
-    from loci.cli.admin import diagnose
-    from loci.cli.output import CliState
+    from loci.faces.cli.admin import diagnose
+    from loci.faces.cli.output import CliState
 
     app.conversations.remember_conversation(parse_messages(chat(GARDEN, BAND)), "home", "c1")
     with app.engine.db.locked() as conn:  # damage the derived table behind loci's back

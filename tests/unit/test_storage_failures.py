@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from loci.app import App, build_app
-from loci.cli.admin import diagnose
-from loci.cli.output import CliState
 from loci.errors import NotFoundError, StorageUnavailableError
-from loci.memory.models import MemoryDraft
+from loci.faces.cli.admin import diagnose
+from loci.faces.cli.output import CliState
 from loci.settings import load_settings
+from loci.toolsets.memory.models import MemoryDraft
 from tests.conftest import damage_table
 
 FACTS = [

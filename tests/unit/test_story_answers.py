@@ -4,7 +4,7 @@ boundaries, a few hundred characters at most."""
 from __future__ import annotations
 
 from loci.storage.fts_terms import Tokenizer
-from loci.story.answers import ANSWER_CHARS, answer_spans
+from loci.toolsets.story.answers import ANSWER_CHARS, answer_spans
 
 FILLER = (
     "The rain came in from the sea and the lamps were lit early along the harbour wall. "

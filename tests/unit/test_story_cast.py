@@ -3,9 +3,9 @@ cues of each name's mentions are given as counts, as the story tables keep them)
 
 from __future__ import annotations
 
-from loci.story import cast, corrections
-from loci.story.kinds import Votes
-from loci.story.reading import WordCase
+from loci.toolsets.story import cast, corrections
+from loci.toolsets.story.kinds import Votes
+from loci.toolsets.story.reading import WordCase
 
 
 def person(mentions: int, sex: str | None = None, **cues: int) -> Votes:
@@ -168,8 +168,8 @@ def test_a_single_word_goes_to_the_person_who_carries_it_far_more_than_anyone_el
 
 
 def test_a_name_looked_up_goes_to_the_person_it_fits_never_to_a_conflicting_one() -> None:
-    from loci.story.entity import Entity, Seen
-    from loci.story.lookup import find
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.lookup import find
 
     def entity(number: int, name: str, aliases: list[str], mentions: int) -> Entity:
         return Entity(number, name, "character", mentions, Seen(0, ""), [], aliases, [number])

@@ -7,8 +7,8 @@ import pytest
 
 from loci.app import App
 from loci.errors import NotFoundError
-from loci.story.curation import correct, listing, undo
-from loci.story.lookup import character
+from loci.toolsets.story.curation import correct, listing, undo
+from loci.toolsets.story.lookup import character
 
 EARLY = [
     "Captain Hawkes stood at the rail of the Gull. Captain Hawkes said nothing.",

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from loci.errors import InvalidInputError
-from loci.story import gutenberg
-from loci.story.manuscript import book, interactions, read_text
 from loci.tokens import BpeCounter
+from loci.toolsets.story import gutenberg
+from loci.toolsets.story.manuscript import book, interactions, read_text
 from tests.storytext import filler
 
 BOOK = "Chapter 1\n\nIt was a dark night.\n\nThe end."

@@ -8,8 +8,8 @@ import pytest
 
 from loci.app import App
 from loci.errors import NotFoundError
-from loci.story.curation import correct
-from loci.story.lookup import character
+from loci.toolsets.story.curation import correct
+from loci.toolsets.story.lookup import character
 
 HARBOUR = (
     'Tobias Reed mended the nets, and Tobias Reed laughed. "Tide," said Pim, and Pim '

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loci.story.names import parse, same_given, short_form
+from loci.toolsets.story.names import parse, same_given, short_form
 
 
 def test_a_title_a_given_name_and_a_surname_are_told_apart() -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from loci.story import sentences
-from loci.story.ingest import excerpt
-from loci.story.mentions import Extractor, Mention, cleaned, with_given_name, with_sexes
-from loci.story.reading import pairs, word_cases
+from loci.toolsets.story import sentences
+from loci.toolsets.story.ingest import excerpt
+from loci.toolsets.story.mentions import Extractor, Mention, cleaned, with_given_name, with_sexes
+from loci.toolsets.story.reading import pairs, word_cases
 
 
 def test_a_sentence_never_ends_at_a_title_or_an_initial_nor_inside_dialogue() -> None:

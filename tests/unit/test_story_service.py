@@ -6,7 +6,7 @@ import pytest
 
 from loci.app import App
 from loci.errors import InvalidInputError, NotFoundError
-from loci.story import store
+from loci.toolsets.story import store
 from tests.storytext import filler
 
 SMALL = {"max_tokens": 1000, "chunk_size": 200}
@@ -86,7 +86,7 @@ def test_characters_are_confirmed_after_repeated_mentions_and_pronouns_never(app
         "Mira Voss laughed. Tobias Reed waved once from the pier.",
     )
     characters = app.story.stats("cast").characters
-    from loci.story.lookup import character, entities_of
+    from loci.toolsets.story.lookup import character, entities_of
 
     names = [e.name for e in entities_of(app.story, "cast")]
     assert names == ["Mira Voss"] and characters == 1
@@ -140,7 +140,7 @@ def test_only_clear_threads_are_detected_once_each_and_never_credited_to_a_place
         "Mira Voss's vow: find the stolen compass",
     ]
     # Whatever NER made of the abbey, once the cast knows it for a place it credits no thread.
-    from loci.story.curation import correct
+    from loci.toolsets.story.curation import correct
 
     correct(app.story, "plots", "kind", "Greystone Abbey", "place")
     assert sorted(t.name for t in app.story.plot_threads("plots").active) == [
@@ -159,7 +159,7 @@ def test_two_processes_writing_one_story_keep_it_whole(app: App, second_app: App
     chunks, window, found = archive_and_window(app, "shared")
     assert "".join(c.content for c in chunks) + window == story
     assert found.interactions == 16 and app.story.stats("shared").reliefs >= 2
-    from loci.story.lookup import search
+    from loci.toolsets.story.lookup import search
 
     # Each process sees the passages the other wrote.
     hits = search(app.story, "shared", "Part 15", max_results=3).hits
@@ -173,7 +173,7 @@ def test_search_by_entity_type_keeps_passages_naming_one(app: App) -> None:
     app.story.continue_story(
         "kinds", "", "Mira Voss laughed. Mira Voss counted the fog-bound ships."
     )
-    from loci.story.lookup import search
+    from loci.toolsets.story.lookup import search
 
     places = search(app.story, "kinds", "fog", entity_type="place").hits
     people = search(app.story, "kinds", "fog", entity_type="character").hits

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from loci.app import App
-from loci.story.curation import correct, undo
-from loci.story.lookup import character
-from loci.story.suggestions import suggest
+from loci.toolsets.story.curation import correct, undo
+from loci.toolsets.story.lookup import character
+from loci.toolsets.story.suggestions import suggest
 
 VOYAGE = [
     "Captain Hawkes stood at the rail of the Gull. Captain Hawkes said nothing to anyone.",
@@ -44,7 +44,7 @@ def test_an_epithet_of_the_storys_one_captain_is_suggested_and_accepted_in_one_s
 
 
 def names_of(app: App, session: str) -> list[set[str]]:
-    from loci.story import store
+    from loci.toolsets.story import store
 
     with app.db.snapshot() as conn:
         found = store.session(conn, session)

@@ -6,8 +6,8 @@ from itertools import pairwise
 
 import pytest
 
-from loci.story.valve import paragraph_spans, plan_relief, units
 from loci.tokens import BpeCounter
+from loci.toolsets.story.valve import paragraph_spans, plan_relief, units
 from tests.storytext import filler
 
 COUNTER = BpeCounter()

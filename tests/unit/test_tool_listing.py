@@ -10,8 +10,8 @@ import anyio
 import pytest
 from mcp.types import Tool
 
-from loci.mcp.server import LociServer, build_server
-from loci.mcp.tool_listing import ToolListing, _source_stats
+from loci.faces.mcp.server import LociServer, build_server
+from loci.faces.mcp.tool_listing import ToolListing, _source_stats
 from loci.settings import Settings
 
 

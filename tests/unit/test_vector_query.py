@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from loci.app import App
-from loci.conversations.messages import parse_messages
-from loci.memory.models import MemoryDraft
-from loci.search.query_words import vector_query
-from loci.sequences.speakers import Speakers
+from loci.engine.search.query_words import vector_query
+from loci.engine.sequences.speakers import Speakers
+from loci.toolsets.memory.conversations.messages import parse_messages
+from loci.toolsets.memory.models import MemoryDraft
 
 SPEAKERS = Speakers.of(["Ana", "Ben", "Anabel", "Dr. Okafor"])
 

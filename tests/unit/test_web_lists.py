@@ -15,11 +15,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from loci.app import App, build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.http.app import build_http_app
-from loci.http.token import BearerToken
-from loci.memory.models import MemoryDraft
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.http.app import build_http_app
+from loci.faces.http.token import BearerToken
 from loci.settings import load_settings
+from loci.toolsets.memory.models import MemoryDraft
 from tests.unit.test_web_view import ORIGIN, form_token
 
 METADATA = {"city": "café", "place": "城市", "show": "Tom & Jerry's"}

@@ -13,12 +13,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.http.app import build_http_app
-from loci.http.token import BearerToken
-from loci.memory.models import MemoryDraft
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.http.app import build_http_app
+from loci.faces.http.token import BearerToken
 from loci.settings import load_settings
-from loci.web.map_drawing import color_distance
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.memory.spatial.map_drawing import color_distance
 from tests.topics import TOPICS
 from tests.unit.test_web_view import ORIGIN
 

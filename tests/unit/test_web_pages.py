@@ -13,9 +13,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.http.app import build_http_app
-from loci.http.token import BearerToken
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.http.app import build_http_app
+from loci.faces.http.token import BearerToken
 from loci.settings import load_settings
 
 ORIGIN = "http://127.0.0.1:8765"

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.http.token import BearerToken
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.http.token import BearerToken
+from loci.faces.web.security import host_matches
 from loci.settings import load_settings
-from loci.web.security import host_matches
 from tests.unit.test_web_view import ORIGIN, Store, form_token
 
 EVIL_HOST = "127.0.0.1:8765.evil.example"

@@ -14,13 +14,13 @@ import pytest
 from starlette.testclient import TestClient
 
 from loci.app import build_app
-from loci.embedding.onnx_minilm import OnnxMiniLM
-from loci.http.app import build_http_app
-from loci.http.guard import Guard
-from loci.http.token import BearerToken
-from loci.memory.models import MemoryDraft
+from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.faces.http.app import build_http_app
+from loci.faces.http.guard import Guard
+from loci.faces.http.token import BearerToken
+from loci.faces.web.sessions import cookie_name
 from loci.settings import load_settings
-from loci.web.sessions import cookie_name
+from loci.toolsets.memory.models import MemoryDraft
 
 ORIGIN = "http://127.0.0.1:8765"
 COOKIE = cookie_name(8765)  # the session cookie of a view reached on ORIGIN's port

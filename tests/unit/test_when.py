@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from loci.search.when import (
+from loci.engine.search.when import (
     EARLY,
     LATE,
     Period,

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from loci import fields
 from loci.access.grant import Grant
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
-from loci.settings import KNOWN_TOOLSETS
+from loci.settings import known_toolsets
 from loci.storage.db import CONSTRAINT_ERRORS, Database
 from loci.timeutil import format_time
 
@@ -67,10 +67,11 @@ class AccessTokens:
                 field="name",
             )
         chosen = None if toolsets is None else sorted(set(toolsets))
-        unknown = sorted(set(chosen or ()) - set(KNOWN_TOOLSETS))
+        known = known_toolsets()
+        unknown = sorted(set(chosen or ()) - set(known))
         if unknown or chosen == []:
             raise InvalidInputError(
-                f"toolsets must be some of {', '.join(KNOWN_TOOLSETS)}; got {toolsets}",
+                f"toolsets must be some of {', '.join(known)}; got {toolsets}",
                 field="toolsets",
             )
         spaces = None if namespaces is None else sorted(set(namespaces))

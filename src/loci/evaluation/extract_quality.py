@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from loci.embedding import Embedder
+from loci.engine.embedding import Embedder
 from loci.errors import InvalidInputError
 from loci.evaluation.locomo import SESSION_KEY, normalise_evidence
 from loci.settings import Settings

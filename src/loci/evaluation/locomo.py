@@ -15,9 +15,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from loci.conversations.messages import ChatMessage, parse_message
 from loci.errors import InvalidInputError
 from loci.timeutil import format_time
+from loci.toolsets.memory.conversations.messages import ChatMessage, parse_message
 
 SESSION_KEY = re.compile(r"^session_(\d+)\Z")
 DIA_ID = re.compile(r"^D(\d+):(\d+)\Z")

@@ -13,15 +13,15 @@ from typing import Any
 from pydantic import SecretStr
 
 from loci.app import App, build_app
-from loci.conversations.importer import memory_text
-from loci.conversations.messages import ChatMessage
-from loci.embedding import Embedder
+from loci.engine.embedding import Embedder
+from loci.engine.search import pipeline
 from loci.errors import InvalidInputError
 from loci.evaluation import locomo
 from loci.evaluation.metrics import Scoreboard
-from loci.memory.models import MemoryDraft
-from loci.search import pipeline
 from loci.settings import Settings
+from loci.toolsets.memory.conversations.importer import memory_text
+from loci.toolsets.memory.conversations.messages import ChatMessage
+from loci.toolsets.memory.models import MemoryDraft
 
 NAMESPACE = "conversation"
 #: The modes every run reports: the default ranking and its two parts on their own.

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from loci.app import App, build_app
-from loci.embedding import Embedder
+from loci.engine.embedding import Embedder
 from loci.errors import InvalidInputError
 from loci.evaluation import cast
-from loci.memory.models import MemoryDraft
 from loci.settings import Settings
-from loci.story import assembly, lookup, manuscript, store
-from loci.story.entity import Entity
+from loci.toolsets.memory.models import MemoryDraft
+from loci.toolsets.story import assembly, lookup, manuscript, store
+from loci.toolsets.story.entity import Entity
 
 SESSION = "eval"
 BASELINE_NAMESPACE = "story-baseline"

@@ -9,9 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from loci.app import SCHEMAS
-from loci.checkpoints.blob_table import TableBlobs
-from loci.checkpoints.blobs import BlobStore, check_digest
+from loci.app import schemas
 from loci.database_url import masked
 from loci.errors import CheckpointCorruptedError, StorageUnavailableError
 from loci.migration.move import Source, Target
@@ -19,7 +17,9 @@ from loci.storage import schema
 from loci.storage import sequence_documents as documents
 from loci.storage.postgres import require_driver
 from loci.storage.sqlite import SqliteDatabase
-from loci.story.passage_keywords import FtsPassageKeywords, PostgresPassageKeywords
+from loci.toolsets.checkpoints.blob_table import TableBlobs
+from loci.toolsets.checkpoints.blobs import BlobStore, check_digest
+from loci.toolsets.story.passage_keywords import FtsPassageKeywords, PostgresPassageKeywords
 
 
 @contextmanager
@@ -30,7 +30,7 @@ def folder_source(home: Path) -> Iterator[Source]:
         raise StorageUnavailableError(f"there is no store in {home}", path=str(path))
     conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
     try:
-        if not schema.is_current(conn, SCHEMAS):
+        if not schema.is_current(conn, schemas()):
             raise StorageUnavailableError(
                 f"the store in {home} was written by an older loci: run `loci --home {home} "
                 "doctor` once to bring its tables up to date, then migrate",
@@ -72,7 +72,7 @@ def database_target(url: str) -> Iterator[Target]:
     postings = KeywordPostings(MEMORY_CORPORA)
     keywords = PgKeywords(postings)
     db = PostgresDatabase(
-        url, schemas=SCHEMAS, before_commit=(keywords.refresh_sequences, postings.refresh_stale)
+        url, schemas=schemas(), before_commit=(keywords.refresh_sequences, postings.refresh_stale)
     )
     try:
         yield Target(db, TableBlobs(db).put, PostgresPassageKeywords(postings).add)
@@ -83,7 +83,9 @@ def database_target(url: str) -> Iterator[Target]:
 @contextmanager
 def folder_target(home: Path) -> Iterator[Target]:
     """The data folder `home`'s store (made if new), as a target."""
-    db = SqliteDatabase(home / "loci.db", schemas=SCHEMAS, before_commit=(documents.refresh_stale,))
+    db = SqliteDatabase(
+        home / "loci.db", schemas=schemas(), before_commit=(documents.refresh_stale,)
+    )
     try:
         blobs = BlobStore(home / "checkpoints" / "blobs", root=home)
         yield Target(db, blobs.put, FtsPassageKeywords().add)

@@ -1,1 +1,2 @@
-"""Storage: the SQLite system of record and the derived vector index."""
+"""Storage: the databases (SQLite, the system of record, or PostgreSQL for teams), the
+memory tables and the indexes derived from them."""

@@ -18,7 +18,7 @@ from loci.errors import StorageUnavailableError
 ADVICE = {
     sqlite3.SQLITE_CORRUPT: (
         "the database {path} is damaged ({reason}); `loci doctor` shows how far, and the "
-        "Troubleshooting section of loci's README how to restore a backup"
+        "Troubleshooting section of docs/configuration.md how to restore a backup"
     ),
     sqlite3.SQLITE_FULL: "the disk holding {path} is full ({reason}); free some space, try again",
     sqlite3.SQLITE_IOERR: "the database {path} could not be read or written ({reason})",

@@ -2,7 +2,7 @@
 SQLite judges them.
 
 A recall filter on ``metadata.<key>`` compiles to ``json_extract(m.metadata, '$."key"') op ?``
-(see `loci.search.filters`). SQLite has no index for that: it reads every row, embedding
+(see `loci.engine.search.filters`). SQLite has no index for that: it reads every row, embedding
 included. The facets mirror (`loci.storage.facets`) keeps, for each key a
 filter has tested, one small code per memory; a code stands for one distinct value, and a
 condition is judged once per distinct value, then looked up by code.

@@ -1,0 +1,1 @@
+"""The engine: embedding text, finding memories (search) and ordering them (sequences)."""

@@ -1,0 +1,80 @@
+"""The `loci` entry point. `loci serve` with no options starts the MCP server without loading the
+command-line machinery (click and every command group): MCP clients start it for each window,
+and this keeps its cold start close to a bare MCP server's."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from loci.faces.http.guard import Guard
+    from loci.settings import Settings
+
+WAITING = (
+    "loci is waiting for an MCP client on standard input (data folder {home}); MCP clients "
+    "start `loci serve` themselves: `loci config claude|claude-code|cursor|vscode` prints "
+    "what to add to yours. Ctrl-C stops it.\n"
+)
+
+SERVING = (
+    "loci serves MCP at http://{s.http_host}:{s.http_port}/mcp (store {s.database_shown}; {auth}; "
+    "health: /healthz; web view: /ui). `loci config cursor --http` prints a client snippet. "
+    "Ctrl-C stops it.\n"
+)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    if sys.argv[1:] == ["serve"]:
+        serve_stdio(None, None)
+        return
+    from loci.faces.cli.main import main as command_line
+
+    command_line()
+
+
+def serve_stdio(config: Path | None, home: Path | None, database: str | None = None) -> None:
+    """Serve MCP over stdio; a loci error (bad settings, say) exits with its code."""
+    from loci.errors import LociError
+    from loci.settings import load_settings
+
+    overrides = {"home": home, "database_url": database}
+    try:
+        settings = load_settings(config, **{k: v for k, v in overrides.items() if v is not None})
+        if sys.stdin.isatty():  # started by hand: say why nothing seems to happen
+            sys.stderr.write(WAITING.format(home=settings.home))
+        from loci.faces.mcp.server import build_server
+
+        build_server(settings).run("stdio")
+    except LociError as exc:
+        sys.stderr.write(f"error ({exc.code}): {exc.message}\n")
+        sys.exit(exc.exit_code)
+
+
+def serve_over_http(
+    config: Path | None,
+    home: Path | None,
+    host: str | None,
+    port: int | None,
+    database: str | None = None,
+    listening: Callable[[Guard, Settings], object] | None = None,
+) -> None:
+    """Serve MCP (and the web view) over streamable HTTP; a loci error (bad settings, say)
+    exits with its code. `listening` is called once the server accepts connections."""
+    from loci.errors import LociError
+    from loci.settings import load_settings
+
+    overrides = {"home": home, "http_host": host, "http_port": port, "database_url": database}
+    try:
+        settings = load_settings(config, **{k: v for k, v in overrides.items() if v is not None})
+        from loci.faces.http.serve import serve_http
+
+        auth = "bearer token: `loci token show`" if settings.http_auth == "token" else "no token"
+        started = lambda: sys.stderr.write(SERVING.format(s=settings, auth=auth))  # noqa: E731
+        serve_http(settings, started, listening)
+    except LociError as exc:
+        sys.stderr.write(f"error ({exc.code}): {exc.message}\n")
+        sys.exit(exc.exit_code)

@@ -1,1 +1,0 @@
-"""Keeping memory healthy: reinforce (and, with issue 34, consolidate, decay, extract)."""

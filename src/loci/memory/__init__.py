@@ -1,1 +1,0 @@
-"""The memory toolset's services: remember, recall, navigate, forget, transfer."""

@@ -1,1 +1,0 @@
-"""The story toolset: a virtual infinite context for long writing sessions."""

@@ -1,0 +1,15 @@
+"""The checkpoints toolset: workflow checkpoints, classified, compressed, optionally
+encrypted, within quotas."""
+
+from loci.toolsets.toolset import Toolset
+
+TOOLSET = Toolset(
+    name="checkpoints",
+    summary="workflow checkpoints: classified, compressed, optionally encrypted, with quotas",
+    schema="loci.toolsets.checkpoints.schema:CHECKPOINT_SCHEMA",
+    mcp=("loci.toolsets.checkpoints.prompts", "loci.toolsets.checkpoints.tools"),
+    commands=("loci.toolsets.checkpoints.commands",),
+    doctor="loci.toolsets.checkpoints.commands:doctor",
+    pages=("loci.toolsets.checkpoints.pages",),
+    orphans="loci.toolsets.checkpoints.orphans:orphaned_files",
+)

@@ -1,0 +1,15 @@
+"""The context toolset: per-project context files checked against templates, with
+correction guidance when a document does not fit."""
+
+from loci.toolsets.toolset import Toolset
+
+TOOLSET = Toolset(
+    name="context",
+    summary="project context files validated against templates, with correction guidance",
+    schema="loci.toolsets.context.schema:CONTEXT_SCHEMA",
+    mcp=("loci.toolsets.context.prompts", "loci.toolsets.context.tools"),
+    commands=("loci.toolsets.context.commands",),
+    doctor="loci.toolsets.context.commands:doctor",
+    pages=("loci.toolsets.context.pages",),
+    orphans="loci.toolsets.context.orphans:orphaned_files",
+)

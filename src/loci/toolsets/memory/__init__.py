@@ -1,0 +1,27 @@
+"""The memory toolset: remember, recall, navigate (journeys, wandering, regions, the map),
+conversations, and keeping memory healthy (reinforce, decay, consolidate, extract)."""
+
+from loci.toolsets.toolset import Toolset
+
+TOOLSET = Toolset(
+    name="memory",
+    summary="semantic memory: remember, recall (meaning + keywords), navigate, keep healthy",
+    mcp=(
+        "loci.toolsets.memory.prompts",
+        "loci.toolsets.memory.tools",
+        "loci.toolsets.memory.conversations.tools",
+        "loci.toolsets.memory.spatial.tools",
+        "loci.toolsets.memory.lifecycle.tools",
+    ),
+    commands=(
+        "loci.toolsets.memory.commands",
+        "loci.toolsets.memory.spatial.commands",
+        "loci.toolsets.memory.conversations.commands",
+        "loci.toolsets.memory.lifecycle.commands",
+    ),
+    pages=(
+        "loci.toolsets.memory.pages",
+        "loci.toolsets.memory.spatial.map_page",
+        "loci.toolsets.memory.transfer_pages",
+    ),
+)

@@ -1,0 +1,392 @@
+"""Who is who: the names a story met, gathered into people as a careful reader would.
+
+Resolution is a pure function of what the story has read (each name's mentions and cues, how
+it writes each word, which names met in one sentence), so any process computes the same cast;
+the writer's corrections are applied over it (`loci.toolsets.story.corrections`).
+
+People are built from the most telling names: full names first ("Mr. Dan Cody" and "Dan
+Cody"), then single words ("Jo", which bring the pronouns that say a full name's sex), then
+titled names ("Mr. Darcy" to Fitzwilliam Darcy). A name joins a person only on evidence:
+
+- it restates another in apposition ("Teddy, or Mr. Theodore Laurence");
+- its words are that person's: the same surname, the same given name, its nickname (Meg and
+  Margaret), its initial, a pet form ("Laurie" for Laurence);
+- nothing conflicts: two surnames, two given names, a man's and a woman's title or pronouns,
+  a title of rank and a plain one, "Mrs." and "Miss" of one family, or the two names meeting
+  in sentences of the narration (two people, not one);
+- everyone who carries the name and could be it is one person ("Mrs. Bennet" fits neither
+  Jane nor Elizabeth Bennet, since both could be her). A single word goes to the one who
+  carries it far more often than anyone else ("Hannah" to the Hannah of every chapter, not
+  the Hannah named once), else it stays apart: a reader would not guess either.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from loci.toolsets.story import kinds, names
+from loci.toolsets.story.kinds import Kind, Votes
+from loci.toolsets.story.people import RANKS, Person, names_conflict, shares_a_name
+from loci.toolsets.story.reading import WordCase
+
+#: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
+#: more) are two people.
+APART_SENTENCES = 2
+APART_SHARE = 0.1
+SAME_NAME_APART = 3
+#: A single word fitting several people goes to one mentioned this many times as often as
+#: the next, and at least DOMINANT_LEAST times.
+DOMINANCE = 4
+DOMINANT_LEAST = 3
+PASSES = 4
+#: A name not known to be a person's takes others in only when met this often (one stray
+#: mention, "Camp Laurence", would make every Laurie ambiguous).
+UNSURE_HOST_LEAST = 3
+#: Share of the uses of a given name that must agree on a sex for the name to have it.
+NAME_SEX_SHARE = 0.75
+#: The order names look for their person: full names, single words, titled names.
+LEVELS = (2, 0, 1)
+
+
+@dataclass(frozen=True)
+class Surface:
+    """A name as the story wrote it, with the cues of its mentions."""
+
+    id: int
+    written: str
+    votes: Votes
+
+    @property
+    def count(self) -> int:
+        """How often the story wrote it."""
+        return self.votes.mentions
+
+
+@dataclass(frozen=True)
+class Together:
+    """How often two names met in one sentence: apart, and restating one another."""
+
+    sentence: int = 0
+    apposition: int = 0
+
+
+@dataclass
+class Evidence:
+    """What tells people apart beyond their names: the names that met in sentences, those
+    that restated one another, the words the story uses as given names, and each name's
+    words."""
+
+    apart: dict[int, dict[int, int]] = field(default_factory=dict)
+    restated: list[tuple[int, int, int]] = field(default_factory=list)
+    given_words: frozenset[str] = frozenset()
+    words_of: dict[int, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def read(
+        cls,
+        together: Mapping[tuple[int, int], Together],
+        given_words: Iterable[str],
+        words_of: Mapping[int, Iterable[str]],
+    ) -> Evidence:
+        """The evidence of the story's meetings of names (`words_of`: each name's words)."""
+        evidence = cls(
+            given_words=frozenset(given_words),
+            words_of={i: frozenset(words) for i, words in words_of.items()},
+        )
+        for (a, b), met in together.items():
+            if met.sentence:
+                evidence.apart.setdefault(a, {})[b] = met.sentence
+                evidence.apart.setdefault(b, {})[a] = met.sentence
+            if met.apposition:
+                evidence.restated.append((met.apposition, a, b))
+        evidence.restated.sort(key=lambda r: (-r[0], r[1], r[2]))
+        return evidence
+
+    def seen_apart(self, a: Person, b: Person) -> bool:
+        """Whether the two met in sentences often enough to be two people: their different
+        names ("De Lacey" and Felix), or, three times as often, two forms of one name ("Mr.
+        Stubb" and "Stubb", which a speaker and the narration may use side by side)."""
+        others = set(b.members)
+        different = alike = 0
+        for member in a.members:
+            for other, count in self.apart.get(member, {}).items():
+                if other not in others:
+                    continue
+                if self.words_of.get(member, frozenset()) & self.words_of.get(other, frozenset()):
+                    alike += count
+                else:
+                    different += count
+        least = min(a.count, b.count)
+        return different >= max(APART_SENTENCES, APART_SHARE * least) or alike >= max(
+            APART_SENTENCES, SAME_NAME_APART * APART_SHARE * least
+        )
+
+    def conflict(self, a: Person, b: Person) -> bool:
+        """Whether `a` and `b` are two people."""
+        return names_conflict(a, b, self.given_words) or self.seen_apart(a, b)
+
+
+def gather(
+    surfaces: Sequence[Surface],
+    cases: Mapping[str, WordCase],
+    together: Mapping[tuple[int, int], Together],
+    alone: Iterable[int] = (),
+) -> tuple[dict[int, int], dict[int, Kind]]:
+    """Each surface's person (the id of one of its surfaces) and each surface's kind.
+    Surfaces in `alone` (split off by the writer) are never joined to anyone here."""
+    kinds_of = _surface_kinds(surfaces, cases)
+    people = _candidates(surfaces, cases, kinds_of, set(alone))
+    given_words = {w for p in people.values() for w in p.given} | {
+        w for p in people.values() for w in p.bare if names.related(w)
+    }
+    _give_name_sexes(people.values(), given_words)
+    evidence = Evidence.read(together, given_words, {i: p.words for i, p in people.items()})
+    _join_restated(people, evidence)
+    for _ in range(PASSES):
+        if not _pass(people, evidence):
+            break
+    person_of = {s.id: s.id for s in surfaces}
+    for person in people.values():
+        for member in person.members:
+            person_of[member] = person.id
+            if person.character:
+                kinds_of[member] = "character"
+    return person_of, kinds_of
+
+
+def _candidates(
+    surfaces: Sequence[Surface],
+    cases: Mapping[str, WordCase],
+    kinds_of: Mapping[int, Kind],
+    alone: set[int],
+) -> dict[int, Person]:
+    """The names that may be people's: those the cues make characters, and those whose cues
+    are too few to say what they are but whose words are a person's ("Jo March", found again
+    by the gazetteer, never labelled by NER; "Eliza", which NER takes for an organisation;
+    "Bhaer", which it takes for a place) or, for a name with no cue at all, a nickname of one;
+    unless the text sets it somewhere twice or writes it after "the"."""
+    named = {
+        s.id: Person.named(
+            s.id,
+            names.parse(
+                kinds.reduced(s.written, s.count, cases, kinds_of[s.id] in ("character", "unknown"))
+            ),
+            s.votes,
+        )
+        for s in surfaces
+        if kinds_of[s.id] != "household" and s.id not in alone
+    }
+    for i, person in named.items():
+        person.character = kinds_of[i] == "character"
+    people_words = {w for p in named.values() if p.character for w in p.words}
+    related_words = {r for w in people_words for r in names.related(w)}
+    return {
+        i: p
+        for i, p in named.items()
+        if p.character
+        or (
+            (p.words & people_words or (kinds_of[i] == "unknown" and p.words & related_words))
+            and p.votes.article == 0
+            and p.votes.place_word < 2
+        )
+    }
+
+
+def _give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> None:
+    """Give each person whose names say no sex the sex the story gives its given name
+    elsewhere: a title ("Miss Amy", "Sir James") or the pronouns of the name alone."""
+    votes: dict[str, Counter[str]] = {}
+    listed = list(people)
+    for person in listed:
+        sex = person.sex
+        if sex is not None and not person.surnames:
+            for word in (person.given | person.bare) & set(given_words):
+                votes.setdefault(word, Counter())[sex] += person.count
+    sex_of = {
+        word: counted.most_common(1)[0][0]
+        for word, counted in votes.items()
+        if counted.most_common(1)[0][1] >= NAME_SEX_SHARE * sum(counted.values())
+    }
+    for person in listed:
+        found = {sex_of[w] for w in person.given if w in sex_of}
+        if len(found) == 1:
+            person.name_sex = found.pop()
+
+
+def _surface_kinds(surfaces: Sequence[Surface], cases: Mapping[str, WordCase]) -> dict[int, Kind]:
+    family: set[str] = set()
+    for surface in surfaces:
+        name = names.parse(surface.written)
+        if surface.votes.kind(name.honorific) == "character":
+            family |= name.surnames | name.bare
+    return {s.id: kinds.surface_kind(s.written, s.votes, cases, family) for s in surfaces}
+
+
+def _join_restated(people: dict[int, Person], evidence: Evidence) -> None:
+    """Names that restate one another are one person, unless their names conflict."""
+    owner = {member: p.id for p in people.values() for member in p.members}
+    for _, a, b in evidence.restated:
+        if a not in owner or b not in owner or owner[a] == owner[b]:
+            continue
+        first, second = people[owner[a]], people[owner[b]]
+        if names_conflict(first, second, evidence.given_words):
+            continue
+        host, guest = (first, second) if _outranks(first, second) else (second, first)
+        _merge(people, host, [guest], owner)
+
+
+def _pass(people: dict[int, Person], evidence: Evidence) -> bool:
+    """One pass over the people, each joining the person it fits, if it fits one; returns
+    whether any joined."""
+    joined = False
+    owner = {member: p.id for p in people.values() for member in p.members}
+    index = _Index(people.values())
+    for level in LEVELS:
+        guests = sorted(
+            (p for p in people.values() if p.detail == level), key=lambda p: (-p.count, p.id)
+        )
+        for guest in guests:
+            if guest.id not in people:
+                continue
+            near = sorted({owner[i] for i in index.near(guest)})
+            hosts = _hosts(guest, [people[i] for i in near], evidence)
+            if hosts:
+                top = max(hosts, key=lambda p: (p.detail, p.count, -p.id))
+                _merge(people, top, [guest, *(h for h in hosts if h is not top)], owner)
+                joined = True
+    return joined
+
+
+class _Index:
+    """The people who may share a name with a guest: by word, by a word's first letters
+    (short and pet forms), by nickname, and by initial."""
+
+    def __init__(self, people: Iterable[Person]) -> None:
+        self.found: dict[str, set[int]] = {}
+        for person in people:
+            for word in person.words:
+                for entry in (word, _prefix(word), f"^{word[:1]}"):
+                    self.found.setdefault(entry, set()).add(person.id)
+
+    def near(self, guest: Person) -> set[int]:
+        """Ids of people (as first indexed) who may share a name with `guest`."""
+        near: set[int] = set()
+        for word in guest.words:
+            initials = (f"^{word}",) if len(word) == 1 else (word[:1],)
+            for entry in (word, _prefix(word), *initials, *names.related(word)):
+                near |= self.found.get(entry, set())
+        return near
+
+
+def _prefix(word: str) -> str:
+    return f"{word[: names.SHORTEST_SHORT_FORM]}*"
+
+
+def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[Person]:
+    """The people `guest` joins: all who carry its name and could be it, if they are one
+    person; of several, the one a title of rank, the word's sex or a far greater share of
+    the story's mentions singles out."""
+    carriers = [
+        host
+        for host in people
+        if host.id != guest.id
+        and _outranks(host, guest)
+        and shares_a_name(guest, host)
+        and not names_conflict(guest, host, evidence.given_words, marriage=False)
+        and not evidence.seen_apart(guest, host)
+    ]
+    # A stray name ("Camp Laurence", met once, never known for a person) makes no one
+    # ambiguous; it is a host only when nobody surer carries the name.
+    sure = [host for host in carriers if _sure(host)]
+    groups = _groups(sure or carriers, evidence)
+    if len(groups) > 1:
+        groups = _preferred(guest, groups)
+    if len(groups) != 1:
+        return []
+    chosen = groups[0]
+    by_given = bool((guest.given | guest.bare) & evidence.given_words)
+    if True in guest.married and not by_given:
+        # A married woman bears her husband's name: "Mrs. Gardiner" is not Sallie Gardiner,
+        # her daughter, nor "Mrs. Laurence" James Laurence.
+        chosen = [host for host in chosen if True in host.married]
+    return [host for host in chosen if not names_conflict(guest, host, evidence.given_words)]
+
+
+def _sure(person: Person) -> bool:
+    """Known for a person, met often, or taken for a person by NER more often than not."""
+    votes = person.votes
+    return (
+        person.character
+        or person.count >= UNSURE_HOST_LEAST
+        or 2 * votes.ner_person > votes.mentions
+    )
+
+
+def _groups(carriers: Sequence[Person], evidence: Evidence) -> list[list[Person]]:
+    """The carriers as the people they can be: each joins the first group (most mentioned
+    first) all of whose members it can be one person with, and shares a name with
+    ("Catherine" fits Kitty and Lady Catherine, who share none: two groups)."""
+    groups: list[list[Person]] = []
+    for carrier in sorted(carriers, key=lambda p: (-p.count, p.id)):
+        for group in groups:
+            if all(_one_with(carrier, member, evidence) for member in group):
+                group.append(carrier)
+                break
+        else:
+            groups.append([carrier])
+    return groups
+
+
+def _one_with(a: Person, b: Person, evidence: Evidence) -> bool:
+    return not evidence.conflict(a, b) and (shares_a_name(a, b) or shares_a_name(b, a))
+
+
+def _preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
+    """Of several people a name fits: those who bear its title of rank too ("Sir William" is
+    Sir William Lucas, not William Goulding). Of several a single word fits: those of the word's
+    own sex (by the pronouns that take it up), else the men (narration names men by surname
+    alone far more than women). Of those, one named far more often than any other ("Hannah",
+    said a hundred times, is not the Hannah named once); for a titled name, only among people
+    all named far less often than it (its fuller forms, not the family's main character)."""
+    ranked_titles = guest.titles & RANKS
+    titled = [g for g in groups if any(ranked_titles & p.titles for p in g)]
+    if titled:
+        return titled
+    if guest.detail > 0 and any(DOMINANCE * sum(p.count for p in g) > guest.count for g in groups):
+        return groups  # "Mr. Laurence" is no more Laurie for Laurie's being named more
+    if guest.detail == 0:
+        sex = guest.votes.sex()
+        if sex is not None:
+            groups = [g for g in groups if _sex_of(g) in (sex, None)]
+        else:
+            groups = [g for g in groups if _sex_of(g) == "m"] or groups
+    ranked = sorted(groups, key=lambda g: -sum(p.count for p in g))
+    if len(ranked) > 1:
+        first, second = (sum(p.count for p in g) for g in ranked[:2])
+        if first >= max(DOMINANT_LEAST, DOMINANCE * second):
+            return ranked[:1]
+    return groups
+
+
+def _sex_of(group: Sequence[Person]) -> str | None:
+    return next((p.sex for p in group if p.sex), None)
+
+
+def _outranks(host: Person, guest: Person) -> bool:
+    """Whether `guest` may join `host`: the host's names say more, or as much and it is
+    mentioned more (the earlier met on a tie)."""
+    if host.detail != guest.detail:
+        return host.detail > guest.detail
+    return (host.count, -host.id) > (guest.count, -guest.id)
+
+
+def _merge(
+    people: dict[int, Person], host: Person, guests: Sequence[Person], owner: dict[int, int]
+) -> None:
+    for guest in guests:
+        host.absorb(guest)
+        for member in guest.members:
+            owner[member] = host.id
+        del people[guest.id]

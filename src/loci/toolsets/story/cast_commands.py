@@ -1,0 +1,189 @@
+"""`loci story character` and the writer's corrections of a story's cast."""
+
+from __future__ import annotations
+
+import click
+
+from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.toolsets.story.models import CharacterInfo
+from loci.wording import counted
+
+
+def register(story: click.Group) -> None:
+    """Add the cast commands to the `story` group."""
+    for command in (
+        character_command,
+        *CORRECTIONS,
+        suggestions_command,
+        corrections_command,
+        undo_command,
+    ):
+        story.add_command(command)
+
+
+@click.command("character")
+@click.argument("session_id")
+@click.argument("name")
+@json_option
+@click.pass_obj
+def character_command(state: CliState, session_id: str, name: str, as_json: bool) -> None:
+    """Print what the story says about NAME (any name of a character or place): what
+    get_character_info gives."""
+    from loci.toolsets.story.lookup import character
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = character(app.story, session_id, name)
+        emit_json(found) if as_json else click.echo(shown(found))
+
+    run(work)
+
+
+def shown(info: CharacterInfo) -> str:
+    """A character's info as lines of text."""
+    others = [a for a in info.aliases if a != info.name]
+    lines = [
+        f"{info.name} ({info.kind}, {counted(info.mentions, 'mention')}"
+        + ("" if info.confirmed else ", not yet confirmed")
+        + ")",
+    ]
+    if others:
+        lines.append(f"also: {', '.join(others)}")
+    lines.append(f"first: {info.first_mention.excerpt}")
+    lines.extend(f"recent: {m.excerpt}" for m in info.recent_mentions)
+    if info.relationships:
+        met = ", ".join(f"{r.name} ({r.weight})" for r in info.relationships)
+        lines.append(f"appears with: {met}")
+    lines.extend(f"correction: {c}" for c in info.corrections)
+    if info.warning:
+        lines.append(f"warning: {info.warning}")
+    return "\n".join(lines)
+
+
+def _correction(action: str, other: str, help_text: str) -> click.Command:
+    """The command of one kind of correction: SESSION_ID NAME OTHER."""
+
+    @click.command(action, help=help_text)
+    @click.argument("session_id")
+    @click.argument("name")
+    @click.argument("other", metavar=other)
+    @json_option
+    @click.pass_obj
+    def command(state: CliState, session_id: str, name: str, other: str, as_json: bool) -> None:
+        from loci.toolsets.story.curation import correct
+
+        def work() -> None:
+            with opened_app(state) as app:
+                found = correct(app.story, session_id, action, name, other)
+            emit_json(found) if as_json else click.echo(shown(found))
+
+        run(work)
+
+    return command
+
+
+CORRECTIONS = (
+    _correction(
+        "rename", "NEW_NAME", "Show the character NAME as NEW_NAME (one of its names now)."
+    ),
+    _correction("merge", "OTHER", 'Make OTHER and NAME one entity ("Teddy" is Laurie).'),
+    _correction(
+        "split", "OTHER", "Split the name OTHER off NAME: it is someone or something else."
+    ),
+    _correction(
+        "alias",
+        "OTHER",
+        "Add OTHER as another name of NAME (an epithet such as 'the Captain' too): its "
+        "mentions are counted in all of the text, what is already stored included.",
+    ),
+    _correction("kind", "KIND", "Say what NAME is: character, place, or other (not a character)."),
+)
+
+
+@click.command("corrections")
+@click.argument("session_id")
+@json_option
+@click.pass_obj
+def corrections_command(state: CliState, session_id: str, as_json: bool) -> None:
+    """List the writer's corrections of the cast of SESSION_ID, numbered, oldest first."""
+    from loci.toolsets.story.curation import listing
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = listing(app.story, session_id)
+        if as_json:
+            emit_json({"session_id": session_id, "corrections": found})
+        else:
+            click.echo("\n".join(found) or "no corrections")
+
+    run(work)
+
+
+@click.command("undo")
+@click.argument("session_id")
+@click.argument("number", type=click.IntRange(1), required=False)
+@json_option
+@click.pass_obj
+def undo_command(state: CliState, session_id: str, number: int | None, as_json: bool) -> None:
+    """Take back the last correction of the cast of SESSION_ID (or correction NUMBER, as
+    `corrections` lists them), with the names it brought; the cast is worked out again."""
+    from loci.toolsets.story.curation import undo
+
+    def work() -> None:
+        with opened_app(state) as app:
+            result = undo(app.story, session_id, number)
+        if as_json:
+            emit_json(result)
+        else:
+            click.echo(f"undone: {result.undone}")
+            click.echo(f"{counted(len(result.corrections), 'correction')} left")
+
+    run(work)
+
+
+@click.command("suggestions")
+@click.argument("session_id")
+@click.option("--limit", type=click.IntRange(1, 50), default=10, show_default=True)
+@click.option(
+    "--accept",
+    "accepted",
+    type=click.IntRange(1),
+    multiple=True,
+    help="Apply suggestion NUMBER (repeatable), as listed.",
+)
+@click.option("--accept-all", is_flag=True, help="Apply every suggestion listed, in order.")
+@json_option
+@click.pass_obj
+def suggestions_command(
+    state: CliState,
+    session_id: str,
+    limit: int,
+    accepted: tuple[int, ...],
+    accept_all: bool,
+    as_json: bool,
+) -> None:
+    """List corrections of the cast of SESSION_ID a careful reader would suggest, best
+    first, each with the mentions it would set right, why, and a sentence of evidence; with
+    --accept N (or --accept-all) apply them. `story undo` takes one back."""
+    from loci.toolsets.story.curation import correct
+    from loci.toolsets.story.suggestions import suggest
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = suggest(app.story, session_id, limit)
+            chosen = [s for s in found.suggestions if accept_all or s.number in set(accepted)]
+            unknown = sorted(set(accepted) - {s.number for s in found.suggestions})
+            if unknown:
+                raise click.UsageError(f"no suggestion {', '.join(map(str, unknown))}")
+            applied = [correct(app.story, session_id, s.action, s.name, s.other) for s in chosen]
+        if as_json:
+            emit_json({**found.model_dump(), "applied": [a.model_dump() for a in applied]})
+            return
+        for s in found.suggestions:
+            mark = "applied " if s in chosen else ""
+            click.echo(f"{s.number}. {mark}{s.action} {s.name!r} {s.other!r}: {s.reason}")
+            click.echo(f"   {s.mentions} mentions; evidence: {s.evidence}")
+        if not found.suggestions:
+            click.echo("no suggestions")
+
+    run(work)

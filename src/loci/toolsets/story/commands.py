@@ -1,0 +1,361 @@
+"""`loci story ...`: import a manuscript, and read a story session back; `loci eval story`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from loci.faces.cli.output import (
+    CliState,
+    emit_json,
+    json_option,
+    opened_app,
+    output_option,
+    run,
+    save_text,
+    writable,
+    written,
+)
+from loci.wording import counted
+
+if TYPE_CHECKING:
+    from loci.app import App
+
+
+def register(group: click.Group) -> None:
+    """Add the `story` group to the `loci` group, and `story` to `loci eval`."""
+    from loci.toolsets.story import cast_commands as cast
+
+    cast.register(story)
+    group.add_command(story)
+    evaluate = group.commands.get("eval")
+    if isinstance(evaluate, click.Group):
+        evaluate.add_command(evaluate_story)
+
+
+@click.group()
+def story() -> None:
+    """Story sessions: a virtual infinite context for long writing sessions."""
+
+
+@story.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--session", "session_id", required=True, help="Session to stream it into.")
+@click.option(
+    "--tokens",
+    type=click.IntRange(50, 20_000),
+    default=400,
+    show_default=True,
+    help="Tokens per interaction.",
+)
+@click.option(
+    "--keep-gutenberg",
+    is_flag=True,
+    help="Keep a Project Gutenberg book's licence, front and back matter (dropped by default).",
+)
+@click.option("--again", is_flag=True, help="Add the text even if the session holds it already.")
+@json_option
+@click.pass_obj
+def import_command(
+    state: CliState,
+    file: Path,
+    session_id: str,
+    tokens: int,
+    keep_gutenberg: bool,
+    again: bool,
+    as_json: bool,
+) -> None:
+    """Stream the manuscript FILE into a session, through the same path as continue_story.
+
+    The encoding is detected (UTF-8 or UTF-16, else what charset-normalizer finds; a file no
+    encoding fits is refused, naming the byte); line ends become newlines. A Project
+    Gutenberg book goes in without its licence, title pages, contents, advertisements and
+    transcriber's notes. The text goes in as interactions of whole paragraphs of about
+    --tokens tokens, cut at blank lines (`story export` gives the text back); relief archives
+    as it goes. A session that holds the text already is refused (--again adds it anyway); an
+    import that was interrupted goes on where it stopped.
+    """
+    from rich.progress import Progress
+
+    from loci.errors import InvalidInputError
+    from loci.toolsets.story import manuscript
+
+    def work() -> None:
+        text = manuscript.book(manuscript.read_text(file), keep_gutenberg)
+        with opened_app(state) as app:
+            app.story.session_name(session_id)
+            pieces = list(manuscript.interactions(text, app.story.counter, tokens))
+            if not pieces:
+                raise InvalidInputError(f"{file}: no text to import", field="file")
+            done, rest = manuscript.remaining(app.story, session_id, pieces, again)
+            with Progress(transient=True, disable=as_json) as bar:
+                task = bar.add_task("reading, embedding, archiving", total=len(rest))
+                result = manuscript.stream_into(
+                    app.story,
+                    session_id,
+                    rest,
+                    lambda finished, total: bar.update(task, completed=finished, total=total),
+                )
+        result.resumed_after = done
+        if as_json:
+            emit_json(result)
+            return
+        resumed = f" (resumed after {counted(done, 'interaction')})" if done else ""
+        click.echo(
+            f"imported {counted(result.interactions, 'interaction')}{resumed}, "
+            f"{result.added_tokens} tokens, into {session_id} in {result.seconds} s "
+            f"(the story now has {result.story_tokens} tokens); "
+            f"{counted(result.reliefs, 'relief')}, window {result.window_tokens} tokens"
+        )
+
+    run(work)
+
+
+@story.command("context")
+@click.argument("session_id")
+@click.argument("current_input")
+@click.option("--max-tokens", type=click.IntRange(100, 1_000_000), help="Budget.")
+@json_option
+@click.pass_obj
+def context_command(
+    state: CliState, session_id: str, current_input: str, max_tokens: int | None, as_json: bool
+) -> None:
+    """Print the context assembled for CURRENT_INPUT (what get_story_context returns)."""
+    from loci.toolsets.story.assembly import assemble
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = assemble(app.story, session_id, current_input, max_tokens)
+        if as_json:
+            emit_json(found)
+            return
+        click.echo(found.text)
+        click.echo(f"-- {found.tokens} of {found.max_tokens} tokens", err=True)
+        for part in found.parts:
+            click.echo(f"-- {part.kind}: {part.tokens} tokens, {part.reason}", err=True)
+
+    run(work)
+
+
+@story.command("characters")
+@click.argument("session_id")
+@click.option("--places", is_flag=True, help="List places instead of characters.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=30, show_default=True)
+@json_option
+@click.pass_obj
+def characters_command(
+    state: CliState, session_id: str, places: bool, limit: int, as_json: bool
+) -> None:
+    """List the confirmed characters (or places) of a session, most mentioned first."""
+    from loci.toolsets.story.lookup import entities_of
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = entities_of(app.story, session_id, "place" if places else "character", limit)
+        if as_json:
+            emit_json([e.model_dump(mode="json") for e in found])
+            return
+        if not found:
+            click.echo("none confirmed yet")
+        for entity in found:
+            also = [a for a in entity.aliases if a != entity.name]
+            aliases = f" (also {', '.join(also[:5])})" if also else ""
+            click.echo(f"{entity.name}{aliases}: {counted(entity.mentions, 'mention')}")
+
+    run(work)
+
+
+@story.command("threads")
+@click.argument("session_id")
+@json_option
+@click.pass_obj
+def threads_command(state: CliState, session_id: str, as_json: bool) -> None:
+    """List a session's plot threads, active first."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found = app.story.plot_threads(session_id)
+        if as_json:
+            emit_json(found)
+            return
+        for thread in [*found.active, *found.resolved]:
+            click.echo(
+                f"[{thread.status}] {thread.name} ({thread.source}, {len(thread.events)} events)"
+            )
+        if not (found.active or found.resolved):
+            click.echo("no plot threads yet")
+
+    run(work)
+
+
+@story.command("stats")
+@click.argument("session_id", required=False)
+@json_option
+@click.pass_obj
+def stats_command(state: CliState, session_id: str | None, as_json: bool) -> None:
+    """Pressure, tokens and counts of SESSION_ID; without it, list the sessions."""
+
+    def work() -> None:
+        with opened_app(state) as app:
+            found: Any = app.story.stats(session_id) if session_id else app.story.sessions()
+        if as_json:
+            emit_json(found)
+            return
+        if session_id is None:
+            if not found.sessions:
+                click.echo("no story sessions yet")
+            for s in found.sessions:
+                click.echo(
+                    f"{s.session_id}  {counted(s.interactions, 'interaction')}  {s.story_tokens} tokens"
+                )
+            return
+        click.echo(
+            f"{found.session_id}: window {found.window_tokens}/{found.max_tokens} tokens "
+            f"(pressure {found.pressure:.2f}), story {found.story_tokens} tokens, "
+            f"{counted(found.interactions, 'interaction')}, {counted(found.reliefs, 'relief')}, "
+            f"{counted(found.archived_chunks, 'archived chunk')}, "
+            f"{counted(found.characters, 'character')}, {counted(found.places, 'place')}"
+        )
+
+    run(work)
+
+
+@story.command("export")
+@click.argument("session_id")
+@click.option(
+    "--prompts",
+    type=click.Choice(["mark", "omit"]),
+    default="mark",
+    show_default=True,
+    help="The writer's prompts: marked as such (lines after '> '), or left out.",
+)
+@output_option
+@json_option
+@click.pass_obj
+def export_command(
+    state: CliState, session_id: str, prompts: str, output: Path | None, as_json: bool
+) -> None:
+    """Print the whole story of SESSION_ID as written (archive and window, in order), the
+    writer's prompts marked (or left out). With --json: {"session_id", "text"}, or with -o a
+    summary of what was written."""
+
+    def work() -> None:
+        if output is not None:
+            writable(output)
+        with opened_app(state) as app:
+            text = app.story.export(session_id, "omit" if prompts == "omit" else "mark")
+        if output is None:
+            with written(Path("-")):
+                if as_json:
+                    emit_json({"session_id": session_id, "text": text})
+                else:
+                    _echo_exactly(text)
+            return
+        save_text(output, text)
+        if as_json:
+            emit_json({"file": str(output), "characters": len(text)})
+        else:
+            click.echo(f"wrote {len(text)} characters to {output}")
+
+    run(work)
+
+
+def _echo_exactly(text: str) -> None:
+    """`text` to standard output byte for byte (a pipe or a file gets the story as written);
+    a terminal also gets a line end after a story that has none, so its prompt starts on a
+    line of its own."""
+    click.echo(text, nl=False)
+    if not text.endswith("\n") and sys.stdout.isatty():
+        click.echo()
+
+
+@click.command("story")
+@click.argument(
+    "specs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option("--table", "as_table", is_flag=True, help="One table, a column per novel.")
+@json_option
+@click.pass_obj
+def evaluate_story(state: CliState, specs: tuple[Path, ...], as_table: bool, as_json: bool) -> None:
+    """Plant the needles of each story SPEC in its novel, stream it through continue_story,
+    and measure context, search and the cast against plain recall (see the README)."""
+    from loci.evaluation.story import run_story
+
+    def work() -> None:
+        settings = state.settings()
+        model = state.model(settings)
+        reports: dict[str, dict[str, Any]] = {}
+        for spec in specs:
+
+            def progress(done: int, total: int, name: str = spec.stem) -> None:
+                if not as_json and (done % 50 == 0 or done == total):
+                    click.echo(f"{name}: [{done}/{total}] interactions", err=True)
+
+            reports[spec.stem] = run_story(spec, settings, model, progress)
+            if not (as_json or as_table):
+                click.echo(render(reports[spec.stem]))
+        if as_json:
+            emit_json(reports if len(specs) > 1 else reports[specs[0].stem])
+        elif as_table:
+            click.echo(render_table(reports))
+
+    run(work)
+
+
+#: The figures of a report, with their targets.
+FIGURES = (
+    ("needle_in_context", ">= 0.95"),
+    ("needle_in_search@5", ">= 0.90, >= baseline - 0.02"),
+    ("passage@5", ">= 0.90"),
+    ("character_recall", ">= 0.90"),
+    ("cohesion", ">= 0.85"),
+    ("conflated", "<= 1"),
+    ("spurious", "<= 3 of the top 30"),
+    ("place_recall", ""),
+)
+
+
+def render(report: dict[str, Any]) -> str:
+    """One report as a table, loci beside the baseline."""
+    lines = [f"{'metric':22}{'loci':>8}{'baseline':>10}  target"]
+    for name, target in FIGURES:
+        baseline = report["baseline"].get(name, "")
+        lines.append(f"{name:22}{report[name]!s:>8}{baseline!s:>10}  {target}")
+    for name in ("conflated_entities", "spurious_entities"):
+        if report.get(name):
+            lines.append(f"{name}: {', '.join(report[name])}")
+    lines.append(_speed(report))
+    return "\n".join(lines)
+
+
+def render_table(reports: dict[str, dict[str, Any]]) -> str:
+    """Several reports as one table: a row per figure, a column per novel."""
+    width = max(12, *(len(name) + 2 for name in reports))
+    lines = [f"{'metric':22}" + "".join(f"{n:>{width}}" for n in reports) + "  target"]
+    for name, target in FIGURES:
+        cells = []
+        for report in reports.values():
+            baseline = report["baseline"].get(name)
+            cells.append(f"{report[name]}" + ("" if baseline is None else f" ({baseline})"))
+        lines.append(f"{name:22}" + "".join(f"{c:>{width}}" for c in cells) + f"  {target}")
+    lines.append("(in brackets: plain recall over the same chunks)")
+    lines.extend(f"{name}: {_speed(report)}" for name, report in reports.items())
+    return "\n".join(lines)
+
+
+def _speed(report: dict[str, Any]) -> str:
+    return (
+        f"{report['interactions']} interactions, {report['reliefs']} reliefs, "
+        f"{report['story_tokens']} tokens in {report['seconds']} s "
+        f"({report['tokens_per_second']} tokens/s)"
+    )
+
+
+def doctor(app: App, checks: dict[str, object], problems: list[str]) -> None:
+    """`loci doctor`'s look at stories: how many sessions (when the toolset is on)."""
+    del problems
+    if "story" in app.settings.toolsets:
+        checks["story sessions"] = len(app.story.sessions().sessions)

@@ -1,0 +1,118 @@
+"""The writer's corrections of the cast, and how they apply over the automatic one.
+
+Corrections are kept in order and replayed, last, over every resolution of who is who, so a
+later reading of the story never undoes one:
+
+- `merge` NAME OTHER: the two are one entity;
+- `split` NAME OTHER: OTHER (one of NAME's names) is an entity of its own, and no automatic
+  resolution joins it to anyone again; the names NAME kept stay one entity (without the name
+  split off, the evidence that joined them may no longer hold);
+- `alias` NAME OTHER: OTHER is another name of NAME (found in the text from now on);
+- `rename` NAME OTHER: the entity is shown as OTHER (which becomes one of its names);
+- `kind` NAME OTHER: the entity is a `character`, a `place`, or `other` (not a character).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from loci.toolsets.story import names
+from loci.toolsets.story.kinds import Kind
+
+Action = Literal["merge", "split", "alias", "rename", "kind"]
+ACTIONS: tuple[Action, ...] = ("merge", "split", "alias", "rename", "kind")
+KINDS_SET: tuple[Kind, ...] = ("character", "place", "other")
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One correction of the writer's, as kept (`id`: its number, once kept)."""
+
+    action: str
+    name: str
+    other: str | None
+    interaction: int
+    at: str
+    id: int | None = None
+    #: For a split: the names the entity kept, which stay together.
+    kept: tuple[str, ...] = ()
+
+    def new_names(self) -> list[str]:
+        """Names the correction brings that the story may not have met yet."""
+        return [self.other] if self.action in ("alias", "rename") and self.other else []
+
+    def described(self) -> str:
+        """The correction in words, for character info."""
+        what = {
+            "merge": f"{self.other!r} merged into {self.name!r}",
+            "split": f"{self.other!r} split off from {self.name!r}",
+            "alias": f"{self.other!r} added as a name of {self.name!r}",
+            "rename": f"{self.name!r} renamed {self.other!r}",
+            "kind": f"{self.name!r} marked as {self.other}",
+        }.get(self.action, self.action)
+        number = "" if self.id is None else f"#{self.id}: "
+        return f"{number}{what} by the writer (interaction {self.interaction})"
+
+
+@dataclass
+class Cast:
+    """Who is who: each name's entity and each name's kind, and the names shown."""
+
+    person_of: dict[int, int]
+    kind_of: dict[int, Kind]
+    shown: dict[int, str]
+
+    def members(self, person: int) -> list[int]:
+        """The names of `person`."""
+        return [name for name, owner in self.person_of.items() if owner == person]
+
+    def move(self, names_moved: list[int], person: int) -> None:
+        """Put `names_moved` in `person` (which takes the kind of its head)."""
+        for name in names_moved:
+            self.person_of[name] = person
+
+
+def _together(cast: Cast, kept: list[int]) -> None:
+    """Put the people of `kept` names into one (the first one's)."""
+    if kept:
+        person = cast.person_of[kept[0]]
+        for name in kept[1:]:
+            cast.move(cast.members(cast.person_of[name]), person)
+
+
+def kept_apart(corrections: list[Correction], id_of: Mapping[str, int]) -> set[int]:
+    """The names split off by the writer: no automatic resolution joins them."""
+    return {
+        id_of[names.key(c.other)]
+        for c in corrections
+        if c.action == "split" and c.other and names.key(c.other) in id_of
+    }
+
+
+def replay(cast: Cast, corrections: list[Correction], id_of: Mapping[str, int]) -> Cast:
+    """`cast` with the corrections applied in order (one naming a name the story no longer
+    has is skipped)."""
+    for correction in corrections:
+        name = id_of.get(names.key(correction.name))
+        other = id_of.get(names.key(correction.other or ""))
+        if name is None:
+            continue
+        person = cast.person_of[name]
+        if correction.action in ("merge", "alias", "rename") and other is not None:
+            moved = cast.members(cast.person_of[other])
+            cast.move(moved if correction.action == "merge" else [other], person)
+            if cast.kind_of.get(person) != "character" and cast.kind_of.get(other) == "character":
+                cast.kind_of[person] = "character"
+            if correction.action == "rename":
+                cast.shown[person] = str(correction.other)
+        elif correction.action == "split" and other is not None:
+            cast.move([other], other)
+            cast.shown.pop(other, None)
+            _together(cast, [id_of[k] for k in map(names.key, correction.kept) if k in id_of])
+        elif correction.action == "kind" and correction.other in KINDS_SET:
+            cast.kind_of[person] = correction.other
+    for name, person in cast.person_of.items():
+        cast.kind_of[name] = cast.kind_of.get(person, cast.kind_of.get(name, "unknown"))
+    return cast

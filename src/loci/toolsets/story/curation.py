@@ -1,0 +1,187 @@
+"""The writer curates the cast: rename, merge, split off a name, add a name, say what an
+entity is. Each correction is checked against the cast as it stands, kept in order, and
+applied over every later resolution (`loci.toolsets.story.corrections`)."""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+from loci import fields
+from loci.errors import ConflictError, InvalidInputError, NotFoundError
+from loci.timeutil import now
+from loci.toolsets.story import lookup, names, store
+from loci.toolsets.story.corrections import ACTIONS, KINDS_SET, Correction
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.models import CharacterInfo, UndoResult
+from loci.toolsets.story.people import names_conflict, sex_conflict
+from loci.toolsets.story.rereading import reread
+from loci.toolsets.story.suggestions import person_of
+
+if TYPE_CHECKING:
+    from loci.toolsets.story.service import StoryService
+
+
+def correct(
+    service: StoryService, session_id: str, action: str, name: str, other: str
+) -> CharacterInfo:
+    """Apply a correction of the writer's to the cast of `session_id`; returns the entity
+    as it stands after it (for `split`, the name split off)."""
+    session = service.session_name(session_id)
+    if action not in ACTIONS:
+        raise InvalidInputError(
+            f"action must be one of {', '.join(ACTIONS)}, got {fields.shown(action)}",
+            field="action",
+        )
+    name = fields.name(name, "name")
+    other = fields.name(other, "other")
+    with service.db.write() as conn:
+        found = store.session(conn, session)
+        entities = service.graph.entities(conn, found.id)
+        entity = _found(entities, name, session)
+        written = _checked(entities, entity, action, name, other, session)
+        # A split keeps the entity's other names together, as they stood.
+        kept = tuple(a for a in entity.aliases if names.key(a) != names.key(other))
+        correction = Correction(
+            action,
+            written,
+            other,
+            found.interactions,
+            now(),
+            kept=kept if action == "split" else (),
+        )
+        created = service.graph.correct(conn, found.id, correction)
+        if created:  # a name new to the story: read the text already stored for it
+            read = reread(conn, service.graph, service.extractor, found, correction.new_names())
+            if action == "alias" and not read:
+                raise _never_written(entities, other, session, "an alias")
+        service.graph.resolve(conn, found.id)
+        store.save_session(conn, found)
+        after = service.graph.entities(conn, found.id)
+    shown = lookup.find(after, other if action in ("split", "rename") else written)
+    assert shown is not None  # the name exists: it was checked, or the correction made it
+    result = lookup.info(session, shown, found.settings.confirm_after, [])
+    if action == "merge":
+        result.warning = _two_people(entity, _written(entities, other, session))
+    return result
+
+
+def undo(service: StoryService, session_id: str, number: int | None = None) -> UndoResult:
+    """Take back the writer's last correction of the cast of `session_id` (or correction
+    `number`), with the names it brought; the cast is worked out again without it."""
+    session = service.session_name(session_id)
+    if number is not None:
+        number = fields.bounded_int(number, 1, fields.MAX_COUNT, "correction")
+    with service.db.write() as conn:
+        found = store.session(conn, session)
+        undone = service.graph.undo(conn, found.id, number)
+        service.graph.resolve(conn, found.id)
+        store.save_session(conn, found)
+        left = service.graph.corrections(conn, found.id)
+    return UndoResult(
+        session_id=session,
+        undone=undone.described(),
+        corrections=[c.described() for c in left],
+    )
+
+
+def listing(service: StoryService, session_id: str) -> list[str]:
+    """The writer's corrections of the cast, in order, each with its number."""
+    session = service.session_name(session_id)
+    with service.db.snapshot() as conn:
+        found = store.session(conn, session)
+        return [c.described() for c in service.graph.corrections(conn, found.id)]
+
+
+def _two_people(entity: Entity, other: Entity) -> str | None:
+    """Why two merged entities look like two people, if they do (their names conflict)."""
+    mine, theirs = person_of(entity), person_of(other)
+    if not names_conflict(mine, theirs, (), marriage=False):
+        return None
+    why = "a man and a woman" if sex_conflict(mine, theirs) else "their names do not fit together"
+    return (
+        f"{entity.name!r} and {other.name!r} look like two people ({why}); merged as asked: "
+        "undo_cast_correction (`loci story undo`) takes it back"
+    )
+
+
+def _found(entities: list[Entity], name: str, session: str) -> Entity:
+    entity = lookup.find(entities, name)
+    if entity is None:
+        raise NotFoundError(
+            f"the story {session!r} names nothing called {fields.shown(name)}",
+            session_id=session,
+            name=name,
+        )
+    return entity
+
+
+def _written(entities: list[Entity], other: str, session: str) -> Entity:
+    """The entity the story writes `other` for. A merge is kept under the name given and
+    replayed by it (`corrections.replay`), so a name the story never writes (a misspelling,
+    one word of a longer name) would be logged and change nothing: it is refused, with the
+    story's names closest to it."""
+    wanted = names.key(other)
+    for entity in entities:
+        if any(names.key(alias) == wanted for alias in [entity.name, *entity.aliases]):
+            return entity
+    raise _never_written(entities, other, session, "a merge")
+
+
+def _never_written(entities: list[Entity], other: str, session: str, what: str) -> NotFoundError:
+    """The refusal of a correction naming something the story never writes, with the
+    story's names closest to it."""
+    written = sorted({alias for e in entities for alias in [e.name, *e.aliases]})
+    close = difflib.get_close_matches(other, written, n=3, cutoff=0.6)
+    fitting = lookup.find(entities, other)
+    if fitting is not None and fitting.name not in close:
+        close.insert(0, fitting.name)
+    hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    return NotFoundError(
+        f"the story {session!r} never writes {fields.shown(other)} ({what} needs a name as "
+        f"the story writes it){hint}",
+        session_id=session,
+        name=other,
+    )
+
+
+def _checked(
+    entities: list[Entity], entity: Entity, action: str, name: str, other: str, session: str
+) -> str:
+    """The name of `entity` the correction is kept under; refuses what cannot apply."""
+    own = {names.key(alias) for alias in entity.aliases}
+    holder = next(
+        (e for e in entities if names.key(other) in {names.key(a) for a in e.aliases}), None
+    )
+    if action == "merge":
+        target = _written(entities, other, session)
+        if target.id == entity.id:
+            raise InvalidInputError(f"{name!r} and {other!r} are one entity already", field="other")
+    elif action == "split":
+        if names.key(other) not in own or names.key(other) == names.key(_kept_name(entity, name)):
+            raise InvalidInputError(
+                f"{other!r} is not another name of {entity.name!r} (its names: "
+                f"{', '.join(entity.aliases)})",
+                field="other",
+            )
+    elif action in ("alias", "rename") and holder is not None and holder.id != entity.id:
+        raise ConflictError(
+            f"{other!r} is already a name of {holder.name!r}; merge the two instead",
+            field="other",
+        )
+    elif action == "alias" and names.key(other) in own:
+        raise InvalidInputError(f"{other!r} is already a name of {entity.name!r}", field="other")
+    elif action == "kind" and other not in KINDS_SET:
+        raise InvalidInputError(
+            f"kind must be one of {', '.join(KINDS_SET)}, got {fields.shown(other)}",
+            field="other",
+        )
+    return _kept_name(entity, name)
+
+
+def _kept_name(entity: Entity, name: str) -> str:
+    """The name of the entity a correction is kept under: the one the writer gave, when the
+    story writes it, else the entity's most used name."""
+    stored = entity.aliases[: len(entity.names)]
+    wanted = names.key(name)
+    return next((alias for alias in stored if names.key(alias) == wanted), stored[0])

@@ -1,0 +1,37 @@
+"""An entity of a story's cast, as the tools read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from loci.toolsets.story.kinds import Kind
+
+#: The sentences that introduce a name are kept until they are this long.
+INTRODUCTION_CHARS = 320
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Where an entity was mentioned: its story position (tokens) and the sentence."""
+
+    position: int
+    excerpt: str
+
+
+@dataclass
+class Entity:
+    """A character, place or other entity as the cast knows it."""
+
+    id: int
+    name: str
+    kind: Kind
+    mentions: int
+    first: Seen
+    recent: list[Seen]
+    aliases: list[str]
+    names: list[int] = field(default_factory=list)
+    corrections: list[str] = field(default_factory=list)
+
+    def confirmed(self, after: int) -> bool:
+        """Mentioned at least `after` times."""
+        return self.mentions >= after

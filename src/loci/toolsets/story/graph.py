@@ -1,0 +1,371 @@
+"""The story's cast: the names it met with the evidence of the text, and who is who.
+
+`EntityGraph` is what the story service needs; `SqliteGraph` keeps it in the story's own
+SQLite transaction (a server engine would implement the same methods). Each name the story
+writes is a row with the cues of its mentions; the words it writes and the names that meet
+are counted beside them. Who is who (each name's `person` and `kind`) is worked out from these
+by `loci.toolsets.story.resolution` whenever new names arrive, the window is relieved, or the writer
+corrects the cast; reading the cast only groups the rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from loci.errors import NotFoundError
+from loci.storage.db import Connection
+from loci.storage.dialect import among
+from loci.toolsets.story import names, resolution
+from loci.toolsets.story.corrections import Correction
+from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity
+from loci.toolsets.story.mentions import Mention
+from loci.toolsets.story.reading import WordCase
+
+RECENT_KEPT = 3
+_VOTES = ("ner_person", "ner_place", "ner_other", "said", "acts", "place_word", "article")
+
+
+@dataclass(frozen=True)
+class Observed:
+    """A mention in a new piece, with its story position, its sentence and paragraph."""
+
+    mention: Mention
+    position: int
+    excerpt: str
+    paragraph: int
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The name of each mention recorded, and whether any name was new."""
+
+    names: list[int]
+    new: bool
+
+
+class EntityGraph(Protocol):
+    """The story's names, entities and relations. `conn` is the story store's open
+    transaction: the SQLite graph writes in it, so a piece of text and what it says about its
+    names commit together."""
+
+    def surfaces(self, conn: Connection, session: int) -> list[str]:
+        """Every name the story knows, as written (the gazetteer)."""
+        ...
+
+    def record(
+        self,
+        conn: Connection,
+        session: int,
+        observed: Sequence[Observed],
+        words: Mapping[str, WordCase],
+        pairs: Sequence[tuple[int, int, str]],
+    ) -> Recorded:
+        """Add what a new piece says: its mentions, how it writes its words, and which of its
+        mentions met (pairs of indexes into `observed`)."""
+        ...
+
+    def resolve(self, conn: Connection, session: int) -> None:
+        """Work out again who is who, from the evidence and the writer's corrections."""
+        ...
+
+    def correct(self, conn: Connection, session: int, correction: Correction) -> list[int]:
+        """Keep a correction of the writer's (it is applied at the next `resolve`); returns
+        the ids of the names it brought that the story had not met."""
+        ...
+
+    def undo(self, conn: Connection, session: int, number: int | None) -> Correction:
+        """Take back a correction (the last one when `number` is None) and the names it
+        brought, with the mentions read for them; raises NotFoundError when there is none."""
+        ...
+
+    def add_mentions(
+        self,
+        conn: Connection,
+        session: int,
+        observed: Sequence[Observed],
+        met: Sequence[tuple[int, str, str]],
+    ) -> None:
+        """Count more mentions of names the story has (found in its text after a correction
+        brought their name), and their meetings: (index into `observed`, the other name's
+        key, kind)."""
+        ...
+
+    def corrections(self, conn: Connection, session: int) -> list[Correction]:
+        """The writer's corrections, in order."""
+        ...
+
+    def entities(self, conn: Connection, session: int) -> list[Entity]:
+        """Every entity of the session, most mentioned first."""
+        ...
+
+    def related(
+        self, conn: Connection, entities: Sequence[Entity], ids: Collection[int]
+    ) -> list[tuple[int, int, str, int]]:
+        """Relations (a, b, kind, weight) between `entities` touching any of `ids`."""
+        ...
+
+
+class SqliteGraph:
+    """`EntityGraph` in the story tables of the SQLite store."""
+
+    def surfaces(self, conn: Connection, session: int) -> list[str]:
+        """Every name the story knows, as written."""
+        rows = conn.execute("SELECT written FROM story_names WHERE session = ?", (session,))
+        return [written for (written,) in rows]
+
+    def record(
+        self,
+        conn: Connection,
+        session: int,
+        observed: Sequence[Observed],
+        words: Mapping[str, WordCase],
+        pairs: Sequence[tuple[int, int, str]],
+    ) -> Recorded:
+        """Count each mention on its name (a new name gets a row), the piece's words, and
+        the meetings of its names."""
+        keys = [names.key(seen.mention.surface) for seen in observed]
+        known = _rows(conn, session, sorted(set(keys)))
+        new = False
+        for key, seen in zip(keys, observed, strict=True):
+            row = known.get(key)
+            if row is None:
+                row = known[key] = _new_row(conn, session, key, seen)
+                new = True
+            _count(row, seen)
+        for row in known.values():
+            _save(conn, row)
+        conn.executemany(
+            "INSERT INTO story_words (session, word, lower, inside) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (session, word) DO UPDATE SET "
+            "lower = story_words.lower + excluded.lower, "
+            "inside = story_words.inside + excluded.inside",
+            [(session, word, case.lower, case.inside) for word, case in words.items()],
+        )
+        ids = [int(str(known[key]["id"])) for key in keys]
+        _meet(conn, session, [(ids[i], ids[j], kind) for i, j, kind in pairs])
+        return Recorded(ids, new)
+
+    def resolve(self, conn: Connection, session: int) -> None:
+        """Work out again who is who."""
+        resolution.resolve(conn, session, self.corrections(conn, session))
+
+    def correct(self, conn: Connection, session: int, correction: Correction) -> list[int]:
+        """Keep a correction (its names exist: `loci.toolsets.story.corrections` checked them); the
+        ids of the names it brought."""
+        created: list[int] = []
+        for written in correction.new_names():
+            row = conn.execute(
+                "INSERT INTO story_names (session, key, written) VALUES (?, ?, ?) "
+                "ON CONFLICT (session, key) DO NOTHING RETURNING id",
+                (session, names.key(written), written),
+            ).fetchone()
+            if row is not None:
+                created.append(int(row[0]))
+        conn.execute(
+            "INSERT INTO story_corrections "
+            "(session, action, name, other, interaction, at, created, kept) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                session,
+                correction.action,
+                correction.name,
+                correction.other,
+                correction.interaction,
+                correction.at,
+                json.dumps(created),
+                json.dumps(list(correction.kept)),
+            ),
+        )
+        return created
+
+    def undo(self, conn: Connection, session: int, number: int | None) -> Correction:
+        """Take back a correction and the names it brought."""
+        which = "id = (SELECT max(id) FROM story_corrections WHERE session = ?)"
+        wanted: tuple[int, ...] = (session,) if number is None else (number,)
+        if number is not None:
+            which = "id = ?"
+        row = conn.execute(
+            "DELETE FROM story_corrections WHERE session = ? AND "
+            f"{which} RETURNING action, name, other, interaction, at, id, created, kept",
+            (session, *wanted),
+        ).fetchone()
+        if row is None:
+            what = "no correction to undo" if number is None else f"no correction #{number}"
+            raise NotFoundError(f"{what} in this story (its corrections: `loci story corrections`)")
+        created = [int(i) for i in json.loads(str(row[6]))]
+        if created:
+            wanted_ids, listed = among(conn, "id", created)
+            conn.execute(
+                f"DELETE FROM story_names WHERE session = ? AND {wanted_ids}", (session, listed)
+            )
+        return _correction(row)
+
+    def add_mentions(
+        self,
+        conn: Connection,
+        session: int,
+        observed: Sequence[Observed],
+        met: Sequence[tuple[int, str, str]],
+    ) -> None:
+        """Count more mentions of known names, and their meetings."""
+        keys = [names.key(seen.mention.surface) for seen in observed]
+        rows = _rows(conn, session, sorted({*keys, *(key for _, key, _ in met)}))
+        for key, seen in zip(keys, observed, strict=True):
+            if key in rows:
+                _count(rows[key], seen)
+        for key in set(keys):
+            if key in rows:
+                _save(conn, rows[key])
+        ids = {key: int(str(row["id"])) for key, row in rows.items()}
+        _meet(
+            conn,
+            session,
+            [
+                (ids[keys[at]], ids[other], kind)
+                for at, other, kind in met
+                if keys[at] in ids and other in ids
+            ],
+        )
+
+    def corrections(self, conn: Connection, session: int) -> list[Correction]:
+        """The writer's corrections, in order."""
+        rows = conn.execute(
+            "SELECT action, name, other, interaction, at, id, created, kept FROM story_corrections "
+            "WHERE session = ? ORDER BY id",
+            (session,),
+        )
+        return [_correction(row) for row in rows]
+
+    def entities(self, conn: Connection, session: int) -> list[Entity]:
+        """Every entity of the session, most mentioned first, with its names."""
+        rows = conn.execute(
+            "SELECT id, written, mentions, first_pos, first_seen, recent_seen, "
+            "coalesce(person, id), kind FROM story_names WHERE session = ?",
+            (session,),
+        ).fetchall()
+        return resolution.entities(rows, self.corrections(conn, session))
+
+    def related(
+        self, conn: Connection, entities: Sequence[Entity], ids: Collection[int]
+    ) -> list[tuple[int, int, str, int]]:
+        """Entities that appear with any of `ids` (in one paragraph), strongest first."""
+        entity_of = {name: e.id for e in entities for name in e.names}
+        wanted = sorted({n for e in entities if e.id in ids for n in e.names})
+        in_a, listed = among(conn, "a", wanted)
+        in_b, _ = among(conn, "b", wanted)
+        rows = conn.execute(
+            f"SELECT a, b, paragraph FROM story_meetings WHERE paragraph > 0 AND "
+            f"({in_a} OR {in_b})",
+            (listed, listed),
+        )
+        weights: dict[tuple[int, int], int] = {}
+        for a, b, count in rows:
+            x, y = entity_of.get(a, a), entity_of.get(b, b)
+            if x != y:
+                pair = (min(x, y), max(x, y))
+                weights[pair] = weights.get(pair, 0) + count
+        ranked = sorted(weights.items(), key=lambda item: (-item[1], item[0]))
+        return [(a, b, "appears_with", weight) for (a, b), weight in ranked]
+
+
+def _correction(row: Sequence[object]) -> Correction:
+    """A correction from its row (action, name, other, interaction, at, id, created, kept)."""
+    action, name, other, interaction, at, number, _, kept = row
+    return Correction(
+        str(action),
+        str(name),
+        None if other is None else str(other),
+        int(str(interaction)),
+        str(at),
+        int(str(number)),
+        tuple(json.loads(str(kept))),
+    )
+
+
+def _rows(conn: Connection, session: int, keys: Sequence[str]) -> dict[str, dict[str, object]]:
+    """The name rows of `keys` that exist, by key."""
+    wanted, listed = among(conn, "key", keys)
+    cursor = conn.execute(
+        f"SELECT * FROM story_names WHERE session = ? AND {wanted}", (session, listed)
+    )
+    columns = [d[0] for d in cursor.description]
+    return {row[2]: dict(zip(columns, row, strict=True)) for row in cursor}
+
+
+def _new_row(conn: Connection, session: int, key: str, seen: Observed) -> dict[str, object]:
+    cursor = conn.execute(
+        "INSERT INTO story_names (session, key, written, first_pos, first_seen) "
+        "VALUES (?, ?, ?, ?, ?) RETURNING *",
+        (session, key, seen.mention.surface, seen.position, seen.excerpt),
+    )
+    columns = [d[0] for d in cursor.description]
+    return dict(zip(columns, cursor.fetchone(), strict=True))
+
+
+def _count(row: dict[str, object], seen: Observed) -> None:
+    """Add a mention's cues to its name's row (a mention read again after a correction may
+    come before those counted so far: first and recent mentions keep story order)."""
+    mention = seen.mention
+    earlier = int(str(row["mentions"])) == 0 or seen.position < int(str(row["first_pos"]))
+    row["mentions"] = int(str(row["mentions"])) + 1
+    cues = {
+        "ner_person": mention.label == "person",
+        "ner_place": mention.label == "place",
+        "ner_other": mention.label == "other",
+        "said": mention.said,
+        "acts": mention.acts,
+        "place_word": mention.place_word,
+        "article": mention.article,
+        "male": mention.sex == "m",
+        "female": mention.sex == "f",
+    }
+    for column, present in cues.items():
+        row[column] = int(str(row[column])) + int(present)
+    if str(row["written"]).isupper() and not mention.surface.isupper():
+        row["written"] = mention.surface
+    recent = [*json.loads(str(row["recent_seen"])), [seen.position, seen.excerpt]]
+    recent.sort(key=lambda seen_at: int(seen_at[0]))
+    row["recent_seen"] = json.dumps(recent[-RECENT_KEPT:])
+    first = str(row["first_seen"])
+    if earlier:
+        row["first_pos"] = seen.position
+        if seen.excerpt not in first:
+            row["first_seen"] = f"{seen.excerpt}\n{first}"[: 2 * INTRODUCTION_CHARS].strip()
+    elif len(first) < INTRODUCTION_CHARS and seen.excerpt not in first:
+        row["first_seen"] = f"{first}\n{seen.excerpt}".strip()
+
+
+def _save(conn: Connection, row: dict[str, object]) -> None:
+    columns = (
+        *("written", "mentions", *_VOTES, "male", "female"),
+        *("recent_seen", "first_pos", "first_seen"),
+    )
+    conn.execute(
+        f"UPDATE story_names SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
+        (*(row[c] for c in columns), row["id"]),
+    )
+
+
+def _meet(conn: Connection, session: int, met: Sequence[tuple[int, int, str]]) -> None:
+    """Count the meetings of names (in a paragraph, a sentence, or restating one another)."""
+    counts: dict[tuple[int, int], dict[str, int]] = {}
+    for a, b, kind in met:
+        if a != b:
+            pair = counts.setdefault(
+                (min(a, b), max(a, b)), dict.fromkeys(("paragraph", "sentence", "apposition"), 0)
+            )
+            pair[kind] += 1
+    conn.executemany(
+        "INSERT INTO story_meetings (session, a, b, paragraph, sentence, apposition) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET "
+        "paragraph = story_meetings.paragraph + excluded.paragraph, "
+        "sentence = story_meetings.sentence + excluded.sentence, "
+        "apposition = story_meetings.apposition + excluded.apposition",
+        [
+            (session, a, b, c["paragraph"], c["sentence"], c["apposition"])
+            for (a, b), c in counts.items()
+        ],
+    )

@@ -1,0 +1,105 @@
+"""What a new piece of story brings, worked out before the write transaction: its tokens, its
+passages with their vectors, the names it mentions, how it writes its words, and which of its
+names meet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from loci.engine.search import passage_spans as passages
+from loci.tokens import TokenCounter
+from loci.toolsets.story import reading, sentences, valve
+from loci.toolsets.story.graph import Observed
+from loci.toolsets.story.mentions import Extractor, Mention
+
+#: Longest sentence kept as an excerpt of a mention, in characters.
+EXCERPT_CHARS = 280
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece of text to append, read and embedded."""
+
+    role: str
+    text: str
+    tokens: int
+    spans: list[tuple[int, int]]
+    vectors: npt.NDArray[np.float32]
+    mentions: list[Mention]
+    paragraphs: list[int]
+    words: dict[str, reading.WordCase]
+    pairs: list[tuple[int, int, str]]
+
+    def observed(self, token_start: int) -> list[Observed]:
+        """The mentions with their story positions, when the piece starts at `token_start`."""
+        return [
+            Observed(m, self.position(token_start, m.start), excerpt(self.text, m.start, m.end), p)
+            for m, p in zip(self.mentions, self.paragraphs, strict=True)
+        ]
+
+    def position(self, token_start: int, offset: int) -> int:
+        """Story position (tokens) of a character offset in the piece, pro rata."""
+        return token_start + (self.tokens * offset) // max(1, len(self.text))
+
+
+def read(
+    texts: Sequence[tuple[str, str]],
+    counter: TokenCounter,
+    extractor: Extractor,
+    known: Sequence[str],
+    embed: Callable[[Sequence[str]], npt.NDArray[np.float32]],
+) -> list[Piece]:
+    """The pieces of (role, text) pairs, their passages embedded in one call."""
+    cuts = [passages.spans(text, sentences.spans(text)) or [(0, len(text))] for _, text in texts]
+    pieces_text = [
+        text[s:e] for (_, text), spans in zip(texts, cuts, strict=True) for s, e in spans
+    ]
+    vectors = embed(pieces_text) if pieces_text else np.zeros((0, 0), np.float32)
+    read_pieces: list[Piece] = []
+    at = 0
+    for (role, text), spans in zip(texts, cuts, strict=True):
+        mentions = extractor.mentions(text, known)
+        read_pieces.append(
+            Piece(
+                role=role,
+                text=text,
+                tokens=counter.count(text),
+                spans=spans,
+                vectors=vectors[at : at + len(spans)],
+                mentions=mentions,
+                paragraphs=reading.numbered(mentions, valve.paragraph_spans(text)),
+                words=reading.word_cases(text),
+                pairs=reading.pairs(text, mentions),
+            )
+        )
+        at += len(spans)
+    return read_pieces
+
+
+def excerpt(text: str, start: int, end: int) -> str:
+    """The sentence around [start, end) of `text`, at most EXCERPT_CHARS long."""
+    left, right = sentences.around(text, start, end)
+    if right - left > EXCERPT_CHARS:
+        left = max(left, start - EXCERPT_CHARS // 2)
+        right = min(right, left + EXCERPT_CHARS)
+        left = _word_start(text, left, start)
+        right = _word_end(text, right, end)
+    return " ".join(text[left:right].split())
+
+
+def _word_start(text: str, at: int, limit: int) -> int:
+    """`at`, moved forward to the start of a word (not past `limit`)."""
+    while at < limit and at > 0 and not text[at - 1].isspace():
+        at += 1
+    return at
+
+
+def _word_end(text: str, at: int, limit: int) -> int:
+    """`at`, moved back to the end of a word (not before `limit`)."""
+    while at > limit and at < len(text) and not text[at].isspace():
+        at -= 1
+    return at

@@ -1,0 +1,205 @@
+"""What a name names: a person, a place, a household, something else, or no name at all.
+
+Each name the story met carries the cues of all its mentions (`Votes`); the whole story says
+how it writes each word (`WordCase`). A reader's rules, in order:
+
+- a common word is no name: a word the story writes in lower case far more often than it
+  capitalises it inside a sentence ("Time", "Nature"), or never capitalises inside one
+  ("Hush!", "Adieu"), unless its mentions say otherwise (it speaks, carries a title, or is
+  where things happen: "in Nice");
+- a saint's name is a place or a feast ("St. John", "St. Petersburgh");
+- a plural of a family's name, mostly after "the", is a household ("the Marches");
+- otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
+  acting, a pronoun taking the name up and a title for a person; a preposition of place for a
+  place; an article for a thing, a place or not as NER has it ("the Pequod", "the Pacific").
+  A person must show as one: speak, act or be taken up by "he" or "she" in a tenth of its
+  mentions, or be called a person by NER again and again; a place must be somewhere things
+  happen. A name whose cues are too few to say is `unknown`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, fields
+from typing import Literal
+
+from loci.toolsets.story import names
+from loci.toolsets.story.reading import WordCase
+
+Kind = Literal["character", "place", "household", "other", "unknown"]
+KINDS: tuple[Kind, ...] = ("character", "place", "household", "other", "unknown")
+#: A word written in lower case this many times as often as capitalised inside a sentence is
+#: a common word.
+COMMON_RATIO = 3
+#: Share of a name's mentions its winning kind must score (a name NER labels once among many
+#: mentions it does not is too little to go on).
+DECISIVE_SHARE = 0.5
+#: The votes NER's labels of one name count as, at most.
+NER_VOTES = 8
+#: Pronouns that must take a name up, and the share that must agree, to say its sex.
+SEX_VOTES = 3
+SEX_SHARE = 0.7
+#: Share of a person's mentions that show them speaking, acting or taken up by a pronoun.
+CUE_SHARE = 0.1
+#: How often NER alone must call a name a person, with no other cue, for it to be one.
+NER_ALONE = 4
+#: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
+HOUSEHOLD_ARTICLE_SHARE = 0.3
+
+
+@dataclass(frozen=True)
+class Votes:
+    """The cues of a name's mentions, counted."""
+
+    mentions: int = 0
+    ner_person: int = 0
+    ner_place: int = 0
+    ner_other: int = 0
+    said: int = 0
+    acts: int = 0
+    place_word: int = 0
+    article: int = 0
+    male: int = 0
+    female: int = 0
+
+    def __add__(self, other: Votes) -> Votes:
+        return Votes(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    def scores(self, titled: bool) -> tuple[float, float, float]:
+        """(person, place, other) scores of these mentions. NER labels one word alike
+        wherever it stands, so its labels count as at most NER_VOTES votes, shared as it
+        shared them; each cue a reader sees counts on its own."""
+        labelled = self.ner_person + self.ner_place + self.ner_other
+        weight = min(labelled, NER_VOTES) / labelled if labelled else 0.0
+        person = (
+            weight * self.ner_person
+            + 3 * self.said
+            + self.acts
+            + 3 * (self.male + self.female)
+            + (2 * self.mentions if titled else 0)
+        )
+        # "The" says a thing, not a person: a place ("the Pacific") or something else ("the
+        # Pequod"), as NER tells the two apart.
+        things = self.ner_place + self.ner_other
+        placed = self.ner_place / things if things else 0.5
+        place = weight * self.ner_place + 2 * self.place_word + 2 * self.article * placed
+        other = weight * self.ner_other + 2 * self.article * (1 - placed)
+        return person, place, other
+
+    def kind(self, titled: bool) -> Kind:
+        """The kind these mentions vote for (`unknown` when no kind scores enough). A person
+        needs more than NER's word for it: a cue a reader sees (speaking, acting, a pronoun,
+        a title), unless NER says so again and again."""
+        person, place, other = self.scores(titled)
+        best = max(person, place, other)
+        if best < DECISIVE_SHARE * min(max(1, self.mentions), NER_VOTES):
+            return "unknown"
+        if person > max(place, other):
+            return "character" if titled or self._acts_as_a_person() else "unknown"
+        if place >= other:
+            # A place is somewhere things happen: "in Meryton", "to London".
+            return "place" if self.place_word else "unknown"
+        return "other"
+
+    def _acts_as_a_person(self) -> bool:
+        """Whether the mentions show someone: speaking, acting or taken up by "he" or "she"
+        often enough (a tenth of them; God, named eighty times, acts in two), or NER takes
+        the name for a person's in most of them, with a cue or again and again."""
+        cues = self.said + self.acts + self.male + self.female
+        if cues >= CUE_SHARE * self.mentions:
+            return True
+        named_a_person = 2 * self.ner_person >= self.mentions
+        return named_a_person and (cues > 0 or self.ner_person >= min(NER_ALONE, self.mentions))
+
+    def sex(self) -> str | None:
+        """The sex the pronouns taking the name up say, when they say it clearly."""
+        total = self.male + self.female
+        if total < SEX_VOTES:
+            return None
+        if self.male >= SEX_SHARE * total:
+            return "m"
+        return "f" if self.female >= SEX_SHARE * total else None
+
+
+def word_key(word: str) -> str:
+    """How a word is counted: lower case, straight apostrophes."""
+    return word.lower().replace("\u2019", "'")
+
+
+def is_common_word(word: str, cases: Mapping[str, WordCase]) -> bool:
+    """Whether the story uses `word` as a common word rather than a name (a word it has no
+    count of, from a correction or an older store, is taken for a name)."""
+    case = cases.get(word_key(word.strip(".,")))
+    if case is None:
+        return False
+    return case.inside == 0 or case.lower > COMMON_RATIO * case.inside
+
+
+def name_words(written: str) -> list[str]:
+    """The words of a name that are not titles."""
+    words = [w.strip(".,'\u2019") for w in written.split()]
+    while len(words) > 1 and names.is_title(words[0]):
+        words.pop(0)
+    return [w for w in words if w]
+
+
+def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> bool:
+    """Whether `written` is a common word (or words) and its mentions do not make it a name."""
+    parsed = names.parse(written)
+    if parsed.honorific and name_words(written) != written.split():
+        return False  # a title makes a name of what follows: "Mr. Flask"
+    if not all(is_common_word(w, cases) for w in name_words(written)):
+        return False
+    speaks = votes.said >= 2
+    located = votes.ner_place + votes.place_word >= DECISIVE_SHARE * max(1, votes.mentions)
+    return not (speaks or located)
+
+
+def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: bool = True) -> str:
+    """`written` without the common words around its name ("Poor Beth", "Unlucky Jo", "Stubb
+    Kills" are Beth, Jo and Stubb) or an interjection before it ("O Laurie"); titles stay
+    ("Aunt March"). Of a name not a `person`'s, the words after stay: "Pickwick Hall" is a
+    hall, not Pickwick."""
+    words = written.split()
+    while person and len(words) > 1 and _common_here(words[-1], count, cases):
+        words.pop()  # "Stubb Kills" (a chapter's title): Stubb
+    start = 0
+    while start < len(words) - 1 and not names.is_title(words[start]):
+        if len(words[start]) == 1:  # "O Laurie": an initial is written with a full stop
+            start += 1
+            continue
+        if not _common_here(words[start], count, cases):
+            break
+        start += 1
+    return " ".join(words[start:])
+
+
+def _common_here(word: str, count: int, cases: Mapping[str, WordCase]) -> bool:
+    """Whether `word`, in a name met `count` times, is a common word: one the story writes in
+    lower case too and capitalises only in this name (or at a sentence's start), or a common
+    word anyway."""
+    case = cases.get(word_key(word.strip(".,")), WordCase())
+    return bool(case.lower and case.inside <= count) or is_common_word(word, cases)
+
+
+def is_household(written: str, votes: Votes, family_names: Collection[str]) -> bool:
+    """Whether `written` is the plural of a family's name, used as one ("the Marches")."""
+    last = written.split()[-1].lower()
+    if not last.endswith("s") or votes.article < HOUSEHOLD_ARTICLE_SHARE * votes.mentions:
+        return False
+    singulars = {last[:-1], last[:-2]} if last.endswith("es") else {last[:-1]}
+    return bool(singulars & set(family_names))
+
+
+def surface_kind(
+    written: str, votes: Votes, cases: Mapping[str, WordCase], family_names: Collection[str]
+) -> Kind:
+    """What a name, with the cues of its mentions, names."""
+    parsed = names.parse(written)
+    if is_no_name(written, votes, cases):
+        return "other"
+    if parsed.saint:
+        return "place"
+    if is_household(written, votes, family_names):
+        return "household"
+    return votes.kind(titled=parsed.honorific)

@@ -1,0 +1,243 @@
+"""Reading a story back: searching its passages, and what it says about a character."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+from loci import fields
+from loci.errors import InvalidInputError, NotFoundError
+from loci.storage.db import Connection
+from loci.toolsets.story import kinds, names, people, store
+from loci.toolsets.story.answers import answer_spans
+from loci.toolsets.story.castview import CastView
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.models import (
+    CharacterInfo,
+    Mentioned,
+    Relationship,
+    StoryHit,
+    StorySearchResult,
+)
+from loci.toolsets.story.relevance import Named, Scored, Weights, rank
+
+if TYPE_CHECKING:
+    from loci.toolsets.story.service import StoryService
+
+EntityType = Literal["character", "place"]
+RELATIONSHIPS_SHOWN = 12
+MAX_QUERY_BYTES = 16 * 1024
+
+
+def search(
+    service: StoryService,
+    session_id: str,
+    query: str,
+    entity_type: EntityType | None = None,
+    max_results: int = 5,
+    include_chunk: bool = False,
+) -> StorySearchResult:
+    """The passages most relevant to `query`, one per archived chunk (or in the window),
+    each cut to the sentences that answer it (`answers`); with `include_chunk`, each archived
+    hit also carries its whole chunk."""
+    name = service.session_name(session_id)
+    query = fields.content(query, MAX_QUERY_BYTES, "query", setting=None)
+    max_results = fields.bounded_int(max_results, 1, service.limits.max_results, "max_results")
+    if entity_type not in (None, "character", "place"):
+        raise InvalidInputError(
+            f"entity_type must be 'character' or 'place', got {fields.shown(entity_type)}",
+            field="entity_type",
+        )
+    vector = service.embed_beside(query)
+    with service.db.snapshot() as conn:
+        found = store.session(conn, name)
+        view = service.view(conn, found)
+    known = view.entities
+    named = query_entities(service, view, query)
+    of_kind = {n for e in known if e.kind == entity_type for n in e.names}
+    ranked = rank(
+        service.matrix(found.id),
+        service.query(found, query, named, vector),
+        Weights.for_search(found.settings),
+        service.lookups(view),
+        keep=lambda p: entity_type is None or bool(of_kind.intersection(p.names)),
+        half_life=found.settings.recency_half_life,
+    )
+    with service.db.snapshot() as conn:
+        hits = _hits(conn, found, ranked, known, max_results, include_chunk)
+    spans = answer_spans(
+        [hit.passage for hit in hits],
+        query,
+        vector.result(),
+        service.tokenizer,
+        service.engine.embed,
+    )
+    for hit, (start, end) in zip(hits, spans, strict=True):
+        answer = hit.passage[start:end].strip()
+        hit.passage = store.marked_prompt(answer) if hit.prompt else answer
+    return StorySearchResult(session_id=name, query=query, hits=hits)
+
+
+def _hits(
+    conn: Connection,
+    found: store.Session,
+    ranked: list[Scored],
+    known: Sequence[Entity],
+    most: int,
+    include_chunk: bool,
+) -> list[StoryHit]:
+    """The best passage of each archived chunk (and of the window), best first, each with
+    its whole text (the caller cuts it to the answer)."""
+    entity_of = {n: e for e in known for n in e.names}
+    hits: list[StoryHit] = []
+    chunks_seen: set[int | None] = set()
+    for scored in ranked:
+        passage = scored.passage
+        # A passage overlaps the one before it by a sentence, which may end the chunk before:
+        # its chunk is the one holding the middle of it.
+        chunk = store.chunk_at(conn, found.id, (passage.start + passage.end) // 2)
+        key = None if chunk is None else chunk.id
+        if chunk is not None and key in chunks_seen:
+            continue
+        chunks_seen.add(key)
+        text = scored.text or store.stream(conn, found.id, passage.start, passage.end)
+        named = {entity_of[n].id: entity_of[n].name for n in passage.names if n in entity_of}
+        hits.append(
+            StoryHit(
+                where="window" if chunk is None else "archive",
+                chunk_id=key,
+                score=round(scored.score, 4),
+                signals=scored.signals,
+                passage=text,
+                prompt=passage.prompt,
+                chunk=None
+                if chunk is None or not include_chunk
+                else store.rendered(conn, found.id, (chunk.start, chunk.end)),
+                position=passage.token_pos,
+                entities=list(named.values()),
+            )
+        )
+        if len(hits) >= most:
+            break
+    return hits
+
+
+def character(service: StoryService, session_id: str, character_name: str) -> CharacterInfo:
+    """What the story says about `character_name` (any name of it)."""
+    name = service.session_name(session_id)
+    wanted = fields.name(character_name, "character_name")
+    with service.db.snapshot() as conn:
+        found = store.session(conn, name)
+        known = service.entities(conn, found)
+        entity = find(known, wanted)
+        if entity is None:
+            raise NotFoundError(
+                f"the story {name!r} names no character {fields.shown(wanted)} yet",
+                session_id=name,
+                character_name=wanted,
+            )
+        relations = service.graph.related(conn, known, [entity.id])
+    others = {e.id: e for e in known}
+    relationships = [
+        Relationship(
+            name=others[other].name,
+            kind=others[other].kind,
+            relation=relation,
+            weight=weight,
+        )
+        for a, b, relation, weight in relations
+        if (other := b if a == entity.id else a) in others
+    ][:RELATIONSHIPS_SHOWN]
+    return info(name, entity, found.settings.confirm_after, relationships)
+
+
+def find(entities: Sequence[Entity], wanted: str) -> Entity | None:
+    """The entity `wanted` names: the one with that name (as written, in any case), else the
+    one whose names it fits without conflict, sharing most of its words, a character before a
+    place, the most mentioned ("Theodore Laurence" is Laurie, never Mrs. Laurence)."""
+    key = names.key(wanted)
+    for entity in entities:
+        if any(names.key(alias) == key for alias in [entity.name, *entity.aliases]):
+            return entity
+    guest = people.Person.named(0, names.parse(wanted), kinds.Votes())
+    best: tuple[int, bool, int] | None = None
+    found: Entity | None = None
+    for entity in entities:
+        if entity.kind not in ("character", "place"):
+            continue
+        person = _person_of(entity)
+        rank = (len(guest.words & person.words), entity.kind == "character", entity.mentions)
+        if _fits(guest, person) and (best is None or rank > best):
+            best, found = rank, entity
+    return found
+
+
+def _person_of(entity: Entity) -> people.Person:
+    person = people.Person.named(entity.id, names.parse(entity.aliases[0]), kinds.Votes())
+    for alias in entity.aliases[1:]:
+        person.absorb(people.Person.named(entity.id, names.parse(alias), kinds.Votes()))
+    return person
+
+
+def _fits(guest: people.Person, host: people.Person) -> bool:
+    shared = people.shares_a_name(guest, host) or people.shares_a_name(host, guest)
+    return shared and not people.names_conflict(guest, host, ())
+
+
+def info(
+    session: str, entity: Entity, confirm_after: int, relationships: list[Relationship]
+) -> CharacterInfo:
+    """An entity as the tools show it."""
+    return CharacterInfo(
+        session_id=session,
+        name=entity.name,
+        kind=entity.kind,
+        confirmed=entity.confirmed(confirm_after),
+        aliases=entity.aliases,
+        description=entity.first.excerpt,
+        mentions=entity.mentions,
+        first_mention=Mentioned(position=entity.first.position, excerpt=entity.first.excerpt),
+        recent_mentions=[Mentioned(position=s.position, excerpt=s.excerpt) for s in entity.recent],
+        relationships=relationships,
+        corrections=entity.corrections,
+    )
+
+
+def query_entities(service: StoryService, view: CastView, text: str) -> tuple[Named, ...]:
+    """The known names in `text` (by the gazetteer of the story's names), each with the
+    entity it names and the ways the story writes that entity."""
+    found = service.extractor.known_mentions(text, view.surfaces)
+    surfaces = sorted({m.surface for m in found})
+    by_key = view.by_key
+    named: list[Named] = []
+    for surface in surfaces:
+        entity = by_key.get(names.key(surface)) or by_key.get(
+            names.key(" ".join(kinds.name_words(surface)))
+        )
+        if entity is None:
+            continue
+        written = {*entity.aliases, surface}
+        pattern = "|".join(re.escape(w) for w in sorted(written, key=len, reverse=True))
+        named.append(
+            Named(
+                frozenset({entity.id}),
+                frozenset(entity.names),
+                re.compile(rf"(?<![\w.])(?:{pattern})(?!\w)"),
+            )
+        )
+    return tuple(named)
+
+
+def entities_of(
+    service: StoryService, session_id: str, kind: EntityType = "character", limit: int = 50
+) -> list[CharacterInfo]:
+    """The confirmed characters (or places) of a session, most mentioned first."""
+    name = service.session_name(session_id)
+    limit = fields.bounded_int(limit, 1, 1000, "limit")
+    with service.db.snapshot() as conn:
+        found = store.session(conn, name)
+        entities = service.entities(conn, found)
+    confirm = found.settings.confirm_after
+    chosen = [e for e in entities if e.kind == kind and e.confirmed(confirm)][:limit]
+    return [info(name, e, confirm, []) for e in chosen]

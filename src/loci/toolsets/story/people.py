@@ -1,0 +1,159 @@
+"""A person being gathered from the names a story uses, and when two can be one.
+
+A person holds the words of its names by what they are: given names ("Jo"), surnames
+("March"), single words that may be either ("Miss Jo", "Bingley"), and words after a title
+that goes with surnames ("Mr. Darcy"); with the sexes and marriages its titles say, and the
+cues of all its mentions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+from loci.toolsets.story import names
+from loci.toolsets.story.kinds import Votes
+
+#: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins.
+RANKS = frozenset({"sir", "lady", "lord", "dame"})
+PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
+
+
+@dataclass
+class Person:
+    """The names so far of one person, and what they say together."""
+
+    id: int
+    members: list[int]
+    count: int
+    votes: Votes
+    given: set[str] = field(default_factory=set)
+    surnames: set[str] = field(default_factory=set)
+    bare: set[str] = field(default_factory=set)
+    surnamish: set[str] = field(default_factory=set)
+    titles: set[str] = field(default_factory=set)
+    sexes: set[str] = field(default_factory=set)
+    married: set[bool] = field(default_factory=set)
+    detail: int = 0
+    #: The sex the story gives its given names elsewhere ("Miss Amy", "John ... he").
+    name_sex: str | None = None
+    #: Whether a name of it is known to be a person's (not only found again by its words).
+    character: bool = False
+
+    @classmethod
+    def named(cls, surface_id: int, name: names.Name, votes: Votes) -> Person:
+        """A person known by one name."""
+        person = cls(surface_id, [surface_id], votes.mentions, votes)
+        person.given |= name.given
+        person.surnames |= name.surnames
+        (person.surnamish if name.surname_like else person.bare).update(name.bare)
+        person.titles |= name.titles
+        person.sexes |= {name.sex} if name.sex else set()
+        person.married |= set() if name.married is None else {name.married}
+        person.detail = name.detail
+        return person
+
+    @property
+    def words(self) -> set[str]:
+        """Every word of its names."""
+        return self.given | self.surnames | self.bare | self.surnamish
+
+    @property
+    def family(self) -> set[str]:
+        """The words that may be its family's name."""
+        return self.surnames | self.surnamish | self.bare
+
+    @property
+    def sex(self) -> str | None:
+        """Its sex: from titles, else from clear pronouns, else from its given name (as the
+        story uses it elsewhere, else as the census lists it)."""
+        if len(self.sexes) == 1:
+            return next(iter(self.sexes))
+        if self.sexes:
+            return None
+        return self.votes.sex() or self.name_sex or _census_sex(self.given)
+
+    def absorb(self, other: Person) -> None:
+        """Take another person's names (they are one)."""
+        self.members += other.members
+        self.count += other.count
+        self.votes = self.votes + other.votes
+        # A single word that joined a fuller name was one of its names (a given name, a
+        # surname or a pet form of one); kept as a word that may be either, it would let the
+        # next guest join by it ("Fitzwilliam" is Darcy's given name and the colonel's surname).
+        # A pet form joining a single word ("Joanna" to "Jo") stays an alias: its words would
+        # let names it is the pet form of join next ("Hannah", through Joanna).
+        if not (self.given or self.surnames) and other.words & self.words:
+            self.bare |= other.bare
+            self.surnamish |= other.surnamish
+        self.given |= other.given
+        self.surnames |= other.surnames
+        self.titles |= other.titles
+        self.sexes |= other.sexes
+        self.married |= other.married
+        self.detail = max(self.detail, other.detail)
+        self.name_sex = self.name_sex or other.name_sex
+        self.character |= other.character
+
+
+def _census_sex(given: set[str]) -> str | None:
+    found = {names.census_sex(word) for word in given} - {None}
+    return found.pop() if len(found) == 1 else None
+
+
+def names_conflict(
+    a: Person, b: Person, given_words: Collection[str], marriage: bool = True
+) -> bool:
+    """Whether the names of `a` and `b` cannot be one person's. `given_words` are the words
+    the story uses as given names: "Mrs." and "Miss" conflict (unless `marriage` is false)
+    only with a family name ("Miss Meg" marries and becomes "Mrs. Meg"; "Miss Bennet" is not
+    "Mrs. Bennet")."""
+    a_surnames, b_surnames = a.surnames | a.surnamish, b.surnames | b.surnamish
+    if a_surnames and b_surnames and not a_surnames & b_surnames:
+        return True
+    if a.given and b.given and not any(names.same_given(x, y) for x in a.given for y in b.given):
+        return True
+    if sex_conflict(a, b) or _ranks_conflict(a.titles, b.titles):
+        return True
+    family = (a.family & b.family) - set(given_words)
+    return marriage and bool(family) and len(a.married | b.married) > 1
+
+
+def sex_conflict(a: Person, b: Person) -> bool:
+    """Whether one is a man and the other a woman."""
+    return bool(a.sex and b.sex and a.sex != b.sex)
+
+
+def _ranks_conflict(a: set[str], b: set[str]) -> bool:
+    return bool((a & RANKS and b & PLAIN) or (b & RANKS and a & PLAIN))
+
+
+def shares_a_name(guest: Person, host: Person) -> bool:
+    """Whether a word of the guest's names is one of the host's (by what the words are). A
+    pet or short form ("Kitty" for Catherine) links no one a title of rank names: Kitty is
+    not Lady Catherine. An initial shares nothing by itself: it only fits a name that shares
+    another word ("R. Walton" and Robert Walton, by the surname), never "Roman" or "Rothwick"
+    by their first letter."""
+    familiar = not (guest.titles & RANKS or host.titles & RANKS)
+    for word in guest.given:
+        if _given_in(word, host.given | host.bare, familiar):
+            return True
+    for word in guest.surnames | guest.surnamish:
+        if word in host.surnames | host.bare | host.surnamish:
+            return True
+    for word in guest.bare:
+        if word in host.words:
+            return True
+        if familiar and (
+            _given_in(word, host.given | host.bare)
+            or any(names.short_form(word, s) for s in host.surnames)
+        ):
+            return True
+    return False
+
+
+def _given_in(word: str, given: Iterable[str], familiar: bool = True) -> bool:
+    return any(
+        word == other or (familiar and names.same_given(word, other, initials=False))
+        for other in given
+    )

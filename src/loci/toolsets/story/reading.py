@@ -1,0 +1,143 @@
+"""What a piece of story says beyond its names: how it writes each word, and which names it
+puts together.
+
+- Word case: a name is capitalised wherever it stands; a common word only where a sentence
+  starts ("Hush!", "Time passed"). Counting, for every word, its lower-case uses and its
+  capitalised uses inside a sentence tells the two apart over the whole story.
+- Pairs: two names in one sentence are usually two people ("Mr. Laurence looked at Laurie"),
+  unless one restates the other ("Teddy, or Mr. Theodore Laurence", "Tobias, whom the whole
+  harbour called Toby"); two names in one paragraph appear together (the graph's relation).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from loci.toolsets.story import names, sentences
+from loci.toolsets.story.mentions import Mention
+
+WORD = re.compile(r"[^\W\d_][\w'\u2019-]*", re.UNICODE)
+#: What stands before a word that starts a sentence or a line (besides white space).
+OPENERS = "\"'\u201c\u2018([_*\u2014-"
+#: Words between two names that make the second another name for the first.
+NAMING = re.compile(
+    r"^(?:,?\s*(?:alias|otherwise called|called|named|nicknamed|christened|known as|"
+    r"better known as)"
+    r"|,\s*whom\s[^,;.!?]{0,48}?\b(?:called|call|calls|named|name|names|knew as|know as)"
+    r"|,?\s*whose (?:real |proper |true |christian )?name (?:was|is))\s*$",
+    re.I,
+)
+#: Words between two names that may restate the first ("Teddy, or Mr. Theodore Laurence"),
+#: or offer another person ("Kitty, or Mary"): a restatement only between names that share a
+#: name.
+RESTATING = re.compile(r"^(?:,\s*or|\s*\()\s*$", re.I)
+PAIR_KINDS = ("sentence", "apposition", "paragraph")
+
+
+@dataclass(frozen=True)
+class WordCase:
+    """How often a piece writes a word in lower case, and capitalised inside a sentence."""
+
+    lower: int = 0
+    inside: int = 0
+
+
+def word_cases(text: str) -> dict[str, WordCase]:
+    """Every word of `text` (lower case) with its lower-case and capitalised-inside uses
+    (both may be none: a word seen only where a sentence starts)."""
+    lower: Counter[str] = Counter()
+    inside: Counter[str] = Counter()
+    seen: set[str] = set()
+    starts = {left for left, _ in sentences.spans(text)}
+    for match in WORD.finditer(text):
+        word = match.group()
+        folded = word.lower().replace("\u2019", "'")  # as kinds.word_key
+        seen.add(folded)
+        if word[0].islower():
+            lower[folded] += 1
+        elif not _starts(text, match.start(), starts):
+            inside[folded] += 1
+    return {word: WordCase(lower[word], inside[word]) for word in seen}
+
+
+def _starts(text: str, at: int, sentence_starts: set[int]) -> bool:
+    """Whether the word at `at` starts a sentence or a line (after any opening marks)."""
+    before = at
+    while before > 0 and text[before - 1] in OPENERS:
+        before -= 1
+    if before in sentence_starts:
+        return True
+    while before > 0 and text[before - 1] in " \t":
+        before -= 1
+    return before == 0 or text[before - 1] == "\n"
+
+
+def pairs(text: str, mentions: Sequence[Mention]) -> list[tuple[int, int, str]]:
+    """(i, j, kind) for mentions i < j of `text` (in text order) met together: in one
+    sentence (or, restating one another, in apposition) and in one paragraph."""
+    found: list[tuple[int, int, str]] = []
+    real = [i for i, m in enumerate(mentions) if m.end > m.start]
+    sentence_of = numbered([mentions[i] for i in real], sentences.spans(text))
+    paragraphs = _paragraphs(text)
+    paragraph_of = numbered([mentions[i] for i in real], paragraphs)
+    quoted = _quoted(text, [mentions[i] for i in real], paragraphs)
+    for x, i in enumerate(real):
+        for y in range(x + 1, len(real)):
+            j = real[y]
+            if paragraph_of[x] != paragraph_of[y]:
+                break
+            found.append((i, j, "paragraph"))
+            # A name called out in a line of dialogue and a name in the narration around it
+            # are often one person ('"Miss Jo," said Laurie, and Jo laughed'): not counted.
+            if sentence_of[x] == sentence_of[y] and quoted[x] == quoted[y]:
+                restated = y == x + 1 and _restates(text, mentions[i], mentions[j])
+                found.append((i, j, "apposition" if restated else "sentence"))
+    return found
+
+
+def _restates(text: str, first: Mention, second: Mention) -> bool:
+    """Whether `second` names the person `first` names, by the words between them."""
+    gap = text[first.end : second.start]
+    if NAMING.match(gap):
+        return True
+    if not RESTATING.match(gap):
+        return False
+    a, b = names.parse(first.surface).words, names.parse(second.surface).words
+    return any(x == y or names.same_given(x, y) for x in a for y in b)
+
+
+def _quoted(
+    text: str, mentions: Sequence[Mention], paragraphs: Sequence[tuple[int, int]]
+) -> list[bool]:
+    """Whether each mention (in text order) stands inside quotation marks: after an odd
+    number of straight double quotes in its paragraph, or after more opening curly quotes
+    than closing ones."""
+    found: list[bool] = []
+    numbers = numbered(mentions, paragraphs)
+    for mention, number in zip(mentions, numbers, strict=True):
+        before = text[paragraphs[number][0] : mention.start]
+        straight = before.count('"') % 2 == 1
+        curly = before.count("\u201c") > before.count("\u201d")
+        found.append(straight or curly)
+    return found
+
+
+def numbered(mentions: Sequence[Mention], spans: Iterable[tuple[int, int]]) -> list[int]:
+    """The number of the span (sentence or paragraph) each mention starts in."""
+    bounds = [end for _, end in spans]
+    numbers: list[int] = []
+    at = 0
+    for mention in mentions:
+        while at < len(bounds) - 1 and mention.start >= bounds[at]:
+            at += 1
+        numbers.append(at)
+    return numbers
+
+
+def _paragraphs(text: str) -> list[tuple[int, int]]:
+    from loci.toolsets.story.valve import paragraph_spans
+
+    return paragraph_spans(text)

@@ -1,0 +1,167 @@
+"""Working out who is who from the story tables, and reading the cast back as entities.
+
+`resolve` reads every name of a session with its cues, how the story writes the words of
+those names, which names met in sentences, and the writer's corrections; gathers the names
+into people (`loci.toolsets.story.cast`), applies the corrections over them, and writes each name's
+person and kind back. `entities` groups the rows into what the tools show.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from loci.storage.db import Connection
+from loci.storage.dialect import among
+from loci.toolsets.story import cast, corrections, kinds, names
+from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity, Seen
+from loci.toolsets.story.kinds import Kind, Votes
+from loci.toolsets.story.reading import WordCase
+
+_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
+_VOTE_COLUMNS = (
+    "mentions, ner_person, ner_place, ner_other, said, acts, place_word, article, male, female"
+)
+
+
+def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) -> None:
+    """Gather the session's names into people, apply the corrections, and save who is who."""
+    rows = conn.execute(
+        f"SELECT id, key, written, coalesce(person, id), kind, {_VOTE_COLUMNS} "
+        "FROM story_names WHERE session = ?",
+        (session,),
+    ).fetchall()
+    surfaces = [cast.Surface(row[0], row[2], Votes(*row[5:])) for row in rows]
+    id_of = {str(row[1]): int(row[0]) for row in rows}
+    person_of, kind_of = cast.gather(
+        surfaces,
+        _cases(conn, session, [s.written for s in surfaces]),
+        _together(conn, session),
+        corrections.kept_apart(kept, id_of),
+    )
+    fixed = corrections.replay(corrections.Cast(person_of, kind_of, {}), kept, id_of)
+    changed = [
+        (fixed.person_of[row[0]], fixed.kind_of[row[0]], row[0])
+        for row in rows
+        if (fixed.person_of[row[0]], fixed.kind_of[row[0]]) != (row[3], row[4])
+    ]
+    conn.executemany("UPDATE story_names SET person = ?, kind = ? WHERE id = ?", changed)
+
+
+def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, WordCase]:
+    words = sorted({kinds.word_key(w) for text in written for w in _WORD.findall(text)})
+    wanted, listed = among(conn, "word", words)
+    rows = conn.execute(
+        f"SELECT word, lower, inside FROM story_words WHERE session = ? AND {wanted}",
+        (session, listed),
+    )
+    return {word: WordCase(lower, inside) for word, lower, inside in rows}
+
+
+def _together(conn: Connection, session: int) -> dict[tuple[int, int], cast.Together]:
+    rows = conn.execute(
+        "SELECT a, b, sentence, apposition FROM story_meetings WHERE session = ? AND "
+        "(sentence > 0 OR apposition > 0)",
+        (session,),
+    )
+    return {(a, b): cast.Together(sentence, apposition) for a, b, sentence, apposition in rows}
+
+
+def entities(
+    rows: Sequence[tuple[object, ...]], kept: list[corrections.Correction]
+) -> list[Entity]:
+    """The entities of name rows (id, written, mentions, first_pos, first_seen, recent_seen,
+    person, kind), with the names shown and the notes the corrections leave."""
+    grouped: dict[int, list[tuple[object, ...]]] = {}
+    for row in rows:
+        grouped.setdefault(int(str(row[6])), []).append(row)
+    shown = _shown(kept)
+    found: list[Entity] = []
+    for person, members in grouped.items():
+        members.sort(key=lambda r: (-int(str(r[2])), int(str(r[0]))))
+        seen = [r for r in members if int(str(r[2])) > 0] or members
+        first = min(seen, key=lambda r: int(str(r[3])))
+        introduction = _introduction(seen)
+        recent = sorted(
+            (Seen(int(p), str(e)) for r in seen for p, e in json.loads(str(r[5]))),
+            key=lambda s: s.position,
+        )[-3:]
+        written = [str(r[1]) for r in members]
+        found.append(
+            Entity(
+                id=person,
+                name=next(
+                    (shown[k] for k in map(names.key, written) if k in shown), _plain(written)
+                ),
+                kind=_kind(members),
+                mentions=sum(int(str(r[2])) for r in members),
+                first=Seen(int(str(first[3])), introduction),
+                recent=recent,
+                aliases=written,
+                names=[int(str(r[0])) for r in members],
+                corrections=[c.described() for c in kept if _touches(c, written)],
+            )
+        )
+    found.sort(key=lambda e: (-e.mentions, e.id))
+    _add_untitled_forms(found)
+    return found
+
+
+def _plain(written: Sequence[str]) -> str:
+    """The name an entity is shown by: its most written, but a proper name before an epithet
+    ("Captain Hawkes", not "the Skipper" he is called more often)."""
+    return next((w for w in written if w.split()[0].lower() not in names.ARTICLES), written[0])
+
+
+def _introduction(members: Sequence[tuple[object, ...]]) -> str:
+    """The sentences that introduced the entity, earliest first, while they are short."""
+    text = ""
+    for row in sorted(members, key=lambda r: int(str(r[3]))):
+        for sentence in str(row[4]).split("\n"):
+            if len(text) >= INTRODUCTION_CHARS:
+                return text
+            if sentence and sentence not in text:
+                text = f"{text} {sentence}".strip()
+    return text
+
+
+def _kind(members: Sequence[tuple[object, ...]]) -> Kind:
+    kind = str(members[0][7])
+    return kind if kind in kinds.KINDS else "unknown"
+
+
+def _shown(kept: list[corrections.Correction]) -> dict[str, str]:
+    """The latest name the writer gave each renamed entity, by the key of a name of it."""
+    shown: dict[str, str] = {}
+    for correction in kept:
+        if correction.action == "rename" and correction.other:
+            shown[names.key(correction.name)] = correction.other
+            shown[names.key(correction.other)] = correction.other
+    return shown
+
+
+def _touches(correction: corrections.Correction, written: list[str]) -> bool:
+    keys = {names.key(w) for w in written}
+    return names.key(correction.name) in keys or names.key(correction.other or "") in keys
+
+
+def _add_untitled_forms(found: list[Entity]) -> None:
+    """List, with each titled name, the name without its title as the text writes it: a
+    full name always ("Fitzwilliam Darcy" in "Mr. Fitzwilliam Darcy"), a single word when
+    only this entity is called by it with a title ("Waldman" in "M. Waldman", but not
+    "Darcy", which Mr. Darcy and Miss Darcy share)."""
+    untitled: dict[str, list[Entity]] = {}
+    for entity in found:
+        for alias in entity.aliases:
+            words = alias.split()
+            if len(words) > 1 and names.is_title(words[0]):
+                rest = " ".join(kinds.name_words(alias))
+                untitled.setdefault(rest, []).append(entity)
+    held = {names.key(a) for e in found for a in e.aliases}
+    for rest, owners in untitled.items():
+        unique = {e.id for e in owners}
+        if names.key(rest) in held or (" " not in rest and len(unique) > 1):
+            continue
+        for entity in {e.id: e for e in owners}.values():
+            entity.aliases.append(rest)

@@ -1,0 +1,287 @@
+"""Suggested corrections of a story's cast: what a careful reader would propose and the
+resolver, which joins names only on evidence it is sure of, leaves to the writer.
+
+Each suggestion is one `correct_character` call (its `action`, `name` and `other`), with the
+mentions it would set right, why in words, and a sentence of the text as evidence; they are
+ranked by the mentions they would set right. The kinds:
+
+- an epithet that is one character's title: "the Captain", written where the story has one
+  captain ("Captain Hawkes"), becomes an alias of his (its mentions counted in the whole text
+  once accepted);
+- a name that fits several people, given to the one whose company it keeps ("Miss Bennet"
+  is Jane's: the company of both is Bingley's, not Darcy's). Company is whom a name meets in
+  paragraphs, each meeting weighed by how much more often than chance it happens;
+- a woman's full name and another of the same given name and another family name, in the
+  same company: her maiden and married names ("Sallie Gardiner", "Sallie Moffat");
+- a name the cast holds for no one, in the company of one character alone;
+- a name that is no person's: a month, a day or a document ("Journal") that does not speak
+  or act as a person does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from loci import fields
+from loci.toolsets.story import kinds, names, store
+from loci.toolsets.story.company import Company
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.epithets import epithet_suggestions, epithets, named
+from loci.toolsets.story.models import CastSuggestion, CastSuggestions
+from loci.toolsets.story.people import Person, names_conflict, shares_a_name
+
+if TYPE_CHECKING:
+    from loci.toolsets.story.service import StoryService
+
+#: The most suggestions given at once.
+MAX_SUGGESTIONS = 50
+
+
+def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSuggestions:
+    """The suggested corrections of the cast of `session_id`, best first (at most `limit`),
+    with the writer's corrections so far."""
+    session = service.session_name(session_id)
+    limit = fields.bounded_int(limit, 1, MAX_SUGGESTIONS, "limit")
+    with service.db.snapshot() as conn:
+        found = store.session(conn, session)
+        entities = service.graph.entities(conn, found.id)
+        text = store.rendered(conn, found.id, prompts="omit")
+        kept = service.graph.corrections(conn, found.id)
+        company = Company.read(conn, found.id, entities)
+    confirm = found.settings.confirm_after
+    characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
+    suggested = [
+        *epithet_suggestions(epithets(text), characters),
+        *same_person_suggestions(characters, company),
+        *not_people_suggestions(characters, company),
+        *unplaced_suggestions(entities, characters, company),
+    ]
+    suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
+    ranked = [s.model_copy(update={"number": n}) for n, s in enumerate(suggested[:limit], 1)]
+    return CastSuggestions(
+        session_id=session, suggestions=ranked, corrections=[c.described() for c in kept]
+    )
+
+
+#: Two names keep the same company when their likeness reaches this, and one of several
+#: people a name fits wins when it is this much likelier than the next.
+ALIKE = 0.15
+CLEARLY_LIKELIER = 2.0
+
+#: Mentions added to each candidate's when weighing how much of her story is beside a man.
+FEW_MENTIONS = 10
+#: Two names met in one sentence this share of the smaller's mentions are two people.
+APART_SHARE = 0.1
+
+
+def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:
+    """The entity's names as one person (what they say together), with the cues of its
+    mentions when known (its pronouns say its sex)."""
+    person = Person.named(entity.id, names.parse(entity.aliases[0]), kinds.Votes())
+    for alias in entity.aliases[1:]:
+        person.absorb(Person.named(entity.id, names.parse(alias), kinds.Votes()))
+    person.count = entity.mentions
+    person.votes = votes or kinds.Votes()
+    return person
+
+
+def same_person_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
+    """Merges of a character into the one it most likely is: a name several people carry,
+    given to the one who keeps its company; a maiden name, to the same woman's married one.
+    (A married name alone, "Mrs. Brooke", is left to the writer: the company it keeps and the
+    marriages the text tells of were measured too often wrong: wives in their own right,
+    proposals refused.)"""
+    people = {e.id: person_of(e, company.votes.get(e.id)) for e in characters}
+    suggested: list[CastSuggestion] = []
+    for guest in sorted(characters, key=lambda e: e.mentions):
+        hosts = [h for h in characters if _outranks(people[h.id], people[guest.id])]
+        best = _likeliest(guest, hosts, people, company)
+        if best is not None:
+            host, reason, said = best
+            suggested.append(
+                CastSuggestion(
+                    action="merge",
+                    name=host.name,
+                    other=guest.name,
+                    mentions=guest.mentions,
+                    reason=reason,
+                    evidence=said or evidence(guest, host),
+                )
+            )
+    return suggested
+
+
+def evidence(entity: Entity, other: Entity | None = None) -> str:
+    """A sentence of the story about `entity`: one naming `other` too when there is one,
+    else one naming it."""
+    from loci.toolsets.story import sentences
+
+    seen = [entity.first.excerpt, *(s.excerpt for s in entity.recent)]
+    said = [
+        " ".join(text[left:right].split()) for text in seen for left, right in sentences.spans(text)
+    ]
+    own = [s for s in said if any(named(a, s) for a in entity.aliases)] or said
+    both = [s for s in own if other is not None and any(named(a, s) for a in other.aliases)]
+    return (both or own or [""])[0][:280]
+
+
+def _likeliest(
+    guest: Entity, hosts: Sequence[Entity], people: dict[int, Person], company: Company
+) -> tuple[Entity, str, str] | None:
+    """The host `guest` most likely is, with the reason in words, if one stands out."""
+    mine = people[guest.id]
+    fitting = [
+        h
+        for h in hosts
+        if shares_a_name(mine, people[h.id])
+        and not names_conflict(mine, people[h.id], ())
+        and not _born_to_the_name(mine, people[h.id])
+        and company.met_in_sentences(guest.id, h.id) <= APART_SHARE * guest.mentions
+    ]
+    ranked = sorted(fitting, key=lambda h: -company.likeness(guest.id, h.id))
+    if ranked:
+        top = company.likeness(guest.id, ranked[0].id)
+        second = company.likeness(guest.id, ranked[1].id) if len(ranked) > 1 else 0.0
+        if top >= ALIKE and top >= CLEARLY_LIKELIER * second:
+            others = f" (of {len(ranked)} who carry the name)" if len(ranked) > 1 else ""
+            return (
+                ranked[0],
+                (
+                    f"{guest.name!r} shares a name with {ranked[0].name!r}{others} and keeps the "
+                    f"same company (likeness {top:.2f})"
+                ),
+                "",
+            )
+    return _maiden(guest, hosts, people, company)
+
+
+def _acts(person: Person) -> bool:
+    """Whether the name speaks, acts or is taken up by "he" or "she" as a person's does (a
+    ship, "the Rose-Bud", does not)."""
+    cues = person.votes
+    return cues.said + cues.acts + cues.male + cues.female >= kinds.CUE_SHARE * person.count
+
+
+def _outranks(host: Person, guest: Person) -> bool:
+    """Whether `guest` may be merged into `host`: the host's names say more (a full name
+    over a titled one over a single word), or as much and it is mentioned more."""
+    if host.detail != guest.detail:
+        return host.detail > guest.detail
+    return (host.count, -host.id) > (guest.count, -guest.id)
+
+
+def _born_to_the_name(a: Person, b: Person) -> bool:
+    """Whether one is a married woman of a family name the other was born to ("Mrs. Bennet"
+    and Jane Bennet, her daughter): a wife bears her husband's name."""
+    shared = a.family & b.family
+    return bool(shared) and (True in a.married) != (True in b.married)
+
+
+def _maiden(
+    guest: Entity, hosts: Sequence[Entity], people: dict[int, Person], company: Company
+) -> tuple[Entity, str, str] | None:
+    """For a woman's full name, another of the same given name and another family name
+    that keeps the same company: her maiden and married names ("Sallie Gardiner", "Sallie
+    Moffat")."""
+    mine = people[guest.id]
+    if mine.sex == "m" or not mine.given or not mine.surnames or not _acts(mine):
+        return None
+    fitting = [
+        h
+        for h in hosts
+        if people[h.id].sex != "m"
+        and people[h.id].surnames
+        and not people[h.id].surnames & mine.surnames
+        and any(
+            names.same_given(a, b, initials=False) for a in mine.given for b in people[h.id].given
+        )
+        and not company.met_in_sentences(guest.id, h.id)
+    ]
+    best = max(fitting, key=lambda h: company.likeness(guest.id, h.id), default=None)
+    if best is None or company.likeness(guest.id, best.id) < ALIKE:
+        return None
+    return (
+        best,
+        (
+            f"{guest.name!r} and {best.name!r} may be one woman's maiden and married names: the "
+            f"same given name, the same company (likeness {company.likeness(guest.id, best.id):.2f})"
+        ),
+        "",
+    )
+
+
+#: Words of a name that is no person's: months, days, documents of an epistolary novel.
+NOT_PERSON_WORDS = frozenset(
+    (
+        *("january", "february", "march", "april", "may", "june", "july", "august"),
+        *("september", "october", "november", "december"),
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *("journal", "diary", "log", "letter", "telegram", "memorandum", "postscript"),
+        *("chapter", "volume", "book", "appendix", "preface"),
+    )
+)
+
+
+def not_people_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
+    """A character whose every name is a month, a day or a document, and who does not act as
+    a person (speak, act, be taken up by "he" or "she"), is likely no person ("May" who
+    speaks is May Chester)."""
+    suggested = []
+    for entity in characters:
+        words = {w for alias in entity.aliases for w in names.key(alias).split()}
+        cues = company.votes.get(entity.id, kinds.Votes())
+        acts = cues.said + cues.acts + cues.male + cues.female
+        if words and words <= NOT_PERSON_WORDS and acts < kinds.CUE_SHARE * entity.mentions:
+            suggested.append(
+                CastSuggestion(
+                    action="kind",
+                    name=entity.name,
+                    other="other",
+                    mentions=entity.mentions,
+                    reason=f"{entity.name!r} is a month, a day or a document, not a person",
+                    evidence=evidence(entity),
+                )
+            )
+    return suggested
+
+
+#: A name the cast holds for no character joins one whose company it keeps this closely, and
+#: this much more closely than anyone else's.
+UNPLACED_ALIKE = 0.3
+UNPLACED_MARGIN = 3.0
+UNPLACED_LEAST = 5
+
+
+def unplaced_suggestions(
+    entities: Sequence[Entity], characters: Sequence[Entity], company: Company
+) -> list[CastSuggestion]:
+    """A given name the cast holds for no one (neither character nor place: a pet name NER
+    took for something else, "Fritz") merged into the one character whose company it keeps,
+    and never meets in a sentence."""
+    suggested = []
+    for guest in entities:
+        if guest.kind not in ("unknown", "other") or guest.mentions < UNPLACED_LEAST:
+            continue
+        if not any(names.is_given_name(w) for a in guest.aliases for w in a.split()):
+            continue  # an interjection, a nationality or a ship keeps company too
+        # Company says little of a name met a few times, or of a character met less than it.
+        hosts = [c for c in characters if c.mentions >= guest.mentions]
+        ranked = sorted(hosts, key=lambda c: -company.likeness(guest.id, c.id))
+        if not ranked or company.met_in_sentences(guest.id, ranked[0].id):
+            continue
+        top = company.likeness(guest.id, ranked[0].id)
+        second = company.likeness(guest.id, ranked[1].id) if len(ranked) > 1 else 0.0
+        if top >= UNPLACED_ALIKE and top >= UNPLACED_MARGIN * second:
+            suggested.append(
+                CastSuggestion(
+                    action="merge",
+                    name=ranked[0].name,
+                    other=guest.name,
+                    mentions=guest.mentions,
+                    reason=f"{guest.name!r} is no one's name yet, and it keeps the company of "
+                    f"{ranked[0].name!r} alone (likeness {top:.2f})",
+                    evidence=evidence(guest, ranked[0]),
+                )
+            )
+    return suggested

@@ -1,0 +1,124 @@
+"""loci's layers: each part of `src/loci` imports only from lower layers.
+
+`docs/architecture.md`'s map is this table rendered (`python -m tests.layers` prints it; a
+test checks the doc holds it). A part is a package or module named by its dotted path under
+`loci`; a module belongs to the longest part its path starts with, except a toolset's faces
+(its MCP tools and prompts, command-line commands and web pages: modules named `tools`,
+`prompts`, `commands`, `pages` or ending in `_commands`, `_page` or `_pages`), which sit
+above the faces they plug into. A toolset's `__init__` is its declaration, read by the
+registry (`loci.toolsets`) below everything that names toolsets.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "loci"
+
+#: (layer, part, what it is), lowest first.
+LAYERS: tuple[tuple[int, str, str], ...] = (
+    (0, "__init__", "the version"),
+    (0, "errors", "loci's error types, each with a code and a structured payload"),
+    (0, "timeutil", "time stamps"),
+    (0, "heap", "top-k selection"),
+    (0, "wording", "counted nouns in messages"),
+    (1, "fields", "limits and shapes of the fields every face checks"),
+    (1, "database_url", "telling a PostgreSQL URL from a path, and masking its password"),
+    (1, "tokens", "counting text in model tokens (BPE)"),
+    (1, "engine.embedding", "the Embedder Protocol and the bundled ONNX model"),
+    (2, "storage", "the databases, the memory tables and the derived indexes"),
+    (3, "toolsets", "the registry: each toolset's declaration (name, tables, faces)"),
+    (3, "engine.sequences", "ordered groups of memories (conversations, stories)"),
+    (4, "engine.search", "the engine: store, model and synced indexes; filters; ranking"),
+    (4, "settings", "configuration from flags, environment and loci.toml"),
+    (5, "access", "HTTP access tokens and their grants"),
+    (5, "toolsets.memory", "the memory toolset's services"),
+    (6, "toolsets.context", "the context toolset's services"),
+    (6, "toolsets.checkpoints", "the checkpoints toolset's services"),
+    (6, "toolsets.story", "the story toolset's services"),
+    (7, "app", "the composition root: builds every service from the settings"),
+    (8, "migration", "loci migrate: copying a store between engines"),
+    (8, "evaluation", "quality measured on public data sets"),
+    (8, "faces.mcp", "the MCP server: grants, scoping, errors, the toolsets' registration"),
+    (9, "faces.web", "the web view's frame: sessions, login, security, templates"),
+    (10, "faces.http", "the HTTP server: MCP over streamable HTTP, tokens, the web view"),
+    (11, "faces.cli", "the loci command"),
+    (12, "toolsets.*.faces", "each toolset's MCP tools and prompts, commands and web pages"),
+    (13, "__main__", "python -m loci"),
+)
+
+#: Folders that group parts; their `__init__` only says what they hold, so imports nothing.
+GROUPS = ("engine", "faces")
+
+FACE_MODULE = re.compile(r"^(tools|prompts|commands|pages|\w+_commands|\w+_page|\w+_pages)$")
+
+
+def module_of(path: Path) -> str:
+    """The dotted name under `loci` of the module at `path`."""
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def part_of(module: str, *, package: bool = False) -> str:
+    """The part `module` belongs to (`package`: it is a package's `__init__`)."""
+    names = module.split(".")
+    if module in GROUPS:
+        return module
+    if names[0] == "toolsets":
+        if len(names) == 1 or names[1] == "toolset" or (len(names) == 2 and package):
+            return "toolsets"
+        if FACE_MODULE.match(names[-1]):
+            return f"toolsets.{names[1]}.faces"
+    known = {part for _, part, _ in LAYERS}
+    for end in range(len(names), 0, -1):
+        if ".".join(names[:end]) in known:
+            return ".".join(names[:end])
+    raise KeyError(f"{module} has no layer")
+
+
+def layer_of(part: str) -> int:
+    """The layer of `part`."""
+    if part in GROUPS:
+        return -1
+    key = "toolsets.*.faces" if part.endswith(".faces") else part
+    return next(layer for layer, name, _ in LAYERS if name == key)
+
+
+def imports(path: Path) -> set[str]:
+    """The modules of loci that the module at `path` imports (packages as their `__init__`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "loci":
+            base = node.module.split(".")[1:]
+            for alias in node.names:
+                child = SRC.joinpath(*base, alias.name)
+                if child.with_suffix(".py").exists() or child.is_dir():
+                    found.add(".".join([*base, alias.name]))
+                else:
+                    found.add(".".join(base) or "__init__")
+        elif isinstance(node, ast.Import):
+            found.update(
+                a.name.removeprefix("loci.") for a in node.names if a.name.startswith("loci.")
+            )
+    return found
+
+
+def is_package(module: str) -> bool:
+    """Whether `module` is a package (its `__init__`)."""
+    return SRC.joinpath(*module.split(".")).is_dir()
+
+
+def rendered() -> str:
+    """The map of the layers, as `docs/architecture.md` shows it."""
+    lines = ["| layer | part | what it is |", "|---:|---|---|"]
+    lines += [f"| {layer} | `{part}` | {what} |" for layer, part, what in LAYERS]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(rendered())

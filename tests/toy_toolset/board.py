@@ -1,0 +1,27 @@
+"""The toy toolset's service: pin a note, read the pins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from loci.storage.db import Database
+
+
+def pin(db: Database, note: str) -> int:
+    """Pin `note`; how many pins there are now."""
+    with db.write() as conn:
+        conn.execute("INSERT INTO toy_pins (note) VALUES (?)", (note,))
+        return int(conn.execute("SELECT count(*) FROM toy_pins").fetchone()[0])
+
+
+def pins(db: Database) -> list[str]:
+    """The pinned notes, oldest first."""
+    with db.snapshot() as conn:
+        return [str(row[0]) for row in conn.execute("SELECT note FROM toy_pins ORDER BY rowid")]
+
+
+def orphaned_files(db: Database, home: Path) -> list[str]:
+    """A sentence when a pin file lies in the data folder but no pin is recorded."""
+    if (home / "toy.pin").exists() and not pins(db):
+        return ["the database holds no pins, but toy.pin is there"]
+    return []
