@@ -41,8 +41,9 @@ async def test_the_server_warns_and_stats_reports_it(
         stats = (await client.call_tool("stats", {})).structured_content
     warnings = stats["warnings"]
     assert len(warnings) == 2
-    assert "no checkpoints" in warnings[0] and "1 checkpoint file" in warnings[0]
-    assert "no context projects" in warnings[1] and "1 project folder" in warnings[1]
+    projects, checkpoints = warnings  # in the registry's order: context, then checkpoints
+    assert "no checkpoints" in checkpoints and "1 checkpoint file" in checkpoints
+    assert "no context projects" in projects and "1 project folder" in projects
     assert all("emptied or replaced" in warning for warning in warnings)
     assert [str(message.data) for message in received] == warnings
 
