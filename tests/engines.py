@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from loci.app import schemas
-from loci.storage.db import BeforeCommit, Database
-from loci.storage.schema import Schema
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.databases.db import BeforeCommit, Database
+from loci.storage.databases.schema import Schema
+from loci.storage.databases.sqlite import SqliteDatabase
 
 #: The owners whose stores the contract tests open: all but the memory tables (they have
 #: their own tests) and the story's (its passages are memories).
@@ -35,7 +35,7 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opene
             opened.append(db)
             return db
     else:
-        from loci.storage.postgres.database import PostgresDatabase
+        from loci.storage.databases.postgres.database import PostgresDatabase
 
         url = request.getfixturevalue("postgres_url")
 

@@ -14,21 +14,21 @@ from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.engine.search.engine import Indexes, Limits, MemoryEngine
 from loci.errors import StorageUnavailableError
 from loci.settings import Settings
-from loci.storage import sequence_documents as documents
-from loci.storage.db import Database
-from loci.storage.derived import DerivedIndex
-from loci.storage.facets import MemoryFacets
+from loci.storage.databases.db import Database
+from loci.storage.databases.receipts import RECEIPTS_SCHEMA, Receipts
+from loci.storage.databases.schema import Schema
+from loci.storage.databases.sqlite import SqliteDatabase
 from loci.storage.files import private_folder, storage_errors
-from loci.storage.keyword_index import KeywordIndex, MirroredKeywords, SqlKeywords
-from loci.storage.keyword_mirror import KeywordMirror
-from loci.storage.memories import MIGRATING_FROM, get_meta
-from loci.storage.memory_schema import MEMORY_SCHEMA
-from loci.storage.memory_vectors import MemoryVectors
-from loci.storage.passages import PassageIndex
-from loci.storage.receipts import RECEIPTS_SCHEMA, Receipts
-from loci.storage.schema import Schema
-from loci.storage.sqlite import SqliteDatabase
-from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
+from loci.storage.indexes.derived import DerivedIndex
+from loci.storage.indexes.facets.mirror import MemoryFacets
+from loci.storage.indexes.keywords.mirror import KeywordMirror
+from loci.storage.indexes.keywords.protocol import KeywordIndex, MirroredKeywords, SqlKeywords
+from loci.storage.indexes.passages.in_process import PassageIndex
+from loci.storage.indexes.vectors.exact import FASTSCAN_FROM, ExactIndex
+from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
+from loci.storage.memory_tables import sequence_documents as documents
+from loci.storage.memory_tables.memories import MIGRATING_FROM, get_meta
+from loci.storage.memory_tables.schema import MEMORY_SCHEMA
 from loci.tokens import BpeCounter
 from loci.toolsets.checkpoints.blob_table import TableBlobs
 from loci.toolsets.checkpoints.blobs import Blobs, BlobStore
@@ -228,14 +228,14 @@ def postgres_store(
     """The PostgreSQL database at `url` and the indexes that search in it:
     vectors (of memories and of their passages), keywords (of memories and of story passages)
     and filters, all in the database: a server holds no copy of the store."""
-    from loci.storage.postgres import require_driver
+    from loci.storage.databases.postgres import require_driver
 
     require_driver()
-    from loci.storage.postgres.database import PostgresDatabase
-    from loci.storage.postgres.keywords import KeywordPostings
-    from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
-    from loci.storage.postgres.passage_vectors import PgPassageIndex
-    from loci.storage.postgres.vectors import PgVectorIndex
+    from loci.storage.databases.postgres.database import PostgresDatabase
+    from loci.storage.indexes.keywords.postgres import KeywordPostings
+    from loci.storage.indexes.keywords.postgres_memories import MEMORY_CORPORA, PgKeywords
+    from loci.storage.indexes.passages.postgres import PgPassageIndex
+    from loci.storage.indexes.vectors.postgres import PgVectorIndex
 
     postings = KeywordPostings(MEMORY_CORPORA)
     keywords = PgKeywords(postings)

@@ -9,7 +9,7 @@ import pytest
 
 from loci.app import App
 from loci.errors import ConflictError
-from loci.storage.receipts import Request
+from loci.storage.databases.receipts import Request
 from loci.toolsets.memory.models import MemoryDraft, RememberResult
 from tests.results import tool_error
 

@@ -19,7 +19,7 @@ import pytest
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.faces.mcp.server import LociServer, build_server
 from loci.settings import load_settings
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 from mcp import Client
 from tests.results import tool_error
 

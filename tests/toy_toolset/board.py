@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from loci.storage.db import Database
+from loci.storage.databases.db import Database
 
 
 def pin(db: Database, note: str) -> int:

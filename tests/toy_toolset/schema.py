@@ -1,6 +1,6 @@
 """The toy toolset's one table."""
 
-from loci.storage.schema import Schema
+from loci.storage.databases.schema import Schema
 
 TOY_SCHEMA = Schema(
     owner="toy",

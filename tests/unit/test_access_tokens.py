@@ -8,7 +8,7 @@ import pytest
 from loci.access.grant import Grant
 from loci.access.tokens import AccessTokens
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
-from loci.storage.db import Database
+from loci.storage.databases.db import Database
 from tests.engines import Opener
 
 

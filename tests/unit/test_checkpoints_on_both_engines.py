@@ -12,7 +12,7 @@ import pytest
 from loci.app import checkpoint_limits
 from loci.errors import CheckpointCorruptedError, EncryptionKeyError
 from loci.settings import load_settings
-from loci.storage.db import Database
+from loci.storage.databases.db import Database
 from loci.toolsets.checkpoints.blob_table import TableBlobs
 from loci.toolsets.checkpoints.blobs import Blobs, BlobStore
 from loci.toolsets.checkpoints.maintenance import CheckpointMaintenance

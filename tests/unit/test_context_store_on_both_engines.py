@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from loci.storage.db import CONSTRAINT_ERRORS
+from loci.storage.databases.db import CONSTRAINT_ERRORS
 from loci.toolsets.context import store as sql
 
 

@@ -304,7 +304,7 @@ def test_a_dated_question_finds_memories_outside_the_first_candidates(app: App) 
 
 
 def test_the_period_lookup_uses_the_time_index(app: App) -> None:
-    from loci.storage import timeline
+    from loci.storage.memory_tables import timeline
 
     clause, params = timeline.within_clause(
         [(datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 2, 1, tzinfo=UTC))]
@@ -320,7 +320,7 @@ def test_the_period_lookup_uses_the_time_index(app: App) -> None:
 
 def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:
     from loci.engine.search.filters import compile_filter
-    from loci.storage import timeline
+    from loci.storage.memory_tables import timeline
 
     for namespace in ("mine", "theirs"):
         chat = [
@@ -352,8 +352,8 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
     from loci.engine.search import hybrid
     from loci.engine.search.query_words import named_speaker
     from loci.engine.search.signals import DEFAULT
-    from loci.storage import memories as sql
-    from loci.storage.vector_index import Hit
+    from loci.storage.indexes.vectors.protocol import Hit
+    from loci.storage.memory_tables import memories as sql
 
     chat = [
         {

@@ -8,8 +8,8 @@ import threading
 import pytest
 
 from loci.errors import StorageUnavailableError
-from loci.storage.db import CONSTRAINT_ERRORS
-from loci.storage.schema import Schema
+from loci.storage.databases.db import CONSTRAINT_ERRORS
+from loci.storage.databases.schema import Schema
 
 NOTES = Schema(
     "notes",
@@ -140,7 +140,7 @@ def test_migrations_run_once_and_a_newer_store_is_refused(open_store):
 
 
 def test_postgres_refuses_owners_without_postgres_tables(postgres_url):
-    from loci.storage.postgres.database import PostgresDatabase
+    from loci.storage.databases.postgres.database import PostgresDatabase
 
     sqlite_only = Schema("later", ("CREATE TABLE later (x INTEGER);",))
     with pytest.raises(StorageUnavailableError, match="do not run on PostgreSQL yet: later"):

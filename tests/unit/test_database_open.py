@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from loci.app import schemas
-from loci.storage.schema import OWNED_VERSIONS
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.databases.schema import OWNED_VERSIONS
+from loci.storage.databases.sqlite import SqliteDatabase
 
 ROUNDS = 15
 WAIT_SECONDS = 60.0

@@ -15,14 +15,14 @@ from loci.app import App
 from loci.engine.search import pipeline, when
 from loci.engine.search.filters import admitted, compile_filter
 from loci.engine.search.query_words import fts_match
-from loci.storage import facets as facets_module
-from loci.storage import keyword_mirror as keyword_module
-from loci.storage import memories as sql
-from loci.storage import timeline
-from loci.storage.facets import MemoryFacets, mirrored
-from loci.storage.index_sync import IndexSync
-from loci.storage.keyword_index import MirroredKeywords
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.databases.sqlite import SqliteDatabase
+from loci.storage.indexes.facets import mirror as facets_module
+from loci.storage.indexes.facets.mirror import MemoryFacets, mirrored
+from loci.storage.indexes.keywords import mirror as keyword_module
+from loci.storage.indexes.keywords.protocol import MirroredKeywords
+from loci.storage.indexes.sync import IndexSync
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables import timeline
 from loci.toolsets.memory.transfer import ImportOptions
 from tests.unit.test_keyword_mirror import Reader, reader_of
 

@@ -13,10 +13,10 @@ import pytest
 from loci.app import App, build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
-from loci.storage.fastscan import FastScanCodes
-from loci.storage.scan_kernels import load_kernel
-from loci.storage.vector_index import Allowed
-from loci.storage.vectors import FASTSCAN_FROM, ExactIndex
+from loci.storage.indexes.vectors.exact import FASTSCAN_FROM, ExactIndex
+from loci.storage.indexes.vectors.fastscan import FastScanCodes
+from loci.storage.indexes.vectors.protocol import Allowed
+from loci.storage.indexes.vectors.scan_kernels import load_kernel
 from loci.toolsets.memory.transfer import ImportOptions
 from tests.unit.test_vector_index import (
     DIMENSIONS,

@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 
 from loci.engine.search.filters import compile_filter
-from loci.storage import memories as sql
-from loci.storage.memory_schema import MEMORY_SCHEMA
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.databases.sqlite import SqliteDatabase
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables.schema import MEMORY_SCHEMA
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from loci.storage.postgres.database import PostgresDatabase
-from loci.storage.postgres.keywords import KeywordPostings
-from loci.storage.postgres.memory_search import MEMORY_CORPORA
+from loci.storage.databases.postgres.database import PostgresDatabase
+from loci.storage.indexes.keywords.postgres import KeywordPostings
+from loci.storage.indexes.keywords.postgres_memories import MEMORY_CORPORA
 
 VALUES = [
     5,

@@ -10,8 +10,13 @@ import pytest
 
 from loci.app import App
 from loci.engine.search.filters import compile_filter
-from loci.storage.keyword_index import KeywordIndex, KeywordQuery, MirroredKeywords, SqlKeywords
-from loci.storage.keyword_mirror import KeywordMirror
+from loci.storage.indexes.keywords.mirror import KeywordMirror
+from loci.storage.indexes.keywords.protocol import (
+    KeywordIndex,
+    KeywordQuery,
+    MirroredKeywords,
+    SqlKeywords,
+)
 from tests.unit.test_keyword_mirror import QUERY_WORDS, sentences, store
 
 Factory = Callable[[App], KeywordIndex]

@@ -16,16 +16,16 @@ from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.engine.search.filters import compile_filter
 from loci.engine.search.query_words import fts_match, keyword_terms
 from loci.settings import load_settings
-from loci.storage import keyword_mirror as keyword_module
-from loci.storage import memories as sql
-from loci.storage.facets import MemoryFacets
-from loci.storage.fts_terms import TOKENIZE
-from loci.storage.index_sync import IndexSync
-from loci.storage.keyword_index import MirroredKeywords, SqlKeywords
-from loci.storage.keyword_mirror import KeywordMirror
-from loci.storage.memory_vectors import MemoryVectors
-from loci.storage.sqlite import SqliteDatabase
-from loci.storage.vectors import ExactIndex
+from loci.storage.databases.sqlite import SqliteDatabase
+from loci.storage.indexes.facets.mirror import MemoryFacets
+from loci.storage.indexes.keywords import mirror as keyword_module
+from loci.storage.indexes.keywords.fts_terms import TOKENIZE
+from loci.storage.indexes.keywords.mirror import KeywordMirror
+from loci.storage.indexes.keywords.protocol import MirroredKeywords, SqlKeywords
+from loci.storage.indexes.sync import IndexSync
+from loci.storage.indexes.vectors.exact import ExactIndex
+from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
+from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.models import MemoryDraft
 from loci.toolsets.memory.transfer import ImportOptions
 from tests import prose

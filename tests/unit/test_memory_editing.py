@@ -13,7 +13,7 @@ from loci.app import App, build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
 from loci.settings import load_settings
-from loci.storage.memory_pages import Shown
+from loci.storage.memory_tables.pages import Shown
 from loci.toolsets.memory.models import MemoryDraft
 from tests.engines import ENGINES
 from tests.postgres import fresh_database

@@ -6,18 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from loci.storage import memories as sql
-from loci.storage.keyword_index import KeywordQuery, SqlKeywords
-from loci.storage.memory_schema import MEMORY_SCHEMA
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.databases.sqlite import SqliteDatabase
+from loci.storage.indexes.keywords.protocol import KeywordQuery, SqlKeywords
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables.schema import MEMORY_SCHEMA
 from tests.keyword_scores import same
 from tests.unit.test_keyword_mirror import QUERY_WORDS, sentences
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from loci.storage.postgres.database import PostgresDatabase
-from loci.storage.postgres.keywords import KeywordPostings
-from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
+from loci.storage.databases.postgres.database import PostgresDatabase
+from loci.storage.indexes.keywords.postgres import KeywordPostings
+from loci.storage.indexes.keywords.postgres_memories import MEMORY_CORPORA, PgKeywords
 
 NAMESPACES = ("a", "b")
 

@@ -210,7 +210,7 @@ def test_batch_reports_invalid_items_and_stores_the_rest(app):
 
 
 def test_failed_batch_write_stores_nothing(app, monkeypatch):
-    from loci.storage import memories as sql
+    from loci.storage.memory_tables import memories as sql
 
     original = sql.insert_memories
 

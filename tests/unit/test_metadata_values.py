@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from loci.engine.search.filters import compile_filter
-from loci.storage.metadata_values import NULL, ValueCodes, metadata_path
+from loci.storage.memory_tables.metadata_values import NULL, ValueCodes, metadata_path
 
 #: What json_extract can give: NULL, integers, reals, texts (JSON objects and arrays as text).
 VALUES: list[Any] = [None, 0, 1, 1.0, 1.5, -2, 2**62, "", "1", "a", "B", "é", "日本", '{"a":1}']

@@ -73,7 +73,7 @@ def fill(app: App, project: Path) -> None:
 
 
 def _request():
-    from loci.storage.receipts import Request
+    from loci.storage.databases.receipts import Request
 
     return Request("k-1", "remember", "f")
 

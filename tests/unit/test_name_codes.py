@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loci.storage.name_codes import NameCodes
+from loci.storage.indexes.name_codes import NameCodes
 
 
 def test_codes_are_given_in_order_of_first_sight_and_kept() -> None:

@@ -14,7 +14,7 @@ from loci.app import App, build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.engine.search import passage_spans as passages
 from loci.settings import load_settings
-from loci.storage.passages import PassageIndex
+from loci.storage.indexes.passages.in_process import PassageIndex
 from loci.toolsets.memory.models import MemoryDraft
 from loci.toolsets.memory.transfer import ImportOptions
 from tests.engines import ENGINES

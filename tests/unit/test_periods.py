@@ -11,8 +11,8 @@ from loci.app import App
 from loci.engine.search import when
 from loci.engine.search.filters import compile_filter
 from loci.errors import InvalidInputError
-from loci.storage import timeline
-from loci.storage.timeline import Span
+from loci.storage.memory_tables import timeline
+from loci.storage.memory_tables.timeline import Span
 from loci.toolsets.memory.conversations.messages import parse_messages
 from loci.toolsets.memory.models import MemoryDraft
 

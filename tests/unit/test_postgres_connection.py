@@ -10,8 +10,8 @@ from loci.errors import ConfigurationError, StorageUnavailableError
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from loci.storage.postgres.connection import placeholders_for_psycopg
-from loci.storage.postgres.database import PostgresDatabase
+from loci.storage.databases.postgres.connection import placeholders_for_psycopg
+from loci.storage.databases.postgres.database import PostgresDatabase
 from tests.engines import PORTED
 
 
@@ -117,7 +117,7 @@ def test_a_lost_connection_fails_one_call_and_the_next_reconnects(postgres_url):
 
 
 def test_a_schema_of_its_own_ignores_loci_tables_further_down_the_search_path(postgres_url):
-    from loci.storage.postgres.scratch import scratch_schema
+    from loci.storage.databases.postgres.scratch import scratch_schema
 
     public = PostgresDatabase(postgres_url, schemas=PORTED)
     _add_token(public, "a")

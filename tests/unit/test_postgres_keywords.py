@@ -7,18 +7,18 @@ import sqlite3
 
 import pytest
 
-from loci.storage.fts_terms import TOKENIZE
-from loci.storage.keyword_index import match_expression
-from loci.storage.schema import Schema
+from loci.storage.databases.schema import Schema
+from loci.storage.indexes.keywords.fts_terms import TOKENIZE
+from loci.storage.indexes.keywords.protocol import match_expression
 from tests.keyword_scores import same
 from tests.unit.test_keyword_mirror import EXTRA, QUERY_WORDS, sentences
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from loci.storage.postgres import keyword_ranking
-from loci.storage.postgres.database import PostgresDatabase
-from loci.storage.postgres.keyword_tables import KEYWORD_BOUNDS, KEYWORD_TABLES
-from loci.storage.postgres.keywords import KeywordPostings
+from loci.storage.databases.postgres.database import PostgresDatabase
+from loci.storage.indexes.keywords import postgres_ranking as keyword_ranking
+from loci.storage.indexes.keywords.postgres import KeywordPostings
+from loci.storage.memory_tables.postgres_keyword_tables import KEYWORD_BOUNDS, KEYWORD_TABLES
 
 CORPUS = 1
 KEYWORDS = Schema("keywords", (), postgres=(KEYWORD_TABLES, KEYWORD_BOUNDS))

@@ -12,8 +12,8 @@ pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not insta
 import psycopg
 from psycopg.conninfo import make_conninfo
 
-from loci.storage.postgres.database import PostgresDatabase
-from loci.storage.postgres.readiness import readiness
+from loci.storage.databases.postgres.database import PostgresDatabase
+from loci.storage.databases.postgres.readiness import readiness
 from tests.engines import PORTED
 from tests.postgres import fresh_database, system_server
 

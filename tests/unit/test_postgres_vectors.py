@@ -6,17 +6,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from loci.storage import memories as sql
-from loci.storage.memory_schema import MEMORY_SCHEMA
-from loci.storage.vector_blob import VectorBlob
-from loci.storage.vector_index import Allowed
+from loci.storage.databases.vector_blob import VectorBlob
+from loci.storage.indexes.vectors.protocol import Allowed
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables.schema import MEMORY_SCHEMA
 from tests.unit.test_vector_index import embeddings_like
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from loci.storage.postgres.database import PostgresDatabase
-from loci.storage.postgres.keywords import KeywordPostings
-from loci.storage.postgres.vectors import PgVectorIndex
+from loci.storage.databases.postgres.database import PostgresDatabase
+from loci.storage.indexes.keywords.postgres import KeywordPostings
+from loci.storage.indexes.vectors.postgres import PgVectorIndex
 
 DIMENSIONS = 384
 NAMESPACES = ("a", "b", "c")
@@ -169,7 +169,7 @@ def test_builds_at_once_do_not_collide_and_a_failed_one_is_built_again(db):
 def test_passages_are_searched_by_their_memories(db, hold_up_to):
     """Each memory found by its best passage, exactly while few (held in the server, or
     scanned by the database when none may be held) and through HNSW when many."""
-    from loci.storage.postgres.passage_vectors import PgPassageIndex
+    from loci.storage.indexes.passages.postgres import PgPassageIndex
 
     stored(db, 600)
     passages = embeddings_like(2400, seed=16)  # four per memory
@@ -219,7 +219,7 @@ def test_a_filter_given_as_sql_is_applied_by_the_database(db):
 def test_small_namespaces_beside_a_large_one_are_ranked_exactly(db):
     """Once the statistics know the namespaces' sizes, the small ones are searched exactly
     beside the HNSW scan of the large one: what they hold is never out of the index's reach."""
-    from loci.storage.postgres.namespace_sizes import NamespaceSizes
+    from loci.storage.indexes.vectors.postgres_namespace_sizes import NamespaceSizes
 
     vectors = stored(db, 3000)
     with db.write() as conn:  # "a" becomes large (2,700); "b" and "c" keep 150 each
@@ -255,8 +255,8 @@ def test_the_small_namespaces_held_follow_every_servers_changes(db, postgres_url
     """What the server holds of the small namespaces follows the change log: a memory another
     server adds, moves or forgets is found, or not, at the next search; a reset log loads
     them anew."""
-    from loci.storage.index_sync import reload_everywhere
-    from loci.storage.postgres.namespace_sizes import NamespaceSizes
+    from loci.storage.memory_tables.change_log import reload_everywhere
+    from loci.storage.indexes.vectors.postgres_namespace_sizes import NamespaceSizes
 
     vectors = stored(db, 3000)
     with db.write() as conn:
@@ -289,7 +289,7 @@ def test_the_small_namespaces_held_follow_every_servers_changes(db, postgres_url
 
 
 def test_an_index_another_server_built_is_used_once_its_state_is_read_again(db, monkeypatch):
-    from loci.storage.postgres import vectors as pg_vectors
+    from loci.storage.indexes.vectors import postgres as pg_vectors
 
     stored(db, 1200)
     here, there = (PgVectorIndex(db, DIMENSIONS, hnsw_from=1000) for _ in range(2))
@@ -305,8 +305,8 @@ def test_an_index_another_server_built_is_used_once_its_state_is_read_again(db, 
 def test_passages_grown_past_what_is_held_are_searched_by_the_database(db, monkeypatch):
     """Held while few; once there are more than `hold_up_to`, dropped from the server and
     searched by the database, with the same answer."""
-    from loci.storage.postgres import passage_vectors
-    from loci.storage.postgres.passage_vectors import PgPassageIndex
+    from loci.storage.indexes.passages import postgres as passage_vectors
+    from loci.storage.indexes.passages.postgres import PgPassageIndex
 
     stored(db, 300)
     passages = embeddings_like(600, seed=29)

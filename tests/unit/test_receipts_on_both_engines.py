@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 
 from loci.errors import ConflictError
-from loci.storage.db import Database
-from loci.storage.receipts import Receipts, Request
+from loci.storage.databases.db import Database
+from loci.storage.databases.receipts import Receipts, Request
 from tests.engines import Opener
 
 

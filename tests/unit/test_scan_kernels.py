@@ -11,7 +11,12 @@ import pytest
 
 from loci.errors import ConfigurationError
 from loci.settings import load_settings
-from loci.storage.scan_kernels import SPLIT_FROM, FaissKernel, NumpyKernel, load_kernel
+from loci.storage.indexes.vectors.scan_kernels import (
+    SPLIT_FROM,
+    FaissKernel,
+    NumpyKernel,
+    load_kernel,
+)
 
 CODE_BYTES = 48
 DIMENSIONS = 384
@@ -122,7 +127,7 @@ def test_without_faiss_auto_falls_back_and_faiss_is_a_configuration_error(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setitem(sys.modules, "faiss", None)  # makes `import faiss` fail
-    with caplog.at_level(logging.WARNING, logger="loci.storage.scan_kernels"):
+    with caplog.at_level(logging.WARNING, logger="loci.storage.indexes.vectors.scan_kernels"):
         assert load_kernel("auto").name == "numpy"
     assert "faiss-cpu cannot be loaded" in caplog.text
     with pytest.raises(ConfigurationError) as raised:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from loci.storage import seqsets
-from loci.storage.seqsets import among
+from loci.storage.indexes import seqsets
+from loci.storage.indexes.seqsets import among
 
 
 def test_among_answers_as_isin_does() -> None:

@@ -13,7 +13,7 @@ from loci.app import App, build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import ConflictError, InvalidInputError
 from loci.settings import load_settings
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.databases.sqlite import SqliteDatabase
 from loci.toolsets.memory.conversations.messages import parse_messages
 from loci.toolsets.memory.models import MemoryDraft, SequenceDraft
 from loci.toolsets.memory.transfer import ImportOptions

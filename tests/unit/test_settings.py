@@ -82,12 +82,10 @@ def test_a_database_url_without_the_driver_says_what_to_install(tmp_path, monkey
 
     from loci.app import build_app
     from loci.errors import ConfigurationError
+    from tests.e2e.test_plain_install import NEED_NO_DRIVER, is_postgres
 
-    for name in [m for m in sys.modules if m.startswith(("psycopg", "loci.storage.postgres."))]:
-        if name not in (
-            "loci.storage.postgres.keyword_tables",
-            "loci.storage.postgres.memory_tables",
-        ):
+    for name in [m for m in sys.modules if m.startswith("psycopg") or is_postgres(m)]:
+        if name not in NEED_NO_DRIVER:
             monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
     settings = load_settings(home=tmp_path, database_url="postgresql://db/loci")

@@ -3,7 +3,7 @@ boundaries, a few hundred characters at most."""
 
 from __future__ import annotations
 
-from loci.storage.fts_terms import Tokenizer
+from loci.storage.indexes.keywords.fts_terms import Tokenizer
 from loci.toolsets.story.answers import ANSWER_CHARS, answer_spans
 
 FILLER = (

@@ -9,7 +9,7 @@ from pathlib import Path
 from loci.app import App, build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
-from loci.storage.schema import run_script
+from loci.storage.databases.schema import run_script
 from loci.toolsets.story.lookup import character, entities_of
 from tests.unit.test_schema import legacy_scripts
 

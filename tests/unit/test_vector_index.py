@@ -9,11 +9,16 @@ import numpy.typing as npt
 import pytest
 
 from loci.errors import ConfigurationError
-from loci.storage.scan_kernels import KernelName, load_kernel
-from loci.storage.signcodes import SAMPLE_SIZE as SIGN_SAMPLE_SIZE
-from loci.storage.signcodes import SignCodes, shortlist
-from loci.storage.vector_index import Allowed
-from loci.storage.vectors import SHORTLIST_FROM, SHORTLIST_SHARE, ExactIndex, best_positions
+from loci.storage.indexes.vectors.exact import (
+    SHORTLIST_FROM,
+    SHORTLIST_SHARE,
+    ExactIndex,
+    best_positions,
+)
+from loci.storage.indexes.vectors.protocol import Allowed
+from loci.storage.indexes.vectors.scan_kernels import KernelName, load_kernel
+from loci.storage.indexes.vectors.signcodes import SAMPLE_SIZE as SIGN_SAMPLE_SIZE
+from loci.storage.indexes.vectors.signcodes import SignCodes, shortlist
 
 DIMENSIONS = 384
 

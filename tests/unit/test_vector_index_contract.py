@@ -9,9 +9,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from loci.storage.plain_vectors import PlainVectorIndex
-from loci.storage.vector_index import Allowed, VectorIndex
-from loci.storage.vectors import ExactIndex
+from loci.storage.indexes.vectors.exact import ExactIndex
+from loci.storage.indexes.vectors.plain import PlainVectorIndex
+from loci.storage.indexes.vectors.protocol import Allowed, VectorIndex
 from tests.unit.test_vector_index import DIMENSIONS, embeddings_like
 
 Factory = Callable[[], VectorIndex]

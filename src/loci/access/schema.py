@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loci.storage.schema import Schema
+from loci.storage.databases.schema import Schema
 
 _TOKENS_TABLE = """
         CREATE TABLE access_tokens (

@@ -20,7 +20,7 @@ from loci import fields
 from loci.access.grant import Grant
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
 from loci.settings import known_toolsets
-from loci.storage.db import CONSTRAINT_ERRORS, Database
+from loci.storage.databases.db import CONSTRAINT_ERRORS, Database
 from loci.timeutil import format_time
 
 PREFIX = "loci_"

@@ -183,10 +183,10 @@ def _empty_store(settings: Settings) -> Iterator[str | None]:
     if settings.database_url is None:
         yield None
         return
-    from loci.storage.postgres import require_driver
+    from loci.storage.databases.postgres import require_driver
 
     require_driver()
-    from loci.storage.postgres.scratch import scratch_schema
+    from loci.storage.databases.postgres.scratch import scratch_schema
 
     with scratch_schema(settings.database_url.get_secret_value(), "loci_eval") as url:
         yield url

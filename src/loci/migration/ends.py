@@ -13,10 +13,10 @@ from loci.app import schemas
 from loci.database_url import masked
 from loci.errors import CheckpointCorruptedError, StorageUnavailableError
 from loci.migration.move import Source, Target
-from loci.storage import schema
-from loci.storage import sequence_documents as documents
-from loci.storage.postgres import require_driver
-from loci.storage.sqlite import SqliteDatabase
+from loci.storage.databases import schema
+from loci.storage.databases.postgres import require_driver
+from loci.storage.databases.sqlite import SqliteDatabase
+from loci.storage.memory_tables import sequence_documents as documents
 from loci.toolsets.checkpoints.blob_table import TableBlobs
 from loci.toolsets.checkpoints.blobs import BlobStore, check_digest
 from loci.toolsets.story.passage_keywords import FtsPassageKeywords, PostgresPassageKeywords
@@ -46,10 +46,10 @@ def folder_source(home: Path) -> Iterator[Source]:
 def database_source(url: str) -> Iterator[Source]:
     """The store of the PostgreSQL database at `url`, read in read-only transactions."""
     require_driver()
-    from loci.storage.postgres.connect import CONNECT_TIMEOUT_SECONDS, connect
-    from loci.storage.postgres.connection import PgConnection
-    from loci.storage.postgres.failures import translated
-    from loci.storage.postgres.vector_type import register_vector_type
+    from loci.storage.databases.postgres.connect import CONNECT_TIMEOUT_SECONDS, connect
+    from loci.storage.databases.postgres.connection import PgConnection
+    from loci.storage.databases.postgres.failures import translated
+    from loci.storage.databases.postgres.vector_type import register_vector_type
 
     raw = connect(url, CONNECT_TIMEOUT_SECONDS, options="-c default_transaction_read_only=on")
     with translated(masked(url)):
@@ -65,9 +65,9 @@ def database_source(url: str) -> Iterator[Source]:
 def database_target(url: str) -> Iterator[Target]:
     """The PostgreSQL database at `url`, its tables made, as a target."""
     require_driver()
-    from loci.storage.postgres.database import PostgresDatabase
-    from loci.storage.postgres.keywords import KeywordPostings
-    from loci.storage.postgres.memory_search import MEMORY_CORPORA, PgKeywords
+    from loci.storage.databases.postgres.database import PostgresDatabase
+    from loci.storage.indexes.keywords.postgres import KeywordPostings
+    from loci.storage.indexes.keywords.postgres_memories import MEMORY_CORPORA, PgKeywords
 
     postings = KeywordPostings(MEMORY_CORPORA)
     keywords = PgKeywords(postings)

@@ -19,10 +19,10 @@ from typing import Any
 
 from loci.errors import ConflictError
 from loci.migration.tables import TABLES, Table
-from loci.storage.db import Connection, Database
-from loci.storage.dialect import dialect_of
-from loci.storage.memories import MIGRATING_FROM
-from loci.storage.vector_blob import VectorBlob
+from loci.storage.databases.db import Connection, Database
+from loci.storage.databases.dialect import dialect_of
+from loci.storage.databases.vector_blob import VectorBlob
+from loci.storage.memory_tables.memories import MIGRATING_FROM
 
 #: Rows copied per transaction.
 BATCH = 1_000

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from loci.storage.db import Database
-    from loci.storage.schema import Schema
+    from loci.storage.databases.db import Database
+    from loci.storage.databases.schema import Schema
 
 #: What an orphan check adds to each kind of file it finds.
 ORPHAN_ADVICE = (

@@ -16,14 +16,15 @@ from loci.engine.search.signals import DEFAULT, Profile
 from loci.engine.sequences.speakers import ActorDirectory, Speakers
 from loci.errors import ModelMismatchError, NotFoundError
 from loci.heap import release_free_memory
-from loci.storage import memories as sql
-from loci.storage.db import Connection, Database
-from loci.storage.derived import DerivedIndex
-from loci.storage.facets import MemoryFacets
-from loci.storage.index_sync import IndexSync
-from loci.storage.keyword_index import KeywordIndex
-from loci.storage.passages import NewPassage, PassageSearch
-from loci.storage.vector_index import VectorIndex
+from loci.storage.databases.db import Connection, Database
+from loci.storage.indexes.derived import DerivedIndex
+from loci.storage.indexes.facets.mirror import MemoryFacets
+from loci.storage.indexes.keywords.protocol import KeywordIndex
+from loci.storage.indexes.passages.in_process import PassageSearch
+from loci.storage.indexes.sync import IndexSync
+from loci.storage.indexes.vectors.protocol import VectorIndex
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables.passages import NewPassage
 
 T = TypeVar("T")
 

@@ -22,12 +22,12 @@ from typing import Any, NamedTuple
 from loci import fields
 from loci.engine.search import postgres_filters
 from loci.errors import InvalidInputError
-from loci.storage import memories as sql
-from loci.storage.conditions import Condition, Group, Test
-from loci.storage.db import Connection, Engine
-from loci.storage.facets import MemoryFacets
-from loci.storage.metadata_values import metadata_path
-from loci.storage.vector_index import Allowed
+from loci.storage.databases.db import Connection, Engine
+from loci.storage.indexes.facets.mirror import MemoryFacets
+from loci.storage.indexes.vectors.protocol import Allowed
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables.conditions import Condition, Group, Test
+from loci.storage.memory_tables.metadata_values import metadata_path
 from loci.timeutil import format_time, parse_time
 
 OPERATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains")

@@ -20,12 +20,12 @@ from loci.engine.search.signals import Floats, Keys, Pool, Profile
 from loci.engine.search.when import Period
 from loci.engine.sequences import members
 from loci.engine.sequences.members import Place
-from loci.storage import timeline
-from loci.storage.db import Connection, Database
-from loci.storage.dialect import among
-from loci.storage.keyword_index import KeywordIndex
-from loci.storage.passages import PassageSearch
-from loci.storage.vector_index import Allowed, Hit, VectorIndex
+from loci.storage.databases.db import Connection, Database
+from loci.storage.databases.dialect import among
+from loci.storage.indexes.keywords.protocol import KeywordIndex
+from loci.storage.indexes.passages.in_process import PassageSearch
+from loci.storage.indexes.vectors.protocol import Allowed, Hit, VectorIndex
+from loci.storage.memory_tables import timeline
 
 
 class Ranked(NamedTuple):

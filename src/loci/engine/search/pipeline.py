@@ -30,11 +30,11 @@ from loci.engine.search.query_words import keyword_terms, named_speaker, vector_
 from loci.engine.search.signals import Profile
 from loci.engine.search.when import Period
 from loci.engine.sequences import members
-from loci.storage import timeline
-from loci.storage.db import Connection
-from loci.storage.keyword_index import KeywordQuery, Matches
-from loci.storage.passages import PassageSearch
-from loci.storage.vector_index import Allowed, Hit, KeyArray
+from loci.storage.databases.db import Connection
+from loci.storage.indexes.keywords.protocol import KeywordQuery, Matches
+from loci.storage.indexes.passages.in_process import PassageSearch
+from loci.storage.indexes.vectors.protocol import Allowed, Hit, KeyArray
+from loci.storage.memory_tables import timeline
 
 #: At most this many memories of the periods a query names are searched as extra candidates.
 MAX_WITHIN = 5000

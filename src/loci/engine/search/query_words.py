@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from loci.engine.sequences.speakers import Speakers, first_word
-from loci.storage.keyword_index import match_expression
+from loci.storage.indexes.keywords.protocol import match_expression
 
 #: Words too common to say anything about what a memory is about.
 STOP_WORDS = frozenset(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from loci.storage.db import Connection
-from loci.storage.dialect import json_member
+from loci.storage.databases.db import Connection
+from loci.storage.databases.dialect import json_member
 
 #: The items of a namespace's conversation sequences (bind the namespace).
 _CONVERSATION_ITEMS = (

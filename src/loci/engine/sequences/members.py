@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from loci.storage.db import Connection
-from loci.storage.dialect import seq_list
+from loci.storage.databases.db import Connection
+from loci.storage.databases.dialect import seq_list
 
 KINDS = ("conversation", "story", "log")
 

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.engine.sequences import members
-from loci.storage.db import Database
+from loci.storage.databases.db import Database
 
 WORD = re.compile(r"\w+", re.UNICODE)
 

@@ -17,7 +17,7 @@ from loci.faces.cli.output import (
     opened_app,
     run,
 )
-from loci.storage import sequence_documents as documents
+from loci.storage.memory_tables import sequence_documents as documents
 from loci.wording import counted
 
 
@@ -127,10 +127,10 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
 def _check_server(settings: Any, checks: dict[str, Any], problems: list[str]) -> None:
     """The PostgreSQL server, pgvector, the role's rights and loci's tables."""
     from loci.app import schemas
-    from loci.storage.postgres import require_driver
+    from loci.storage.databases.postgres import require_driver
 
     require_driver()
-    from loci.storage.postgres.readiness import readiness
+    from loci.storage.databases.postgres.readiness import readiness
 
     found = readiness(settings.database_url.get_secret_value(), schemas())
     checks.update(found.checks)
@@ -141,7 +141,7 @@ def _check_database(app: Any, checks: dict[str, Any], problems: list[str]) -> bo
     """The file's structure, then what loci keeps in it; False if the file is damaged."""
     if app.db.engine == "postgresql":
         return _check_postgres_contents(app, checks, problems)
-    from loci.storage import health  # numpy: not for every CLI start
+    from loci.storage.databases import health  # numpy: not for every CLI start
 
     with app.db.locked() as conn:
         structure = health.structure_problems(conn)
@@ -173,8 +173,8 @@ def _check_database(app: Any, checks: dict[str, Any], problems: list[str]) -> bo
 
 def _check_postgres_contents(app: Any, checks: dict[str, Any], problems: list[str]) -> bool:
     """What loci keeps in a PostgreSQL database (the server checks its own structure)."""
-    from loci.storage import health
-    from loci.storage.postgres.memory_search import keyword_index_matches
+    from loci.storage.databases import health
+    from loci.storage.indexes.keywords.postgres_memories import keyword_index_matches
 
     with app.db.locked() as conn:
         vectors = health.damaged_vectors(conn, app.embedder.identity.dimensions)
@@ -211,7 +211,7 @@ def _check_memories(app: Any, checks: dict[str, Any], problems: list[str]) -> No
         problems.append("the vector index does not match the database; run `loci reindex`")
     with app.db.locked() as conn:
         if app.db.engine == "postgresql":
-            from loci.storage.postgres.memory_search import sequence_health
+            from loci.storage.indexes.keywords.postgres_memories import sequence_health
 
             checks["sequences"], out_of_step = sequence_health(conn)
         else:
@@ -221,7 +221,9 @@ def _check_memories(app: Any, checks: dict[str, Any], problems: list[str]) -> No
 
 def _check_kernel(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
     """Which loops large vector searches run in; numpy's only when asked for."""
-    from loci.storage.scan_kernels import load_kernel  # numpy: not for every CLI start
+    from loci.storage.indexes.vectors.scan_kernels import (
+        load_kernel,  # numpy: not for every CLI start
+    )
 
     try:
         kernel = load_kernel(app.settings.vector_kernel)

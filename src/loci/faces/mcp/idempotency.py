@@ -17,7 +17,7 @@ from loci.errors import ConflictError
 if TYPE_CHECKING:
     from loci.app import App
     from loci.faces.mcp.provider import AppProvider
-    from loci.storage.receipts import Receipt, Request
+    from loci.storage.databases.receipts import Receipt, Request
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -46,7 +46,7 @@ def keyed(
     if key is None:
         return provider.call(work)
     # Imported here: the tool modules load before the store (see `provider`).
-    from loci.storage.receipts import Request
+    from loci.storage.databases.receipts import Request
 
     holder = provider.caller.name if provider.caller is not None else None
     request = Request(key, tool, fingerprint(arguments), holder)

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from starlette.datastructures import QueryParams
 
 from loci.errors import InvalidInputError
-from loci.storage.memory_pages import Shown
+from loci.storage.memory_tables.pages import Shown
 from loci.toolsets.memory.models import MemoryHit, RecallResult
 
 #: A hit is a good match when its meaning is this close to the search (cosine) or it shares a

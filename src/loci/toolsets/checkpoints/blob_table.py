@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from loci.errors import CheckpointCorruptedError
-from loci.storage.db import Database
+from loci.storage.databases.db import Database
 from loci.timeutil import format_time
 from loci.toolsets.checkpoints.blobs import check_digest, digest_of
 

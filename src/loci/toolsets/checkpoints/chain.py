@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import dataclass
 
 from loci.errors import CheckpointCorruptedError, CheckpointStorageError, EncryptionKeyError
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 from loci.toolsets.checkpoints import codec, crypto
 from loci.toolsets.checkpoints import store as sql
 from loci.toolsets.checkpoints.blobs import Blobs

@@ -12,7 +12,7 @@ from loci.errors import (
     ConfigurationError,
     EncryptionKeyError,
 )
-from loci.storage.db import Database
+from loci.storage.databases.db import Database
 from loci.toolsets.checkpoints import codec, crypto
 from loci.toolsets.checkpoints import store as sql
 from loci.toolsets.checkpoints.models import GcResult, RotateResult

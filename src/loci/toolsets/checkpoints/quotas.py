@@ -7,7 +7,7 @@ checkpoints that are neither marked critical nor a session's newest are removed,
 from __future__ import annotations
 
 from loci.errors import StorageQuotaExceededError
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 from loci.toolsets.checkpoints import store as sql
 
 #: Most candidates one cleanup considers for the total-size quota.

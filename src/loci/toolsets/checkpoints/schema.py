@@ -3,7 +3,7 @@ of `checkpoint_blobs` on PostgreSQL)."""
 
 from __future__ import annotations
 
-from loci.storage.schema import Schema
+from loci.storage.databases.schema import Schema
 
 CHECKPOINT_SCHEMA = Schema(
     owner="checkpoints",

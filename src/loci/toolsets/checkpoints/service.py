@@ -25,7 +25,7 @@ from loci.errors import (
     SessionNotFoundError,
 )
 from loci.fields import MAX_COUNT
-from loci.storage.db import Database
+from loci.storage.databases.db import Database
 from loci.timeutil import now
 from loci.toolsets.checkpoints import codec, crypto
 from loci.toolsets.checkpoints import store as sql

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 
 COLUMNS = (
     "id, session_id, seq, created_at, context_hash, size_bytes, stored_bytes, blob, encrypted, "

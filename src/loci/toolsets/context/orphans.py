@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from loci.storage.db import Database
+from loci.storage.databases.db import Database
 from loci.toolsets.toolset import ORPHAN_ADVICE
 
 

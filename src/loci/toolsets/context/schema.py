@@ -4,7 +4,7 @@ attempts since the last.
 
 from __future__ import annotations
 
-from loci.storage.schema import Schema
+from loci.storage.databases.schema import Schema
 
 CONTEXT_SCHEMA = Schema(
     owner="context",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from loci.errors import InvalidInputError, NotFoundError
 from loci.fields import MAX_COUNT, shown, utf8
-from loci.storage.db import Connection, Database
+from loci.storage.databases.db import Connection, Database
 from loci.storage.files import atomic_write, private_folder, storage_errors
 from loci.timeutil import now
 from loci.toolsets.context import store

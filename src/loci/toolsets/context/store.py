@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from typing import NamedTuple
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError
-from loci.storage import memory_pages
-from loci.storage.memory_pages import Cursor, Shown
+from loci.storage.memory_tables import pages as memory_pages
+from loci.storage.memory_tables.pages import Cursor, Shown
 from loci.toolsets.memory.models import Memory
 from loci.toolsets.memory.rows import row_to_memory
 

@@ -9,10 +9,10 @@ from typing import Literal
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import ConflictError, InvalidInputError
-from loci.storage import memories as sql
-from loci.storage import memory_upkeep as upkeep
-from loci.storage.db import Database
-from loci.storage.index_sync import prune_log
+from loci.storage.databases.db import Database
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables import upkeep
+from loci.storage.memory_tables.change_log import prune_log
 from loci.timeutil import now
 from loci.toolsets.memory.models import NamespacesResult, StatsResult
 from loci.toolsets.memory.rows import row_to_namespace

@@ -10,9 +10,8 @@ from __future__ import annotations
 from loci import fields
 from loci.engine.search.engine import MemoryEngine, vector_bytes
 from loci.errors import ConflictError, NotFoundError
-from loci.storage import memories as sql
-from loci.storage import memory_upkeep as upkeep
-from loci.storage import passages
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables import passages, upkeep
 from loci.timeutil import now
 from loci.toolsets.memory.models import Memory
 from loci.toolsets.memory.rows import row_to_memory

@@ -12,10 +12,10 @@ from typing import Any
 
 from loci.engine.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.engine.search.passage_spans import spans
-from loci.storage import health, passages
-from loci.storage import memory_upkeep as upkeep
-from loci.storage.derived import Progress
-from loci.storage.index_sync import prune_log, reload_everywhere
+from loci.storage.databases import health
+from loci.storage.indexes.derived import Progress
+from loci.storage.memory_tables import passages, upkeep
+from loci.storage.memory_tables.change_log import prune_log, reload_everywhere
 
 #: Memories embedded and committed together.
 REINDEX_BATCH = EMBED_WINDOW

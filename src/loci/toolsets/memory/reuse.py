@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from loci.engine.search.engine import MemoryEngine
-from loci.storage.passages import NewPassage
+from loci.storage.memory_tables.passages import NewPassage
 from loci.toolsets.memory.validation import CheckedDraft, content_hash
 
 

@@ -14,13 +14,13 @@ from loci.engine.search import hybrid, pipeline
 from loci.engine.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.engine.search.filters import CompiledFilter, compile_filter
 from loci.errors import InvalidInputError, LociError, NotFoundError
-from loci.storage import memories as sql
-from loci.storage import passages
-from loci.storage.db import Connection
-from loci.storage.derived import Progress
-from loci.storage.index_sync import prune_log
-from loci.storage.passages import NewPassage
-from loci.storage.vector_index import Allowed
+from loci.storage.databases.db import Connection
+from loci.storage.indexes.derived import Progress
+from loci.storage.indexes.vectors.protocol import Allowed
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables import passages
+from loci.storage.memory_tables.change_log import prune_log
+from loci.storage.memory_tables.passages import NewPassage
 from loci.timeutil import now
 from loci.toolsets.memory import reuse, validation
 from loci.toolsets.memory.models import (

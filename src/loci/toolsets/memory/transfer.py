@@ -15,10 +15,10 @@ from loci import fields
 from loci.engine.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.engine.search.filters import compile_filter
 from loci.errors import InvalidInputError, LociError, ModelMismatchError
-from loci.storage import memories as sql
-from loci.storage.derived import Progress
-from loci.storage.index_sync import prune_log
-from loci.storage.placements import Placement
+from loci.storage.indexes.derived import Progress
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables.change_log import prune_log
+from loci.storage.memory_tables.placements import Placement
 from loci.timeutil import format_time, now, parse_time
 from loci.toolsets.memory import reindexing, validation
 from loci.toolsets.memory.export_files import ExportContent, UnreadableItem, document_parts

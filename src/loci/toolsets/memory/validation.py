@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from loci.engine.sequences.members import KINDS
 from loci.errors import InvalidInputError
 from loci.fields import content, importance, metadata, moment, name, namespace, shown, source, tags
-from loci.storage.placements import Placement
+from loci.storage.memory_tables.placements import Placement
 
 if TYPE_CHECKING:
     from loci.toolsets.memory.models import MemoryDraft, SequenceDraft

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.engine.search.query_words import keyword_terms
-from loci.storage.fts_terms import Tokenizer
+from loci.storage.indexes.keywords.fts_terms import Tokenizer
 from loci.toolsets.story import sentences
 
 #: An answer grows by neighbouring sentences up to this many characters.

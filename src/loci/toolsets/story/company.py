@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 from loci.toolsets.story import kinds
 from loci.toolsets.story.entity import Entity
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from loci.errors import NotFoundError
-from loci.storage.db import Connection
-from loci.storage.dialect import among
+from loci.storage.databases.db import Connection
+from loci.storage.databases.dialect import among
 from loci.toolsets.story import names, resolution
 from loci.toolsets.story.corrections import Correction
 from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity

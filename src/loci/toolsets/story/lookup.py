@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 from loci.toolsets.story import kinds, names, people, store
 from loci.toolsets.story.answers import answer_spans
 from loci.toolsets.story.castview import CastView

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from loci.engine.search.query_words import fts_match, keyword_terms
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 
 if TYPE_CHECKING:
-    from loci.storage.postgres.keywords import KeywordPostings
+    from loci.storage.indexes.keywords.postgres import KeywordPostings
 
 #: The passages' corpus among the keyword postings (memories and sequences are 1 and 2).
 STORY_CORPUS = 3

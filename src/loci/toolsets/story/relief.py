@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 from loci.tokens import TokenCounter
 from loci.toolsets.story import store, valve
 from loci.toolsets.story.models import ArchivedChunk

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 from loci.toolsets.story import names, reading, store, valve
 from loci.toolsets.story.graph import EntityGraph, Observed
 from loci.toolsets.story.ingest import excerpt

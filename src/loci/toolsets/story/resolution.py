@@ -12,8 +12,8 @@ import json
 import re
 from collections.abc import Sequence
 
-from loci.storage.db import Connection
-from loci.storage.dialect import among
+from loci.storage.databases.db import Connection
+from loci.storage.databases.dialect import among
 from loci.toolsets.story import cast, corrections, kinds, names
 from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes

@@ -7,7 +7,7 @@ mention; the entity graph (characters, places, their aliases and relations) and 
 belong to their session and go with it.
 """
 
-from loci.storage.schema import Schema
+from loci.storage.databases.schema import Schema
 
 STORY_TABLES = """
 CREATE TABLE story_sessions (

@@ -14,8 +14,8 @@ import numpy.typing as npt
 from loci import fields
 from loci.engine.search.engine import MemoryEngine, vector_bytes
 from loci.errors import InvalidInputError
-from loci.storage.db import Connection, Database
-from loci.storage.fts_terms import Tokenizer
+from loci.storage.databases.db import Connection, Database
+from loci.storage.indexes.keywords.fts_terms import Tokenizer
 from loci.tokens import TokenCounter
 from loci.toolsets.story import ingest, names, relief, store, threads, valve
 from loci.toolsets.story.castview import CastView

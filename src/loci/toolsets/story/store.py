@@ -9,8 +9,8 @@ from typing import Literal
 
 from loci.errors import NotFoundError
 from loci.fields import shown
-from loci.storage.db import Connection
-from loci.storage.dialect import among
+from loci.storage.databases.db import Connection
+from loci.storage.databases.dialect import among
 from loci.timeutil import now
 from loci.toolsets.story.models import StorySettings
 

@@ -21,7 +21,7 @@ from typing import Literal
 
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
-from loci.storage.db import Connection
+from loci.storage.databases.db import Connection
 from loci.toolsets.story import sentences
 from loci.toolsets.story.mentions import Mention
 from loci.toolsets.story.models import PlotThread, PlotThreads, ThreadConnection, ThreadEvent

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from loci import fields
 from loci.engine.sequences import conversations
 from loci.errors import InvalidInputError
-from loci.storage.db import Database
-from loci.storage.derived import Progress
+from loci.storage.databases.db import Database
+from loci.storage.indexes.derived import Progress
 from loci.toolsets.memory.conversations.messages import ChatMessage
 from loci.toolsets.memory.conversations.models import ConversationImportResult
 from loci.toolsets.memory.models import MemoryDraft, SequenceDraft

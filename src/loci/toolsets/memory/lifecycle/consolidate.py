@@ -19,11 +19,10 @@ import numpy as np
 from loci import fields
 from loci.engine.search.engine import MemoryEngine, vector_bytes
 from loci.errors import InvalidInputError
-from loci.storage import memories as sql
-from loci.storage import memory_upkeep as upkeep
-from loci.storage import passages
-from loci.storage.db import Connection
-from loci.storage.vector_index import Allowed, VectorIndex
+from loci.storage.databases.db import Connection
+from loci.storage.indexes.vectors.protocol import Allowed, VectorIndex
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables import passages, upkeep
 from loci.timeutil import now
 from loci.toolsets.memory.lifecycle.duplicates import (
     Pair,

@@ -19,8 +19,8 @@ from typing import Any
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError
-from loci.storage import memories as sql
-from loci.storage import memory_upkeep as upkeep
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables import upkeep
 from loci.timeutil import format_time, parse_time
 from loci.toolsets.memory.lifecycle.models import (
     DECAY_STRATEGIES,

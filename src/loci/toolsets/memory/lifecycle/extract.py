@@ -18,8 +18,8 @@ import numpy as np
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError
-from loci.storage import memories as sql
-from loci.storage.vector_index import Allowed
+from loci.storage.indexes.vectors.protocol import Allowed
+from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.lifecycle.cues import TYPES, LineContext, Reading, read_sentence
 from loci.toolsets.memory.lifecycle.duplicates import likeness, prepare, sentence_key, sentences
 from loci.toolsets.memory.lifecycle.models import (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError, NotFoundError
-from loci.storage import memories as sql
+from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.lifecycle.models import ReinforceResult
 from loci.toolsets.memory.rows import row_to_memory
 

@@ -16,8 +16,8 @@ import numpy.typing as npt
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError, NotFoundError
-from loci.storage import memories as sql
-from loci.storage.vector_index import Allowed, VectorIndex
+from loci.storage.indexes.vectors.protocol import Allowed, VectorIndex
+from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.models import MemoryRef
 from loci.toolsets.memory.rows import row_to_memory
 from loci.toolsets.memory.spatial.models import MAX_STEPS, JourneyResult, JourneyStep, PathMemory

@@ -9,9 +9,9 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from loci.storage.db import Connection
-from loci.storage.index_sync import change_log_head
-from loci.storage.memories import in_scope, iter_memories
+from loci.storage.databases.db import Connection
+from loci.storage.memory_tables.change_log import change_log_head
+from loci.storage.memory_tables.memories import in_scope, iter_memories
 
 FloatMatrix = npt.NDArray[np.float32]
 

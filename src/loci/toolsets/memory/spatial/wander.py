@@ -15,8 +15,8 @@ import numpy as np
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError, NotFoundError
-from loci.storage import memories as sql
-from loci.storage.vector_index import Allowed, VectorIndex
+from loci.storage.indexes.vectors.protocol import Allowed, VectorIndex
+from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.models import MemoryRef
 from loci.toolsets.memory.spatial.models import MAX_RANDOM_SEED, MAX_STEPS, WanderResult, WanderStep
 from loci.toolsets.memory.spatial.regions import RegionMap, RegionsService

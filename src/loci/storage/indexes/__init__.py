@@ -1,0 +1,3 @@
+"""The indexes derived from the memory tables, each a seam with its Protocol, its plain
+reference version, its accelerations and its PostgreSQL version; `sync.py` keeps a
+process's indexes in step with the change log."""

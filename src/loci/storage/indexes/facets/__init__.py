@@ -1,0 +1,1 @@
+"""The memory fields that recall filters test most, mirrored in memory."""

@@ -1,0 +1,3 @@
+"""The keyword index: the Protocol (`protocol.py`), FTS5's terms, the in-memory mirror of
+FTS5 (`mirror.py`, `postings.py`), and the PostgreSQL postings scored as FTS5 does
+(`postgres*.py`)."""

@@ -1,0 +1,1 @@
+"""Passages of long memories: the in-process index and PostgreSQL's."""
