@@ -22,10 +22,10 @@ from bench_memory import QUERIES, WORDS, fill, novel_sentences
 from loci.app import App, build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
-from loci.storage.facets import MemoryFacets
-from loci.storage.index_sync import IndexSync
-from loci.storage.memory_vectors import MemoryVectors
-from loci.storage.vectors import ExactIndex
+from loci.storage.indexes.facets.mirror import MemoryFacets
+from loci.storage.indexes.sync import IndexSync
+from loci.storage.indexes.vectors.exact import ExactIndex
+from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
 
 VARIANTS = ["all on", "no fast-scan codes", "numpy kernel", "no sign codes", "no facets mirror"]
 FILTER = {"tags": {"contains": "t3"}}

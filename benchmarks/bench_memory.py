@@ -23,7 +23,7 @@ from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.engine.search.query_words import vector_query
 from loci.evaluation import locomo
 from loci.settings import Settings, load_settings
-from loci.storage.facets import MemoryFacets
+from loci.storage.indexes.facets.mirror import MemoryFacets
 from loci.toolsets.memory.models import MemoryDraft
 from loci.toolsets.memory.transfer import ImportOptions
 
@@ -371,7 +371,7 @@ def empty_store(database: str | None) -> Iterator[Settings]:
         if database is None:
             yield load_settings(home=home)
             return
-        from loci.storage.postgres.scratch import scratch_schema
+        from loci.storage.databases.postgres.scratch import scratch_schema
 
         with scratch_schema(database, "loci_bench") as url:
             yield load_settings(home=home, database_url=url)

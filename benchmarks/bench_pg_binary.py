@@ -27,8 +27,8 @@ import numpy as np
 import psycopg
 
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
-from loci.storage.postgres.vector_type import register_vector_type
-from loci.storage.vector_blob import VectorBlob
+from loci.storage.databases.postgres.vector_type import register_vector_type
+from loci.storage.databases.vector_blob import VectorBlob
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "eval" / "locomo" / "locomo_dev.json"
 QUERIES = [

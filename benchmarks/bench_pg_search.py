@@ -26,13 +26,13 @@ import numpy as np
 
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.engine.search.query_words import keyword_terms
-from loci.storage import memories as sql
-from loci.storage.memory_schema import MEMORY_SCHEMA
-from loci.storage.postgres.database import PostgresDatabase
-from loci.storage.postgres.keywords import KeywordPostings
-from loci.storage.postgres.memory_tables import MEMORIES_CORPUS
-from loci.storage.postgres.vectors import PgVectorIndex
-from loci.storage.vector_index import Allowed
+from loci.storage.databases.postgres.database import PostgresDatabase
+from loci.storage.indexes.keywords.postgres import KeywordPostings
+from loci.storage.indexes.vectors.postgres import PgVectorIndex
+from loci.storage.indexes.vectors.protocol import Allowed
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables.postgres import MEMORIES_CORPUS
+from loci.storage.memory_tables.schema import MEMORY_SCHEMA
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.postgres import embedded_server, fresh_database

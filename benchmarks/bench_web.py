@@ -142,7 +142,7 @@ def page_figures(home: str, database: str | None, size: int, repeat: int) -> Non
 
 
 def app_shown() -> Any:
-    from loci.storage.memory_pages import Shown
+    from loci.storage.memory_tables.pages import Shown
 
     return Shown()
 
