@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loci.toolsets.story import sentences
+from loci import sentences
 from loci.toolsets.story.ingest import excerpt
 from loci.toolsets.story.mentions import Extractor, Mention, cleaned, with_given_name, with_sexes
 from loci.toolsets.story.reading import pairs, word_cases

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from loci.sentences import spans as sentence_spans
+
 #: A memory longer than this many words gets passages.
 LONG_WORDS = 150
 #: Most words in one passage (a sentence longer than that is cut at word boundaries).
 PASSAGE_WORDS = 100
-SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
 WORD = re.compile(r"\S+")
 
 Span = tuple[int, int]
@@ -22,8 +23,8 @@ Span = tuple[int, int]
 
 def spans(text: str, sentences: Iterable[Span] | None = None) -> list[Span]:
     """The passages of `text` as character spans [start, end); none for a short text.
-    `sentences`: the text's sentences as spans, when the caller reads them better than the
-    plain rule here (a story's, which knows "Mr. Darcy" and dialogue)."""
+    `sentences`: the text's sentences as spans, when the caller has them (else each line
+    break ends a sentence too, as in notes and lists)."""
     words = list(WORD.finditer(text))
     if len(words) <= LONG_WORDS:
         return []
@@ -45,7 +46,7 @@ def spans(text: str, sentences: Iterable[Span] | None = None) -> list[Span]:
 def _pieces(text: str, sentences: Iterable[Span] | None) -> list[tuple[int, int, int]]:
     """Sentences as (start, end, words), those over PASSAGE_WORDS cut into word runs."""
     pieces: list[tuple[int, int, int]] = []
-    found = (m.span() for m in SENTENCE.finditer(text)) if sentences is None else sentences
+    found = sentence_spans(text, lines=True) if sentences is None else sentences
     for start, end in found:
         words = list(WORD.finditer(text, start, end))
         for at in range(0, len(words), PASSAGE_WORDS):

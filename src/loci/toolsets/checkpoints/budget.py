@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from loci.sentences import split as split_sentences
 from loci.toolsets.checkpoints.classify import BUDGET_SHARES, Classified, Tier, tier_of
 
 BYTES_PER_TOKEN = 4
 EMPTY: tuple[Any, ...] = ("", [], {})
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _SIGNAL = re.compile(
     r"\b(must|should|never|always|because|decided|decision|require[sd]?|important|error|fix(ed)?|"
     r"goal|todo|next|blocked|fail(s|ed)?)\b",
@@ -151,7 +151,7 @@ def extract_sentences(text: str, budget_bytes: int) -> str:
     """The most important whole sentences of `text` that fit `budget_bytes`, in order."""
     if len(text.encode("utf-8")) <= budget_bytes:
         return text
-    sentences = [s for s in _SENTENCE.split(text) if s.strip()]
+    sentences = split_sentences(text, lines=True)
     ranked = sorted(range(len(sentences)), key=lambda n: -_score(sentences[n], n, len(sentences)))
     kept: set[int] = set()
     used = 0

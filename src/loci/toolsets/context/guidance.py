@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from loci.sentences import split as split_sentences
 from loci.toolsets.context.markdown import Document, Section
 from loci.toolsets.context.naming import section_key
 from loci.toolsets.context.templates import FORMAT_WORDS, SectionSpec, Template
@@ -164,7 +165,7 @@ def _blank(line: str, marker: str) -> str:
     if line.lstrip().startswith("|"):
         cells = line.split("|")
         return "|".join(f" {FILL} " if marker in cell else cell for cell in cells)
-    sentences = re.split(r"(?<=[.!?])\s+", line)
+    sentences = split_sentences(line)
     return " ".join(_blank_sentence(s, marker) if marker in s else s for s in sentences)
 
 
@@ -187,7 +188,7 @@ def _pieces(section: Section) -> list[str]:
         elif block.kind == "table":
             pieces += [": ".join(cell for cell in row if cell) for row in block.rows]
         elif block.kind in ("paragraph", "quote"):
-            pieces += [s for s in re.split(r"(?<=[.!?])\s+", block.text) if s.strip()]
+            pieces += split_sentences(block.text)
     return [p.strip() for p in pieces if p.strip()]
 
 

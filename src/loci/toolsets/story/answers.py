@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from loci import sentences
 from loci.engine.search.query_words import keyword_terms
 from loci.storage.indexes.keywords.fts_terms import Tokenizer
-from loci.toolsets.story import sentences
 
 #: An answer grows by neighbouring sentences up to this many characters.
 ANSWER_CHARS = 480

@@ -118,7 +118,7 @@ def named(alias: str, text: str) -> bool:
 
 def _sentence_with(paragraphs: Sequence[str], epithet: str, carrier: Entity) -> str:
     """A sentence of `paragraphs` writing the epithet and a name of its carrier, if any."""
-    from loci.toolsets.story import sentences
+    from loci import sentences
 
     for paragraph in paragraphs:
         for left, right in sentences.spans(paragraph):
@@ -139,7 +139,7 @@ def _titles_of(entity: Entity) -> set[str]:
 
 def _sentence(text: str, at: int) -> str:
     """The sentence around `at`, on one line."""
-    from loci.toolsets.story import sentences
+    from loci import sentences
 
     left, right = sentences.around(text, at, at + 1)
     return " ".join(text[left:right].split())[:280]

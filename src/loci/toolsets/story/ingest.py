@@ -10,9 +10,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from loci import sentences
 from loci.engine.search import passage_spans as passages
-from loci.tokens import TokenCounter
-from loci.toolsets.story import reading, sentences, valve
+from loci.token_count import TokenCounter
+from loci.toolsets.story import reading, valve
 from loci.toolsets.story.graph import Observed
 from loci.toolsets.story.mentions import Extractor, Mention
 

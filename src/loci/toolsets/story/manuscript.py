@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from loci.errors import ConflictError, InvalidInputError
-from loci.tokens import TokenCounter
+from loci.token_count import TokenCounter
 from loci.toolsets.story import gutenberg, store, valve
 from loci.toolsets.story.service import StoryService
 

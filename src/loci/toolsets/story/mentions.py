@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from loci.toolsets.story import names, sentences
+from loci import sentences
+from loci.toolsets.story import names
 
 Label = Literal["person", "place", "other"]
 LABELS: dict[str, Label] = {

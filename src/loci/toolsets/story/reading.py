@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from loci.toolsets.story import names, sentences
+from loci import sentences
+from loci.toolsets.story import names
 from loci.toolsets.story.mentions import Mention
 
 WORD = re.compile(r"[^\W\d_][\w'\u2019-]*", re.UNICODE)

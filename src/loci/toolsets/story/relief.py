@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from loci.storage.databases.db import Connection
-from loci.tokens import TokenCounter
+from loci.token_count import TokenCounter
 from loci.toolsets.story import store, valve
 from loci.toolsets.story.models import ArchivedChunk
 

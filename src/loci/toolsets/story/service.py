@@ -16,7 +16,7 @@ from loci.engine.search.engine import MemoryEngine, vector_bytes
 from loci.errors import InvalidInputError
 from loci.storage.databases.db import Connection, Database
 from loci.storage.indexes.keywords.fts_terms import Tokenizer
-from loci.tokens import TokenCounter
+from loci.token_count import TokenCounter
 from loci.toolsets.story import ingest, names, relief, store, threads, valve
 from loci.toolsets.story.castview import CastView
 from loci.toolsets.story.entity import Entity

@@ -115,7 +115,7 @@ def same_person_suggestions(characters: Sequence[Entity], company: Company) -> l
 def evidence(entity: Entity, other: Entity | None = None) -> str:
     """A sentence of the story about `entity`: one naming `other` too when there is one,
     else one naming it."""
-    from loci.toolsets.story import sentences
+    from loci import sentences
 
     seen = [entity.first.excerpt, *(s.excerpt for s in entity.recent)]
     said = [

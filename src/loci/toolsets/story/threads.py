@@ -19,10 +19,9 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Literal
 
-from loci import fields
+from loci import fields, sentences
 from loci.errors import InvalidInputError, NotFoundError
 from loci.storage.databases.db import Connection
-from loci.toolsets.story import sentences
 from loci.toolsets.story.mentions import Mention
 from loci.toolsets.story.models import PlotThread, PlotThreads, ThreadConnection, ThreadEvent
 

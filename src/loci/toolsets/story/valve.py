@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from loci.tokens import TokenCounter
+from loci import sentences
+from loci.token_count import TokenCounter
 
 PARAGRAPH_BREAK = re.compile(r"\r?\n[ \t\r]*\n(?:[ \t\r]*\n)*")
-SENTENCE = re.compile(r".*?(?:[.!?\u2026]+[\"'\u201d\u2019)\]]*\s+|\Z)", re.DOTALL)
 WORDS = re.compile(r"\S+\s*")
 
 
@@ -98,8 +98,9 @@ def _fitted(
     tokens = counter.count(text[start:end])
     if tokens <= most:
         return [Unit(offset + start, offset + end, tokens)]
-    finer = SENTENCE if _spans(SENTENCE, text, start, end) != [span] else WORDS
-    pieces = _spans(finer, text, start, end)
+    pieces = list(sentences.spans(text, start, end)) or [span]
+    if pieces == [span]:
+        pieces = _spans(WORDS, text, start, end)
     if len(pieces) == 1:  # one word over the limit: it stays whole
         return [Unit(offset + start, offset + end, tokens)]
     return _packed(text, pieces, offset, counter, most)

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 from typing import NamedTuple
 
+from loci.sentences import split as split_sentences
+
 #: The space after a sentence: after . ! ? or one of them and a closing quote or bracket.
-_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+")
 _NOT_WORD = re.compile(r"[\W_]+")
 #: Least share of their distinct words (Jaccard) two near-duplicates have in common.
 SHARED_WORDS = 0.6
@@ -88,7 +89,7 @@ def likeness(cosine: float, first: Prepared, second: Prepared, enough: float = 1
 
 def sentences(text: str) -> list[str]:
     """The sentences of `text`, in order, as written."""
-    return [part.strip() for part in _SENTENCE_END.split(text.strip()) if part.strip()]
+    return split_sentences(text)
 
 
 def sentence_key(sentence: str) -> str:

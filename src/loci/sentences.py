@@ -1,10 +1,15 @@
-"""Sentences of story text, as a reader sees them.
+"""Sentences as a reader sees them: the one sentence splitter of loci.
 
 A sentence ends at ".", "!", "?" or "…" (with any closing quotes or brackets after it) followed by
 white space and a word that does not start in lower case; never after a title's abbreviation or
 an initial ("Mr. Darcy", "R. Walton"), nor inside a line of dialogue whose attribution goes on
-('"Hurrah!" cried Jo'). spaCy's sentence splitter needs its parser or senter, which would add to
-the cost of the NER the story already runs; this rule reads the same cues.
+('"Hurrah!" cried Jo'). With `lines`, a line break ends a sentence too: notes, lists and
+checkpoint contexts put one statement per line, where a novel wraps its lines anywhere.
+
+Written here rather than taken from spaCy: its sentence splitter needs its parser or senter,
+which would add to the cost of the NER the story already runs and load a model for every
+memory, checkpoint and context file that is cut into sentences; its rule-based `sentencizer`
+splits after every "Mr." and inside '"Hurrah!" cried Jo'. These rules read the same cues.
 """
 
 from __future__ import annotations
@@ -21,10 +26,32 @@ ABBREVIATIONS = frozenset(
 ABBREVIATION_WORD = re.compile(r"(?:^|(?<=[\s(\"'\u201c\u2018]))([A-Za-z][a-z]{0,4})\.$")
 
 
-def spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+def spans(
+    text: str, start: int = 0, end: int | None = None, *, lines: bool = False
+) -> Iterator[tuple[int, int]]:
     """The sentences of text[start:end] as [start, end) spans covering every character (each
-    with the space after it)."""
+    with the space after it); with `lines`, a line break ends a sentence too."""
     stop = len(text) if end is None else end
+    if not lines:
+        yield from _spans(text, start, stop)
+        return
+    begin = start
+    while begin < stop:
+        line_end = text.find("\n", begin, stop)
+        line_end = stop if line_end < 0 else line_end + 1
+        while line_end < stop and text[line_end].isspace():
+            line_end += 1
+        yield from _spans(text, begin, line_end)
+        begin = line_end
+
+
+def split(text: str, *, lines: bool = False) -> list[str]:
+    """The sentences of `text`, without the space around them (empty ones left out)."""
+    found = (text[left:right].strip() for left, right in spans(text, lines=lines))
+    return [sentence for sentence in found if sentence]
+
+
+def _spans(text: str, start: int, stop: int) -> Iterator[tuple[int, int]]:
     begin = start
     for match in END.finditer(text, start, stop):
         if not _ends_sentence(text, match.start(), match.end(), stop):
