@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from loci.app import schemas
 from loci.storage.databases.db import BeforeCommit, Database
 from loci.storage.databases.schema import Schema
 from loci.storage.databases.sqlite import SqliteDatabase
+from loci.store import schemas
 
 #: The owners whose stores the contract tests open: all but the memory tables (they have
 #: their own tests) and the story's (its passages are memories).

@@ -7,7 +7,6 @@ from datetime import timedelta
 from pathlib import Path
 
 from loci import toolsets as registry
-from loci.access.schema import ACCESS_SCHEMA
 from loci.access.tokens import AccessTokens
 from loci.engine.embedding import Embedder
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
@@ -15,9 +14,7 @@ from loci.engine.search.engine import Indexes, Limits, MemoryEngine
 from loci.errors import StorageUnavailableError
 from loci.settings import Settings
 from loci.storage.databases.db import Database
-from loci.storage.databases.receipts import RECEIPTS_SCHEMA, Receipts
-from loci.storage.databases.schema import Schema
-from loci.storage.databases.sqlite import SqliteDatabase
+from loci.storage.databases.receipts import Receipts
 from loci.storage.files import private_folder, storage_errors
 from loci.storage.indexes.derived import DerivedIndex
 from loci.storage.indexes.facets.mirror import MemoryFacets
@@ -26,10 +23,9 @@ from loci.storage.indexes.keywords.protocol import KeywordIndex, MirroredKeyword
 from loci.storage.indexes.passages.in_process import PassageIndex
 from loci.storage.indexes.vectors.exact import FASTSCAN_FROM, ExactIndex
 from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
-from loci.storage.memory_tables import sequence_documents as documents
 from loci.storage.memory_tables.memories import MIGRATING_FROM, get_meta
-from loci.storage.memory_tables.schema import MEMORY_SCHEMA
-from loci.tokens import BpeCounter
+from loci.store import PostgresParts, location, open_database
+from loci.token_count import BpeCounter
 from loci.toolsets.checkpoints.blob_table import TableBlobs
 from loci.toolsets.checkpoints.blobs import Blobs, BlobStore
 from loci.toolsets.checkpoints.maintenance import CheckpointMaintenance
@@ -52,19 +48,7 @@ from loci.toolsets.memory.transfer import TransferService
 from loci.toolsets.story.graph import SqliteGraph
 from loci.toolsets.story.mentions import Extractor
 from loci.toolsets.story.models import StoryLimits
-from loci.toolsets.story.passage_keywords import (
-    FtsPassageKeywords,
-    PassageKeywords,
-    PostgresPassageKeywords,
-)
 from loci.toolsets.story.service import StoryService
-
-
-def schemas() -> tuple[Schema, ...]:
-    """Every owner's tables, in the order their migrations run: the engine's (memories,
-    receipts of keyed writes, access tokens), then each toolset's, in registry order."""
-    owned = (toolset.tables() for toolset in registry.TOOLSETS)
-    return (MEMORY_SCHEMA, RECEIPTS_SCHEMA, ACCESS_SCHEMA, *(s for s in owned if s is not None))
 
 
 @dataclass
@@ -112,21 +96,17 @@ def build_app(
     limit_blas_threads()
     receipts = Receipts(timedelta(hours=settings.idempotency_hours))
     model = embedder or make_embedder(settings)
-    if settings.database_url is None:
-        db: Database = SqliteDatabase(
-            settings.database_path,
-            settings.busy_timeout_seconds,
-            schemas=schemas(),
-            # A keyed write's receipt, and a sequence's keyword document that follows its
-            # memories, commit with them.
-            before_commit=(receipts.claim_pending, documents.refresh_stale),
-        )
+    opened = open_database(
+        location(settings),
+        settings.busy_timeout_seconds,
+        claims=(receipts.claim_pending,),  # a keyed write's receipt commits with it
+    )
+    db, passage_keywords = opened.db, opened.passage_keywords
+    if opened.postgres is None:
         indexes = derived_indexes(settings, model, long_lived)
         blobs: Blobs = BlobStore(settings.home / "checkpoints" / "blobs", root=settings.home)
-        passage_keywords: PassageKeywords = FtsPassageKeywords()
     else:
-        url = settings.database_url.get_secret_value()
-        db, indexes, passage_keywords = postgres_store(url, settings, model, receipts)
+        indexes = postgres_indexes(opened.postgres, model)
         blobs = TableBlobs(db)
     refuse_unfinished_copy(db)
     engine = MemoryEngine(db, model, indexes, limits_from(settings))
@@ -222,34 +202,15 @@ def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> In
     return Indexes(vectors, passages, facets, keywords, tuple(followed))
 
 
-def postgres_store(
-    url: str, settings: Settings, model: Embedder, receipts: Receipts
-) -> tuple[Database, Indexes, PassageKeywords]:
-    """The PostgreSQL database at `url` and the indexes that search in it:
-    vectors (of memories and of their passages), keywords (of memories and of story passages)
-    and filters, all in the database: a server holds no copy of the store."""
-    from loci.storage.databases.postgres import require_driver
-
-    require_driver()
-    from loci.storage.databases.postgres.database import PostgresDatabase
-    from loci.storage.indexes.keywords.postgres import KeywordPostings
-    from loci.storage.indexes.keywords.postgres_memories import MEMORY_CORPORA, PgKeywords
+def postgres_indexes(store: PostgresParts, model: Embedder) -> Indexes:
+    """The indexes that search a PostgreSQL store: vectors (of memories and of their
+    passages), keywords and filters, all in the database: a server holds no copy of it."""
     from loci.storage.indexes.passages.postgres import PgPassageIndex
     from loci.storage.indexes.vectors.postgres import PgVectorIndex
 
-    postings = KeywordPostings(MEMORY_CORPORA)
-    keywords = PgKeywords(postings)
-    db = PostgresDatabase(
-        url,
-        settings.busy_timeout_seconds,
-        schemas=schemas(),
-        # Sequence documents follow their memories, and keyword postings their texts.
-        before_commit=(receipts.claim_pending, keywords.refresh_sequences, postings.refresh_stale),
-    )
     dimensions = model.identity.dimensions
-    vectors = PgVectorIndex(db, dimensions)
-    indexes = Indexes(vectors, PgPassageIndex(db, dimensions), None, keywords, ())
-    return db, indexes, PostgresPassageKeywords(postings)
+    vectors, passages = PgVectorIndex(store.db, dimensions), PgPassageIndex(store.db, dimensions)
+    return Indexes(vectors, passages, None, store.memory_keywords, ())
 
 
 def limit_blas_threads() -> None:

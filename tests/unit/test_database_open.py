@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from loci.app import schemas
 from loci.storage.databases.schema import OWNED_VERSIONS
 from loci.storage.databases.sqlite import SqliteDatabase
+from loci.store import schemas
 
 ROUNDS = 15
 WAIT_SECONDS = 60.0

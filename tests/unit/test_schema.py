@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from loci.app import schemas
 from loci.errors import StorageUnavailableError
 from loci.storage.databases.schema import LEGACY_LAST, OWNED_VERSIONS, Schema, run_script
 from loci.storage.databases.sqlite import SqliteDatabase
 from loci.storage.memory_tables.schema import MEMORY_SCHEMA
+from loci.store import schemas
 
 
 def legacy_scripts(version: int) -> list[str]:

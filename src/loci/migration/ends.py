@@ -9,17 +9,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from loci.app import schemas
 from loci.database_url import masked
 from loci.errors import CheckpointCorruptedError, StorageUnavailableError
 from loci.migration.move import Source, Target
 from loci.storage.databases import schema
 from loci.storage.databases.postgres import require_driver
-from loci.storage.databases.sqlite import SqliteDatabase
-from loci.storage.memory_tables import sequence_documents as documents
+from loci.store import open_database, schemas
 from loci.toolsets.checkpoints.blob_table import TableBlobs
 from loci.toolsets.checkpoints.blobs import BlobStore, check_digest
-from loci.toolsets.story.passage_keywords import FtsPassageKeywords, PostgresPassageKeywords
 
 
 @contextmanager
@@ -64,33 +61,22 @@ def database_source(url: str) -> Iterator[Source]:
 @contextmanager
 def database_target(url: str) -> Iterator[Target]:
     """The PostgreSQL database at `url`, its tables made, as a target."""
-    require_driver()
-    from loci.storage.databases.postgres.database import PostgresDatabase
-    from loci.storage.indexes.keywords.postgres import KeywordPostings
-    from loci.storage.indexes.keywords.postgres_memories import MEMORY_CORPORA, PgKeywords
-
-    postings = KeywordPostings(MEMORY_CORPORA)
-    keywords = PgKeywords(postings)
-    db = PostgresDatabase(
-        url, schemas=schemas(), before_commit=(keywords.refresh_sequences, postings.refresh_stale)
-    )
+    opened = open_database(url)
     try:
-        yield Target(db, TableBlobs(db).put, PostgresPassageKeywords(postings).add)
+        yield Target(opened.db, TableBlobs(opened.db).put, opened.passage_keywords.add)
     finally:
-        db.close()
+        opened.db.close()
 
 
 @contextmanager
 def folder_target(home: Path) -> Iterator[Target]:
     """The data folder `home`'s store (made if new), as a target."""
-    db = SqliteDatabase(
-        home / "loci.db", schemas=schemas(), before_commit=(documents.refresh_stale,)
-    )
+    opened = open_database(home / "loci.db")
     try:
         blobs = BlobStore(home / "checkpoints" / "blobs", root=home)
-        yield Target(db, blobs.put, FtsPassageKeywords().add)
+        yield Target(opened.db, blobs.put, opened.passage_keywords.add)
     finally:
-        db.close()
+        opened.db.close()
 
 
 def _database_blob(conn: Any, digest: str) -> bytes:

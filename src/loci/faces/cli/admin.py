@@ -126,8 +126,8 @@ def _check_app(app: Any, checks: dict[str, Any], problems: list[str]) -> None:
 
 def _check_server(settings: Any, checks: dict[str, Any], problems: list[str]) -> None:
     """The PostgreSQL server, pgvector, the role's rights and loci's tables."""
-    from loci.app import schemas
     from loci.storage.databases.postgres import require_driver
+    from loci.store import schemas
 
     require_driver()
     from loci.storage.databases.postgres.readiness import readiness
