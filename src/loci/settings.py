@@ -29,6 +29,8 @@ from loci.fields import NAMESPACE_PATTERN
 #: The embedding models loci can run without extra packages.
 KNOWN_MODELS: tuple[str, ...] = ("all-MiniLM-L6-v2",)
 ENV_PREFIX = "LOCI_"
+#: The largest `http_max_body_bytes` may be.
+HTTP_BODY_CEILING = 256 * 1024 * 1024
 
 
 def known_toolsets() -> tuple[str, ...]:
@@ -193,7 +195,7 @@ class Settings(BaseSettings):
         description="Origin headers accepted besides loopback ones (`https://app.example`).",
     )
     http_max_body_bytes: int = Field(
-        default=8 * 1024 * 1024, ge=1024, le=256 * 1024 * 1024, description="Largest request body."
+        default=8 * 1024 * 1024, ge=1024, le=HTTP_BODY_CEILING, description="Largest request body."
     )
     http_max_sessions: int = Field(
         default=1000, ge=1, le=100_000, description="Most MCP sessions open at once."

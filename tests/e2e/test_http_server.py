@@ -151,7 +151,7 @@ def test_a_session_cannot_be_used_with_another_token(served):
     session = session_of(served)
     rotated = served.home / "http-token"
     old = served.token
-    from loci.faces.http.token import BearerToken
+    from loci.faces.http.bearer import BearerToken
 
     new = BearerToken(served.home).rotate()
     assert rotated.stat().st_mode & 0o777 == 0o600

@@ -137,7 +137,7 @@ def test_an_interrupted_import_goes_on_where_it_stopped(tmp_path: Path) -> None:
     home, file = tmp_path / "home", tmp_path / "novel.txt"
     text = manuscript(12)
     file.write_text(text, encoding="utf-8")
-    from loci.tokens import BpeCounter
+    from loci.token_count import BpeCounter
     from loci.toolsets.story.manuscript import interactions
 
     pieces = list(interactions(text, BpeCounter(), 200))

@@ -8,8 +8,8 @@ import json
 import anyio
 import pytest
 
+from loci.faces.http.bearer import BearerToken
 from loci.faces.http.guard import Guard, Limits
-from loci.faces.http.token import BearerToken
 
 pytestmark = pytest.mark.anyio
 LIMITS = Limits(max_body_bytes=1000, client_concurrency=1, request_timeout=0.5, read_timeout=0.3)
@@ -22,6 +22,8 @@ class Recorder:
         self.delay = delay
         self.stream = stream
         self.bodies: list[bytes] = []
+        #: Set once a request reached the app (and, streaming, its stream began).
+        self.working = anyio.Event()
 
     async def __call__(self, scope, receive, send) -> None:
         message = await receive()
@@ -32,6 +34,7 @@ class Recorder:
                 {"type": "http.response.start", "status": 200, "headers": [(b"content-type", kind)]}
             )
             await send({"type": "http.response.body", "body": b": ping\n\n", "more_body": True})
+        self.working.set()
         await anyio.sleep(self.delay)
         if not self.stream:
             await send(
@@ -178,7 +181,7 @@ async def test_a_session_over_its_concurrency_is_refused_others_are_not(token):
     with anyio.fail_after(5):
         async with anyio.create_task_group() as group:
             group.start_soon(run, "first", "s1")
-            await anyio.sleep(0.05)
+            await app.working.wait()  # the first holds its session's slot
             group.start_soon(run, "second", "s1")
             group.start_soon(run, "other", "s2")
     assert status(results["first"]) == 200 and status(results["other"]) == 200
@@ -207,17 +210,14 @@ async def test_an_event_stream_too_late_ends_with_the_requests_error(token):
 
 
 async def test_event_streams_end_when_the_server_closes(token):
-    guard = Guard(Recorder(delay=60, stream=True), token, LIMITS)
-
-    async def close_soon() -> None:
-        await anyio.sleep(0.1)
-        guard.close_streams()
+    app = Recorder(delay=60, stream=True)
+    guard = Guard(app, token, LIMITS)
 
     with anyio.fail_after(5):
         async with anyio.create_task_group() as group:
             group.start_soon(call, guard, scope("GET", headers=authorized(token)), [b""])
-            await anyio.sleep(0.05)
-            group.start_soon(close_soon)
+            await app.working.wait()  # the stream is open
+            guard.close_streams()
 
 
 async def test_an_unreadable_token_file_lets_nobody_in_and_says_why(token):

@@ -255,8 +255,8 @@ def test_the_small_namespaces_held_follow_every_servers_changes(db, postgres_url
     """What the server holds of the small namespaces follows the change log: a memory another
     server adds, moves or forgets is found, or not, at the next search; a reset log loads
     them anew."""
-    from loci.storage.memory_tables.change_log import reload_everywhere
     from loci.storage.indexes.vectors.postgres_namespace_sizes import NamespaceSizes
+    from loci.storage.memory_tables.change_log import reload_everywhere
 
     vectors = stored(db, 3000)
     with db.write() as conn:

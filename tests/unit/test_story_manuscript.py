@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from loci.errors import InvalidInputError
-from loci.tokens import BpeCounter
+from loci.token_count import BpeCounter
 from loci.toolsets.story import gutenberg
 from loci.toolsets.story.manuscript import book, interactions, read_text
 from tests.storytext import filler

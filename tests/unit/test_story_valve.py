@@ -6,7 +6,7 @@ from itertools import pairwise
 
 import pytest
 
-from loci.tokens import BpeCounter
+from loci.token_count import BpeCounter
 from loci.toolsets.story.valve import paragraph_spans, plan_relief, units
 from tests.storytext import filler
 

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from loci.app import App, build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.faces.http.app import build_http_app
-from loci.faces.http.token import BearerToken
+from loci.faces.http.bearer import BearerToken
 from loci.settings import load_settings
 from loci.toolsets.memory.models import MemoryDraft
 from tests.unit.test_web_view import ORIGIN, form_token

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from loci.app import build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.faces.http.app import build_http_app
-from loci.faces.http.token import BearerToken
+from loci.faces.http.bearer import BearerToken
 from loci.settings import load_settings
 
 ORIGIN = "http://127.0.0.1:8765"

@@ -12,7 +12,7 @@ import pytest
 
 from loci.app import build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
-from loci.faces.http.token import BearerToken
+from loci.faces.http.bearer import BearerToken
 from loci.faces.web.security import host_matches
 from loci.settings import load_settings
 from tests.unit.test_web_view import ORIGIN, Store, form_token

@@ -16,8 +16,8 @@ from starlette.testclient import TestClient
 from loci.app import build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.faces.http.app import build_http_app
+from loci.faces.http.bearer import BearerToken
 from loci.faces.http.guard import Guard
-from loci.faces.http.token import BearerToken
 from loci.faces.web.sessions import cookie_name
 from loci.settings import load_settings
 from loci.toolsets.memory.models import MemoryDraft

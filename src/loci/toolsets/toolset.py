@@ -41,7 +41,9 @@ class Toolset:
     - `orphans`: "module:function" that, given the database and the data folder, names the
       files the toolset wrote beside the database that the database has no record of;
     - `doctor`: "module:function" that adds what `loci doctor` reports of the toolset, given
-      the app, the checks so far and the problems found so far.
+      the app, the checks so far and the problems found so far;
+    - `completions`: (argument, "module:function") pairs: the values a client is offered for
+      a prompt's or resource template's argument of that name, read from the app.
     """
 
     name: str
@@ -52,6 +54,7 @@ class Toolset:
     pages: tuple[str, ...] = ()
     orphans: str | None = None
     doctor: str | None = None
+    completions: tuple[tuple[str, str], ...] = ()
 
     def tables(self) -> Schema | None:
         """The schema of its tables, if it has any."""
@@ -80,6 +83,12 @@ class Toolset:
         """Add what `loci doctor` reports of the toolset to `checks` and `problems`."""
         if self.doctor is not None:
             _attribute(self.doctor)(app, checks, problems)
+
+
+def completion_values(where: str, app: Any) -> list[str]:
+    """The values the completion source at `where` ("module:function") offers."""
+    found: list[str] = _attribute(where)(app)
+    return found
 
 
 def _attribute(where: str) -> Any:

@@ -31,7 +31,7 @@ def token() -> None:
 @click.pass_obj
 def show(state: CliState, as_json: bool) -> None:
     """Print the token (made now if there is none yet)."""
-    from loci.faces.http.token import BearerToken
+    from loci.faces.http.bearer import BearerToken
 
     def work() -> None:
         found = BearerToken(state.settings().home)
@@ -45,7 +45,7 @@ def show(state: CliState, as_json: bool) -> None:
 @click.pass_obj
 def rotate(state: CliState, as_json: bool) -> None:
     """Replace the token: the old one stops working at once, also for a running server."""
-    from loci.faces.http.token import BearerToken
+    from loci.faces.http.bearer import BearerToken
 
     def work() -> None:
         found = BearerToken(state.settings().home)

@@ -117,7 +117,7 @@ def config(state: CliState, client: str, over_http: bool, as_json: bool) -> None
 
 def _http_config(state: CliState, client: str, as_json: bool) -> None:
     from loci.faces.http.app import MCP_PATH
-    from loci.faces.http.token import BearerToken
+    from loci.faces.http.bearer import BearerToken
 
     settings = state.settings()
     host = settings.http_host

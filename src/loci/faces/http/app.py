@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from loci import __version__
 from loci.errors import ConfigurationError, LociError
+from loci.faces.http.bearer import BearerToken
 from loci.faces.http.guard import HEALTH_PATH, GrantLookup, Guard, Limits, RevocationLookup
-from loci.faces.http.token import BearerToken
-from loci.settings import Settings
+from loci.settings import HTTP_BODY_CEILING, Settings
 
 if TYPE_CHECKING:
     from mcp.server.transport_security import TransportSecuritySettings
@@ -83,7 +83,9 @@ def build_http_app(settings: Settings, embedder: Embedder | None = None) -> Guar
 
     app: Any = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
-        max_request_body_size=settings.http_max_body_bytes,
+        # The guard enforces the body limit, for /ui as for /mcp, before the SDK reads a byte:
+        # the SDK's own check is set where it can never refuse first.
+        max_request_body_size=HTTP_BODY_CEILING,
         session_idle_timeout=settings.http_session_idle_seconds,
         max_sessions=settings.http_max_sessions,
         transport_security=transport_security(settings),

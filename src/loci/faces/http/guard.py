@@ -19,7 +19,7 @@ import anyio
 
 from loci.access.grant import Grant
 from loci.errors import LociError
-from loci.faces.http.token import BearerToken
+from loci.faces.http.bearer import BearerToken
 from loci.faces.mcp.client_log import SERVER_ONLY
 from loci.faces.mcp.grants import GRANT_KEY
 from loci.faces.web.security import FAVICON_PATH, host_matches, token_in

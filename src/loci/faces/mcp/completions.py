@@ -5,48 +5,41 @@ sessions), offered as they type."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 from mcp.types import Completion, CompletionArgument, CompletionContext
 
+from loci import toolsets as registry
 from loci.faces.mcp.provider import AppProvider
 from loci.settings import Settings
+from loci.toolsets.toolset import completion_values
 
 if TYPE_CHECKING:
     from loci.app import App
 
 #: The most values one answer may carry (the MCP specification's limit).
 MAX_VALUES = 100
-#: Sessions read for completion: the most recently saved ones.
-MAX_SESSIONS = 1000
-
 Source = Callable[["App"], list[str]]
 
 
-#: The toolset whose data each completable argument's values come from.
-ARGUMENT_TOOLSETS = {
-    "namespace": "memory",
-    "project_id": "context",
-    "file_type": "context",
-    "template": "context",
-    "session_id": "checkpoints",
-}
+def argument_toolsets() -> dict[str, str]:
+    """The toolset whose data each completable argument's values come from."""
+    return {
+        argument: toolset.name
+        for toolset in registry.TOOLSETS
+        for argument, _ in toolset.completions
+    }
 
 
 def sources(settings: Settings) -> dict[str, Source]:
     """Where the values of each completable argument come from, for the enabled toolsets."""
-    every: dict[str, Source] = {
-        "namespace": _namespaces,
-        "project_id": _projects,
-        "file_type": _templates,
-        "template": _templates,
-        "session_id": _sessions,
-    }
     return {
-        argument: source
-        for argument, source in every.items()
-        if ARGUMENT_TOOLSETS[argument] in settings.toolsets
+        argument: partial(completion_values, where)
+        for toolset in registry.TOOLSETS
+        if toolset.name in settings.toolsets
+        for argument, where in toolset.completions
     }
 
 
@@ -72,21 +65,3 @@ def matching(values: list[str], typed: str) -> Completion:
     prefix = typed.casefold()
     found = [value for value in values if value.casefold().startswith(prefix)]
     return Completion(values=found[:MAX_VALUES], total=len(found), has_more=len(found) > MAX_VALUES)
-
-
-def _namespaces(app: App) -> list[str]:
-    listed = app.catalog.namespaces("list").namespaces or []
-    return [info.name for info in listed]
-
-
-def _projects(app: App) -> list[str]:
-    return [project.project_id for project in app.context.list_projects().projects]
-
-
-def _templates(app: App) -> list[str]:
-    return [template.name for template in app.context.templates.listing().templates]
-
-
-def _sessions(app: App) -> list[str]:
-    listed = app.checkpoints.list_sessions(limit=MAX_SESSIONS).sessions
-    return [session.session_id for session in listed]

@@ -20,7 +20,7 @@ from mcp.types import INVALID_REQUEST, ToolAnnotations
 
 from loci.access.grant import Grant
 from loci.errors import ForbiddenError, LociError
-from loci.faces.mcp.completions import ARGUMENT_TOOLSETS
+from loci.faces.mcp.completions import argument_toolsets
 from loci.faces.mcp.errors import from_loci_error
 from loci.faces.mcp.namespace_scope import NamespaceScope, Reach
 
@@ -132,7 +132,7 @@ class GrantCheck:
             # The values come from the argument's toolset, whatever prompt or template asks.
             asked = params.get("argument")
             argument = str(asked.get("name", "")) if isinstance(asked, Mapping) else ""
-            return f"completions of {argument[:100]}", ARGUMENT_TOOLSETS.get(argument), False
+            return f"completions of {argument[:100]}", argument_toolsets().get(argument), False
         return method, None, False
 
     def _writes(self, tool_name: str) -> bool:

@@ -45,7 +45,7 @@ Handler = Callable[[Request, ViewSession], Awaitable[Response]]
 
 
 class Token(Protocol):
-    """The server's all-access token (`loci.faces.http.token.BearerToken`)."""
+    """The server's all-access token (`loci.faces.http.bearer.BearerToken`)."""
 
     def matches(self, presented: str) -> bool:
         """Whether `presented` is the token."""

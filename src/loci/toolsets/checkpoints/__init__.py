@@ -10,6 +10,7 @@ TOOLSET = Toolset(
     mcp=("loci.toolsets.checkpoints.prompts", "loci.toolsets.checkpoints.tools"),
     commands=("loci.toolsets.checkpoints.commands",),
     doctor="loci.toolsets.checkpoints.commands:doctor",
+    completions=(("session_id", "loci.toolsets.checkpoints.tools:session_ids"),),
     pages=("loci.toolsets.checkpoints.pages",),
     orphans="loci.toolsets.checkpoints.orphans:orphaned_files",
 )

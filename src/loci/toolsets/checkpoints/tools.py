@@ -3,7 +3,7 @@
 # The spec's argument names are camelCase; the functions' parameters follow them.
 # ruff: noqa: N803
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -20,6 +20,9 @@ from loci.toolsets.checkpoints.models import (
     SaveResult,
     SessionList,
 )
+
+if TYPE_CHECKING:
+    from loci.app import App
 
 ID = r"^[A-Za-z0-9_-]{1,128}$"
 SessionId = Annotated[
@@ -123,3 +126,13 @@ def _register_resources(server: MCPServer, provider: AppProvider) -> None:
         return provider.read(
             lambda app: app.checkpoints.load(session_id=session_id).model_dump_json()
         )
+
+
+#: Sessions offered for completion: the most recently saved ones.
+MAX_COMPLETED_SESSIONS = 1000
+
+
+def session_ids(app: "App") -> list[str]:
+    """The newest workflows' session ids, offered where an argument is named `session_id`."""
+    listed = app.checkpoints.list_sessions(limit=MAX_COMPLETED_SESSIONS).sessions
+    return [session.session_id for session in listed]

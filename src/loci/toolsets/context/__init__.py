@@ -10,6 +10,11 @@ TOOLSET = Toolset(
     mcp=("loci.toolsets.context.prompts", "loci.toolsets.context.tools"),
     commands=("loci.toolsets.context.commands",),
     doctor="loci.toolsets.context.commands:doctor",
+    completions=(
+        ("project_id", "loci.toolsets.context.tools:project_ids"),
+        ("file_type", "loci.toolsets.context.tools:template_names"),
+        ("template", "loci.toolsets.context.tools:template_names"),
+    ),
     pages=("loci.toolsets.context.pages",),
     orphans="loci.toolsets.context.orphans:orphaned_files",
 )

@@ -1,6 +1,6 @@
 """The `context` toolset: projects' context files, checked against templates, with guidance."""
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -20,6 +20,9 @@ from loci.toolsets.context.models import (
     TemplateList,
     UpdateResult,
 )
+
+if TYPE_CHECKING:
+    from loci.app import App
 
 NAME = r"^[A-Za-z0-9_-]{1,64}$"
 
@@ -154,3 +157,13 @@ def _register_resources(server: MCPServer, provider: AppProvider) -> None:
     def file_resource(project_id: str, file_type: str) -> str:
         """A project's context file, newest version (its template skeleton until one is saved)."""
         return provider.read(lambda app: app.context.get_context(project_id, file_type).content)
+
+
+def project_ids(app: "App") -> list[str]:
+    """The projects' ids, offered where an argument is named `project_id`."""
+    return [project.project_id for project in app.context.list_projects().projects]
+
+
+def template_names(app: "App") -> list[str]:
+    """The templates' names, offered for `file_type` and `template` arguments."""
+    return [template.name for template in app.context.templates.listing().templates]

@@ -19,6 +19,7 @@ TOOLSET = Toolset(
         "loci.toolsets.memory.conversations.commands",
         "loci.toolsets.memory.lifecycle.commands",
     ),
+    completions=(("namespace", "loci.toolsets.memory.tools:namespace_names"),),
     pages=(
         "loci.toolsets.memory.pages",
         "loci.toolsets.memory.spatial.map_page",

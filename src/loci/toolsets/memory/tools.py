@@ -1,6 +1,6 @@
 """The `memory` toolset: one short function per tool, each validating and calling a service."""
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
@@ -27,6 +27,9 @@ from loci.toolsets.memory.models import (
     SequenceDraft,
     StatsResult,
 )
+
+if TYPE_CHECKING:
+    from loci.app import App
 
 UUID = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 NAMESPACE = r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$"
@@ -359,3 +362,9 @@ def _register_resources(server: MCPServer, provider: AppProvider) -> None:
     def namespace_resource(namespace: str) -> str:
         """Figures about one namespace's memories, as JSON."""
         return provider.read(lambda app: app.catalog.stats(namespace).model_dump_json())
+
+
+def namespace_names(app: "App") -> list[str]:
+    """The namespaces, offered where an argument is named `namespace`."""
+    listed = app.catalog.namespaces("list").namespaces or []
+    return [info.name for info in listed]
