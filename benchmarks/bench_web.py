@@ -41,7 +41,7 @@ from tests.e2e.http_server import Served, http_client, http_server
 from loci.app import build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.faces.http.app import build_http_app
-from loci.faces.http.token import BearerToken
+from loci.faces.http.bearer import BearerToken
 from loci.settings import load_settings
 from loci.toolsets.memory.transfer import ImportOptions
 
