@@ -24,7 +24,7 @@ from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
 from loci.storage.indexes.facets.mirror import MemoryFacets
 from loci.storage.indexes.sync import IndexSync
-from loci.storage.indexes.vectors.exact import ExactIndex
+from loci.storage.indexes.vectors.embedded import EmbeddedIndex
 from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
 
 VARIANTS = ["all on", "no fast-scan codes", "numpy kernel", "no sign codes", "no facets mirror"]
@@ -42,9 +42,9 @@ def served(home: str, embedder: OnnxMiniLM, variant: str) -> App:
     app = build_app(load_settings(home=home), embedder=embedder)
     dimensions = embedder.identity.dimensions
     vectors = {
-        "no fast-scan codes": ExactIndex(dimensions, fast_scan_from=None),
-        "numpy kernel": ExactIndex(dimensions, kernel="numpy"),
-        "no sign codes": ExactIndex(dimensions, shortlist_from=10**12),
+        "no fast-scan codes": EmbeddedIndex(dimensions, fast_scan_from=None),
+        "numpy kernel": EmbeddedIndex(dimensions, kernel="numpy"),
+        "no sign codes": EmbeddedIndex(dimensions, shortlist_from=10**12),
     }.get(variant, app.engine.indexes.vectors)
     facets = NoFacets() if variant == "no facets mirror" else app.engine.indexes.facets
     swapped = {MemoryVectors: MemoryVectors(vectors, dimensions), MemoryFacets: facets}

@@ -21,7 +21,7 @@ from loci.storage.indexes.facets.mirror import MemoryFacets
 from loci.storage.indexes.keywords.mirror import KeywordMirror
 from loci.storage.indexes.keywords.protocol import KeywordIndex, MirroredKeywords, SqlKeywords
 from loci.storage.indexes.passages.in_process import PassageIndex
-from loci.storage.indexes.vectors.exact import FASTSCAN_FROM, ExactIndex
+from loci.storage.indexes.vectors.embedded import FASTSCAN_FROM, EmbeddedIndex
 from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
 from loci.storage.memory_tables.memories import MIGRATING_FROM, get_meta
 from loci.store import PostgresParts, location, open_database
@@ -187,7 +187,7 @@ def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> In
     most keeps no keyword mirror (its keyword searches go to FTS5) and builds no fast-scan
     codes: reading them would cost more than the search they speed up."""
     dimensions = model.identity.dimensions
-    vectors = ExactIndex(
+    vectors = EmbeddedIndex(
         dimensions,
         kernel=settings.vector_kernel,
         fast_scan_from=FASTSCAN_FROM if long_lived else None,

@@ -13,7 +13,7 @@ import pytest
 from loci.app import App, build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
-from loci.storage.indexes.vectors.exact import FASTSCAN_FROM, ExactIndex
+from loci.storage.indexes.vectors.embedded import FASTSCAN_FROM, EmbeddedIndex
 from loci.storage.indexes.vectors.fastscan import FastScanCodes
 from loci.storage.indexes.vectors.protocol import Allowed
 from loci.storage.indexes.vectors.scan_kernels import load_kernel
@@ -95,7 +95,7 @@ def test_nearest_rows_are_found_whatever_faiss_s_output_memory_held(
 
 def test_unfiltered_search_of_a_large_index_scores_its_shortlist_exactly() -> None:
     vectors = embeddings_like(FASTSCAN_FROM + 1000, seed=8)
-    index = ExactIndex(DIMENSIONS)
+    index = EmbeddedIndex(DIMENSIONS)
     index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
     assert index.fast_scan_codes is None  # built on first use
     queries = embeddings_like(20, seed=9)
@@ -112,7 +112,7 @@ def test_unfiltered_search_of_a_large_index_scores_its_shortlist_exactly() -> No
 
 def test_fast_scan_codes_follow_deletes_updates_and_growth() -> None:
     vectors = embeddings_like(3 * FASTSCAN_FROM, seed=10)
-    index = ExactIndex(DIMENSIONS)
+    index = EmbeddedIndex(DIMENSIONS)
     first = FASTSCAN_FROM + 10
     index.upsert(list(range(first)), vectors[:first], ["a"] * first)
     index.warm()
@@ -137,7 +137,7 @@ def test_equal_scores_go_to_the_first_stored_whatever_the_path() -> None:
     vectors = embeddings_like(FASTSCAN_FROM + 200, seed=15)
     copies = [5, 100, 2000, 4100]
     vectors[copies] = vectors[5]
-    index = ExactIndex(DIMENSIONS)
+    index = EmbeddedIndex(DIMENSIONS)
     index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
     for k in (1, 2, 3):
         assert [hit.key for hit in index.search(vectors[5], k)] == copies[:k]
@@ -147,7 +147,7 @@ def test_equal_scores_go_to_the_first_stored_whatever_the_path() -> None:
 
 def test_filtered_searches_and_large_asks_scan_exactly() -> None:
     vectors = embeddings_like(FASTSCAN_FROM + 500, seed=11)
-    index = ExactIndex(DIMENSIONS)
+    index = EmbeddedIndex(DIMENSIONS)
     names = ["a" if key % 2 else "b" for key in range(len(vectors))]
     index.upsert(list(range(len(vectors))), vectors, names)
     query = embeddings_like(1, seed=12)[0]
@@ -161,8 +161,8 @@ def test_filtered_searches_and_large_asks_scan_exactly() -> None:
 def test_an_index_without_fast_scan_or_faiss_builds_no_codes() -> None:
     vectors = embeddings_like(FASTSCAN_FROM + 100, seed=13)
     for index in (
-        ExactIndex(DIMENSIONS, fast_scan_from=None),
-        ExactIndex(DIMENSIONS, kernel="numpy"),
+        EmbeddedIndex(DIMENSIONS, fast_scan_from=None),
+        EmbeddedIndex(DIMENSIONS, kernel="numpy"),
     ):
         index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
         index.warm()
@@ -177,7 +177,7 @@ def test_fast_scan_search_matches_exact_search_on_real_embeddings(
     """Judged on what it will index: MiniLM embeddings of real sentences, searched with
     questions and with other sentences of the same book."""
     vectors, queries = novel_embeddings
-    index = ExactIndex(DIMENSIONS, fast_scan_from=500)
+    index = EmbeddedIndex(DIMENSIONS, fast_scan_from=500)
     index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
     for k in (10, 20):
         overlap = [
@@ -219,11 +219,11 @@ def test_a_served_store_builds_codes_at_warm_up_and_a_one_command_app_never(
     one_command = build_app(load_settings(home=home), embedder=embedder, long_lived=False)
     try:
         served.memory.warm_up()
-        assert isinstance(served.engine.indexes.vectors, ExactIndex)
+        assert isinstance(served.engine.indexes.vectors, EmbeddedIndex)
         assert served.engine.indexes.vectors.fast_scan_codes is not None
         found = one_command.memory.recall("note number 7", limit=3, hybrid_alpha=1.0)
         assert len(found.memories) == 3
-        assert isinstance(one_command.engine.indexes.vectors, ExactIndex)
+        assert isinstance(one_command.engine.indexes.vectors, EmbeddedIndex)
         assert one_command.engine.indexes.vectors.fast_scan_codes is None
     finally:
         served.close()

@@ -23,7 +23,7 @@ from loci.storage.indexes.keywords.fts_terms import TOKENIZE
 from loci.storage.indexes.keywords.mirror import KeywordMirror
 from loci.storage.indexes.keywords.protocol import MirroredKeywords, SqlKeywords
 from loci.storage.indexes.sync import IndexSync
-from loci.storage.indexes.vectors.exact import ExactIndex
+from loci.storage.indexes.vectors.embedded import EmbeddedIndex
 from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
 from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.models import MemoryDraft
@@ -107,7 +107,7 @@ def reader_of(app: App, mirror_from: int = 1) -> Reader:
     """Indexes of the app's store kept in step as another process keeps them."""
     db = SqliteDatabase(app.db.path)
     facets, mirror = MemoryFacets(), KeywordMirror(mirror_from=mirror_from)
-    sync = IndexSync(db, [MemoryVectors(ExactIndex(384), 384), facets, mirror])
+    sync = IndexSync(db, [MemoryVectors(EmbeddedIndex(384), 384), facets, mirror])
     return Reader(db, sync, facets, mirror)
 
 

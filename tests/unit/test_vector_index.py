@@ -9,10 +9,10 @@ import numpy.typing as npt
 import pytest
 
 from loci.errors import ConfigurationError
-from loci.storage.indexes.vectors.exact import (
+from loci.storage.indexes.vectors.embedded import (
     SHORTLIST_FROM,
     SHORTLIST_SHARE,
-    ExactIndex,
+    EmbeddedIndex,
     best_positions,
 )
 from loci.storage.indexes.vectors.protocol import Allowed
@@ -38,9 +38,9 @@ KERNELS: list[KernelName] = ["faiss", "numpy"]
 
 def filled(
     count: int, namespaces: tuple[str, ...] = ("a",), kernel: KernelName = "auto"
-) -> tuple[ExactIndex, npt.NDArray[np.float32]]:
+) -> tuple[EmbeddedIndex, npt.NDArray[np.float32]]:
     vectors = embeddings_like(count, seed=1)
-    index = ExactIndex(DIMENSIONS, kernel=kernel)
+    index = EmbeddedIndex(DIMENSIONS, kernel=kernel)
     for start in range(0, count, 5000):
         stop = min(start + 5000, count)
         names = [namespaces[key % len(namespaces)] for key in range(start, stop)]
@@ -55,7 +55,7 @@ def exact_top(
 
 
 @pytest.fixture(scope="module", params=KERNELS)
-def large(request: pytest.FixtureRequest) -> tuple[ExactIndex, npt.NDArray[np.float32]]:
+def large(request: pytest.FixtureRequest) -> tuple[EmbeddedIndex, npt.NDArray[np.float32]]:
     index, vectors = filled(SHORTLIST_FROM + 5000, ("a", "b", "c"), kernel=request.param)
     assert index.kernel().name == request.param
     return index, vectors
@@ -75,7 +75,7 @@ def test_shortlisted_search_matches_exact_search_on_real_embeddings(
     """Sign codes are judged on what they will index: MiniLM embeddings of real sentences,
     searched with questions and with other sentences of the same book."""
     vectors, queries = novel_embeddings
-    index = ExactIndex(DIMENSIONS, shortlist_from=500, kernel=kernel)
+    index = EmbeddedIndex(DIMENSIONS, shortlist_from=500, kernel=kernel)
     index.upsert(list(range(len(vectors))), vectors, ["a"] * len(vectors))
     for k, floor in ((10, 0.95), (50, 0.98)):
         overlap = [
@@ -88,7 +88,7 @@ def test_shortlisted_search_matches_exact_search_on_real_embeddings(
 
 
 def test_shortlisted_search_finds_a_stored_vector_first(
-    large: tuple[ExactIndex, npt.NDArray[np.float32]],
+    large: tuple[EmbeddedIndex, npt.NDArray[np.float32]],
 ) -> None:
     index, vectors = large
     for key in (0, 777, SHORTLIST_FROM + 4000):
@@ -97,7 +97,7 @@ def test_shortlisted_search_finds_a_stored_vector_first(
 
 
 def test_large_index_applies_filters_before_ranking(
-    large: tuple[ExactIndex, npt.NDArray[np.float32]],
+    large: tuple[EmbeddedIndex, npt.NDArray[np.float32]],
 ) -> None:
     index, _ = large
     query = embeddings_like(1, seed=4)[0]
@@ -110,7 +110,7 @@ def test_large_index_applies_filters_before_ranking(
 
 
 def test_a_filter_in_step_with_the_sample_stride_still_scores_a_shortlist(
-    large: tuple[ExactIndex, npt.NDArray[np.float32]],
+    large: tuple[EmbeddedIndex, npt.NDArray[np.float32]],
 ) -> None:
     """The shortlist's cut-off is read off every n-th row: a filter admitting rows in step with
     that stride must not leave the sample with excluded rows only (all admitted rows would be
@@ -221,7 +221,7 @@ def test_batches_with_repeated_and_known_keys_match_a_row_by_row_reference() -> 
     one call: the last vector and namespace of each key wins, as if applied one by one."""
     rng = np.random.default_rng(3)
     pool = embeddings_like(400, seed=5)
-    index = ExactIndex(DIMENSIONS)
+    index = EmbeddedIndex(DIMENSIONS)
     reference: dict[int, tuple[int, str]] = {}  # key -> (vector in pool, namespace)
     for _ in range(60):
         keys = rng.integers(0, 120, size=int(rng.integers(1, 25))).tolist()
@@ -315,7 +315,7 @@ def test_sign_codes_follow_growth_refits_and_deletes(kernel: KernelName) -> None
     """Every row stays findable by its own vector while the index grows past refits (at 2x the
     fitted size), resizes its arrays, and moves rows into the holes deletes leave."""
     vectors = embeddings_like(6000, seed=6)
-    index = ExactIndex(DIMENSIONS, initial_capacity=256, shortlist_from=1000, kernel=kernel)
+    index = EmbeddedIndex(DIMENSIONS, initial_capacity=256, shortlist_from=1000, kernel=kernel)
     for start in range(0, 6000, 700):
         stop = min(start + 700, 6000)
         index.upsert(list(range(start, stop)), vectors[start:stop], ["a"] * (stop - start))

@@ -1,4 +1,4 @@
-"""One contract every `VectorIndex` passes: the plain reference, and `ExactIndex` with each
+"""One contract every `VectorIndex` passes: the plain reference, and `EmbeddedIndex` with each
 scan kernel, small (full scans) and large (shortlists). Results must match the reference."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from loci.storage.indexes.vectors.exact import ExactIndex
+from loci.storage.indexes.vectors.embedded import EmbeddedIndex
 from loci.storage.indexes.vectors.plain import PlainVectorIndex
 from loci.storage.indexes.vectors.protocol import Allowed, VectorIndex
 from tests.unit.test_vector_index import DIMENSIONS, embeddings_like
@@ -17,8 +17,8 @@ from tests.unit.test_vector_index import DIMENSIONS, embeddings_like
 Factory = Callable[[], VectorIndex]
 IMPLEMENTATIONS: dict[str, Factory] = {
     "plain": lambda: PlainVectorIndex(DIMENSIONS),
-    "exact-numpy": lambda: ExactIndex(DIMENSIONS, kernel="numpy", fast_scan_from=None),
-    "exact-faiss": lambda: ExactIndex(DIMENSIONS, kernel="faiss"),
+    "exact-numpy": lambda: EmbeddedIndex(DIMENSIONS, kernel="numpy", fast_scan_from=None),
+    "exact-faiss": lambda: EmbeddedIndex(DIMENSIONS, kernel="faiss"),
 }
 NAMESPACES = ("a", "b", "c")
 

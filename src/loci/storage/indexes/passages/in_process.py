@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from loci.storage.databases.db import Connection
 from loci.storage.indexes.derived import MemoryChanges, Progress
-from loci.storage.indexes.vectors.exact import ExactIndex
+from loci.storage.indexes.vectors.embedded import EmbeddedIndex
 from loci.storage.indexes.vectors.protocol import Allowed, FloatMatrix, Hit, KeyArray
 from loci.storage.memory_tables.passages import ALL, read_of
 
@@ -47,7 +47,7 @@ class PassageIndex:
 
     def __init__(self, dimensions: int) -> None:
         self._dimensions = dimensions
-        self._index = ExactIndex(dimensions, fast_scan_from=None)
+        self._index = EmbeddedIndex(dimensions, fast_scan_from=None)
         self._memory_of: dict[int, int] = {}  # passage id -> memory seq
         self._of_memory: dict[int, list[int]] = {}  # memory seq -> passage ids
         self._arrays: tuple[KeyArray, KeyArray] | None = None  # (ids, seqs), built when asked

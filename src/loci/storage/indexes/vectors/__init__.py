@@ -1,3 +1,3 @@
 """The vector index: the Protocol (`protocol.py`), the plain reference (`plain.py`), the
-embedded exact index and its accelerations (`exact.py`, `signcodes.py`, `fastscan.py`,
+embedded exact index and its accelerations (`embedded.py`, `signcodes.py`, `fastscan.py`,
 `scan_kernels.py`), and pgvector's (`postgres*.py`)."""

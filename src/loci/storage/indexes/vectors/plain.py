@@ -1,7 +1,7 @@
 """The reference `VectorIndex`: every search scores every allowed row, nothing else.
 
 It is what the contract test holds every index to, and the baseline an acceleration is
-measured against (`ExactIndex` adds shortlists and compiled kernels; a server engine would
+measured against (`EmbeddedIndex` adds shortlists and compiled kernels; a server engine would
 add a network). Rows live in one float32 matrix; ties rank by key.
 """
 

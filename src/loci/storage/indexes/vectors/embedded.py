@@ -60,8 +60,10 @@ class _Scan(NamedTuple):
     generation: int  # the index's generation when it ran
 
 
-class ExactIndex:
-    """Cosine search over a float32 matrix in memory, with exact similarities.
+class EmbeddedIndex:
+    """Cosine search over a float32 matrix in memory: exact similarities always, the exact
+    top k below FASTSCAN_FROM rows, and above it the top k of a shortlist (which keeps nearly
+    all of the exact top 10; `PlainVectorIndex` scans every row at any size).
 
     Small indexes scan every row. From FASTSCAN_FROM vectors, a search without a filter
     scores exactly the rows its fast-scan codes shortlist (see `fastscan`; built on first use
