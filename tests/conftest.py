@@ -7,6 +7,7 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import keyring
 import keyring.backends.fail
@@ -107,15 +108,41 @@ def novel_embeddings(
 
 
 @pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio (the MCP SDK's and uvicorn's loop)."""
+    return "asyncio"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that connects runs on each engine its module lists in `ENGINES` (SQLite only
+    where it lists none)."""
+    if "engine" in metafunc.fixturenames:
+        engines = getattr(metafunc.module, "ENGINES", ("sqlite",))
+        if metafunc.definition.get_closest_marker("sqlite_only"):
+            engines = ("sqlite",)
+        metafunc.parametrize("engine", engines)
+
+
+@pytest.fixture
+def engine_settings(engine: str, request: pytest.FixtureRequest) -> dict[str, Any]:
+    """The settings that put the store on `engine` (a fresh PostgreSQL database for each
+    test)."""
+    if engine == "sqlite":
+        return {}
+    return {"database_url": request.getfixturevalue("postgres_url")}
+
+
+@pytest.fixture
 def home(tmp_path: Path) -> Path:
     """An empty data folder."""
     return tmp_path / "loci-home"
 
 
 @pytest.fixture
-def app(home: Path, embedder: OnnxMiniLM) -> Iterator[App]:
-    """A real App (SQLite file, real model) on an empty data folder."""
-    built = build_app(load_settings(home=home), embedder=embedder)
+def app(home: Path, embedder: OnnxMiniLM, engine_settings: dict[str, Any]) -> Iterator[App]:
+    """A real App (real model) on an empty data folder: its store on SQLite, or on each
+    engine the test module lists in `ENGINES`."""
+    built = build_app(load_settings(home=home, **engine_settings), embedder=embedder)
     yield built
     built.close()
 

@@ -18,11 +18,6 @@ from anyio.abc import Process
 from mcp import Client, StdioServerParameters
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def server_params(home: Path, **env: str) -> StdioServerParameters:
     """How a client would start loci: `python -m loci serve` with LOCI_HOME set."""
     environment = {**os.environ, "LOCI_HOME": str(home), **env}

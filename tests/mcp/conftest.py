@@ -18,30 +18,6 @@ Connect = Callable[..., AbstractAsyncContextManager[Client]]
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """A test that connects runs on each engine its module lists in `ENGINES` (SQLite only
-    where it lists none)."""
-    if "engine" in metafunc.fixturenames:
-        engines = getattr(metafunc.module, "ENGINES", ("sqlite",))
-        if metafunc.definition.get_closest_marker("sqlite_only"):
-            engines = ("sqlite",)
-        metafunc.parametrize("engine", engines)
-
-
-@pytest.fixture
-def engine_settings(engine: str, request: pytest.FixtureRequest) -> dict[str, Any]:
-    """The settings that put the store on `engine` (a fresh PostgreSQL database for each
-    test)."""
-    if engine == "sqlite":
-        return {}
-    return {"database_url": request.getfixturevalue("postgres_url")}
-
-
-@pytest.fixture
 def connect(home: Path, embedder: OnnxMiniLM, engine_settings: dict[str, Any]) -> Connect:
     """Opens a client on a server for the test's data folder (settings may be overridden)."""
 

@@ -86,11 +86,6 @@ def error(sent: list[dict]) -> dict:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def token(tmp_path) -> BearerToken:
     return BearerToken(tmp_path / "home")
 

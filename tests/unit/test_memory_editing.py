@@ -2,34 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from loci.app import App, build_app
-from loci.engine.embedding.onnx_minilm import OnnxMiniLM
+from loci.app import App
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
-from loci.settings import load_settings
 from loci.storage.memory_tables.pages import Shown
 from loci.toolsets.memory.models import MemoryDraft
-from tests.engines import ENGINES
-from tests.postgres import fresh_database
-
-
-@pytest.fixture(params=ENGINES)
-def app(request: pytest.FixtureRequest, home: Path, embedder: OnnxMiniLM) -> Iterator[App]:
-    """An App on a new store of each engine."""
-    extra: dict[str, Any] = {}
-    with contextlib.ExitStack() as stack:
-        if request.param == "postgresql":
-            server = request.getfixturevalue("postgres_server")
-            extra["database_url"] = stack.enter_context(fresh_database(server))
-        built = build_app(load_settings(home=home, **extra), embedder=embedder)
-        yield built
-        built.close()
 
 
 def _remember(app: App, text: str, **fields: Any) -> str:

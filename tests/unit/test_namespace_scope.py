@@ -9,12 +9,6 @@ from loci.access.grant import Grant
 from loci.errors import ForbiddenError
 from loci.faces.mcp.namespace_scope import NamespaceScope, Reach, chosen
 
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 ONE = Grant("ana", namespaces=frozenset({"mine"}))
 TWO = Grant("bo", namespaces=frozenset({"work", "home"}))
 

@@ -17,7 +17,6 @@ from loci.settings import load_settings
 from loci.storage.indexes.passages.in_process import PassageIndex
 from loci.toolsets.memory.models import MemoryDraft
 from loci.toolsets.memory.transfer import ImportOptions
-from tests.engines import ENGINES
 from tests.postgres import fresh_database
 from tests.prose import made_sentences
 
@@ -25,10 +24,12 @@ FACT = "The brass key to the lighthouse is hidden inside the blue teapot."
 QUESTION = "where is the lighthouse key hidden?"
 
 
-@pytest.fixture(params=ENGINES)
-def stores(request: pytest.FixtureRequest) -> Iterator[Callable[[Path], dict[str, Any]]]:
-    """Settings for new stores on each engine (on PostgreSQL, a new database each)."""
-    server = None if request.param == "sqlite" else request.getfixturevalue("postgres_server")
+@pytest.fixture
+def stores(
+    engine: str, request: pytest.FixtureRequest
+) -> Iterator[Callable[[Path], dict[str, Any]]]:
+    """Settings for more new stores on the test's engine (on PostgreSQL, a new database each)."""
+    server = None if engine == "sqlite" else request.getfixturevalue("postgres_server")
     with contextlib.ExitStack() as stack:
 
         def settings(home: Path) -> dict[str, Any]:
@@ -37,15 +38,6 @@ def stores(request: pytest.FixtureRequest) -> Iterator[Callable[[Path], dict[str
             return {"home": home, "database_url": stack.enter_context(fresh_database(server))}
 
         yield settings
-
-
-@pytest.fixture
-def app(home: Path, embedder: OnnxMiniLM, stores: Any) -> Iterator[App]:
-    """An App on a new store of each engine (this module's passages live in the database on
-    PostgreSQL, in a mirror on SQLite)."""
-    built = build_app(load_settings(**stores(home)), embedder=embedder)
-    yield built
-    built.close()
 
 
 @pytest.fixture
