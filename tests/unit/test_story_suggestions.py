@@ -96,3 +96,23 @@ def test_an_epithet_that_keeps_no_company_with_its_title_holder_is_not_suggested
     for number, text in enumerate(story * 3):
         app.story.continue_story("saga", "", f"{text} ({number})")
     assert all(s.other != "the King" for s in suggest(app.story, "saga").suggestions)
+
+
+def test_evidence_is_a_whole_sentence_when_the_excerpts_hold_one() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.suggestions import evidence
+
+    cut = "many pretty women in the room, and the eldest Miss Bennet, beyond a"
+    whole = "Miss Bennet was therefore established as a sweet girl."
+    entity = Entity(
+        7, "Miss Bennet", "character", 3, Seen(0, cut), [Seen(9, whole)], ["Miss Bennet"]
+    )
+    assert evidence(entity) == whole
+
+
+def test_an_introduction_leaves_out_windows_that_start_mid_sentence() -> None:
+    from loci.toolsets.story.resolution import _introduction
+
+    first = "Miss Bennet was therefore established as a sweet girl."
+    rows = [(1, "Miss Bennet", 3, 10, f"{first}\nmany pretty women in the room, the eldest Miss")]
+    assert _introduction(rows) == first

@@ -1,19 +1,26 @@
 """The toolsets loci serves, in the order their tables migrate and their tools are listed.
 
 Each toolset is a folder here whose `__init__` declares a `Toolset`; adding one is its folder
-and one line in `TOOLSETS`.
+and its name in `NAMES`.
 """
 
 from __future__ import annotations
 
-from loci.toolsets import checkpoints, context, memory, story
+from importlib import import_module
+
 from loci.toolsets.toolset import Toolset
 
-TOOLSETS: tuple[Toolset, ...] = (
-    memory.TOOLSET,
-    context.TOOLSET,
-    checkpoints.TOOLSET,
-    story.TOOLSET,
-)
+NAMES = ("memory", "context", "checkpoints", "story")
 
-__all__ = ["TOOLSETS", "Toolset"]
+
+def _declared(name: str) -> Toolset:
+    """The declaration in `loci/toolsets/<name>/__init__.py`."""
+    found = import_module(f"loci.toolsets.{name}").TOOLSET
+    if not isinstance(found, Toolset):
+        raise TypeError(f"loci.toolsets.{name}.TOOLSET is not a Toolset")
+    return found
+
+
+TOOLSETS: tuple[Toolset, ...] = tuple(_declared(name) for name in NAMES)
+
+__all__ = ["NAMES", "TOOLSETS", "Toolset"]

@@ -121,7 +121,8 @@ def _introduction(members: Sequence[tuple[object, ...]]) -> str:
         for sentence in str(row[4]).split("\n"):
             if len(text) >= INTRODUCTION_CHARS:
                 return text
-            if sentence and sentence not in text:
+            # A window that starts mid-sentence reads as a cut once glued after another.
+            if sentence and sentence not in text and not (text and sentence[0].islower()):
                 text = f"{text} {sentence}".strip()
     return text
 

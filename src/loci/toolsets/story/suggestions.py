@@ -121,9 +121,22 @@ def evidence(entity: Entity, other: Entity | None = None) -> str:
     said = [
         " ".join(text[left:right].split()) for text in seen for left, right in sentences.spans(text)
     ]
+    # Excerpts are windows of the text: their first and last sentences may be cut.
+    said = sorted(said, key=lambda s: not _whole(s))
     own = [s for s in said if any(named(a, s) for a in entity.aliases)] or said
     both = [s for s in own if other is not None and any(named(a, s) for a in other.aliases)]
     return (both or own or [""])[0][:280]
+
+
+#: What a whole sentence may start with beside a capital, and end with after its stop.
+OPENERS, CLOSERS = "\"'\u201c\u2018([_", "\"'\u201d\u2019)]_*"
+
+
+def _whole(sentence: str) -> bool:
+    """Whether `sentence` starts as a sentence does and ends with a stop (not a window's cut)."""
+    if not sentence or not (sentence[0].isupper() or sentence[0] in OPENERS):
+        return False
+    return sentence.rstrip(CLOSERS)[-1:] in (".", "!", "?", "\u2026")
 
 
 def _likeliest(
