@@ -148,9 +148,9 @@ def app(home: Path, embedder: OnnxMiniLM, engine_settings: dict[str, Any]) -> It
 
 
 @pytest.fixture
-def second_app(home: Path, embedder: OnnxMiniLM, app: App) -> Iterator[App]:
-    """Another App on the same data folder, as a second process would have."""
-    built = build_app(load_settings(home=home), embedder=embedder)
+def second_app(embedder: OnnxMiniLM, app: App) -> Iterator[App]:
+    """Another App on the same store, as a second process (or server) would have."""
+    built = build_app(app.settings, embedder=embedder)
     yield built
     built.close()
 

@@ -40,14 +40,6 @@ def stores(
         yield settings
 
 
-@pytest.fixture
-def second_app(home: Path, embedder: OnnxMiniLM, app: App) -> Iterator[App]:
-    """Another App on the same store, as a second process would have."""
-    built = build_app(app.settings, embedder=embedder)
-    yield built
-    built.close()
-
-
 def long_text(seed: int, fact: str | None = None) -> str:
     """About 400 words of prose, `fact` as its last sentence."""
     body = " ".join(made_sentences(30, seed))

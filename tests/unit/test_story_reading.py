@@ -95,3 +95,16 @@ def test_the_pronoun_after_a_name_says_its_sex_but_never_across_a_quotation() ->
         Mention("Lizzy", text.index("Lizzy"), text.index("Lizzy") + 5),
     ]
     assert [m.sex for m in with_sexes(text, mentions)] == ["m", None]
+
+
+def test_names_in_an_editors_brackets_are_not_the_storys() -> None:
+    text = (
+        "Elizabeth walked to Netherfield with George Allen.\n\n"
+        "[_Copyright 1894 by George Allen._]\n\n"
+        "[Illustration: Mr. Darcy at the ball]\n\nMr. Darcy bowed."
+    )
+    found = [(m.surface, text[: m.start].count("\n\n")) for m in Extractor().mentions(text, [])]
+    assert ("George Allen", 0) in found and ("Mr. Darcy", 3) in found
+    assert not [paragraph for _, paragraph in found if paragraph in (1, 2)]
+    known = [m.surface for m in Extractor().known_mentions(text, ["George Allen", "Mr. Darcy"])]
+    assert known.count("George Allen") == 1 and known.count("Mr. Darcy") == 1

@@ -156,12 +156,14 @@ class Extractor:
                     found[i] = replace(found[i], label=mention.label)
         found = _with_dialogue(text, found)
         found.sort(key=lambda m: m.start)
+        found = [m for m in found if not bracketed(text, m.start, m.end)]
         return with_sexes(text, [_with_context(text, m) for m in found])
 
     def known_mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
         """The mentions in `text` of names already `known` (no NER: cheap)."""
         gazetteer = self._gazetteer(tuple(sorted(set(known))))
-        return [] if gazetteer is None else list(gazetteer.mentions(text))
+        found = [] if gazetteer is None else gazetteer.mentions(text)
+        return [m for m in found if not bracketed(text, m.start, m.end)]
 
     def _gazetteer(self, known: tuple[str, ...]) -> Gazetteer | None:
         found = self._gazetteers.get(known)
@@ -385,3 +387,14 @@ class Gazetteer:
             if single and after and after.group(1) in self.surnames:
                 end = after.end()
             yield Mention(" ".join(text[start:end].split()), start, end)
+
+
+def bracketed(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] stands inside square brackets within its paragraph: an
+    editor's words in a printed book (an illustration's caption, "[Copyright 1894 by George
+    Allen.]", a note), not the story's."""
+    opened = text.rfind("[", 0, start)
+    if opened < 0 or text.rfind("]", opened, start) >= 0 or "\n\n" in text[opened:start]:
+        return False
+    closed = text.find("]", end)
+    return closed >= 0 and "\n\n" not in text[end:closed]
