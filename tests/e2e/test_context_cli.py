@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.test_context_service import GOOD
 from tests.e2e.conftest import run_loci as loci
-from tests.unit.test_context_service import GOOD
 
 pytestmark = pytest.mark.e2e
 

@@ -25,7 +25,7 @@ def stored(home: Path) -> int:
 def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(tmp_path: Path) -> None:
     home = tmp_path / "home"
     assert loci(home, "remember", "the one memory").returncode == 0
-    # Every case runs in-process in tests/unit/test_cli_bad_input.py; here, a real process's
+    # Every case runs in-process in tests/app/test_cli_bad_input.py; here, a real process's
     # exit codes and standard error for one of each kind.
     for args, code, words in [
         (["recall", "x", "-l", "1000"], 2, "limit"),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.app.test_conversations import CHAT
 from tests.mcp.conftest import Connect
 from tests.results import tool_error
-from tests.unit.test_conversations import CHAT
 
 pytestmark = pytest.mark.anyio
 #: Every test here runs on both engines.

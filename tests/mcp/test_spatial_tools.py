@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.app.test_journey import GRADIENT
+from tests.app.test_regions import TOPICS
 from tests.mcp.conftest import Connect
 from tests.results import tool_error
-from tests.unit.test_journey import GRADIENT
-from tests.unit.test_regions import TOPICS
 
 pytestmark = pytest.mark.anyio
 #: Every test here runs on both engines.

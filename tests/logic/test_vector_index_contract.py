@@ -12,7 +12,7 @@ import pytest
 from loci.storage.indexes.vectors.embedded import EmbeddedIndex
 from loci.storage.indexes.vectors.plain import PlainVectorIndex
 from loci.storage.indexes.vectors.protocol import Allowed, VectorIndex
-from tests.unit.test_vector_index import DIMENSIONS, embeddings_like
+from tests.logic.test_vector_index import DIMENSIONS, embeddings_like
 
 Factory = Callable[[], VectorIndex]
 IMPLEMENTATIONS: dict[str, Factory] = {

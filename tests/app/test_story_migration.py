@@ -11,7 +11,7 @@ from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
 from loci.storage.databases.schema import run_script
 from loci.toolsets.story.lookup import character, entities_of
-from tests.unit.test_schema import legacy_scripts
+from tests.logic.test_schema import legacy_scripts
 
 OLD_VERSION = 14
 

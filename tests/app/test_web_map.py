@@ -19,8 +19,8 @@ from loci.faces.http.bearer import BearerToken
 from loci.settings import load_settings
 from loci.toolsets.memory.models import MemoryDraft
 from loci.toolsets.memory.spatial.map_drawing import color_distance
+from tests.app.test_web_view import ORIGIN
 from tests.topics import TOPICS
-from tests.unit.test_web_view import ORIGIN
 
 #: Two colours closer than this ("redmean" distance) are hard to tell apart on a map.
 DISTINCT = 60.0

@@ -24,7 +24,7 @@ from loci.storage.indexes.sync import IndexSync
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import timeline
 from loci.toolsets.memory.transfer import ImportOptions
-from tests.unit.test_keyword_mirror import Reader, reader_of
+from tests.app.test_keyword_mirror import Reader, reader_of
 
 WORDS = ["harbour", "lantern", "orchard", "quarry", "meadow", "glacier", "canyon", "delta"]
 TAGS = [[], ["work"], ["home"], ["work", "urgent"], ["Work"], ["home", "ünïcode"]]

@@ -15,7 +15,7 @@ from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.faces.http.bearer import BearerToken
 from loci.faces.web.security import host_matches
 from loci.settings import load_settings
-from tests.unit.test_web_view import ORIGIN, Store, form_token
+from tests.app.test_web_view import ORIGIN, Store, form_token
 
 EVIL_HOST = "127.0.0.1:8765.evil.example"
 

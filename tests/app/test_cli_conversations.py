@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from tests.app.test_conversations import CHAT
 from tests.cli_runner import run_loci as loci
-from tests.unit.test_conversations import CHAT
 
 
 def test_import_chat_command(tmp_path):

@@ -10,7 +10,7 @@ from loci.storage.databases.vector_blob import VectorBlob
 from loci.storage.indexes.vectors.protocol import Allowed
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables.schema import MEMORY_SCHEMA
-from tests.unit.test_vector_index import embeddings_like
+from tests.logic.test_vector_index import embeddings_like
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 

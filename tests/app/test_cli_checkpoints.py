@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
+from tests.app.test_checkpoints import make
 from tests.cli_runner import run_loci
-from tests.unit.test_checkpoints import make
 
 pytestmark = pytest.mark.usefixtures("no_os_keychain")
 

@@ -20,7 +20,7 @@ from loci.faces.http.app import build_http_app
 from loci.faces.http.bearer import BearerToken
 from loci.settings import load_settings
 from loci.toolsets.memory.models import MemoryDraft
-from tests.unit.test_web_view import ORIGIN, form_token
+from tests.app.test_web_view import ORIGIN, form_token
 
 METADATA = {"city": "café", "place": "城市", "show": "Tom & Jerry's"}
 FILLER = [f"Logbook entry {n}: the harbour pilot noted the tide at dawn." for n in range(120)]

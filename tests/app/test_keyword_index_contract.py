@@ -17,7 +17,7 @@ from loci.storage.indexes.keywords.protocol import (
     MirroredKeywords,
     SqlKeywords,
 )
-from tests.unit.test_keyword_mirror import QUERY_WORDS, sentences, store
+from tests.app.test_keyword_mirror import QUERY_WORDS, sentences, store
 
 Factory = Callable[[App], KeywordIndex]
 #: A `mirror_from` no store reaches: the mirror stays unloaded and SQL answers.

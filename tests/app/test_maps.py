@@ -18,8 +18,8 @@ from loci.toolsets.memory.models import MemoryDraft
 from loci.toolsets.memory.spatial.hdbscan import hdbscan
 from loci.toolsets.memory.spatial.layout import mutual_neighbours, project, upright
 from loci.toolsets.memory.spatial.tsne import tsne
+from tests.app.test_regions import TOPICS, remember_topics
 from tests.cli_runner import run_loci
-from tests.unit.test_regions import TOPICS, remember_topics
 
 SVG = "{http://www.w3.org/2000/svg}"
 

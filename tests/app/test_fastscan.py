@@ -18,7 +18,7 @@ from loci.storage.indexes.vectors.fastscan import FastScanCodes
 from loci.storage.indexes.vectors.protocol import Allowed
 from loci.storage.indexes.vectors.scan_kernels import load_kernel
 from loci.toolsets.memory.transfer import ImportOptions
-from tests.unit.test_vector_index import (
+from tests.logic.test_vector_index import (
     DIMENSIONS,
     embeddings_like,
     exact_top,

@@ -10,8 +10,8 @@ import pytest
 from loci.storage.databases.schema import Schema
 from loci.storage.indexes.keywords.fts_terms import TOKENIZE
 from loci.storage.indexes.keywords.protocol import match_expression
+from tests.app.test_keyword_mirror import EXTRA, QUERY_WORDS, sentences
 from tests.keyword_scores import same
-from tests.unit.test_keyword_mirror import EXTRA, QUERY_WORDS, sentences
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 

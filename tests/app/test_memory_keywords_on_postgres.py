@@ -10,8 +10,8 @@ from loci.storage.databases.sqlite import SqliteDatabase
 from loci.storage.indexes.keywords.protocol import KeywordQuery, SqlKeywords
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables.schema import MEMORY_SCHEMA
+from tests.app.test_keyword_mirror import QUERY_WORDS, sentences
 from tests.keyword_scores import same
-from tests.unit.test_keyword_mirror import QUERY_WORDS, sentences
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 

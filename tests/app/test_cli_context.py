@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.test_context_service import GOOD, POOR
 from tests.cli_runner import run_loci as loci
-from tests.unit.test_context_service import GOOD, POOR
 
 
 @pytest.fixture

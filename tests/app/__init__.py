@@ -1,0 +1,1 @@
+"""Tests through the App: real SQLite files (and PostgreSQL), the real model."""
