@@ -108,3 +108,10 @@ def test_names_in_an_editors_brackets_are_not_the_storys() -> None:
     assert not [paragraph for _, paragraph in found if paragraph in (1, 2)]
     known = [m.surface for m in Extractor().known_mentions(text, ["George Allen", "Mr. Darcy"])]
     assert known.count("George Allen") == 1 and known.count("Mr. Darcy") == 1
+
+
+def test_an_honorific_said_in_place_of_a_name_is_no_name() -> None:
+    from loci.toolsets.story.mentions import is_name
+
+    assert not is_name("Ladyship") and not is_name("Lordship") and not is_name("Captain")
+    assert is_name("Lady Catherine") and is_name("Grace")

@@ -97,3 +97,14 @@ def _back_matter(book: str, after: int) -> int:
         return book.rfind("\n\n", 0, ending.start()) + 1 or ending.start()
     back = BACK_MATTER.search(book, after)
     return len(book) if back is None else back.start()
+
+
+def bracketed(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] stands inside square brackets within its paragraph: an
+    editor's words in a printed book (an illustration's caption, "[Copyright 1894 by George
+    Allen.]", a note), not the story's."""
+    opened = text.rfind("[", 0, start)
+    if opened < 0 or text.rfind("]", opened, start) >= 0 or "\n\n" in text[opened:start]:
+        return False
+    closed = text.find("]", end)
+    return closed >= 0 and "\n\n" not in text[end:closed]

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from loci import sentences
 from loci.toolsets.story import names
+from loci.toolsets.story.gutenberg import bracketed
 
 Label = Literal["person", "place", "other"]
 LABELS: dict[str, Label] = {
@@ -214,8 +215,10 @@ def is_name(surface: str) -> bool:
         return False
     if not surface[0].isupper() or (surface.isupper() and len(surface) > 3):
         return False
-    if all(names.is_title(w) for w in words) or all(len(w.rstrip(".")) == 1 for w in words):
-        return False  # a title or an initial alone
+    if all(names.is_title(w) or w.lower() in names.ADDRESS_TITLES for w in words):
+        return False  # a title alone ("Captain", "Ladyship")
+    if all(len(w.rstrip(".")) == 1 for w in words):
+        return False  # an initial alone
     # "Shall I", "I. You": a pronoun is never a word of a name.
     return not any(w.rstrip(".").lower() in PRONOUNS for w in words)
 
@@ -387,14 +390,3 @@ class Gazetteer:
             if single and after and after.group(1) in self.surnames:
                 end = after.end()
             yield Mention(" ".join(text[start:end].split()), start, end)
-
-
-def bracketed(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] stands inside square brackets within its paragraph: an
-    editor's words in a printed book (an illustration's caption, "[Copyright 1894 by George
-    Allen.]", a note), not the story's."""
-    opened = text.rfind("[", 0, start)
-    if opened < 0 or text.rfind("]", opened, start) >= 0 or "\n\n" in text[opened:start]:
-        return False
-    closed = text.find("]", end)
-    return closed >= 0 and "\n\n" not in text[end:closed]

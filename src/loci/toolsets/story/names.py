@@ -55,6 +55,8 @@ ADDRESS_WORDS = frozenset(
     {"friend", "dear", "dearest", "darling", "poor", "good", "sweet", "honest", "brave"}
     | {"old", "young", "my", "our"}
 )
+#: Honorifics said in place of a name ("her Ladyship", "his Lordship"): a title alone, no name.
+ADDRESS_TITLES = frozenset({"ladyship", "lordship", "worship", "reverence", "eminence", "holiness"})
 #: An epithet's article is no word of its name ("the Captain").
 ARTICLES = frozenset({"the", "a", "an"})
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").

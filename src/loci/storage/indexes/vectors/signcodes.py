@@ -5,7 +5,7 @@ bytes for a 384-d vector, 4.8 MB for 100k. The Hamming distance between a row's 
 query's code ranks rows roughly as their cosine does, and a Hamming scan reads a thirtieth of
 what a float32 scan reads (see `scan_kernels`). The shortlisted rows are then scored exactly,
 so results carry exact similarities; a shortlist of 3 % of the rows keeps nearly all of the
-exact top 10 (`tests/unit/test_vector_index.py` holds it to that).
+exact top 10 (`tests/logic/test_vector_index.py` holds it to that).
 """
 
 from __future__ import annotations
