@@ -2,7 +2,7 @@
 
 MiniLM reads the first 256 word pieces of a text, about 180 English words: a longer memory is
 also embedded as passages of whole sentences, each overlapping the one before by a sentence,
-so that the vector search finds it by any of its parts (`storage.passages`).
+so that the vector search finds it by any of its parts (`storage.indexes.passages`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Metadata filter conditions in PostgreSQL's SQL, answering as SQLite's do.
 
 On SQLite a metadata filter compiles to ``json_extract(m.metadata, path) op ?`` and follows
-SQLite's rules for values of no affinity (`storage.metadata_values` states them). PostgreSQL
+SQLite's rules for values of no affinity (`storage.memory_tables.metadata_values` states them). PostgreSQL
 types values strictly, so the same rules are written once as SQL functions of the memory
 tables (`loci_json_test`, `loci_json_contains`, in `storage/postgres/memory_tables.py`) and a
 condition here only binds the stored value's path, the operator and the operand to them.

@@ -194,7 +194,7 @@ CREATE TRIGGER sequence_items_changed AFTER INSERT OR DELETE ON sequence_items
     + JSON_FUNCTIONS,
     KEYWORD_BOUNDS,
     # Pages of memories by when they happened, in all namespaces or in one, read in index
-    # order (`storage.memory_pages`): the seq breaks ties, as the pages' order does.
+    # order (`storage.memory_tables.pages`): the seq breaks ties, as the pages' order does.
     """
 DROP INDEX memories_time;
 CREATE INDEX memories_time ON memories((coalesce(occurred_at, created_at)), seq);

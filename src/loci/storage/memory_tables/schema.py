@@ -289,9 +289,9 @@ MEMORY_SCHEMA = Schema(
         DROP TABLE threads_fts;
         CREATE INDEX memories_time ON memories(coalesce(occurred_at, created_at));
         """,
-        # 9 (12 in the single list): passages of long memories (`storage.passages`): spans embedded on their
-        # own, so that the vector search sees every word; deleted with their memory. `loci reindex` embeds the
-        # passages of memories stored before.
+        # 9 (12 in the single list): passages of long memories (`memory_tables.passages`):
+        # spans embedded on their own, so that the vector search sees every word; deleted
+        # with their memory. `loci reindex` embeds the passages of memories stored before.
         """
         CREATE TABLE passages (
             id        INTEGER PRIMARY KEY,
@@ -332,7 +332,7 @@ MEMORY_SCHEMA = Schema(
         ALTER TABLE memories DROP COLUMN embedding;
         """,
         # 12: a namespace's memories by when they happened, for browsing one namespace page by
-        # page (`storage.memory_pages`) without sorting the whole namespace.
+        # page (`storage.memory_tables.pages`) without sorting the whole namespace.
         """
         CREATE INDEX memories_namespace_time ON memories(namespace, coalesce(occurred_at, created_at));
         """,

@@ -1,5 +1,5 @@
 """Browsing memories page by page: by namespace, tag, time and importance, newest or oldest
-first. A page is read by keyset (`storage.memory_pages`), so paging stays fast in a large
+first. A page is read by keyset (`storage.memory_tables.pages`), so paging stays fast in a large
 store; the cursor travels as text (in a link) and is checked when it comes back."""
 
 from __future__ import annotations

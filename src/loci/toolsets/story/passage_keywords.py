@@ -1,5 +1,5 @@
 """Keyword search of a story's passages: FTS5 on SQLite, the keyword postings of
-`storage.postgres.keywords` on PostgreSQL (scored alike)."""
+`storage.indexes.keywords.postgres` on PostgreSQL (scored alike)."""
 
 from __future__ import annotations
 

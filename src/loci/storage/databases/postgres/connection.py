@@ -45,7 +45,7 @@ def placeholders_for_psycopg(sql: str) -> str:
 class PgConnection:
     """The :class:`~loci.storage.databases.db.Connection` of the PostgreSQL engine."""
 
-    dialect: Final = "postgresql"  # read by `storage.dialect.dialect_of`
+    dialect: Final = "postgresql"  # read by `storage.databases.dialect.dialect_of`
 
     def __init__(self, raw: psycopg.Connection[Any]) -> None:
         self.raw = raw

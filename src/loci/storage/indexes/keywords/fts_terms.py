@@ -1,6 +1,6 @@
 """Text to keyword terms, exactly as the FTS5 keyword index makes them.
 
-The in-memory keyword mirror (`keyword_mirror`) must split, fold and stem text as `memories_fts`
+The in-memory keyword mirror (`mirror`) must split, fold and stem text as `memories_fts`
 does, or its scores would drift from SQLite's. Rather than re-implement the unicode61
 tokenizer and the Porter stemmer, this asks SQLite: texts go into a scratch FTS5 table in the
 connection's private temp schema, and its `fts5vocab` table lists the terms each became.

@@ -1,4 +1,4 @@
-"""Reading an FTS5 table's postings into numpy arrays, for the keyword mirrors (`keyword_mirror`).
+"""Reading an FTS5 table's postings into numpy arrays, for the keyword mirrors (`mirror`).
 
 Each term's postings (document, occurrences) come from the table's `fts5vocab` views: the
 'row' view lists the terms, the 'instance' view every occurrence, read in chunks of terms and

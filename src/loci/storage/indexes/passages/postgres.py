@@ -1,5 +1,5 @@
 """The passages of long memories, searched in PostgreSQL; while they are few, held in the
-server (`small_vectors`): a search beside every recall then costs no scan of them all."""
+server (`vectors.postgres_small`): a search beside every recall then costs no scan of them all."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The embedded vector index (see `vector_index` for what loci needs of one).
+"""The embedded vector index (see `protocol` for what loci needs of one).
 
 The index is derived data: SQLite holds every vector, and the index can always be rebuilt from
 it. Keys are the integer `seq` of memory rows; each vector also carries its namespace so the

@@ -211,7 +211,7 @@ class PgVectorIndex:
 
     def _unfiltered_rows(self, conn: PgConnection, query: FloatMatrix, k: int) -> list[Any]:
         """The HNSW scan's rows over every vector, with the small namespaces' (see
-        `small_vectors`): statements of their own, the search's settings made once per
+        `postgres_small`): statements of their own, the search's settings made once per
         connection."""
         with self._lock:
             given = self._session_settings.get(conn.raw)
@@ -237,7 +237,7 @@ class PgVectorIndex:
     def _approximate_rows(
         self, conn: Connection, query: FloatMatrix, k: int, allowed: Allowed
     ) -> list[Any]:
-        """The rows through the HNSW index, with the small namespaces' (see `small_vectors`)."""
+        """The rows through the HNSW index, with the small namespaces' (see `postgres_small`)."""
         split = self._split(conn, allowed)
         rows: list[Any] = []
         if split is None or split.large:

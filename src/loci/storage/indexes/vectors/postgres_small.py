@@ -1,14 +1,14 @@
 """The vectors of the small namespaces, held in this process beside the HNSW index.
 
 An HNSW graph built over a large namespace can leave a small one far from it unreachable, so a
-search ranks the small namespaces exactly beside the index (see `namespace_sizes`). In the
+search ranks the small namespaces exactly beside the index (see `postgres_namespace_sizes`). In the
 database that ranking looks each of their memories up at every search; held here, it is one
 product of a few thousand vectors. What is held follows the change log (`vector_log`) as every
 derived index does: a search reads the log's head first and applies the entries it has not
 seen; a process that fell behind a pruned log, or whose large namespaces changed, loads the
 small ones anew. Writers take turns (`database.WRITE_LOCK`), so the log's entries commit in
 the order of their numbers and none is skipped. The passages of long memories are held so too
-while they are few (`passage_vectors`), with no namespace counted large.
+while they are few (`passages.postgres`), with no namespace counted large.
 """
 
 from __future__ import annotations
