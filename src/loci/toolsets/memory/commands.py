@@ -84,7 +84,13 @@ def remember(
 @click.option("-l", "--limit", type=int, default=5, show_default=True, help="Most results.")
 @click.option("-n", "--namespace", help="Search only this namespace.")
 @click.option("-f", "--filters", help='Filters as JSON, e.g. \'{"tags": {"contains": "x"}}\'.')
-@click.option("--min-similarity", type=float, default=0.0, show_default=True)
+@click.option(
+    "--min-similarity",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Leave out hits whose meaning is less alike than this (cosine, -1 to 1).",
+)
 @click.option("--alpha", "hybrid_alpha", type=float, help="1 = vector only, 0 = keyword only.")
 @click.option("--explain", is_flag=True, help="Show each hit's ranking signals.")
 @json_option
