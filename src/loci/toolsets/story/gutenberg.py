@@ -23,6 +23,8 @@ HEADING = re.compile(
     r"(?P<close>epilogue\.?|conclusion\.?))[ \t]*$",
     re.M | re.I,
 )
+#: An illustration's caption, as Project Gutenberg prints it.
+CAPTION = re.compile(r"\[\s*Illustration\b", re.I)
 THE_END = re.compile(r"^[ \t]*(?:\[Illustration:?\s*)?(?:THE\s+END|FINIS)\.?[ \t\]]*$", re.M | re.I)
 #: Headings that open back matter, on a line of their own.
 BACK_MATTER = re.compile(
@@ -100,11 +102,14 @@ def _back_matter(book: str, after: int) -> int:
 
 
 def bracketed(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] stands inside square brackets within its paragraph: an
-    editor's words in a printed book (an illustration's caption, "[Copyright 1894 by George
-    Allen.]", a note), not the story's."""
+    """Whether text[start:end] stands inside square brackets within its paragraph, as an
+    editor's words in a printed book do ("[Copyright 1894 by George Allen.]", "[The
+    Illustrations, designed by ...]", a note), not the story's. An illustration's caption
+    quotes the story ("[Illustration: Out came Meg ...]"): its names count."""
     opened = text.rfind("[", 0, start)
     if opened < 0 or text.rfind("]", opened, start) >= 0 or "\n\n" in text[opened:start]:
+        return False
+    if CAPTION.match(text, opened):
         return False
     closed = text.find("]", end)
     return closed >= 0 and "\n\n" not in text[end:closed]
