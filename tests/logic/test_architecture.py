@@ -96,3 +96,18 @@ def test_every_command_has_help(name):
     result = CliRunner().invoke(cli, [*name.split(), "--help"])
     assert result.exit_code == 0
     assert "Usage:" in result.output and len(result.output) > 80
+
+
+def test_every_toolset_declaration_names_parts_that_exist() -> None:
+    from loci import toolsets
+    from loci.storage.databases.schema import Schema
+    from loci.toolsets.toolset import resolved
+
+    assert tuple(toolset.name for toolset in toolsets.TOOLSETS) == toolsets.NAMES
+    for toolset in toolsets.TOOLSETS:
+        assert toolset.tables() is None or isinstance(toolset.tables(), Schema)
+        assert all(callable(module.register) for module in toolset.mcp_modules())
+        assert all(callable(module.register) for module in toolset.command_modules())
+        assert all(callable(module.routes) for module in toolset.page_modules())
+        for where in (toolset.orphans, toolset.doctor, *(w for _, w in toolset.completions)):
+            assert where is None or callable(resolved(where)), f"{toolset.name}: {where}"

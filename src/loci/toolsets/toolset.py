@@ -58,7 +58,7 @@ class Toolset:
 
     def tables(self) -> Schema | None:
         """The schema of its tables, if it has any."""
-        return None if self.schema is None else _attribute(self.schema)
+        return None if self.schema is None else resolved(self.schema)
 
     def mcp_modules(self) -> Iterator[ModuleType]:
         """The modules that register its tools, prompts and resources."""
@@ -76,21 +76,22 @@ class Toolset:
         """One sentence per kind of its files that `db` has no record of at all."""
         if self.orphans is None:
             return []
-        found: list[str] = _attribute(self.orphans)(db, home)
+        found: list[str] = resolved(self.orphans)(db, home)
         return found
 
     def doctor_check(self, app: Any, checks: dict[str, object], problems: list[str]) -> None:
         """Add what `loci doctor` reports of the toolset to `checks` and `problems`."""
         if self.doctor is not None:
-            _attribute(self.doctor)(app, checks, problems)
+            resolved(self.doctor)(app, checks, problems)
 
 
 def completion_values(where: str, app: Any) -> list[str]:
     """The values the completion source at `where` ("module:function") offers."""
-    found: list[str] = _attribute(where)(app)
+    found: list[str] = resolved(where)(app)
     return found
 
 
-def _attribute(where: str) -> Any:
+def resolved(where: str) -> Any:
+    """What "module:name" names (the module is imported)."""
     module, _, name = where.partition(":")
     return getattr(import_module(module), name)
