@@ -50,6 +50,7 @@ LAYERS: tuple[tuple[int, str, str], ...] = (
     (12, "faces.web", "the web view's frame: sessions, login, security, templates"),
     (13, "faces.http", "the HTTP server: MCP over streamable HTTP, tokens, the web view"),
     (14, "faces.cli", "the loci command"),
+    (15, "cli", "the command line's former import path (entry points made before the move)"),
     (15, "toolsets.*.faces", "each toolset's MCP tools and prompts, commands and web pages"),
     (16, "__main__", "python -m loci"),
 )

@@ -111,3 +111,15 @@ def test_every_toolset_declaration_names_parts_that_exist() -> None:
         assert all(callable(module.routes) for module in toolset.page_modules())
         for where in (toolset.orphans, toolset.doctor, *(w for _, w in toolset.completions)):
             assert where is None or callable(resolved(where)), f"{toolset.name}: {where}"
+
+
+def test_the_command_lines_former_import_path_still_runs_it() -> None:
+    from loci.cli import launch, main
+    from loci.faces.cli import launch as launched
+    from loci.faces.cli import main as moved
+
+    assert launch.main is launched.main and main.commands is moved.commands
+    out = subprocess.run(
+        [sys.executable, "-m", "loci.cli", "--help"], capture_output=True, text=True, check=True
+    )
+    assert "Usage:" in out.stdout
