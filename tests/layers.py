@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "loci"
@@ -96,22 +97,38 @@ def layer_of(part: str) -> int:
 
 def imports(path: Path) -> set[str]:
     """The modules of loci that the module at `path` imports (packages as their `__init__`)."""
+    return {module for module, _ in reaches(path)}
+
+
+def reaches(path: Path) -> Iterator[tuple[str, str | None]]:
+    """Each (module, name) the module at `path` imports from loci: `name` is what it takes from
+    a package's `__init__`, None where it imports a module itself."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "loci":
             base = node.module.split(".")[1:]
             for alias in node.names:
                 child = SRC.joinpath(*base, alias.name)
                 if child.with_suffix(".py").exists() or child.is_dir():
-                    found.add(".".join([*base, alias.name]))
+                    yield ".".join([*base, alias.name]), None
                 else:
-                    found.add(".".join(base) or "__init__")
+                    yield ".".join(base) or "__init__", alias.name
         elif isinstance(node, ast.Import):
-            found.update(
-                a.name.removeprefix("loci.") for a in node.names if a.name.startswith("loci.")
-            )
-    return found
+            for a in node.names:
+                if a.name.startswith("loci."):
+                    yield a.name.removeprefix("loci."), None
+
+
+def exported(package: str) -> tuple[str, ...]:
+    """The `__all__` of `package` (a dotted name under `loci`; "" for loci itself), read
+    without importing it; () when it has none."""
+    init = SRC.joinpath(*filter(None, package.split(".")), "__init__.py")
+    for node in ast.parse(init.read_text(encoding="utf-8")).body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            value = ast.literal_eval(node.value)  # type: ignore[union-attr]
+            return tuple(value)
+    return ()
 
 
 def is_package(module: str) -> bool:

@@ -10,7 +10,17 @@ import pytest
 from click.testing import CliRunner
 
 from loci.faces.cli.main import commands
-from tests.layers import SRC, imports, is_package, layer_of, module_of, part_of, rendered
+from tests.layers import (
+    SRC,
+    exported,
+    imports,
+    is_package,
+    layer_of,
+    module_of,
+    part_of,
+    reaches,
+    rendered,
+)
 
 
 def test_imports_flow_one_way():
@@ -123,3 +133,30 @@ def test_the_command_lines_former_import_path_still_runs_it() -> None:
         [sys.executable, "-m", "loci.cli", "--help"], capture_output=True, text=True, check=True
     )
     assert "Usage:" in out.stdout
+
+
+def public_violations() -> list[str]:
+    """Each import that reaches into another part past what that part's packages export."""
+    found = []
+    for path in SRC.rglob("*.py"):
+        module = module_of(path)
+        part = part_of(module, package=path.name == "__init__.py")
+        for target, name in reaches(path):
+            other = part_of(target, package=is_package(target))
+            if other == part:
+                continue
+            private = name is not None and name.startswith("_") and not name.startswith("__")
+            if name is not None and (private or is_package(target)):
+                if private or name not in exported(target):
+                    found.append(f"{module} takes {name} from loci.{target}")
+            elif target != other:
+                holder, _, leaf = target.rpartition(".")
+                if leaf.startswith("_") or leaf not in exported(holder):
+                    found.append(f"{module} imports loci.{target}")
+    return found
+
+
+def test_parts_reach_each_other_only_through_what_they_export():
+    """A package's `__all__` is the list of its modules (and names) other parts may import;
+    everything else, and every `_` name, is its own."""
+    assert public_violations() == []

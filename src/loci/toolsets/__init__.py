@@ -23,4 +23,5 @@ def _declared(name: str) -> Toolset:
 
 TOOLSETS: tuple[Toolset, ...] = tuple(_declared(name) for name in NAMES)
 
-__all__ = ["NAMES", "TOOLSETS", "Toolset"]
+#: What other parts of loci may import from here (the rest is this package's own).
+__all__ = ["NAMES", "TOOLSETS", "Toolset", "toolset"]

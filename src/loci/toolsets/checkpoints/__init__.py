@@ -14,3 +14,6 @@ TOOLSET = Toolset(
     pages=("loci.toolsets.checkpoints.pages",),
     orphans="loci.toolsets.checkpoints.orphans:orphaned_files",
 )
+
+#: What other parts of loci may import from here (the rest is this package's own).
+__all__ = ["TOOLSET", "anatomy", "blob_table", "blobs", "maintenance", "models", "service"]

@@ -18,3 +18,6 @@ TOOLSET = Toolset(
     pages=("loci.toolsets.context.pages",),
     orphans="loci.toolsets.context.orphans:orphaned_files",
 )
+
+#: What other parts of loci may import from here (the rest is this package's own).
+__all__ = ["TOOLSET", "guidance", "library", "models", "naming", "service"]

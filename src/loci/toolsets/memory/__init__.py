@@ -26,3 +26,18 @@ TOOLSET = Toolset(
         "loci.toolsets.memory.transfer_pages",
     ),
 )
+
+#: What other parts of loci may import from here (the rest is this package's own).
+__all__ = [
+    "TOOLSET",
+    "browsing",
+    "catalog",
+    "conversations",
+    "editing",
+    "export_files",
+    "lifecycle",
+    "models",
+    "service",
+    "spatial",
+    "transfer",
+]

@@ -12,3 +12,20 @@ TOOLSET = Toolset(
     doctor="loci.toolsets.story.commands:doctor",
     pages=("loci.toolsets.story.pages",),
 )
+
+#: What other parts of loci may import from here (the rest is this package's own).
+__all__ = [
+    "TOOLSET",
+    "assembly",
+    "curation",
+    "entity",
+    "graph",
+    "lookup",
+    "manuscript",
+    "mentions",
+    "models",
+    "passage_keywords",
+    "service",
+    "store",
+    "suggestions",
+]

@@ -25,3 +25,16 @@ def require_driver() -> None:
             f"({exc}): {INSTALL_DRIVER}",
             setting="database_url",
         ) from exc
+
+
+#: What other parts of loci may import from here (the rest is this package's own).
+__all__ = [
+    "connect",
+    "connection",
+    "database",
+    "failures",
+    "readiness",
+    "require_driver",
+    "scratch",
+    "vector_type",
+]
