@@ -4,8 +4,9 @@
 test checks the doc holds it). A part is a package or module named by its dotted path under
 `loci`; a module belongs to the longest part its path starts with, except a toolset's faces
 (its MCP tools and prompts, command-line commands and web pages: modules named `tools`,
-`prompts`, `commands`, `pages` or ending in `_commands`, `_page` or `_pages`), which sit
-above the faces they plug into. A toolset's `__init__` is its declaration, read by the
+`prompts`, `commands`, `pages` or ending in `_commands`, `_page` or `_pages`) and its
+`wiring` (how the composition root builds its services) sit above the faces they plug into
+and the root that builds them. A toolset's `__init__` is its declaration, read by the
 registry (`loci.toolsets`) below everything that names toolsets.
 """
 
@@ -52,14 +53,14 @@ LAYERS: tuple[tuple[int, str, str], ...] = (
     (13, "faces.http", "the HTTP server: MCP over streamable HTTP, tokens, the web view"),
     (14, "faces.cli", "the loci command"),
     (15, "cli", "the command line's former import path (entry points made before the move)"),
-    (15, "toolsets.*.faces", "each toolset's MCP tools and prompts, commands and web pages"),
+    (15, "toolsets.*.faces", "each toolset's MCP tools and prompts, commands, pages, wiring"),
     (16, "__main__", "python -m loci"),
 )
 
 #: Folders that group parts; their `__init__` only says what they hold, so imports nothing.
 GROUPS = ("engine", "faces", "storage")
 
-FACE_MODULE = re.compile(r"^(tools|prompts|commands|pages|\w+_commands|\w+_page|\w+_pages)$")
+FACE_MODULE = re.compile(r"^(tools|prompts|commands|pages|wiring|\w+_commands|\w+_page|\w+_pages)$")
 
 
 def module_of(path: Path) -> str:

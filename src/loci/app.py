@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from loci import toolsets as registry
 from loci.access.tokens import AccessTokens
@@ -24,36 +24,48 @@ from loci.storage.indexes.passages.in_process import PassageIndex
 from loci.storage.indexes.vectors.embedded import FASTSCAN_FROM, EmbeddedIndex
 from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
 from loci.storage.memory_tables.memories import MIGRATING_FROM, get_meta
-from loci.store import PostgresParts, location, open_database
-from loci.token_count import BpeCounter
-from loci.toolsets.checkpoints.blob_table import TableBlobs
-from loci.toolsets.checkpoints.blobs import Blobs, BlobStore
-from loci.toolsets.checkpoints.maintenance import CheckpointMaintenance
-from loci.toolsets.checkpoints.service import CheckpointLimits, CheckpointService
-from loci.toolsets.context.service import ContextLimits, ContextService
-from loci.toolsets.memory.browsing import MemoryBrowser
-from loci.toolsets.memory.catalog import CatalogService
-from loci.toolsets.memory.conversations.importer import ConversationService
-from loci.toolsets.memory.editing import MemoryEditor
-from loci.toolsets.memory.lifecycle.consolidate import ConsolidateService
-from loci.toolsets.memory.lifecycle.decay import DecayService
-from loci.toolsets.memory.lifecycle.extract import ExtractService
-from loci.toolsets.memory.lifecycle.reinforce import ReinforceService
-from loci.toolsets.memory.service import MemoryService
-from loci.toolsets.memory.spatial.journey import JourneyService
-from loci.toolsets.memory.spatial.regions import RegionsService
-from loci.toolsets.memory.spatial.visualize import VisualizeService
-from loci.toolsets.memory.spatial.wander import WanderService
-from loci.toolsets.memory.transfer import TransferService
-from loci.toolsets.story.graph import SqliteGraph
-from loci.toolsets.story.mentions import Extractor
-from loci.toolsets.story.models import StoryLimits
-from loci.toolsets.story.service import StoryService
+from loci.store import OpenedDatabase, PostgresParts, location, open_database
+
+if TYPE_CHECKING:
+    from loci.toolsets.checkpoints.maintenance import CheckpointMaintenance
+    from loci.toolsets.checkpoints.parts import CheckpointParts
+    from loci.toolsets.checkpoints.service import CheckpointService
+    from loci.toolsets.context.service import ContextService
+    from loci.toolsets.memory.browsing import MemoryBrowser
+    from loci.toolsets.memory.catalog import CatalogService
+    from loci.toolsets.memory.conversations.importer import ConversationService
+    from loci.toolsets.memory.editing import MemoryEditor
+    from loci.toolsets.memory.lifecycle.consolidate import ConsolidateService
+    from loci.toolsets.memory.lifecycle.decay import DecayService
+    from loci.toolsets.memory.lifecycle.extract import ExtractService
+    from loci.toolsets.memory.lifecycle.reinforce import ReinforceService
+    from loci.toolsets.memory.parts import MemoryParts
+    from loci.toolsets.memory.service import MemoryService
+    from loci.toolsets.memory.spatial.journey import JourneyService
+    from loci.toolsets.memory.spatial.regions import RegionsService
+    from loci.toolsets.memory.spatial.visualize import VisualizeService
+    from loci.toolsets.memory.spatial.wander import WanderService
+    from loci.toolsets.memory.transfer import TransferService
+    from loci.toolsets.story.service import StoryService
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Core:
+    """What every toolset's services are built from (its `Toolset.build`)."""
+
+    settings: Settings
+    db: Database
+    opened: OpenedDatabase
+    engine: MemoryEngine
 
 
 @dataclass
 class App:
-    """Everything a front end (MCP server, CLI, tests) talks to."""
+    """Everything a front end (MCP server, CLI, tests) talks to: the engine's parts, and each
+    toolset's services (`parts`, by toolset name), which the properties below name for the
+    toolsets loci ships."""
 
     settings: Settings
     db: Database
@@ -61,36 +73,131 @@ class App:
     access: AccessTokens
     embedder: Embedder
     engine: MemoryEngine
-    memory: MemoryService
-    browser: MemoryBrowser
-    editor: MemoryEditor
-    catalog: CatalogService
-    transfer: TransferService
-    conversations: ConversationService
-    context: ContextService
-    checkpoints: CheckpointService
-    checkpoint_maintenance: CheckpointMaintenance
-    story: StoryService
-    journeys: JourneyService
-    regions: RegionsService
-    wanderer: WanderService
-    maps: VisualizeService
-    reinforcement: ReinforceService
-    decay: DecayService
-    consolidation: ConsolidateService
-    extraction: ExtractService
+    parts: dict[str, object]
+
+    def part(self, toolset: str, kind: type[T]) -> T:
+        """What `toolset`'s `build` made, checked to be a `kind`."""
+        found = self.parts[toolset]
+        if not isinstance(found, kind):
+            raise TypeError(f"toolset {toolset!r} built a {type(found).__name__}, not {kind}")
+        return found
 
     def close(self) -> None:
         """Stop the worker thread and release the database connections."""
         self.engine.close()
 
+    def _memory(self) -> MemoryParts:
+        from loci.toolsets.memory.parts import MemoryParts
+
+        return self.part("memory", MemoryParts)
+
+    def _checkpoints(self) -> CheckpointParts:
+        from loci.toolsets.checkpoints.parts import CheckpointParts
+
+        return self.part("checkpoints", CheckpointParts)
+
+    @property
+    def memory(self) -> MemoryService:
+        """The memory toolset's memory service."""
+        return self._memory().memory
+
+    @property
+    def browser(self) -> MemoryBrowser:
+        """The memory toolset's browser service."""
+        return self._memory().browser
+
+    @property
+    def editor(self) -> MemoryEditor:
+        """The memory toolset's editor service."""
+        return self._memory().editor
+
+    @property
+    def catalog(self) -> CatalogService:
+        """The memory toolset's catalog service."""
+        return self._memory().catalog
+
+    @property
+    def transfer(self) -> TransferService:
+        """The memory toolset's transfer service."""
+        return self._memory().transfer
+
+    @property
+    def conversations(self) -> ConversationService:
+        """The memory toolset's conversations service."""
+        return self._memory().conversations
+
+    @property
+    def journeys(self) -> JourneyService:
+        """The memory toolset's journeys service."""
+        return self._memory().journeys
+
+    @property
+    def regions(self) -> RegionsService:
+        """The memory toolset's regions service."""
+        return self._memory().regions
+
+    @property
+    def wanderer(self) -> WanderService:
+        """The memory toolset's wanderer service."""
+        return self._memory().wanderer
+
+    @property
+    def maps(self) -> VisualizeService:
+        """The memory toolset's maps service."""
+        return self._memory().maps
+
+    @property
+    def reinforcement(self) -> ReinforceService:
+        """The memory toolset's reinforcement service."""
+        return self._memory().reinforcement
+
+    @property
+    def decay(self) -> DecayService:
+        """The memory toolset's decay service."""
+        return self._memory().decay
+
+    @property
+    def consolidation(self) -> ConsolidateService:
+        """The memory toolset's consolidation service."""
+        return self._memory().consolidation
+
+    @property
+    def extraction(self) -> ExtractService:
+        """The memory toolset's extraction service."""
+        return self._memory().extraction
+
+    @property
+    def checkpoints(self) -> CheckpointService:
+        """The checkpoints toolset's service."""
+        return self._checkpoints().checkpoints
+
+    @property
+    def checkpoint_maintenance(self) -> CheckpointMaintenance:
+        """The checkpoints toolset's maintenance (quotas, sweeps)."""
+        return self._checkpoints().maintenance
+
+    @property
+    def context(self) -> ContextService:
+        """The context toolset's service."""
+        from loci.toolsets.context.service import ContextService
+
+        return self.part("context", ContextService)
+
+    @property
+    def story(self) -> StoryService:
+        """The story toolset's service."""
+        from loci.toolsets.story.service import StoryService
+
+        return self.part("story", StoryService)
+
 
 def build_app(
     settings: Settings, embedder: Embedder | None = None, *, long_lived: bool = True
 ) -> App:
-    """Wire the services for `settings`; `embedder` replaces the configured model (tests share
-    one). `long_lived=False` is for a process that answers one query at most: it builds
-    nothing that only pays off over many searches (see `derived_indexes`)."""
+    """Wire the engine for `settings`, then each toolset of the registry from it; `embedder`
+    replaces the configured model (tests share one). `long_lived=False` is for a process that
+    answers one query at most: it builds nothing that only pays off over many searches (see
+    `derived_indexes`)."""
     with storage_errors(settings.home, "create the data folder", "set LOCI_HOME to a folder"):
         private_folder(settings.home)
     limit_blas_threads()
@@ -101,24 +208,14 @@ def build_app(
         settings.busy_timeout_seconds,
         claims=(receipts.claim_pending,),  # a keyed write's receipt commits with it
     )
-    db, passage_keywords = opened.db, opened.passage_keywords
+    db = opened.db
     if opened.postgres is None:
         indexes = derived_indexes(settings, model, long_lived)
-        blobs: Blobs = BlobStore(settings.home / "checkpoints" / "blobs", root=settings.home)
     else:
         indexes = postgres_indexes(opened.postgres, model)
-        blobs = TableBlobs(db)
     refuse_unfinished_copy(db)
     engine = MemoryEngine(db, model, indexes, limits_from(settings))
-    memory = MemoryService(engine)
-    checkpoints = CheckpointService(
-        db,
-        blobs,
-        settings.home,
-        checkpoint_limits(settings),
-        settings.encryption_key_file,
-    )
-    regions = RegionsService(engine)
+    core = Core(settings, db, opened, engine)
     return App(
         settings=settings,
         db=db,
@@ -126,43 +223,8 @@ def build_app(
         access=AccessTokens(db),
         embedder=model,
         engine=engine,
-        memory=memory,
-        browser=MemoryBrowser(engine),
-        editor=MemoryEditor(engine),
-        catalog=CatalogService(engine, lambda: orphaned_files(db, settings.home)),
-        transfer=TransferService(engine),
-        conversations=ConversationService(memory, db),
-        context=ContextService(
-            db,
-            memory,
-            settings.home,
-            ContextLimits(settings.context_max_bytes, settings.context_max_attempts),
-        ),
-        checkpoints=checkpoints,
-        checkpoint_maintenance=CheckpointMaintenance(db, checkpoints),
-        story=StoryService(
-            engine,
-            BpeCounter(settings.token_encoding),
-            Extractor(),
-            SqliteGraph(),
-            StoryLimits(max_input_bytes=settings.story_max_input_bytes),
-            passage_keywords,
-        ),
-        journeys=JourneyService(engine),
-        regions=regions,
-        wanderer=WanderService(engine, regions, settings.max_content_bytes),
-        maps=VisualizeService(regions),
-        reinforcement=ReinforceService(engine),
-        decay=DecayService(engine),
-        consolidation=ConsolidateService(engine),
-        extraction=ExtractService(engine, memory),
+        parts={toolset.name: toolset.built(core) for toolset in registry.TOOLSETS},
     )
-
-
-def orphaned_files(db: Database, home: Path) -> list[str]:
-    """One sentence per kind of file in the data folder that `db` has no record of at all
-    (a database emptied or replaced since they were written)."""
-    return [line for toolset in registry.TOOLSETS for line in toolset.orphaned_files(db, home)]
 
 
 def refuse_unfinished_copy(db: Database) -> None:
@@ -238,16 +300,4 @@ def limits_from(settings: Settings) -> Limits:
         max_recall_limit=settings.max_recall_limit,
         default_namespace=settings.default_namespace,
         hybrid_alpha=settings.hybrid_alpha,
-    )
-
-
-def checkpoint_limits(settings: Settings) -> CheckpointLimits:
-    """The checkpoint limits carried by the settings."""
-    return CheckpointLimits(
-        token_budget=settings.checkpoint_token_budget,
-        max_context_bytes=settings.checkpoint_max_context_bytes,
-        max_per_session=settings.checkpoint_max_per_session,
-        max_total_bytes=settings.checkpoint_max_total_bytes,
-        zstd_level=settings.checkpoint_zstd_level,
-        encryption=settings.encryption == "enabled",
     )

@@ -9,7 +9,6 @@ import time
 
 import pytest
 
-from loci.app import checkpoint_limits
 from loci.errors import CheckpointCorruptedError, EncryptionKeyError
 from loci.settings import load_settings
 from loci.storage.databases.db import Database
@@ -17,6 +16,7 @@ from loci.toolsets.checkpoints.blob_table import TableBlobs
 from loci.toolsets.checkpoints.blobs import Blobs, BlobStore
 from loci.toolsets.checkpoints.maintenance import CheckpointMaintenance
 from loci.toolsets.checkpoints.service import CheckpointService
+from loci.toolsets.checkpoints.wiring import checkpoint_limits
 
 pytestmark = pytest.mark.usefixtures("no_os_keychain")
 

@@ -1,6 +1,7 @@
-"""A fifth toolset plugs in with its folder and one line of the registry: its tables are
-migrated, its tools listed and owned (so a token limited to it reaches them and nothing
-else), its command and its page served, its orphan check asked."""
+"""A fifth toolset plugs in with its folder and one line of the registry: its service is
+built with the others, its tables are migrated, its tools listed and owned (so a token limited
+to it reaches them and nothing else), its command and its page served, its orphan check
+asked."""
 
 from __future__ import annotations
 
@@ -67,9 +68,10 @@ def test_its_tables_command_page_and_orphan_check(
         assert app.db.schema_versions()["toy"] == 1
         (home / "toy.pin").write_text("lost")
         assert "toy.pin" in json.dumps(app.catalog.stats().model_dump())
-        from tests.toy_toolset import board
+        from tests.toy_toolset.board import Board
 
-        board.pin(app.db, "bread")
+        assert isinstance(app.parts["toy"], Board)  # built by its `build`, kept by the app
+        app.part("toy", Board).pin("bread")
         secret, _ = app.access.create("pinner", toolsets=["toy"])
         grant = app.access.grant_of(secret)
         assert grant is not None and grant.allows("toy", writes=True)

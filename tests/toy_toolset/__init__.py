@@ -6,6 +6,7 @@ from loci.toolsets.toolset import Toolset
 TOOLSET = Toolset(
     name="toy",
     summary="notes on a pinboard: shows what a toolset plugs into",
+    build="tests.toy_toolset.wiring:build",
     schema="tests.toy_toolset.schema:TOY_SCHEMA",
     mcp=("tests.toy_toolset.tools",),
     commands=("tests.toy_toolset.commands",),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from loci.faces.cli.output import CliState, opened_app
-from tests.toy_toolset import board
+from tests.toy_toolset.wiring import board
 
 
 def register(group: click.Group) -> None:
@@ -16,5 +16,5 @@ def register(group: click.Group) -> None:
     def toy(state: CliState) -> None:
         """Print the pinned notes."""
         with opened_app(state) as app:
-            for note in board.pins(app.db):
+            for note in board(app).pins():
                 click.echo(note)

@@ -8,7 +8,7 @@ from starlette.routing import BaseRoute, Route
 
 from loci.faces.web.sessions import ViewSession
 from loci.faces.web.view import PREFIX, View
-from tests.toy_toolset import board
+from tests.toy_toolset.wiring import board
 
 
 def routes(view: View) -> list[BaseRoute]:
@@ -16,7 +16,7 @@ def routes(view: View) -> list[BaseRoute]:
 
     async def pinned(request: Request, session: ViewSession) -> Response:
         del request, session
-        notes = view.provider.call(lambda app: board.pins(app.db))
+        notes = view.provider.call(lambda app: board(app).pins())
         return PlainTextResponse("\n".join(notes))
 
     return [Route(f"{PREFIX}/toy", view.guarded(pinned, toolset="toy"))]

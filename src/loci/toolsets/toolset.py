@@ -32,6 +32,9 @@ ORPHAN_ADVICE = (
 class Toolset:
     """One toolset, as every face and the composition root see it.
 
+    - `build`: "module:function" that builds its services from the engine's parts (a
+      `loci.app.Core`); what it returns is `app.parts[name]` (None: it has no services of its
+      own, its faces work on the database);
     - `schema`: "module:NAME" of the `Schema` of its tables (None: it keeps its data in the
       memory tables), migrated after the engine's own tables, in registry order;
     - `mcp`: modules whose `register(server, provider, settings)` adds its tools, prompts
@@ -48,6 +51,7 @@ class Toolset:
 
     name: str
     summary: str
+    build: str | None = None
     schema: str | None = None
     mcp: tuple[str, ...] = ()
     commands: tuple[str, ...] = ()
@@ -55,6 +59,10 @@ class Toolset:
     orphans: str | None = None
     doctor: str | None = None
     completions: tuple[tuple[str, str], ...] = ()
+
+    def built(self, core: Any) -> object:
+        """Its services, built from `core` (None if it declares no `build`)."""
+        return None if self.build is None else resolved(self.build)(core)
 
     def tables(self) -> Schema | None:
         """The schema of its tables, if it has any."""

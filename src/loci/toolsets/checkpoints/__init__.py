@@ -6,6 +6,7 @@ from loci.toolsets.toolset import Toolset
 TOOLSET = Toolset(
     name="checkpoints",
     summary="workflow checkpoints: classified, compressed, optionally encrypted, with quotas",
+    build="loci.toolsets.checkpoints.wiring:build",
     schema="loci.toolsets.checkpoints.schema:CHECKPOINT_SCHEMA",
     mcp=("loci.toolsets.checkpoints.prompts", "loci.toolsets.checkpoints.tools"),
     commands=("loci.toolsets.checkpoints.commands",),
@@ -16,4 +17,4 @@ TOOLSET = Toolset(
 )
 
 #: What other parts of loci may import from here (the rest is this package's own).
-__all__ = ["TOOLSET", "anatomy", "blob_table", "blobs", "maintenance", "models", "service"]
+__all__ = ["TOOLSET", "anatomy", "blob_table", "blobs", "maintenance", "models", "parts", "service"]

@@ -6,6 +6,7 @@ from loci.toolsets.toolset import Toolset
 TOOLSET = Toolset(
     name="context",
     summary="project context files validated against templates, with correction guidance",
+    build="loci.toolsets.context.wiring:build",
     schema="loci.toolsets.context.schema:CONTEXT_SCHEMA",
     mcp=("loci.toolsets.context.prompts", "loci.toolsets.context.tools"),
     commands=("loci.toolsets.context.commands",),

@@ -6,6 +6,7 @@ from loci.toolsets.toolset import Toolset
 TOOLSET = Toolset(
     name="memory",
     summary="semantic memory: remember, recall (meaning + keywords), navigate, keep healthy",
+    build="loci.toolsets.memory.wiring:build",
     mcp=(
         "loci.toolsets.memory.prompts",
         "loci.toolsets.memory.tools",
@@ -37,6 +38,7 @@ __all__ = [
     "export_files",
     "lifecycle",
     "models",
+    "parts",
     "service",
     "spatial",
     "transfer",

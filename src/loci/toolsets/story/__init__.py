@@ -6,6 +6,7 @@ from loci.toolsets.toolset import Toolset
 TOOLSET = Toolset(
     name="story",
     summary="a virtual infinite context for novels: window, archive, cast, places, threads",
+    build="loci.toolsets.story.wiring:build",
     schema="loci.toolsets.story.schema:STORY_SCHEMA",
     mcp=("loci.toolsets.story.tools",),
     commands=("loci.toolsets.story.commands",),

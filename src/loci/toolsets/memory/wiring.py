@@ -1,0 +1,43 @@
+"""How the memory toolset's services are built from the engine."""
+
+from __future__ import annotations
+
+from loci import toolsets as registry
+from loci.app import Core
+from loci.toolsets.memory.browsing import MemoryBrowser
+from loci.toolsets.memory.catalog import CatalogService
+from loci.toolsets.memory.conversations.importer import ConversationService
+from loci.toolsets.memory.editing import MemoryEditor
+from loci.toolsets.memory.lifecycle.consolidate import ConsolidateService
+from loci.toolsets.memory.lifecycle.decay import DecayService
+from loci.toolsets.memory.lifecycle.extract import ExtractService
+from loci.toolsets.memory.lifecycle.reinforce import ReinforceService
+from loci.toolsets.memory.parts import MemoryParts
+from loci.toolsets.memory.service import MemoryService
+from loci.toolsets.memory.spatial.journey import JourneyService
+from loci.toolsets.memory.spatial.regions import RegionsService
+from loci.toolsets.memory.spatial.visualize import VisualizeService
+from loci.toolsets.memory.spatial.wander import WanderService
+from loci.toolsets.memory.transfer import TransferService
+
+
+def build(core: Core) -> MemoryParts:
+    """The services, over `core`'s engine."""
+    engine, db, home = core.engine, core.db, core.settings.home
+    memory, regions = MemoryService(engine), RegionsService(engine)
+    return MemoryParts(
+        memory=memory,
+        browser=MemoryBrowser(engine),
+        editor=MemoryEditor(engine),
+        catalog=CatalogService(engine, lambda: registry.orphaned_files(db, home)),
+        transfer=TransferService(engine),
+        conversations=ConversationService(memory, db),
+        journeys=JourneyService(engine),
+        regions=regions,
+        wanderer=WanderService(engine, regions, core.settings.max_content_bytes),
+        maps=VisualizeService(regions),
+        reinforcement=ReinforceService(engine),
+        decay=DecayService(engine),
+        consolidation=ConsolidateService(engine),
+        extraction=ExtractService(engine, memory),
+    )
