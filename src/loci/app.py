@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from loci.toolsets.memory.catalog import CatalogService
     from loci.toolsets.memory.conversations.importer import ConversationService
     from loci.toolsets.memory.editing import MemoryEditor
+    from loci.toolsets.memory.facts.service import FactService
     from loci.toolsets.memory.lifecycle.consolidate import ConsolidateService
     from loci.toolsets.memory.lifecycle.decay import DecayService
     from loci.toolsets.memory.lifecycle.extract import ExtractService
@@ -165,6 +166,11 @@ class App:
     def extraction(self) -> ExtractService:
         """The memory toolset's extraction service."""
         return self._memory().extraction
+
+    @property
+    def facts(self) -> FactService:
+        """The memory toolset's facts in time: supersede, invalidate, conflicts."""
+        return self._memory().facts
 
     @property
     def checkpoints(self) -> CheckpointService:

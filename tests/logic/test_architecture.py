@@ -40,7 +40,7 @@ def test_the_architecture_doc_shows_the_layers():
 
 MEMORY_WRITES = re.compile(
     r"(INSERT (OR \w+ )?INTO|UPDATE|DELETE FROM) "
-    r"(memories|memory_tags|memory_aliases|vector_log|passages|namespaces)\b"
+    r"(memories|memory_tags|memory_aliases|memory_validity|memory_conflicts|vector_log|passages|namespaces)\b"
 )
 
 

@@ -63,6 +63,12 @@ TABLES = (
     Table("sequence_items", ("seq",), ("seq", "sequence", "position", "actor"), counted=True),
     Table("passages", ("id",), ("id", "seq", "start", "end", "embedding"), ("embedding",), True),
     Table("memory_aliases", ("id",), ("id", "seq")),
+    Table("memory_validity", ("seq",), ("seq", "valid_from", "valid_until", "superseded_by")),
+    Table(
+        "memory_conflicts",
+        ("older", "newer"),
+        ("older", "newer", "reason", "state", "noted_at"),
+    ),
     Table(
         "write_receipts",
         ("key",),

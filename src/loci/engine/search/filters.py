@@ -26,6 +26,7 @@ from loci.storage.databases.db import Connection, Engine
 from loci.storage.indexes.facets.mirror import MemoryFacets
 from loci.storage.indexes.vectors.protocol import Allowed
 from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables import validity
 from loci.storage.memory_tables.conditions import Condition, Group, Test
 from loci.storage.memory_tables.metadata_values import metadata_path
 from loci.timeutil import format_time, parse_time
@@ -73,10 +74,13 @@ class _Compiling:
 
 
 def compile_filter(
-    spec: Mapping[str, Any] | None, namespace: str | None = None, dialect: Engine = "sqlite"
+    spec: Mapping[str, Any] | None,
+    namespace: str | None = None,
+    dialect: Engine = "sqlite",
+    as_of: str | None = None,
 ) -> CompiledFilter:
-    """Compile a filter spec (and an optional namespace) into SQL of `dialect`; raises
-    InvalidInputError."""
+    """Compile a filter spec (and an optional namespace, and `as_of`: only memories true at
+    that stored-form time) into SQL of `dialect`; raises InvalidInputError."""
     compiled = CompiledFilter()
     clauses: list[str] = []
     conditions: list[Condition] = []
@@ -96,6 +100,12 @@ def compile_filter(
             clauses.append(part.sql)
             conditions.append(part.condition)
             compiled.only_namespaces = False
+    if as_of is not None:
+        # Not a field the mirror of filter fields holds: a filter with it goes to SQL.
+        clauses.append(validity.valid_at_clause())
+        compiled.params += [as_of, as_of]
+        conditions.append(Test("valid_at", "eq", as_of))
+        compiled.only_namespaces = False
     if compiled.namespaces is not None:
         marks = ",".join("?" * len(compiled.namespaces))
         clauses.insert(0, f"m.namespace IN ({marks})" if marks else "FALSE")

@@ -57,11 +57,21 @@ WRITE_TO_DEFAULT = frozenset({"remember", "remember_batch", "remember_conversati
 #: Tools whose filters can hold the namespaces in reach, when given none.
 FILTERED = frozenset({"recall", "forget"})
 #: Arguments that name one memory by id, and the one that names several.
-ID_ARGUMENTS = ("memory_id", "start_id", "end_id", "seed_id")
+ID_ARGUMENTS = (
+    "memory_id",
+    "start_id",
+    "end_id",
+    "seed_id",
+    "old_id",
+    "new_id",
+    "first_id",
+    "second_id",
+)
 IDS_ARGUMENT = "memory_ids"
 #: Resources that show every namespace.
-EVERY_NAMESPACE = ("memory://stats", "memory://namespaces")
-NAMESPACE_RESOURCE = "memory://namespaces/"
+EVERY_NAMESPACE = ("memory://stats", "memory://namespaces", "memory://conflicts")
+#: Resources of one namespace, named at the end of their address.
+NAMESPACE_RESOURCES = ("memory://namespaces/", "memory://conflicts/")
 #: The most namespaces a filter may name (`search.filters.MAX_LIST`).
 MAX_NAMESPACES_IN_FILTER = 1000
 #: What `stats` says of the whole store, which a token of limited reach is not told.
@@ -130,8 +140,9 @@ class NamespaceScope:
             uri = str(params.get("uri", ""))
             if uri in EVERY_NAMESPACE:
                 raise _forbidden(reach, f"the resource {uri}, which shows every namespace")
-            if uri.startswith(NAMESPACE_RESOURCE):
-                chosen(reach, uri.removeprefix(NAMESPACE_RESOURCE))
+            for prefix in NAMESPACE_RESOURCES:
+                if uri.startswith(prefix):
+                    chosen(reach, uri.removeprefix(prefix))
         return scoped
 
     def visible(

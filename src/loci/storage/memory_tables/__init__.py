@@ -15,4 +15,5 @@ __all__ = [
     "sequence_documents",
     "timeline",
     "upkeep",
+    "validity",
 ]

@@ -13,21 +13,24 @@ import numpy.typing as npt
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import everything
 from loci.storage.databases.vector_blob import VectorBlob
-from loci.storage.memory_tables import passages, placements
+from loci.storage.memory_tables import passages, placements, validity
 from loci.storage.memory_tables.placements import Placement, place_json
 
 
 def columns(conn: Connection) -> str:
-    """A memory's columns as `memory.rows` reads them, and its place in a sequence as JSON."""
+    """A memory's columns as `memory.rows` reads them, and its place in a sequence and its
+    validity in time as JSON."""
     return (
         "m.seq, m.id, m.content, m.namespace, m.tags, m.importance, m.source, m.metadata, "
         "m.created_at, m.updated_at, m.last_accessed, m.access_count, m.occurred_at, "
         + place_json(conn)
+        + ", "
+        + validity.validity_json(conn)
     )
 
 
 #: Where a column added after `columns` lands in a row.
-VECTOR_COLUMN = 14
+VECTOR_COLUMN = 15
 Row = Sequence[Any]
 
 
@@ -51,6 +54,8 @@ class NewMemory:
     occurred_at: str | None = None
     placement: Placement | None = None  # its place in a sequence, if any
     passages: Sequence[passages.NewPassage] = ()  # spans embedded on their own (long text)
+    valid_from: str | None = None  # when it became true, if given
+    valid_until: str | None = None  # when it stopped being true, if given
 
 
 def ensure_namespaces(conn: Connection, names: set[str], now: str) -> None:
@@ -107,6 +112,10 @@ def insert_memories(conn: Connection, items: Sequence[NewMemory]) -> list[int]:
         if item.placement is not None
     ]
     placements.place_all(conn, placed)
+    validity.record(
+        conn,
+        [(seq, item.valid_from, item.valid_until) for item, seq in zip(items, seqs, strict=True)],
+    )
     return seqs
 
 

@@ -200,4 +200,23 @@ DROP INDEX memories_time;
 CREATE INDEX memories_time ON memories((coalesce(occurred_at, created_at)), seq);
 CREATE INDEX memories_namespace_time ON memories(namespace, (coalesce(occurred_at, created_at)), seq);
 """,
+    # Facts in time (`memory_tables.validity`), as migration 13 of SQLite's.
+    """
+CREATE TABLE memory_validity (
+    seq           BIGINT PRIMARY KEY REFERENCES memories(seq) ON DELETE CASCADE,
+    valid_from    TEXT,
+    valid_until   TEXT,
+    superseded_by BIGINT REFERENCES memories(seq) ON DELETE SET NULL
+);
+CREATE INDEX memory_validity_successor ON memory_validity(superseded_by);
+CREATE TABLE memory_conflicts (
+    older    BIGINT NOT NULL REFERENCES memories(seq) ON DELETE CASCADE,
+    newer    BIGINT NOT NULL REFERENCES memories(seq) ON DELETE CASCADE,
+    reason   TEXT NOT NULL,
+    state    TEXT NOT NULL CHECK (state IN ('open', 'dismissed', 'resolved')),
+    noted_at TEXT NOT NULL,
+    PRIMARY KEY (older, newer)
+);
+CREATE INDEX memory_conflicts_newer ON memory_conflicts(newer);
+""",
 )

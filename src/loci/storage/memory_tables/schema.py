@@ -336,6 +336,27 @@ MEMORY_SCHEMA = Schema(
         """
         CREATE INDEX memories_namespace_time ON memories(namespace, coalesce(occurred_at, created_at));
         """,
+        # 13: facts in time (`memory_tables.validity`): when a memory was true, what replaced
+        # it, and the pairs flagged as contradicting each other. Rows only for the memories
+        # something was said of; every other one is true from when it happened, still.
+        """
+        CREATE TABLE memory_validity (
+            seq           INTEGER PRIMARY KEY REFERENCES memories(seq) ON DELETE CASCADE,
+            valid_from    TEXT,
+            valid_until   TEXT,
+            superseded_by INTEGER REFERENCES memories(seq) ON DELETE SET NULL
+        );
+        CREATE INDEX memory_validity_successor ON memory_validity(superseded_by);
+        CREATE TABLE memory_conflicts (
+            older    INTEGER NOT NULL REFERENCES memories(seq) ON DELETE CASCADE,
+            newer    INTEGER NOT NULL REFERENCES memories(seq) ON DELETE CASCADE,
+            reason   TEXT NOT NULL,
+            state    TEXT NOT NULL CHECK (state IN ('open', 'dismissed', 'resolved')),
+            noted_at TEXT NOT NULL,
+            PRIMARY KEY (older, newer)
+        );
+        CREATE INDEX memory_conflicts_newer ON memory_conflicts(newer);
+        """,
     ),
     legacy=(1, 2, 5, 6, 7, 8, 9, 11, 12, 14),
     postgres=MEMORY_TABLES,

@@ -13,12 +13,14 @@ TOOLSET = Toolset(
         "loci.toolsets.memory.conversations.tools",
         "loci.toolsets.memory.spatial.tools",
         "loci.toolsets.memory.lifecycle.tools",
+        "loci.toolsets.memory.facts.tools",
     ),
     commands=(
         "loci.toolsets.memory.commands",
         "loci.toolsets.memory.spatial.commands",
         "loci.toolsets.memory.conversations.commands",
         "loci.toolsets.memory.lifecycle.commands",
+        "loci.toolsets.memory.facts.commands",
     ),
     completions=(("namespace", "loci.toolsets.memory.tools:namespace_names"),),
     pages=(
@@ -36,6 +38,7 @@ __all__ = [
     "conversations",
     "editing",
     "export_files",
+    "facts",
     "lifecycle",
     "models",
     "parts",

@@ -41,6 +41,15 @@ def register(group: click.Group) -> None:
 @click.option("--when", "occurred_at", help="When it happened (ISO 8601), if not now.")
 @click.option("--sequence", help="Append it to this sequence (a log, a session).")
 @click.option("--actor", help="Who said or did it (with --sequence).")
+@click.option("--valid-from", help="When it became true (ISO 8601), if not when it happened.")
+@click.option("--valid-until", help="When it stopped being true (ISO 8601), if it has.")
+@click.option(
+    "--on-conflict",
+    type=click.Choice(["flag", "supersede", "keep"]),
+    default="flag",
+    show_default=True,
+    help="What to do with memories it likely contradicts.",
+)
 @json_option
 @click.pass_obj
 def remember(
@@ -53,9 +62,12 @@ def remember(
     occurred_at: str | None,
     sequence: str | None,
     actor: str | None,
+    valid_from: str | None,
+    valid_until: str | None,
+    on_conflict: str,
     as_json: bool,
 ) -> None:
-    """Store CONTENT as a memory."""
+    """Store CONTENT as a memory; lists the memories it likely contradicts."""
     from loci.toolsets.memory.models import MemoryDraft, SequenceDraft
 
     def work() -> None:
@@ -69,12 +81,18 @@ def remember(
             _json_object(metadata),
             occurred_at=occurred_at,
             sequence=None if sequence is None else SequenceDraft(sequence, actor=actor),
+            valid_from=valid_from,
+            valid_until=valid_until,
         )
         with opened_app(state) as app:
-            result = app.memory.remember(draft)
-        emit_json(result) if as_json else click.echo(
-            f"remembered {result.id} in {result.namespace}"
-        )
+            result = app.facts.remember(draft, on_conflict)
+        if as_json:
+            emit_json(result)
+            return
+        click.echo(f"remembered {result.id} in {result.namespace}")
+        done = {"flag": "flagged", "supersede": "superseded", "keep": "left as they are"}
+        for conflict in result.conflicts:
+            click.echo(f"  contradicts {conflict.id} ({done[on_conflict]}): {conflict.reason}")
 
     run(work)
 
@@ -93,6 +111,8 @@ def remember(
 )
 @click.option("--alpha", "hybrid_alpha", type=float, help="1 = vector only, 0 = keyword only.")
 @click.option("--explain", is_flag=True, help="Show each hit's ranking signals.")
+@click.option("--as-of", help="Answer with what was true then (ISO 8601).")
+@click.option("--history", "include_history", is_flag=True, help="Keep replaced memories.")
 @json_option
 @click.pass_obj
 def recall(
@@ -104,15 +124,25 @@ def recall(
     min_similarity: float,
     hybrid_alpha: float | None,
     explain: bool,
+    as_of: str | None,
+    include_history: bool,
     as_json: bool,
 ) -> None:
-    """Find memories matching QUERY, best first."""
+    """Find memories matching QUERY, best first (what is true now first, or --as-of then)."""
 
     def work() -> None:
         spec = _json_object(filters, "--filters") if filters else None
         with opened_app(state) as app:
             result = app.memory.recall(
-                query, limit, namespace, spec, min_similarity, hybrid_alpha, explain
+                query,
+                limit,
+                namespace,
+                spec,
+                min_similarity,
+                hybrid_alpha,
+                explain,
+                as_of=as_of,
+                include_history=include_history,
             )
         if as_json:
             emit_json(result)
@@ -130,7 +160,10 @@ def recall(
         if explain:
             table.add_column("signals")
         for hit in result.memories:
-            row = [f"{hit.similarity:.2f}", hit.namespace, preview(hit.content), hit.id[:8]]
+            shown = preview(hit.content)
+            if hit.valid_until is not None:
+                shown = f"[until {hit.valid_until[:10]}] {shown}"
+            row = [f"{hit.similarity:.2f}", hit.namespace, shown, hit.id[:8]]
             if hit.signals is not None:
                 row.append(" ".join(f"{name} {value:.2f}" for name, value in hit.signals.items()))
             table.add_row(*row)

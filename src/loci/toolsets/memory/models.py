@@ -21,6 +21,8 @@ class MemoryDraft:
     source: str = "manual"
     occurred_at: str | None = None  # when it happened (ISO 8601), if not when it is stored
     sequence: SequenceDraft | None = None
+    valid_from: str | None = None  # when it became true (ISO 8601), if not when it happened
+    valid_until: str | None = None  # when it stopped being true, if it has
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,25 @@ class Memory(BaseModel):
     )
     sequence: SequencePlace | None = Field(
         default=None, description="Its place in a sequence, if it is in one."
+    )
+    valid_from: str | None = Field(
+        default=None,
+        description="When it became true in the world (ISO 8601, UTC): as given, else when "
+        "it happened, else when it was stored.",
+    )
+    valid_until: str | None = Field(
+        default=None, description="When it stopped being true; null while it is."
+    )
+    superseded_by: str | None = Field(
+        default=None, description="The id of the memory that replaced it, if one did."
+    )
+    supersedes: list[str] = Field(
+        default_factory=list, description="The ids of the memories it replaced."
+    )
+    disputed_with: list[str] = Field(
+        default_factory=list,
+        description="Ids of memories it was flagged as contradicting, not yet settled "
+        "(`supersede` or `dismiss_conflict` settles a pair).",
     )
 
 
@@ -228,3 +249,68 @@ class ImportResult(BaseModel):
     failed: int
     errors: list[ItemError]
     ids: list[str]
+
+
+class Conflict(BaseModel):
+    """A stored memory that a new one likely contradicts."""
+
+    id: str
+    content: str
+    reason: str = Field(description="Why they look contradictory, in words.")
+
+
+class RememberFactResult(RememberResult):
+    """What `remember` stored, with the memories it likely contradicts."""
+
+    valid_from: str = Field(description="When the memory became true (ISO 8601, UTC).")
+    conflicts: list[Conflict] = Field(
+        default_factory=list,
+        description="Current memories of its namespace it likely contradicts (the same "
+        "subject and kind of fact, another value); what was done is `on_conflict`.",
+    )
+    on_conflict: Literal["flag", "supersede", "keep"] = "flag"
+
+
+class SupersedeResult(BaseModel):
+    """A memory replaced by another."""
+
+    old_id: str
+    new_id: str
+    valid_until: str = Field(description="When the old memory stopped being true.")
+    created: bool = Field(description="Whether the new memory was stored by this call.")
+
+
+class InvalidateResult(BaseModel):
+    """A memory that stopped being true, with no successor."""
+
+    id: str
+    valid_until: str
+
+
+class DismissResult(BaseModel):
+    """A pair of memories the writer says do not contradict each other."""
+
+    ids: list[str]
+    was_flagged: bool = Field(description="Whether loci had flagged the pair.")
+
+
+class HistoryResult(BaseModel):
+    """A memory's chain of versions, the first first: each replaced by the next."""
+
+    id: str
+    chain: list[Memory]
+
+
+class ConflictPair(BaseModel):
+    """Two memories flagged as contradicting each other, not yet settled."""
+
+    older: MemoryRef
+    newer: MemoryRef
+    reason: str
+    noted_at: str
+
+
+class ConflictsResult(BaseModel):
+    """Open conflicts, newest first."""
+
+    conflicts: list[ConflictPair]

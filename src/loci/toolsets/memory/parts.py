@@ -8,6 +8,7 @@ from loci.toolsets.memory.browsing import MemoryBrowser
 from loci.toolsets.memory.catalog import CatalogService
 from loci.toolsets.memory.conversations.importer import ConversationService
 from loci.toolsets.memory.editing import MemoryEditor
+from loci.toolsets.memory.facts.service import FactService
 from loci.toolsets.memory.lifecycle.consolidate import ConsolidateService
 from loci.toolsets.memory.lifecycle.decay import DecayService
 from loci.toolsets.memory.lifecycle.extract import ExtractService
@@ -38,3 +39,4 @@ class MemoryParts:
     decay: DecayService
     consolidation: ConsolidateService
     extraction: ExtractService
+    facts: FactService

@@ -72,6 +72,20 @@ def row_fields(row: Sequence[Any]) -> dict[str, Any]:
         "access_count": row[11],
         "occurred_at": row[12],
         "sequence": None if row[13] is None else _loads(row[13], row[1], "sequence"),
+        **validity_fields(row),
+    }
+
+
+def validity_fields(row: Sequence[Any]) -> dict[str, Any]:
+    """A `memories.columns` row's validity as Memory's fields (`valid_from` derived when it
+    was not given: when it happened, else when it was stored)."""
+    stored = {} if row[14] is None else _loads(row[14], row[1], "validity")
+    return {
+        "valid_from": stored.get("from") or row[12] or row[8],
+        "valid_until": stored.get("until"),
+        "superseded_by": stored.get("by"),
+        "supersedes": stored.get("supersedes") or [],
+        "disputed_with": stored.get("disputed") or [],
     }
 
 

@@ -4,39 +4,37 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from itertools import islice
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from loci import fields
-from loci.engine.search import hybrid, pipeline
+from loci.engine.search import pipeline
 from loci.engine.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
 from loci.engine.search.filters import CompiledFilter, compile_filter
 from loci.errors import InvalidInputError, LociError, NotFoundError
 from loci.storage.databases.db import Connection
 from loci.storage.indexes.derived import Progress
-from loci.storage.indexes.vectors.protocol import Allowed
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import passages
 from loci.storage.memory_tables.change_log import prune_log
 from loci.storage.memory_tables.passages import NewPassage
 from loci.timeutil import now
-from loci.toolsets.memory import reuse, validation
+from loci.toolsets.memory import neighbours, reuse, validation
+from loci.toolsets.memory.hits import load_hits
 from loci.toolsets.memory.models import (
     ForgetBatchResult,
     ForgetResult,
     ItemError,
     Memory,
     MemoryDraft,
-    MemoryHit,
-    MemoryRef,
     NearbyResult,
     RecallResult,
     RememberBatchResult,
     RememberResult,
 )
-from loci.toolsets.memory.rows import row_to_hit, row_to_memory
+from loci.toolsets.memory.rows import row_to_memory
 from loci.toolsets.memory.validation import CheckedDraft, content_hash
 
 #: How many candidates each ranking contributes to fusion, per result asked for.
@@ -46,6 +44,14 @@ MIN_CANDIDATES = 50
 MAX_LISTED_IDS = 1000
 
 
+@dataclass(frozen=True)
+class Embedded:
+    """A memory draft that passed its checks, with its vector."""
+
+    draft: CheckedDraft
+    vector: np.ndarray[Any, Any]
+
+
 class MemoryService:
     """Store, find and delete memories."""
 
@@ -53,11 +59,26 @@ class MemoryService:
         self._engine = engine
         self._limits = engine.limits
 
-    def remember(self, draft: MemoryDraft) -> RememberResult:
-        """Store one memory and return its new id."""
+    def remember(
+        self, draft: MemoryDraft, after: Callable[[Connection, int], None] | None = None
+    ) -> RememberResult:
+        """Store one memory and return its new id; `after(conn, seq)` runs in the same
+        transaction once it is stored."""
+        return self.store_embedded(self.embedded(draft), after)
+
+    def embedded(self, draft: MemoryDraft) -> Embedded:
+        """`draft` checked and embedded, ready for `store_embedded` (a caller may look at it
+        in between: `facts` looks for the memories it contradicts)."""
         checked = self._check(draft)
-        vector = self._engine.embed([checked.content])[0]
-        ids, stamp = self._store([checked], vector.reshape(1, -1))
+        return Embedded(checked, self._engine.embed([checked.content])[0])
+
+    def store_embedded(
+        self, ready: Embedded, after: Callable[[Connection, int], None] | None = None
+    ) -> RememberResult:
+        """Store a memory `embedded` made; `after(conn, seq)` as in `remember`."""
+        then = None if after is None else lambda conn, seqs: after(conn, seqs[0])
+        ids, stamp = self._store([ready.draft], ready.vector.reshape(1, -1), after=then)
+        checked = ready.draft
         return RememberResult(
             id=ids[0], content=checked.content, namespace=checked.namespace, created_at=stamp
         )
@@ -162,15 +183,20 @@ class MemoryService:
         explain: bool = False,
         ahead: pipeline.Ahead | None = None,
         record_access: bool = True,
+        as_of: str | None = None,
+        include_history: bool = False,
     ) -> RecallResult:
         """Memories matching `query`, best first, ranked by named signals (`signals`); `explain`
-        gives each hit's signals; `ahead`: from `embed_query`; `record_access`: count a use."""
+        gives each hit's signals; `ahead`: from `embed_query`; `record_access`: count a use.
+        What is true now ranks first (`hits`); `as_of` admits only what was true then;
+        `include_history` keeps replaced memories beside their successors."""
         query = fields.content(query, self._limits.max_content_bytes, "query")
         limit = fields.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
         min_similarity = fields.unit_float(min_similarity, "min_similarity")
         alpha = self._limits.hybrid_alpha if hybrid_alpha is None else hybrid_alpha
         alpha = fields.unit_float(alpha, "hybrid_alpha")
-        compiled = compile_filter(filters, namespace, self._engine.db.engine)
+        as_of = None if as_of is None else fields.moment(as_of, "as_of")
+        compiled = compile_filter(filters, namespace, self._engine.db.engine, as_of)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         profile = self._limits.profile.with_alpha(alpha)
         embedded = pipeline.embed_beside(
@@ -188,7 +214,8 @@ class MemoryService:
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         if min_similarity > 0.0:
             ranked = (r for r in ranked if r.similarity >= min_similarity)
-        hits = self._load_hits(list(islice(ranked, limit)), touch=record_access)
+        moment = now() if as_of is None else as_of
+        hits = load_hits(self._engine, ranked, limit, record_access, moment, include_history)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(
             memories=hits,
@@ -216,32 +243,7 @@ class MemoryService:
     ) -> NearbyResult:
         """The memories closest to a given one in vector space (of `namespace`, which the
         given one must be in, when one is named)."""
-        memory_id = fields.memory_id(memory_id)
-        limit = fields.bounded_int(limit, 1, self._limits.max_recall_limit, "limit")
-        if namespace is not None:
-            namespace = fields.namespace(namespace)
-        with self._engine.db.locked() as conn:
-            found = sql.fetch_by_id(conn, memory_id)
-        seq, reference = (None, None) if found is None else row_to_memory(found)
-        if reference is None or seq is None or namespace not in (None, reference.namespace):
-            where = "" if namespace is None else f" in namespace {namespace}"
-            raise NotFoundError(f"no memory with id {memory_id}{where}", memory_id=memory_id)
-        index = self._engine.index()
-        vector = index.get(seq)
-        if vector is None:
-            raise NotFoundError(
-                f"memory {memory_id} is not in the vector index: it was deleted meanwhile, or "
-                "its stored vector is damaged (`loci doctor`)",
-                memory_id=memory_id,
-            )
-        allowed = None if namespace is None else Allowed(namespaces=frozenset({namespace}))
-        hits = index.search(vector, limit + 1, allowed)
-        neighbours = [(h.key, h.similarity) for h in hits if not (exclude_self and h.key == seq)]
-        ranked = [hybrid.Ranked(key, sim, sim) for key, sim in neighbours[:limit]]
-        return NearbyResult(
-            reference=MemoryRef(id=reference.id, content=reference.content),
-            neighbors=self._load_hits(ranked, touch=False),
-        )
+        return neighbours.nearby(self._engine, memory_id, limit, exclude_self, namespace)
 
     def forget(
         self,
@@ -332,10 +334,11 @@ class MemoryService:
         vectors: np.ndarray[Any, Any],
         before: Callable[[Connection], None] | None = None,
         parts: Sequence[Sequence[NewPassage]] | None = None,
+        after: Callable[[Connection, list[int]], None] | None = None,
     ) -> tuple[list[str], str]:
         """Insert checked items with their vectors (and passages, embedded here unless given)
-        in one transaction (after `before`, in the same transaction, if given); (ids,
-        timestamp)."""
+        in one transaction (between `before` and `after(conn, seqs)`, in the same
+        transaction, if given); (ids, timestamp)."""
         stamp = now()
         if parts is None:
             parts = self._engine.passages_of([item.content for item in items])
@@ -357,6 +360,8 @@ class MemoryService:
                 occurred_at=item.occurred_at,
                 placement=item.placement,
                 passages=item_parts,
+                valid_from=item.valid_from,
+                valid_until=item.valid_until,
             )
             for item, vector, item_parts in zip(items, vectors, parts, strict=True)
         ]
@@ -367,7 +372,9 @@ class MemoryService:
             if new_rows:
                 self._engine.record_model(conn)
                 sql.ensure_namespaces(conn, {row.namespace for row in new_rows}, stamp)
-                sql.insert_memories(conn, new_rows)
+                seqs = sql.insert_memories(conn, new_rows)
+                if after is not None:
+                    after(conn, seqs)
             prune_log(conn)
         self._engine.sync.note_own_write()
         return [row.id for row in new_rows], stamp
@@ -378,23 +385,3 @@ class MemoryService:
         if memory_id is not None and not ids:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
         return ForgetResult(deleted=len(ids), ids=ids[:MAX_LISTED_IDS], dry_run=True)
-
-    def _load_hits(self, ranked: list[hybrid.Ranked], touch: bool) -> list[MemoryHit]:
-        if not ranked:
-            return []
-        seqs = [hit.key for hit in ranked]
-        with self._engine.db.locked() as conn:
-            records = sql.rows_by_seq(conn, seqs)
-        seen = now() if touch else None
-        hits = [
-            row_to_hit(records[hit.key], hit.similarity, hit.score, seen, hit.signals)
-            for hit in ranked
-            if hit.key in records
-        ]
-        if seen is not None:
-            # Access statistics are written behind the answer, by the worker thread; the hits
-            # already show them as they will be stored. Queued once the hits are built, so the
-            # worker does not compete with building them.
-            self._engine.db.write_behind(lambda conn: sql.touch(conn, seqs, seen))
-            self._engine.beside(self._engine.db.flush_behind)
-        return hits

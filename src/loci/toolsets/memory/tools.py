@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
@@ -23,10 +23,11 @@ from loci.toolsets.memory.models import (
     NearbyResult,
     RecallResult,
     RememberBatchResult,
-    RememberResult,
+    RememberFactResult,
     SequenceDraft,
     StatsResult,
 )
+from loci.toolsets.memory.resources import register_resources
 
 if TYPE_CHECKING:
     from loci.app import App
@@ -57,6 +58,30 @@ OccurredAt = Annotated[
         max_length=64,
         description="When it happened (ISO 8601 date or date-time), if not now. Questions "
         "that name a period favour memories from it.",
+    ),
+]
+
+ValidFrom = Annotated[
+    str,
+    Field(
+        max_length=64,
+        description="When it became true in the world (ISO 8601 date or date-time); default: "
+        "when it happened (occurred_at), else now.",
+    ),
+]
+ValidUntil = Annotated[
+    str,
+    Field(
+        max_length=64,
+        description="When it stopped being true (ISO 8601), if it already has.",
+    ),
+]
+OnConflict = Annotated[
+    Literal["flag", "supersede", "keep"],
+    Field(
+        description="What to do with current memories of the namespace it likely contradicts "
+        "(listed in `conflicts`): flag both as disputed (the newer ranks first for questions "
+        "about now), supersede them by this one, or keep them unmarked."
     ),
 ]
 
@@ -106,6 +131,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         metadata: Metadata = {}
         occurred_at: OccurredAt | None = None
         sequence: SequenceArg | None = None
+        valid_from: ValidFrom | None = None
+        valid_until: ValidUntil | None = None
 
     def remember(
         content: Content,
@@ -115,13 +142,19 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         metadata: Metadata | None = None,
         occurred_at: OccurredAt | None = None,
         sequence: SequenceArg | None = None,
+        valid_from: ValidFrom | None = None,
+        valid_until: ValidUntil | None = None,
+        on_conflict: OnConflict = "flag",
         idempotency_key: IdempotencyKey | None = None,
-    ) -> RememberResult:
+    ) -> RememberFactResult:
         """Store one self-contained fact, preference, decision or event for later recall.
 
-        Returns the new memory's id. Use a namespace per project or topic (default "default").
-        With `sequence`, the memory is the next item (or the one at `position`) of an ordered
-        group, such as a meeting log: recall then also weighs the items around a match.
+        Returns the new memory's id, and the current memories of its namespace it likely
+        contradicts (`conflicts`: the same subject and kind of fact with another value),
+        handled as `on_conflict` says. Use a namespace per project or topic (default
+        "default"). With `sequence`, the memory is the next item (or the one at `position`)
+        of an ordered group, such as a meeting log: recall then also weighs the items around
+        a match.
         """
         draft = MemoryDraft(
             content,
@@ -131,14 +164,16 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             metadata or {},
             occurred_at=occurred_at,
             sequence=None if sequence is None else sequence.draft(),
+            valid_from=valid_from,
+            valid_until=valid_until,
         )
         return keyed(
             provider,
             "remember",
             idempotency_key,
-            {"draft": draft},
-            RememberResult,
-            lambda app: app.memory.remember(draft),
+            {"draft": draft, "on_conflict": on_conflict},
+            RememberFactResult,
+            lambda app: app.facts.remember(draft, on_conflict),
         )
 
     def remember_batch(
@@ -174,6 +209,16 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         explain: Annotated[
             bool, Field(description="Report each hit's ranking signals and their weights.")
         ] = False,
+        as_of: Annotated[
+            str | None,
+            Field(
+                max_length=64,
+                description="Answer with what was true then (ISO 8601 date or date-time).",
+            ),
+        ] = None,
+        include_history: Annotated[
+            bool, Field(description="Keep replaced memories beside their successors.")
+        ] = False,
     ) -> RecallResult:
         """Find stored memories relevant to a question or topic, best first.
 
@@ -181,7 +226,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         only, 0.0 = keywords only. `namespace` and `filters` restrict what is searched. A
         period named in the query ("in May 2023", "on 3 June", "last week") favours memories
         from it, a person named in it favours what they said in sequences (conversations),
-        and items next to a strong match in a sequence gain.
+        and items next to a strong match in a sequence gain. What is true now ranks first: a
+        replaced or ended memory ranks below current ones (left out when its successor is
+        found too); `as_of` answers with what was true at that time.
         """
         # Embedded first, outside the lock: concurrent clients' queries embed side by side.
         ahead = provider.unlocked(lambda app: app.memory.embed_query(query, namespace, filters))
@@ -197,6 +244,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
                 explain,
                 ahead,
                 record_access=counted,
+                as_of=as_of,
+                include_history=include_history,
             )
         )
 
@@ -294,7 +343,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     ]
     for fn, title, annotations in tools:
         server.add_tool(fn, title=title, annotations=annotations, structured_output=True)
-    _register_resources(server, provider)
+    register_resources(server, provider)
 
 
 def inlined_schema(model: type[BaseModel]) -> dict[str, Any]:
@@ -335,33 +384,9 @@ def batch_draft(
         fields["metadata"],
         occurred_at=fields.get("occurred_at"),
         sequence=sequence.draft() if isinstance(sequence, SequenceArg) else None,
+        valid_from=fields.get("valid_from"),
+        valid_until=fields.get("valid_until"),
     )
-
-
-def _register_resources(server: MCPServer, provider: AppProvider) -> None:
-    @server.resource(
-        "memory://stats", name="stats", title="Memory statistics", mime_type="application/json"
-    )
-    def stats_resource() -> str:
-        """Figures about the memory store, as JSON."""
-        return provider.read(lambda app: app.catalog.stats().model_dump_json())
-
-    @server.resource(
-        "memory://namespaces", name="namespaces", title="Namespaces", mime_type="application/json"
-    )
-    def namespaces_resource() -> str:
-        """Namespaces with their memory counts, as JSON."""
-        return provider.read(lambda app: app.catalog.namespaces("list").model_dump_json())
-
-    @server.resource(
-        "memory://namespaces/{namespace}",
-        name="namespace",
-        title="A namespace's statistics",
-        mime_type="application/json",
-    )
-    def namespace_resource(namespace: str) -> str:
-        """Figures about one namespace's memories, as JSON."""
-        return provider.read(lambda app: app.catalog.stats(namespace).model_dump_json())
 
 
 def namespace_names(app: "App") -> list[str]:

@@ -33,6 +33,8 @@ class CheckedDraft:
     source: str
     occurred_at: str | None = None
     placement: Placement | None = None
+    valid_from: str | None = None
+    valid_until: str | None = None
 
 
 def draft(
@@ -48,7 +50,22 @@ def draft(
         source=source(value.source),
         occurred_at=None if value.occurred_at is None else moment(value.occurred_at),
         placement=None if value.sequence is None else placement(value.sequence),
+        **validity(value.valid_from, value.valid_until),
     )
+
+
+def validity(valid_from: str | None, valid_until: str | None) -> dict[str, str | None]:
+    """`valid_from` and `valid_until` in stored form; refused if the interval would end
+    before it starts."""
+    start = None if valid_from is None else moment(valid_from, "valid_from")
+    end = None if valid_until is None else moment(valid_until, "valid_until")
+    if start is not None and end is not None and end < start:
+        raise InvalidInputError(
+            f"valid_until ({end}) is before valid_from ({start}): an interval cannot end "
+            "before it starts",
+            field="valid_until",
+        )
+    return {"valid_from": start, "valid_until": end}
 
 
 def placement(value: SequenceDraft, field: str = "sequence") -> Placement:

@@ -8,6 +8,8 @@ from loci.toolsets.memory.browsing import MemoryBrowser
 from loci.toolsets.memory.catalog import CatalogService
 from loci.toolsets.memory.conversations.importer import ConversationService
 from loci.toolsets.memory.editing import MemoryEditor
+from loci.toolsets.memory.facts.contradictions import Detector
+from loci.toolsets.memory.facts.service import FactService
 from loci.toolsets.memory.lifecycle.consolidate import ConsolidateService
 from loci.toolsets.memory.lifecycle.decay import DecayService
 from loci.toolsets.memory.lifecycle.extract import ExtractService
@@ -40,4 +42,5 @@ def build(core: Core) -> MemoryParts:
         decay=DecayService(engine),
         consolidation=ConsolidateService(engine),
         extraction=ExtractService(engine, memory),
+        facts=FactService(engine, memory, Detector(engine)),
     )

@@ -1,0 +1,227 @@
+"""Facts that change: a memory replaced by another, ended, or flagged as contradicting one.
+
+Nothing here deletes: a replaced memory stays, closed at the time its successor became true
+and linked to it, so that "as of" questions still find it (`forget` is the way to delete).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from loci import fields
+from loci.engine.search.engine import MemoryEngine
+from loci.errors import InvalidInputError, NotFoundError
+from loci.storage.databases.db import Connection
+from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables import validity
+from loci.timeutil import now
+from loci.toolsets.memory.facts.contradictions import Detector
+from loci.toolsets.memory.models import (
+    ConflictPair,
+    ConflictsResult,
+    DismissResult,
+    HistoryResult,
+    InvalidateResult,
+    MemoryDraft,
+    MemoryRef,
+    RememberFactResult,
+    SupersedeResult,
+)
+from loci.toolsets.memory.rows import row_to_memory
+from loci.toolsets.memory.service import MemoryService
+
+OnConflict = Literal["flag", "supersede", "keep"]
+ON_CONFLICT = ("flag", "supersede", "keep")
+#: Open conflicts listed at most.
+MAX_CONFLICTS = 200
+
+
+class FactService:
+    """Supersede, invalidate, history, and conflicts flagged at write."""
+
+    def __init__(self, engine: MemoryEngine, memory: MemoryService, detector: Detector) -> None:
+        self._engine = engine
+        self._memory = memory
+        self._detector = detector
+
+    def remember(self, draft: MemoryDraft, on_conflict: str = "flag") -> RememberFactResult:
+        """Store `draft`, looking first for current memories of its namespace it likely
+        contradicts: flagged (`flag`), superseded by it (`supersede`) or left (`keep`)."""
+        if on_conflict not in ON_CONFLICT:
+            raise InvalidInputError(
+                f"on_conflict must be one of {', '.join(ON_CONFLICT)}, got "
+                f"{fields.shown(on_conflict)}",
+                field="on_conflict",
+            )
+        ready = self._memory.embedded(draft)
+        found = self._detector.conflicts(ready.draft.content, ready.draft.namespace, ready.vector)
+        stamp = now()
+
+        def settle(conn: Connection, seq: int) -> None:
+            settled = validity.settled_pairs(conn, seq)
+            live = [(c, s) for c, s in found if s not in settled]
+            if on_conflict == "flag" and live:
+                validity.note_conflicts(conn, seq, [(s, c.reason) for c, s in live], stamp)
+            elif on_conflict == "supersede":
+                start = validity.effective_from(conn, seq)
+                for conflict, old in live:
+                    if start >= validity.effective_from(conn, old):
+                        self._close(conn, old, seq, start)
+                    else:  # the new memory tells of an earlier time: it replaces nothing
+                        validity.note_conflicts(conn, seq, [(old, conflict.reason)], stamp)
+
+        result = self._memory.store_embedded(ready, after=settle if found else None)
+        with self._engine.db.locked() as conn:
+            row = sql.fetch_by_id(conn, result.id)
+        valid_from = row_to_memory(row)[1].valid_from if row is not None else result.created_at
+        return RememberFactResult(
+            **result.model_dump(),
+            valid_from=valid_from or result.created_at,
+            conflicts=[conflict for conflict, _ in found],
+            on_conflict=on_conflict,
+        )
+
+    def supersede(
+        self,
+        old_id: str,
+        content: str | None = None,
+        new_id: str | None = None,
+        valid_from: str | None = None,
+    ) -> SupersedeResult:
+        """Replace the memory `old_id` by a new one (`content`, stored in its namespace) or by
+        one already stored (`new_id`): the old one ends when the new one became true."""
+        old_id = fields.memory_id(old_id, "old_id")
+        if (content is None) == (new_id is None):
+            raise InvalidInputError("give either content or new_id, not both", field="new_id")
+        start = None if valid_from is None else fields.moment(valid_from, "valid_from")
+        old = self._seq(old_id, "old_id")
+        if new_id is not None:
+            new_id = fields.memory_id(new_id, "new_id")
+            return self._supersede_by(old_id, old, new_id, start)
+        namespace = self.namespace_of(old_id)
+        closed: list[str] = []
+
+        def close_old(conn: Connection, seq: int) -> None:
+            closed.append(self._close(conn, old, seq, validity.effective_from(conn, seq)))
+
+        draft = MemoryDraft(content=str(content), namespace=namespace, valid_from=start)
+        with self._engine.db.locked() as conn:
+            self._check_open(conn, old, old_id)
+        stored = self._memory.remember(draft, after=close_old)
+        return SupersedeResult(old_id=old_id, new_id=stored.id, valid_until=closed[0], created=True)
+
+    def invalidate(self, memory_id: str, valid_until: str | None = None) -> InvalidateResult:
+        """End the memory `memory_id` at `valid_until` (default: now), with no successor."""
+        memory_id = fields.memory_id(memory_id)
+        end = now() if valid_until is None else fields.moment(valid_until, "valid_until")
+        seq = self._seq(memory_id, "id")
+        with self._engine.db.write() as conn:
+            start = validity.effective_from(conn, seq)
+            if end < start:
+                raise InvalidInputError(
+                    f"valid_until ({end}) is before the memory became true ({start})",
+                    field="valid_until",
+                )
+            validity.close(conn, seq, end, None)
+        return InvalidateResult(id=memory_id, valid_until=end)
+
+    def dismiss_conflict(self, first_id: str, second_id: str) -> DismissResult:
+        """Say two memories do not contradict each other: never flagged again as a pair."""
+        ids = [fields.memory_id(first_id, "first_id"), fields.memory_id(second_id, "second_id")]
+        if ids[0] == ids[1]:
+            raise InvalidInputError("a memory cannot conflict with itself", field="second_id")
+        first, second = self._seq(ids[0], "first_id"), self._seq(ids[1], "second_id")
+        with self._engine.db.write() as conn:
+            flagged = validity.settle(conn, first, second, validity.DISMISSED, now())
+        return DismissResult(ids=ids, was_flagged=flagged)
+
+    def history(self, memory_id: str) -> HistoryResult:
+        """The chain `memory_id` is part of, the first version first."""
+        memory_id = fields.memory_id(memory_id)
+        seq = self._seq(memory_id, "id")
+        with self._engine.db.locked() as conn:
+            before = validity.predecessors(conn, seq)
+            after = validity.successors(conn, seq)
+            order = [*reversed(before), seq, *after]
+            rows = sql.rows_by_seq(conn, order)
+        return HistoryResult(
+            id=memory_id, chain=[row_to_memory(rows[s])[1] for s in order if s in rows]
+        )
+
+    def open_conflicts(self, namespace: str | None = None) -> ConflictsResult:
+        """The conflicts flagged and not yet settled, newest first."""
+        if namespace is not None:
+            namespace = fields.namespace(namespace)
+        with self._engine.db.locked() as conn:
+            rows = validity.open_conflicts(conn, namespace, MAX_CONFLICTS)
+        return ConflictsResult(
+            conflicts=[
+                ConflictPair(
+                    older=MemoryRef(id=row[0], content=row[1]),
+                    newer=MemoryRef(id=row[2], content=row[3]),
+                    reason=row[4],
+                    noted_at=row[5],
+                )
+                for row in rows
+            ]
+        )
+
+    def namespace_of(self, memory_id: str) -> str:
+        """The namespace of a stored memory (NotFoundError if there is none)."""
+        with self._engine.db.locked() as conn:
+            found = sql.namespaces_of_ids(conn, [memory_id])
+        if memory_id not in found:
+            raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
+        return found[memory_id]
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _supersede_by(
+        self, old_id: str, old: int, new_id: str, start: str | None
+    ) -> SupersedeResult:
+        new = self._seq(new_id, "new_id")
+        if new == old:
+            raise InvalidInputError("a memory cannot supersede itself", field="new_id")
+        with self._engine.db.write() as conn:
+            self._check_open(conn, old, old_id)
+            if old in validity.successors(conn, new):
+                raise InvalidInputError(
+                    f"memory {new_id} was itself replaced by {old_id} (directly or through "
+                    "others): superseding would make a cycle",
+                    field="new_id",
+                )
+            if start is not None:
+                validity.start(conn, new, start)
+            until = self._close(conn, old, new, start or validity.effective_from(conn, new))
+        return SupersedeResult(old_id=old_id, new_id=new_id, valid_until=until, created=False)
+
+    def _close(self, conn: Connection, old: int, new: int, until: str) -> str:
+        """End `old` at `until`, replaced by `new`, and settle any conflict between them."""
+        start = validity.effective_from(conn, old)
+        if until < start:
+            raise InvalidInputError(
+                f"the new memory became true ({until}) before the old one did ({start}): "
+                "give a valid_from after the old memory's",
+                field="valid_from",
+            )
+        validity.close(conn, old, until, new)
+        validity.settle(conn, old, new, validity.RESOLVED, now())
+        return until
+
+    def _check_open(self, conn: Connection, old: int, old_id: str) -> None:
+        span = validity.spans(conn, [old]).get(old)
+        if span is not None and span.superseded_by is not None:
+            row = sql.rows_by_seq(conn, [span.superseded_by]).get(span.superseded_by)
+            successor = None if row is None else str(row[1])
+            raise InvalidInputError(
+                f"memory {old_id} was already replaced by {successor}; supersede that one",
+                field="old_id",
+                superseded_by=successor,
+            )
+
+    def _seq(self, memory_id: str, field: str) -> int:
+        with self._engine.db.locked() as conn:
+            row = sql.fetch_by_id(conn, memory_id)
+        if row is None:
+            raise NotFoundError(f"no memory with id {memory_id} ({field})", memory_id=memory_id)
+        return int(row[0])
