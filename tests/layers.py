@@ -60,7 +60,9 @@ LAYERS: tuple[tuple[int, str, str], ...] = (
 #: Folders that group parts; their `__init__` only says what they hold, so imports nothing.
 GROUPS = ("engine", "faces", "storage")
 
-FACE_MODULE = re.compile(r"^(tools|prompts|resources|commands|pages|wiring|\w+_commands|\w+_page|\w+_pages)$")
+FACE_MODULE = re.compile(
+    r"^(tools|prompts|resources|commands|pages|wiring|\w+_commands|\w+_page|\w+_pages)$"
+)
 
 
 def module_of(path: Path) -> str:

@@ -40,7 +40,7 @@ def on_database(home: Path, url: str, embedder) -> App:
 def fill(app: App, project: Path) -> None:
     """Every kind of record: notes (a long one with passages), a conversation, a merged id,
     a context file with versions, checkpoints stored whole and as changes, a keyed write's
-    receipt, a named token."""
+    receipt, a named token, a fact superseded and one flagged as a conflict."""
     app.memory.remember(MemoryDraft("The deploy window is Friday. " * 60, tags=["ops"]))
     for i in range(25):
         app.memory.remember(MemoryDraft(f"Kite note {i}", namespace="hobby", metadata={"i": i}))
@@ -62,6 +62,9 @@ def fill(app: App, project: Path) -> None:
     with app.receipts.claiming(app.db, _request()):
         app.memory.remember(MemoryDraft("keyed"))
     app.access.create("ann", ["memory"], namespaces=["hobby"])
+    berlin = app.memory.remember(MemoryDraft("Dana lives in Berlin.", valid_from="2022-01-01"))
+    app.facts.supersede(berlin.id, "Dana lives in Lisbon.", valid_from="2023-09-01")
+    assert app.facts.remember(MemoryDraft("Dana lives in Porto.")).conflicts  # flagged
     for turn in range(8):  # a small window, so that reliefs archive chunks
         app.story.continue_story(
             "tale",
@@ -116,7 +119,7 @@ def test_a_store_goes_to_postgresql_and_back_unchanged(tmp_path, embedder, postg
 
     there = copied(ends.folder_source(home), ends.database_target(postgres_url))
     assert there.verified and there.blobs >= 1, there
-    assert {c.table: c.target_rows for c in there.tables}["memories"] == 28 + 3
+    assert {c.table: c.target_rows for c in there.tables}["memories"] == 28 + 3 + 3
     assert digest(home / "loci.db") == untouched  # the source is only read
     remote = on_database(tmp_path / "server", postgres_url, embedder)
     assert everything(remote, project_id) == before

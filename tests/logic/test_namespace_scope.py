@@ -76,3 +76,15 @@ def test_answers_show_the_tokens_namespaces_only() -> None:
     stats = {"structuredContent": {"total_memories": 3, "storage_path": "/x", "storage_size_mb": 9}}
     shown = scope.visible(ONE, "tools/call", {"name": "stats"}, stats)["structuredContent"]
     assert shown["storage_path"] is None and shown["storage_size_mb"] is None
+
+
+@pytest.mark.anyio
+async def test_open_conflicts_are_read_one_namespace_in_reach_at_a_time() -> None:
+    scope = NamespaceScope(provider=None)  # type: ignore[arg-type]
+    every = {"uri": "memory://conflicts"}
+    with pytest.raises(ForbiddenError, match="every namespace"):
+        await scope.scoped(ONE, "resources/read", every)
+    with pytest.raises(ForbiddenError, match="'theirs'"):
+        await scope.scoped(ONE, "resources/read", {"uri": "memory://conflicts/theirs"})
+    mine = {"uri": "memory://conflicts/mine"}
+    assert (await scope.scoped(ONE, "resources/read", mine))["uri"] == mine["uri"]

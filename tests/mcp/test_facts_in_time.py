@@ -81,9 +81,7 @@ async def test_a_contradiction_is_flagged_and_the_newer_ranks_first(connect: Con
         listed = await client.read_resource("memory://conflicts")
         pairs = json.loads(listed.contents[0].text)["conflicts"]  # type: ignore[union-attr]
         assert [(p["older"]["id"], p["newer"]["id"]) for p in pairs] == [(old["id"], new["id"])]
-        dismissed = await call(
-            client, "dismiss_conflict", first_id=old["id"], second_id=new["id"]
-        )
+        dismissed = await call(client, "dismiss_conflict", first_id=old["id"], second_id=new["id"])
         assert dismissed["was_flagged"] is True
         listed = await client.read_resource("memory://conflicts/dana")
         assert json.loads(listed.contents[0].text)["conflicts"] == []  # type: ignore[union-attr]
@@ -160,9 +158,7 @@ async def test_invalidate_ends_a_fact_and_it_ranks_below_what_is_true(connect: C
         current = await call(
             client, "remember", content="Dana is on the budget committee.", namespace="dana"
         )
-        closed = await call(
-            client, "invalidate", memory_id=ended["id"], valid_until="2023-01-01"
-        )
+        closed = await call(client, "invalidate", memory_id=ended["id"], valid_until="2023-01-01")
         assert closed["valid_until"] == "2023-01-01T00:00:00.000000Z"
         ranked = await recall_ids(client, "Dana hiring committee")
         assert ranked[0] == current["id"] and ended["id"] in ranked
@@ -201,3 +197,20 @@ async def test_bad_input_is_refused_and_changes_nothing(connect: Connect) -> Non
         await call(client, "supersede", old_id=first["id"], new_id=second["id"])
         cycle = await refused(client, "supersede", old_id=second["id"], new_id=first["id"])
         assert "cycle" in cycle
+
+
+async def test_every_memory_id_a_tool_takes_is_checked_against_a_tokens_reach(
+    connect: Connect,
+) -> None:
+    from loci.faces.mcp.namespace_scope import ID_ARGUMENTS
+
+    async with connect(toolsets=["memory"]) as client:
+        tools = (await client.list_tools()).tools
+    named = {
+        argument
+        for tool in tools
+        for argument in tool.input_schema.get("properties", {})
+        if argument.endswith("_id") and argument != "idempotency_key"
+    }
+    assert {"old_id", "new_id", "first_id", "second_id", "memory_id"} <= named
+    assert named <= set(ID_ARGUMENTS) | {"conversation_id"}, named - set(ID_ARGUMENTS)

@@ -119,6 +119,12 @@ def insert_memories(conn: Connection, items: Sequence[NewMemory]) -> list[int]:
     return seqs
 
 
+def seqs_of_ids(conn: Connection, ids: Sequence[str]) -> dict[str, int]:
+    """The seq of each of `ids` that is stored."""
+    rows = _rows_in(conn, "SELECT id, seq FROM memories WHERE id IN ({})", ids)
+    return {str(row[0]): int(row[1]) for row in rows}
+
+
 def namespaces_of_ids(conn: Connection, ids: Sequence[str]) -> dict[str, str]:
     """The namespace of each of `ids` that is stored."""
     rows = _rows_in(conn, "SELECT id, namespace FROM memories WHERE id IN ({})", ids)

@@ -162,7 +162,7 @@ def recall(
         for hit in result.memories:
             shown = preview(hit.content)
             if hit.valid_until is not None:
-                shown = f"[until {hit.valid_until[:10]}] {shown}"
+                shown = f"(ended {hit.valid_until[:10]}) {shown}"
             row = [f"{hit.similarity:.2f}", hit.namespace, shown, hit.id[:8]]
             if hit.signals is not None:
                 row.append(" ".join(f"{name} {value:.2f}" for name, value in hit.signals.items()))

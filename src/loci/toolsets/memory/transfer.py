@@ -17,6 +17,7 @@ from loci.engine.search.filters import compile_filter
 from loci.errors import InvalidInputError, LociError, ModelMismatchError
 from loci.storage.indexes.derived import Progress
 from loci.storage.memory_tables import memories as sql
+from loci.storage.memory_tables import validity
 from loci.storage.memory_tables.change_log import prune_log
 from loci.storage.memory_tables.placements import Placement
 from loci.timeutil import format_time, now, parse_time
@@ -55,6 +56,7 @@ class _Pending:
     index: int
     row: sql.NewMemory | None
     vector: list[float] | None
+    successor: str | None = None  # the id of the memory that replaced it, in the export
 
 
 class TransferService:
@@ -130,15 +132,34 @@ class TransferService:
             self._check_exported_model(content.header)
         result = ImportResult(imported=0, skipped_duplicates=0, failed=0, errors=[], ids=[])
         seen: set[tuple[str, str]] = set()
+        links: list[tuple[str, str, str]] = []
         done = 0
         for items in _batches(content.memories, IMPORT_BATCH):
             batch = [self._prepare(done + i, item, options, result) for i, item in enumerate(items)]
-            self._store_batch([p for p in batch if p.row is not None], options, seen, result)
+            stored = self._store_batch(
+                [p for p in batch if p.row is not None], options, seen, result
+            )
+            links += [
+                (p.row.id, p.successor, p.row.valid_until)
+                for p in stored
+                if p.row is not None and p.successor is not None and p.row.valid_until is not None
+            ]
             done += len(items)
             if progress is not None:
                 progress(done, max(done, content.count))
+        self._link(links)
         result.failed = len(result.errors)
         return result
+
+    def _link(self, links: list[tuple[str, str, str]]) -> None:
+        """Join each imported memory to the one that replaced it, where both are stored."""
+        if not links:
+            return
+        with self._engine.db.write() as conn:
+            for memory_id, successor_id, until in links:
+                rows = sql.seqs_of_ids(conn, [memory_id, successor_id])
+                if memory_id in rows and successor_id in rows:
+                    validity.close(conn, rows[memory_id], until, rows[successor_id])
 
     def reindex(self, force: bool = False, progress: Progress | None = None) -> dict[str, Any]:
         """Re-embed every memory if the model changed (or `force`), and any damaged vector;
@@ -164,7 +185,9 @@ class TransferService:
             result.errors.append(ItemError(index=index, type="invalid_input", message=item.message))
             return _Pending(index, None, None)
         try:
-            return _Pending(index, *self._to_row(item, options))
+            row, vector = self._to_row(item, options)
+            successor = item.get("superseded_by") if isinstance(item, Mapping) else None
+            return _Pending(index, row, vector, successor if isinstance(successor, str) else None)
         except ValidationError as exc:
             message = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
             result.errors.append(ItemError(index=index, type="invalid_input", message=message))
@@ -186,6 +209,10 @@ class TransferService:
                     f"item needs a {dims}-d vector when recompute_vectors is false"
                 )
             _check_vector(vector)
+        occurred = None if memory.occurred_at is None else _stamp(memory.occurred_at, "occurred_at")
+        valid_from, valid_until = validation.validity(
+            memory.valid_from, memory.valid_until, occurred
+        )
         row = sql.NewMemory(
             id=fields.memory_id(memory.id, "id"),
             content=text,
@@ -202,10 +229,10 @@ class TransferService:
                 memory.access_count, 0, fields.MAX_COUNT, "access_count"
             ),
             embedding=b"",
-            occurred_at=None
-            if memory.occurred_at is None
-            else _stamp(memory.occurred_at, "occurred_at"),
+            occurred_at=occurred,
             placement=None if memory.sequence is None else _placement(memory.sequence),
+            valid_from=valid_from,
+            valid_until=valid_until,
         )
         return row, vector
 
@@ -215,7 +242,8 @@ class TransferService:
         options: ImportOptions,
         seen: set[tuple[str, str]],
         result: ImportResult,
-    ) -> None:
+    ) -> list[_Pending]:
+        """Store what of `batch` is not a duplicate; what was stored (ids as stored)."""
         with self._engine.db.locked() as conn:
             taken = sql.namespaces_of_ids(conn, [p.row.id for p in batch if p.row])
             stored_hashes = sql.existing_hashes(
@@ -236,7 +264,7 @@ class TransferService:
             seen.add(key)
             keep.append(pending)
         if not keep:
-            return
+            return []
         rows = self._with_vectors(keep, options)
         with self._engine.db.write() as conn:
             self._engine.check_model(conn)
@@ -247,6 +275,7 @@ class TransferService:
         self._engine.sync.note_own_write()
         result.imported += len(rows)
         result.ids.extend(row.id for row in rows)
+        return keep
 
     def _with_vectors(self, keep: list[_Pending], options: ImportOptions) -> list[sql.NewMemory]:
         if options.recompute_vectors:

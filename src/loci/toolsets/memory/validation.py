@@ -13,6 +13,7 @@ from loci.engine.sequences.members import KINDS
 from loci.errors import InvalidInputError
 from loci.fields import content, importance, metadata, moment, name, namespace, shown, source, tags
 from loci.storage.memory_tables.placements import Placement
+from loci.timeutil import now
 
 if TYPE_CHECKING:
     from loci.toolsets.memory.models import MemoryDraft, SequenceDraft
@@ -41,6 +42,8 @@ def draft(
     value: MemoryDraft, max_content_bytes: int, max_metadata_bytes: int, default_namespace: str
 ) -> CheckedDraft:
     """Check every field of a memory draft."""
+    occurred_at = None if value.occurred_at is None else moment(value.occurred_at)
+    valid_from, valid_until = validity(value.valid_from, value.valid_until, occurred_at)
     return CheckedDraft(
         content=content(value.content, max_content_bytes),
         namespace=namespace(value.namespace or default_namespace),
@@ -48,24 +51,29 @@ def draft(
         importance=importance(value.importance),
         metadata_json=metadata(value.metadata, max_metadata_bytes),
         source=source(value.source),
-        occurred_at=None if value.occurred_at is None else moment(value.occurred_at),
+        occurred_at=occurred_at,
         placement=None if value.sequence is None else placement(value.sequence),
-        **validity(value.valid_from, value.valid_until),
+        valid_from=valid_from,
+        valid_until=valid_until,
     )
 
 
-def validity(valid_from: str | None, valid_until: str | None) -> dict[str, str | None]:
+def validity(
+    valid_from: str | None, valid_until: str | None, occurred_at: str | None = None
+) -> tuple[str | None, str | None]:
     """`valid_from` and `valid_until` in stored form; refused if the interval would end
-    before it starts."""
+    before it starts (without `valid_from`, it starts when it happened, else now)."""
     start = None if valid_from is None else moment(valid_from, "valid_from")
     end = None if valid_until is None else moment(valid_until, "valid_until")
-    if start is not None and end is not None and end < start:
+    begins = start or occurred_at or now()
+    if end is not None and end < begins:
+        named = "valid_from" if start else "occurred_at" if occurred_at else "now (give valid_from)"
         raise InvalidInputError(
-            f"valid_until ({end}) is before valid_from ({start}): an interval cannot end "
+            f"valid_until ({end}) is before {named} ({begins}): an interval cannot end "
             "before it starts",
             field="valid_until",
         )
-    return {"valid_from": start, "valid_until": end}
+    return start, end
 
 
 def placement(value: SequenceDraft, field: str = "sequence") -> Placement:
