@@ -394,6 +394,32 @@ def remember_figures(app, embedder: OnnxMiniLM, repeat: int) -> None:
     )
 
 
+FACT_PEOPLE = ["Dana", "Marco", "Priya", "Lena", "Omar", "Aiko", "Tom", "Zoe", "Ines", "Ben"]
+FACT_CITIES = ["Berlin", "Lisbon", "Toronto", "Osaka", "Madrid", "Paris", "Oslo", "Rome"]
+
+
+def fact_remember_figures(app, embedder: OnnxMiniLM, size: int, repeat: int) -> None:
+    """`remember` as the MCP tool runs it (looking for the memories a new one contradicts)
+    and without that look, on statements that make claims (a home, an employer), in a store
+    of `size` memories; each against the bare embedding of its text."""
+    texts = [
+        f"{FACT_PEOPLE[i % 10]} {('lives in', 'works at')[i % 2]} "
+        f"{FACT_CITIES[(i * 3) % 8]}{'' if i % 2 == 0 else ' Labs'} since week {i}."
+        for i in range(repeat)
+    ]
+    bare, plain, facts = [], [], []
+    for t in texts:
+        bare += timed(lambda t=t: embedder.embed([t]), 1)
+        plain += timed(lambda t=t: app.memory.remember(MemoryDraft(t, namespace="facts")), 1)
+        facts += timed(lambda t=t: app.facts.remember(MemoryDraft(t), "flag"), 1)
+    b = p(bare, 50)
+    print(
+        f"remember a fact at {size}: p50 {p(facts, 50):.2f} ms with the conflict check, "
+        f"{p(plain, 50):.2f} ms without; bare embedding {b:.2f} ms; ratios "
+        f"{p(facts, 50) / b:.2f} (target <= 1.5) and {p(plain, 50) / b:.2f}"
+    )
+
+
 def batch_figures(app, embedder: OnnxMiniLM, rounds: int) -> None:
     texts = [
         f"Batch memory {i}: the team discussed {WORDS[i % 11]} and {WORDS[(i * 7) % 11]} at length"
@@ -456,6 +482,7 @@ def memory_figures(
                 rate = (size - before) / (time.perf_counter() - started)
                 print(f"filled {engine} to {size} memories through import: {rate:.0f}/s")
             recall_figures(app, embedder, size, args.repeat // len(QUERIES) * 4)
+            fact_remember_figures(app, embedder, size, args.repeat)
             filtered_recall_figures(app, embedder, size, args.repeat // len(QUERIES))
         long_query_figures(app, sentences)
         app.close()

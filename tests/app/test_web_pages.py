@@ -265,3 +265,49 @@ def test_a_suggestion_is_accepted_and_undone_from_the_story_page(pages: Pages) -
     back = client.get(undone.headers["location"]).text
     assert "Undone: #1: &#39;the Captain&#39; added" in back
     assert "“the Captain” is another name of" in back.split('id="suggestions"')[1]
+
+
+def test_a_conflict_is_shown_side_by_side_and_settled_with_one_button(pages: Pages) -> None:
+    from loci.toolsets.memory.models import MemoryDraft
+
+    app = build_app(pages.settings, embedder=pages.embedder)
+    older = app.facts.remember(MemoryDraft("Dana lives in Berlin.", "dana", valid_from="2022-01-01"))
+    newer = app.facts.remember(MemoryDraft("Dana moved to Lisbon.", "dana", valid_from="2023-09-01"))
+    other = app.facts.remember(MemoryDraft("Dana works at Acme.", "dana", valid_from="2022-01-01"))
+    later = app.facts.remember(MemoryDraft("Dana joined Initech.", "dana", valid_from="2024-01-01"))
+    assert newer.conflicts and later.conflicts
+    app.close()
+    client = pages.client()
+    page = client.get("/ui/conflicts?namespace=dana").text
+    assert page.count('class="conflict"') == 2 and "berlin" in page and "initech" in page.lower()
+    form = {"form_token": form_token(page), "older": older.id, "newer": newer.id}
+    done = client.post("/ui/conflicts/supersede", data=form, headers={"Origin": ORIGIN})
+    assert done.status_code == 303
+    page = client.get("/ui/conflicts").text
+    assert "Superseded." in page and page.count('class="conflict"') == 1
+    form = {"form_token": form_token(page), "older": other.id, "newer": later.id}
+    done = client.post("/ui/conflicts/dismiss", data=form, headers={"Origin": ORIGIN})
+    assert "No open conflicts" in client.get(done.headers["location"]).text
+    shown = client.get(f"/ui/m/{older.id}").text
+    assert "until 2023-09-01" in shown and f"/ui/m/{newer.id}" in shown
+    assert 'id="history"' in shown and "Lisbon" in shown.split('id="history"')[1]
+
+
+def test_a_conflict_form_without_its_token_or_with_a_missing_memory_changes_nothing(
+    pages: Pages,
+) -> None:
+    client = pages.client()
+    page = client.get("/ui/conflicts").text
+    missing = "00000000-0000-4000-8000-000000000000"
+    forged = client.post(
+        "/ui/conflicts/dismiss",
+        data={"older": missing, "newer": missing},
+        headers={"Origin": ORIGIN},
+    )
+    assert forged.status_code in (400, 403)
+    unknown = client.post(
+        "/ui/conflicts/dismiss",
+        data={"form_token": form_token(page), "older": missing, "newer": missing},
+        headers={"Origin": ORIGIN},
+    )
+    assert unknown.status_code == 404

@@ -27,6 +27,7 @@ TOOLSET = Toolset(
         "loci.toolsets.memory.pages",
         "loci.toolsets.memory.spatial.map_page",
         "loci.toolsets.memory.transfer_pages",
+        "loci.toolsets.memory.facts.pages",
     ),
 )
 

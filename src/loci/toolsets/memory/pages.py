@@ -1,5 +1,5 @@
 """The memories pages: search (the same `recall` as the tool) or browse page by page, one
-memory with its neighbours, its edit form, forgetting one or a selection after a
+memory with its neighbours, its validity and versions, its edit form, forgetting one or a selection after a
 confirmation, and the tags. A session of a token limited to some namespaces sees only those."""
 
 from __future__ import annotations
@@ -102,7 +102,11 @@ class MemoryPages:
         nearby = await self.view.run(
             lambda app: app.memory.nearby(memory.id, 5, True, memory.namespace).neighbors
         )
-        return self.view.page(request, "memory.html", session, memory=memory, nearby=nearby)
+        chain = await self.view.run(lambda app: app.facts.history(memory.id).chain)
+        shown = [version for version in chain if visible(session.grant, version.namespace)]
+        return self.view.page(
+            request, "memory.html", session, memory=memory, nearby=nearby, chain=shown
+        )
 
     async def save(self, request: Request, session: ViewSession) -> Response:
         """Save the edit form: text, tags (one a line: a tag may hold a comma, never a line
