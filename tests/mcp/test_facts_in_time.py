@@ -214,3 +214,19 @@ async def test_every_memory_id_a_tool_takes_is_checked_against_a_tokens_reach(
     }
     assert {"old_id", "new_id", "first_id", "second_id", "memory_id"} <= named
     assert named <= set(ID_ARGUMENTS) | {"conversation_id"}, named - set(ID_ARGUMENTS)
+
+
+async def test_a_question_that_names_a_past_year_is_answered_as_of_then(connect: Connect) -> None:
+    async with connect() as client:
+        old = await call(
+            client, "remember", content="Dana lives in Berlin.", namespace="dana",
+            valid_from="2021-03-01",
+        )  # fmt: skip
+        new = await call(
+            client, "supersede", old_id=old["id"], content="Dana lives in Lisbon.",
+            valid_from="2023-09-15",
+        )  # fmt: skip
+        in_2022 = await recall_ids(client, "Where did Dana live in 2022?")
+        assert in_2022[0] == old["id"]  # Lisbon was not home yet
+        in_2024 = await recall_ids(client, "Where did Dana live in 2024?")
+        assert in_2024[0] == new["new_id"] and old["id"] not in in_2024

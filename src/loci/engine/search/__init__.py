@@ -2,4 +2,4 @@
 ranking by named signals."""
 
 #: What other parts of loci may import from here (the rest is this package's own).
-__all__ = ["engine", "filters", "hybrid", "passage_spans", "pipeline", "query_words"]
+__all__ = ["engine", "filters", "hybrid", "passage_spans", "pipeline", "query_words", "when"]

@@ -1,4 +1,5 @@
-"""Ranked memories read into hits, and put in order of what is true now.
+"""Ranked memories read into hits, and put in order of what is true now (or at the time a
+question asks about).
 
 A memory that was replaced or has ended ranks below the memories still true; it is left out
 when its successor is itself among the hits (unless the caller asks for the history); of two
@@ -7,14 +8,16 @@ memories flagged as contradicting each other, the one that became true later ran
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 from itertools import islice
 
 from loci.engine.search import hybrid
 from loci.engine.search.engine import MemoryEngine
+from loci.engine.search.when import Period
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import validity
-from loci.timeutil import now
+from loci.timeutil import format_time, now
 from loci.toolsets.memory.models import MemoryHit
 from loci.toolsets.memory.rows import row_to_hit
 
@@ -53,6 +56,15 @@ def load_hits(
         engine.db.write_behind(lambda conn: sql.touch(conn, seqs, seen))
         engine.beside(engine.db.flush_behind)
     return hits
+
+
+def asked_time(periods: Sequence[Period]) -> str | None:
+    """The time a question asks about when it names past periods ("where did Dana live in
+    2023?"): the end of the latest, read as `as_of` is for ordering (nothing is left out)."""
+    if not periods:
+        return None
+    latest = max(period.end for period in periods) - timedelta(microseconds=1)
+    return format_time(latest) if latest < datetime.now(UTC) else None
 
 
 def now_first(hits: list[MemoryHit], moment: str, include_history: bool) -> list[MemoryHit]:

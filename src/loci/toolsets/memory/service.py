@@ -22,7 +22,7 @@ from loci.storage.memory_tables.change_log import prune_log
 from loci.storage.memory_tables.passages import NewPassage
 from loci.timeutil import now
 from loci.toolsets.memory import neighbours, reuse, validation
-from loci.toolsets.memory.hits import load_hits
+from loci.toolsets.memory.hits import asked_time, load_hits
 from loci.toolsets.memory.models import (
     ForgetBatchResult,
     ForgetResult,
@@ -214,7 +214,7 @@ class MemoryService:
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         if min_similarity > 0.0:
             ranked = (r for r in ranked if r.similarity >= min_similarity)
-        moment = now() if as_of is None else as_of
+        moment = as_of or asked_time(embedded.prepared.periods) or now()
         hits = load_hits(self._engine, ranked, limit, record_access, moment, include_history)
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(
