@@ -67,8 +67,8 @@ def test_claims_read_subjects_kinds_and_values() -> None:
     assert (home.subject, home.value) == ("dana", "berlin")
     assert {c.subject for c in claims("I live in Austin.")} == {ME}
     assert {c.subject for c in claims("Kai's sister works at Amazon.")} == {"kai's sister"}
-    assert claims("Priya will move to Montreal next year.") == []  # a plan claims nothing
-    assert claims("") == []
+    assert claims("Priya will move to Montreal next year.") == ()  # a plan claims nothing
+    assert claims("") == ()
 
 
 def test_a_restatement_differs_only_in_its_values() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import import_module
+from importlib.util import find_spec
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +80,18 @@ class Toolset:
     def page_modules(self) -> Iterator[ModuleType]:
         """The modules that give its web pages."""
         return (import_module(name) for name in self.pages)
+
+    def template_folders(self) -> list[Path]:
+        """The `templates` folders beside its page modules (its web pages' templates)."""
+        from pathlib import Path
+
+        found = []
+        for name in self.pages:
+            spec = find_spec(name)
+            folder = None if spec is None or spec.origin is None else Path(spec.origin).parent
+            if folder is not None and (folder / "templates").is_dir():
+                found.append(folder / "templates")
+        return list(dict.fromkeys(found))
 
     def orphaned_files(self, db: Database, home: Path) -> list[str]:
         """One sentence per kind of its files that `db` has no record of at all."""

@@ -15,6 +15,7 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from loci import toolsets as registry
 from loci.access.grant import Grant
 from loci.errors import LociError, NotFoundError
 from loci.faces.web import security
@@ -82,7 +83,17 @@ class View:
         self.sessions = ViewSessions()
         self._anonymous = ViewSession(grant=None, presented=None)
         self.templates = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+            # The frame's templates, then each toolset's, kept beside its pages.
+            loader=jinja2.FileSystemLoader(
+                [
+                    Path(__file__).parent / "templates",
+                    *(
+                        folder
+                        for toolset in registry.TOOLSETS
+                        for folder in toolset.template_folders()
+                    ),
+                ]
+            ),
             autoescape=True,  # every value is escaped unless a template says otherwise
             undefined=jinja2.StrictUndefined,
         )

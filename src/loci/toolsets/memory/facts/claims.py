@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 from loci import sentences
@@ -82,13 +83,19 @@ class _Add(Protocol):
     def __call__(self, kind: str, value: str, words: str, who: str = ...) -> None: ...
 
 
-def claims(text: str) -> list[Claim]:
+#: Texts whose claims are kept: each write reads the claims of its namespace's nearest
+#: memories, which are mostly the ones the writes before it read.
+CACHED_TEXTS = 4096
+
+
+@lru_cache(maxsize=CACHED_TEXTS)
+def claims(text: str) -> tuple[Claim, ...]:
     """The claims of `text`, sentence by sentence (none from a hedged sentence)."""
     found: list[Claim] = []
     for sentence in sentences.split(text, lines=True):
         for clause in sentence.split(";"):
             found += _sentence_claims(clause.strip())
-    return found
+    return tuple(found)
 
 
 def hedged(sentence: str) -> bool:

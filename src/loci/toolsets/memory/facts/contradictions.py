@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ from loci.storage.indexes.vectors.protocol import Allowed
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import validity
 from loci.toolsets.memory.facts.claim_patterns import TIME_WORDS
-from loci.toolsets.memory.facts.claims import ME, Claim, claims, hedged
+from loci.toolsets.memory.facts.claims import CACHED_TEXTS, ME, Claim, claims, hedged
 from loci.toolsets.memory.models import Conflict
 
 #: Current memories compared with a new one, the closest in meaning first.
@@ -140,6 +141,7 @@ def restated(new: str, old: str) -> str | None:
     )
 
 
+@lru_cache(maxsize=CACHED_TEXTS)
 def _frame(text: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
     """A one-sentence statement's words (its subject first) and its values."""
     split = sentences.split(text.strip())
@@ -166,8 +168,9 @@ class Detector:
         self, content: str, namespace: str, vector: np.ndarray[Any, Any]
     ) -> list[tuple[Conflict, int]]:
         """(conflict, seq) for each current memory of `namespace` `content` contradicts."""
-        if not claims(content):
-            return []
+        frame = _frame(content)
+        if not claims(content) and (frame is None or not frame[1]):
+            return []  # it states nothing a memory could contradict
         index = self._engine.index()
         hits = index.search(vector, NEIGHBOURS, Allowed(namespaces=frozenset({namespace})))
         seqs = [hit.key for hit in hits if hit.similarity >= MIN_SIMILARITY]

@@ -71,12 +71,10 @@ class FactService:
                         validity.note_conflicts(conn, seq, [(old, conflict.reason)], stamp)
 
         result = self._memory.store_embedded(ready, after=settle if found else None)
-        with self._engine.db.locked() as conn:
-            row = sql.fetch_by_id(conn, result.id)
-        valid_from = row_to_memory(row)[1].valid_from if row is not None else result.created_at
+        checked = ready.draft
         return RememberFactResult(
             **result.model_dump(),
-            valid_from=valid_from or result.created_at,
+            valid_from=checked.valid_from or checked.occurred_at or result.created_at,
             conflicts=[conflict for conflict, _ in found],
             on_conflict=on_conflict,
         )
