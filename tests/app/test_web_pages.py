@@ -271,8 +271,12 @@ def test_a_conflict_is_shown_side_by_side_and_settled_with_one_button(pages: Pag
     from loci.toolsets.memory.models import MemoryDraft
 
     app = build_app(pages.settings, embedder=pages.embedder)
-    older = app.facts.remember(MemoryDraft("Dana lives in Berlin.", "dana", valid_from="2022-01-01"))
-    newer = app.facts.remember(MemoryDraft("Dana moved to Lisbon.", "dana", valid_from="2023-09-01"))
+    older = app.facts.remember(
+        MemoryDraft("Dana lives in Berlin.", "dana", valid_from="2022-01-01")
+    )
+    newer = app.facts.remember(
+        MemoryDraft("Dana moved to Lisbon.", "dana", valid_from="2023-09-01")
+    )
     other = app.facts.remember(MemoryDraft("Dana works at Acme.", "dana", valid_from="2022-01-01"))
     later = app.facts.remember(MemoryDraft("Dana joined Initech.", "dana", valid_from="2024-01-01"))
     assert newer.conflicts and later.conflicts
