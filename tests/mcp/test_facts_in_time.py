@@ -177,7 +177,7 @@ async def test_bad_input_is_refused_and_changes_nothing(connect: Connect) -> Non
         assert "itself" in await refused(
             client, "supersede", old_id=first["id"], new_id=first["id"]
         )
-        assert "either content or new_id" in await refused(client, "supersede", old_id=first["id"])
+        assert "exactly one of them" in await refused(client, "supersede", old_id=first["id"])
         assert "valid_from" in await refused(
             client, "remember", content="x", valid_from="yesterday-ish"
         )
@@ -230,3 +230,63 @@ async def test_a_question_that_names_a_past_year_is_answered_as_of_then(connect:
         assert in_2022[0] == old["id"]  # Lisbon was not home yet
         in_2024 = await recall_ids(client, "Where did Dana live in 2024?")
         assert in_2024[0] == new["new_id"] and old["id"] not in in_2024
+
+
+async def test_a_batch_is_checked_against_what_was_stored_before_each_item(
+    connect: Connect,
+) -> None:
+    async with connect() as client:
+        old = await call(client, "remember", content="Omar lives in Cairo.", namespace="dana")
+        batch = await call(
+            client,
+            "remember_batch",
+            namespace="dana",
+            memories=[
+                {"content": "Omar works at Acme.", "valid_from": "2022-01-01"},
+                {"content": "Omar moved to Dubai.", "valid_from": "2024-01-01"},
+                {"content": "Omar joined Initech.", "valid_from": "2024-02-01"},
+            ],
+        )
+        assert batch["stored"] == 3 and batch["on_conflict"] == "flag"
+        flagged = {item["id"]: [c["id"] for c in item["conflicts"]] for item in batch["conflicts"]}
+        acme, dubai, initech = batch["ids"]
+        assert flagged == {dubai: [old["id"]], initech: [acme]}
+        assert (await call(client, "memory_history", memory_id=acme))["chain"][0][
+            "disputed_with"
+        ] == [initech]
+
+
+async def test_a_conversation_turn_is_true_from_when_it_was_said_or_as_given(
+    connect: Connect,
+) -> None:
+    async with connect() as client:
+        turns = [
+            {"speaker": "Dana", "text": "I live in Porto.", "timestamp": "2024-05-01T10:00:00Z"},
+            {
+                "speaker": "Dana",
+                "text": "I lived in Berlin for years.",
+                "timestamp": "2024-05-01T10:01:00Z",
+                "valid_from": "2015-01-01",
+                "valid_until": "2020-01-01",
+            },
+        ]
+        await call(
+            client, "remember_conversation", messages=turns, namespace="dana",
+            conversation_id="chat",
+        )  # fmt: skip
+        found = await call(client, "recall", query="Dana Porto Berlin", namespace="dana")
+        times = {m["content"].split(": ", 1)[-1]: m for m in found["memories"]}
+        porto = next(m for text, m in times.items() if "Porto" in text)
+        berlin = next(m for text, m in times.items() if "Berlin" in text)
+        assert porto["valid_from"] == "2024-05-01T10:00:00.000000Z"
+        assert (berlin["valid_from"], berlin["valid_until"]) == (
+            "2015-01-01T00:00:00.000000Z",
+            "2020-01-01T00:00:00.000000Z",
+        )
+        bad = [
+            {**turns[0], "text": "I live in Faro.", "valid_from": "2025-01-01",
+             "valid_until": "2024-01-01"}
+        ]  # fmt: skip
+        assert "before it starts" in await refused(
+            client, "remember_conversation", messages=bad, namespace="dana"
+        )

@@ -158,23 +158,13 @@ def valid_at_clause() -> str:
 
 def note_conflicts(conn: Connection, newer: int, older: Sequence[tuple[int, str]], at: str) -> None:
     """Flag `newer` as contradicting each (seq, reason) of `older`; a pair flagged before
-    (and perhaps dismissed) keeps its state."""
+    (and perhaps dismissed or resolved) keeps its state: it is never raised again."""
     _ensure(conn, [newer, *(seq for seq, _ in older)])
     conn.executemany(
         "INSERT INTO memory_conflicts(older, newer, reason, state, noted_at) "
         "VALUES (?, ?, ?, ?, ?) ON CONFLICT (older, newer) DO NOTHING",
         [(seq, newer, reason, OPEN, at) for seq, reason in older],
     )
-
-
-def settled_pairs(conn: Connection, seq: int) -> set[int]:
-    """The memories whose conflict with `seq` was dismissed or resolved (never raised again)."""
-    rows = conn.execute(
-        "SELECT CASE WHEN older = ? THEN newer ELSE older END FROM memory_conflicts "
-        "WHERE (older = ? OR newer = ?) AND state <> ?",
-        (seq, seq, seq, OPEN),
-    ).fetchall()
-    return {int(row[0]) for row in rows}
 
 
 def settle(conn: Connection, a: int, b: int, state: str, at: str) -> bool:

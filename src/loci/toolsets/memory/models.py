@@ -271,6 +271,24 @@ class RememberFactResult(RememberResult):
     on_conflict: Literal["flag", "supersede", "keep"] = "flag"
 
 
+class BatchConflicts(BaseModel):
+    """The memories one item of a batch likely contradicts."""
+
+    id: str = Field(description="The stored item.")
+    conflicts: list[Conflict]
+
+
+class RememberBatchFactResult(RememberBatchResult):
+    """What `remember_batch` stored, with what its items likely contradict."""
+
+    conflicts: list[BatchConflicts] = Field(
+        default_factory=list,
+        description="For each item that likely contradicts memories stored before it (the "
+        "batch's earlier items included), those memories; handled as `on_conflict` says.",
+    )
+    on_conflict: Literal["flag", "supersede", "keep"] = "flag"
+
+
 class SupersedeResult(BaseModel):
     """A memory replaced by another."""
 

@@ -22,7 +22,7 @@ from loci.toolsets.memory.models import (
     NamespacesResult,
     NearbyResult,
     RecallResult,
-    RememberBatchResult,
+    RememberBatchFactResult,
     RememberFactResult,
     SequenceDraft,
     StatsResult,
@@ -182,21 +182,23 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             Field(min_length=1, max_length=settings.max_batch_size),
         ],
         namespace: Namespace | None = None,
+        on_conflict: OnConflict = "flag",
         idempotency_key: IdempotencyKey | None = None,
-    ) -> RememberBatchResult:
+    ) -> RememberBatchFactResult:
         """Store several memories in one call (faster than many `remember` calls).
 
         `namespace` applies to items that do not name their own. Invalid items are listed in
-        `errors` (by index) and not stored; the others are stored together.
+        `errors` (by index) and not stored; the others are stored together. Each item is
+        checked against the memories stored before it, as `remember` does (`conflicts`).
         """
         drafts = [batch_draft(BatchItem, item, namespace) for item in memories]
         return keyed(
             provider,
             "remember_batch",
             idempotency_key,
-            {"memories": memories, "namespace": namespace},
-            RememberBatchResult,
-            lambda app: app.memory.remember_batch(drafts),
+            {"memories": memories, "namespace": namespace, "on_conflict": on_conflict},
+            RememberBatchFactResult,
+            lambda app: app.facts.remember_batch(drafts, on_conflict),
         )
 
     def recall(

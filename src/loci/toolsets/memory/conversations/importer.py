@@ -125,6 +125,8 @@ def draft(message: ChatMessage, namespace: str, conversation: str) -> MemoryDraf
         metadata=metadata,
         source=SOURCE,
         occurred_at=message.timestamp,
+        valid_from=message.valid_from,
+        valid_until=message.valid_until,
         sequence=SequenceDraft(
             name=sequence_name(conversation, message.session_id),
             kind="conversation",

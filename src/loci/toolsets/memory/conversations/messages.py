@@ -1,6 +1,8 @@
 """The generic message shape of a chat history, and reading it from JSON or JSONL.
 
-A message is `{speaker | role, text | content, timestamp, session_id?, message_id?}`. Format
+A message is `{speaker | role, text | content, timestamp, session_id?, message_id?,
+valid_from?, valid_until?}` (what it says is true from when it was said, unless `valid_from`
+says otherwise). Format
 adapters (LoCoMo, exports of chat apps) map their own shape onto this one; nothing below knows
 any particular source. Every problem is reported with the number of the record that has it.
 """
@@ -33,6 +35,8 @@ class ChatMessage:
     timestamp: str  # loci's stored time form (UTC, fixed width)
     session_id: str | None = None
     message_id: str | None = None
+    valid_from: str | None = None  # ISO 8601 as given; checked with the memory it becomes
+    valid_until: str | None = None
 
 
 def parse_messages(records: object) -> list[ChatMessage]:
@@ -69,6 +73,8 @@ def parse_message(record: object, number: int) -> ChatMessage:
         timestamp=_timestamp(record, number),
         session_id=_optional_id(record, "session_id", number),
         message_id=_optional_id(record, "message_id", number),
+        valid_from=_optional_text(record, "valid_from", number),
+        valid_until=_optional_text(record, "valid_until", number),
     )
 
 
@@ -155,6 +161,13 @@ def _optional_id(record: Mapping[str, Any], key: str, number: int) -> str | None
             number, key, f"must be a string of 1-{MAX_ID_CHARS} characters, got {shown(value)}"
         )
     return value.strip()
+
+
+def _optional_text(record: Mapping[str, Any], key: str, number: int) -> str | None:
+    value = record.get(key)
+    if value is not None and (not isinstance(value, str) or len(value) > MAX_ID_CHARS):
+        raise _bad(number, key, f"must be an ISO 8601 date or date-time, got {shown(value)}")
+    return value
 
 
 def _bad(number: int, field: str, problem: str) -> InvalidInputError:

@@ -31,6 +31,13 @@ class Message(BaseModel):
     message_id: Annotated[
         str | None, Field(max_length=128, description="Stable id; re-sent ids are skipped.")
     ] = None
+    valid_from: Annotated[
+        str | None,
+        Field(max_length=64, description="When what it says became true, if not when said."),
+    ] = None
+    valid_until: Annotated[
+        str | None, Field(max_length=64, description="When what it says stopped being true.")
+    ] = None
 
 
 def register(server: Any, provider: AppProvider, settings: Settings) -> None:

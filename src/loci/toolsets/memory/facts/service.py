@@ -6,7 +6,7 @@ and linked to it, so that "as of" questions still find it (`forget` is the way t
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
 
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
@@ -17,6 +17,8 @@ from loci.storage.memory_tables import validity
 from loci.timeutil import now
 from loci.toolsets.memory.facts.contradictions import Detector
 from loci.toolsets.memory.models import (
+    BatchConflicts,
+    Conflict,
     ConflictPair,
     ConflictsResult,
     DismissResult,
@@ -24,16 +26,24 @@ from loci.toolsets.memory.models import (
     InvalidateResult,
     MemoryDraft,
     MemoryRef,
+    RememberBatchFactResult,
     RememberFactResult,
     SupersedeResult,
 )
 from loci.toolsets.memory.rows import row_to_memory
 from loci.toolsets.memory.service import MemoryService
 
-OnConflict = Literal["flag", "supersede", "keep"]
 ON_CONFLICT = ("flag", "supersede", "keep")
 #: Open conflicts listed at most.
 MAX_CONFLICTS = 200
+
+
+def _check_on_conflict(on_conflict: str) -> None:
+    if on_conflict not in ON_CONFLICT:
+        raise InvalidInputError(
+            f"on_conflict must be one of {', '.join(ON_CONFLICT)}, got {fields.shown(on_conflict)}",
+            field="on_conflict",
+        )
 
 
 class FactService:
@@ -47,28 +57,13 @@ class FactService:
     def remember(self, draft: MemoryDraft, on_conflict: str = "flag") -> RememberFactResult:
         """Store `draft`, looking first for current memories of its namespace it likely
         contradicts: flagged (`flag`), superseded by it (`supersede`) or left (`keep`)."""
-        if on_conflict not in ON_CONFLICT:
-            raise InvalidInputError(
-                f"on_conflict must be one of {', '.join(ON_CONFLICT)}, got "
-                f"{fields.shown(on_conflict)}",
-                field="on_conflict",
-            )
+        _check_on_conflict(on_conflict)
         ready = self._memory.embedded(draft)
         found = self._detector.conflicts(ready.draft.content, ready.draft.namespace, ready.vector)
         stamp = now()
 
         def settle(conn: Connection, seq: int) -> None:
-            settled = validity.settled_pairs(conn, seq)
-            live = [(c, s) for c, s in found if s not in settled]
-            if on_conflict == "flag" and live:
-                validity.note_conflicts(conn, seq, [(s, c.reason) for c, s in live], stamp)
-            elif on_conflict == "supersede":
-                start = validity.effective_from(conn, seq)
-                for conflict, old in live:
-                    if start >= validity.effective_from(conn, old):
-                        self._close(conn, old, seq, start)
-                    else:  # the new memory tells of an earlier time: it replaces nothing
-                        validity.note_conflicts(conn, seq, [(old, conflict.reason)], stamp)
+            self._settle(conn, seq, found, on_conflict, stamp)
 
         result = self._memory.store_embedded(ready, after=settle if found else None)
         checked = ready.draft
@@ -76,6 +71,47 @@ class FactService:
             **result.model_dump(),
             valid_from=checked.valid_from or checked.occurred_at or result.created_at,
             conflicts=[conflict for conflict, _ in found],
+            on_conflict=on_conflict,
+        )
+
+    def remember_batch(
+        self, drafts: Sequence[MemoryDraft | InvalidInputError], on_conflict: str = "flag"
+    ) -> RememberBatchFactResult:
+        """Store many memories in one transaction (as `MemoryService.remember_batch`), then
+        look for what each contradicts among the memories stored before it, the batch's
+        earlier items included, and handle it as `on_conflict` says."""
+        _check_on_conflict(on_conflict)
+        stored = self._memory.remember_batch(drafts)
+        with self._engine.db.locked() as conn:
+            seq_of = sql.seqs_of_ids(conn, stored.ids)
+            rows = sql.rows_by_seq(conn, list(seq_of.values()))
+        index = self._engine.index()
+        found: list[tuple[int, list[tuple[Conflict, int]]]] = []
+        for memory_id in stored.ids:
+            seq = seq_of[memory_id]
+            vector = index.get(seq)
+            if vector is None or seq not in rows:
+                continue
+            content, namespace = str(rows[seq][2]), str(rows[seq][3])
+            earlier = [
+                (conflict, other)
+                for conflict, other in self._detector.conflicts(content, namespace, vector)
+                if other < seq
+            ]
+            if earlier:
+                found.append((seq, earlier))
+        if found:
+            stamp = now()
+            with self._engine.db.write() as conn:
+                for seq, conflicts in found:
+                    self._settle(conn, seq, conflicts, on_conflict, stamp)
+        id_of = {seq: memory_id for memory_id, seq in seq_of.items()}
+        return RememberBatchFactResult(
+            **stored.model_dump(),
+            conflicts=[
+                BatchConflicts(id=id_of[seq], conflicts=[c for c, _ in conflicts])
+                for seq, conflicts in found
+            ],
             on_conflict=on_conflict,
         )
 
@@ -90,7 +126,10 @@ class FactService:
         one already stored (`new_id`): the old one ends when the new one became true."""
         old_id = fields.memory_id(old_id, "old_id")
         if (content is None) == (new_id is None):
-            raise InvalidInputError("give either content or new_id, not both", field="new_id")
+            raise InvalidInputError(
+                "give content (a new memory) or new_id (a stored one), exactly one of them",
+                field="new_id",
+            )
         start = None if valid_from is None else fields.moment(valid_from, "valid_from")
         old = self._seq(old_id, "old_id")
         if new_id is not None:
@@ -192,6 +231,25 @@ class FactService:
                 validity.start(conn, new, start)
             until = self._close(conn, old, new, start or validity.effective_from(conn, new))
         return SupersedeResult(old_id=old_id, new_id=new_id, valid_until=until, created=False)
+
+    def _settle(
+        self,
+        conn: Connection,
+        seq: int,
+        found: Sequence[tuple[Conflict, int]],
+        on_conflict: str,
+        stamp: str,
+    ) -> None:
+        """Flag the memory at `seq` against what it contradicts, or supersede that by it."""
+        if on_conflict == "flag":
+            validity.note_conflicts(conn, seq, [(old, c.reason) for c, old in found], stamp)
+        elif on_conflict == "supersede":
+            start = validity.effective_from(conn, seq)
+            for conflict, old in found:
+                if start >= validity.effective_from(conn, old):
+                    self._close(conn, old, seq, start)
+                else:  # the new memory tells of an earlier time: it replaces nothing
+                    validity.note_conflicts(conn, seq, [(old, conflict.reason)], stamp)
 
     def _close(self, conn: Connection, old: int, new: int, until: str) -> str:
         """End `old` at `until`, replaced by `new`, and settle any conflict between them."""
