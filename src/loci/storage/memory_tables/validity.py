@@ -72,6 +72,20 @@ def spans(conn: Connection, seqs: Sequence[int]) -> dict[int, Span]:
     }
 
 
+def current_texts(conn: Connection, seqs: Sequence[int]) -> dict[int, tuple[str, str]]:
+    """The id and text of those of `seqs` that are still true (not ended, not replaced)."""
+    if not seqs:
+        return {}
+    listed, param = seq_list(conn, seqs)
+    rows = conn.execute(
+        f"SELECT m.seq, m.id, m.content FROM {listed} memories m ON m.seq = j.value "
+        "WHERE NOT EXISTS (SELECT 1 FROM memory_validity v WHERE v.seq = m.seq "
+        "AND v.valid_until IS NOT NULL)",
+        (param,),
+    ).fetchall()
+    return {int(row[0]): (str(row[1]), str(row[2])) for row in rows}
+
+
 def effective_from(conn: Connection, seq: int) -> str:
     """When the memory at `seq` became true: as stored, else when it happened or was stored."""
     row = conn.execute(

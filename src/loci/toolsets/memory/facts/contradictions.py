@@ -18,7 +18,6 @@ import numpy as np
 from loci import sentences
 from loci.engine.search.engine import MemoryEngine
 from loci.storage.indexes.vectors.protocol import Allowed
-from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import validity
 from loci.toolsets.memory.facts.claim_patterns import TIME_WORDS
 from loci.toolsets.memory.facts.claims import CACHED_TEXTS, ME, Claim, claims, hedged
@@ -180,14 +179,13 @@ class Detector:
         if not seqs:
             return []
         with self._engine.db.locked() as conn:
-            rows = sql.rows_by_seq(conn, list(seqs))
-            spans = validity.spans(conn, list(seqs))
+            current = validity.current_texts(conn, list(seqs))
         found = []
         for seq in seqs:
-            row, span = rows.get(seq), spans.get(seq)
-            if row is None or (span is not None and span.valid_until is not None):
-                continue
-            reason = contradiction(content, str(row[2]))
+            if seq not in current:
+                continue  # deleted meanwhile, ended or replaced: nothing left to contradict
+            memory_id, text = current[seq]
+            reason = contradiction(content, text)
             if reason is not None:
-                found.append((Conflict(id=str(row[1]), content=str(row[2]), reason=reason), seq))
+                found.append((Conflict(id=memory_id, content=text, reason=reason), seq))
         return found

@@ -58,7 +58,11 @@ class FactService:
         """Store `draft`, looking first for current memories of its namespace it likely
         contradicts: flagged (`flag`), superseded by it (`supersede`) or left (`keep`)."""
         _check_on_conflict(on_conflict)
+        # The vector index catches up with the writes before this one while the text embeds:
+        # the search for what it contradicts needs both, and the two use different cores.
+        caught_up = self._engine.beside(self._engine.sync.refresh)
         ready = self._memory.embedded(draft)
+        caught_up.result()
         found = self._detector.conflicts(ready.draft.content, ready.draft.namespace, ready.vector)
         stamp = now()
 
