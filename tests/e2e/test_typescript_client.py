@@ -151,6 +151,15 @@ def every_toolset(tmp_path: Path) -> list[dict[str, Any]]:
         call(
             "search_story_memory", {"session_id": "tale", "query": "ferry", "include_chunk": True}
         ),
+        call("remember", {"content": "Dana lives in Berlin.", "valid_from": "2022-01-01"}),
+        call("remember", {"content": "Dana moved to Lisbon.", "valid_from": "2023-09-01"}),
+        call("recall", {"query": "Where does Dana live?", "as_of": "2023-01-01"}),
+        call("memory_history", {"memory_id": UNKNOWN_ID}),
+        call("supersede", {"old_id": UNKNOWN_ID, "content": "x"}),
+        call(
+            "remember_batch",
+            {"memories": [{"content": "Dana works at Acme."}], "on_conflict": "keep"},
+        ),
     ]
 
 
@@ -176,7 +185,7 @@ def check_answers(driven: dict[str, Any]) -> None:
     assert len(answers[12]["result"]["prompts"]) == 4
     assert "remember_batch" in answers[13]["result"]["messages"][0]["content"]["text"]
     assert answers[14]["result"]["completion"]["values"] == ["chat"]
-    assert len(answers[15]["result"]["resourceTemplates"]) == 7
+    assert len(answers[15]["result"]["resourceTemplates"]) == 8
     story = [answers[i]["result"] for i in (16, 17, 18, 20, 21, 22, 23)]
     assert all(not result.get("isError") and result["structuredContent"] for result in story)
     assert "Mira Voss" in answers[17]["result"]["structuredContent"]["text"]
@@ -199,3 +208,11 @@ def check_answers(driven: dict[str, Any]) -> None:
     undone = answers[36]["result"]["structuredContent"]
     assert "'the Captain' added" in undone["undone"] and undone["corrections"] == []
     assert not answers[37]["result"].get("isError")
+    facts = [answers[i]["result"] for i in (38, 39, 40, 43)]
+    assert all(not result.get("isError") and result["structuredContent"] for result in facts)
+    flagged = answers[39]["result"]["structuredContent"]["conflicts"]
+    assert [c["content"] for c in flagged] == ["Dana lives in Berlin."]
+    then = answers[40]["result"]["structuredContent"]["memories"]
+    assert [m["content"] for m in then if "Dana" in m["content"]] == ["Dana lives in Berlin."]
+    assert error_of(answers[41])["type"] == "not_found"
+    assert error_of(answers[42])["type"] == "not_found"

@@ -25,6 +25,8 @@ CONTRADICTIONS = [
     ("The team has 6 engineers.", "The team grew to 9 engineers."),
     ("Hugo rides his bike to work.", "Hugo takes the train to work since he moved."),
     ("Our main branch is called master.", "Our main branch was renamed to main."),
+    ("Ana: I live in Oslo.", "Ana: I moved to Rome."),
+    ("Wendy's job is head of marketing at Loop.", "Wendy is now the CEO of Loop."),
 ]
 
 NOT_CONTRADICTIONS = [
@@ -43,6 +45,15 @@ NOT_CONTRADICTIONS = [
     ("Dana lives in Berlin.", "Dana works as a nurse at the Charité hospital."),
     ("Carlos drives a blue Toyota Corolla.", "Carlos plans to buy an electric car next year."),
     ("Our database is PostgreSQL 13.", "Our cache is Redis 6."),
+    # Seen in chats: small talk, events and identifiers are no facts that change.
+    ("John: I'm here for you.", "John: I'm always down for something new."),
+    ("Tim: Your support means a lot to me.", "Tim: Your support means a lot."),
+    ("Mel: I'm lucky to have my husband and kids.", "Mel: Marrying my partner was the best."),
+    ("Task 5 is done.", "Task 6 is done."),
+    ("fact number 1", "fact number 2"),
+    ("I went to the beach on Monday.", "I went to the beach on Friday."),
+    ("Ana: I live in Oslo.", "Bo: I live in Rome."),
+    ("Tim: I'm a big believer in reading.", "Tim: I'm a teacher."),
 ]
 
 

@@ -122,7 +122,7 @@ HOLDINGS = (
     "rabbits?|birds?|fish|employees|people|projects|users|seats|members|servers|rooms"
 )
 ROLE_END = (
-    r"(?:\w+(?:er|or|ist|ian|ant|ent|eer|ee|ect|ef|ive|ard|wife|man|woman|smith|wright)|"
+    r"(?:\w{2,}(?:er|or|ist|ian|ant|ent|eer|ee|ect|ef|ive|ard|wife|man|woman|smith|wright)|"
     r"nurse|principal|lead|intern|student|ceo|cto|cfo|vp|head of \w+|doctor|chef|cook|"
     r"pilot|judge|coach|tutor|clerk|guard|poet|nanny|vet|dentist|surgeon|medic)"
 )
@@ -143,11 +143,25 @@ EMPLOYER = [
     re.compile(r"\b(?:joined|joins|hired by|started at|starting at)\s+(?P<v>" + NAME + ")"),
     re.compile(r"\b(?:an?|the)\s+[\w ]+? at (?P<v>" + NAME + ")"),
 ]
+#: "works as a nurse", "is a teacher", "became the principal", "promoted to senior developer":
+#: after "is" or "became" only with an article ("I'm here for you" names no role).
 ROLE = re.compile(
-    r"\b(?:works? as|working as|is|am|'m|became|becomes|become|promoted to|now)\s+"
-    r"(?:now\s+)?(?:an?\s+|the\s+)?(?P<v>(?:\w+\s+){0,2}?" + ROLE_END + r")\b",
+    r"\b(?:(?:works?|working) as(?:\s+(?:an?|the))?|(?:is|am|'m|are|became|becomes|become)"
+    r"\s+(?:now\s+)?(?:an?|the)|promoted to(?:\s+(?:an?|the))?)\s+"
+    r"(?P<v>(?:[a-z-]+\s+){0,2}?" + ROLE_END + r")\b",
     re.I,
 )
+#: A relationship's state said of the subject: "is single", "got engaged to", "are married",
+#: "married Tom", "divorced".
+RELATIONSHIP_STATE = [
+    re.compile(
+        r"\b(?:is|am|'m|are|got|became|now|still)\s+(?:now\s+|happily\s+|newly\s+)?"
+        r"(?P<v>single|married|engaged|divorced|separated|widowed|dating)\b",
+        re.I,
+    ),
+    re.compile(r"\b(?P<v>married|engaged)(?:\s+to)?\s+[A-Z]"),
+    re.compile(r"\b(?P<v>divorced|broke up|split up)\b", re.I),
+]
 COUNT = re.compile(
     r"\b(?:has|have|had|owns?|with)\s+(?:now\s+)?(?:\w+\s+)?(?P<v>\d+|"
     + "|".join(COUNT_WORDS)
@@ -195,7 +209,31 @@ PREFERS = re.compile(
 )
 #: Verbs of liking, one habit whichever is used.
 LIKING = {"love": "like", "enjoy": "like"}
-STUDENT = re.compile(r"\b(?:studies|studying|is a student|enrolled at|enrolled in)\b", re.I)
+#: Words a role pattern reads that name no occupation ("a mother of two", "a big believer").
+NOT_ROLES = RELATIVES | {
+    "man", "woman", "human", "person", "member", "owner", "lover", "reader", "winner",
+    "beginner", "believer", "supporter", "survivor", "follower", "listener", "viewer",
+    "customer", "user", "fan", "wife", "other", "together", "forever", "never", "ever",
+}  # fmt: skip
+STUDENT = re.compile(
+    r"\b(?:(?:is|am|'m|are)\s+(?:an?\s+)?(?:\w+\s+)?student|stud(?:ies|ying)\s+\w+\s+at|"
+    r"enrolled (?:at|in))\b",
+    re.I,
+)
+#: Nouns a number follows to tell one from another, not to give its version ("Task 5").
+NUMBERED = frozenset(
+    {"model", "street", "road", "room", "task", "sprint", "step", "phase", "chapter", "floor"}
+    | {"page", "issue", "ticket", "item", "level", "stage", "part", "season", "episode"}
+    | {"week", "day", "gate", "line", "bus", "route", "table", "number", "track", "grade"}
+)
+#: Nouns of a possessive that name someone's role ("Wendy's job is ...").
+JOB_NOUNS = frozenset({"job", "role", "title", "job title", "position", "occupation", "profession"})
+#: "Ana: I moved to Oslo": a line of a chat, said by the name before the colon.
+SPEAKER = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?):\s+")
+#: Words that point at a thing already named, never a thing's name.
+PRONOUNS = frozenset(
+    ["i", "me", "you", "he", "him", "she", "her", "it", "we", "us", "they", "them", "this", "that"]
+)
 #: How an agent names the person it works for: "User lives in Berlin", "the user's timezone".
 USER = [
     (re.compile(r"^(?:the\s+)?user's\b", re.I), "my"),

@@ -35,19 +35,25 @@ from loci.toolsets.memory.facts.claim_patterns import (
     FIRST_PERSON,
     HABIT,
     HOME,
+    JOB_NOUNS,
     LEADING,
     LIKING,
     LINKS,
     NEGATION,
     NOT_NAMES,
+    NOT_ROLES,
+    NUMBERED,
     OWNED_IS,
     PHONE,
     PLAN,
     POSSESSIVE,
     PREFERS,
+    PRONOUNS,
     RELATIONSHIP,
+    RELATIONSHIP_STATE,
     RELATIVES,
     ROLE,
+    SPEAKER,
     STOP,
     STUDENT,
     SUBJECT_NAME,
@@ -106,10 +112,15 @@ def hedged(sentence: str) -> bool:
 def _sentence_claims(sentence: str) -> list[Claim]:
     if not sentence or hedged(sentence):
         return []
-    body = LEADING.sub("", sentence)
+    speaker = SPEAKER.match(sentence)
+    body = LEADING.sub("", sentence[speaker.end() :] if speaker else sentence)
     for pattern, person in USER:
         body = pattern.sub(person, body)
     subject, owner, owned = _subject(body)
+    if speaker is not None:  # "Ana: I moved to Oslo" is Ana's fact
+        me = speaker["name"].lower()
+        subject = me if subject == ME else subject.replace("my ", f"{me}'s ")
+        owner = me if owner == ME else owner
     topic = _topic(body)
     additive = ADDITIVE.search(body) is not None
     negated = NEGATION.search(body) is not None
@@ -135,7 +146,9 @@ def _owned_claims(body: str, owner: str, owned: str, add: _Add) -> None:
         add("relationship", RELATIONSHIP[last], body, owner)
     if match := OWNED_IS.match(body):
         noun = _content_words(match["noun"])
-        if noun:
+        if noun in JOB_NOUNS:  # "Wendy's job is head of marketing": her role
+            add("role", match["v"], match[0], owner)
+        elif noun:
             add(f"attribute:{noun}", match["v"], match[0], owner)
 
 
@@ -157,15 +170,19 @@ def _person_claims(
             if (match := pattern.search(body)) and not _is_place_verb(match[0]):
                 add("employer", match["v"], match[0])
                 break
-    if (match := ROLE.search(body)) and match["v"].lower().split()[-1] not in DIETS:
-        add("role", match["v"], match[0])
+    role = ROLE.search(body)
+    if role and role["v"].lower().split()[-1] not in NOT_ROLES | set(DIETS):
+        add("role", role["v"], role[0])
     elif match := STUDENT.search(body):
         add("role", "student", match[0])
     words = set(re.findall(r"[a-zé]+", lowered)) - {relation}
     if diet := [DIETS[w] for w in DIETS if w in words]:
         add("diet", diet[-1], body)
-    if status := [RELATIONSHIP[w] for w in RELATIONSHIP if w in words]:
-        add("relationship", status[-1], body)
+    for pattern in RELATIONSHIP_STATE:
+        if state := pattern.search(body):
+            said = state["v"].lower()
+            add("relationship", "single" if said in ("broke up", "split up") else said, state[0])
+            break
     if match := COUNT.search(body):
         thing = match["thing"].lower()
         thing = "child" if thing in CHILD_WORDS else thing.rstrip("s")
@@ -195,11 +212,15 @@ def _person_claims(
 def _thing_claims(body: str, topic: str, add: _Add) -> None:
     for version in VERSION.finditer(body):
         thing = version["thing"].lower()
-        if thing not in TIME_WORDS and thing not in ("model", "street", "road", "room"):
+        # A capital at the start of a sentence says nothing: "Task 5 is done" numbers a task.
+        named = version.start() > 0 or "." in version["v"]
+        if named and thing not in TIME_WORDS and thing not in NUMBERED:
             add(f"version:{thing}", version["v"], version[0], topic)
     for pattern in (*THING_CHANGED, THING_STATES):
         if match := pattern.search(body):
             thing = _content_words(match["thing"])
+            if thing in PRONOUNS:
+                continue  # "pushed me to take the plunge" says nothing of a thing
             verb = match["verb"].lower()
             relation = "change" if verb in CHANGE else _lemma(verb)
             # A quantity or a time has one value at a time; a value in words ("written in

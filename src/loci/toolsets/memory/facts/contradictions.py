@@ -53,7 +53,11 @@ def contradiction(new: str, old: str) -> str | None:
 
 
 def _same_fact(a: Claim, b: Claim) -> bool:
-    if a.kind != b.kind and not _changed_value(a.kind, b.kind):
+    if a.kind.startswith("text:") or b.kind.startswith("text:"):
+        # A value in words may be one of several: only a change replaces it.
+        if not _changed_value(a.kind, b.kind):
+            return False
+    elif a.kind != b.kind and not _changed_value(a.kind, b.kind):
         return False
     if a.subject == b.subject:
         return True
@@ -95,32 +99,11 @@ def _reason(new: Claim, old: Claim) -> str:
 
 #: Words a restatement may add or drop without changing what it states.
 FRAME_NOISE = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "now",
-        "currently",
-        "still",
-        "again",
-        "new",
-        "no",
-        "longer",
-        "anymore",
-        "these",
-        "days",
-        "today",
-        "recently",
-        "just",
-        "actually",
-    ]
+    {"the", "a", "an", "now", "currently", "still", "again", "new", "no", "longer", "anymore"}
+    | {"these", "days", "today", "recently", "just", "actually"}
 )
+#: The verbs of a statement of what is, whose value a later one can replace.
+STATES = frozenset({"is", "are", "am"})
 TOKEN = re.compile(r"\d+(?:[.,:]\d+)*%?|[A-Za-z][\w'-]*")
 #: A restatement is judged on one short sentence; longer texts are left to the claims.
 MAX_FRAME_WORDS = 25
@@ -142,13 +125,20 @@ def restated(new: str, old: str) -> str | None:
 
 @lru_cache(maxsize=CACHED_TEXTS)
 def _frame(text: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
-    """A one-sentence statement's words (its subject first) and its values."""
+    """A one-sentence statement of what is (a present "is" / "are"), as its words and the
+    values after its verb; what comes before the verb names the subject, numbers and names
+    included ("Task 5 is done" and "Task 6 is done" are about two tasks). Events ("went to
+    the beach on Monday") state no value that a later one replaces."""
     split = sentences.split(text.strip())
     tokens = TOKEN.findall(text)
     if len(split) != 1 or not tokens or len(tokens) > MAX_FRAME_WORDS or hedged(text):
         return None
-    words, values = [tokens[0].lower()], set()
-    for token in tokens[1:]:
+    verb = next((i for i, token in enumerate(tokens) if token.lower() in STATES), None)
+    if verb is None or verb == 0:
+        return None
+    words = [token.lower() for token in tokens[: verb + 1]]
+    values = set()
+    for token in tokens[verb + 1 :]:
         lowered = token.lower()
         if token[0].isdigit() or (token[0].isupper() and token != "I") or lowered in TIME_WORDS:
             values.add(lowered)
