@@ -17,19 +17,9 @@ _TITLE_STOP = "|".join(f"(?<=\\b{t})" for t in ("Dr", "Mr", "Ms", "Mrs", "St", "
 VALUE = r"(?P<v>(?:[^.;]|\.(?=\d)|(?:" + _TITLE_STOP + r")\.)+)"
 SHORT_VALUE = r"(?P<v>(?:[^.;,]|\.(?=\d)|(?:" + _TITLE_STOP + r")\.)+)"
 COUNT_WORDS = [
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-]
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve"
+]  # fmt: skip
 MONTHS = "january february march april may june july august september october november december"
 DAYS = "monday tuesday wednesday thursday friday saturday sunday"
 TIME_WORDS = frozenset((MONTHS + " " + DAYS).split())
@@ -83,40 +73,16 @@ DIETS = {
     "meat": "meat",
 }
 #: People a possessive names ("Kai's sister"): their facts are not their relative's.
-RELATIVES = frozenset(
-    [
-        "sister",
-        "brother",
-        "son",
-        "daughter",
-        "mother",
-        "father",
-        "mom",
-        "dad",
-        "parent",
-        "parents",
-        "child",
-        "children",
-        "kid",
-        "kids",
-        "friend",
-        "colleague",
-        "boss",
-        "manager",
-        "cousin",
-        "aunt",
-        "uncle",
-        "grandmother",
-        "grandfather",
-        "neighbor",
-        "neighbour",
-        "roommate",
-        "team",
-    ]
-)
-CHILD_WORDS = frozenset(
-    ["kid", "kids", "child", "children", "son", "sons", "daughter", "daughters", "baby", "babies"]
-)
+RELATIVES = frozenset({
+    "sister", "brother", "son", "daughter", "mother", "father", "mom", "dad", "parent",
+    "parents", "child", "children", "kid", "kids", "friend", "colleague", "boss",
+    "manager", "cousin", "aunt", "uncle", "grandmother", "grandfather", "neighbor",
+    "neighbour", "roommate", "team"
+})  # fmt: skip
+CHILD_WORDS = frozenset({
+    "kid", "kids", "child", "children", "son", "sons", "daughter", "daughters", "baby",
+    "babies"
+})  # fmt: skip
 HOLDINGS = (
     "kids|children|child|sons?|daughters?|babies|cats?|dogs?|pets?|cars?|bikes?|horses?|"
     "rabbits?|birds?|fish|employees|people|projects|users|seats|members|servers|rooms"
@@ -231,9 +197,10 @@ JOB_NOUNS = frozenset({"job", "role", "title", "job title", "position", "occupat
 #: "Ana: I moved to Oslo": a line of a chat, said by the name before the colon.
 SPEAKER = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?):\s+")
 #: Words that point at a thing already named, never a thing's name.
-PRONOUNS = frozenset(
-    ["i", "me", "you", "he", "him", "she", "her", "it", "we", "us", "they", "them", "this", "that"]
-)
+PRONOUNS = frozenset({
+    "i", "me", "you", "he", "him", "she", "her", "it", "we", "us", "they", "them", "this",
+    "that"
+})  # fmt: skip
 #: How an agent names the person it works for: "User lives in Berlin", "the user's timezone".
 USER = [
     (re.compile(r"^(?:the\s+)?user's\b", re.I), "my"),
@@ -241,49 +208,13 @@ USER = [
 ]
 #: Verbs that say a value changed: such a statement contradicts one that gave the value with
 #: any verb ("standup is at 9:30" / "standup moved to 10:00").
-CHANGE = frozenset(
-    [
-        "move",
-        "moved",
-        "slip",
-        "slipped",
-        "push",
-        "pushed",
-        "raise",
-        "raised",
-        "lower",
-        "lowered",
-        "change",
-        "changed",
-        "increase",
-        "increased",
-        "decrease",
-        "decreased",
-        "bump",
-        "bumped",
-        "grow",
-        "grew",
-        "rise",
-        "rose",
-        "fall",
-        "fell",
-        "shift",
-        "shifted",
-        "extend",
-        "extended",
-        "cut",
-        "drop",
-        "dropped",
-        "upgrade",
-        "upgraded",
-        "migrate",
-        "migrated",
-        "switch",
-        "switched",
-        "rename",
-        "renamed",
-    ]
-)
+CHANGE = frozenset({
+    "move", "moved", "slip", "slipped", "push", "pushed", "raise", "raised", "lower",
+    "lowered", "change", "changed", "increase", "increased", "decrease", "decreased",
+    "bump", "bumped", "grow", "grew", "rise", "rose", "fall", "fell", "shift", "shifted",
+    "extend", "extended", "cut", "drop", "dropped", "upgrade", "upgraded", "migrate",
+    "migrated", "switch", "switched", "rename", "renamed"
+})  # fmt: skip
 CHANGES = "|".join(sorted(CHANGE))
 #: A thing's value: "The office opens at 8:00", "The team has 6 engineers", "The launch date
 #: slipped to June 20", "Our SLA promises 99.9% uptime".
@@ -330,72 +261,16 @@ LEADING = re.compile(
 )
 FIRST_PERSON = re.compile(r"^(?:i|i'm|i've|we|we're|me|my|our)\b", re.I)
 #: Words after a verb that are not its object ("quit smoking on New Year's Day").
-LINKS = frozenset(
-    [
-        "on",
-        "in",
-        "at",
-        "for",
-        "with",
-        "every",
-        "since",
-        "after",
-        "before",
-        "and",
-        "but",
-        "to",
-        "from",
-        "by",
-    ]
-)
-STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "of",
-        "our",
-        "my",
-        "your",
-        "their",
-        "his",
-        "her",
-        "its",
-        "this",
-        "that",
-        "team's",
-        "new",
-        "old",
-        "current",
-    ]
-)
-NOT_NAMES = frozenset(
-    [
-        "The",
-        "We",
-        "Our",
-        "My",
-        "I",
-        "It",
-        "This",
-        "That",
-        "These",
-        "Those",
-        "There",
-        "Here",
-        "He",
-        "She",
-        "They",
-        "You",
-        "Now",
-        "Since",
-        "After",
-        "Before",
-        "When",
-        "Today",
-        "Yesterday",
-        "Last",
-        "Next",
-        "Every",
-    ]
-)
+LINKS = frozenset({
+    "on", "in", "at", "for", "with", "every", "since", "after", "before", "and", "but",
+    "to", "from", "by"
+})  # fmt: skip
+STOP = frozenset({
+    "the", "a", "an", "of", "our", "my", "your", "their", "his", "her", "its", "this",
+    "that", "team's", "new", "old", "current"
+})  # fmt: skip
+NOT_NAMES = frozenset({
+    "The", "We", "Our", "My", "I", "It", "This", "That", "These", "Those", "There", "Here",
+    "He", "She", "They", "You", "Now", "Since", "After", "Before", "When", "Today",
+    "Yesterday", "Last", "Next", "Every"
+})  # fmt: skip
