@@ -27,6 +27,9 @@ CONTRADICTIONS = [
     ("Our main branch is called master.", "Our main branch was renamed to main."),
     ("Ana: I live in Oslo.", "Ana: I moved to Rome."),
     ("Wendy's job is head of marketing at Loop.", "Wendy is now the CEO of Loop."),
+    ("Kai drinks coffee every morning.", "Kai quit coffee."),
+    ("Kai lives in Berlin.", "Kai no longer lives in Berlin; he moved to Leipzig."),
+    ("Kai works at Google as an engineer.", "Kai works at Google as a product manager now."),
 ]
 
 NOT_CONTRADICTIONS = [
@@ -54,6 +57,10 @@ NOT_CONTRADICTIONS = [
     ("I went to the beach on Monday.", "I went to the beach on Friday."),
     ("Ana: I live in Oslo.", "Bo: I live in Rome."),
     ("Tim: I'm a big believer in reading.", "Tim: I'm a teacher."),
+    # Past, interviews and negations say nothing of what is now.
+    ("Kai works at Google.", "Kai had an interview at Apple yesterday."),
+    ("Kai works at Google.", "Kai used to work at IBM."),
+    ("Kai lives in Berlin.", "Kai doesn't live in Munich anymore."),
 ]
 
 

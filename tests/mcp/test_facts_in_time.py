@@ -290,3 +290,40 @@ async def test_a_conversation_turn_is_true_from_when_it_was_said_or_as_given(
         assert "before it starts" in await refused(
             client, "remember_conversation", messages=bad, namespace="dana"
         )
+
+
+async def test_facts_written_out_of_date_order_are_told_in_date_order(connect: Connect) -> None:
+    async with connect() as client:
+        later = await call(
+            client, "remember", content="Kai lives in Berlin.", namespace="dana",
+            valid_from="2020-01-01",
+        )  # fmt: skip
+        earlier = await call(
+            client, "remember", content="Kai lives in Hamburg.", namespace="dana",
+            valid_from="2015-01-01", on_conflict="supersede",
+        )  # fmt: skip
+        (conflict,) = earlier["conflicts"]
+        assert conflict["outcome"] == "flagged"  # an earlier fact replaces nothing
+        assert "'hamburg' before, 'berlin' now" in conflict["reason"]
+        listed = await client.read_resource("memory://conflicts/dana")
+        (pair,) = json.loads(listed.contents[0].text)["conflicts"]  # type: ignore[union-attr]
+        assert (pair["older"]["id"], pair["newer"]["id"]) == (earlier["id"], later["id"])
+        assert (await call(client, "memory_history", memory_id=later["id"]))["chain"][0][
+            "valid_until"
+        ] is None
+        await call(client, "supersede", old_id=earlier["id"], new_id=later["id"])
+
+
+async def test_a_replaced_or_ended_memory_leaves_no_open_dispute(connect: Connect) -> None:
+    async with connect() as client:
+        porto = await call(client, "remember", content="Dana lives in Porto.", namespace="dana")
+        lisbon = await call(client, "remember", content="Dana lives in Lisbon.", namespace="dana")
+        again = await call(client, "remember", content="Dana lives in Faro.", namespace="dana")
+        assert {c["id"] for c in again["conflicts"]} == {porto["id"], lisbon["id"]}
+        await call(client, "supersede", old_id=porto["id"], new_id=lisbon["id"])
+        await call(client, "invalidate", memory_id=lisbon["id"])
+        listed = await client.read_resource("memory://conflicts/dana")
+        assert json.loads(listed.contents[0].text)["conflicts"] == []  # type: ignore[union-attr]
+        assert "not after" in await refused(
+            client, "remember", content="x", valid_from="2024-05-01", valid_until="2024-05-01"
+        )

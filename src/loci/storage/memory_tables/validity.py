@@ -72,18 +72,20 @@ def spans(conn: Connection, seqs: Sequence[int]) -> dict[int, Span]:
     }
 
 
-def current_texts(conn: Connection, seqs: Sequence[int]) -> dict[int, tuple[str, str]]:
-    """The id and text of those of `seqs` that are still true (not ended, not replaced)."""
+def current_texts(conn: Connection, seqs: Sequence[int]) -> dict[int, tuple[str, str, str]]:
+    """The id, text and start of those of `seqs` that are still true (not ended, not
+    replaced)."""
     if not seqs:
         return {}
     listed, param = seq_list(conn, seqs)
     rows = conn.execute(
-        f"SELECT m.seq, m.id, m.content FROM {listed} memories m ON m.seq = j.value "
-        "WHERE NOT EXISTS (SELECT 1 FROM memory_validity v WHERE v.seq = m.seq "
-        "AND v.valid_until IS NOT NULL)",
+        "SELECT m.seq, m.id, m.content, coalesce((SELECT v.valid_from FROM memory_validity v "
+        f"WHERE v.seq = m.seq), m.occurred_at, m.created_at) FROM {listed} memories m "
+        "ON m.seq = j.value WHERE NOT EXISTS (SELECT 1 FROM memory_validity v "
+        "WHERE v.seq = m.seq AND v.valid_until IS NOT NULL)",
         (param,),
     ).fetchall()
-    return {int(row[0]): (str(row[1]), str(row[2])) for row in rows}
+    return {int(row[0]): (str(row[1]), str(row[2]), str(row[3])) for row in rows}
 
 
 def effective_from(conn: Connection, seq: int) -> str:
@@ -170,14 +172,24 @@ def valid_at_clause() -> str:
     )
 
 
-def note_conflicts(conn: Connection, newer: int, older: Sequence[tuple[int, str]], at: str) -> None:
-    """Flag `newer` as contradicting each (seq, reason) of `older`; a pair flagged before
-    (and perhaps dismissed or resolved) keeps its state: it is never raised again."""
-    _ensure(conn, [newer, *(seq for seq, _ in older)])
-    conn.executemany(
+def note_conflict(conn: Connection, older: int, newer: int, reason: str, at: str) -> None:
+    """Flag the memory true since later (`newer`) as contradicting `older`; a pair flagged
+    before (and perhaps dismissed or resolved) keeps its state: it is never raised again."""
+    _ensure(conn, [older, newer])
+    conn.execute(
         "INSERT INTO memory_conflicts(older, newer, reason, state, noted_at) "
         "VALUES (?, ?, ?, ?, ?) ON CONFLICT (older, newer) DO NOTHING",
-        [(seq, newer, reason, OPEN, at) for seq, reason in older],
+        (older, newer, reason, OPEN, at),
+    )
+
+
+def resolve_all(conn: Connection, seq: int, at: str) -> None:
+    """Settle every open conflict of a memory that is no longer true: nothing left to
+    dispute."""
+    conn.execute(
+        "UPDATE memory_conflicts SET state = ?, noted_at = ? WHERE (older = ? OR newer = ?) "
+        "AND state = ?",
+        (RESOLVED, at, seq, seq, OPEN),
     )
 
 

@@ -90,9 +90,8 @@ def remember(
             emit_json(result)
             return
         click.echo(f"remembered {result.id} in {result.namespace}")
-        done = {"flag": "flagged", "supersede": "superseded", "keep": "left as they are"}
         for conflict in result.conflicts:
-            click.echo(f"  contradicts {conflict.id} ({done[on_conflict]}): {conflict.reason}")
+            click.echo(f"  contradicts {conflict.id} ({conflict.outcome}): {conflict.reason}")
 
     run(work)
 

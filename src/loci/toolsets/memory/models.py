@@ -257,6 +257,12 @@ class Conflict(BaseModel):
     id: str
     content: str
     reason: str = Field(description="Why they look contradictory, in words.")
+    outcome: Literal["flagged", "superseded", "kept"] = Field(
+        default="flagged",
+        description="What was done: both flagged as disputed, the stored one superseded by "
+        "the new one, or nothing marked (`keep`, or a supersede asked of a memory that became "
+        "true after the new one: flagged instead).",
+    )
 
 
 class RememberFactResult(RememberResult):

@@ -66,10 +66,12 @@ def validity(
     start = None if valid_from is None else moment(valid_from, "valid_from")
     end = None if valid_until is None else moment(valid_until, "valid_until")
     begins = start or occurred_at or now()
-    if end is not None and end < begins:
+    # Equal ends make an interval holding no moment: a memory never true, which no
+    # question could find.
+    if end is not None and end <= begins:
         named = "valid_from" if start else "occurred_at" if occurred_at else "now (give valid_from)"
         raise InvalidInputError(
-            f"valid_until ({end}) is before {named} ({begins}): an interval cannot end "
+            f"valid_until ({end}) is not after {named} ({begins}): an interval cannot end "
             "before it starts",
             field="valid_until",
         )

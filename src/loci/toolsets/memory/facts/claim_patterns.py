@@ -25,7 +25,9 @@ DAYS = "monday tuesday wednesday thursday friday saturday sunday"
 TIME_WORDS = frozenset((MONTHS + " " + DAYS).split())
 
 PLAN = re.compile(
-    r"\b(will|'ll|going to|plans? to (?=[a-z])|planning|thinking (about|of)|considering|hopes? to|"
+    r"\b(used to|grew up|formerly|previously|back then|interview(?:ed)? (?:at|with|for)|"
+    r"applied (?:to|for|at)|will|'ll|going to|plans? to (?=[a-z])|planning|"
+    r"thinking (about|of)|considering|hopes? to|"
     r"wants? to|would like|might|may move|intends? to|someday|one day)\b",
     re.I,
 )
@@ -107,12 +109,13 @@ EMPLOYER = [
         r"(?P<v>" + NAME + r"|the\s+(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*(?=\s+as\b|[.,;]|$))"
     ),
     re.compile(r"\b(?:joined|joins|hired by|started at|starting at)\s+(?P<v>" + NAME + ")"),
-    re.compile(r"\b(?:an?|the)\s+[\w ]+? at (?P<v>" + NAME + ")"),
+    re.compile(r"\b(?:an?|the)\s+(?:[\w-]+\s+){0,2}?" + ROLE_END + r" at (?P<v>" + NAME + ")"),
 ]
 #: "works as a nurse", "is a teacher", "became the principal", "promoted to senior developer":
 #: after "is" or "became" only with an article ("I'm here for you" names no role).
 ROLE = re.compile(
-    r"\b(?:(?:works?|working) as(?:\s+(?:an?|the))?|(?:is|am|'m|are|became|becomes|become)"
+    r"\b(?:(?:works?|working)\b(?:\s+(?:at|for)\s+[\w&.' -]{1,40}?)?\s+as(?:\s+(?:an?|the))?|"
+    r"(?:is|am|'m|are|became|becomes|become)"
     r"\s+(?:now\s+)?(?:an?|the)|promoted to(?:\s+(?:an?|the))?)\s+"
     r"(?P<v>(?:[a-z-]+\s+){0,2}?" + ROLE_END + r")\b",
     re.I,
@@ -168,6 +171,8 @@ HABIT = re.compile(
     r"playing|use|uses|using|like|likes|love|loves|enjoy|enjoys)\b(?:\s+(?P<obj>[a-z][\w-]*))?",
     re.I,
 )
+#: "quit coffee", "gave up smoking": a habit ended, whatever its verb.
+QUIT = re.compile(r"\b(?:quit|gave up|stopped|stops|quits)\s+(?P<obj>[a-z][\w-]*)", re.I)
 #: "prefers tea over coffee": a liking for coffee ended.
 PREFERS = re.compile(
     r"\bprefers?\s+(?P<a>[a-z][\w-]*)\s+(?:over|to|instead of|rather than)\s+(?P<b>[a-z][\w-]*)",
@@ -176,7 +181,7 @@ PREFERS = re.compile(
 #: Verbs of liking, one habit whichever is used.
 LIKING = {"love": "like", "enjoy": "like"}
 #: Words a role pattern reads that name no occupation ("a mother of two", "a big believer").
-NOT_ROLES = RELATIVES | {
+NOT_ROLES = (RELATIVES - {"manager", "boss"}) | {
     "man", "woman", "human", "person", "member", "owner", "lover", "reader", "winner",
     "beginner", "believer", "supporter", "survivor", "follower", "listener", "viewer",
     "customer", "user", "fan", "wife", "other", "together", "forever", "never", "ever",

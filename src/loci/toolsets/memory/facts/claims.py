@@ -49,6 +49,7 @@ from loci.toolsets.memory.facts.claim_patterns import (
     POSSESSIVE,
     PREFERS,
     PRONOUNS,
+    QUIT,
     RELATIONSHIP,
     RELATIONSHIP_STATE,
     RELATIVES,
@@ -96,11 +97,15 @@ CACHED_TEXTS = 4096
 
 @lru_cache(maxsize=CACHED_TEXTS)
 def claims(text: str) -> tuple[Claim, ...]:
-    """The claims of `text`, sentence by sentence (none from a hedged sentence)."""
+    """The claims of `text`, sentence by sentence (none from a hedged sentence); a sentence
+    that starts with "he", "she" or "they" is about the last subject named before it."""
     found: list[Claim] = []
+    named: str | None = None
     for sentence in sentences.split(text, lines=True):
         for clause in sentence.split(";"):
-            found += _sentence_claims(clause.strip())
+            said, subject = _sentence_claims(clause.strip(), named)
+            found += said
+            named = subject if not subject.startswith("@") else named
     return tuple(found)
 
 
@@ -109,14 +114,17 @@ def hedged(sentence: str) -> bool:
     return PLAN.search(sentence) is not None or TEMPORARY.search(sentence) is not None
 
 
-def _sentence_claims(sentence: str) -> list[Claim]:
+def _sentence_claims(sentence: str, named: str | None) -> tuple[list[Claim], str]:
+    """The claims of one clause, and its subject (`named`: the last subject named before)."""
     if not sentence or hedged(sentence):
-        return []
+        return [], "@none"
     speaker = SPEAKER.match(sentence)
     body = LEADING.sub("", sentence[speaker.end() :] if speaker else sentence)
     for pattern, person in USER:
         body = pattern.sub(person, body)
     subject, owner, owned = _subject(body)
+    if subject == "@someone" and named is not None:
+        subject = owner = named  # "Kai moved; he lives in Leipzig now"
     if speaker is not None:  # "Ana: I moved to Oslo" is Ana's fact
         me = speaker["name"].lower()
         subject = me if subject == ME else subject.replace("my ", f"{me}'s ")
@@ -136,7 +144,7 @@ def _sentence_claims(sentence: str) -> list[Claim]:
     relation = owned.split()[-1].lower() if owned is not None and _is_person(owned) else ""
     _person_claims(body, subject, additive, negated, add, relation)
     _thing_claims(body, topic or subject, add)
-    return _unique(found)
+    return _unique(found), subject
 
 
 def _owned_claims(body: str, owner: str, owned: str, add: _Add) -> None:
@@ -158,6 +166,10 @@ def _person_claims(
     """What a statement says of a person; `relation`: the word that names them ("wife" in
     "Bruno's wife is vegan"), which says nothing of their own relationship."""
     lowered = body.lower()
+    if negated:
+        # "doesn't live in Munich anymore" says where Kai is not: no value to compare.
+        _habit_claims(body, negated, add)
+        return
     for pattern in HOME:
         match = pattern.search(body)
         if match and not _names_a_time_or_number(match["v"]):
@@ -194,6 +206,11 @@ def _person_claims(
             add(kind, match["v"], match[0])
     if match := FAVORITE.search(body):
         add(f"favorite:{match['thing'].lower()}", match["v"], match[0])
+    _habit_claims(body, negated, add)
+
+
+def _habit_claims(body: str, negated: bool, add: _Add) -> None:
+    """How someone gets somewhere, what they drive, and habits kept or given up."""
     if match := WAY.search(body):
         means = (match["means"] or _lemma(match["verb"].lower())).strip()
         add(f"way:{match['place'].lower().removeprefix('the ')}", means, match[0])
@@ -207,6 +224,8 @@ def _person_claims(
         what = (match["obj"] or "").lower()
         what = "" if what in LINKS else what
         add(f"habit:{verb}:{what}", "no" if negated else "yes", match[0])
+    elif match := QUIT.search(body):  # "quit coffee": whatever was done with it, done no more
+        add(f"habit:*:{match['obj'].lower()}", "no", match[0])
 
 
 def _thing_claims(body: str, topic: str, add: _Add) -> None:

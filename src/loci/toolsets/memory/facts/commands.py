@@ -124,7 +124,12 @@ def dismiss_conflict(state: CliState, first_id: str, second_id: str, as_json: bo
     def work() -> None:
         with opened_app(state) as app:
             result = app.facts.dismiss_conflict(first_id, second_id)
-        emit_json(result) if as_json else click.echo("dismissed")
+        if as_json:
+            emit_json(result)
+        elif result.was_flagged:
+            click.echo("dismissed: the pair is not flagged again")
+        else:
+            click.echo("the pair was not flagged; it will not be", err=True)
 
     run(work)
 

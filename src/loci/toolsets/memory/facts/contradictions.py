@@ -53,6 +53,8 @@ def contradiction(new: str, old: str) -> str | None:
 
 
 def _same_fact(a: Claim, b: Claim) -> bool:
+    if a.kind.startswith("habit:") and b.kind.startswith("habit:"):
+        return a.subject == b.subject and _same_habit(a.kind, b.kind)
     if a.kind.startswith("text:") or b.kind.startswith("text:"):
         # A value in words may be one of several: only a change replaces it.
         if not _changed_value(a.kind, b.kind):
@@ -67,6 +69,14 @@ def _same_fact(a: Claim, b: Claim) -> bool:
     # two things that share a word ("the annual report", "the quarterly report").
     words, others = set(a.subject.split()), set(b.subject.split())
     return words <= others or others <= words
+
+
+def _same_habit(a: str, b: str) -> bool:
+    """The same habit: the same verb and object, or the same object given up ("quit
+    coffee" and "drinks coffee")."""
+    _, verb_a, what_a = a.split(":", 2)
+    _, verb_b, what_b = b.split(":", 2)
+    return what_a == what_b and (verb_a == verb_b or "*" in (verb_a, verb_b))
 
 
 def _changed_value(a: str, b: str) -> bool:
@@ -87,7 +97,8 @@ def _reason(new: Claim, old: Claim) -> str:
     if kind[0] in KIND_WORDS:
         what = KIND_WORDS[kind[0]].format(s=who)
     elif kind[0] == "habit":
-        what = f"whether {who} {kind[1]}s {kind[2]}".strip()
+        verb = kind[1] if kind[1] != "*" else old.kind.split(":")[1]
+        what = f"whether {who} {verb.replace('*', 'keep')}s {kind[2]}".strip()
     elif kind[0] in ("version", "favorite", "count"):
         what = f"{who}'s {kind[0]} of {kind[1]}"
     elif kind[0] == "attribute":
@@ -154,18 +165,19 @@ class Detector:
         self._engine = engine
 
     def conflicts(
-        self, content: str, namespace: str, vector: np.ndarray[Any, Any]
+        self, content: str, namespace: str, vector: np.ndarray[Any, Any], starts: str
     ) -> list[tuple[Conflict, int]]:
-        """(conflict, seq) for each current memory of `namespace` `content` contradicts."""
+        """(conflict, seq) for each current memory of `namespace` `content` (true from
+        `starts`) contradicts."""
         frame = _frame(content)
         if not claims(content) and (frame is None or not frame[1]):
             return []  # it states nothing a memory could contradict
         index = self._engine.index()
         hits = index.search(vector, NEIGHBOURS, Allowed(namespaces=frozenset({namespace})))
         seqs = [hit.key for hit in hits if hit.similarity >= MIN_SIMILARITY]
-        return self._judged(content, seqs)
+        return self._judged(content, starts, seqs)
 
-    def _judged(self, content: str, seqs: Sequence[int]) -> list[tuple[Conflict, int]]:
+    def _judged(self, content: str, starts: str, seqs: Sequence[int]) -> list[tuple[Conflict, int]]:
         if not seqs:
             return []
         with self._engine.db.locked() as conn:
@@ -174,8 +186,10 @@ class Detector:
         for seq in seqs:
             if seq not in current:
                 continue  # deleted meanwhile, ended or replaced: nothing left to contradict
-            memory_id, text = current[seq]
-            reason = contradiction(content, text)
+            memory_id, text, began = current[seq]
+            # Told in the order things became true, whatever the order they were written in.
+            later, earlier = (text, content) if began > starts else (content, text)
+            reason = contradiction(later, earlier)
             if reason is not None:
                 found.append((Conflict(id=memory_id, content=text, reason=reason), seq))
         return found

@@ -63,18 +63,19 @@ class FactService:
         caught_up = self._engine.beside(self._engine.sync.refresh)
         ready = self._memory.embedded(draft)
         caught_up.result()
-        found = self._detector.conflicts(ready.draft.content, ready.draft.namespace, ready.vector)
-        stamp = now()
+        checked, stamp = ready.draft, now()
+        starts = checked.valid_from or checked.occurred_at or stamp
+        found = self._detector.conflicts(checked.content, checked.namespace, ready.vector, starts)
+        done: list[tuple[Conflict, int]] = []
 
         def settle(conn: Connection, seq: int) -> None:
-            self._settle(conn, seq, found, on_conflict, stamp)
+            done.extend(self._settle(conn, seq, found, on_conflict, stamp))
 
         result = self._memory.store_embedded(ready, after=settle if found else None)
-        checked = ready.draft
         return RememberFactResult(
             **result.model_dump(),
             valid_from=checked.valid_from or checked.occurred_at or result.created_at,
-            conflicts=[conflict for conflict, _ in found],
+            conflicts=[conflict for conflict, _ in done],
             on_conflict=on_conflict,
         )
 
@@ -97,18 +98,18 @@ class FactService:
             if vector is None or seq not in rows:
                 continue
             content, namespace = str(rows[seq][2]), str(rows[seq][3])
-            earlier = [
-                (conflict, other)
-                for conflict, other in self._detector.conflicts(content, namespace, vector)
-                if other < seq
-            ]
+            starts = str(row_to_memory(rows[seq])[1].valid_from)
+            detected = self._detector.conflicts(content, namespace, vector, starts)
+            earlier = [(conflict, other) for conflict, other in detected if other < seq]
             if earlier:
                 found.append((seq, earlier))
         if found:
             stamp = now()
             with self._engine.db.write() as conn:
-                for seq, conflicts in found:
-                    self._settle(conn, seq, conflicts, on_conflict, stamp)
+                found = [
+                    (seq, self._settle(conn, seq, conflicts, on_conflict, stamp))
+                    for seq, conflicts in found
+                ]
         id_of = {seq: memory_id for memory_id, seq in seq_of.items()}
         return RememberBatchFactResult(
             **stored.model_dump(),
@@ -164,6 +165,7 @@ class FactService:
                     field="valid_until",
                 )
             validity.close(conn, seq, end, None)
+            validity.resolve_all(conn, seq, now())  # ended: its disputes are moot
         return InvalidateResult(id=memory_id, valid_until=end)
 
     def dismiss_conflict(self, first_id: str, second_id: str) -> DismissResult:
@@ -243,29 +245,38 @@ class FactService:
         found: Sequence[tuple[Conflict, int]],
         on_conflict: str,
         stamp: str,
-    ) -> None:
-        """Flag the memory at `seq` against what it contradicts, or supersede that by it."""
-        if on_conflict == "flag":
-            validity.note_conflicts(conn, seq, [(old, c.reason) for c, old in found], stamp)
-        elif on_conflict == "supersede":
-            start = validity.effective_from(conn, seq)
-            for conflict, old in found:
-                if start >= validity.effective_from(conn, old):
-                    self._close(conn, old, seq, start)
-                else:  # the new memory tells of an earlier time: it replaces nothing
-                    validity.note_conflicts(conn, seq, [(old, conflict.reason)], stamp)
+    ) -> list[tuple[Conflict, int]]:
+        """Flag the memory at `seq` against what it contradicts, or supersede that by it; each
+        conflict with what was done. A pair is flagged in the order its two memories became
+        true, and a memory that became true after the new one is never superseded by it."""
+        start = validity.effective_from(conn, seq)
+        done = []
+        for conflict, old in found:
+            began = validity.effective_from(conn, old)
+            if on_conflict == "keep":
+                outcome = "kept"
+            elif on_conflict == "supersede" and start >= began:
+                self._close(conn, old, seq, start)
+                outcome = "superseded"
+            else:
+                older, newer = (old, seq) if start >= began else (seq, old)
+                validity.note_conflict(conn, older, newer, conflict.reason, stamp)
+                outcome = "flagged"
+            done.append((conflict.model_copy(update={"outcome": outcome}), old))
+        return done
 
     def _close(self, conn: Connection, old: int, new: int, until: str) -> str:
         """End `old` at `until`, replaced by `new`, and settle any conflict between them."""
         start = validity.effective_from(conn, old)
         if until < start:
             raise InvalidInputError(
-                f"the new memory became true ({until}) before the old one did ({start}): "
-                "give a valid_from after the old memory's",
+                f"the new memory became true ({until}) before the old one did ({start}): swap "
+                "them (old_id is the one true first), or give a valid_from after the old one's",
                 field="valid_from",
             )
         validity.close(conn, old, until, new)
         validity.settle(conn, old, new, validity.RESOLVED, now())
+        validity.resolve_all(conn, old, now())  # replaced: its other disputes are moot
         return until
 
     def _check_open(self, conn: Connection, old: int, old_id: str) -> None:
