@@ -165,13 +165,17 @@ class MemoryPages:
         return (await self._visible_ids([str(request.path_params["memory_id"])], session))[0]
 
     async def _visible_ids(self, memory_ids: list[str], session: ViewSession) -> list[Memory]:
-        """The memories (read in one call), if the session may see each (else: not found, as
-        for a missing one)."""
-        memories = await self.view.run(lambda app: [app.memory.get(i) for i in memory_ids])
-        for memory in memories:
-            if not visible(session.grant, memory.namespace):
-                raise NotFoundError(f"no memory with id {memory.id}", memory_id=memory.id)
-        return memories
+        return await visible_memories(self.view, memory_ids, session)
+
+
+async def visible_memories(view: View, memory_ids: list[str], session: ViewSession) -> list[Memory]:
+    """The memories (read in one call), if the session may see each (else: not found, as for
+    a missing one)."""
+    memories = await view.run(lambda app: [app.memory.get(i) for i in memory_ids])
+    for memory in memories:
+        if not visible(session.grant, memory.namespace):
+            raise NotFoundError(f"no memory with id {memory.id}", memory_id=memory.id)
+    return memories
 
 
 def routes(view: View) -> list[BaseRoute]:

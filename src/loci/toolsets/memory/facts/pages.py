@@ -8,9 +8,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from loci.errors import NotFoundError
 from loci.faces.web.sessions import ViewSession
-from loci.faces.web.view import PREFIX, View, one_of, scope_of, visible
+from loci.faces.web.view import PREFIX, View, one_of, scope_of
+from loci.toolsets.memory.pages import visible_memories
 
 
 class ConflictPages:
@@ -47,12 +47,9 @@ class ConflictPages:
     async def _pair(self, request: Request, session: ViewSession) -> tuple[str, str]:
         """The form's two memories, if the session sees both (else: not found)."""
         form = await request.form()
-        ids = one_of(form, "older"), one_of(form, "newer")
-        memories = await self.view.run(lambda app: [app.memory.get(i) for i in ids])
-        for memory in memories:
-            if not visible(session.grant, memory.namespace):
-                raise NotFoundError(f"no memory with id {memory.id}", memory_id=memory.id)
-        return ids
+        older, newer = one_of(form, "older"), one_of(form, "newer")
+        await visible_memories(self.view, [older, newer], session)
+        return older, newer
 
 
 def routes(view: View) -> list[BaseRoute]:
