@@ -190,6 +190,13 @@ async def test_bad_input_is_refused_and_changes_nothing(connect: Connect) -> Non
         assert "before the old one did" in await refused(
             client, "supersede", old_id=first["id"], new_id=second["id"], valid_from="2020-01-01"
         )
+        brief = await call(
+            client, "remember", content="Dana chaired a club.", namespace="dana",
+            valid_from="2020-01-01", valid_until="2021-01-01",
+        )  # fmt: skip
+        assert "cannot end before it starts" in await refused(
+            client, "supersede", old_id=first["id"], new_id=brief["id"], valid_from="2023-01-01"
+        )
         assert await refused(client, "supersede", old_id="../etc/passwd", content="x")
         assert await refused(client, "recall", query="Dana", as_of="not a date")
         history = await call(client, "memory_history", memory_id=first["id"])

@@ -234,6 +234,17 @@ class FactService:
                     field="new_id",
                 )
             if start is not None:
+                ended = validity.spans(conn, [new]).get(new)
+                if (
+                    ended is not None
+                    and ended.valid_until is not None
+                    and ended.valid_until <= start
+                ):
+                    raise InvalidInputError(
+                        f"memory {new_id} ended ({ended.valid_until}) before the valid_from "
+                        f"given ({start}): an interval cannot end before it starts",
+                        field="valid_from",
+                    )
                 validity.start(conn, new, start)
             until = self._close(conn, old, new, start or validity.effective_from(conn, new))
         return SupersedeResult(old_id=old_id, new_id=new_id, valid_until=until, created=False)
