@@ -50,7 +50,10 @@ def default_home() -> Path:
 class Settings(BaseSettings):
     """Every setting loci reads, with its default and bounds."""
 
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="forbid", frozen=True)
+    # An exported but empty variable (`LOCI_DATABASE_URL=` in an env file) means "not set".
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, extra="forbid", frozen=True, env_ignore_empty=True
+    )
 
     home: Path = Field(
         default_factory=default_home,

@@ -101,3 +101,13 @@ def test_a_bad_setting_given_on_the_command_line_is_named_so(monkeypatch):
     monkeypatch.setenv("LOCI_DATABASE_URL", "mysql://db/loci")
     with pytest.raises(ConfigurationError, match=r"\(environment\):\n  LOCI_DATABASE_URL"):
         load_settings()
+
+
+def test_an_exported_but_empty_variable_means_not_set(monkeypatch, tmp_path):
+    monkeypatch.setenv("LOCI_DATABASE_URL", "")
+    monkeypatch.setenv("LOCI_MAX_RECALL_LIMIT", "")
+    settings = load_settings(home=tmp_path)
+    assert settings.database_url is None and settings.max_recall_limit == 100
+    monkeypatch.setenv("LOCI_DATABASE_URL", "sqlite:///nope")
+    with pytest.raises(ConfigurationError, match="postgresql://"):
+        load_settings(home=tmp_path)
