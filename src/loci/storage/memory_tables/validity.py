@@ -15,6 +15,11 @@ from dataclasses import dataclass
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import dialect_of, json_object_function, seq_list
 
+#: When the memory `m` became true: as stored, else when it happened, else when it was stored.
+STARTS = (
+    "coalesce((SELECT v.valid_from FROM memory_validity v WHERE v.seq = m.seq), "
+    "m.occurred_at, m.created_at)"
+)
 #: A conflict the writer has not settled yet, one it dismissed, one settled by a supersede.
 OPEN, DISMISSED, RESOLVED = "open", "dismissed", "resolved"
 
@@ -79,8 +84,7 @@ def current_texts(conn: Connection, seqs: Sequence[int]) -> dict[int, tuple[str,
         return {}
     listed, param = seq_list(conn, seqs)
     rows = conn.execute(
-        "SELECT m.seq, m.id, m.content, coalesce((SELECT v.valid_from FROM memory_validity v "
-        f"WHERE v.seq = m.seq), m.occurred_at, m.created_at) FROM {listed} memories m "
+        f"SELECT m.seq, m.id, m.content, {STARTS} FROM {listed} memories m "
         "ON m.seq = j.value WHERE NOT EXISTS (SELECT 1 FROM memory_validity v "
         "WHERE v.seq = m.seq AND v.valid_until IS NOT NULL)",
         (param,),
@@ -91,8 +95,7 @@ def current_texts(conn: Connection, seqs: Sequence[int]) -> dict[int, tuple[str,
 def effective_from(conn: Connection, seq: int) -> str:
     """When the memory at `seq` became true: as stored, else when it happened or was stored."""
     row = conn.execute(
-        "SELECT coalesce(v.valid_from, m.occurred_at, m.created_at) FROM memories m "
-        "LEFT JOIN memory_validity v ON v.seq = m.seq WHERE m.seq = ?",
+        f"SELECT {STARTS} FROM memories m WHERE m.seq = ?",
         (seq,),
     ).fetchone()
     return str(row[0])
@@ -166,8 +169,7 @@ def any_stored(conn: Connection) -> bool:
 def valid_at_clause() -> str:
     """A condition on `m` that the memory was true at the time bound twice after it."""
     return (
-        "(coalesce((SELECT v.valid_from FROM memory_validity v WHERE v.seq = m.seq), "
-        "m.occurred_at, m.created_at) <= ? AND NOT EXISTS (SELECT 1 FROM memory_validity v "
+        f"({STARTS} <= ? AND NOT EXISTS (SELECT 1 FROM memory_validity v "
         "WHERE v.seq = m.seq AND v.valid_until IS NOT NULL AND v.valid_until <= ?))"
     )
 
