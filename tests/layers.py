@@ -61,7 +61,7 @@ LAYERS: tuple[tuple[int, str, str], ...] = (
 GROUPS = ("engine", "faces", "storage")
 
 FACE_MODULE = re.compile(
-    r"^(tools|prompts|resources|commands|pages|wiring|\w+_commands|\w+_page|\w+_pages)$"
+    r"^(tools|prompts|resources|commands|pages|wiring|\w+_tools|\w+_commands|\w+_page|\w+_pages)$"
 )
 
 

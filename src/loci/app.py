@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from loci.toolsets.context.service import ContextService
     from loci.toolsets.memory.browsing import MemoryBrowser
     from loci.toolsets.memory.catalog import CatalogService
+    from loci.toolsets.memory.conversations.chat_imports import ChatImportService
     from loci.toolsets.memory.conversations.importer import ConversationService
     from loci.toolsets.memory.editing import MemoryEditor
     from loci.toolsets.memory.facts.service import FactService
@@ -126,6 +127,11 @@ class App:
     def conversations(self) -> ConversationService:
         """The memory toolset's conversations service."""
         return self._memory().conversations
+
+    @property
+    def chat_imports(self) -> ChatImportService:
+        """The memory toolset's importer of other apps' chat exports."""
+        return self._memory().chat_imports
 
     @property
     def journeys(self) -> JourneyService:

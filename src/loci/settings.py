@@ -85,6 +85,11 @@ class Settings(BaseSettings):
         le=16 * 1024 * 1024,
         description="Largest memory content, in UTF-8 bytes.",
     )
+    chat_import_max_bytes: int = Field(
+        default=4 * 1024**3,
+        ge=1024,
+        description="Largest file of a chat export `import-chats` reads (uncompressed bytes).",
+    )
     max_metadata_bytes: int = Field(
         default=16 * 1024,
         ge=64,

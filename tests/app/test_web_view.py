@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,6 +60,12 @@ class Store:
 
     def content_of(self, memory_id: str) -> str:
         return self._seeded.memory.get(memory_id).content
+
+    def contents(self, namespace: str) -> list[str]:
+        """What a namespace holds, read from the database file."""
+        with sqlite3.connect(self.settings.home / "loci.db") as conn:
+            rows = conn.execute("SELECT content FROM memories WHERE namespace = ?", (namespace,))
+            return [row[0] for row in rows]
 
     def close(self) -> None:
         self._seeded.close()
@@ -256,12 +263,12 @@ def test_the_map_draws_every_memory_as_a_link(store: Store) -> None:
     assert '<script src="/ui/static/map.js"></script>' in page
 
 
-def _import_done(client: TestClient, location: str) -> str:
-    """The import's page once it says it is done (polled, within a bounded time)."""
+def _import_done(client: TestClient, location: str, done: str = "Import done") -> str:
+    """The import's page once it says it is `done` (polled, within a bounded time)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         page = client.get(location).text
-        if "Import done" in page:
+        if done in page:
             return page
         time.sleep(0.05)  # the job runs in the server's thread; its page is polled
     raise AssertionError("the import did not finish in time")
@@ -325,6 +332,59 @@ def test_limited_tokens_export_and_import_only_their_own(store: Store) -> None:
         headers={"Origin": ORIGIN},
     )
     assert answer.status_code == 403
+
+
+CHATS = Path(__file__).resolve().parent.parent / "fixtures" / "chats"
+
+
+def _upload_chats(client: TestClient, name: str, data: bytes, **fields: str) -> tuple[int, str]:
+    """Post an export to the chat import form; the answer's status and where it leads."""
+    page = client.get("/ui/chats").text
+    answer = client.post(
+        "/ui/chats",
+        data={"form_token": form_token(page), **fields},
+        files={"file": (name, data, "application/octet-stream")},
+        headers={"Origin": ORIGIN},
+    )
+    return answer.status_code, answer.headers.get("location", "")
+
+
+def test_chat_history_is_imported_from_the_view(store: Store) -> None:
+    client = store.client(store.token)
+    assert 'id="chat-import-link"' in client.get("/ui/transfer").text
+    session = next((CHATS / "claude-code").rglob("*c1.jsonl"))
+    status, location = _upload_chats(client, session.name, session.read_bytes())
+    assert status == 303 and location.startswith("/ui/chats/")
+    done = _import_done(client, location, "import done")
+    assert "1 conversation read (1 new, 0 continued, 0 unchanged), 4 messages; stored 4" in done
+    assert "Fix the failing checkout tests" in done and "last line is cut short" in done
+    assert "sub-agent lines (isSidechain): 2" in done
+    assert store.client(store.token).get(location).status_code == 404  # another session's job
+    assert any("Friday 18:00" in text for text in store.contents("claude-code"))
+
+
+def test_a_chat_export_cut_short_is_told_and_nothing_stored(store: Store) -> None:
+    client = store.client(store.token)
+    status, location = _upload_chats(client, "export.zip", b"PK\x03\x04" + b"\x00" * 200)
+    assert status == 303
+    done = _import_done(client, location, "Stopped:")
+    assert "export.zip is not a whole zip file" in done
+    assert store.contents("claude-code") == []
+
+
+def test_limited_tokens_import_chats_only_into_their_own(store: Store) -> None:
+    claude = (CHATS / "claude" / "conversations.json").read_bytes()
+    worker = store.client(store.work_only)
+    page = worker.get("/ui/chats").text
+    assert "a namespace named after the app" not in page and 'value="work"' in page
+    status, _ = _upload_chats(worker, "conversations.json", claude)
+    assert status == 400  # no namespace chosen: one named after the app is not its own
+    status, location = _upload_chats(worker, "conversations.json", claude, namespace="work")
+    assert "stored 6 messages in work" in _import_done(worker, location, "import done")
+    reader = store.client(store.read_only)
+    assert 'id="chat-import"' not in reader.get("/ui/chats").text
+    status, _ = _upload_chats(reader, "conversations.json", claude)
+    assert status == 403
 
 
 def test_without_a_token_on_loopback_the_view_needs_no_login(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 from mcp.shared.exceptions import MCPError
@@ -15,6 +16,7 @@ from tests.e2e.conftest import INITIALIZE, run_loci
 from tests.e2e.http_server import http_client, http_server
 from tests.results import tool_error
 
+CHATS = Path(__file__).resolve().parent.parent / "fixtures" / "chats"
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e, pytest.mark.timeout(300)]
 
 
@@ -241,6 +243,13 @@ async def test_a_namespace_token_reaches_its_namespaces_only_through_every_tool(
             assert offered.completion.values == ["mine"]
             with pytest.raises(MCPError, match="'theirs'"):
                 await client.get_prompt("recall_about", {"topic": "roses", "namespace": "theirs"})
+            # Chat exports: never read by path on the server's machine, never into theirs.
+            claude = (CHATS / "claude" / "conversations.json").read_text()
+            assert await call("import_chats", {"path": str(CHATS / "claude")}) == forbidden
+            into_theirs = {"content": claude, "namespace": "theirs"}
+            assert await call("import_chats", into_theirs) == forbidden
+            chats = await call("import_chats", {"content": claude})
+            assert (chats["namespaces"], chats["stored"]) == (["mine"], 6)
         async with http_client(served) as owner:
             kept = await owner.call_tool("export_memories", {"namespace": "theirs"})
             assert len(kept.structured_content["export"]["memories"]) == 4

@@ -47,6 +47,7 @@ TOOLS = {
     "export_memories": {"namespace", "include_vectors", "offset", "limit"},
     "import_memories": {"data", "namespace_override", "skip_duplicates", "recompute_vectors"},
     "remember_conversation": {"messages", "namespace", "conversation_id"},
+    "import_chats": {"path", "content", "format", "namespace", "all_branches", "dry_run"},
     "journey": {"start_id", "end_id", "steps", "namespace"},
     "wander": {"seed", "seed_id", "steps", "randomness", "random_seed", "namespace"},
     "regions": {"namespace", "min_cluster_size", "num_clusters", "parent"},

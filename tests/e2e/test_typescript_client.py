@@ -92,6 +92,9 @@ def test_every_toolset_answers_the_typescript_client_over_http(
         assert served.stop() == 0
 
 
+CHATS = Path(__file__).resolve().parent.parent / "fixtures" / "chats"
+
+
 def every_toolset(tmp_path: Path) -> list[dict[str, Any]]:
     """A success and an error of every toolset, and the client features."""
     project = tmp_path / "project"
@@ -160,6 +163,8 @@ def every_toolset(tmp_path: Path) -> list[dict[str, Any]]:
             "remember_batch",
             {"memories": [{"content": "Dana works at Acme."}], "on_conflict": "keep"},
         ),
+        call("import_chats", {"path": str(CHATS / "chatgpt"), "dry_run": True}),
+        call("import_chats", {"content": '{"title": "not a chat"}'}),
     ]
 
 
@@ -216,3 +221,8 @@ def check_answers(driven: dict[str, Any]) -> None:
     assert [m["content"] for m in then if "Dana" in m["content"]] == ["Dana lives in Berlin."]
     assert error_of(answers[41])["type"] == "not_found"
     assert error_of(answers[42])["type"] == "not_found"
+    chats = answers[44]["result"]
+    assert not chats.get("isError") and chats["structuredContent"]["listed"][0]["title"] == (
+        "Trip to Lisbon"
+    )  # with its nullable fields (a conversation without a title) checked against the schema
+    assert error_of(answers[45])["type"] == "invalid_input"

@@ -178,6 +178,11 @@ class NamespaceScope:
             await self._namespace_argument(reach, tool, arguments)
         if tool == "import_memories":
             arguments["namespace_override"] = chosen(reach, arguments.get("namespace_override"))
+        if tool == "import_chats" and (
+            arguments.get("namespace") is not None or reach.grant.namespaces is not None
+        ):
+            # Without a namespace each app's conversations go to one named after it.
+            arguments["namespace"] = chosen(reach, arguments.get("namespace"))
         memories = arguments.get("memories")
         if tool == "remember_batch" and isinstance(memories, list):
             for item in memories:

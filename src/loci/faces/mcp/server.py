@@ -64,6 +64,7 @@ dates or metadata. Use `nearby` to explore around a memory, `forget` to delete w
 outdated (try `dry_run` first for filters), and `stats` / `namespaces` to see what is stored.
 To keep a whole chat history searchable, store it with `remember_conversation` (one memory per
 message, with speaker, session and time); recall then also brings the turns around a match.
+`import_chats` brings in a ChatGPT or Claude.ai export or Claude Code, Codex or Gemini CLI logs.
 Name the period or the person in the query when you know it ("what did Ana say about the trip
 in May 2023?"): recall favours memories from that period and that speaker's turns.
 

@@ -11,6 +11,7 @@ TOOLSET = Toolset(
         "loci.toolsets.memory.prompts",
         "loci.toolsets.memory.tools",
         "loci.toolsets.memory.conversations.tools",
+        "loci.toolsets.memory.conversations.chat_import_tools",
         "loci.toolsets.memory.spatial.tools",
         "loci.toolsets.memory.lifecycle.tools",
         "loci.toolsets.memory.facts.tools",
@@ -19,6 +20,7 @@ TOOLSET = Toolset(
         "loci.toolsets.memory.commands",
         "loci.toolsets.memory.spatial.commands",
         "loci.toolsets.memory.conversations.commands",
+        "loci.toolsets.memory.conversations.chat_import_commands",
         "loci.toolsets.memory.lifecycle.commands",
         "loci.toolsets.memory.facts.commands",
     ),
@@ -27,6 +29,7 @@ TOOLSET = Toolset(
         "loci.toolsets.memory.pages",
         "loci.toolsets.memory.spatial.map_page",
         "loci.toolsets.memory.transfer_pages",
+        "loci.toolsets.memory.conversations.chat_import_pages",
         "loci.toolsets.memory.facts.pages",
     ),
 )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from loci.toolsets.memory.browsing import MemoryBrowser
 from loci.toolsets.memory.catalog import CatalogService
+from loci.toolsets.memory.conversations.chat_imports import ChatImportService
 from loci.toolsets.memory.conversations.importer import ConversationService
 from loci.toolsets.memory.editing import MemoryEditor
 from loci.toolsets.memory.facts.service import FactService
@@ -31,6 +32,7 @@ class MemoryParts:
     catalog: CatalogService
     transfer: TransferService
     conversations: ConversationService
+    chat_imports: ChatImportService
     journeys: JourneyService
     regions: RegionsService
     wanderer: WanderService

@@ -6,6 +6,7 @@ from loci import toolsets as registry
 from loci.app import Core
 from loci.toolsets.memory.browsing import MemoryBrowser
 from loci.toolsets.memory.catalog import CatalogService
+from loci.toolsets.memory.conversations.chat_imports import ChatImportService
 from loci.toolsets.memory.conversations.importer import ConversationService
 from loci.toolsets.memory.editing import MemoryEditor
 from loci.toolsets.memory.facts.contradictions import Detector
@@ -25,7 +26,8 @@ from loci.toolsets.memory.transfer import TransferService
 
 def build(core: Core) -> MemoryParts:
     """The services, over `core`'s engine."""
-    engine, db, home = core.engine, core.db, core.settings.home
+    engine, db, settings = core.engine, core.db, core.settings
+    home = settings.home
     memory, regions = MemoryService(engine), RegionsService(engine)
     return MemoryParts(
         memory=memory,
@@ -34,6 +36,9 @@ def build(core: Core) -> MemoryParts:
         catalog=CatalogService(engine, lambda: registry.orphaned_files(db, home)),
         transfer=TransferService(engine),
         conversations=ConversationService(memory, db),
+        chat_imports=ChatImportService(
+            memory, db, settings.chat_import_max_bytes, settings.max_content_bytes
+        ),
         journeys=JourneyService(engine),
         regions=regions,
         wanderer=WanderService(engine, regions, core.settings.max_content_bytes),

@@ -1,4 +1,4 @@
 """Conversation histories stored as memories, one message per memory."""
 
 #: What other parts of loci may import from here (the rest is this package's own).
-__all__ = ["importer", "messages", "models"]
+__all__ = ["chat_imports", "exports", "importer", "messages", "models"]

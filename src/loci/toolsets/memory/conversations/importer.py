@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from loci import fields
@@ -106,11 +106,18 @@ def memory_text(message: ChatMessage) -> str:
     return f"{message.speaker}: {message.text}"
 
 
-def draft(message: ChatMessage, namespace: str, conversation: str) -> MemoryDraft:
+def draft(
+    message: ChatMessage,
+    namespace: str,
+    conversation: str,
+    extra: Mapping[str, str | int] | None = None,
+) -> MemoryDraft:
     """The memory of one message: `Speaker: text`, the next item of its session's sequence
     (named `conversation/session`, or after the conversation without a session), with the
-    message's time; the rest as metadata, for filters and to recognise it again."""
+    message's time; the rest as metadata (with `extra`), for filters and to recognise it
+    again."""
     metadata: dict[str, str | int] = {
+        **(extra or {}),
         "conversation": conversation,
         "speaker": message.speaker,
         "timestamp": message.timestamp,

@@ -1,0 +1,143 @@
+"""The view's page for importing other apps' chat history: a form for the export (uploaded),
+then a page that shows the import's progress and, once done, what it stored. The import runs
+as a job, a batch of messages per call, so MCP calls go on in between."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from loci.errors import InvalidInputError, LociError, NotFoundError
+from loci.faces.web.sessions import ViewSession
+from loci.faces.web.view import PREFIX, View, namespaces_of, one_of
+from loci.toolsets.memory.conversations.exports.records import APPS
+from loci.toolsets.memory.conversations.models import ChatImportReport
+
+if TYPE_CHECKING:
+    from loci.toolsets.memory.conversations.chat_imports import ChatImportOptions, ImportProgress
+
+#: Import jobs kept for their pages (the oldest finished ones go first).
+KEPT_JOBS = 20
+
+
+@dataclass
+class ChatImportJob:
+    """A chat import under way (or done)."""
+
+    owner: str  # the form token of the session that started it: only that session sees it
+    name: str
+    step: ImportProgress | None = None
+    finished: bool = False
+    problem: str | None = None
+    report: ChatImportReport | None = None
+
+
+class ChatImportPages:
+    """The chat import form and its jobs' pages."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self._jobs: dict[str, ChatImportJob] = {}
+        self._lock = threading.Lock()
+
+    async def form(self, request: Request, session: ViewSession) -> Response:
+        """The form."""
+        return self.view.page(
+            request,
+            "chat_import.html",
+            session,
+            formats=APPS.values(),
+            namespaces=await self.view.namespaces(session),
+            limited=namespaces_of(session.grant) is not None,
+        )
+
+    async def start(self, request: Request, session: ViewSession) -> Response:
+        """Read the uploaded export and start importing it; show its progress page."""
+        from loci.toolsets.memory.conversations.chat_imports import ChatImportOptions
+
+        form = await request.form()
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile) or not upload.filename:
+            raise InvalidInputError("choose an export file to import", field="file")
+        chosen = one_of(form, "format")
+        if chosen and chosen not in APPS:
+            raise InvalidInputError(f"format must be one of {', '.join(APPS)}", field="format")
+        options = ChatImportOptions(
+            format=chosen or None,
+            namespace=self._target(one_of(form, "namespace") or None, session),
+            all_branches=one_of(form, "all_branches") == "on",
+            dry_run=one_of(form, "dry_run") == "on",
+        )
+        data = await upload.read()
+        job_id = secrets.token_urlsafe(12)
+        job = ChatImportJob(owner=session.form_token, name=upload.filename)
+        with self._lock:
+            self._jobs[job_id] = job
+            self._forget_old_jobs()
+        worker = threading.Thread(
+            target=self._run, args=(job, data, options), name="loci-chat-import", daemon=True
+        )
+        worker.start()
+        return self.view.redirect(f"{PREFIX}/chats/{job_id}")
+
+    async def progress(self, request: Request, session: ViewSession) -> Response:
+        """How far an import has come (the page reloads itself until it is done)."""
+        with self._lock:
+            job = self._jobs.get(str(request.path_params["job_id"]))
+        if job is None or job.owner != session.form_token:
+            raise NotFoundError("no such import (the server may have restarted)")
+        return self.view.page(request, "chat_import_job.html", session, job=job)
+
+    def _target(self, namespace: str | None, session: ViewSession) -> str | None:
+        """Where the conversations go: the namespace chosen (one of a limited token's own);
+        none: a namespace per app."""
+        owned = namespaces_of(session.grant)
+        if owned is not None and (namespace is None or namespace not in owned):
+            raise InvalidInputError(
+                "choose one of your namespaces to import into", field="namespace"
+            )
+        return namespace
+
+    def _run(self, job: ChatImportJob, data: bytes, options: ChatImportOptions) -> None:
+        from loci.toolsets.memory.conversations.exports.files import uploaded_files
+
+        provider = self.view.provider
+
+        def locked(work: Callable[[], list[str]]) -> list[str]:
+            return provider.call(lambda _app: work())
+
+        def progress(step: ImportProgress) -> None:
+            job.step = step
+
+        try:
+            service = provider.app().chat_imports
+            limit = provider.settings.chat_import_max_bytes
+            with uploaded_files(job.name, data, limit) as files:
+                job.report = service.import_files(files, options, progress, locked, job.name)
+        except LociError as exc:
+            job.problem = exc.message
+        finally:
+            job.finished = True
+
+    def _forget_old_jobs(self) -> None:
+        finished = [key for key, job in self._jobs.items() if job.finished]
+        for key in finished[: max(0, len(self._jobs) - KEPT_JOBS)]:
+            del self._jobs[key]
+
+
+def routes(view: View) -> list[BaseRoute]:
+    """The chat import pages."""
+    pages = ChatImportPages(view)
+    return [
+        Route(f"{PREFIX}/chats", view.guarded(pages.form), methods=["GET"]),
+        Route(f"{PREFIX}/chats", view.guarded(pages.start, True), methods=["POST"]),
+        Route(f"{PREFIX}/chats/{{job_id}}", view.guarded(pages.progress), methods=["GET"]),
+    ]
