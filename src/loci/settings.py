@@ -85,11 +85,6 @@ class Settings(BaseSettings):
         le=16 * 1024 * 1024,
         description="Largest memory content, in UTF-8 bytes.",
     )
-    chat_import_max_bytes: int = Field(
-        default=4 * 1024**3,
-        ge=1024,
-        description="Largest file of a chat export `import-chats` reads (uncompressed bytes).",
-    )
     max_metadata_bytes: int = Field(
         default=16 * 1024,
         ge=64,
@@ -126,7 +121,7 @@ class Settings(BaseSettings):
     import_max_bytes: int = Field(
         default=4 * 1024 * 1024 * 1024,
         ge=1024,
-        description="Largest file `loci import` reads, in bytes.",
+        description="Largest file `loci import` or `import-chats` reads (in a zip: unpacked).",
     )
     checkpoint_token_budget: int = Field(
         default=50_000,

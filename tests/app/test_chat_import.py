@@ -160,7 +160,7 @@ def test_one_namespace_and_other_branches_when_asked(app: App) -> None:
 def small_app(tmp_path: Path, embedder: OnnxMiniLM) -> Iterator[App]:
     """An App whose memories and export files are small."""
     settings = load_settings(
-        home=tmp_path / "home", max_content_bytes=400, chat_import_max_bytes=4000
+        home=tmp_path / "home", max_content_bytes=400, import_max_bytes=4000
     )
     built = build_app(settings, embedder)
     yield built
@@ -180,7 +180,7 @@ def test_a_message_longer_than_a_memory_is_stored_in_parts(small_app: App, tmp_p
 
 
 def test_a_file_too_large_for_the_settings_is_named_and_nothing_stored(small_app: App) -> None:
-    with pytest.raises(InvalidInputError, match="chat_import_max_bytes") as raised:
+    with pytest.raises(InvalidInputError, match="import_max_bytes") as raised:
         small_app.chat_imports.import_path(CHATS / "chatgpt", ChatImportOptions())
     assert "conversations.json" in raised.value.message
     assert count(small_app) == 0

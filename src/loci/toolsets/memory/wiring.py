@@ -37,7 +37,7 @@ def build(core: Core) -> MemoryParts:
         transfer=TransferService(engine),
         conversations=ConversationService(memory, db),
         chat_imports=ChatImportService(
-            memory, db, settings.chat_import_max_bytes, settings.max_content_bytes
+            memory, db, settings.import_max_bytes, settings.max_content_bytes
         ),
         journeys=JourneyService(engine),
         regions=regions,

@@ -119,7 +119,7 @@ class ChatImportPages:
 
         try:
             service = provider.app().chat_imports
-            limit = provider.settings.chat_import_max_bytes
+            limit = provider.settings.import_max_bytes
             with uploaded_files(job.name, data, limit) as files:
                 job.report = service.import_files(files, options, progress, locked, job.name)
         except LociError as exc:

@@ -17,7 +17,7 @@ from loci.wording import size_text
 
 SUFFIXES = (".json", ".jsonl")
 ZIP_MAGIC = b"PK\x03\x04"
-SETTING = "chat_import_max_bytes (LOCI_CHAT_IMPORT_MAX_BYTES)"
+SETTING = "import_max_bytes (LOCI_IMPORT_MAX_BYTES)"
 
 
 class CountingReader(io.RawIOBase):
