@@ -116,3 +116,23 @@ def test_an_introduction_leaves_out_windows_that_start_mid_sentence() -> None:
     first = "Miss Bennet was therefore established as a sweet girl."
     rows = [(1, "Miss Bennet", 3, 10, f"{first}\nmany pretty women in the room, the eldest Miss")]
     assert _introduction(rows) == first
+
+
+def test_her_ladyship_is_suggested_for_the_storys_one_lady_by_far_and_accepted(
+    app: App,
+) -> None:
+    story = [
+        "Lady Catherine received them at Rosings. Lady Catherine spoke, and Anne listened.",
+        "Anne said nothing, for her Ladyship disliked being interrupted by anyone.",
+        "Your Ladyship is very kind, said Anne to Lady Catherine, and Lady Catherine nodded.",
+        "Lady Lucas came to call on Lady Catherine once.",
+    ]
+    for number, text in enumerate(story * 3):
+        app.story.continue_story("rosings", "", f"{text} ({number})")
+    found = suggest(app.story, "rosings").suggestions
+    honorific = next(s for s in found if s.other == "Ladyship")
+    assert (honorific.action, honorific.name, honorific.mentions) == ("alias", "Lady Catherine", 6)
+    assert "ladyship" in honorific.evidence.lower()
+    before = character(app.story, "rosings", "Lady Catherine").mentions
+    after = correct(app.story, "rosings", "alias", "Lady Catherine", "Ladyship")
+    assert after.mentions == before + 6

@@ -4,7 +4,7 @@ cues of each name's mentions are given as counts, as the story tables keep them)
 from __future__ import annotations
 
 from loci.toolsets.story import cast, corrections
-from loci.toolsets.story.kinds import Votes
+from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.reading import WordCase
 
 
@@ -208,3 +208,132 @@ def test_a_titled_name_goes_to_its_fuller_form_named_far_more_but_never_to_a_mai
             "James Laurence": person(4, "m"),
         }
         assert {"Mr. Laurence"} in gathered(family)
+
+
+def test_a_lady_by_her_family_name_is_a_wife_never_the_daughter_of_that_name() -> None:
+    groups = gathered(
+        {
+            "Charlotte": person(100, "f"),
+            "Charlotte Lucas": person(8, "f"),
+            "Sir William Lucas": person(11, "m"),
+            "Maria Lucas": person(2, "f"),
+            "Lady Lucas": person(18),
+            "Lady Catherine": person(100, "f"),
+            "Lady Catherine de Bourgh": person(14, "f"),
+        },
+        met={("Lady Lucas", "Maria Lucas"): cast.Together(sentence=3)},  # mother and daughter
+    )
+    assert {"Lady Lucas"} in groups  # Sir William's wife, not Charlotte
+    assert {"Lady Catherine", "Lady Catherine de Bourgh"} in groups  # a lady by her own name
+
+
+def test_a_name_sharing_only_a_pet_form_with_anothers_given_name_is_someone_else() -> None:
+    groups = gathered(
+        {
+            "Elizabeth": person(600, "f"),
+            "Elizabeth Bennet": person(10, "f"),
+            "Eliza Bennet": person(3, "f"),
+            "Eliza": person(30, "f"),
+            "Lizzy": person(90, "f"),
+            "Louisa": person(7, "f"),
+        }
+    )
+    assert {"Louisa"} in groups  # Eliza is short for Louisa too, but this one is Elizabeth
+    assert {"Elizabeth", "Elizabeth Bennet", "Eliza Bennet", "Eliza", "Lizzy"} in groups
+
+
+def test_a_lady_by_her_family_name_is_not_suggested_for_a_daughter_of_that_name() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.suggestions import same_person_suggestions
+
+    def entity(number: int, aliases: list[str], mentions: int) -> Entity:
+        return Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
+
+    characters = [
+        entity(1, ["Charlotte", "Charlotte Lucas"], 100),
+        entity(2, ["Sir William", "Sir William Lucas"], 47),
+        entity(3, ["Lady Lucas"], 18),
+        entity(4, ["Mrs. Long"], 14),
+        entity(5, ["Mr. Darcy"], 300),
+    ]
+    met = {(1, 4): 10, (3, 4): 6, (1, 5): 2, (2, 5): 20}
+    company = Company()
+    for (a, b), count in met.items():
+        company.paragraph.setdefault(a, Counter())[b] += count
+        company.paragraph.setdefault(b, Counter())[a] += count
+    suggested = same_person_suggestions(characters, company)
+    assert not [s for s in suggested if s.other == "Lady Lucas"], suggested
+
+
+def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.suggestions import wife_suggestions
+
+    def entity(number: int, aliases: list[str], mentions: int, first: int) -> Entity:
+        seen = [Seen(first, ""), Seen(1000, "")]
+        return Entity(number, aliases[0], "character", mentions, *seen[:1], seen[1:], aliases)
+
+    characters = [
+        entity(1, ["Elizabeth", "Elizabeth Bennet"], 750, 1),
+        entity(2, ["Charlotte", "Charlotte Lucas"], 90, 40),
+        entity(3, ["Mr. Collins", "William Collins"], 150, 150),
+        entity(4, ["Mrs. Collins"], 29, 400),  # after the wedding
+        entity(5, ["Sir William", "Sir William Lucas"], 47, 5),
+        entity(6, ["Lady Lucas"], 18, 5),  # there from the start: a wife in her own right
+        entity(7, ["Laurie", "Theodore Laurence"], 600, 10),
+        entity(8, ["Mr. Laurence", "James Laurence"], 80, 20),
+        entity(9, ["Mrs. Laurence"], 6, 900),  # whose wife? two men bear the name
+        entity(10, ["Amy", "Amy March"], 650, 2),
+    ]
+    # Elizabeth refused Mr. Collins and is named with him more often than Charlotte, who
+    # married him, but for her share of the story far less often.
+    met = {(1, 3): 39, (2, 3): 19, (1, 5): 9, (7, 10): 77, (8, 10): 10}
+    company = Company()
+    for (a, b), count in met.items():
+        company.sentence.setdefault(a, Counter())[b] += count
+        company.sentence.setdefault(b, Counter())[a] += count
+    suggested = [(s.name, s.other) for s in wife_suggestions(characters, company)]
+    assert suggested == [("Charlotte", "Mrs. Collins")]
+
+
+def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it_is_said_beside() -> (
+    None
+):
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.kinship import parent_word_sex
+    from loci.toolsets.story.suggestions import parent_suggestions
+
+    def entity(number: int, aliases: list[str], mentions: int, kind: Kind = "character") -> Entity:
+        return Entity(number, aliases[0], kind, mentions, Seen(0, ""), [], aliases, [number])
+
+    marmee = entity(1, ["Marmee"], 48, "unknown")
+    characters = [
+        entity(2, ["Meg", "Meg March"], 700),
+        entity(3, ["Jo", "Jo March"], 1300),
+        entity(4, ["Mrs. March"], 150),
+        entity(5, ["Aunt March"], 80),  # an aunt is no mother
+        entity(6, ["Laurie", "Theodore Laurence"], 600),
+        entity(7, ["Mrs. Laurence"], 6),
+    ]
+    company = Company()
+    for other, count in ((2, 16), (3, 13), (6, 7), (5, 2)):
+        company.paragraph.setdefault(1, Counter())[other] += count
+        company.paragraph.setdefault(other, Counter())[1] += count
+    found = parent_suggestions([marmee, *characters], characters, company)
+    assert [(s.name, s.other) for s in found] == [("Mrs. March", "Marmee")]
+    assert [parent_word_sex(w) for w in ("Mamma", "Papa", "Daddy", "Martha", "Pip")] == [
+        "f",
+        "m",
+        "m",
+        None,
+        None,
+    ]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from loci.toolsets.story import kinds, names
 from loci.toolsets.story.kinds import Kind, Votes
-from loci.toolsets.story.people import RANKS, Person, names_conflict, shares_a_name
+from loci.toolsets.story.people import RANKS, Person, names_conflict, shares_a_name, wed_by_titles
 from loci.toolsets.story.reading import WordCase
 
 #: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
@@ -142,6 +142,9 @@ def gather(
         w for p in people.values() for w in p.bare if names.related(w)
     }
     _give_name_sexes(people.values(), given_words)
+    # A word the story writes only as a surname is no given name, whatever the nickname
+    # list knows of it: "Lady Lucas" names no Lucas daughter.
+    given_words -= wed_by_titles(people.values())
     evidence = Evidence.read(together, given_words, {i: p.words for i, p in people.items()})
     _join_restated(people, evidence)
     for _ in range(PASSES):

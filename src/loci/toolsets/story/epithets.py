@@ -1,5 +1,6 @@
-"""Epithets: "the" and a title ("the Captain", "the Count"), and the suggestion that one is
-the alias of the character who carries the title."""
+"""Epithets: "the" and a title ("the Captain", "the Count"), or an honorific said in place of
+a name ("her Ladyship", "his Lordship"), and the suggestion that one is the alias of the
+character who carries the title."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ EPITHET_DOMINANCE = 4
 #: The least share of an epithet's paragraphs that name its character too.
 EPITHET_COMPANY = 0.1
 EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+)\b(?![ \t]+[A-Z])")
+#: An honorific said in place of a name, after a possessive: "her Ladyship", "your Lordship".
+HONORIFIC = re.compile(r"\b(?:[Hh]er|[Hh]is|[Yy]our)\s+(Ladyship|Lordship)\b")
 #: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.
 NOT_EPITHETS = frozenset({"mr", "mrs", "miss", "ms", "mister", "master", "lord", "lady"})
 #: A title's short and long forms are one title ("Dr. Seward" is a doctor).
@@ -36,6 +39,9 @@ TITLE_FORMS = {
     "gov": "governor",
     "mme": "madame",
     "mlle": "mademoiselle",
+    # The honorific of a title is that title: her Ladyship is a lady, his Lordship a lord.
+    "ladyship": "lady",
+    "lordship": "lord",
 }
 
 
@@ -51,25 +57,33 @@ class Epithet:
 
 
 def epithets(text: str) -> list[Epithet]:
-    """The epithets of `text`: "the" and a title ("the Captain", "the Count"), written at
-    least EPITHET_LEAST times."""
-    counts: dict[str, int] = {}
-    first: dict[str, int] = {}
-    paragraphs: dict[str, list[str]] = {}
+    """The epithets of `text`: "the" and a title ("the Captain", "the Count"), and an
+    honorific said in place of a name ("her Ladyship", "your Ladyship": the alias is
+    "Ladyship", which finds both), each written at least EPITHET_LEAST times."""
+    matches: dict[str, list[re.Match[str]]] = {}
     for match in EPITHET.finditer(text):
         title = match.group(1)
-        if not names.is_title(title) or title.lower() in NOT_EPITHETS:
-            continue
-        counts[title] = counts.get(title, 0) + 1
-        first.setdefault(title, match.start())
-        start = text.rfind("\n\n", 0, match.start()) + 1
-        end = text.find("\n\n", match.end())
-        paragraphs.setdefault(title, []).append(text[start : end if end >= 0 else len(text)])
+        if names.is_title(title) and title.lower() not in NOT_EPITHETS:
+            matches.setdefault(f"the {title}", []).append(match)
+    for match in HONORIFIC.finditer(text):
+        matches.setdefault(match.group(1), []).append(match)
     return [
-        Epithet(f"the {title}", count, _sentence(text, first[title]), tuple(paragraphs[title]))
-        for title, count in counts.items()
-        if count >= EPITHET_LEAST
+        Epithet(
+            written,
+            len(found),
+            _sentence(text, found[0].start()),
+            tuple(_paragraph(text, m.start(), m.end()) for m in found),
+        )
+        for written, found in matches.items()
+        if len(found) >= EPITHET_LEAST
     ]
+
+
+def _paragraph(text: str, start: int, end: int) -> str:
+    """The paragraph holding text[start:end]."""
+    left = text.rfind("\n\n", 0, start) + 1
+    right = text.find("\n\n", end)
+    return text[left : right if right >= 0 else len(text)]
 
 
 def epithet_suggestions(
@@ -103,8 +117,12 @@ def epithet_suggestions(
                 other=epithet.written,
                 mentions=epithet.count,
                 reason=f"{epithet.written!r} is written {epithet.count} times, and "
-                f"{carrier.name!r} is the story's {'only ' if len(carriers) == 1 else ''}"
-                f"{title} by name",
+                f"{carrier.name!r} is the story's "
+                + (
+                    f"only {title} by name"
+                    if len(carriers) == 1
+                    else f"{title} named far more often than any other"
+                ),
                 evidence=_sentence_with(beside, epithet.written, carrier) or epithet.sentence,
             )
         )

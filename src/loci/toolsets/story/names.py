@@ -15,6 +15,7 @@ name's first letters ("Laurie" for Laurence).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
@@ -182,6 +183,21 @@ def same_given(a: str, b: str, initials: bool = True) -> bool:
     if len(a) == 1 or len(b) == 1:
         return initials and a[0] == b[0]
     return _nickname(a, b) or short_form(a, b) or short_form(b, a)
+
+
+def anothers_pet_form(word: str, pet: str, carried: Iterable[str]) -> bool:
+    """Whether `pet`, a shorter name the nickname list relates to `word`, is here the pet form
+    of another name: one the person carries too (`carried`) and `word` is not. "Eliza" is
+    short for Louisa and for Elizabeth; an Elizabeth's Eliza makes no Louisa of her."""
+    if len(pet) >= len(word) or not _nickname(word, pet):
+        return False
+    return any(
+        len(full) > len(pet)
+        and full != word
+        and same_given(pet, full, initials=False)
+        and not same_given(word, full, initials=False)
+        for full in carried
+    )
 
 
 def short_form(short: str, full: str) -> bool:

@@ -17,6 +17,9 @@ from loci.toolsets.story.kinds import Votes
 #: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins.
 RANKS = frozenset({"sir", "lady", "lord", "dame"})
 PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
+#: Titles that, before a family name alone, name a wife: "Lady Lucas" is Sir William's, while
+#: "Lady Catherine", by her own given name, is a peer's daughter, married or not.
+WIFE_TITLES = frozenset({"lady"})
 
 
 @dataclass
@@ -96,6 +99,22 @@ class Person:
         self.character |= other.character
 
 
+def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
+    """Mark as married each woman named by a wife's title and a family name alone ("Lady
+    Lucas": she bears her husband's name, so no daughter of the family is she); returns the
+    family names: the words the story writes as the surname of a full name and never as a
+    given name ("Lucas"), whatever the nickname list says of them."""
+    listed = list(people)
+    families = frozenset(w for p in listed for w in p.surnames) - {
+        w for p in listed for w in p.given
+    }
+    for person in listed:
+        by_family_name = bool(person.bare) and person.bare <= families
+        if person.titles & WIFE_TITLES and not person.given and by_family_name:
+            person.married.add(True)
+    return families
+
+
 def _census_sex(given: set[str]) -> str | None:
     found = {names.census_sex(word) for word in given} - {None}
     return found.pop() if len(found) == 1 else None
@@ -153,7 +172,13 @@ def shares_a_name(guest: Person, host: Person) -> bool:
 
 
 def _given_in(word: str, given: Iterable[str], familiar: bool = True) -> bool:
+    carried = set(given)
     return any(
-        word == other or (familiar and names.same_given(word, other, initials=False))
-        for other in given
+        word == other
+        or (
+            familiar
+            and names.same_given(word, other, initials=False)
+            and not names.anothers_pet_form(word, other, carried)
+        )
+        for other in carried
     )

@@ -13,7 +13,12 @@ ranked by the mentions they would set right. The kinds:
   paragraphs, each meeting weighed by how much more often than chance it happens;
 - a woman's full name and another of the same given name and another family name, in the
   same company: her maiden and married names ("Sallie Gardiner", "Sallie Moffat");
+- a married name the story gives at a wedding it tells ("Mrs. Brooke", first written long
+  after John Brooke and Meg), given to the woman named beside the husband far more often, for
+  her share of the story, than any other;
 - a name the cast holds for no one, in the company of one character alone;
+- a child's word for a parent ("Marmee", "Papa"), for the one mother (father) of the family
+  whose children it is said beside (`loci.toolsets.story.kinship`);
 - a name that is no person's: a month, a day or a document ("Journal") that does not speak
   or act as a person does.
 """
@@ -28,8 +33,9 @@ from loci.toolsets.story import kinds, names, store
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions, epithets, named
+from loci.toolsets.story.kinship import bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
-from loci.toolsets.story.people import Person, names_conflict, shares_a_name
+from loci.toolsets.story.people import Person, names_conflict, shares_a_name, wed_by_titles
 
 if TYPE_CHECKING:
     from loci.toolsets.story.service import StoryService
@@ -54,8 +60,10 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     suggested = [
         *epithet_suggestions(epithets(text), characters),
         *same_person_suggestions(characters, company),
+        *wife_suggestions(characters, company),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
+        *parent_suggestions(entities, characters, company),
     ]
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
     ranked = [s.model_copy(update={"number": n}) for n, s in enumerate(suggested[:limit], 1)]
@@ -89,10 +97,8 @@ def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:
 def same_person_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
     """Merges of a character into the one it most likely is: a name several people carry,
     given to the one who keeps its company; a maiden name, to the same woman's married one.
-    (A married name alone, "Mrs. Brooke", is left to the writer: the company it keeps and the
-    marriages the text tells of were measured too often wrong: wives in their own right,
-    proposals refused.)"""
-    people = {e.id: person_of(e, company.votes.get(e.id)) for e in characters}
+    (A married name alone, "Mrs. Brooke", is `wife_suggestions`'.)"""
+    people = _people(characters, company)
     suggested: list[CastSuggestion] = []
     for guest in sorted(characters, key=lambda e: e.mentions):
         hosts = [h for h in characters if _outranks(people[h.id], people[guest.id])]
@@ -107,6 +113,38 @@ def same_person_suggestions(characters: Sequence[Entity], company: Company) -> l
                     mentions=guest.mentions,
                     reason=reason,
                     evidence=said or evidence(guest, host),
+                )
+            )
+    return suggested
+
+
+def _people(characters: Sequence[Entity], company: Company) -> dict[int, Person]:
+    """Each character's names as one person, a lady by a family name alone a wife."""
+    people = {e.id: person_of(e, company.votes.get(e.id)) for e in characters}
+    wed_by_titles(people.values())  # "Lady Lucas" is no daughter of the Lucases
+    return people
+
+
+def wife_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
+    """A married name alone ("Mrs. Brooke") merged into the woman the story gave it to at a
+    wedding it tells (`loci.toolsets.story.kinship.bride`)."""
+    people = _people(characters, company)
+    suggested = []
+    for guest in characters:
+        found = bride(guest, characters, people, company)
+        if found is not None:
+            wife, husband = found
+            together = company.met_in_sentences(wife.id, husband.id)
+            suggested.append(
+                CastSuggestion(
+                    action="merge",
+                    name=wife.name,
+                    other=guest.name,
+                    mentions=guest.mentions,
+                    reason=f"{guest.name!r} is the wife of {husband.name!r} by name, and "
+                    f"{wife.name!r} is the woman named with him in {together} sentences, "
+                    "far more often for her share of the story than any other",
+                    evidence=evidence(guest, wife) or evidence(wife, husband),
                 )
             )
     return suggested
@@ -295,6 +333,35 @@ def unplaced_suggestions(
                     reason=f"{guest.name!r} is no one's name yet, and it keeps the company of "
                     f"{ranked[0].name!r} alone (likeness {top:.2f})",
                     evidence=evidence(guest, ranked[0]),
+                )
+            )
+    return suggested
+
+
+def parent_suggestions(
+    entities: Sequence[Entity], characters: Sequence[Entity], company: Company
+) -> list[CastSuggestion]:
+    """A child's word for a parent said as a name ("Marmee"), merged into the one mother
+    (father) of the family it is said beside ("Mrs. March", beside Meg, Jo and Beth March)."""
+    people = _people(characters, company)
+    suggested = []
+    for guest in entities:
+        if guest.kind == "place" or guest.mentions < UNPLACED_LEAST:
+            continue
+        found = parent_named(guest, characters, people, company)
+        if found is not None:
+            parent = found.parent.name
+            suggested.append(
+                CastSuggestion(
+                    action="merge",
+                    name=parent,
+                    other=guest.name,
+                    mentions=guest.mentions,
+                    reason=f"{guest.name!r} is a child's word for a parent, said beside the "
+                    f"{found.family.title()} family ({found.beside} times in its paragraphs), "
+                    f"and {parent!r} is that family's one "
+                    f"{'mother' if people[found.parent.id].sex == 'f' else 'father'} by name",
+                    evidence=evidence(guest),
                 )
             )
     return suggested

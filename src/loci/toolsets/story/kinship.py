@@ -1,0 +1,166 @@
+"""Family relations a careful reader finds in a story: the bride a married name was given to
+at a wedding the story tells, and the parent a child's word for one ("Marmee") names.
+
+A married name alone ("Mrs. Brooke") goes to the woman the story names beside the husband far
+more than any other, for how often it names her: the husband is the one man of the family name
+(John Brooke; none is guessed when two men bear it), and the bride is no woman of his family,
+bears no married title already, and is not met with the married name in sentences as another
+woman would be. Proposals refused weigh little beside a courtship and a marriage: Elizabeth is
+named with Mr. Collins often, for her share of the story far less than Charlotte. Only a name
+the story gives at a marriage it tells counts: one first written well after the husband's and
+the bride's names ("Lady Lucas", beside Sir William from the start, is a wife in her own right).
+
+A child's word for a parent said as a name ("Marmee", "Mamma", "Papa") names the mother
+(father) of the family whose children it is said beside.
+
+Nursery words for a mother and a father are built alike in any spelling: "ma" or "mo" and an
+m ("Mamma", "Mummy", "Marmee"), "pa" and a p, or "da" and a d ("Papa", "Daddy"). A careful
+reader takes "Marmee", said in the paragraphs of Meg, Jo and Beth March, for their mother,
+Mrs. March, though the story never writes the two side by side: the children use one name,
+the narration the other.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from loci.toolsets.story import names
+from loci.toolsets.story.cast import APART_SENTENCES, APART_SHARE
+from loci.toolsets.story.company import Company
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.people import Person
+
+MOTHER_WORD = re.compile(r"m[aou]r?m+(?:a|ee|ie|y)?")
+FATHER_WORD = re.compile(r"p[ao]p+(?:a|ie|y)?|da+d+(?:a|ie|y)?")
+#: A married name goes to the woman named with her husband in this many sentences at least,
+#: and in this many times as large a share of her mentions as any other woman.
+WIFE_LEAST = 8
+WIFE_MARGIN = 2.0
+#: A name taken at a marriage the story tells first appears this share of the story after
+#: the husband and the bride do ("Mrs. Brooke", after John Brooke and Meg); one there from
+#: the start ("Lady Lucas", beside Sir William) is a wife in her own right.
+MARRIED_LATER = 0.1
+
+
+def bride(
+    guest: Entity,
+    characters: Sequence[Entity],
+    people: Mapping[int, Person],
+    company: Company,
+) -> tuple[Entity, Entity] | None:
+    """The woman (and her husband) a married name alone, `guest`, was given to at a wedding
+    the story tells, if a careful reader would say so."""
+    mine = people[guest.id]
+    if True not in mine.married or mine.given or mine.sex != "f" or not mine.family:
+        return None
+    later = MARRIED_LATER * max((_last(e) for e in characters), default=0)
+    husbands = [h for h in characters if _husband(people[h.id], mine)]
+    if len(husbands) != 1 or guest.first.position < husbands[0].first.position + later:
+        return None
+    wife = _wife(guest, husbands[0], characters, people, company)
+    if wife is None or wife.first.position + later > guest.first.position:
+        return None
+    return wife, husbands[0]
+
+
+def _last(entity: Entity) -> int:
+    """Where the entity was last seen in the story."""
+    return max(seen.position for seen in [entity.first, *entity.recent])
+
+
+def _husband(man: Person, wife: Person) -> bool:
+    """Whether `man` bears the family name of a married woman's name."""
+    return man.sex == "m" and bool(man.family & wife.family)
+
+
+def _wife(
+    guest: Entity,
+    husband: Entity,
+    characters: Sequence[Entity],
+    people: Mapping[int, Person],
+    company: Company,
+) -> Entity | None:
+    """The woman the story names with `husband` in a far larger share of her mentions than
+    any other woman, and never with the married name `guest` as with another person."""
+    mine = people[guest.id]
+    share = {
+        w.id: company.met_in_sentences(w.id, husband.id) / w.mentions
+        for w in characters
+        if w.id != guest.id
+        and people[w.id].sex == "f"
+        and True not in people[w.id].married
+        and not people[w.id].family & mine.family
+        and company.met_in_sentences(w.id, husband.id) >= WIFE_LEAST
+    }
+    ranked = sorted(share, key=lambda i: -share[i])
+    if not ranked or (len(ranked) > 1 and share[ranked[0]] < WIFE_MARGIN * share[ranked[1]]):
+        return None
+    met = company.met_in_sentences(guest.id, ranked[0])
+    apart = met >= max(APART_SENTENCES, APART_SHARE * guest.mentions)
+    return None if apart else next(w for w in characters if w.id == ranked[0])
+
+
+#: The titles a mother (father) is named by with her (his) family name.
+PARENT_TITLES = {
+    "f": frozenset({"mrs", "madame", "mme", "frau", "signora"}),
+    "m": frozenset({"mr", "monsieur", "m", "herr", "signor"}),
+}
+#: The family a word for a parent is said beside must be named in its paragraphs this many
+#: times at least, and this many times as often as any other family.
+FAMILY_LEAST = 5
+FAMILY_MARGIN = 2.0
+
+
+@dataclass(frozen=True)
+class Parent:
+    """The parent a child's word names, and the family it was said beside (how often)."""
+
+    parent: Entity
+    family: str
+    beside: int
+
+
+def parent_word_sex(written: str) -> str | None:
+    """The sex of the parent a name is a child's word for ("Marmee": "f"), if it is one."""
+    word = names.key(written)
+    if MOTHER_WORD.fullmatch(word):
+        return "f"
+    return "m" if FATHER_WORD.fullmatch(word) else None
+
+
+def parent_named(
+    guest: Entity,
+    characters: Sequence[Entity],
+    people: Mapping[int, Person],
+    company: Company,
+) -> Parent | None:
+    """The one mother (father) of the family whose members `guest`, a child's word for a
+    parent, is said beside in paragraphs far more often than any other family's."""
+    sex = parent_word_sex(guest.name)
+    if sex is None:
+        return None
+    parents = [
+        c
+        for c in characters
+        if c.id != guest.id
+        and people[c.id].sex == sex
+        and people[c.id].titles & PARENT_TITLES[sex]
+        and people[c.id].family
+    ]
+    parent_ids = {p.id for p in parents}
+    families: Counter[str] = Counter()
+    for other, count in company.paragraph.get(guest.id, Counter()).items():
+        if other in people and other not in parent_ids:
+            for word in people[other].surnames | people[other].surnamish:
+                families[word] += count
+    ranked = families.most_common(2)
+    if not ranked or ranked[0][1] < FAMILY_LEAST:
+        return None
+    if len(ranked) > 1 and ranked[0][1] < FAMILY_MARGIN * ranked[1][1]:
+        return None
+    family, beside = ranked[0]
+    theirs = [p for p in parents if family in people[p.id].family]
+    return Parent(theirs[0], family, beside) if len(theirs) == 1 else None
