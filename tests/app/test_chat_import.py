@@ -159,9 +159,7 @@ def test_one_namespace_and_other_branches_when_asked(app: App) -> None:
 @pytest.fixture
 def small_app(tmp_path: Path, embedder: OnnxMiniLM) -> Iterator[App]:
     """An App whose memories and export files are small."""
-    settings = load_settings(
-        home=tmp_path / "home", max_content_bytes=400, import_max_bytes=4000
-    )
+    settings = load_settings(home=tmp_path / "home", max_content_bytes=400, import_max_bytes=4000)
     built = build_app(settings, embedder)
     yield built
     built.close()
@@ -236,3 +234,34 @@ def test_a_named_format_skips_files_of_another_app(app: App) -> None:
     report = app.chat_imports.import_path(CHATS / "claude", ChatImportOptions(format="chatgpt"))
     assert report.stored == 0
     assert any("is a Claude.ai file, not ChatGPT" in notice for notice in report.notices)
+
+
+def test_a_named_format_reads_only_the_files_that_show_it(app: App, tmp_path: Path) -> None:
+    logs = tmp_path / ".claude"
+    shutil.copytree(CHATS / "claude-code", logs / "projects")
+    (logs / "settings.json").write_text('{"model": "opus"}')
+    opened = logs / "projects" / "-home-ana-notes" / "resumed.jsonl"
+    opened.parent.mkdir()
+    summaries = [
+        {"type": "summary", "summary": f"Earlier {n}", "leafUuid": f"x{n}"} for n in range(60)
+    ]
+    message = {"role": "user", "content": "Notes go in notes.md."}
+    said = {"type": "user", "sessionId": "s9", "uuid": "n1", "timestamp": "2025-07-01T10:00:00Z",
+            "cwd": "/home/ana/notes", "message": message}  # fmt: skip
+    opened.write_text("\n".join(json.dumps(line) for line in [*summaries, said]) + "\n")
+    report = app.chat_imports.import_path(logs, ChatImportOptions(format="claude-code"))
+    assert report.formats == {"claude-code": 3} and report.stored == 7
+    assert report.ignored_files == [str(logs / "settings.json")]
+
+
+def test_a_folder_of_many_logs_leaves_no_file_open(app: App, tmp_path: Path) -> None:
+    line = {"type": "user", "sessionId": "s", "uuid": "u", "timestamp": "2025-01-01T00:00:00Z"}
+    for number in range(60):
+        said = {"role": "user", "content": f"Note {number}."}
+        session = {**line, "sessionId": f"s{number}", "uuid": f"u{number}", "message": said}
+        (tmp_path / f"s{number}.jsonl").write_text(json.dumps(session) + "\n")
+    (tmp_path / "broken.jsonl").write_text("not json at all\n")
+    before = len(list(Path("/proc/self/fd").iterdir()))
+    report = app.chat_imports.import_path(tmp_path, ChatImportOptions(dry_run=True))
+    assert report.conversations == 60
+    assert len(list(Path("/proc/self/fd").iterdir())) < before + 10

@@ -56,9 +56,7 @@ def test_errors_are_clear_and_store_nothing(tmp_path: Path) -> None:
     refused = run_loci(home, "import-chats", str(notes))
     assert refused.returncode != 0
     assert "holds no chat export loci reads" in refused.stderr
-    large = run_loci(
-        home, "import-chats", str(CHATS / "chatgpt"), LOCI_IMPORT_MAX_BYTES="2000"
-    )
+    large = run_loci(home, "import-chats", str(CHATS / "chatgpt"), LOCI_IMPORT_MAX_BYTES="2000")
     assert large.returncode != 0 and "LOCI_IMPORT_MAX_BYTES" in large.stderr
     listed = run_loci(home, "stats", "--json")
     assert json.loads(listed.stdout)["total_memories"] == 0

@@ -330,6 +330,20 @@ def test_export_and_import_with_progress(page: Any, tmp_path: Path) -> None:
     assert page.get_attribute("#import-progress", "value") == "200"
 
 
+def test_import_a_chat_export_from_the_view(page: Any, tmp_path: Path) -> None:
+    page.click("header nav >> text=Export and import")
+    page.click("#chat-import-link")
+    chats = Path(__file__).resolve().parent.parent / "fixtures" / "chats"
+    page.set_input_files("#chat-file", str(chats / "claude" / "conversations.json"))
+    page.select_option("#chat-format", "claude")
+    page.click("#chat-import button")
+    page.wait_for_selector("h1:has-text('import done')", timeout=120_000)
+    summary = page.inner_text("#chat-import-summary")
+    assert "2 conversations read (2 new" in summary and "stored 6 messages in claude" in summary
+    assert "Garden plans" in page.inner_text("table")
+    page.screenshot(path=str(screenshots_folder(tmp_path) / "chat-import.png"), full_page=True)
+
+
 def test_hostile_text_on_the_map_is_text(page: Any) -> None:
     page.goto(page.url.split("/ui/")[0] + "/ui/map?namespace=odd")
     page.wait_for_selector("#map[data-ready='1']")

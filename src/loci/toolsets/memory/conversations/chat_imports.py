@@ -174,21 +174,28 @@ class ImportRun:
         """Read one file of the export; a file that cannot be read is reported, not fatal."""
         try:
             records = open_records(file, self.tally)
-            chosen = self._format(file, records)
-            if chosen is not None:
-                self.formats[chosen] = self.formats.get(chosen, 0) + 1
-                for item in READERS[chosen](records.items, self.tally, self.options.all_branches):
-                    self._take(item, file, records)
+            with records.stream:  # a folder of logs may hold thousands of files
+                self._read_records(file, records)
         except UnreadableError as exc:
             self.skipped.append(SkippedPart(where=file.name, reason=str(exc)))
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
             self.skipped.append(SkippedPart(where=file.name, reason=f"cannot be read: {exc}"))
         self.bytes_before += file.size
 
+    def _read_records(self, file: ExportFile, records: Records) -> None:
+        chosen = self._format(file, records)
+        if chosen is not None:
+            self.formats[chosen] = self.formats.get(chosen, 0) + 1
+            for item in READERS[chosen](records.items, self.tally, self.options.all_branches):
+                self._take(item, file, records)
+
     def _format(self, file: ExportFile, records: Records) -> str | None:
+        """The file's format: the one named if it is not plainly another app's; in a folder
+        or a zip, only files that show it (a named format does not make a settings file or a
+        list of prompts a conversation)."""
         found = format_of(records)
         wanted = self.options.format
-        if found is None and wanted is None:
+        if found is None and (wanted is None or len(self.files) > 1):
             self.message_lists += looks_like_messages(records)
             self.ignored.append(file.name)
             return None

@@ -36,7 +36,9 @@ def _lines_format(sample: list[dict[str, Any]]) -> str | None:
         return "codex"
     if "session_metadata" in kinds or "gemini" in kinds:
         return "gemini"
-    if kinds & CLAUDE_CODE_LINES and any("sessionId" in line for line in sample):
+    # A resumed session may open with many summary and snapshot lines, which name no session.
+    marks = ("sessionId", "leafUuid", "messageId")
+    if kinds & CLAUDE_CODE_LINES and any(mark in line for line in sample for mark in marks):
         return "claude-code"
     return None
 

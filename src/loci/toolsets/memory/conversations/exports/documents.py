@@ -20,7 +20,7 @@ Shape = Literal["array", "object", "lines"]
 Buffered: TypeAlias = "io.BufferedReader[CountingReader]"
 #: Lines read ahead to tell the format (the first ones of a log say what it is; of an array
 #: of conversations, the first is read).
-SAMPLE = 25
+SAMPLE = 50
 
 
 class UnreadableError(Exception):
@@ -39,8 +39,17 @@ class Records:
 
 
 def open_records(file: ExportFile, tally: Tally) -> Records:
-    """Open `file` and read ahead its first records. Raises Unreadable if it is not JSON."""
+    """Open `file` and read ahead its first records (the caller closes `stream`). Raises
+    UnreadableError if it is not JSON, with the file closed."""
     stream = file.open()
+    try:
+        return _records(stream, file, tally)
+    except BaseException:
+        stream.close()
+        raise
+
+
+def _records(stream: CountingReader, file: ExportFile, tally: Tally) -> Records:
     buffered = io.BufferedReader(stream, 1 << 16)
     if file.lines:
         items: Iterator[dict[str, Any]] = _lines(buffered, file.name, tally)
