@@ -230,10 +230,15 @@ def test_bad_options_are_refused(app: App, options: ChatImportOptions) -> None:
     assert count(app) == 0
 
 
-def test_a_named_format_skips_files_of_another_app(app: App) -> None:
-    report = app.chat_imports.import_path(CHATS / "claude", ChatImportOptions(format="chatgpt"))
-    assert report.stored == 0
-    assert any("is a Claude.ai file, not ChatGPT" in notice for notice in report.notices)
+def test_a_named_format_skips_files_of_another_app(app: App, tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match=r"holds no ChatGPT export but one of Claude\.ai"):
+        app.chat_imports.import_path(CHATS / "claude", ChatImportOptions(format="chatgpt"))
+    both = tmp_path / "both"
+    shutil.copytree(CHATS / "claude", both / "claude")
+    shutil.copytree(CHATS / "codex", both / "codex")
+    report = app.chat_imports.import_path(both, ChatImportOptions(format="codex"))
+    assert report.formats == {"codex": 1} and count(app) == 2
+    assert any("is a Claude.ai file, not Codex CLI" in notice for notice in report.notices)
 
 
 def test_a_named_format_reads_only_the_files_that_show_it(app: App, tmp_path: Path) -> None:

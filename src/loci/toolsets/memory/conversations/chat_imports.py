@@ -129,7 +129,7 @@ class ChatImportService:
             run.read_file(file)
         run.flush()
         if not run.formats:
-            raise _not_an_export(source, run.message_lists)
+            raise _not_an_export(source, run.message_lists, options.format, run.other_apps)
         return run.report()
 
     def known_ids(self, namespace: str) -> set[str]:
@@ -165,6 +165,7 @@ class ImportRun:
     skipped: list[SkippedPart] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     message_lists: int = 0
+    other_apps: set[str] = field(default_factory=set)
     counts: dict[str, int] = field(default_factory=dict)
     times: list[str] = field(default_factory=list)
     bytes_before: int = 0
@@ -174,7 +175,7 @@ class ImportRun:
         """Read one file of the export; a file that cannot be read is reported, not fatal."""
         try:
             records = open_records(file, self.tally)
-            with records.stream:  # a folder of logs may hold thousands of files
+            with records.reader:  # a folder of logs may hold thousands of files
                 self._read_records(file, records)
         except UnreadableError as exc:
             self.skipped.append(SkippedPart(where=file.name, reason=str(exc)))
@@ -200,6 +201,7 @@ class ImportRun:
             self.ignored.append(file.name)
             return None
         if wanted is not None and found is not None and found != wanted:
+            self.other_apps.add(found)
             self.tally.notice(
                 f"{file.name} is a {APPS[found].name} file, not {APPS[wanted].name}: skipped"
             )
@@ -354,8 +356,17 @@ def _check(options: ChatImportOptions) -> None:
         fields.namespace(options.namespace)
 
 
-def _not_an_export(source: str, message_lists: int) -> InvalidInputError:
+def _not_an_export(
+    source: str, message_lists: int, wanted: str | None, other_apps: set[str]
+) -> InvalidInputError:
     names = ", ".join(app.name for app in APPS.values())
+    if wanted is not None and other_apps:
+        found = ", ".join(APPS[name].name for name in sorted(other_apps))
+        return InvalidInputError(
+            f"{source} holds no {APPS[wanted].name} export but one of {found}: name that "
+            "format, or leave --format out",
+            field="format",
+        )
     hint = (
         " It looks like a plain list of messages: import it with `loci import-chat` or the "
         "remember_conversation tool."

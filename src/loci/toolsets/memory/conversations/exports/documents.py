@@ -30,16 +30,18 @@ class UnreadableError(Exception):
 @dataclass
 class Records:
     """An open file's records: the first few read ahead (`sample`), then all of them in order
-    (`items`, the sample included)."""
+    (`items`, the sample included); `stream` counts the bytes read, closing `reader` closes
+    the file."""
 
     shape: Shape
     sample: list[dict[str, Any]]
     items: Iterator[dict[str, Any]]
     stream: CountingReader
+    reader: Buffered
 
 
 def open_records(file: ExportFile, tally: Tally) -> Records:
-    """Open `file` and read ahead its first records (the caller closes `stream`). Raises
+    """Open `file` and read ahead its first records (the caller closes `reader`). Raises
     UnreadableError if it is not JSON, with the file closed."""
     stream = file.open()
     try:
@@ -59,7 +61,7 @@ def _records(stream: CountingReader, file: ExportFile, tally: Tally) -> Records:
         items = _array(buffered, file.name) if shape == "array" else _object(buffered, file.name)
     sample, problem = _read_ahead(items, SAMPLE if shape == "lines" else 1)
     rest = items if problem is None else _raise(problem)
-    return Records(shape, sample, itertools.chain(sample, rest), stream)
+    return Records(shape, sample, itertools.chain(sample, rest), stream, buffered)
 
 
 def _read_ahead(
