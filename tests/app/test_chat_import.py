@@ -52,7 +52,7 @@ def test_a_chatgpt_export_becomes_sequences_with_their_times(app: App) -> None:
     rows = stored(app, "chatgpt")
     lisbon = [row for row in rows if row[3] == LISBON]
     assert [row[0].split(":")[0] for row in lisbon] == [
-        "User", "ChatGPT", "User", "User", "Tool", "Tool", "Tool", "ChatGPT",
+        "User", "ChatGPT", "User", "User", "ChatGPT", "Tool", "Tool", "ChatGPT",
     ]  # fmt: skip
     content, occurred, metadata, _ = lisbon[0]
     assert content.startswith("User: My sister Ines is moving to Porto in June.")
@@ -237,7 +237,7 @@ def test_a_named_format_skips_files_of_another_app(app: App, tmp_path: Path) -> 
     shutil.copytree(CHATS / "claude", both / "claude")
     shutil.copytree(CHATS / "codex", both / "codex")
     report = app.chat_imports.import_path(both, ChatImportOptions(format="codex"))
-    assert report.formats == {"codex": 1} and count(app) == 2
+    assert report.formats == {"codex": 2} and count(app) == 4
     assert any("is a Claude.ai file, not Codex CLI" in notice for notice in report.notices)
 
 
@@ -270,3 +270,59 @@ def test_a_folder_of_many_logs_leaves_no_file_open(app: App, tmp_path: Path) -> 
     report = app.chat_imports.import_path(tmp_path, ChatImportOptions(dry_run=True))
     assert report.conversations == 60
     assert len(list(Path("/proc/self/fd").iterdir())) < before + 10
+
+
+def test_an_export_whose_first_entries_are_projects_is_still_read(app: App, tmp_path: Path) -> None:
+    data = json.loads((CHATS / "chatgpt" / "conversations.json").read_text())
+    projects = [{"id": f"g-p-{n}", "title": f"Project {n}"} for n in range(3)]
+    archive = tmp_path / "export.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        out.writestr("conversations-000.json", json.dumps([*projects, *data]))
+        out.writestr("conversations-001.json", json.dumps([projects[0], data[1]]))
+        out.writestr("message_feedback.json", "[]")
+        out.writestr("shared_conversations.json", "[]")
+    report = app.chat_imports.import_path(archive, ChatImportOptions())
+    assert report.formats == {"chatgpt": 2} and report.stored == 10
+    assert report.ignored_files == [
+        "export.zip:message_feedback.json", "export.zip:shared_conversations.json",
+    ]  # fmt: skip
+    # Named, files named as the app names them are read even when they show nothing yet.
+    only_projects = tmp_path / "projects.zip"
+    with zipfile.ZipFile(only_projects, "w") as out:
+        out.writestr("conversations-000.json", json.dumps(projects * 5))
+    with pytest.raises(InvalidInputError, match="holds no chat export"):
+        app.chat_imports.import_path(only_projects, ChatImportOptions(format="chatgpt"))
+
+
+def test_a_named_format_does_not_make_any_json_a_conversation(app: App, tmp_path: Path) -> None:
+    other = tmp_path / "settings.json"
+    other.write_text('[{"theme": "dark"}]')
+    with pytest.raises(InvalidInputError, match="holds no chat export"):
+        app.chat_imports.import_path(other, ChatImportOptions(format="chatgpt"))
+
+
+def test_empty_conversations_are_left_out_and_dates_are_those_stored(
+    app: App, tmp_path: Path
+) -> None:
+    data = json.loads((CHATS / "claude" / "conversations.json").read_text())
+    empty = {"uuid": "c1a0de00-0000-4000-8000-0000000000ee", "name": "Nothing said",
+             "created_at": "2024-05-01T00:00:00Z", "chat_messages": []}  # fmt: skip
+    (tmp_path / "conversations.json").write_text(json.dumps([*data, empty]))
+    report = app.chat_imports.import_path(tmp_path, ChatImportOptions())
+    assert report.left_out["empty conversations"] == 1 and not report.skipped
+    assert (report.first, report.last) == (
+        "2023-11-20T18:30:00.000000Z",
+        "2024-04-02T08:01:10.000000Z",
+    )
+    assert [item.opening for item in report.listed][1] == "What rhymes with orange?"
+    data[1]["messages"].append(
+        {
+            "uuid": "o3",
+            "sender": "human",
+            "text": "And silver?",
+            "created_at": "2024-06-01T10:00:00Z",
+        }
+    )
+    (tmp_path / "conversations.json").write_text(json.dumps(data))
+    later = app.chat_imports.import_path(tmp_path, ChatImportOptions())
+    assert later.stored == 1 and later.first == later.last == "2024-06-01T10:00:00.000000Z"

@@ -18,11 +18,11 @@ def test_a_dry_run_lists_then_an_import_sums_up(tmp_path: Path) -> None:
     assert dry.returncode == 0, dry.stderr
     lines = dry.stdout.splitlines()
     assert lines[0] == "2024-03-12  Trip to Lisbon: 8 messages, 8 new -> chatgpt"
-    assert "would store 10 messages in chatgpt (0 already there), from 2024-03-12" in dry.stdout
+    assert "would store 10 messages in chatgpt (0 stored before), from 2024-03-12" in dry.stdout
     assert "skipped " in dry.stdout and "(Broken): cannot be read" in dry.stdout
     done = run_loci(home, "import-chats", str(CHATS / "chatgpt"))
     assert done.returncode == 0, done.stderr
-    assert "stored 10 messages in chatgpt (0 already there)" in done.stdout
+    assert "stored 10 messages in chatgpt (0 stored before)" in done.stdout
     assert "Trip to Lisbon" not in done.stdout  # the listing is for dry runs and --json
     again = run_loci(home, "import-chats", str(CHATS / "chatgpt"), "--json")
     report = json.loads(again.stdout)
@@ -43,7 +43,7 @@ def test_a_coding_agents_logs_are_found_where_it_keeps_them(tmp_path: Path) -> N
         HOME=str(fake_home),
     )
     assert done.returncode == 0, done.stderr
-    assert "stored 6 messages in work (4 already there)" in done.stdout
+    assert "stored 6 messages in work (4 stored before)" in done.stdout
     assert "note: " in done.stdout and "last line is cut short" in done.stdout
 
 

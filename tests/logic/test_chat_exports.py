@@ -54,6 +54,7 @@ def test_chatgpt_keeps_the_thread_that_ends_at_current_node() -> None:
     assert texts["quote"].startswith("quoted Carris fares <https://www.carris.pt/en/fares>:")
     roles = {t.message_id: t.role for t in lisbon.turns}
     assert roles["u1"] == "user" and roles["a2"] == "assistant" and roles["out"] == "tool"
+    assert roles["code"] == "assistant"  # the code ChatGPT wrote is ChatGPT's
     assert lisbon.turns[0].time is not None and lisbon.turns[0].time.isoformat().startswith(
         "2024-03-12T10:00:10"
     )
@@ -136,7 +137,9 @@ def test_claude_code_keeps_what_was_said() -> None:
 
 
 def test_codex_reads_the_event_messages_only() -> None:
-    (session,), _, tally = read(CHATS / "codex")
+    found, _, tally = read(CHATS / "codex")
+    by_id = {c.app_id: c for c in found}
+    session = by_id["0199a1b2-c3d4-7e5f-8a9b-000000000c0d"]
     assert session.project == "/home/ana/projects/blog"
     assert said(session) == [
         ("user", "Move the blog's RSS feed to /feed.xml"),
@@ -144,7 +147,18 @@ def test_codex_reads_the_event_messages_only() -> None:
     ]
     assert tally.left_out["thinking"] == 1
     again, _, _ = read(CHATS / "codex")
-    assert [t.message_id for t in again[0].turns] == [t.message_id for t in session.turns]
+    assert [t.message_id for t in again[1].turns] == [t.message_id for t in found[1].turns]
+
+
+def test_codex_rollouts_from_before_session_meta_are_read() -> None:
+    found, _, tally = read(CHATS / "codex")
+    older = next(c for c in found if c.app_id == "5b1c0e7a-0000-4000-8000-00000000c0de")
+    assert said(older) == [
+        ("user", "Why does the build fail on the CI runner?"),
+        ("assistant", "The runner has no Node: add actions/setup-node before the build step."),
+    ]
+    assert older.created is not None and older.created.isoformat().startswith("2025-05-20T08:30")
+    assert tally.left_out["context Codex injected"] == 1
 
 
 def test_gemini_reads_json_sessions_and_jsonl_lines() -> None:
@@ -175,6 +189,11 @@ def test_gemini_reads_json_sessions_and_jsonl_lines() -> None:
         ("a.json", '[{"uuid": "x", "chat_messages": []}]', "claude"),
         ("a.json", '{"sessionId": "s", "messages": []}', "gemini"),
         ("a.jsonl", '{"type": "session_meta", "payload": {"id": "s"}}', "codex"),
+        (
+            "a.jsonl",
+            '{"id": "s", "timestamp": "2025-05-20"}\n{"type": "message", "role": "user"}',
+            "codex",
+        ),
         ("a.jsonl", '{"type": "session_metadata", "sessionId": "s"}', "gemini"),
         ("a.jsonl", '{"type": "user", "sessionId": "s", "message": {}}', "claude-code"),
     ],

@@ -13,7 +13,7 @@ from tests.results import tool_error
 pytestmark = pytest.mark.anyio
 ENGINES = ("sqlite", "postgresql")
 CHATS = Path(__file__).resolve().parent.parent / "fixtures" / "chats"
-CODEX = next((CHATS / "codex").rglob("*.jsonl"))
+CODEX = next((CHATS / "codex" / "sessions" / "2025" / "09").rglob("*.jsonl"))
 
 
 async def test_an_export_sent_as_content_is_stored_once(connect: Connect) -> None:

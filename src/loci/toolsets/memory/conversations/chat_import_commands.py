@@ -108,8 +108,11 @@ def _with_progress(
     )
     from rich.console import Console
 
-    # On standard error: standard output holds only the summary (or the JSON).
-    with Progress(*columns, console=Console(stderr=True), transient=True, disable=as_json) as bar:
+    # On standard error, and only on a terminal: standard output holds only the summary (or
+    # the JSON), and a log of the run holds no bar.
+    console = Console(stderr=True)
+    hidden = as_json or not console.is_terminal
+    with Progress(*columns, console=console, transient=True, disable=hidden) as bar:
         task = bar.add_task("reading", total=None, counts="")
 
         def update(step: ImportProgress) -> None:
@@ -129,17 +132,16 @@ def render(report: ChatImportReport) -> str:
         lines.append(f"... and {report.conversations - len(report.listed)} more")
     apps = ", ".join(f"{name} ({counted(n, 'file')})" for name, n in report.formats.items())
     verb = "would store" if report.dry_run else "stored"
+    where = f" in {', '.join(report.namespaces)}" if report.namespaces else ""
+    span = (
+        f", from {report.first[:10]} to {report.last[:10]}" if report.first and report.last else ""
+    )
     lines += [
         f"read {apps}: {counted(report.conversations, 'conversation')} "
         f"({report.conversations_new} new, {report.conversations_continued} continued, "
         f"{report.conversations_unchanged} unchanged), {counted(report.messages, 'message')}",
-        f"{verb} {counted(report.stored, 'message')} in {', '.join(report.namespaces) or '-'}"
-        f" ({report.already_stored} already there)"
-        + (
-            f", from {report.first[:10]} to {report.last[:10]}"
-            if report.first and report.last
-            else ""
-        ),
+        f"{verb} {counted(report.stored, 'message')}{where} "
+        f"({report.already_stored} stored before){span}",
     ]
     if report.left_out:
         lines.append(
@@ -148,15 +150,17 @@ def render(report: ChatImportReport) -> str:
     lines += [f"skipped {part.where}: {part.reason}" for part in report.skipped]
     lines += [f"note: {notice}" for notice in report.notices]
     if report.ignored_files:
-        lines.append(f"not chats, ignored: {', '.join(report.ignored_files)}")
+        names = [name.replace(":", "/").rsplit("/", 1)[-1] for name in report.ignored_files]
+        shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+        lines.append(f"{counted(len(names), 'other file')} held no chats ({shown})")
     return "\n".join(lines)
 
 
 def _listed(conversation: ImportedConversation) -> str:
-    title = conversation.title or "(untitled)"
+    title = conversation.title or (f'"{conversation.opening}"' if conversation.opening else "")
     branch = f" [branch {conversation.branch}]" if conversation.branch > 1 else ""
     when = (conversation.first or "")[:10]
     return (
-        f"{when}  {title}{branch}: {counted(conversation.messages, 'message')}, "
+        f"{when}  {title or '(untitled)'}{branch}: {counted(conversation.messages, 'message')}, "
         f"{conversation.new} new -> {conversation.namespace}"
     )

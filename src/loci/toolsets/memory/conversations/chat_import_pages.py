@@ -4,6 +4,7 @@ as a job, a batch of messages per call, so MCP calls go on in between."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from loci.toolsets.memory.conversations.models import ChatImportReport
 if TYPE_CHECKING:
     from loci.toolsets.memory.conversations.chat_imports import ChatImportOptions, ImportProgress
 
+log = logging.getLogger("loci.web")
 #: Import jobs kept for their pages (the oldest finished ones go first).
 KEPT_JOBS = 20
 
@@ -93,7 +95,10 @@ class ChatImportPages:
         with self._lock:
             job = self._jobs.get(str(request.path_params["job_id"]))
         if job is None or job.owner != session.form_token:
-            raise NotFoundError("no such import (the server may have restarted)")
+            raise NotFoundError(
+                "no such import for this session: an import is shown to the session that "
+                "started it, while the server runs"
+            )
         return self.view.page(request, "chat_import_job.html", session, job=job)
 
     def _target(self, namespace: str | None, session: ViewSession) -> str | None:
@@ -124,6 +129,12 @@ class ChatImportPages:
                 job.report = service.import_files(files, options, progress, locked, job.name)
         except LociError as exc:
             job.problem = exc.message
+        except Exception as exc:  # the page must not say "done" over a failure
+            log.exception("chat import %s failed", job.name)
+            job.problem = (
+                f"the import failed unexpectedly ({type(exc).__name__}); the server's log "
+                "has the details"
+            )
         finally:
             job.finished = True
 

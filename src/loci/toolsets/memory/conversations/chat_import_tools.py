@@ -82,7 +82,7 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         if path is not None:
             return service.import_path(Path(path), options, progress, locked)
         file = ExportFile.of_text("content", content or "")
-        return service.import_files([file], options, progress, locked, "content")
+        return service.import_files([file], options, progress, locked, "content", "content")
 
     server.add_tool(
         import_chats,

@@ -63,6 +63,7 @@ BATCH = 1024
 LISTED = 200
 SPEAKERS = {"user": "User", "tool": "Tool"}
 TITLE_CHARS = 200
+OPENING_CHARS = 80
 ID_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_.:-")
 #: Room left in a sequence's name (128 characters) for `/branch-N`.
 KEY_CHARS = 110
@@ -121,15 +122,17 @@ class ChatImportService:
         progress: Callable[[ImportProgress], None] | None = None,
         call: Call | None = None,
         source: str = "the export",
+        field: str = "path",
     ) -> ChatImportReport:
-        """Import `files`; InvalidInputError if none of them is a chat export."""
+        """Import `files` (given as `field`, named in errors); InvalidInputError if none of
+        them is a chat export."""
         _check(options)
         run = ImportRun(self, options, progress, call or (lambda work: work()), files)
         for file in files:
             run.read_file(file)
         run.flush()
         if not run.formats:
-            raise _not_an_export(source, run.message_lists, options.format, run.other_apps)
+            raise _not_an_export(source, field, run.message_lists, options.format, run.other_apps)
         return run.report()
 
     def known_ids(self, namespace: str) -> set[str]:
@@ -184,27 +187,35 @@ class ImportRun:
         self.bytes_before += file.size
 
     def _read_records(self, file: ExportFile, records: Records) -> None:
-        chosen = self._format(file, records)
-        if chosen is not None:
-            self.formats[chosen] = self.formats.get(chosen, 0) + 1
-            for item in READERS[chosen](records.items, self.tally, self.options.all_branches):
-                self._take(item, file, records)
-
-    def _format(self, file: ExportFile, records: Records) -> str | None:
-        """The file's format: the one named if it is not plainly another app's; in a folder
-        or a zip, only files that show it (a named format does not make a settings file or a
-        list of prompts a conversation)."""
         found = format_of(records)
-        wanted = self.options.format
-        if found is None and (wanted is None or len(self.files) > 1):
-            self.message_lists += looks_like_messages(records)
+        chosen = self._format(file, records, found)
+        if chosen is None:
+            return
+        self.formats[chosen] = self.formats.get(chosen, 0) + 1
+        read = 0
+        for item in READERS[chosen](records.items, self.tally, self.options.all_branches):
+            self._take(item, file, records)
+            read += 1
+        if found is None and not read:  # named, but nothing of that app was in it
+            self.formats[chosen] -= 1
+            self.formats = {name: count for name, count in self.formats.items() if count}
             self.ignored.append(file.name)
-            return None
+
+    def _format(self, file: ExportFile, records: Records, found: str | None) -> str | None:
+        """The file's format: the one it shows; with a format named, that one unless the
+        file plainly is another app's, and in a folder or a zip only for files named as that
+        app names them (a named format makes no settings file a conversation)."""
+        wanted = self.options.format
         if wanted is not None and found is not None and found != wanted:
             self.other_apps.add(found)
             self.tally.notice(
                 f"{file.name} is a {APPS[found].name} file, not {APPS[wanted].name}: skipped"
             )
+            return None
+        named = wanted is not None and (len(self.files) == 1 or APPS[wanted].names_file(file.name))
+        if found is None and not named:
+            self.message_lists += looks_like_messages(records)
+            self.ignored.append(file.name)
             return None
         return wanted or found
 
@@ -213,11 +224,13 @@ class ImportRun:
             where = item.where if item.where.startswith(file.name) else f"{file.name}: {item.where}"
             self.skipped.append(SkippedPart(where=where, reason=item.reason))
             return
+        if not item.turns:
+            self.tally.leave_out("empty conversations")
+            return
         messages = self._messages(item)
         if not messages:
-            self.skipped.append(
-                SkippedPart(where=f"{file.name}: {item.title or item.app_id}", reason="no dates")
-            )
+            where = f"{file.name}: {item.title or item.app_id}"
+            self.skipped.append(SkippedPart(where=where, reason="no message has a time"))
             return
         self._queue(item, messages)
         self._report_progress(records.stream.done)
@@ -268,8 +281,9 @@ class ImportRun:
         self._add(status, 1)
         self._add("messages", len(messages))
         self._add("fresh", len(fresh))
-        self.times += [messages[0].timestamp, messages[-1].timestamp]
-        self.times = [min(self.times), max(self.times)]
+        if fresh:  # the span of what is (would be) stored
+            self.times += [min(m.timestamp for m in fresh), max(m.timestamp for m in fresh)]
+            self.times = [min(self.times), max(self.times)]
         if len(self.listed) < LISTED:
             self.listed.append(
                 ImportedConversation(
@@ -277,6 +291,7 @@ class ImportRun:
                     app_id=conversation.app_id,
                     conversation_id=key,
                     title=conversation.title,
+                    opening=_opening(conversation),
                     branch=conversation.branch,
                     namespace=namespace,
                     messages=len(messages),
@@ -337,6 +352,13 @@ def conversation_key(conversation: Conversation) -> str:
     return f"{conversation.app.format}:{app_id}"[:KEY_CHARS]
 
 
+def _opening(conversation: Conversation) -> str:
+    """The first words the person said (what a conversation without a title is shown by)."""
+    said = next((t.text for t in conversation.turns if t.role == "user"), "")
+    words = " ".join(said.split())
+    return words if len(words) <= OPENING_CHARS else words[: OPENING_CHARS - 3] + "..."
+
+
 def _metadata(conversation: Conversation) -> dict[str, str | int]:
     extra: dict[str, str | int] = {"app": conversation.app.format}
     if conversation.title:
@@ -357,7 +379,7 @@ def _check(options: ChatImportOptions) -> None:
 
 
 def _not_an_export(
-    source: str, message_lists: int, wanted: str | None, other_apps: set[str]
+    source: str, field: str, message_lists: int, wanted: str | None, other_apps: set[str]
 ) -> InvalidInputError:
     names = ", ".join(app.name for app in APPS.values())
     if wanted is not None and other_apps:
@@ -374,5 +396,5 @@ def _not_an_export(
         else ""
     )
     return InvalidInputError(
-        f"{source} holds no chat export loci reads ({names}).{hint}", field="path"
+        f"{source} holds no chat export loci reads ({names}).{hint}", field=field
     )

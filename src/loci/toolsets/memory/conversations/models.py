@@ -29,6 +29,7 @@ class ImportedConversation(BaseModel):
     app_id: str = Field(description="Its id in that app.")
     conversation_id: str = Field(description="Its conversation id in loci (app:id).")
     title: str | None
+    opening: str = Field(description="The first words the person said in it.")
     branch: int = Field(description="1: the thread kept in the app; 2 and on: other branches.")
     namespace: str
     messages: int = Field(description="Messages read from the export.")
@@ -56,9 +57,14 @@ class ChatImportReport(BaseModel):
     conversations_unchanged: int = Field(description="...stored before, nothing new.")
     messages: int = Field(description="Messages read.")
     stored: int = Field(description="Messages stored now (with dry_run: that would be).")
-    already_stored: int = Field(description="Messages stored by an earlier import, skipped.")
-    first: str | None = Field(description="Time of the earliest message read.")
-    last: str | None = Field(description="Time of the latest message read.")
+    already_stored: int = Field(
+        description=(
+            "Messages skipped as stored already: by an earlier import, or earlier in this "
+            "export (a resumed session replays its lines; ids are the app's own)."
+        )
+    )
+    first: str | None = Field(description="Time of the earliest message stored (or to be).")
+    last: str | None = Field(description="Time of the latest message stored (or to be).")
     left_out: dict[str, int] = Field(
         description="What is not something said in the conversation, by reason, with counts."
     )

@@ -144,8 +144,8 @@ def _turn(message: dict[str, Any], node: str, tally: Tally) -> Turn | None:
         return None
     recipient = text_of(message.get("recipient")) or "all"
     said = ROLES.get(role, "tool")
-    if said == "assistant" and recipient != "all":  # a call of a tool (code, search, images)
-        said, text = "tool", f"(to {recipient}) {trimmed(text, TOOL_OUTPUT_CHARS)}"
+    if said == "assistant" and recipient != "all":  # ChatGPT calling a tool (code, search)
+        text = f"(to {recipient}) {trimmed(text, TOOL_OUTPUT_CHARS)}"
     elif said == "tool":
         text = trimmed(text, TOOL_OUTPUT_CHARS)
     message_id = text_of(message.get("id")) or node

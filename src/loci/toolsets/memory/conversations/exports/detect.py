@@ -15,7 +15,9 @@ CLAUDE_CODE_LINES = {"user", "assistant", "summary", "system", "file-history-sna
 def format_of(records: Records) -> str | None:
     """The format name of an opened file (see `records.APPS`), or None if it is none of them."""
     if records.shape == "array":
-        return _array_format(records.sample[0]) if records.sample else None
+        # The first entries may be projects or folders, which say nothing of the app.
+        found = {_array_format(entry) for entry in records.sample} - {None}
+        return found.pop() if len(found) == 1 else None
     if records.shape == "object":
         document = records.sample[0] if records.sample else {}
         return "gemini" if "messages" in document and "sessionId" in document else None
@@ -34,6 +36,8 @@ def _lines_format(sample: list[dict[str, Any]]) -> str | None:
     kinds = {str(line.get("type")) for line in sample}
     if kinds & CODEX_LINES and any("payload" in line for line in sample):
         return "codex"
+    if _older_codex(sample):
+        return "codex"
     if "session_metadata" in kinds or "gemini" in kinds:
         return "gemini"
     # A resumed session may open with many summary and snapshot lines, which name no session.
@@ -41,6 +45,14 @@ def _lines_format(sample: list[dict[str, Any]]) -> str | None:
     if kinds & CLAUDE_CODE_LINES and any(mark in line for line in sample for mark in marks):
         return "claude-code"
     return None
+
+
+def _older_codex(sample: list[dict[str, Any]]) -> bool:
+    """A rollout from before Codex wrote `session_meta`: a first line naming the session, then
+    plain `message` lines with a role."""
+    first = sample[0] if sample else {}
+    opens = "type" not in first and "id" in first and "timestamp" in first
+    return opens and any(line.get("type") == "message" and "role" in line for line in sample)
 
 
 def looks_like_messages(records: Records) -> bool:

@@ -18,9 +18,10 @@ from loci.toolsets.memory.conversations.exports.records import Tally
 
 Shape = Literal["array", "object", "lines"]
 Buffered: TypeAlias = "io.BufferedReader[CountingReader]"
-#: Lines read ahead to tell the format (the first ones of a log say what it is; of an array
-#: of conversations, the first is read).
+#: Lines read ahead to tell the format (the first ones of a log say what it is), and entries
+#: of an array of conversations (whole conversations: the first that is one says it).
 SAMPLE = 50
+ARRAY_SAMPLE = 10
 
 
 class UnreadableError(Exception):
@@ -59,7 +60,7 @@ def _records(stream: CountingReader, file: ExportFile, tally: Tally) -> Records:
     else:
         shape = "array" if _first_byte(buffered) == b"[" else "object"
         items = _array(buffered, file.name) if shape == "array" else _object(buffered, file.name)
-    sample, problem = _read_ahead(items, SAMPLE if shape == "lines" else 1)
+    sample, problem = _read_ahead(items, SAMPLE if shape == "lines" else ARRAY_SAMPLE)
     rest = items if problem is None else _raise(problem)
     return Records(shape, sample, itertools.chain(sample, rest), stream, buffered)
 

@@ -6,6 +6,7 @@ no app.
 
 from __future__ import annotations
 
+import fnmatch
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,16 +22,22 @@ class App:
     format: str  # the `--format` name, also the default namespace
     name: str  # as people call it
     speaker: str  # who answers in it
+    files: tuple[str, ...]  # the names its conversations' files have (glob patterns)
+
+    def names_file(self, name: str) -> bool:
+        """Whether a file of this name holds this app's conversations."""
+        base = name.replace(":", "/").rsplit("/", 1)[-1]
+        return any(fnmatch.fnmatch(base, pattern) for pattern in self.files)
 
 
 APPS = {
     app.format: app
     for app in (
-        App("chatgpt", "ChatGPT", "ChatGPT"),
-        App("claude", "Claude.ai", "Claude"),
-        App("claude-code", "Claude Code", "Claude"),
-        App("codex", "Codex CLI", "Codex"),
-        App("gemini", "Gemini CLI", "Gemini"),
+        App("chatgpt", "ChatGPT", "ChatGPT", ("conversations.json", "conversations-*.json")),
+        App("claude", "Claude.ai", "Claude", ("conversations.json",)),
+        App("claude-code", "Claude Code", "Claude", ("*.jsonl",)),
+        App("codex", "Codex CLI", "Codex", ("rollout-*.jsonl",)),
+        App("gemini", "Gemini CLI", "Gemini", ("session-*.json", "session-*.jsonl")),
     )
 }
 
