@@ -6,7 +6,6 @@ reloading itself until it is done (no script needed)."""
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from loci.errors import InvalidInputError, LociError, NotFoundError
+from loci.faces.web.jobs import Jobs, import_target
 from loci.faces.web.sessions import ViewSession
 from loci.faces.web.view import PREFIX, View, namespaces_of, one_of, visible
 from loci.timeutil import now
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 #: Memories read per call while exporting, and imported per call.
 EXPORT_PAGE = 1000
 IMPORT_BATCH = 500
-#: Import jobs kept for their pages (the oldest finished ones go first).
-KEPT_JOBS = 20
 
 
 @dataclass
@@ -63,8 +61,7 @@ class TransferPages:
 
     def __init__(self, view: View) -> None:
         self.view = view
-        self._jobs: dict[str, ImportJob] = {}
-        self._lock = threading.Lock()
+        self._jobs: Jobs[ImportJob] = Jobs()
 
     async def form(self, request: Request, session: ViewSession) -> Response:
         """The export and import forms."""
@@ -117,15 +114,12 @@ class TransferPages:
             raise InvalidInputError("choose an export file to import", field="file")
         content = _content_of(await upload.read())
         options = ImportOptions(
-            namespace_override=self._target(one_of(form, "namespace") or None, session),
+            namespace_override=import_target(one_of(form, "namespace") or None, session),
             skip_duplicates=one_of(form, "skip_duplicates") == "on",
             recompute_vectors=one_of(form, "recompute_vectors") == "on",
         )
-        job_id = secrets.token_urlsafe(12)
         job = ImportJob(owner=session.form_token, total=content.count)
-        with self._lock:
-            self._jobs[job_id] = job
-            self._forget_old_jobs()
+        job_id = self._jobs.add(job)
         worker = threading.Thread(
             target=self._run, args=(job, content, options), name="loci-view-import", daemon=True
         )
@@ -134,20 +128,8 @@ class TransferPages:
 
     async def progress(self, request: Request, session: ViewSession) -> Response:
         """How far an import has come (the page reloads itself until it is done)."""
-        with self._lock:
-            job = self._jobs.get(str(request.path_params["job_id"]))
-        if job is None or job.owner != session.form_token:
-            raise NotFoundError("no such import (the server may have restarted)")
+        job = self._jobs.of(str(request.path_params["job_id"]), session)
         return self.view.page(request, "import.html", session, job=job)
-
-    def _target(self, namespace: str | None, session: ViewSession) -> str | None:
-        """Where the memories go: the namespace chosen (one of a limited token's own)."""
-        owned = namespaces_of(session.grant)
-        if owned is not None and (namespace is None or namespace not in owned):
-            raise InvalidInputError(
-                "choose one of your namespaces to import into", field="namespace"
-            )
-        return namespace
 
     def _run(self, job: ImportJob, content: ExportContent, options: ImportOptions) -> None:
         """Import a batch per call, adding up what each did."""
@@ -163,11 +145,6 @@ class TransferPages:
             job.problem = exc.message
         finally:
             job.finished = True
-
-    def _forget_old_jobs(self) -> None:
-        finished = [key for key, job in self._jobs.items() if job.finished]
-        for key in finished[: max(0, len(self._jobs) - KEPT_JOBS)]:
-            del self._jobs[key]
 
 
 def _export_page(namespace: str | None, vectors: bool, offset: int, app: App) -> ExportResult:

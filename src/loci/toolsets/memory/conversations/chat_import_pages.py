@@ -5,7 +5,6 @@ as a job, a batch of messages per call, so MCP calls go on in between."""
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +15,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from loci.errors import InvalidInputError, LociError, NotFoundError
+from loci.errors import InvalidInputError, LociError
+from loci.faces.web.jobs import Jobs, import_target
 from loci.faces.web.sessions import ViewSession
 from loci.faces.web.view import PREFIX, View, namespaces_of, one_of
 from loci.toolsets.memory.conversations.exports.records import APPS
@@ -26,8 +26,6 @@ if TYPE_CHECKING:
     from loci.toolsets.memory.conversations.chat_imports import ChatImportOptions, ImportProgress
 
 log = logging.getLogger("loci.web")
-#: Import jobs kept for their pages (the oldest finished ones go first).
-KEPT_JOBS = 20
 
 
 @dataclass
@@ -47,8 +45,7 @@ class ChatImportPages:
 
     def __init__(self, view: View) -> None:
         self.view = view
-        self._jobs: dict[str, ChatImportJob] = {}
-        self._lock = threading.Lock()
+        self._jobs: Jobs[ChatImportJob] = Jobs()
 
     async def form(self, request: Request, session: ViewSession) -> Response:
         """The form."""
@@ -74,16 +71,13 @@ class ChatImportPages:
             raise InvalidInputError(f"format must be one of {', '.join(APPS)}", field="format")
         options = ChatImportOptions(
             format=chosen or None,
-            namespace=self._target(one_of(form, "namespace") or None, session),
+            namespace=import_target(one_of(form, "namespace") or None, session),
             all_branches=one_of(form, "all_branches") == "on",
             dry_run=one_of(form, "dry_run") == "on",
         )
         data = await upload.read()
-        job_id = secrets.token_urlsafe(12)
         job = ChatImportJob(owner=session.form_token, name=upload.filename)
-        with self._lock:
-            self._jobs[job_id] = job
-            self._forget_old_jobs()
+        job_id = self._jobs.add(job)
         worker = threading.Thread(
             target=self._run, args=(job, data, options), name="loci-chat-import", daemon=True
         )
@@ -92,24 +86,8 @@ class ChatImportPages:
 
     async def progress(self, request: Request, session: ViewSession) -> Response:
         """How far an import has come (the page reloads itself until it is done)."""
-        with self._lock:
-            job = self._jobs.get(str(request.path_params["job_id"]))
-        if job is None or job.owner != session.form_token:
-            raise NotFoundError(
-                "no such import for this session: an import is shown to the session that "
-                "started it, while the server runs"
-            )
+        job = self._jobs.of(str(request.path_params["job_id"]), session)
         return self.view.page(request, "chat_import_job.html", session, job=job)
-
-    def _target(self, namespace: str | None, session: ViewSession) -> str | None:
-        """Where the conversations go: the namespace chosen (one of a limited token's own);
-        none: a namespace per app."""
-        owned = namespaces_of(session.grant)
-        if owned is not None and (namespace is None or namespace not in owned):
-            raise InvalidInputError(
-                "choose one of your namespaces to import into", field="namespace"
-            )
-        return namespace
 
     def _run(self, job: ChatImportJob, data: bytes, options: ChatImportOptions) -> None:
         from loci.toolsets.memory.conversations.exports.files import uploaded_files
@@ -137,11 +115,6 @@ class ChatImportPages:
             )
         finally:
             job.finished = True
-
-    def _forget_old_jobs(self) -> None:
-        finished = [key for key, job in self._jobs.items() if job.finished]
-        for key in finished[: max(0, len(self._jobs) - KEPT_JOBS)]:
-            del self._jobs[key]
 
 
 def routes(view: View) -> list[BaseRoute]:

@@ -19,6 +19,7 @@ from loci.toolsets.memory.conversations.exports.records import (
     Tally,
     Turn,
     from_iso,
+    joined_text,
     text_of,
 )
 from loci.toolsets.memory.conversations.exports.shaping import TOOL_OUTPUT_CHARS, trimmed
@@ -137,16 +138,10 @@ def _blocks(blocks: list[Any], tally: Tally) -> str:
             lines.append(text_of(block.get("text")))
         elif kind == "tool_use":
             lines.append(tool_line(text_of(block.get("name")), block.get("input")))
-        elif kind == "tool_result" and _result_text(block.get("content")).strip():
-            output = trimmed(_result_text(block.get("content")), TOOL_OUTPUT_CHARS)
+        elif kind == "tool_result" and joined_text(block.get("content")).strip():
+            output = trimmed(joined_text(block.get("content")), TOOL_OUTPUT_CHARS)
             lines.append(f"  -> {output}")
     return "\n".join(filter(None, lines))
-
-
-def _result_text(content: object) -> str:
-    if isinstance(content, list):
-        return "\n".join(text_of(item.get("text")) for item in content if isinstance(item, dict))
-    return text_of(content)
 
 
 def _attachments(message: Mapping[str, Any]) -> list[str]:

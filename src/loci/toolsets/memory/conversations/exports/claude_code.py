@@ -25,6 +25,7 @@ from loci.toolsets.memory.conversations.exports.records import (
     Tally,
     Turn,
     from_iso,
+    joined_text,
     text_of,
 )
 from loci.toolsets.memory.conversations.exports.shaping import TOOL_OUTPUT_CHARS, trimmed
@@ -173,17 +174,11 @@ def _user(
 def _attach_result(session: Session, block: dict[str, Any]) -> None:
     """A tool's output, trimmed, after the line of the call that asked for it."""
     call = session.tool_calls.get(text_of(block.get("tool_use_id")))
-    output = _result_text(block.get("content")).strip()
+    output = joined_text(block.get("content")).strip()
     if call is None or not output:
         return
     message, index = call
     message.lines[index] += f"\n  -> {trimmed(output, TOOL_OUTPUT_CHARS)}"
-
-
-def _result_text(content: object) -> str:
-    if isinstance(content, list):
-        return "\n".join(text_of(item.get("text")) for item in content if isinstance(item, dict))
-    return text_of(content)
 
 
 def _blocks(content: object) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from loci.toolsets.memory.conversations.exports.records import (
     Tally,
     Turn,
     from_iso,
+    joined_text,
     text_of,
 )
 from loci.toolsets.memory.conversations.exports.tools_used import tool_line
@@ -64,7 +65,7 @@ def _keep(messages: dict[str, dict[str, Any]], message: object, tally: Tally) ->
 
 
 def _turn(message: dict[str, Any]) -> Turn | None:
-    lines = [_content(message.get("content"))]
+    lines = [joined_text(message.get("content"))]
     for call in message.get("toolCalls") or []:
         if isinstance(call, dict):
             lines.append(tool_line(text_of(call.get("name")), call.get("args")))
@@ -73,12 +74,3 @@ def _turn(message: dict[str, Any]) -> Turn | None:
     if not text or not message_id:
         return None
     return Turn(message_id, ROLES[message["type"]], text, from_iso(message.get("timestamp")))
-
-
-def _content(content: object) -> str:
-    if isinstance(content, list):
-        return "\n".join(
-            text_of(part.get("text")) if isinstance(part, dict) else text_of(part)
-            for part in content
-        )
-    return text_of(content)

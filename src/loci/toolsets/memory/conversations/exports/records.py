@@ -115,3 +115,14 @@ def from_iso(value: object) -> datetime | None:
 def text_of(value: object) -> str:
     """A string field's text, or empty when it is missing, null or not a string."""
     return value if isinstance(value, str) else ""
+
+
+def joined_text(content: object) -> str:
+    """The words of content given as a string or as a list of parts (`{"text": ...}` or
+    strings), one part per line: a tool's result, a Gemini message."""
+    if isinstance(content, list):
+        return "\n".join(
+            text_of(part.get("text")) if isinstance(part, dict) else text_of(part)
+            for part in content
+        )
+    return text_of(content)
