@@ -104,6 +104,9 @@ def test_eval_story_prints_every_figure_with_its_baseline(tmp_path: Path) -> Non
     assert report["needle_in_context"] == 1.0 and report["needle_in_search@5"] == 1.0
     assert report["character_recall"] == 1.0 and report["spurious"] == 0
     assert report["cohesion"] == 0.5 and report["conflated"] == 0  # "Voss" is never alone
+    assert report["cohesion_ceiling"] == 1.0  # "Voss" is written, inside "Mira Voss"
+    assert report["suggestions"] == report["suggestions_refused"] == 0
+    assert report["cohesion_suggested"] == report["cohesion"]  # nothing suggested, nothing moved
     assert report["baseline"]["needle_in_search@5"] == 1.0
     novel.write_text(manuscript(2), encoding="utf-8")  # the table's layout needs no long book
     table = loci(tmp_path / "home", "eval", "story", str(spec))
@@ -111,6 +114,7 @@ def test_eval_story_prints_every_figure_with_its_baseline(tmp_path: Path) -> Non
     both = loci(tmp_path / "home", "eval", "story", str(spec), str(spec), "--table")
     assert both.returncode == 0, both.stderr
     assert "cohesion" in both.stdout and both.stdout.count("spec") >= 2
+    assert "cohesion_suggested" in both.stdout and "cohesion_ceiling" in both.stdout
 
 
 def test_an_indented_manuscript_comes_back_exactly_and_is_never_imported_twice(

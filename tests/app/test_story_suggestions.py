@@ -136,3 +136,24 @@ def test_her_ladyship_is_suggested_for_the_storys_one_lady_by_far_and_accepted(
     before = character(app.story, "rosings", "Lady Catherine").mentions
     after = correct(app.story, "rosings", "alias", "Lady Catherine", "Ladyship")
     assert after.mentions == before + 6
+
+
+def test_a_name_the_story_says_a_character_is_called_by_is_suggested_and_accepted(
+    app: App,
+) -> None:
+    story = [
+        "Tobin Marsh was the smallest hand aboard the Gull. They called him Cricket on board.",
+        "Cricket ran up the shrouds at dawn, and Nell Quarry watched him from the deck.",
+        "Nell Quarry sent Cricket below for rope. Cricket came back with the wrong rope.",
+        "Tobin Marsh laughed at himself, and Nell Quarry laughed with him.",
+    ]
+    for number, text in enumerate(story * 2):
+        app.story.continue_story("gull", "", f"{text} ({number})")
+    found = suggest(app.story, "gull").suggestions
+    nickname = next(s for s in found if "called" in s.reason)
+    assert (nickname.name, nickname.other) == ("Tobin Marsh", "Cricket")
+    assert "They called him Cricket on board." in nickname.evidence
+    before = character(app.story, "gull", "Tobin Marsh").mentions
+    after = correct(app.story, "gull", nickname.action, nickname.name, nickname.other)
+    assert after.mentions >= before + 6 and "Cricket" in after.aliases
+    assert all("called" not in s.reason for s in suggest(app.story, "gull").suggestions)

@@ -3,7 +3,8 @@ cues of each name's mentions are given as counts, as the story tables keep them)
 
 from __future__ import annotations
 
-from loci.toolsets.story import cast, corrections
+from loci.toolsets.story import called, cast, corrections
+from loci.toolsets.story.entity import Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.reading import WordCase
 
@@ -337,3 +338,41 @@ def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it
         None,
         None,
     ]
+
+
+def _entity(number: int, *aliases: str, kind: Kind = "character", mentions: int = 20) -> Entity:
+    return Entity(number, aliases[0], kind, mentions, Seen(0, ""), [], list(aliases))
+
+
+def test_a_name_is_given_to_the_one_called_by_it_never_to_the_caller() -> None:
+    tobin, hester = _entity(1, "Tobin Marsh", "Tobin"), _entity(2, "Hester Vane", "Hester")
+    sexes = {1: "m", 2: "f"}
+    text = (
+        "Little Tobin was small and quick. They called him Cricket on board.\n\n"
+        "Tobin sang, and Hester called him \u201cMr. Cricket\u201d.\n\n"
+        "Hester called him Sprat.\n\n"
+        "Tobin smiled. They called her Duchess."
+    )
+    found = [
+        (c.name, c.character.name)
+        for c in called.callings(text, [tobin, hester], lambda e: sexes[e.id])
+    ]
+    # The one named before it (in the sentence before, too), never the caller; "her" is no
+    # man's name.
+    assert found == [("Cricket", "Tobin Marsh"), ("Mr. Cricket", "Tobin Marsh")]
+
+
+def test_a_called_name_is_suggested_only_when_the_cast_holds_it_for_no_character() -> None:
+    tobin, daisy = _entity(1, "Tobin Marsh", "Tobin"), _entity(2, "Daisy")
+    cricket = _entity(3, "Cricket", kind="other", mentions=5)
+    text = (
+        "Tobin came aboard. They called him Old Cricket. Cricket ran. Cricket hid.\n\n"
+        "Tobin held the baby; we shall call her Daisy."
+    )
+    found = called.called_suggestions(text, [tobin, daisy, cricket], [tobin, daisy], lambda e: None)
+    assert [(s.action, s.name, s.other, s.mentions) for s in found] == [
+        ("merge", "Tobin Marsh", "Cricket", 5)  # "Old Cricket" is the Cricket the cast holds
+    ]
+    assert "They called him Old Cricket." in found[0].evidence
+    once = "Tobin came aboard. They called him Gull."
+    assert called.called_suggestions(once, [tobin], [tobin], lambda e: None) == []  # written once

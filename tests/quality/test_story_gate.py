@@ -29,4 +29,7 @@ def test_a_held_out_novels_cast_search_and_context(tmp_path: Path, embedder: Onn
     assert search >= 0.9 and search >= baseline - 0.02
     assert report["character_recall"] >= 0.9
     assert report["cohesion"] >= 0.85
+    # Accepting the suggestions never undoes the cast, and no cast of the text's names can
+    # hold the full names it never writes.
+    assert report["cohesion"] <= report["cohesion_suggested"] <= report["cohesion_ceiling"] < 1.0
     assert report["conflated"] <= 1 and report["spurious"] <= 3

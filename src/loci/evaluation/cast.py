@@ -8,11 +8,15 @@ compared as written, ignoring case, so an entity must list each form it was seen
   entity, averaged (fragments lower it);
 - conflated: entities (of any kind) holding forms of two different spec characters;
 - spurious: entities among the most mentioned characters whose name is a spec non-person or
-  place.
+  place;
+- ceiling: the cohesion of a cast that joined rightly every form the text writes (a spec may
+  list a full name the text never writes, "Victor Frankenstein": no cast of the text's names
+  holds it).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +58,22 @@ def cohesion(listed: Sequence[dict[str, Any]], entities: Sequence[CastEntity]) -
         best = max((len(wanted & held) for held in characters), default=0)
         shares.append(best / len(wanted))
     return round(sum(shares) / len(shares), 3) if shares else 0.0
+
+
+def ceiling(listed: Sequence[dict[str, Any]], text: str) -> float:
+    """The best cohesion a cast of the names `text` writes can reach: for each listed
+    character, the share of its forms written there (as whole words, ignoring case),
+    averaged."""
+    shares = []
+    for character in listed:
+        wanted = forms_of(character)
+        shares.append(sum(_written(form, text) for form in wanted) / len(wanted))
+    return round(sum(shares) / len(shares), 3) if shares else 0.0
+
+
+def _written(form: str, text: str) -> bool:
+    words = r"\s+".join(re.escape(word) for word in form.split())
+    return re.search(rf"(?<![\w.]){words}(?!\w)", text, re.IGNORECASE) is not None
 
 
 def conflated(listed: Sequence[dict[str, Any]], entities: Sequence[CastEntity]) -> list[str]:

@@ -6,7 +6,9 @@ spaced paragraph breaks; the novel streams through `continue_story` in interacti
 400 tokens; then each question goes through `get_story_context` and `search_story_memory`. A
 Project Gutenberg file is read as `loci story import` reads it: without its licence, front and
 back matter. The baseline asks the same questions of plain `recall` over the same archived
-chunks, with no entity or recency signal. The cast is measured by `loci.evaluation.cast`.
+chunks, with no entity or recency signal. The cast is measured by `loci.evaluation.cast`,
+as the engine found it and again after accepting the suggestions it ranks first (at most
+`SUGGESTIONS_TAKEN`, as a writer running `loci story suggestions --accept-all` would).
 """
 
 from __future__ import annotations
@@ -21,17 +23,21 @@ from typing import Any
 
 from loci.app import App, build_app
 from loci.engine.embedding import Embedder
-from loci.errors import InvalidInputError
+from loci.errors import InvalidInputError, LociError
 from loci.evaluation import cast
 from loci.settings import Settings
 from loci.toolsets.memory.models import MemoryDraft
 from loci.toolsets.story import assembly, lookup, manuscript, store
+from loci.toolsets.story.curation import correct
 from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.suggestions import suggest
 
 SESSION = "eval"
 BASELINE_NAMESPACE = "story-baseline"
 SPURIOUS_TOP = 30
 SEARCH_K = 5
+#: The suggestions accepted for `cohesion_suggested`.
+SUGGESTIONS_TAKEN = 10
 
 Progress = Callable[[int, int], None]
 
@@ -88,6 +94,8 @@ def run_story(
             seconds = time.perf_counter() - started
             report = _needles(app, spec)
             report.update(_entities(app, spec))
+            report.update(_suggested(app, spec))
+            report["cohesion_ceiling"] = cast.ceiling(spec.characters, book)
             report.update(
                 interactions=streamed.interactions,
                 reliefs=streamed.reliefs,
@@ -148,6 +156,24 @@ def _entities(app: App, spec: Spec) -> dict[str, Any]:
         "top_characters": [t.name for t in top],
         "conflated_entities": conflated,
         "spurious_entities": spurious,
+    }
+
+
+def _suggested(app: App, spec: Spec) -> dict[str, Any]:
+    """The cast's cohesion after accepting the suggestions the engine ranks first."""
+    found = suggest(app.story, SESSION, SUGGESTIONS_TAKEN)
+    refused = 0
+    for suggestion in found.suggestions:
+        try:
+            correct(app.story, SESSION, suggestion.action, suggestion.name, suggestion.other)
+        except LociError:  # an earlier one took its name already: counted, as a writer sees it
+            refused += 1
+    after = _entities(app, spec)
+    return {
+        "suggestions": len(found.suggestions),
+        "suggestions_refused": refused,
+        "cohesion_suggested": after["cohesion"],
+        "conflated_suggested": after["conflated"],
     }
 
 

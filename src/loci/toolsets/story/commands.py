@@ -312,6 +312,8 @@ FIGURES = (
     ("passage@5", ">= 0.90"),
     ("character_recall", ">= 0.90"),
     ("cohesion", ">= 0.85"),
+    ("cohesion_suggested", ">= 0.95 (suggestions accepted)"),
+    ("cohesion_ceiling", "(forms the text writes)"),
     ("conflated", "<= 1"),
     ("spurious", "<= 3 of the top 30"),
     ("place_recall", ""),

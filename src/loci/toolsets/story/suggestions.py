@@ -17,6 +17,8 @@ ranked by the mentions they would set right. The kinds:
   after John Brooke and Meg), given to the woman named beside the husband far more often, for
   her share of the story, than any other;
 - a name the cast holds for no one, in the company of one character alone;
+- a name the story says a character is called by ("They called him King-Post"), which the
+  cast holds for no character (`loci.toolsets.story.called`);
 - a child's word for a parent ("Marmee", "Papa"), for the one mother (father) of the family
   whose children it is said beside (`loci.toolsets.story.kinship`);
 - a name that is no person's: a month, a day or a document ("Journal") that does not speak
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from loci import fields
 from loci.toolsets.story import kinds, names, store
+from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions, epithets, named
@@ -64,6 +67,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
         *parent_suggestions(entities, characters, company),
+        *_called(text, entities, characters, company),
     ]
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
     ranked = [s.model_copy(update={"number": n}) for n, s in enumerate(suggested[:limit], 1)]
@@ -81,6 +85,13 @@ CLEARLY_LIKELIER = 2.0
 FEW_MENTIONS = 10
 #: Two names met in one sentence this share of the smaller's mentions are two people.
 APART_SHARE = 0.1
+
+
+def _called(
+    text: str, entities: Sequence[Entity], characters: Sequence[Entity], company: Company
+) -> list[CastSuggestion]:
+    people = _people(characters, company)
+    return called_suggestions(text, entities, characters, lambda e: people[e.id].sex)
 
 
 def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:

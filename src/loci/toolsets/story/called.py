@@ -1,0 +1,148 @@
+"""Names the story says a character is called by: "They called him King-Post", "the girls
+christened him Mr. Greatheart", "known as Old Thunder". The one the name is given to is the
+character named last before it (in its sentence, else the sentences before it in the
+paragraph), never the one doing the calling ("Jo called him …" names Jo's listener, not Jo).
+
+Only a name the cast holds for no character is suggested: NER often takes a nickname for a
+thing ("King-Post"), and a name that already is a character's ("Daisy", a girl "we shall call"
+so) is a person of her own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from loci import sentences
+from loci.toolsets.story import names
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.models import CastSuggestion
+
+#: A word of a name: a title's abbreviation with its stop ("Mr."), or a capitalised word with
+#: hyphens and apostrophes inside it.
+_WORD = (
+    "(?:(?:"
+    + "|".join(sorted((a.capitalize() for a in sentences.ABBREVIATIONS), key=len, reverse=True))
+    + r")\.|[A-Z][\w\u2019'-]*)"
+)
+#: "called him X", "christened her X", "known as X": the name, quoted or not.
+CALLED = re.compile(
+    r"\b(?:(?:called|calls|call|nicknamed|dubbed|christened)\s+(?P<pronoun>him|her)"
+    r"|(?:known|spoken\s+of)\s+as)\s+[\"\u201c\u2018]?"
+    rf"(?P<name>{_WORD}(?:[ -]{_WORD})*)"
+)
+#: Words that may lead a nickname and are no part of the name the story then uses alone
+#: ("Old Fritz" is Fritz).
+LEADING = frozenset({"old", "little", "young", "big", "poor", "dear"})
+#: The fewest times the called name is written for it to be suggested.
+CALLED_LEAST = 3
+
+#: A character's sex as its names and pronouns say it ("m", "f"), if they do.
+SexOf = Callable[[Entity], str | None]
+
+
+@dataclass(frozen=True)
+class Calling:
+    """One sentence saying a character is called by a name."""
+
+    name: str
+    character: Entity
+    sentence: str
+
+
+def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator[Calling]:
+    """Each place `text` says one of `characters` is called by a name."""
+    for paragraph in text.split("\n\n"):
+        for match in CALLED.finditer(paragraph):
+            said = _called_name(match.group("name"))
+            callee = _callee(paragraph, match, characters, sex_of)
+            if said and callee is not None:
+                left, right = sentences.around(paragraph, match.start(), match.end())
+                yield Calling(said, callee, " ".join(paragraph[left:right].split())[:280])
+
+
+def called_suggestions(
+    text: str, entities: Sequence[Entity], characters: Sequence[Entity], sex_of: SexOf
+) -> list[CastSuggestion]:
+    """A name the cast holds for no character, which the story says one character is called
+    by, merged into that character (or made an alias of it, when the cast does not hold the
+    name at all)."""
+    held = {names.key(a): e for e in entities for a in e.aliases}
+    suggested: dict[str, CastSuggestion] = {}
+    for calling in callings(text, characters, sex_of):
+        other = _held_form(calling.name, held)
+        entity = held.get(names.key(other))
+        if entity is not None and (
+            entity.kind in ("character", "place") or entity == calling.character
+        ):
+            continue
+        count = entity.mentions if entity is not None else len(re.findall(_whole(other), text))
+        if count < CALLED_LEAST or other in suggested:
+            continue
+        suggested[other] = CastSuggestion(
+            action="alias" if entity is None else "merge",
+            name=calling.character.name,
+            other=other if entity is None else entity.name,
+            mentions=count,
+            reason=f"the story says {calling.character.name!r} is called {calling.name!r}, "
+            f"a name written {count} times",
+            evidence=calling.sentence,
+        )
+    return list(suggested.values())
+
+
+def _called_name(found: str) -> str:
+    """The name as called, unless it is a title alone ("Mr.")."""
+    found = found.strip("-")
+    return found if found and not names.is_title(found.rstrip(".")) else ""
+
+
+def _held_form(name: str, held: dict[str, Entity]) -> str:
+    """The form of `name` the cast holds, if any: itself, or without a leading "Old"."""
+    first, _, rest = name.partition(" ")
+    if names.key(name) not in held and first.lower() in LEADING and names.key(rest) in held:
+        return rest
+    return name
+
+
+def _callee(
+    paragraph: str, match: re.Match[str], characters: Sequence[Entity], sex_of: SexOf
+) -> Entity | None:
+    """The character named last before the calling, its caller aside: in the calling's
+    sentence, else in the sentences before it in the paragraph."""
+    left, _ = sentences.around(paragraph, match.start(), match.end())
+    caller = _named_before(paragraph, left, match.start(), characters, last_only=True)
+    sex = {"him": "m", "her": "f"}.get(match.group("pronoun") or "")
+    fitting = [c for c in characters if c is not caller and sex_of(c) in (sex, None)]
+    for start, end in ((left, match.start()), (0, left)):
+        found = _named_before(paragraph, start, end, fitting)
+        if found is not None:
+            return found
+    return None
+
+
+def _named_before(
+    paragraph: str,
+    start: int,
+    end: int,
+    characters: Sequence[Entity],
+    *,
+    last_only: bool = False,
+) -> Entity | None:
+    """The character whose name ends last in paragraph[start:end] (the one right before the
+    verb, with `last_only`, if a name stands there)."""
+    span = paragraph[start:end]
+    best: tuple[int, Entity] | None = None
+    for entity in characters:
+        for alias in entity.aliases:
+            for found in re.finditer(_whole(alias), span):
+                if last_only and span[found.end() :].strip():
+                    continue
+                if best is None or found.end() > best[0]:
+                    best = (found.end(), entity)
+    return best[1] if best is not None else None
+
+
+def _whole(alias: str) -> str:
+    return rf"(?<![\w.]){re.escape(alias)}(?!\w)"
