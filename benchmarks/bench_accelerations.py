@@ -23,7 +23,6 @@ from loci.app import App, build_app
 from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.settings import load_settings
 from loci.storage.indexes.facets.mirror import MemoryFacets
-from loci.storage.indexes.sync import IndexSync
 from loci.storage.indexes.vectors.embedded import EmbeddedIndex
 from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
 
@@ -49,11 +48,9 @@ def served(home: str, embedder: OnnxMiniLM, variant: str) -> App:
     facets = NoFacets() if variant == "no facets mirror" else app.engine.indexes.facets
     swapped = {MemoryVectors: MemoryVectors(vectors, dimensions), MemoryFacets: facets}
     followed = tuple(swapped.get(type(index), index) for index in app.engine.indexes.followed)
-    app.engine.indexes = replace(
-        app.engine.indexes, vectors=vectors, facets=facets, followed=followed
+    app.engine.use_indexes(
+        replace(app.engine.indexes, vectors=vectors, facets=facets, followed=followed)
     )
-    app.engine.sync = IndexSync(app.db, followed)
-    app.engine.sync.rebuild()
     app.memory.warm_up()
     return app
 

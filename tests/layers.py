@@ -37,7 +37,7 @@ LAYERS: tuple[tuple[int, str, str], ...] = (
     (4, "storage.indexes", "the indexes derived from them: vectors, keywords, passages, facets"),
     (5, "toolsets", "the registry: each toolset's declaration (name, tables, faces)"),
     (5, "engine.sequences", "ordered groups of memories (conversations, stories)"),
-    (6, "engine.search", "the engine: store, model and synced indexes; filters; ranking"),
+    (6, "engine.search", "the engine: model and synced indexes; the search; filters; ranking"),
     (6, "settings", "configuration from flags, environment and loci.toml"),
     (7, "access", "HTTP access tokens and their grants"),
     (7, "toolsets.memory", "the memory toolset's services"),

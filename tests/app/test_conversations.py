@@ -309,12 +309,12 @@ def test_the_period_lookup_uses_the_time_index(app: App) -> None:
     clause, params = timeline.within_clause(
         [(datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 2, 1, tzinfo=UTC))]
     )
-    with app.engine.db.locked() as conn:
+    with app.db.locked() as conn:
         plan = conn.execute(
             f"EXPLAIN QUERY PLAN SELECT m.seq FROM memories m WHERE {clause}", params
         ).fetchall()
         assert "memories_time" in str(plan)
-    with app.engine.db.locked() as conn:
+    with app.db.locked() as conn:
         assert timeline.years(conn) == []
 
 
@@ -338,7 +338,7 @@ def test_the_memories_of_periods_are_found_in_one_namespace(app: App) -> None:
         (datetime(2024, 11, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)),
     ]
     compiled = compile_filter(None, "mine")
-    with app.engine.db.locked() as conn:
+    with app.db.locked() as conn:
         found = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, 100)
         contents = {
             conn.execute("SELECT content FROM memories WHERE seq = ?", (seq,)).fetchone()[0]
@@ -365,7 +365,7 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
         for who in ("Ana", "Ben")
     ]
     ids = app.conversations.remember_conversation(parse_messages(chat), "hikes", "hikes").ids
-    with app.engine.db.locked() as conn:
+    with app.db.locked() as conn:
         ana, ben = (sql.fetch_by_id(conn, memory_id)[0] for memory_id in ids)  # type: ignore[index]
 
     def first(query: str) -> int:
@@ -378,7 +378,7 @@ def test_turns_of_the_one_speaker_a_question_names_rank_first(app: App) -> None:
         index = app.engine.index()
         vector = index.get(ana)
         assert vector is not None
-        context = hybrid.Context(app.engine.db, index, None, app.engine.indexes.keywords)
+        context = hybrid.Context(app.db, index, None, app.engine.indexes.keywords)
         return next(hybrid.rank(context, vector, found, DEFAULT)).key
 
     assert first("who likes hiking?") == ana  # a tie, broken by age

@@ -40,7 +40,7 @@ def clock() -> Clock:
 def test_decay_is_exponential_in_idle_time_and_never_counts_it_twice(
     app: App, clock: Clock
 ) -> None:
-    decay = DecayService(app.engine, clock)
+    decay = DecayService(app.db, clock)
     memory_id = app.memory.remember(MemoryDraft(content="The cat is called Miso")).id
     clock.later(60)
     first = decay.decay("time", decay_rate=0.1)
@@ -56,7 +56,7 @@ def test_decay_is_exponential_in_idle_time_and_never_counts_it_twice(
 
 
 def test_daily_runs_end_where_one_monthly_run_does(app: App, clock: Clock) -> None:
-    decay = DecayService(app.engine, clock)
+    decay = DecayService(app.db, clock)
     daily = app.memory.remember(MemoryDraft(content="Daily", importance=0.8)).id
     for _ in range(30):
         clock.later(1)
@@ -65,7 +65,7 @@ def test_daily_runs_end_where_one_monthly_run_does(app: App, clock: Clock) -> No
 
 
 def test_floor_dry_run_and_low_memories(app: App, clock: Clock) -> None:
-    decay = DecayService(app.engine, clock)
+    decay = DecayService(app.db, clock)
     high = app.memory.remember(MemoryDraft(content="High", importance=0.9)).id
     low = app.memory.remember(MemoryDraft(content="Low", importance=0.01)).id
     clock.later(3650)
@@ -88,7 +88,7 @@ def backdate(app: App, memory_id: str, days: float, uses: int = 0) -> None:
 
 
 def test_use_restarts_the_clock_and_combined_softens_it(app: App) -> None:
-    decay = DecayService(app.engine)
+    decay = DecayService(app.db)
     used = app.memory.remember(MemoryDraft(content="The deploy key lives in the vault")).id
     idle = app.memory.remember(MemoryDraft(content="Tomatoes grow on the balcony")).id
     backdate(app, used, 90)
@@ -111,7 +111,7 @@ def test_use_restarts_the_clock_and_combined_softens_it(app: App) -> None:
 
 
 def test_decay_refuses_bad_input_and_changes_nothing(app: App, clock: Clock) -> None:
-    decay = DecayService(app.engine, clock)
+    decay = DecayService(app.db, clock)
     memory_id = app.memory.remember(MemoryDraft(content="Keep me")).id
     clock.later(100)
     for bad in (
@@ -125,7 +125,7 @@ def test_decay_refuses_bad_input_and_changes_nothing(app: App, clock: Clock) -> 
     with pytest.raises(NotFoundError):
         decay.decay(namespace="missing")
     assert importance(app, memory_id) == 0.5
-    empty = DecayService(app.engine, clock).decay(namespace="default", decay_rate=0.0)
+    empty = DecayService(app.db, clock).decay(namespace="default", decay_rate=0.0)
     assert empty.affected == 0 and empty.unchanged == 1
 
 

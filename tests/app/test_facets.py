@@ -4,7 +4,7 @@ does not hold to SQL, follows every write (another process's too), and serves fi
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,7 +20,7 @@ from loci.storage.indexes.facets import mirror as facets_module
 from loci.storage.indexes.facets.mirror import MemoryFacets, mirrored
 from loci.storage.indexes.keywords import mirror as keyword_module
 from loci.storage.indexes.keywords.protocol import MirroredKeywords
-from loci.storage.indexes.sync import IndexSync
+from loci.storage.indexes.sync import Then
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import timeline
 from loci.toolsets.memory.transfer import ImportOptions
@@ -160,15 +160,16 @@ def reader(app: App) -> Iterator[Reader]:
     found.db.close()
 
 
-def agree(sync: IndexSync, facets: MemoryFacets, db: SqliteDatabase) -> int:
-    """Assert the facets admit what SQL admits for every filter and namespace choice; returns
+def agree(catch_up: Callable[[Then | None], None], facets: MemoryFacets, db: SqliteDatabase) -> int:
+    """Assert the facets admit what SQL admits for every filter and namespace choice, the
+    indexes brought up to date by `catch_up` (an engine's, or a reader's own sync); returns
     how many memories they admitted in all."""
     admitted_total = 0
     for spec in FILTERS:
         for namespace in (None, "a", "c"):
             compiled = compile_filter(spec, namespace)
             assert compiled.condition is not None and mirrored(compiled.condition)
-            sync.refresh(facets.holder(compiled.condition))
+            catch_up(facets.holder(compiled.condition))
             with db.snapshot() as conn:
                 found = facets.matching(compiled.condition, compiled.namespaces)
                 expected = sql.matching_seqs(conn, compiled.sql, compiled.params)
@@ -180,18 +181,18 @@ def agree(sync: IndexSync, facets: MemoryFacets, db: SqliteDatabase) -> int:
 
 def test_the_facets_admit_what_sql_admits(app: App) -> None:
     store(app, range(120))
-    total = agree(app.engine.sync, app.engine.indexes.facets, app.db)
+    total = agree(app.engine.catch_up, app.engine.indexes.facets, app.db)
     # The filters are neither all-admitting nor all-empty: the comparison means something.
     assert 0 < total < len(FILTERS) * 3 * 120
 
 
 def test_what_the_facets_cannot_judge_is_left_to_sql(app: App) -> None:
     store(app, range(30))
-    sync, facets = app.engine.sync, app.engine.indexes.facets
+    engine, facets = app.engine, app.engine.indexes.facets
     for spec in UNMIRRORED:
         compiled = compile_filter(spec)
         assert compiled.condition is not None
-        sync.refresh(facets.holder(compiled.condition))
+        engine.catch_up(facets.holder(compiled.condition))
         assert facets.matching(compiled.condition, None) is None
         with app.db.snapshot() as conn:
             allowed = admitted(conn, compiled, facets)
@@ -216,9 +217,9 @@ def test_the_facets_load_only_for_a_filter_they_can_answer(app: App) -> None:
 
 def test_the_facets_follow_another_processs_writes(app: App, reader: Reader) -> None:
     store(app, range(60))
-    agree(reader.sync, reader.facets, reader.db)
+    agree(reader.sync.refresh, reader.facets, reader.db)
     store(app, range(60, 90))  # new memories join tags already looked up
-    agree(reader.sync, reader.facets, reader.db)
+    agree(reader.sync.refresh, reader.facets, reader.db)
     gone = [row.id for row in app.memory.recall("harbour lantern", limit=8).memories]
     assert app.memory.forget_batch(gone).deleted == len(gone)
     app.catalog.namespaces("rename", "b", "renamed")
@@ -234,13 +235,13 @@ def test_the_facets_follow_another_processs_writes(app: App, reader: Reader) -> 
             "WHERE seq % 2 = 0"
         )
         conn.execute("UPDATE memories SET tags = '[\"urgent\"]' WHERE seq % 2 = 0")
-    agree(reader.sync, reader.facets, reader.db)
+    agree(reader.sync.refresh, reader.facets, reader.db)
     with app.db.write() as conn:
         conn.execute(
             "UPDATE memories SET metadata = json_set(metadata, '$.kind', 'y', '$.n', 7) "
             "WHERE seq % 3 = 0"
         )
-    agree(reader.sync, reader.facets, reader.db)
+    agree(reader.sync.refresh, reader.facets, reader.db)
     urgent = compile_filter({"tags": "urgent"}, "renamed")
     assert urgent.condition is not None
     found = reader.facets.matching(urgent.condition, urgent.namespaces)
@@ -251,7 +252,7 @@ def test_a_memory_older_than_those_held_takes_its_place_in_order(app: App, reade
     store(app, range(40))
     with app.db.write() as conn:
         conn.execute("DELETE FROM memories WHERE seq <= 5")
-    agree(reader.sync, reader.facets, reader.db)  # the reader holds seqs 6 and on
+    agree(reader.sync.refresh, reader.facets, reader.db)  # the reader holds seqs 6 and on
     with app.db.write() as conn:
         # A row with a seq below all held (loci never writes one: a later version might).
         conn.execute(
@@ -265,7 +266,7 @@ def test_a_memory_older_than_those_held_takes_its_place_in_order(app: App, reade
             "INSERT INTO memory_vectors(seq, embedding) "
             "SELECT 2, embedding FROM memory_vectors WHERE seq = 40"
         )
-    assert agree(reader.sync, reader.facets, reader.db) > 0
+    assert agree(reader.sync.refresh, reader.facets, reader.db) > 0
     kind = compile_filter({"metadata.kind": "z"})
     assert kind.condition is not None
     found = reader.facets.matching(kind.condition, None)
@@ -277,12 +278,12 @@ def test_metadata_keys_past_the_limit_go_to_sql_and_held_ones_survive_a_reload(
 ) -> None:
     monkeypatch.setattr(facets_module, "MAX_METADATA_KEYS", 2)
     store(app, range(40))
-    sync, facets = app.engine.sync, app.engine.indexes.facets
+    engine, facets = app.engine, app.engine.indexes.facets
     specs = [{"metadata.kind": "x"}, {"metadata.n": {"gte": 2}}, {"metadata.flag": True}]
     for spec in specs:
-        sync.refresh(facets.holder(compile_filter(spec).condition))
+        engine.catch_up(facets.holder(compile_filter(spec).condition))
     assert facets.metadata_keys == {"metadata.kind", "metadata.n"}
-    sync.rebuild()  # a full load reads the held keys anew
+    engine.rebuild_indexes()  # a full load reads the held keys anew
     assert facets.metadata_keys == {"metadata.kind", "metadata.n"}
     with app.db.snapshot() as conn:
         for spec, held in zip(specs, (True, True, False), strict=True):
@@ -308,7 +309,7 @@ def test_filtered_keyword_search_reads_the_mirrors(app: App) -> None:
         for query in ("harbour lantern", "quarry note", "glacier delta meadow"):
             match = fts_match(query)
             assert match is not None
-            prepared = pipeline.prepare(engine, "a", compiled, True, 20, query)
+            prepared = pipeline.prepare(app.db, engine, "a", compiled, True, 20, query)
             assert isinstance(engine.indexes.keywords, MirroredKeywords)
             assert engine.indexes.keywords.mirror.loaded
             with app.db.snapshot() as conn:
@@ -328,7 +329,7 @@ def test_a_filtered_dated_question_searches_the_admitted_memories_of_its_period(
     spans = [when.search_bounds(period) for period in periods]
     for spec in ({"tags": "work"}, {"importance": {"gte": 0.5}}, {"metadata.kind": "x"}):
         compiled = compile_filter(spec)
-        prepared = pipeline.prepare(engine, None, compiled, True, 20, query)
+        prepared = pipeline.prepare(app.db, engine, None, compiled, True, 20, query)
         with app.db.snapshot() as conn:
             expected = timeline.seqs_within(conn, spans, compiled.sql, compiled.params, 5000)
         assert prepared.within is not None and prepared.within.size > 0

@@ -95,7 +95,7 @@ def test_passages_follow_filters_deletes_and_other_processes(app: App, second_ap
     before = stored()
     app.memory.forget(memory_id=wanted)
     assert before - stored() == len(passages.spans(long_text(9, FACT)))  # went with it
-    second_app.engine.sync.refresh()
+    second_app.engine.catch_up()
     mirrored = second_app.engine.indexes.passages
     if isinstance(mirrored, PassageIndex):  # SQLite's mirror follows the delete
         assert mirrored.count() == stored()
@@ -107,7 +107,7 @@ def test_reindex_cuts_memories_stored_before_passages(app: App) -> None:
     wanted = stored_with_fact(app)
     with app.db.write() as conn:  # as a store written before passages existed
         conn.execute("DELETE FROM passages")
-    app.engine.sync.rebuild()
+    app.engine.rebuild_indexes()
     assert app.memory.recall(QUESTION, limit=1, hybrid_alpha=1.0).memories[0].id != wanted
     report = app.transfer.reindex()
     assert report["passages_embedded"] == 6

@@ -38,7 +38,7 @@ SPANS: list[Span] = [
 def months_within(app: App, spec: dict[str, object] | None, limit: int = 1000) -> list[str]:
     """The month and namespace of each memory `seqs_within` finds in SPANS, in its order."""
     compiled = compile_filter(spec)
-    with app.engine.db.locked() as conn:
+    with app.db.locked() as conn:
         seqs = timeline.seqs_within(conn, SPANS, compiled.sql, compiled.params, limit).tolist()
         content = dict(
             conn.execute(
@@ -128,10 +128,10 @@ def test_dates_without_a_year_search_the_years_of_the_store_whatever_its_stamps(
         )
     found = app.memory.recall("What did Ana plant on May 1?", limit=1, namespace="garden")
     assert found.memories[0].content == "Ana: I planted tulips."
-    with app.engine.db.locked() as conn:
+    with app.db.locked() as conn:
         # From the turns' years to this year's (the notes without a time of their own): 1850
         # and 9999 lie outside the years a question can name.
         assert timeline.years(conn) == list(range(2023, datetime.now(UTC).year + 1))
     app.memory.forget(namespace="garden")
-    with app.engine.db.locked() as conn:
+    with app.db.locked() as conn:
         assert timeline.years(conn) == []

@@ -58,7 +58,7 @@ def documents(db: SqliteDatabase) -> dict[tuple[str, str], str]:
 
 def test_each_session_is_a_sequence_with_one_document_in_order(app: App) -> None:
     app.conversations.remember_conversation(parse_messages(chat(GARDEN, BAND)), "home", "c1")
-    assert documents(app.engine.db) == {
+    assert documents(app.db) == {
         ("home", "c1/garden"): "Ana: We finally dug the new beds.\nBen: What are you planting "
         "first?\nAna: Tomatoes along the fence, and basil between them.",
         ("home", "c1/band"): "Ben: Our band plays on Saturday.\nAna: I will bring my camera.",
@@ -70,27 +70,27 @@ def test_documents_follow_deletes_renames_and_namespace_deletion(app: App) -> No
         parse_messages(chat(GARDEN, BAND)), "home", "c1"
     ).ids
     app.memory.forget(memory_id=ids[1])
-    assert "What are you planting" not in documents(app.engine.db)[("home", "c1/garden")]
+    assert "What are you planting" not in documents(app.db)[("home", "c1/garden")]
     app.memory.forget_batch(ids[3:])
-    assert set(documents(app.engine.db)) == {("home", "c1/garden")}  # an empty one is dropped
+    assert set(documents(app.db)) == {("home", "c1/garden")}  # an empty one is dropped
     app.catalog.namespaces("rename", "home", "house")
-    assert set(documents(app.engine.db)) == {("house", "c1/garden")}
+    assert set(documents(app.db)) == {("house", "c1/garden")}
     app.catalog.namespaces("delete", "house")
-    assert documents(app.engine.db) == {}
+    assert documents(app.db) == {}
 
 
 def test_a_failed_write_leaves_the_sequences_as_they_were(app: App) -> None:
     app.conversations.remember_conversation(parse_messages(chat(BAND)), "home", "c1")
-    before = documents(app.engine.db)
+    before = documents(app.db)
 
     def delete_then_fail() -> None:
-        with app.engine.db.write() as conn:
+        with app.db.write() as conn:
             conn.execute("DELETE FROM memories")
             conn.execute("INSERT INTO namespaces(name, created_at) VALUES ('home', 'x')")
 
     with pytest.raises(sqlite3.IntegrityError):
         delete_then_fail()
-    assert documents(app.engine.db) == before
+    assert documents(app.db) == before
 
 
 def test_positions_order_a_sequence_whatever_the_write_order(app: App) -> None:
@@ -103,7 +103,7 @@ def test_positions_order_a_sequence_whatever_the_write_order(app: App) -> None:
     put("Item two: Ana asks about the budget.", 2)
     app.memory.remember(MemoryDraft("Item 2.5, appended after the last.", namespace="m",
                                     sequence=SequenceDraft("minutes")))  # fmt: skip
-    document = documents(app.engine.db)[("m", "minutes")]
+    document = documents(app.db)[("m", "minutes")]
     assert document.splitlines() == [
         "Item one: the minutes of May are read.",
         "Item two: Ana asks about the budget.",
@@ -126,7 +126,7 @@ def test_a_position_taken_is_refused_and_stores_nothing(app: App) -> None:
         )
     assert raised.value.details["field"] == "sequence.position"
     assert app.catalog.stats().total_memories == 1
-    assert documents(app.engine.db) == {("default", "log"): "first"}
+    assert documents(app.db) == {("default", "log"): "first"}
 
 
 def test_a_note_and_the_same_text_as_a_turn_score_the_same(app: App) -> None:
@@ -154,7 +154,7 @@ def test_user_metadata_never_makes_a_turn(app: App) -> None:
     memory = app.memory.get(stored.id)
     assert memory.sequence is None and memory.occurred_at is None
     assert memory.metadata == metadata
-    with app.engine.db.locked() as conn:
+    with app.db.locked() as conn:
         assert conn.execute("SELECT count(*) FROM sequences").fetchone()[0] == 0
     app.memory.remember(MemoryDraft("Ana: the budget plan was approved."))
     found = app.memory.recall("what did Ana say in May 2001?", limit=2, explain=True)
@@ -186,7 +186,7 @@ def test_logging_turn_by_turn_ranks_as_importing_at_once(home: Path, embedder: O
             if n == 1:  # a note logged between two turns of a session
                 one_by_one.memory.remember(MemoryDraft("Unrelated: the boiler needs a service."))
         assert ranking(one_by_one) == ranking(at_once)
-        assert documents(one_by_one.engine.db) == documents(at_once.engine.db)
+        assert documents(one_by_one.db) == documents(at_once.db)
     finally:
         at_once.close()
         one_by_one.close()
@@ -234,7 +234,7 @@ def test_bad_places_and_times_are_refused_and_store_nothing(
         app.memory.remember(MemoryDraft("text", sequence=sequence, occurred_at=occurred_at))
     assert raised.value.details["field"] == field
     assert app.catalog.stats().total_memories == 0
-    assert documents(app.engine.db) == {}
+    assert documents(app.db) == {}
 
 
 def test_export_and_import_keep_places_and_times(
@@ -245,7 +245,7 @@ def test_export_and_import_keep_places_and_times(
     copy = build_app(load_settings(home=home / "copy"), embedder=embedder)
     try:
         copy.transfer.import_data(exported.export.model_dump(), ImportOptions())
-        assert documents(copy.engine.db) == documents(app.engine.db)
+        assert documents(copy.db) == documents(app.db)
         originals = {m.id: m for m in exported.export.memories}
         for memory in copy.transfer.export(None, False, 0, 100).export.memories:
             assert memory.sequence == originals[memory.id].sequence
@@ -259,12 +259,12 @@ def test_importing_an_export_again_keeps_every_copy_in_its_sequence(app: App) ->
     exported = app.transfer.export(None, False, 0, 100).export.model_dump()
     result = app.transfer.import_data(exported, ImportOptions(skip_duplicates=False))
     assert result.imported == 2 and result.failed == 0
-    with app.engine.db.locked() as conn:
+    with app.db.locked() as conn:
         positions = conn.execute(
             "SELECT i.position FROM sequence_items i ORDER BY i.position"
         ).fetchall()
     assert [row[0] for row in positions] == [0.0, 1.0, 2.0, 3.0]  # the copies after the last
-    assert documents(app.engine.db)[("home", "c1/band")].count("Our band plays") == 2
+    assert documents(app.db)[("home", "c1/band")].count("Our band plays") == 2
 
 
 def test_doctor_names_documents_out_of_step_and_reindex_repairs_them(app: App) -> None:
@@ -272,7 +272,7 @@ def test_doctor_names_documents_out_of_step_and_reindex_repairs_them(app: App) -
     from loci.faces.cli.output import CliState
 
     app.conversations.remember_conversation(parse_messages(chat(GARDEN, BAND)), "home", "c1")
-    with app.engine.db.locked() as conn:  # damage the derived table behind loci's back
+    with app.db.locked() as conn:  # damage the derived table behind loci's back
         conn.execute("DELETE FROM sequences_fts")
     state = CliState(config=None, home=app.settings.home)
     report = diagnose(state)
@@ -280,7 +280,7 @@ def test_doctor_names_documents_out_of_step_and_reindex_repairs_them(app: App) -
     assert any("2 sequences but 0 sequence documents" in p for p in report["problems"])
     assert app.transfer.reindex()["sequences"] == 2
     assert diagnose(state)["problems"] == []
-    assert set(documents(app.engine.db)) == {("home", "c1/garden"), ("home", "c1/band")}
+    assert set(documents(app.db)) == {("home", "c1/garden"), ("home", "c1/band")}
 
 
 def test_a_store_of_the_last_release_migrates_without_loss(

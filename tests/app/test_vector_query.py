@@ -83,7 +83,7 @@ def test_actors_are_those_of_the_namespaces_and_follow_changes(app: App, second_
     second_app.memory.forget(filters={"metadata.speaker": {"eq": "Ben"}})
     second_app.catalog.namespaces("rename", "two", "three")
     assert engine.actors(frozenset(["one"])).names == {"Ana", "Ben"}
-    engine.sync.refresh()
+    engine.catch_up()
     assert engine.actors(frozenset(["one"])).names == {"Ana"}
     assert engine.actors(frozenset(["three"])).names == {"Cleo"}
     assert engine.actors(frozenset(["two"])).names == frozenset()

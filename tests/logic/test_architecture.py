@@ -51,6 +51,20 @@ def test_only_the_memory_tables_module_writes_them():
             assert found is None, f"{path.relative_to(SRC)}: {found.group(0) if found else ''}"
 
 
+#: Reaching through the engine for the parts it holds: a service is given the database it
+#: writes in and asks the engine in words ("wrote", "catch_up", "index"); only the search
+#: pipeline reads the indexes that answer a search.
+ENGINE_REACHES = re.compile(r"\b_?engine\.(?:_?db|_?sync|_?indexes)\b|\b_?engine\._\w+")
+
+
+def test_no_one_reaches_through_the_engine_for_its_parts():
+    allowed = {("engine", "search", "engine.py"), ("engine", "search", "pipeline.py")}
+    for path in SRC.rglob("*.py"):
+        if path.relative_to(SRC).parts not in allowed:
+            found = ENGINE_REACHES.search(path.read_text(encoding="utf-8"))
+            assert found is None, f"{path.relative_to(SRC)}: {found.group(0) if found else ''}"
+
+
 def test_server_module_imports_nothing_heavy():
     code = (
         "import sys; import loci.faces.cli.main, loci.faces.mcp.server; from loci.settings import Settings; "

@@ -1,4 +1,10 @@
-"""What every memory service shares: the database, the embedder, the synced vector index."""
+"""What every memory service shares beside the database: the embedding model, and the derived
+indexes kept in step with the store.
+
+The engine does not hand out its parts: a service is given the database it writes in, and asks
+the engine in words of what it wants (embed these texts, check the store's model, the vector
+index brought up to date, "this process wrote memories"). Only the search pipeline
+(`loci.engine.search.pipeline`) reads `indexes`, the indexes that answer a search."""
 
 from __future__ import annotations
 
@@ -17,11 +23,11 @@ from loci.engine.sequences.speakers import ActorDirectory, Speakers
 from loci.errors import ModelMismatchError, NotFoundError
 from loci.heap import release_free_memory
 from loci.storage.databases.db import Connection, Database
-from loci.storage.indexes.derived import DerivedIndex
+from loci.storage.indexes.derived import DerivedIndex, Progress
 from loci.storage.indexes.facets.mirror import MemoryFacets
 from loci.storage.indexes.keywords.protocol import KeywordIndex
 from loci.storage.indexes.passages.in_process import PassageSearch
-from loci.storage.indexes.sync import IndexSync
+from loci.storage.indexes.sync import IndexSync, Then
 from loci.storage.indexes.vectors.protocol import VectorIndex
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables.passages import NewPassage
@@ -81,11 +87,11 @@ class MemoryEngine:
         indexes: Indexes,
         limits: Limits,
     ) -> None:
-        self.db = db
+        self._db = db
         self.embedder = embedder
         self.limits = limits
         self.indexes = indexes
-        self.sync = IndexSync(db, indexes.followed)
+        self._sync = IndexSync(db, indexes.followed)
         self._actors = ActorDirectory(db)
         # Database work that overlaps the embedding of a query, and a second search beside the
         # first on PostgreSQL (threads start lazily).
@@ -98,7 +104,39 @@ class MemoryEngine:
     def close(self) -> None:
         """Stop the worker thread and close the database."""
         self._worker.shutdown(wait=True)
-        self.db.close()
+        self._db.close()
+
+    def wrote(self) -> None:
+        """Say this process just committed changes of memories: the database's change counter
+        misses a process's own writes, so the next search reads the change log all the same."""
+        self._sync.note_own_write()
+
+    def catch_up(self, then: Then | None = None) -> None:
+        """Bring the derived indexes up to date with every process's writes; then run `then`
+        (a filter's mirror reading the fields it lacks) before another refresh can start."""
+        self._sync.refresh(then)
+
+    def rebuild_keywords(self, conn: Connection) -> int:
+        """Rebuild the keyword index inside `conn`'s write transaction; returns how many
+        sequences' documents it holds."""
+        return self.indexes.keywords.rebuild(conn)
+
+    def rebuild_indexes(self, progress: Progress | None = None) -> int:
+        """Rebuild every derived index from the store (`loci reindex`); returns how many
+        vectors the vector index holds after."""
+        self._sync.rebuild(progress)
+        return self.indexes.vectors.count()
+
+    def warm(self) -> None:
+        """Load the passages' index now rather than at the first search."""
+        self.indexes.passages.warm()
+
+    def use_indexes(self, indexes: Indexes) -> None:
+        """Search with other derived indexes from now on, rebuilt from the store (the
+        benchmarks compare an acceleration with the plain version this way)."""
+        self.indexes = indexes
+        self._sync = IndexSync(self._db, indexes.followed)
+        self._sync.rebuild()
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed with the configured model (loading it on first use); after a batch, give the
@@ -147,17 +185,18 @@ class MemoryEngine:
     def actors(self, namespaces: frozenset[str] | None) -> Speakers:
         """The actors of the sequences in those namespaces (None: all), as of the last
         refresh: the same object until the memories change."""
-        return self._actors.of(namespaces, self.sync.position)
+        return self._actors.of(namespaces, self._sync.position)
 
     def index(self) -> VectorIndex:
         """The vector index, brought up to date with every process's writes."""
-        self.sync.refresh()
+        self._sync.refresh()
         return self.indexes.vectors
 
-    def require_namespace(self, conn: Connection, name: str) -> None:
-        """Raise NotFoundError for an unknown namespace."""
-        if not sql.namespace_exists(conn, name):
-            raise NotFoundError(f"namespace {name!r} does not exist", namespace=name)
+
+def require_namespace(conn: Connection, name: str) -> None:
+    """Raise NotFoundError for an unknown namespace."""
+    if not sql.namespace_exists(conn, name):
+        raise NotFoundError(f"namespace {name!r} does not exist", namespace=name)
 
 
 def vector_bytes(vector: npt.NDArray[np.float32]) -> bytes:

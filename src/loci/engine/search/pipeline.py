@@ -24,13 +24,13 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.engine.search import hybrid, when
-from loci.engine.search.engine import MemoryEngine
+from loci.engine.search.engine import MemoryEngine, require_namespace
 from loci.engine.search.filters import CompiledFilter, admitted, admitted_as_sql
 from loci.engine.search.query_words import keyword_terms, named_speaker, vector_query
 from loci.engine.search.signals import Profile
 from loci.engine.search.when import Period
 from loci.engine.sequences import members
-from loci.storage.databases.db import Connection
+from loci.storage.databases.db import Connection, Database
 from loci.storage.indexes.keywords.protocol import KeywordQuery, Matches
 from loci.storage.indexes.passages.in_process import PassageSearch
 from loci.storage.indexes.vectors.protocol import Allowed, Hit, KeyArray
@@ -56,6 +56,7 @@ class Prepared:
 
 
 def prepare(
+    db: Database,
     engine: MemoryEngine,
     namespace: str | None,
     compiled: CompiledFilter,
@@ -68,10 +69,10 @@ def prepare(
     words = keyword_terms(query) if keyword_search else []
     indexes = engine.indexes
     facets = indexes.facets
-    engine.sync.refresh(facets.holder(compiled.condition) if facets is not None else None)
-    with engine.db.snapshot() as conn:
+    engine.catch_up(facets.holder(compiled.condition) if facets is not None else None)
+    with db.snapshot() as conn:
         if namespace is not None:
-            engine.require_namespace(conn, namespace)
+            require_namespace(conn, namespace)
         engine.check_model(conn)
         in_sequences = members.any_items(conn)
         allowed = admitted(conn, compiled, indexes.facets)
@@ -184,6 +185,7 @@ def search_beside(
 
 
 def ranked(
+    db: Database,
     engine: MemoryEngine,
     query_vector: npt.NDArray[np.float32],
     prepared: Prepared,
@@ -209,9 +211,7 @@ def ranked(
         actor=asked.actor,
         periods=prepared.periods,
     )
-    context = hybrid.Context(
-        engine.db, index, prepared.allowed, engine.indexes.keywords, found.held
-    )
+    context = hybrid.Context(db, index, prepared.allowed, engine.indexes.keywords, found.held)
     return hybrid.rank(context, query_vector, candidates, profile, asked.explain)
 
 

@@ -12,7 +12,7 @@ def build(core: Core) -> ContextService:
     settings = core.settings
     return ContextService(
         core.db,
-        MemoryService(core.engine),
+        MemoryService(core.db, core.engine),
         settings.home,
         ContextLimits(settings.context_max_bytes, settings.context_max_attempts),
     )

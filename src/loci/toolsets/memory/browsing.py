@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from loci import fields
-from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError
+from loci.storage.databases.db import Database
 from loci.storage.memory_tables import pages as memory_pages
 from loci.storage.memory_tables.pages import Cursor, Shown
 from loci.toolsets.memory.models import Memory
@@ -28,8 +28,8 @@ class MemoryPage(NamedTuple):
 class MemoryBrowser:
     """Pages of memories."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
-        self._engine = engine
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     def page(
         self, shown: Shown, after: str | None = None, size: int = 50, oldest_first: bool = False
@@ -39,7 +39,7 @@ class MemoryBrowser:
         fields.bounded_int(size, 1, MAX_PAGE, "size")
         checked = _checked(shown)
         cursor = None if after is None else parse_cursor(after)
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             rows, following = memory_pages.page(conn, checked, cursor, size, oldest_first)
         memories = [row_to_memory(row[:-1])[1] for row in rows]
         return MemoryPage(memories, None if following is None else cursor_text(following))

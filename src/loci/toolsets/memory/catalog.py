@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal
 
 from loci import fields
-from loci.engine.search.engine import MemoryEngine
+from loci.engine.search.engine import MemoryEngine, require_namespace
 from loci.errors import ConflictError, InvalidInputError
 from loci.storage.databases.db import Database
 from loci.storage.memory_tables import memories as sql
@@ -26,8 +26,9 @@ class CatalogService:
     """List, create, delete and rename namespaces; report figures about the store."""
 
     def __init__(
-        self, engine: MemoryEngine, warnings: Callable[[], list[str]] = lambda: []
+        self, db: Database, engine: MemoryEngine, warnings: Callable[[], list[str]] = lambda: []
     ) -> None:
+        self._db = db
         self._engine = engine
         self._warnings = warnings  # what is wrong with the data folder around the database
 
@@ -36,7 +37,7 @@ class CatalogService:
     ) -> NamespacesResult:
         """Carry out one namespace action."""
         if action == "list":
-            with self._engine.db.locked() as conn:
+            with self._db.locked() as conn:
                 listed = [row_to_namespace(row) for row in sql.list_namespaces(conn)]
             return NamespacesResult(
                 action="list", namespaces=listed, message=counted(len(listed), "namespace")
@@ -58,9 +59,9 @@ class CatalogService:
         """Counts, dates, importance and tags, for the whole store or one namespace."""
         if namespace is not None:
             namespace = fields.namespace(namespace)
-        with self._engine.db.snapshot() as conn:
+        with self._db.snapshot() as conn:
             if namespace is not None:
-                self._engine.require_namespace(conn, namespace)
+                require_namespace(conn, namespace)
             total, oldest, newest, average = upkeep.summary(conn, namespace)
             counts = {
                 info.name: info.count
@@ -75,20 +76,20 @@ class CatalogService:
             namespaces=counts,
             embedding_model=stored_model or identity.name,
             embedding_dimensions=identity.dimensions,
-            storage_path=_storage_place(self._engine.db),
-            storage_size_mb=round(self._engine.db.size_bytes() / 1_000_000, 3),
+            storage_path=_storage_place(self._db),
+            storage_size_mb=round(self._db.size_bytes() / 1_000_000, 3),
             oldest_memory=oldest,
             newest_memory=newest,
             average_importance=None if average is None else round(float(average), 4),
             tag_distribution=tags,
-            schema_version=self._engine.db.schema_version(),
+            schema_version=self._db.schema_version(),
             model_loaded=self._engine.embedder.is_loaded,
             warnings=self.warnings(),
         )
 
     def namespaces_of(self, ids: list[str]) -> dict[str, str]:
         """The namespace of each of `ids` that is stored (others are left out)."""
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             return sql.namespaces_of_ids(conn, ids)
 
     def warnings(self) -> list[str]:
@@ -96,7 +97,7 @@ class CatalogService:
         return self._warnings()
 
     def _create(self, name: str) -> NamespacesResult:
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             if sql.namespace_exists(conn, name):
                 raise ConflictError(f"namespace {name!r} already exists", namespace=name)
             sql.ensure_namespaces(conn, {name}, now())
@@ -105,11 +106,11 @@ class CatalogService:
         )
 
     def _delete(self, name: str) -> NamespacesResult:
-        with self._engine.db.write() as conn:
-            self._engine.require_namespace(conn, name)
+        with self._db.write() as conn:
+            require_namespace(conn, name)
             removed = sql.delete_namespace(conn, name)
             prune_log(conn)
-        self._engine.sync.note_own_write()
+        self._engine.wrote()
         return NamespacesResult(
             action="delete",
             deleted=name,
@@ -118,13 +119,13 @@ class CatalogService:
         )
 
     def _rename(self, name: str, new_name: str) -> NamespacesResult:
-        with self._engine.db.write() as conn:
-            self._engine.require_namespace(conn, name)
+        with self._db.write() as conn:
+            require_namespace(conn, name)
             if sql.namespace_exists(conn, new_name):
                 raise ConflictError(f"namespace {new_name!r} already exists", namespace=new_name)
             # ON UPDATE CASCADE moves the memories; their trigger logs the change for the index.
             moved = sql.rename_namespace(conn, name, new_name)
-        self._engine.sync.note_own_write()
+        self._engine.wrote()
         return NamespacesResult(
             action="rename",
             renamed=name,

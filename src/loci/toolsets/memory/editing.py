@@ -10,6 +10,7 @@ from __future__ import annotations
 from loci import fields
 from loci.engine.search.engine import MemoryEngine, vector_bytes
 from loci.errors import ConflictError, NotFoundError
+from loci.storage.databases.db import Database
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import passages, upkeep
 from loci.timeutil import now
@@ -21,7 +22,8 @@ from loci.toolsets.memory.validation import content_hash
 class MemoryEditor:
     """Edits memories' text, tags and importance."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
+    def __init__(self, db: Database, engine: MemoryEngine) -> None:
+        self._db = db
         self._engine = engine
 
     def edit(
@@ -51,7 +53,7 @@ class MemoryEditor:
         rewritten = text != current.content
         vector = vector_bytes(self._engine.embed([text])[0]) if rewritten else None
         parts = self._engine.passages_of([text])[0] if rewritten else None
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             self._engine.check_model(conn)
             row = sql.fetch_by_id(conn, memory_id)
             if row is None:
@@ -68,12 +70,12 @@ class MemoryEditor:
                 upkeep.set_embeddings(conn, [(seq, vector)])
                 passages.replace(conn, seq, parts)
             changed = sql.fetch_by_id(conn, memory_id)
-        self._engine.sync.note_own_write()
+        self._engine.wrote()
         assert changed is not None  # written in this transaction
         return row_to_memory(changed)[1]
 
     def _current(self, memory_id: str) -> tuple[int, Memory]:
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             row = sql.fetch_by_id(conn, memory_id)
         if row is None:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)

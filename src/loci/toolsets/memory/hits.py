@@ -15,6 +15,7 @@ from itertools import islice
 from loci.engine.search import hybrid
 from loci.engine.search.engine import MemoryEngine
 from loci.engine.search.when import Period
+from loci.storage.databases.db import Database
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import validity
 from loci.timeutil import format_time, now
@@ -26,6 +27,7 @@ SPARE = 5
 
 
 def load_hits(
+    db: Database,
     engine: MemoryEngine,
     ranked: Iterable[hybrid.Ranked],
     limit: int,
@@ -35,7 +37,7 @@ def load_hits(
 ) -> list[MemoryHit]:
     """The first `limit` of `ranked` as hits; with a `moment`, in order of what is true then
     (reading up to SPARE more when the store holds any facts in time); `touch`: count a use."""
-    with engine.db.locked() as conn:
+    with db.locked() as conn:
         in_time = moment is not None and validity.any_stored(conn)
         taken = list(islice(ranked, limit + SPARE if in_time else limit))
         records = sql.rows_by_seq(conn, [hit.key for hit in taken]) if taken else {}
@@ -53,8 +55,8 @@ def load_hits(
         # Access statistics are written behind the answer, by the worker thread; the hits
         # already show them as they will be stored. Queued once the hits are built, so the
         # worker does not compete with building them.
-        engine.db.write_behind(lambda conn: sql.touch(conn, seqs, seen))
-        engine.beside(engine.db.flush_behind)
+        db.write_behind(lambda conn: sql.touch(conn, seqs, seen))
+        engine.beside(db.flush_behind)
     return hits
 
 

@@ -6,6 +6,7 @@ from loci import fields
 from loci.engine.search import hybrid
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import NotFoundError
+from loci.storage.databases.db import Database
 from loci.storage.indexes.vectors.protocol import Allowed
 from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.hits import load_hits
@@ -14,6 +15,7 @@ from loci.toolsets.memory.rows import row_to_memory
 
 
 def nearby(
+    db: Database,
     engine: MemoryEngine,
     memory_id: str,
     limit: int = 5,
@@ -26,7 +28,7 @@ def nearby(
     limit = fields.bounded_int(limit, 1, engine.limits.max_recall_limit, "limit")
     if namespace is not None:
         namespace = fields.namespace(namespace)
-    with engine.db.locked() as conn:
+    with db.locked() as conn:
         found = sql.fetch_by_id(conn, memory_id)
     seq, reference = (None, None) if found is None else row_to_memory(found)
     if reference is None or seq is None or namespace not in (None, reference.namespace):
@@ -46,5 +48,5 @@ def nearby(
     ranked = [hybrid.Ranked(key, sim, sim) for key, sim in neighbours[:limit]]
     return NearbyResult(
         reference=MemoryRef(id=reference.id, content=reference.content),
-        neighbors=load_hits(engine, ranked, limit, touch=False),
+        neighbors=load_hits(db, engine, ranked, limit, touch=False),
     )

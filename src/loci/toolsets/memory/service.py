@@ -11,10 +11,10 @@ import numpy as np
 
 from loci import fields
 from loci.engine.search import pipeline
-from loci.engine.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
+from loci.engine.search.engine import EMBED_WINDOW, MemoryEngine, require_namespace, vector_bytes
 from loci.engine.search.filters import CompiledFilter, compile_filter
 from loci.errors import InvalidInputError, LociError, NotFoundError
-from loci.storage.databases.db import Connection
+from loci.storage.databases.db import Connection, Database
 from loci.storage.indexes.derived import Progress
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import passages
@@ -55,7 +55,8 @@ class Embedded:
 class MemoryService:
     """Store, find and delete memories."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
+    def __init__(self, db: Database, engine: MemoryEngine) -> None:
+        self._db = db
         self._engine = engine
         self._limits = engine.limits
 
@@ -156,8 +157,8 @@ class MemoryService:
         If any part fails, nothing changes.
         """
         checked = [self._check(draft) for draft in drafts]
-        compiled = compile_filter(filters, fields.namespace(namespace), self._engine.db.engine)
-        with self._engine.db.locked() as conn:
+        compiled = compile_filter(filters, fields.namespace(namespace), self._db.engine)
+        with self._db.locked() as conn:
             self._engine.check_model(conn)
             known = sql.embeddings_by_hash(conn, compiled.sql, compiled.params)
             known_parts = passages.by_content(conn, compiled.sql, compiled.params)
@@ -196,26 +197,30 @@ class MemoryService:
         alpha = self._limits.hybrid_alpha if hybrid_alpha is None else hybrid_alpha
         alpha = fields.unit_float(alpha, "hybrid_alpha")
         as_of = None if as_of is None else fields.moment(as_of, "as_of")
-        compiled = compile_filter(filters, namespace, self._engine.db.engine, as_of)
+        compiled = compile_filter(filters, namespace, self._db.engine, as_of)
         depth = max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         profile = self._limits.profile.with_alpha(alpha)
         embedded = pipeline.embed_beside(
             self._engine,
             query,
             compiled.namespaces,
-            lambda: pipeline.prepare(self._engine, namespace, compiled, alpha < 1.0, depth, query),
+            lambda: pipeline.prepare(
+                self._db, self._engine, namespace, compiled, alpha < 1.0, depth, query
+            ),
             ahead,
             pipeline.search_beside(self._engine, compiled, profile, depth),
         )
         asked = pipeline.Asked(query, embedded.actor, profile, depth, explain)
         ranked = pipeline.ranked(
-            self._engine, embedded.vector, embedded.prepared, asked, embedded.found
+            self._db, self._engine, embedded.vector, embedded.prepared, asked, embedded.found
         )
         # 0 means "no threshold": unrelated memories can have slightly negative cosines.
         if min_similarity > 0.0:
             ranked = (r for r in ranked if r.similarity >= min_similarity)
         moment = as_of or asked_time(embedded.prepared.periods) or now()
-        hits = load_hits(self._engine, ranked, limit, record_access, moment, include_history)
+        hits = load_hits(
+            self._db, self._engine, ranked, limit, record_access, moment, include_history
+        )
         mode = "vector" if alpha == 1.0 else "keyword" if alpha == 0.0 else "hybrid"
         return RecallResult(
             memories=hits,
@@ -231,7 +236,7 @@ class MemoryService:
         """Embed `query` for a `recall` to come. Safe while other calls run (it reads only the
         actors' names): a server embeds here, outside the lock that serialises the calls."""
         query = fields.content(query, self._limits.max_content_bytes, "query")
-        namespaces = compile_filter(filters, namespace, self._engine.db.engine).namespaces
+        namespaces = compile_filter(filters, namespace, self._db.engine).namespaces
         return pipeline.embed_ahead(self._engine, query, namespaces)
 
     def nearby(
@@ -243,7 +248,7 @@ class MemoryService:
     ) -> NearbyResult:
         """The memories closest to a given one in vector space (of `namespace`, which the
         given one must be in, when one is named)."""
-        return neighbours.nearby(self._engine, memory_id, limit, exclude_self, namespace)
+        return neighbours.nearby(self._db, self._engine, memory_id, limit, exclude_self, namespace)
 
     def forget(
         self,
@@ -259,22 +264,22 @@ class MemoryService:
             )
         if memory_id is not None:
             memory_id = fields.memory_id(memory_id)
-        compiled = compile_filter(filters, namespace, self._engine.db.engine)
+        compiled = compile_filter(filters, namespace, self._db.engine)
         if memory_id is not None:
             compiled.sql = f"({compiled.sql}) AND m.id = ?"
             compiled.params.append(memory_id)
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             if namespace is not None:
-                self._engine.require_namespace(conn, namespace)
+                require_namespace(conn, namespace)
         if dry_run:
             return self._forget_preview(compiled, memory_id)
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             ids = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
             if memory_id is not None and not ids:
                 raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
             deleted = sql.delete_ids(conn, ids)
             prune_log(conn)
-        self._engine.sync.note_own_write()
+        self._engine.wrote()
         return ForgetResult(deleted=len(deleted), ids=deleted[:MAX_LISTED_IDS], dry_run=False)
 
     def forget_batch(self, memory_ids: Sequence[str]) -> ForgetBatchResult:
@@ -285,10 +290,10 @@ class MemoryService:
                 field="memory_ids",
             )
         ids = list(dict.fromkeys(fields.memory_id(i, "memory_ids") for i in memory_ids))
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             deleted = sql.delete_ids(conn, ids)
             prune_log(conn)
-        self._engine.sync.note_own_write()
+        self._engine.wrote()
         gone = set(deleted)
         missing = [i for i in ids if i not in gone]
         return ForgetBatchResult(
@@ -299,7 +304,7 @@ class MemoryService:
         """Load the vector index, and build what its searches use, now rather than in the
         first search."""
         self._engine.index().warm()
-        self._engine.indexes.passages.warm()
+        self._engine.warm()
 
     def indexed_count(self) -> int:
         """How many vectors the (refreshed) index holds."""
@@ -308,7 +313,7 @@ class MemoryService:
     def get(self, memory_id: str) -> Memory:
         """One memory by id."""
         memory_id = fields.memory_id(memory_id)
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             found = sql.fetch_by_id(conn, memory_id)
         if found is None:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
@@ -365,7 +370,7 @@ class MemoryService:
             )
             for item, vector, item_parts in zip(items, vectors, parts, strict=True)
         ]
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             self._engine.check_model(conn)
             if before is not None:
                 before(conn)
@@ -376,11 +381,11 @@ class MemoryService:
                 if after is not None:
                     after(conn, seqs)
             prune_log(conn)
-        self._engine.sync.note_own_write()
+        self._engine.wrote()
         return [row.id for row in new_rows], stamp
 
     def _forget_preview(self, compiled: CompiledFilter, memory_id: str | None) -> ForgetResult:
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             ids = sql.matching_ids(conn, compiled.sql, compiled.params, 2**62)
         if memory_id is not None and not ids:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)

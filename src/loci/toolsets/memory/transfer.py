@@ -12,9 +12,10 @@ import numpy as np
 from pydantic import ValidationError
 
 from loci import fields
-from loci.engine.search.engine import EMBED_WINDOW, MemoryEngine, vector_bytes
+from loci.engine.search.engine import EMBED_WINDOW, MemoryEngine, require_namespace, vector_bytes
 from loci.engine.search.filters import compile_filter
 from loci.errors import InvalidInputError, LociError, ModelMismatchError
+from loci.storage.databases.db import Database
 from loci.storage.indexes.derived import Progress
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import validity
@@ -62,12 +63,13 @@ class _Pending:
 class TransferService:
     """Export, import and reindex the memory store."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
+    def __init__(self, db: Database, engine: MemoryEngine) -> None:
+        self._db = db
         self._engine = engine
 
     def export_header(self) -> dict[str, Any]:
         """The fields of an export document other than `memories`."""
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             model = self._engine.stored_model(conn) or self._engine.embedder.identity.name
         return {
             "version": EXPORT_VERSION,
@@ -82,10 +84,10 @@ class TransferService:
         """Every memory (of a namespace), oldest first, starting at `offset`. It reads in a
         snapshot of the app's connection: close it before the app if it is not read to the
         end."""
-        compiled = compile_filter(None, namespace, self._engine.db.engine)
-        with self._engine.db.snapshot() as conn:
+        compiled = compile_filter(None, namespace, self._db.engine)
+        with self._db.snapshot() as conn:
             if namespace is not None:
-                self._engine.require_namespace(conn, namespace)
+                require_namespace(conn, namespace)
             rows = sql.iter_memories(conn, compiled.sql, compiled.params, include_vectors, offset)
             for row, blob in rows:
                 vector = np.frombuffer(blob, dtype=np.float32).tolist() if blob else None
@@ -155,7 +157,7 @@ class TransferService:
         """Join each imported memory to the one that replaced it, where both are stored."""
         if not links:
             return
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             for memory_id, successor_id, until in links:
                 rows = sql.seqs_of_ids(conn, [memory_id, successor_id])
                 if memory_id in rows and successor_id in rows:
@@ -165,7 +167,7 @@ class TransferService:
         """Re-embed every memory if the model changed (or `force`), and any damaged vector;
         then rebuild the derived data: the keyword index, the sequences'
         documents and the vector index (see `reindexing`)."""
-        return reindexing.reindex(self._engine, force, progress)
+        return reindexing.reindex(self._db, self._engine, force, progress)
 
     def _check_exported_model(self, document: Mapping[str, Any]) -> None:
         exported = document.get("embedding_model")
@@ -244,7 +246,7 @@ class TransferService:
         result: ImportResult,
     ) -> list[_Pending]:
         """Store what of `batch` is not a duplicate; what was stored (ids as stored)."""
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             taken = sql.namespaces_of_ids(conn, [p.row.id for p in batch if p.row])
             stored_hashes = sql.existing_hashes(
                 conn, {(p.row.namespace, p.row.content_hash) for p in batch if p.row}
@@ -266,13 +268,13 @@ class TransferService:
         if not keep:
             return []
         rows = self._with_vectors(keep, options)
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             self._engine.check_model(conn)
             self._engine.record_model(conn)
             sql.ensure_namespaces(conn, {row.namespace for row in rows}, now())
             sql.insert_memories(conn, rows)
             prune_log(conn)
-        self._engine.sync.note_own_write()
+        self._engine.wrote()
         result.imported += len(rows)
         result.ids.extend(row.id for row in rows)
         return keep

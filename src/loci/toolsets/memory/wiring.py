@@ -28,24 +28,24 @@ def build(core: Core) -> MemoryParts:
     """The services, over `core`'s engine."""
     engine, db, settings = core.engine, core.db, core.settings
     home = settings.home
-    memory, regions = MemoryService(engine), RegionsService(engine)
+    memory, regions = MemoryService(db, engine), RegionsService(db)
     return MemoryParts(
         memory=memory,
-        browser=MemoryBrowser(engine),
-        editor=MemoryEditor(engine),
-        catalog=CatalogService(engine, lambda: registry.orphaned_files(db, home)),
-        transfer=TransferService(engine),
+        browser=MemoryBrowser(db),
+        editor=MemoryEditor(db, engine),
+        catalog=CatalogService(db, engine, lambda: registry.orphaned_files(db, home)),
+        transfer=TransferService(db, engine),
         conversations=ConversationService(memory, db),
         chat_imports=ChatImportService(
             memory, db, settings.import_max_bytes, settings.max_content_bytes
         ),
-        journeys=JourneyService(engine),
+        journeys=JourneyService(db, engine),
         regions=regions,
-        wanderer=WanderService(engine, regions, core.settings.max_content_bytes),
+        wanderer=WanderService(db, engine, regions, core.settings.max_content_bytes),
         maps=VisualizeService(regions),
-        reinforcement=ReinforceService(engine),
-        decay=DecayService(engine),
-        consolidation=ConsolidateService(engine),
-        extraction=ExtractService(engine, memory),
-        facts=FactService(engine, memory, Detector(engine)),
+        reinforcement=ReinforceService(db),
+        decay=DecayService(db),
+        consolidation=ConsolidateService(db, engine),
+        extraction=ExtractService(db, engine, memory),
+        facts=FactService(db, engine, memory, Detector(db, engine)),
     )

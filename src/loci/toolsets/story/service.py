@@ -44,6 +44,7 @@ class StoryService:
 
     def __init__(
         self,
+        db: Database,
         engine: MemoryEngine,
         counter: TokenCounter,
         extractor: Extractor,
@@ -51,9 +52,9 @@ class StoryService:
         limits: StoryLimits,
         passage_keywords: PassageKeywords | None = None,
     ) -> None:
-        """Stories kept in `engine`'s store; `passage_keywords` indexes their passages' words
-        (FTS5 unless given)."""
-        self.db: Database = engine.db
+        """Stories kept in `db`, embedded by `engine`; `passage_keywords` indexes their
+        passages' words (FTS5 unless given)."""
+        self.db = db
         self.passage_keywords = passage_keywords or FtsPassageKeywords()
         # Splits a search's sentences into the keyword index's terms (`answers`).
         self.tokenizer = Tokenizer()

@@ -14,6 +14,7 @@ def build(core: Core) -> StoryService:
     """The service, with the passages' keyword index the store was opened with."""
     settings = core.settings
     return StoryService(
+        core.db,
         core.engine,
         BpeCounter(settings.token_encoding),
         Extractor(),

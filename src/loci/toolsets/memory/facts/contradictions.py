@@ -17,6 +17,7 @@ import numpy as np
 
 from loci import sentences
 from loci.engine.search.engine import MemoryEngine
+from loci.storage.databases.db import Database
 from loci.storage.indexes.vectors.protocol import Allowed
 from loci.storage.memory_tables import validity
 from loci.toolsets.memory.facts.claim_patterns import TIME_WORDS
@@ -161,7 +162,8 @@ def _frame(text: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
 class Detector:
     """Finds the current memories of a namespace that a new text likely contradicts."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
+    def __init__(self, db: Database, engine: MemoryEngine) -> None:
+        self._db = db
         self._engine = engine
 
     def conflicts(
@@ -180,7 +182,7 @@ class Detector:
     def _judged(self, content: str, starts: str, seqs: Sequence[int]) -> list[tuple[Conflict, int]]:
         if not seqs:
             return []
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             current = validity.current_texts(conn, list(seqs))
         found = []
         for seq in seqs:

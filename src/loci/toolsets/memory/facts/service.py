@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError, NotFoundError
-from loci.storage.databases.db import Connection
+from loci.storage.databases.db import Connection, Database
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import validity
 from loci.timeutil import now
@@ -49,7 +49,10 @@ def _check_on_conflict(on_conflict: str) -> None:
 class FactService:
     """Supersede, invalidate, history, and conflicts flagged at write."""
 
-    def __init__(self, engine: MemoryEngine, memory: MemoryService, detector: Detector) -> None:
+    def __init__(
+        self, db: Database, engine: MemoryEngine, memory: MemoryService, detector: Detector
+    ) -> None:
+        self._db = db
         self._engine = engine
         self._memory = memory
         self._detector = detector
@@ -60,7 +63,7 @@ class FactService:
         _check_on_conflict(on_conflict)
         # The vector index catches up with the writes before this one while the text embeds:
         # the search for what it contradicts needs both, and the two use different cores.
-        caught_up = self._engine.beside(self._engine.sync.refresh)
+        caught_up = self._engine.beside(self._engine.catch_up)
         ready = self._memory.embedded(draft)
         caught_up.result()
         checked, stamp = ready.draft, now()
@@ -87,7 +90,7 @@ class FactService:
         earlier items included, and handle it as `on_conflict` says."""
         _check_on_conflict(on_conflict)
         stored = self._memory.remember_batch(drafts)
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             seq_of = sql.seqs_of_ids(conn, stored.ids)
             rows = sql.rows_by_seq(conn, list(seq_of.values()))
         index = self._engine.index()
@@ -105,7 +108,7 @@ class FactService:
                 found.append((seq, earlier))
         if found:
             stamp = now()
-            with self._engine.db.write() as conn:
+            with self._db.write() as conn:
                 found = [
                     (seq, self._settle(conn, seq, conflicts, on_conflict, stamp))
                     for seq, conflicts in found
@@ -147,7 +150,7 @@ class FactService:
             closed.append(self._close(conn, old, seq, validity.effective_from(conn, seq)))
 
         draft = MemoryDraft(content=str(content), namespace=namespace, valid_from=start)
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             self._check_open(conn, old, old_id)
         stored = self._memory.remember(draft, after=close_old)
         return SupersedeResult(old_id=old_id, new_id=stored.id, valid_until=closed[0], created=True)
@@ -157,7 +160,7 @@ class FactService:
         memory_id = fields.memory_id(memory_id)
         end = now() if valid_until is None else fields.moment(valid_until, "valid_until")
         seq = self._seq(memory_id, "id")
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             start = validity.effective_from(conn, seq)
             if end < start:
                 raise InvalidInputError(
@@ -174,7 +177,7 @@ class FactService:
         if ids[0] == ids[1]:
             raise InvalidInputError("a memory cannot conflict with itself", field="second_id")
         first, second = self._seq(ids[0], "first_id"), self._seq(ids[1], "second_id")
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             flagged = validity.settle(conn, first, second, validity.DISMISSED, now())
         return DismissResult(ids=ids, was_flagged=flagged)
 
@@ -182,7 +185,7 @@ class FactService:
         """The chain `memory_id` is part of, the first version first."""
         memory_id = fields.memory_id(memory_id)
         seq = self._seq(memory_id, "id")
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             before = validity.predecessors(conn, seq)
             after = validity.successors(conn, seq)
             order = [*reversed(before), seq, *after]
@@ -195,7 +198,7 @@ class FactService:
         """The conflicts flagged and not yet settled, newest first."""
         if namespace is not None:
             namespace = fields.namespace(namespace)
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             rows = validity.open_conflicts(conn, namespace, MAX_CONFLICTS)
         return ConflictsResult(
             conflicts=[
@@ -211,7 +214,7 @@ class FactService:
 
     def namespace_of(self, memory_id: str) -> str:
         """The namespace of a stored memory (NotFoundError if there is none)."""
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             found = sql.namespaces_of_ids(conn, [memory_id])
         if memory_id not in found:
             raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)
@@ -225,7 +228,7 @@ class FactService:
         new = self._seq(new_id, "new_id")
         if new == old:
             raise InvalidInputError("a memory cannot supersede itself", field="new_id")
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             self._check_open(conn, old, old_id)
             if old in validity.successors(conn, new):
                 raise InvalidInputError(
@@ -302,7 +305,7 @@ class FactService:
             )
 
     def _seq(self, memory_id: str, field: str) -> int:
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             row = sql.fetch_by_id(conn, memory_id)
         if row is None:
             raise NotFoundError(f"no memory with id {memory_id} ({field})", memory_id=memory_id)

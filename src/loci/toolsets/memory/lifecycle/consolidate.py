@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from loci import fields
-from loci.engine.search.engine import MemoryEngine, vector_bytes
+from loci.engine.search.engine import MemoryEngine, require_namespace, vector_bytes
 from loci.errors import InvalidInputError
-from loci.storage.databases.db import Connection
+from loci.storage.databases.db import Connection, Database
 from loci.storage.indexes.vectors.protocol import Allowed, VectorIndex
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import passages, upkeep
@@ -70,7 +70,8 @@ class _Plan:
 class ConsolidateService:
     """Finds and merges near-duplicate memories."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
+    def __init__(self, db: Database, engine: MemoryEngine) -> None:
+        self._db = db
         self._engine = engine
 
     def consolidate(
@@ -93,13 +94,13 @@ class ConsolidateService:
                 field="similarity_threshold",
             )
         scope = fields.namespace(namespace) if namespace is not None else None
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             if scope is not None:
-                self._engine.require_namespace(conn, scope)
+                require_namespace(conn, scope)
             candidates = upkeep.unsequenced(conn, scope)
         index = self._engine.index()
         near = _pairs(index, candidates, max(threshold - CANDIDATE_MARGIN, 0.0), progress)
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             rows = sql.rows_by_seq(conn, sorted({seq for a, b, _ in near for seq in (a, b)}))
         judge = _Judge(index, {seq: str(row[2]) for seq, row in rows.items()}, threshold)
         scored = [(a, b, judge.likeness(a, b, cosine)) for a, b, cosine in near]
@@ -111,7 +112,7 @@ class ConsolidateService:
         if not dry_run and plans:
             plans, changed = self._apply(plans)
             skipped += changed
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             total = sql.count_in_scope(conn, scope)
         folded = sum(len(plan.fold) for plan in plans)
         return ConsolidateResult(
@@ -168,7 +169,7 @@ class ConsolidateService:
         done: list[_Plan] = []
         skipped: list[str] = []
         stamp = now()
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             for plan in plans:
                 if not _unchanged(conn, plan):
                     skipped.append(f"{plan.keep[1].id}: a memory of the group changed meanwhile")
@@ -179,7 +180,7 @@ class ConsolidateService:
                 if seq in parts:
                     passages.replace(conn, seq, parts[seq])
                 done.append(plan)
-        self._engine.sync.note_own_write()
+        self._engine.wrote()
         return done, skipped
 
 

@@ -17,8 +17,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from loci import fields
-from loci.engine.search.engine import MemoryEngine
+from loci.engine.search.engine import require_namespace
 from loci.errors import InvalidInputError
+from loci.storage.databases.db import Database
 from loci.storage.memory_tables import memories as sql
 from loci.storage.memory_tables import upkeep
 from loci.timeutil import format_time, parse_time
@@ -46,8 +47,8 @@ class _Change:
 class DecayService:
     """Lowers the importance of idle memories."""
 
-    def __init__(self, engine: MemoryEngine, clock: Clock | None = None) -> None:
-        self._engine = engine
+    def __init__(self, db: Database, clock: Clock | None = None) -> None:
+        self._db = db
         self._clock = clock or (lambda: datetime.now(UTC))
 
     def decay(
@@ -67,9 +68,9 @@ class DecayService:
         scope = fields.namespace(namespace) if namespace is not None else None
         moment = self._clock()
         stamp = format_time(moment)
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             if scope is not None:
-                self._engine.require_namespace(conn, scope)
+                require_namespace(conn, scope)
             rows = upkeep.important_above(conn, scope, min_importance)
             changes = [
                 change

@@ -18,6 +18,7 @@ import numpy as np
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError
+from loci.storage.databases.db import Database
 from loci.storage.indexes.vectors.protocol import Allowed
 from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.lifecycle.cues import TYPES, LineContext, Reading, read_sentence
@@ -57,7 +58,8 @@ class _Candidate:
 class ExtractService:
     """Finds, checks and stores the memories of a text."""
 
-    def __init__(self, engine: MemoryEngine, memory: MemoryService) -> None:
+    def __init__(self, db: Database, engine: MemoryEngine, memory: MemoryService) -> None:
+        self._db = db
         self._engine = engine
         self._memory = memory
 
@@ -103,7 +105,7 @@ class ExtractService:
         if not kept:
             return [], []
         vectors = self._engine.embed([c.content for c in kept])
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             stored_before = sql.namespace_exists(conn, namespace)
         fresh: list[int] = []
         skipped: list[SkippedSentence] = []
@@ -134,7 +136,7 @@ class ExtractService:
         hits = self._engine.index().search(vector.reshape(1, -1), 1, allowed)
         if not hits or hits[0].similarity < DUPLICATE_LIKENESS - 0.15:
             return None
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             rows = sql.rows_by_seq(conn, [hits[0].key])
         row = rows.get(hits[0].key)
         if row is None:

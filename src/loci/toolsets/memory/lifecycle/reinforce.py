@@ -7,8 +7,8 @@ in-memory filter mirror through the change log, as every update of a mirrored fi
 from __future__ import annotations
 
 from loci import fields
-from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError, NotFoundError
+from loci.storage.databases.db import Database
 from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.lifecycle.models import ReinforceResult
 from loci.toolsets.memory.rows import row_to_memory
@@ -17,8 +17,8 @@ from loci.toolsets.memory.rows import row_to_memory
 class ReinforceService:
     """Raises memories' importance."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
-        self._engine = engine
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     def reinforce(
         self, memory_id: str, boost: float = 0.1, max_importance: float = 1.0
@@ -30,7 +30,7 @@ class ReinforceService:
         if boost == 0.0:
             raise InvalidInputError("boost must be above 0", field="boost")
         max_importance = fields.unit_float(max_importance, "max_importance")
-        with self._engine.db.write() as conn:
+        with self._db.write() as conn:
             row = sql.fetch_by_id(conn, memory_id)
             if row is None:
                 raise NotFoundError(f"no memory with id {memory_id}", memory_id=memory_id)

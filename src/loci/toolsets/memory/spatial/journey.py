@@ -16,6 +16,7 @@ import numpy.typing as npt
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError, NotFoundError
+from loci.storage.databases.db import Database
 from loci.storage.indexes.vectors.protocol import Allowed, VectorIndex
 from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.models import MemoryRef
@@ -46,7 +47,8 @@ def slerp(a: Vector, b: Vector, t: float) -> Vector:
 class JourneyService:
     """Paths between memories, over the engine's vector index."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
+    def __init__(self, db: Database, engine: MemoryEngine) -> None:
+        self._db = db
         self._engine = engine
 
     def journey(
@@ -80,7 +82,7 @@ class JourneyService:
         return self._result(start, end, chosen, [start_seq, end_seq], index)
 
     def _endpoint(self, memory_id: str, namespace: str | None) -> tuple[int, MemoryRef]:
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             row = sql.fetch_by_id(conn, memory_id)
         seq, memory = (None, None) if row is None else row_to_memory(row)
         if memory is None or seq is None or namespace not in (None, memory.namespace):
@@ -107,7 +109,7 @@ class JourneyService:
         index: VectorIndex,
     ) -> JourneyResult:
         found = [c for c in chosen if c is not None]
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             rows = sql.rows_by_seq(conn, [seq for _, seq, _ in found])
         path: list[JourneyStep] = []
         for step, item in enumerate(chosen, start=1):

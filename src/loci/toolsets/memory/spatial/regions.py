@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from loci import fields
-from loci.engine.search.engine import MemoryEngine
+from loci.engine.search.engine import require_namespace
 from loci.errors import NotFoundError
+from loci.storage.databases.db import Database
 from loci.toolsets.memory.models import MemoryRef
 from loci.toolsets.memory.spatial.clustering import Clustering, coherence, silhouette
 from loci.toolsets.memory.spatial.labels import region_labels
@@ -51,8 +52,8 @@ _Key = tuple[str | None, int, int | None, tuple[int, ...]]
 class RegionsService:
     """Clusters memories into regions, and keeps the last clusterings."""
 
-    def __init__(self, engine: MemoryEngine) -> None:
-        self._engine = engine
+    def __init__(self, db: Database) -> None:
+        self._db = db
         self._maps: dict[_Key, tuple[int, RegionMap]] = {}
         self._lock = threading.Lock()
 
@@ -78,9 +79,9 @@ class RegionsService:
         the cache while the scope is unchanged."""
         key = self._key(namespace, min_cluster_size, num_clusters, parent)
         path = ".".join(str(step) for step in key[3]) or None  # `parent`, as checked
-        with self._engine.db.locked() as conn:
+        with self._db.locked() as conn:
             if key[0] is not None:
-                self._engine.require_namespace(conn, key[0])
+                require_namespace(conn, key[0])
             current = fingerprint(conn)
             with self._lock:
                 kept = self._maps.get(key)

@@ -15,6 +15,7 @@ import numpy as np
 from loci import fields
 from loci.engine.search.engine import MemoryEngine
 from loci.errors import InvalidInputError, NotFoundError
+from loci.storage.databases.db import Database
 from loci.storage.indexes.vectors.protocol import Allowed, VectorIndex
 from loci.storage.memory_tables import memories as sql
 from loci.toolsets.memory.models import MemoryRef
@@ -28,7 +29,10 @@ SEARCH_MARGIN = 8
 class WanderService:
     """Random walks over the memories of a scope."""
 
-    def __init__(self, engine: MemoryEngine, regions: RegionsService, max_text_bytes: int) -> None:
+    def __init__(
+        self, db: Database, engine: MemoryEngine, regions: RegionsService, max_text_bytes: int
+    ) -> None:
+        self._db = db
         self._engine = engine
         self._regions = regions
         self._max_text_bytes = max_text_bytes
@@ -75,7 +79,7 @@ class WanderService:
     ) -> int:
         space = found.space
         if seed_id is not None:
-            with self._engine.db.locked() as conn:
+            with self._db.locked() as conn:
                 row = sql.fetch_by_id(conn, seed_id)
             start = space.row_of.get(int(row[0])) if row is not None else None
             if start is None:
