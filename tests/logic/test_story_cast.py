@@ -331,6 +331,12 @@ def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it
         company.paragraph.setdefault(other, Counter())[1] += count
     found = parent_suggestions([marmee, *characters], characters, company)
     assert [(s.name, s.other) for s in found] == [("Mrs. March", "Marmee")]
+    # Once the daughters' married names are theirs ("Mrs. Bhaer" is Jo March), they are
+    # mothers of their husbands' families, not of the Marches.
+    characters[0].aliases.append("Mrs. Brooke")
+    characters[1].aliases.append("Mrs. Bhaer")
+    found = parent_suggestions([marmee, *characters], characters, company)
+    assert [(s.name, s.other) for s in found] == [("Mrs. March", "Marmee")]
     assert [parent_word_sex(w) for w in ("Mamma", "Papa", "Daddy", "Martha", "Pip")] == [
         "f",
         "m",

@@ -142,25 +142,31 @@ def parent_named(
     sex = parent_word_sex(guest.name)
     if sex is None:
         return None
-    parents = [
-        c
-        for c in characters
-        if c.id != guest.id
-        and people[c.id].sex == sex
-        and people[c.id].titles & PARENT_TITLES[sex]
-        and people[c.id].family
-    ]
-    parent_ids = {p.id for p in parents}
+    # A parent of a family is titled by its name ("Mrs. March"); a daughter of it who married
+    # is titled by her husband's ("Jo March", "Mrs. Bhaer": a mother of the Bhaers).
+    titled = {c.id: _titled_families(c, sex) for c in characters if c.id != guest.id}
+    parents = [c for c in characters if titled.get(c.id) and people[c.id].sex == sex]
     families: Counter[str] = Counter()
     for other, count in company.paragraph.get(guest.id, Counter()).items():
-        if other in people and other not in parent_ids:
+        if other in people:
             for word in people[other].surnames | people[other].surnamish:
-                families[word] += count
+                if word not in titled.get(other, ()):
+                    families[word] += count
     ranked = families.most_common(2)
     if not ranked or ranked[0][1] < FAMILY_LEAST:
         return None
     if len(ranked) > 1 and ranked[0][1] < FAMILY_MARGIN * ranked[1][1]:
         return None
     family, beside = ranked[0]
-    theirs = [p for p in parents if family in people[p.id].family]
+    theirs = [p for p in parents if family in titled[p.id]]
     return Parent(theirs[0], family, beside) if len(theirs) == 1 else None
+
+
+def _titled_families(entity: Entity, sex: str) -> set[str]:
+    """The family names `entity` carries after a parent's title ("march" of "Mrs. March")."""
+    found: set[str] = set()
+    for alias in entity.aliases:
+        name = names.parse(alias)
+        if name.titles & PARENT_TITLES[sex]:
+            found |= name.surnames | name.bare
+    return found
