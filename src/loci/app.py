@@ -278,13 +278,15 @@ def derived_indexes(settings: Settings, model: Embedder, long_lived: bool) -> In
 
 def postgres_indexes(store: PostgresParts, model: Embedder) -> Indexes:
     """The indexes that search a PostgreSQL store: vectors (of memories and of their
-    passages), keywords and filters, all in the database: a server holds no copy of it."""
+    passages), keywords and filters, all in the database: a server holds no copy of it, only
+    the vectors of small namespaces and of few passages, which `IndexSync` keeps in step."""
     from loci.storage.indexes.passages.postgres import PgPassageIndex
     from loci.storage.indexes.vectors.postgres import PgVectorIndex
 
     dimensions = model.identity.dimensions
     vectors, passages = PgVectorIndex(store.db, dimensions), PgPassageIndex(store.db, dimensions)
-    return Indexes(vectors, passages, None, store.memory_keywords, ())
+    held = (vectors.held, passages.held)  # small namespaces and few passages (decision 0004)
+    return Indexes(vectors, passages, None, store.memory_keywords, held, in_database=True)
 
 
 def limit_blas_threads() -> None:

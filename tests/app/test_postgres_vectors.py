@@ -252,9 +252,10 @@ def test_small_namespaces_beside_a_large_one_are_ranked_exactly(db):
 
 
 def test_the_small_namespaces_held_follow_every_servers_changes(db, postgres_url):
-    """What the server holds of the small namespaces follows the change log: a memory another
-    server adds, moves or forgets is found, or not, at the next search; a reset log loads
-    them anew."""
+    """What the server holds of the small namespaces is a derived index `IndexSync` keeps in
+    step with the change log, as the engine does before each search: a memory another server
+    adds, moves or forgets is found, or not, at the next search; a reset log loads them anew."""
+    from loci.storage.indexes.sync import IndexSync
     from loci.storage.indexes.vectors.postgres_namespace_sizes import NamespaceSizes
     from loci.storage.memory_tables.change_log import reload_everywhere
 
@@ -265,25 +266,32 @@ def test_the_small_namespaces_held_follow_every_servers_changes(db, postgres_url
     index = PgVectorIndex(db, DIMENSIONS, hnsw_from=1000)
     index._sizes = NamespaceSizes(exact_beside=1000)
     index.warm()
+    sync = IndexSync(db, [index.held])
+
+    def search(k: int, allowed: Allowed | None = None) -> list[int]:
+        sync.refresh()
+        return [hit.key for hit in index.search(query, k, allowed)]
+
     query = embeddings_like(1, seed=23)[0]
     in_c = Allowed(namespaces=frozenset({"c"}))
-    index.search(query, 5, in_c)  # loads what is held
+    search(5, in_c)  # loads what is held
     other = PostgresDatabase(postgres_url, schemas=(MEMORY_SCHEMA,))
     try:
         near = memory("near", "c", query)
         with other.write() as conn:
             (added,) = sql.insert_memories(conn, [near])
-        assert index.search(query, 1, in_c)[0].key == added
-        assert index.search(query, 1)[0].key == added  # unfiltered: held part included
+        assert index.search(query, 1, in_c)[0].key != added  # not seen before the sync's refresh
+        assert search(1, in_c) == [added]
+        assert search(1) == [added]  # unfiltered: held part included
         moved = exact(vectors, query, 1, [i for i in range(3000) if (i + 1) % 10])[0] + 1
         with other.write() as conn:
             conn.execute("DELETE FROM memories WHERE seq = ?", (added,))
             conn.execute("UPDATE memories SET namespace = 'c' WHERE seq = ?", (moved,))
-        assert index.search(query, 1, in_c)[0].key == moved
+        assert search(1, in_c) == [moved]
         with other.write() as conn:
             conn.execute("UPDATE memories SET namespace = 'a' WHERE seq = ?", (moved,))
             reload_everywhere(conn)
-        assert moved not in {h.key for h in index.search(query, 50, in_c)}
+        assert moved not in search(50, in_c)
     finally:
         other.close()
 
@@ -323,3 +331,24 @@ def test_passages_grown_past_what_is_held_are_searched_by_the_database(db, monke
     assert [h.key - 1 for h in held] == sorted(range(300), key=lambda i: (-first[i], i))[:10]
     best = (passages.reshape(2, 300, DIMENSIONS) @ query).max(axis=0)
     assert [h.key - 1 for h in grown] == sorted(range(300), key=lambda i: (-best[i], i))[:10]
+
+
+def test_held_vectors_loaded_from_an_older_state_than_the_sync_reached_are_loaded_again(db):
+    """A batch of the change log that starts after what the held vectors were loaded from
+    (a search loaded them while another thread's refresh read on) cannot be applied: they are
+    dropped and loaded again at the next search."""
+    from loci.storage.indexes.derived import MemoryChanges
+
+    stored(db, 300)
+    index = PgVectorIndex(db, DIMENSIONS)
+    held = index.held
+    query = embeddings_like(1, seed=37)[0]
+    with db.locked() as conn:
+        first = held.nearest(conn, query, 5, None, frozenset())
+        loaded_at = held._position
+        assert loaded_at >= 0 and len(first) == 5
+        held.apply(conn, MemoryChanges([], [], [], loaded_at, loaded_at))  # nothing new
+        assert held._position == loaded_at
+        held.apply(conn, MemoryChanges([1], [], [], loaded_at + 1, loaded_at + 2))
+        assert held._position < 0  # entries it never saw: dropped
+        assert held.nearest(conn, query, 5, None, frozenset()) == first  # loaded again

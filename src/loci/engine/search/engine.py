@@ -52,12 +52,9 @@ class Indexes:
     facets: MemoryFacets | None  # None: filters go to the database as SQL
     keywords: KeywordIndex
     followed: tuple[DerivedIndex, ...]
-
-    @property
-    def in_database(self) -> bool:
-        """Whether every index is the database's own: nothing to bring up to date before a
-        search, filters applied as SQL; a vector search may then run beside a keyword one."""
-        return not self.followed and self.facets is None
+    #: Whether the database searches (PostgreSQL): filters applied as SQL, and a vector search
+    #: run beside the keyword one (each bringing what the process holds up to date first).
+    in_database: bool = False
 
 
 @dataclass(frozen=True)

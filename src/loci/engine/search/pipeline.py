@@ -181,7 +181,12 @@ def search_beside(
     if not engine.indexes.in_database:
         return None
     allowed = admitted_as_sql(compiled)
-    return lambda vector: vector_found(engine, vector, allowed, profile, depth)
+
+    def search(vector: npt.NDArray[np.float32]) -> VectorFound:
+        engine.catch_up()  # what the process holds beside the database, as `prepare` does
+        return vector_found(engine, vector, allowed, profile, depth)
+
+    return search
 
 
 def ranked(

@@ -14,11 +14,15 @@ Progress = Callable[[int, int], None]
 
 class MemoryChanges(NamedTuple):
     """A batch of the change log, read once for every index: the memories it names (sorted),
-    the rows (seq, namespace, embedding, content) of those still stored, and those gone."""
+    the rows (seq, namespace, embedding, content) of those still stored, and those gone; the
+    entries after `since` up to `through` (an index loaded lazily, at a position of its own,
+    compares them with it)."""
 
     touched: list[int]
     stored: list[Sequence[Any]]
     gone: list[int]
+    since: int = -1
+    through: int = -1
 
 
 class DerivedIndex(Protocol):

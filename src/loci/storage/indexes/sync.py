@@ -100,14 +100,15 @@ class IndexSync:
         ).fetchall()
         if not entries:
             return
-        self._log_position = int(entries[-1][0])
+        since, self._log_position = self._log_position, int(entries[-1][0])
         touched = sorted({int(memory_seq) for _, memory_seq in entries})
         stored: list[Sequence[Any]] = []
         for chunk in _chunks(touched, 500):
             marks = ",".join("?" * len(chunk))
             stored += conn.execute(CHANGED_ROWS.format(marks), chunk).fetchall()
         present = {int(row[0]) for row in stored}
-        changes = MemoryChanges(touched, stored, [seq for seq in touched if seq not in present])
+        gone = [seq for seq in touched if seq not in present]
+        changes = MemoryChanges(touched, stored, gone, since, self._log_position)
         for index in self._indexes:
             index.apply(conn, changes)
 

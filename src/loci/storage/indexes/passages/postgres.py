@@ -41,6 +41,12 @@ class PgPassageIndex:
         self._lock = threading.Lock()
         self._few = (False, 0.0)  # (whether the passages are few enough to hold, when counted)
 
+    @property
+    def held(self) -> SmallVectors:
+        """The passages held in this process while few: a derived index for `IndexSync` to
+        keep in step with the store."""
+        return self._held
+
     def warm(self) -> None:
         """Build the passages' HNSW index now if there are enough of them for it to pay."""
         self._vectors.warm()

@@ -98,6 +98,12 @@ class PgVectorIndex:
         # The ef_search each connection was given for unfiltered searches.
         self._session_settings: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 
+    @property
+    def held(self) -> SmallVectors:
+        """The small namespaces' vectors, held in this process: a derived index for
+        `IndexSync` to keep in step with the store."""
+        return self._small
+
     def upsert(self, keys: Sequence[int], vectors: FloatMatrix, namespaces: Sequence[str]) -> None:
         """Nothing to do: the vectors are written with their memories."""
         del keys, vectors, namespaces

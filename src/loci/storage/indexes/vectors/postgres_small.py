@@ -3,12 +3,15 @@
 An HNSW graph built over a large namespace can leave a small one far from it unreachable, so a
 search ranks the small namespaces exactly beside the index (see `postgres_namespace_sizes`). In the
 database that ranking looks each of their memories up at every search; held here, it is one
-product of a few thousand vectors. What is held follows the change log (`vector_log`) as every
-derived index does: a search reads the log's head first and applies the entries it has not
-seen; a process that fell behind a pruned log, or whose large namespaces changed, loads the
-small ones anew. Writers take turns (`database.WRITE_LOCK`), so the log's entries commit in
-the order of their numbers and none is skipped. The passages of long memories are held so too
-while they are few (`passages.postgres`), with no namespace counted large.
+product of a few thousand vectors. The passages of long memories are held so too while they
+are few (`passages.postgres`), with no namespace counted large.
+
+What is held is a derived index (`derived.DerivedIndex`) that `IndexSync` keeps in step with
+the change log, as it does SQLite's: a search loads it first (which namespaces are small is
+known only then, from the planner's statistics) and again when they change; the sync applies
+every entry after that load, or has it loaded again when it fell behind. Writers take turns
+(`database.WRITE_LOCK`), so the log's entries commit in the order of their numbers and none
+is skipped.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ import numpy as np
 import numpy.typing as npt
 
 from loci.storage.databases.db import Connection
+from loci.storage.indexes.derived import MemoryChanges, Progress
 from loci.storage.indexes.vectors.protocol import FloatMatrix, KeyArray
-from loci.storage.memory_tables.change_log import change_log_head, fell_behind
+from loci.storage.memory_tables.change_log import change_log_head
 
 #: (seq, distance) rows, as the database's exact search returns them: the distance is the
 #: negative inner product.
@@ -104,7 +108,8 @@ class _Held:
 
 class SmallVectors:
     """The vectors of a table (one or more per memory) whose memories are outside the large
-    namespaces, held and kept in step with the change log (see the module's docstring)."""
+    namespaces, held and kept in step with the change log by `IndexSync` (see the module's
+    docstring)."""
 
     def __init__(self, table: str, dimensions: int) -> None:
         self._table = table
@@ -112,7 +117,33 @@ class SmallVectors:
         self._lock = threading.Lock()
         self._held = _Held.of([], dimensions)
         self._large: frozenset[str] | None = None  # what the held vectors were loaded for
-        self._position = -1  # the change-log entry they reflect (-1: never loaded)
+        self._position = -1  # the change-log entry they reflect (-1: not loaded)
+
+    def prepare(self, conn: Connection) -> None:
+        """Nothing to make on the connection."""
+        del conn
+
+    def load(self, conn: Connection, progress: Progress | None = None) -> None:
+        """Read again what is held (nothing until a search asked: only a search knows which
+        namespaces are small)."""
+        del progress
+        with self._lock:
+            if self._large is not None:
+                self._load(conn, self._large)
+
+    def apply(self, conn: Connection, changes: MemoryChanges) -> None:
+        """Follow the memories the change log names; when entries before `changes` were never
+        seen (loaded from an older state than the sync had reached), load again at the next
+        search."""
+        with self._lock:
+            if self._large is None or self._position >= changes.through:
+                return
+            if self._position < changes.since:
+                self._large, self._position = None, -1
+                return
+            fresh = _Held.of(self._rows(conn, self._large, changes.touched), self._dimensions)
+            self._held = self._held.without(changes.touched).joined(fresh)
+            self._position = changes.through
 
     def nearest(
         self,
@@ -123,12 +154,10 @@ class SmallVectors:
         large: frozenset[str],
     ) -> Rows:
         """The `k` vectors of `namespaces` (none of them in `large`; None: every namespace
-        outside `large`) nearest `query`, as of `conn`'s snapshot or later. Outside a
-        transaction, the rows read after the log's head may be newer than it: applying an
-        entry twice changes nothing, so the next search applies them again."""
-        with self._lock:
-            self._follow(conn, large)
-            held = self._held
+        outside `large`) nearest `query`, as of the sync's last refresh (or of `conn`, when
+        they are loaded now: rows read after the log's head may be newer than it, and applying
+        an entry twice changes nothing)."""
+        held = self._current(conn, large)
         return held.nearest(np.asarray(query, dtype=np.float32), k, namespaces)
 
     def merged(
@@ -138,9 +167,7 @@ class SmallVectors:
         nearest `query`: a held memory keeps its held row only, so that copies of one vector
         rank alike (ties by seq) whichever search found them (the database sums a product in
         another order, so its figure may differ in the last bit)."""
-        with self._lock:
-            self._follow(conn, large)
-            held = self._held
+        held = self._current(conn, large)
         elsewhere = [row for row in found if row[0] not in held.rows_of]
         return elsewhere + held.nearest(np.asarray(query, dtype=np.float32), k, None)
 
@@ -149,33 +176,26 @@ class SmallVectors:
     ) -> npt.NDArray[np.float64]:
         """Each key's best similarity to `query` among the vectors outside `large` (NaN for
         a key with none)."""
-        with self._lock:
-            self._follow(conn, large)
-            held = self._held
+        held = self._current(conn, large)
         return held.best(np.asarray(query, dtype=np.float32), keys)
 
     def clear(self) -> None:
-        """Drop what is held (loaded again at the next search that asks)."""
+        """Drop what is held (loaded again at the next search that asks for it)."""
         with self._lock:
             self._held = _Held.of([], self._dimensions)
             self._large, self._position = None, -1
 
-    def _follow(self, conn: Connection, large: frozenset[str]) -> None:
-        head = change_log_head(conn)
-        if head == self._position and large == self._large:
-            return
-        if large != self._large or self._position < 0 or fell_behind(conn, self._position):
-            self._held = _Held.of(self._rows(conn, large), self._dimensions)
-        else:
-            touched = [
-                int(row[0])
-                for row in conn.execute(
-                    "SELECT DISTINCT memory_seq FROM vector_log WHERE seq > ?", (self._position,)
-                )
-            ]
-            fresh = _Held.of(self._rows(conn, large, touched), self._dimensions)
-            self._held = self._held.without(touched).joined(fresh)
-        self._large, self._position = large, head
+    def _current(self, conn: Connection, large: frozenset[str]) -> _Held:
+        """What is held, loaded first if never loaded or loaded for other large namespaces."""
+        with self._lock:
+            if large != self._large:
+                self._load(conn, large)
+            return self._held
+
+    def _load(self, conn: Connection, large: frozenset[str]) -> None:
+        self._position = change_log_head(conn)
+        self._held = _Held.of(self._rows(conn, large), self._dimensions)
+        self._large = large
 
     def _rows(
         self, conn: Connection, large: frozenset[str], seqs: list[int] | None = None
