@@ -7,7 +7,8 @@ test checks the doc holds it). A part is a package or module named by its dotted
 `prompts`, `commands`, `pages` or ending in `_commands`, `_page` or `_pages`) and its
 `wiring` (how the composition root builds its services) sit above the faces they plug into
 and the root that builds them. A toolset's `__init__` is its declaration, read by the
-registry (`loci.toolsets`) below everything that names toolsets.
+registry (`loci.toolsets`) below everything that names toolsets. A toolset added beside the
+four loci ships sits where theirs do, with no line here.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ LAYERS: tuple[tuple[int, str, str], ...] = (
     (8, "toolsets.context", "the context toolset's services"),
     (8, "toolsets.checkpoints", "the checkpoints toolset's services"),
     (8, "toolsets.story", "the story toolset's services"),
+    (8, "toolsets.*", "any other toolset's services (a new toolset's folder)"),
     (9, "store", "opening a store's database: every owner's tables, the hooks of its writes"),
     (10, "app", "the composition root: builds every service from the settings"),
     (11, "migration", "loci migrate: copying a store between engines"),
@@ -84,6 +86,8 @@ def part_of(module: str, *, package: bool = False) -> str:
         if FACE_MODULE.match(names[-1]):
             return f"toolsets.{names[1]}.faces"
     known = {part for _, part, _ in LAYERS}
+    if names[0] == "toolsets" and ".".join(names[:2]) not in known:
+        return "toolsets.*"  # a toolset added beside the four: its folder is all it needs
     for end in range(len(names), 0, -1):
         if ".".join(names[:end]) in known:
             return ".".join(names[:end])

@@ -24,7 +24,7 @@ from loci.storage.indexes.passages.in_process import PassageIndex
 from loci.storage.indexes.vectors.embedded import FASTSCAN_FROM, EmbeddedIndex
 from loci.storage.indexes.vectors.memory_vectors import MemoryVectors
 from loci.storage.memory_tables.memories import MIGRATING_FROM, get_meta
-from loci.store import OpenedDatabase, PostgresParts, location, open_database
+from loci.store import PostgresParts, location, open_database
 
 if TYPE_CHECKING:
     from loci.toolsets.checkpoints.maintenance import CheckpointMaintenance
@@ -55,11 +55,12 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Core:
-    """What every toolset's services are built from (its `Toolset.build`)."""
+    """What every toolset's services are built from (its `Toolset.build`): the settings, the
+    database, what searching a PostgreSQL store needs (None on SQLite), and the engine."""
 
     settings: Settings
     db: Database
-    opened: OpenedDatabase
+    postgres: PostgresParts | None
     engine: MemoryEngine
 
 
@@ -227,7 +228,7 @@ def build_app(
         indexes = postgres_indexes(opened.postgres, model)
     refuse_unfinished_copy(db)
     engine = MemoryEngine(db, model, indexes, limits_from(settings))
-    core = Core(settings, db, opened, engine)
+    core = Core(settings, db, opened.postgres, engine)
     return App(
         settings=settings,
         db=db,

@@ -1,6 +1,7 @@
 """Opening a store's database, the one way `build_app` and `loci migrate` both do: its tables
 (the engine's and every toolset's) brought up to date, and the hooks that make derived rows
-commit with what they follow."""
+commit with what they follow (on PostgreSQL, the keyword postings of memories, sequences and
+story passages alike)."""
 
 from __future__ import annotations
 
@@ -17,15 +18,11 @@ from loci.storage.databases.schema import Schema
 from loci.storage.databases.sqlite import SqliteDatabase
 from loci.storage.memory_tables import sequence_documents as documents
 from loci.storage.memory_tables.schema import MEMORY_SCHEMA
-from loci.toolsets.story.passage_keywords import (
-    FtsPassageKeywords,
-    PassageKeywords,
-    PostgresPassageKeywords,
-)
 
 if TYPE_CHECKING:
     from loci.settings import Settings
     from loci.storage.databases.postgres.database import PostgresDatabase
+    from loci.storage.indexes.keywords.postgres import KeywordPostings
     from loci.storage.indexes.keywords.postgres_memories import PgKeywords
 
 
@@ -38,20 +35,21 @@ def schemas() -> tuple[Schema, ...]:
 
 @dataclass(frozen=True)
 class PostgresParts:
-    """What searches a PostgreSQL store needs of its opening: the database as such, and the
-    memories' keyword index, which its writes keep in step."""
+    """What searches a PostgreSQL store needs of its opening: the database as such (its
+    indexes are PostgreSQL's), the keyword postings its writes keep in step (memories,
+    sequences and story passages), and the memories' keyword index over them."""
 
     db: PostgresDatabase
+    postings: KeywordPostings
     memory_keywords: PgKeywords
 
 
 @dataclass(frozen=True)
 class OpenedDatabase:
-    """A store's database and the keyword indexes that must follow its writes: the story
-    passages' always, the memories' on PostgreSQL (where they live in the database)."""
+    """A store's database, and on PostgreSQL what searching it needs (None on SQLite, whose
+    keyword indexes are FTS5 tables kept by the database itself)."""
 
     db: Database
-    passage_keywords: PassageKeywords
     postgres: PostgresParts | None = None
 
 
@@ -76,7 +74,7 @@ def open_database(
         # A sequence's keyword document follows its memories.
         hooks = (*claims, documents.refresh_stale)
         db = SqliteDatabase(where, schemas=schemas(), before_commit=hooks, **timeout)
-        return OpenedDatabase(db, FtsPassageKeywords())
+        return OpenedDatabase(db)
     from loci.storage.databases.postgres import require_driver
 
     require_driver()
@@ -92,4 +90,4 @@ def open_database(
         {} if busy_timeout_seconds is None else {"connect_timeout_seconds": busy_timeout_seconds}
     )
     pg = PostgresDatabase(where, schemas=schemas(), before_commit=hooks, **timeout)
-    return OpenedDatabase(pg, PostgresPassageKeywords(postings), PostgresParts(pg, keywords))
+    return OpenedDatabase(pg, PostgresParts(pg, postings, keywords))

@@ -157,3 +157,22 @@ def test_a_name_the_story_says_a_character_is_called_by_is_suggested_and_accepte
     after = correct(app.story, "gull", nickname.action, nickname.name, nickname.other)
     assert after.mentions >= before + 6 and "Cricket" in after.aliases
     assert all("called" not in s.reason for s in suggest(app.story, "gull").suggestions)
+
+
+def test_each_story_numbers_its_corrections_and_never_gives_a_number_twice(voyage: App) -> None:
+    from loci.errors import NotFoundError
+
+    for number, text in enumerate(VOYAGE * 3):
+        voyage.story.continue_story("other", "", f"{text} ({number})")
+    correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Captain")
+    correct(voyage.story, "other", "alias", "Captain Hawkes", "the Captain")
+    listed = suggest(voyage.story, "other").corrections
+    assert [c.split(":")[0] for c in listed] == ["#1"]  # its own first, whatever "voyage" did
+    correct(voyage.story, "voyage", "kind", "Nell Quarry", "other")
+    assert undo(voyage.story, "voyage").undone.startswith("#2: ")
+    again = correct(voyage.story, "voyage", "kind", "Nell Quarry", "other")
+    assert again.corrections[-1].startswith("#3: ")  # #2 is never given again
+    with pytest.raises(NotFoundError):
+        undo(voyage.story, "voyage", 2)  # undone already: names nothing now
+    assert undo(voyage.story, "other", 1).undone.startswith("#1: ")
+    assert [c.split(":")[0] for c in suggest(voyage.story, "voyage").corrections] == ["#1", "#3"]

@@ -33,6 +33,14 @@ def test_imports_flow_one_way():
                 assert layer_of(other) < layer_of(part), f"{module} imports loci.{target}"
 
 
+def test_a_new_toolsets_folder_needs_no_line_in_the_layers():
+    # A fifth toolset's service may use the engine, as the four loci ships do.
+    assert part_of("toolsets.hello.service") == "toolsets.*"
+    assert part_of("toolsets.hello", package=True) == "toolsets"  # its declaration
+    assert part_of("toolsets.hello.tools") == "toolsets.hello.faces"
+    assert layer_of("engine.search") < layer_of("toolsets.*") == layer_of("toolsets.story")
+
+
 def test_the_architecture_doc_shows_the_layers():
     doc = (SRC.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
     assert rendered() in doc, "docs/architecture.md: paste `python -m tests.layers` into it"

@@ -368,17 +368,36 @@ def test_a_name_is_given_to_the_one_called_by_it_never_to_the_caller() -> None:
     assert found == [("Cricket", "Tobin Marsh"), ("Mr. Cricket", "Tobin Marsh")]
 
 
-def test_a_called_name_is_suggested_only_when_the_cast_holds_it_for_no_character() -> None:
+def test_a_called_name_is_suggested_unless_it_is_a_character_named_beside_its_callee() -> None:
     tobin, daisy = _entity(1, "Tobin Marsh", "Tobin"), _entity(2, "Daisy")
+    meg = _entity(4, "Meg", "Margaret")
     cricket = _entity(3, "Cricket", kind="other", mentions=5)
     text = (
         "Tobin came aboard. They called him Old Cricket. Cricket ran. Cricket hid.\n\n"
-        "Tobin held the baby; we shall call her Daisy."
+        "Margaret held the baby; we shall call her Daisy. Daisy slept. Daisy woke."
     )
-    found = called.called_suggestions(text, [tobin, daisy, cricket], [tobin, daisy], lambda e: None)
+    cast = [tobin, daisy, cricket, meg]
+    with_meg = {(2, 4), (4, 2)}  # Daisy and her mother are named in one sentence
+    found = called.called_suggestions(
+        text, cast, [tobin, daisy, meg], lambda e: None, lambda a, b: (a.id, b.id) in with_meg
+    )
     assert [(s.action, s.name, s.other, s.mentions) for s in found] == [
         ("merge", "Tobin Marsh", "Cricket", 5)  # "Old Cricket" is the Cricket the cast holds
     ]
     assert "They called him Old Cricket." in found[0].evidence
+    apart = called.called_suggestions(
+        text, cast, [tobin, daisy, meg], lambda e: None, lambda a, b: False
+    )
+    assert ("Meg", "Daisy") in {(s.name, s.other) for s in apart}  # never together: one person
     once = "Tobin came aboard. They called him Gull."
-    assert called.called_suggestions(once, [tobin], [tobin], lambda e: None) == []  # written once
+    never = called.called_suggestions(once, [tobin], [tobin], lambda e: None, lambda a, b: False)
+    assert never == []  # written once
+
+
+def test_the_one_before_whom_is_the_one_called() -> None:
+    tobin, silas = _entity(1, "Tobin Marsh", "Tobin"), _entity(2, "Silas Crane", "Silas")
+    text = "Silas waved to Tobin, whom the whole harbour called \u201cSparrow\u201d, and he came."
+    found = [
+        (c.name, c.character.name) for c in called.callings(text, [tobin, silas], lambda e: None)
+    ]
+    assert found == [("Sparrow", "Tobin Marsh")]

@@ -1,5 +1,6 @@
 """The two ends of `loci migrate`: a data folder or a PostgreSQL database, opened as a
-read-only source or as a target with its own hooks."""
+read-only source (a connection of its own that cannot write: an older store is refused, never
+brought up to date) or, as `build_app` opens a store, as a target."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from loci.errors import CheckpointCorruptedError, StorageUnavailableError
 from loci.migration.move import Source, Target
 from loci.storage.databases import schema
 from loci.storage.databases.postgres import require_driver
-from loci.store import open_database, schemas
+from loci.store import OpenedDatabase, open_database, schemas
 from loci.toolsets.checkpoints.blob_table import TableBlobs
 from loci.toolsets.checkpoints.blobs import BlobStore, check_digest
+from loci.toolsets.story import passage_keywords
+from loci.toolsets.story.passage_keywords import PassageKeywords
 
 
 @contextmanager
@@ -63,7 +66,7 @@ def database_target(url: str) -> Iterator[Target]:
     """The PostgreSQL database at `url`, its tables made, as a target."""
     opened = open_database(url)
     try:
-        yield Target(opened.db, TableBlobs(opened.db).put, opened.passage_keywords.add)
+        yield Target(opened.db, TableBlobs(opened.db).put, _passages_indexed_in(opened).add)
     finally:
         opened.db.close()
 
@@ -74,9 +77,14 @@ def folder_target(home: Path) -> Iterator[Target]:
     opened = open_database(home / "loci.db")
     try:
         blobs = BlobStore(home / "checkpoints" / "blobs", root=home)
-        yield Target(opened.db, blobs.put, opened.passage_keywords.add)
+        yield Target(opened.db, blobs.put, _passages_indexed_in(opened).add)
     finally:
         opened.db.close()
+
+
+def _passages_indexed_in(opened: OpenedDatabase) -> PassageKeywords:
+    """The story passages' keyword index of the target's engine."""
+    return passage_keywords.for_store(None if opened.postgres is None else opened.postgres.postings)
 
 
 def _database_blob(conn: Any, digest: str) -> bytes:

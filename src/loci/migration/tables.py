@@ -119,6 +119,7 @@ TABLES = (
             "window_start",
             "window_tokens",
             "interactions",
+            "corrections_made",
         ),
         counted=True,
     ),
@@ -209,7 +210,7 @@ TABLES = (
         ("id",),
         (
             *("id", "session", "action", "name", "other", "interaction", "at"),
-            *("created", "kept"),
+            *("created", "kept", "number"),
         ),
         counted=True,
     ),

@@ -17,7 +17,7 @@ def build(core: Core) -> CheckpointParts:
     settings = core.settings
     blobs: Blobs = (
         BlobStore(settings.home / "checkpoints" / "blobs", root=settings.home)
-        if core.opened.postgres is None
+        if core.postgres is None
         else TableBlobs(core.db)
     )
     checkpoints = CheckpointService(

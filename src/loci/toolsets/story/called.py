@@ -1,11 +1,13 @@
 """Names the story says a character is called by: "They called him King-Post", "the girls
-christened him Mr. Greatheart", "known as Old Thunder". The one the name is given to is the
-character named last before it (in its sentence, else the sentences before it in the
-paragraph), never the one doing the calling ("Jo called him …" names Jo's listener, not Jo).
+christened him Mr. Greatheart", "known as Old Thunder", "Tobias, whom the whole harbour called
+Toby". The one the name is given to is the character named right before "whom", else the one
+named last before the calling (in its sentence, else the sentences before it in the paragraph),
+never the one doing the calling ("Jo called him …" names Jo's listener, not Jo).
 
-Only a name the cast holds for no character is suggested: NER often takes a nickname for a
-thing ("King-Post"), and a name that already is a character's ("Daisy", a girl "we shall call"
-so) is a person of her own.
+NER often takes a nickname for a thing ("King-Post") or for a person of its own. A name that
+is a character's already is suggested only when the two are never named in one sentence: a
+girl "we shall call Daisy", named beside her mother Margaret again and again, is a person of
+her own.
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ _WORD = (
     + "|".join(sorted((a.capitalize() for a in sentences.ABBREVIATIONS), key=len, reverse=True))
     + r")\.|[A-Z][\w\u2019'-]*)"
 )
-#: "called him X", "christened her X", "known as X": the name, quoted or not.
+_CALLING = r"(?:called|calls|call|nicknamed|dubbed|christened)"
+#: "called him X", "christened her X", "known as X", ", whom everyone called X": the name,
+#: quoted or not.
 CALLED = re.compile(
-    r"\b(?:(?:called|calls|call|nicknamed|dubbed|christened)\s+(?P<pronoun>him|her)"
-    r"|(?:known|spoken\s+of)\s+as)\s+[\"\u201c\u2018]?"
+    rf"(?:(?P<whom>,\s*whom\b)[^,.;:!?\"\u201c\u201d]{{0,40}}?\b{_CALLING}"
+    rf"|\b{_CALLING}\s+(?P<pronoun>him|her)"
+    r"|\b(?:known|spoken\s+of)\s+as)\s+[\"\u201c\u2018]?"
     rf"(?P<name>{_WORD}(?:[ -]{_WORD})*)"
 )
 #: Words that may lead a nickname and are no part of the name the story then uses alone
@@ -40,6 +45,8 @@ CALLED_LEAST = 3
 
 #: A character's sex as its names and pronouns say it ("m", "f"), if they do.
 SexOf = Callable[[Entity], str | None]
+#: Whether two entities are ever named in one sentence (two people, then).
+Together = Callable[[Entity, Entity], bool]
 
 
 @dataclass(frozen=True)
@@ -63,18 +70,24 @@ def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator
 
 
 def called_suggestions(
-    text: str, entities: Sequence[Entity], characters: Sequence[Entity], sex_of: SexOf
+    text: str,
+    entities: Sequence[Entity],
+    characters: Sequence[Entity],
+    sex_of: SexOf,
+    together: Together,
 ) -> list[CastSuggestion]:
-    """A name the cast holds for no character, which the story says one character is called
-    by, merged into that character (or made an alias of it, when the cast does not hold the
-    name at all)."""
+    """A name the story says one character is called by, merged into that character (or
+    made an alias of it, when the cast does not hold the name at all); a name that is a
+    character's already, only when `together` says the two never share a sentence."""
     held = {names.key(a): e for e in entities for a in e.aliases}
     suggested: dict[str, CastSuggestion] = {}
     for calling in callings(text, characters, sex_of):
         other = _held_form(calling.name, held)
         entity = held.get(names.key(other))
         if entity is not None and (
-            entity.kind in ("character", "place") or entity == calling.character
+            entity.kind == "place"
+            or entity == calling.character
+            or (entity.kind == "character" and together(entity, calling.character))
         ):
             continue
         count = entity.mentions if entity is not None else len(re.findall(_whole(other), text))
@@ -112,6 +125,8 @@ def _callee(
     """The character named last before the calling, its caller aside: in the calling's
     sentence, else in the sentences before it in the paragraph."""
     left, _ = sentences.around(paragraph, match.start(), match.end())
+    if match.group("whom"):  # "Tobias, whom the harbour called Toby": the one before "whom"
+        return _named_before(paragraph, left, match.start(), characters, last_only=True)
     caller = _named_before(paragraph, left, match.start(), characters, last_only=True)
     sex = {"him": "m", "her": "f"}.get(match.group("pronoun") or "")
     fitting = [c for c in characters if c is not caller and sex_of(c) in (sex, None)]

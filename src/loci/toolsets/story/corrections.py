@@ -28,7 +28,8 @@ KINDS_SET: tuple[Kind, ...] = ("character", "place", "other")
 
 @dataclass(frozen=True)
 class Correction:
-    """One correction of the writer's, as kept (`id`: its number, once kept)."""
+    """One correction of the writer's, as kept (`id`: its number in its story, once kept;
+    never given twice)."""
 
     action: str
     name: str

@@ -164,12 +164,18 @@ class SqliteGraph:
             ).fetchone()
             if row is not None:
                 created.append(int(row[0]))
+        (number,) = conn.execute(
+            "UPDATE story_sessions SET corrections_made = corrections_made + 1 WHERE id = ? "
+            "RETURNING corrections_made",
+            (session,),
+        ).fetchone()
         conn.execute(
             "INSERT INTO story_corrections "
-            "(session, action, name, other, interaction, at, created, kept) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "(session, number, action, name, other, interaction, at, created, kept) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 session,
+                int(number),
                 correction.action,
                 correction.name,
                 correction.other,
@@ -186,10 +192,10 @@ class SqliteGraph:
         which = "id = (SELECT max(id) FROM story_corrections WHERE session = ?)"
         wanted: tuple[int, ...] = (session,) if number is None else (number,)
         if number is not None:
-            which = "id = ?"
+            which = "number = ?"
         row = conn.execute(
             "DELETE FROM story_corrections WHERE session = ? AND "
-            f"{which} RETURNING action, name, other, interaction, at, id, created, kept",
+            f"{which} RETURNING action, name, other, interaction, at, number, created, kept",
             (session, *wanted),
         ).fetchone()
         if row is None:
@@ -233,8 +239,8 @@ class SqliteGraph:
     def corrections(self, conn: Connection, session: int) -> list[Correction]:
         """The writer's corrections, in order."""
         rows = conn.execute(
-            "SELECT action, name, other, interaction, at, id, created, kept FROM story_corrections "
-            "WHERE session = ? ORDER BY id",
+            "SELECT action, name, other, interaction, at, number, created, kept "
+            "FROM story_corrections WHERE session = ? ORDER BY id",
             (session,),
         )
         return [_correction(row) for row in rows]
@@ -272,7 +278,8 @@ class SqliteGraph:
 
 
 def _correction(row: Sequence[object]) -> Correction:
-    """A correction from its row (action, name, other, interaction, at, id, created, kept)."""
+    """A correction from its row (action, name, other, interaction, at, number, created,
+    kept)."""
     action, name, other, interaction, at, number, _, kept = row
     return Correction(
         str(action),

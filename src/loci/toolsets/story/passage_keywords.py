@@ -17,6 +17,12 @@ if TYPE_CHECKING:
 STORY_CORPUS = 3
 
 
+def for_store(postings: KeywordPostings | None) -> PassageKeywords:
+    """The passages' keyword index of a store: FTS5 on SQLite (`postings` None), the store's
+    keyword postings on PostgreSQL."""
+    return FtsPassageKeywords() if postings is None else PostgresPassageKeywords(postings)
+
+
 class PassageKeywords(Protocol):
     """What the story engine needs of its passages' keyword index."""
 

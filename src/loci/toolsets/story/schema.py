@@ -347,9 +347,22 @@ SPLIT_KEPT = """
 ALTER TABLE story_corrections ADD COLUMN kept TEXT NOT NULL DEFAULT '[]';
 """
 
+#: Each story numbers its own corrections, and never gives a number twice: a number the writer
+#: noted still names the same correction, or none, after undoing others. The corrections kept
+#: so far take their order in their story.
+CORRECTION_NUMBERS = """
+ALTER TABLE story_corrections ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+UPDATE story_corrections SET number = (SELECT count(*) FROM story_corrections c
+    WHERE c.session = story_corrections.session AND c.id <= story_corrections.id);
+ALTER TABLE story_sessions ADD COLUMN corrections_made INTEGER NOT NULL DEFAULT 0;
+UPDATE story_sessions SET corrections_made = (SELECT count(*) FROM story_corrections c
+    WHERE c.session = story_sessions.id);
+CREATE UNIQUE INDEX story_corrections_number ON story_corrections(session, number);
+"""
+
 STORY_SCHEMA = Schema(
     owner="story",
-    migrations=(STORY_TABLES, CAST_TABLES, CORRECTION_NAMES, SPLIT_KEPT),
+    migrations=(STORY_TABLES, CAST_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS),
     legacy=(13, 15),
-    postgres=(POSTGRES_TABLES, CORRECTION_NAMES, SPLIT_KEPT),
+    postgres=(POSTGRES_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS),
 )

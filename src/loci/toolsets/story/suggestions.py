@@ -17,8 +17,8 @@ ranked by the mentions they would set right. The kinds:
   after John Brooke and Meg), given to the woman named beside the husband far more often, for
   her share of the story, than any other;
 - a name the cast holds for no one, in the company of one character alone;
-- a name the story says a character is called by ("They called him King-Post"), which the
-  cast holds for no character (`loci.toolsets.story.called`);
+- a name the story says a character is called by ("They called him King-Post"), unless it
+  is a character named beside them in a sentence (`loci.toolsets.story.called`);
 - a child's word for a parent ("Marmee", "Papa"), for the one mother (father) of the family
   whose children it is said beside (`loci.toolsets.story.kinship`);
 - a name that is no person's: a month, a day or a document ("Journal") that does not speak
@@ -91,7 +91,13 @@ def _called(
     text: str, entities: Sequence[Entity], characters: Sequence[Entity], company: Company
 ) -> list[CastSuggestion]:
     people = _people(characters, company)
-    return called_suggestions(text, entities, characters, lambda e: people[e.id].sex)
+    return called_suggestions(
+        text,
+        entities,
+        characters,
+        lambda e: people[e.id].sex,
+        lambda a, b: company.met_in_sentences(a.id, b.id) > 0,
+    )
 
 
 def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:
