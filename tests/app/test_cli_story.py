@@ -250,3 +250,21 @@ def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> No
     assert missing.returncode == 3 and "never writes 'Nobody'" in missing.stderr
     taken = loci(home, "story", "alias", "s", "Tobias Reed", "Pim")
     assert taken.returncode == 4 and "already a name of" in taken.stderr
+
+
+def test_suggestions_accepted_by_number_and_a_number_not_listed_refused(tmp_path: Path) -> None:
+    home, file = tmp_path / "home", tmp_path / "voyage.txt"
+    voyage = (
+        "Captain Hawkes stood at the rail of the Gull. The Captain watched the storm, and "
+        "Nell Quarry brought him tea. Nell Quarry laughed at the Captain's hat."
+    )
+    file.write_text("\n\n".join([voyage] * 4), encoding="utf-8")
+    assert loci(home, "story", "import", str(file), "--session", "v").returncode == 0
+    listed = loci(home, "story", "suggestions", "v")
+    assert listed.returncode == 0 and "1. alias 'Captain Hawkes' 'the Captain'" in listed.stdout
+    wrong = loci(home, "story", "suggestions", "v", "--accept", "9")
+    assert wrong.returncode != 0 and "error (invalid_input): no suggestion 9" in wrong.stderr
+    assert "list them again" in wrong.stderr
+    accepted = loci(home, "story", "suggestions", "v", "--accept", "1")
+    assert accepted.returncode == 0 and "1. applied alias" in accepted.stdout
+    assert "#1: 'the Captain'" in loci(home, "story", "corrections", "v").stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from loci.errors import InvalidInputError
 from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, run
 from loci.toolsets.story.models import CharacterInfo
 from loci.wording import counted
@@ -174,7 +175,12 @@ def suggestions_command(
             chosen = [s for s in found.suggestions if accept_all or s.number in set(accepted)]
             unknown = sorted(set(accepted) - {s.number for s in found.suggestions})
             if unknown:
-                raise click.UsageError(f"no suggestion {', '.join(map(str, unknown))}")
+                raise InvalidInputError(
+                    f"no suggestion {', '.join(map(str, unknown))}: "
+                    f"{counted(len(found.suggestions), 'suggestion')} now (they are numbered "
+                    "anew once one is applied: list them again)",
+                    field="accept",
+                )
             applied = [correct(app.story, session_id, s.action, s.name, s.other) for s in chosen]
         if as_json:
             emit_json({**found.model_dump(), "applied": [a.model_dump() for a in applied]})
@@ -185,5 +191,7 @@ def suggestions_command(
             click.echo(f"   {s.mentions} mentions; evidence: {s.evidence}")
         if not found.suggestions:
             click.echo("no suggestions")
+        elif chosen and len(chosen) < len(found.suggestions):
+            click.echo(f"(the others are numbered anew: `loci story suggestions {session_id}`)")
 
     run(work)

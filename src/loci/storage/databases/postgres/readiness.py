@@ -95,10 +95,24 @@ def _pgvector(conn: PgConnection, found: Readiness) -> None:
         )
         return
     found.checks["pgvector"] = f"{available[0]} available, not created in this database"
+    if _may_create_vector(conn):
+        found.checks["pgvector"] += " (loci creates it at its first start)"
+        return
     found.problems.append(
-        "pgvector is installed on the server but not in this database: run "
-        "`CREATE EXTENSION vector;` in it as its owner"
+        "pgvector is installed on the server but not in this database, and this role may not "
+        "create it: run `CREATE EXTENSION vector;` in it as its owner"
     )
+
+
+def _may_create_vector(conn: PgConnection) -> bool:
+    """Whether the role may create pgvector here, as loci's first start does: a superuser may,
+    and a role with CREATE on the database may when the extension is a trusted one."""
+    row = conn.execute(
+        "SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) "
+        "OR (has_database_privilege(current_database(), 'CREATE') AND EXISTS (SELECT 1 FROM "
+        "pg_available_extension_versions WHERE name = 'vector' AND trusted))"
+    ).fetchone()
+    return bool(row[0])
 
 
 def _role(conn: PgConnection, found: Readiness) -> tuple[str, bool]:
