@@ -366,6 +366,13 @@ def test_a_name_is_given_to_the_one_called_by_it_never_to_the_caller() -> None:
     # The one named before it (in the sentence before, too), never the caller; "her" is no
     # man's name.
     assert found == [("Cricket", "Tobin Marsh"), ("Mr. Cricket", "Tobin Marsh")]
+    # "known as" says no sex: a man of known sex is still the one named.
+    known = "Tobin sailed at dawn, known as Gull to every skipper."
+    found = [
+        (c.name, c.character.name)
+        for c in called.callings(known, [tobin, hester], lambda e: sexes[e.id])
+    ]
+    assert found == [("Gull", "Tobin Marsh")]
 
 
 def test_a_called_name_is_suggested_unless_it_is_a_character_named_beside_its_callee() -> None:

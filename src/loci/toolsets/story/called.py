@@ -129,7 +129,9 @@ def _callee(
         return _named_before(paragraph, left, match.start(), characters, last_only=True)
     caller = _named_before(paragraph, left, match.start(), characters, last_only=True)
     sex = {"him": "m", "her": "f"}.get(match.group("pronoun") or "")
-    fitting = [c for c in characters if c is not caller and sex_of(c) in (sex, None)]
+    fitting = [
+        c for c in characters if c is not caller and (sex is None or sex_of(c) in (sex, None))
+    ]
     for start, end in ((left, match.start()), (0, left)):
         found = _named_before(paragraph, start, end, fitting)
         if found is not None:
