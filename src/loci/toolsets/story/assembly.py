@@ -165,20 +165,36 @@ def _in_play(in_query: frozenset[int], ranked: list[Scored], view: CastView) -> 
 def _facts(
     in_play: list[Entity], in_query: frozenset[int], budget: Budget, count: Callable[[str], int]
 ) -> list[Chosen]:
-    """A line for each entity in play: its names and the sentence that introduced it."""
+    """A line for each entity in play: its names and the sentence that introduced it, or its
+    names alone where the sentence does not fit. No entity takes the room of one the input
+    names: when one of those fits in no form, the facts stop there."""
     found: list[Chosen] = []
     for entity in in_play:
-        shown = entity.name
-        also = [a for a in entity.aliases if a != shown][:4]
-        line = f"- {shown} ({entity.kind}" + (f"; also {', '.join(also)})" if also else ")")
-        line += f": {entity.first.excerpt}\n"
-        tokens = count(line)
-        if not budget.take(tokens):
+        line = _fact_line(entity, budget, count)
+        named = entity.id in in_query
+        if line is None:
+            if named:
+                break
             continue
-        why = "named in the input" if entity.id in in_query else "named in a relevant passage"
-        part = ContextPart(kind="entity", tokens=tokens, reason=f"{shown}: {why}")
-        found.append(Chosen(line, -1, part))
+        text, tokens = line
+        why = "named in the input" if named else "named in a relevant passage"
+        part = ContextPart(kind="entity", tokens=tokens, reason=f"{entity.name}: {why}")
+        found.append(Chosen(text, -1, part))
     return found
+
+
+def _fact_line(
+    entity: Entity, budget: Budget, count: Callable[[str], int]
+) -> tuple[str, int] | None:
+    """The longest of the entity's fact lines that fits in `budget` (taken from it), and its
+    tokens."""
+    also = [a for a in entity.aliases if a != entity.name][:4]
+    names = f"- {entity.name} ({entity.kind}" + (f"; also {', '.join(also)})" if also else ")")
+    for line in (f"{names}: {entity.first.excerpt}\n", f"{names}\n"):
+        tokens = count(line)
+        if budget.take(tokens):
+            return line, tokens
+    return None
 
 
 def _memories(
