@@ -102,3 +102,16 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     undo(voyage.story, "voyage")
     fine = correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
     assert fine.warning is None
+
+
+def test_a_childs_word_merged_into_a_parent_is_never_the_name_shown(app: App) -> None:
+    text = (
+        '"Marmee, look!" cried Tilly Hale. Marmee laughed, and Marmee ran after the kite. '
+        "Mrs. Hale watched from the gate, and Tilly Hale waved to her."
+    )
+    for number in range(4):
+        app.story.continue_story("kite", "", f"{text} ({number})")
+    before = character(app.story, "kite", "Mrs. Hale")
+    merged = correct(app.story, "kite", "merge", "Mrs. Hale", "Marmee")
+    assert merged.mentions > 3 * before.mentions  # "Marmee" is said far more often
+    assert merged.name == "Mrs. Hale" and "Marmee" in merged.aliases

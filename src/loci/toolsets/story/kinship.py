@@ -22,7 +22,6 @@ the narration the other.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,8 +32,6 @@ from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.people import Person
 
-MOTHER_WORD = re.compile(r"m[aou]r?m+(?:a|ee|ie|y)?")
-FATHER_WORD = re.compile(r"p[ao]p+(?:a|ie|y)?|da+d+(?:a|ie|y)?")
 #: A married name goes to the woman named with her husband in this many sentences at least,
 #: and in this many times as large a share of her mentions as any other woman.
 WIFE_LEAST = 8
@@ -123,14 +120,6 @@ class Parent:
     beside: int
 
 
-def parent_word_sex(written: str) -> str | None:
-    """The sex of the parent a name is a child's word for ("Marmee": "f"), if it is one."""
-    word = names.key(written)
-    if MOTHER_WORD.fullmatch(word):
-        return "f"
-    return "m" if FATHER_WORD.fullmatch(word) else None
-
-
 def parent_named(
     guest: Entity,
     characters: Sequence[Entity],
@@ -139,7 +128,7 @@ def parent_named(
 ) -> Parent | None:
     """The one mother (father) of the family whose members `guest`, a child's word for a
     parent, is said beside in paragraphs far more often than any other family's."""
-    sex = parent_word_sex(guest.name)
+    sex = names.parent_word_sex(guest.name)
     if sex is None:
         return None
     # A parent of a family is titled by its name ("Mrs. March"); a daughter of it who married

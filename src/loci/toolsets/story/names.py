@@ -70,6 +70,10 @@ NOT_NAME_ENDINGS = ("son", "sen", "ly", "ian", "ish")
 #: among men (women).
 CENSUS_MARGIN = 4
 SHORTEST_SHORT_FORM = 4
+#: Nursery words for a mother and a father, in any spelling: "ma" or "mo" and an m ("Mamma",
+#: "Mummy", "Marmee"), "pa" and a p, or "da" and a d ("Papa", "Daddy").
+MOTHER_WORD = re.compile(r"m[aou]r?m+(?:a|ee|ie|y)?")
+FATHER_WORD = re.compile(r"p[ao]p+(?:a|ie|y)?|da+d+(?:a|ie|y)?")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
 
@@ -118,6 +122,14 @@ def key(surface: str) -> str:
     """How a name is looked up: lower case, titles without their dot, spaces collapsed."""
     words = [w.rstrip(".").lower() for w in surface.split()]
     return " ".join(w for w in words if w)
+
+
+def parent_word_sex(written: str) -> str | None:
+    """The sex of the parent a name is a child's word for ("Marmee": "f"), if it is one."""
+    word = key(written)
+    if MOTHER_WORD.fullmatch(word):
+        return "f"
+    return "m" if FATHER_WORD.fullmatch(word) else None
 
 
 def is_title(word: str) -> bool:

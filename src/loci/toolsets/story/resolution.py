@@ -110,8 +110,14 @@ def entities(
 
 def _plain(written: Sequence[str]) -> str:
     """The name an entity is shown by: its most written, but a proper name before an epithet
-    ("Captain Hawkes", not "the Skipper" he is called more often)."""
-    return next((w for w in written if w.split()[0].lower() not in names.ARTICLES), written[0])
+    or a child's word for a parent ("Captain Hawkes", not "the Skipper" he is called more
+    often; "Mrs. Hale", not the "Mama" her children say)."""
+    proper = (
+        w
+        for w in written
+        if w.split()[0].lower() not in names.ARTICLES and names.parent_word_sex(w) is None
+    )
+    return next(proper, written[0])
 
 
 def _introduction(members: Sequence[tuple[object, ...]]) -> str:
