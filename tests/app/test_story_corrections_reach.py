@@ -8,7 +8,7 @@ import pytest
 from loci.app import App
 from loci.errors import NotFoundError
 from loci.toolsets.story.curation import correct, listing, undo
-from loci.toolsets.story.lookup import character
+from loci.toolsets.story.lookup import character, entities_of
 
 EARLY = [
     "Captain Hawkes stood at the rail of the Gull. Captain Hawkes said nothing.",
@@ -115,3 +115,11 @@ def test_a_childs_word_merged_into_a_parent_is_never_the_name_shown(app: App) ->
     merged = correct(app.story, "kite", "merge", "Mrs. Hale", "Marmee")
     assert merged.mentions > 3 * before.mentions  # "Marmee" is said far more often
     assert merged.name == "Mrs. Hale" and "Marmee" in merged.aliases
+
+
+def test_a_name_the_writer_corrects_is_listed_however_rarely_it_is_written(app: App) -> None:
+    app.story.continue_story("v", "", "Captain Hawkes sailed for Port Elder at dawn.")
+    assert "Port Elder" not in [p.name for p in entities_of(app.story, "v", "place")]
+    correct(app.story, "v", "kind", "Port Elder", "place")
+    places = entities_of(app.story, "v", "place")
+    assert [(p.name, p.confirmed) for p in places] == [("Port Elder", True)]

@@ -33,5 +33,6 @@ class Entity:
     corrections: list[str] = field(default_factory=list)
 
     def confirmed(self, after: int) -> bool:
-        """Mentioned at least `after` times."""
-        return self.mentions >= after
+        """Mentioned at least `after` times, or named in a correction of the writer's (a
+        name the writer marked as a place, or merged, is one they vouch for)."""
+        return self.mentions >= after or bool(self.corrections)
