@@ -408,3 +408,27 @@ def test_the_one_before_whom_is_the_one_called() -> None:
         (c.name, c.character.name) for c in called.callings(text, [tobin, silas], lambda e: None)
     ]
     assert found == [("Sparrow", "Tobin Marsh")]
+
+
+def test_a_question_who_a_name_is_answered_by_a_characters_name_alone_says_it_is_theirs() -> None:
+    tobin, silas = _entity(1, "Captain Tobin Marsh", "Tobin"), _entity(2, "Silas Crane", "Silas")
+    text = (
+        "\u201cYe haven\u2019t seen Old Sparrow yet, have ye?\u201d\n\n"
+        "\u201cWho\u2019s Old Sparrow?\u201d said Silas, staring.\n\n"
+        "\u201cCaptain Tobin Marsh.\u201d\n\n"
+        '"Who is Gull?" asked Silas.\n\n'
+        '"Gull is a bird, and Tobin knows it."\n\n'  # no name alone: nothing said
+        '"Who was Heron?"\n\n'
+        '"Nobody."'
+    )
+    found = [
+        (c.name, c.character.name, c.sentence)
+        for c in called.callings(text, [tobin, silas], lambda e: None)
+    ]
+    assert found == [
+        (
+            "Old Sparrow",
+            "Captain Tobin Marsh",
+            "\u201cWho\u2019s Old Sparrow?\u201d said Silas, staring. \u201cCaptain Tobin Marsh.\u201d",
+        )
+    ]

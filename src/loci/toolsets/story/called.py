@@ -2,7 +2,9 @@
 christened him Mr. Greatheart", "known as Old Thunder", "Tobias, whom the whole harbour called
 Toby". The one the name is given to is the character named right before "whom", else the one
 named last before the calling (in its sentence, else the sentences before it in the paragraph),
-never the one doing the calling ("Jo called him …" names Jo's listener, not Jo).
+never the one doing the calling ("Jo called him …" names Jo's listener, not Jo). A question
+answered by a name alone says so too: "Who's Old Thunder?" and, as the next paragraph,
+"Captain Ahab."
 
 NER often takes a nickname for a thing ("King-Post") or for a person of its own. A name that
 is a character's already is suggested only when the two are never named in one sentence: a
@@ -37,6 +39,12 @@ CALLED = re.compile(
     r"|\b(?:known|spoken\s+of)\s+as)\s+[\"\u201c\u2018]?"
     rf"(?P<name>{_WORD}(?:[ -]{_WORD})*)"
 )
+#: "Who's Old Thunder?", "Who is Sparrow?": a question asking who a name is.
+WHO_IS = re.compile(rf"\bWho(?:['\u2019]s|\s+is|\s+was)\s+(?P<name>{_WORD}(?:[ -]{_WORD})*)\?")
+#: A reply that is a name alone, in quotes: "Captain Ahab."
+REPLY = re.compile(
+    r"[\"\u201c\u2018'](?P<name>[^\"\u201c\u201d\u2018\u2019!?]+?)[.!]?[\"\u201d\u2019']"
+)
 #: Words that may lead a nickname and are no part of the name the story then uses alone
 #: ("Old Fritz" is Fritz).
 LEADING = frozenset({"old", "little", "young", "big", "poor", "dear"})
@@ -60,13 +68,34 @@ class Calling:
 
 def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator[Calling]:
     """Each place `text` says one of `characters` is called by a name."""
-    for paragraph in text.split("\n\n"):
+    paragraphs = text.split("\n\n")
+    for number, paragraph in enumerate(paragraphs):
         for match in CALLED.finditer(paragraph):
             said = _called_name(match.group("name"))
             callee = _callee(paragraph, match, characters, sex_of)
             if said and callee is not None:
-                left, right = sentences.around(paragraph, match.start(), match.end())
-                yield Calling(said, callee, " ".join(paragraph[left:right].split())[:280])
+                yield Calling(said, callee, _sentence(paragraph, match))
+        if number + 1 < len(paragraphs):
+            yield from _answered(paragraph, paragraphs[number + 1], characters)
+
+
+def _answered(question: str, reply: str, characters: Sequence[Entity]) -> Iterator[Calling]:
+    """ "Who's Old Thunder?" answered, in the next paragraph, by a character's name alone."""
+    answer = REPLY.fullmatch(" ".join(reply.split()))
+    if answer is None:
+        return
+    by_key = {names.key(a): c for c in characters for a in c.aliases}
+    character = by_key.get(names.key(answer.group("name")))
+    for match in WHO_IS.finditer(question) if character is not None else ():
+        said = _called_name(match.group("name"))
+        if said:
+            evidence = f"{_sentence(question, match)} {' '.join(reply.split())}"
+            yield Calling(said, character, evidence[:280])
+
+
+def _sentence(paragraph: str, match: re.Match[str]) -> str:
+    left, right = sentences.around(paragraph, match.start(), match.end())
+    return " ".join(paragraph[left:right].split())[:280]
 
 
 def called_suggestions(
