@@ -176,3 +176,23 @@ def test_each_story_numbers_its_corrections_and_never_gives_a_number_twice(voyag
         undo(voyage.story, "voyage", 2)  # undone already: names nothing now
     assert undo(voyage.story, "other", 1).undone.startswith("#1: ")
     assert [c.split(":")[0] for c in suggest(voyage.story, "voyage").corrections] == ["#1", "#3"]
+
+
+def test_a_nickname_a_question_asks_about_is_suggested_for_the_one_named_in_answer(
+    app: App,
+) -> None:
+    scenes = [
+        "Captain Tobin Marsh walked the deck of the Gull. Captain Tobin Marsh said nothing.",
+        "\u201cYe haven\u2019t seen Old Sparrow yet, have ye?\u201d cried Silas Crane.",
+        "\u201cWho\u2019s Old Sparrow?\u201d said Nell Quarry.",
+        "\u201cCaptain Tobin Marsh.\u201d",
+        "That night Old Sparrow paced above, and Nell Quarry listened to Old Sparrow pace.",
+    ]
+    for number in range(3):
+        app.story.continue_story("gull", "", "\n\n".join(scenes) + f" ({number})")
+    found = suggest(app.story, "gull").suggestions
+    called = next(s for s in found if "Sparrow" in s.other)
+    assert (called.name, called.other) == ("Captain Tobin Marsh", "Old Sparrow")
+    assert "\u201cCaptain Tobin Marsh.\u201d" in called.evidence
+    after = correct(app.story, "gull", called.action, called.name, called.other)
+    assert "Old Sparrow" in after.aliases and after.mentions >= 12

@@ -270,10 +270,13 @@ def _past_stop_words(text: str, start: int, end: int) -> int:
 
 def _before_a_name(word: str) -> bool:
     """A capitalised word that starts no name when one follows it: a stop word, the vocative
-    "O", or a word of address ("Friend John", "Dear Jo")."""
+    "O", or a word of address ("Friend John", "Dear Jo"), but not one that makes a nickname
+    ("Old Thunder")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
     lowered = word.lower()
+    if lowered in names.NICKNAME_WORDS:
+        return False
     return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS
 
 

@@ -56,6 +56,9 @@ ADDRESS_WORDS = frozenset(
     {"friend", "dear", "dearest", "darling", "poor", "good", "sweet", "honest", "brave"}
     | {"old", "young", "my", "our"}
 )
+#: Of those, the word that makes a nickname the story writes whole ("Old Thunder", "Old
+#: Fritz"): a mention keeps it, though the person it names is the one after it.
+NICKNAME_WORDS = frozenset({"old"})
 #: Honorifics said in place of a name ("her Ladyship", "his Lordship"): a title alone, no name.
 ADDRESS_TITLES = frozenset({"ladyship", "lordship", "worship", "reverence", "eminence", "holiness"})
 #: An epithet's article is no word of its name ("the Captain").
