@@ -432,3 +432,13 @@ def test_a_question_who_a_name_is_answered_by_a_characters_name_alone_says_it_is
             "\u201cWho\u2019s Old Sparrow?\u201d said Silas, staring. \u201cCaptain Tobin Marsh.\u201d",
         )
     ]
+    # Written three times, the first before NER took it for a name: the cast holds two.
+    sparrow = _entity(3, "Old Sparrow", kind="other", mentions=2)
+    later = text + "\n\nOld Sparrow laughed."
+    found_for = called.called_suggestions(
+        later, [tobin, silas, sparrow], [tobin, silas], lambda e: None, lambda a, b: False
+    )
+    assert [(s.name, s.other, s.mentions) for s in found_for] == [
+        ("Captain Tobin Marsh", "Old Sparrow", 2)
+    ]
+    assert "a name written 3 times" in found_for[0].reason

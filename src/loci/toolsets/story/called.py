@@ -119,16 +119,18 @@ def called_suggestions(
             or (entity.kind == "character" and together(entity, calling.character))
         ):
             continue
-        count = entity.mentions if entity is not None else len(re.findall(_whole(other), text))
-        if count < CALLED_LEAST or other in suggested:
+        # Written counts every use; the mentions the cast holds miss those written before NER
+        # first took the name for one ("Who's Old Thunder?" comes after "seen Old Thunder").
+        written = len(re.findall(_whole(other), text))
+        if written < CALLED_LEAST or other in suggested:
             continue
         suggested[other] = CastSuggestion(
             action="alias" if entity is None else "merge",
             name=calling.character.name,
             other=other if entity is None else entity.name,
-            mentions=count,
+            mentions=written if entity is None else entity.mentions,
             reason=f"the story says {calling.character.name!r} is called {calling.name!r}, "
-            f"a name written {count} times",
+            f"a name written {written} times",
             evidence=calling.sentence,
         )
     return list(suggested.values())
