@@ -86,7 +86,9 @@ def _answered(question: str, reply: str, characters: Sequence[Entity]) -> Iterat
         return
     by_key = {names.key(a): c for c in characters for a in c.aliases}
     character = by_key.get(names.key(answer.group("name")))
-    for match in WHO_IS.finditer(question) if character is not None else ():
+    if character is None:
+        return
+    for match in WHO_IS.finditer(question):
         said = _called_name(match.group("name"))
         if said:
             evidence = f"{_sentence(question, match)} {' '.join(reply.split())}"
