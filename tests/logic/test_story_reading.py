@@ -116,3 +116,14 @@ def test_an_honorific_said_in_place_of_a_name_is_no_name() -> None:
 
     assert not is_name("Ladyship") and not is_name("Lordship") and not is_name("Captain")
     assert is_name("Lady Catherine") and is_name("Grace")
+
+
+def test_a_name_found_in_a_text_is_found_again_wherever_that_text_writes_it() -> None:
+    text = (
+        "\u201cWho\u2019s Old Sparrow?\u201d said the stranger. \u201cIs it really Old Sparrow?\u201d "
+        "Old Sparrow brings her in tonight, and Old Sparrow never fails."
+    )
+    found = [m.surface for m in Extractor().mentions(text, [])]
+    assert found.count("Old Sparrow") == 4
+    # The same as when the name was known before the text was read.
+    assert found == [m.surface for m in Extractor().mentions(text, ["Old Sparrow"])]

@@ -155,7 +155,7 @@ class Extractor:
             for i in overlapping:
                 if found[i].label is None:
                     found[i] = replace(found[i], label=mention.label)
-        found = _with_dialogue(text, found)
+        found = _with_new_names(text, _with_dialogue(text, found), known)
         found.sort(key=lambda m: m.start)
         found = [m for m in found if not bracketed(text, m.start, m.end)]
         return with_sexes(text, [_with_context(text, m) for m in found])
@@ -197,6 +197,23 @@ class Extractor:
                     exclude=["parser", "lemmatizer", "attribute_ruler", "tagger", "senter"]
                 )
             return self._nlp
+
+
+def _with_new_names(text: str, found: list[Mention], known: Sequence[str]) -> list[Mention]:
+    """`found`, with the other uses in `text` of the names first found in it: NER takes a
+    name in one sentence and may miss it in the next ("Who's Old Sparrow?" found, "Old
+    Sparrow brings her in" missed), as the gazetteer of known names finds it in later text."""
+    before = set(known)
+    new = tuple(sorted({m.surface for m in found} - before))
+    gazetteer = Gazetteer.of(new)
+    if gazetteer is None:
+        return found
+    more = [
+        m
+        for m in gazetteer.mentions(text)
+        if not any(f.start < m.end and m.start < f.end for f in found)
+    ]
+    return found + more
 
 
 def _inside(inner: Mention, outer: Mention) -> bool:

@@ -74,7 +74,8 @@ def session(conn: Connection, name: str) -> Session:
     row = conn.execute(f"{_SESSION} WHERE name = ?", (name,)).fetchone()
     if row is None:
         raise NotFoundError(
-            f"no story session {shown(name)}; continue_story starts one", session_id=name
+            f"no story session {shown(name)}; continue_story (or loci story import) starts one",
+            session_id=name,
         )
     return _session(row)
 
