@@ -68,8 +68,10 @@ def test_a_correction_is_taken_back_with_what_it_brought(voyage: App) -> None:
     assert character(voyage.story, "voyage", "Nell Quarry").kind == "character"
     with pytest.raises(NotFoundError, match="no correction to undo"):
         undo(voyage.story, "voyage")
-    with pytest.raises(NotFoundError, match="no correction #7"):
+    with pytest.raises(NotFoundError, match="no correction #7 in this story"):
         undo(voyage.story, "voyage", 7)
+    with pytest.raises(NotFoundError, match="correction #1 was undone already"):
+        undo(voyage.story, "voyage", 1)
 
 
 def test_an_alias_the_story_never_writes_is_refused_and_nothing_is_kept(voyage: App) -> None:

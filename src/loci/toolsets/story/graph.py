@@ -199,8 +199,9 @@ class SqliteGraph:
             (session, *wanted),
         ).fetchone()
         if row is None:
-            what = "no correction to undo" if number is None else f"no correction #{number}"
-            raise NotFoundError(f"{what} in this story (its corrections: `loci story corrections`)")
+            raise NotFoundError(
+                f"{_missing(conn, session, number)} (its corrections: `loci story corrections`)"
+            )
         created = [int(i) for i in json.loads(str(row[6]))]
         if created:
             wanted_ids, listed = among(conn, "id", created)
@@ -376,3 +377,15 @@ def _meet(conn: Connection, session: int, met: Sequence[tuple[int, int, str]]) -
             for (a, b), c in counts.items()
         ],
     )
+
+
+def _missing(conn: Connection, session: int, number: int | None) -> str:
+    """Why there is no correction to undo: none left, one undone already, or one never made."""
+    if number is None:
+        return "no correction to undo in this story"
+    row = conn.execute(
+        "SELECT corrections_made FROM story_sessions WHERE id = ?", (session,)
+    ).fetchone()
+    if row is not None and 1 <= number <= int(row[0]):
+        return f"correction #{number} was undone already"
+    return f"no correction #{number} in this story"
