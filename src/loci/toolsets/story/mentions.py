@@ -1,13 +1,13 @@
 """Finding the names a text mentions, with what the text says around each one.
 
 spaCy's small English pipeline (tok2vec and NER only) proposes new names; a gazetteer of the
-names the story already knows finds them again wherever they appear, whatever NER thinks of
-that sentence. Each mention carries the cues a reader uses to tell a person from a place or a
-thing: NER's label, dialogue attribution ("said Elizabeth"), a verb of action after it ("Safie
-nursed"), a preposition of place before it ("in Meryton"), an article ("the Pequod"), and the
-pronoun that takes it up later in its sentence ("Darcy ... he"). Pronouns, titles alone and
-lower-case words never become mentions; a name ends at its last capitalised word ("Jo warmly"
-is Jo).
+names the story already knows, and of those NER found in the same text, finds them again
+wherever they appear, whatever NER thinks of that sentence. Each mention carries the cues a
+reader uses to tell a person from a place or a thing: NER's label, dialogue attribution ("said
+Elizabeth"), a verb of action after it ("Safie nursed"), a preposition of place before it ("in
+Meryton"), an article ("the Pequod"), and the pronoun that takes it up later in its sentence
+("Darcy ... he"). Pronouns, titles alone and lower-case words never become mentions; a name
+ends at its last capitalised word ("Jo warmly" is Jo).
 """
 
 from __future__ import annotations
