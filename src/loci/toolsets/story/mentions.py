@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from loci import sentences
 from loci.toolsets.story import names
+from loci.toolsets.story.gazetteer import TITLE_BEFORE, Gazetteer
 from loci.toolsets.story.gutenberg import bracketed
 
 Label = Literal["person", "place", "other"]
@@ -97,17 +98,13 @@ ACTS_AFTER = re.compile(r"^,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept
 #: "him" and "his" are as often someone else's: "Jo took her hand").
 SEX_PRONOUN = re.compile(r"\b(?:(he|himself)|(she|herself))\b")
 QUOTE = re.compile(r"[\"\u201c\u201d]")
-TITLE_BEFORE = re.compile(r"\b([A-Z][a-z]{0,11})\.?\s+$")
 WORD_BEFORE = re.compile(r"\b([A-Z][a-z]+)[ \t]+$")
-SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
 POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
 NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
 #: A word NER may run into before a name: a stop word, with its contraction ("Where's"), or
 #: the vocative "O" ("O Laurie").
 STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
-#: Between the words of a known name: spaces, or a line break ("Theodore\nLaurence").
-LINE_BREAK_OR_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
 MAX_NAME_WORDS = 5
 GAZETTEERS_KEPT = 16
 
@@ -163,8 +160,8 @@ class Extractor:
     def known_mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
         """The mentions in `text` of names already `known` (no NER: cheap)."""
         gazetteer = self._gazetteer(tuple(sorted(set(known))))
-        found = [] if gazetteer is None else gazetteer.mentions(text)
-        return [m for m in found if not bracketed(text, m.start, m.end)]
+        spans = [] if gazetteer is None else gazetteer.spans(text)
+        return [_mention(text, a, b) for a, b in spans if not bracketed(text, a, b)]
 
     def _gazetteer(self, known: tuple[str, ...]) -> Gazetteer | None:
         found = self._gazetteers.get(known)
@@ -209,11 +206,16 @@ def _with_new_names(text: str, found: list[Mention], known: Sequence[str]) -> li
     if gazetteer is None:
         return found
     more = [
-        m
-        for m in gazetteer.mentions(text)
-        if not any(f.start < m.end and m.start < f.end for f in found)
+        _mention(text, a, b)
+        for a, b in gazetteer.spans(text)
+        if not any(f.start < b and a < f.end for f in found)
     ]
     return found + more
+
+
+def _mention(text: str, start: int, end: int) -> Mention:
+    """The mention at [start, end), its words on one line."""
+    return Mention(" ".join(text[start:end].split()), start, end)
 
 
 def _inside(inner: Mention, outer: Mention) -> bool:
@@ -363,50 +365,3 @@ def with_sexes(text: str, mentions: list[Mention]) -> list[Mention]:
         if pronoun is not None and QUOTE.search(text, left, first.start) is None:
             marked[at] = replace(first, sex="m" if pronoun.group(1) else "f")
     return marked
-
-
-def _word_pattern(word: str, at: int) -> str:
-    """A word of a known name as the gazetteer matches it: as written, but for a leading
-    article, which a sentence may capitalise ("the Captain", "The Captain")."""
-    if at == 0 and word.lower() in ("the", "a", "an"):
-        return f"[{word[0].upper()}{word[0].lower()}]{re.escape(word[1:])}"
-    return re.escape(word)
-
-
-@dataclass(frozen=True)
-class Gazetteer:
-    """The names a story knows, as one pattern, and the surnames among their words."""
-
-    pattern: re.Pattern[str]
-    surnames: frozenset[str]
-
-    @classmethod
-    def of(cls, known: tuple[str, ...]) -> Gazetteer | None:
-        """The gazetteer of `known` names (None for none)."""
-        if not known:
-            return None
-        alternatives = "|".join(
-            LINE_BREAK_OR_SPACE.join(
-                _word_pattern(word, at) for at, word in enumerate(name.split())
-            )
-            for name in sorted(known, key=len, reverse=True)
-        )
-        surnames = frozenset(
-            name.split()[-1] for name in known if len(name.split()) > 1 and name[:1].isupper()
-        )
-        return cls(re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])"), surnames)
-
-    def mentions(self, text: str) -> Iterable[Mention]:
-        """The known names in `text`: with a title written before one ("Miss Darcy" is not
-        "Darcy"), and with a known surname after a single name ("Amy March", "Miss Eliza
-        Bennet")."""
-        for match in self.pattern.finditer(text):
-            start, end = match.start(), match.end()
-            title = TITLE_BEFORE.search(text, max(0, start - 16), start)
-            if title and names.is_title(title.group(1)) and not names.is_title(match.group()):
-                start = title.start(1)
-            after = SURNAME_AFTER.match(text, end)
-            single = len([w for w in match.group().split() if not names.is_title(w)]) == 1
-            if single and after and after.group(1) in self.surnames:
-                end = after.end()
-            yield Mention(" ".join(text[start:end].split()), start, end)

@@ -1,0 +1,64 @@
+"""The gazetteer: the names a story already knows, found again wherever a text writes them,
+whatever NER thinks of that sentence (across a line break, "Theodore\nLaurence"; with a title
+before one, "Miss Darcy"; with a known surname after a single name, "Amy March")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from loci.toolsets.story import names
+
+#: A word before a name that may be its title ("Mr. ", "Captain ").
+TITLE_BEFORE = re.compile(r"\b([A-Z][a-z]{0,11})\.?\s+$")
+SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
+#: Between the words of a known name: spaces, or a line break ("Theodore\nLaurence").
+LINE_BREAK_OR_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+
+
+def _word_pattern(word: str, at: int) -> str:
+    """A word of a known name as the gazetteer matches it: as written, but for a leading
+    article, which a sentence may capitalise ("the Captain", "The Captain")."""
+    if at == 0 and word.lower() in ("the", "a", "an"):
+        return f"[{word[0].upper()}{word[0].lower()}]{re.escape(word[1:])}"
+    return re.escape(word)
+
+
+@dataclass(frozen=True)
+class Gazetteer:
+    """The names a story knows, as one pattern, and the surnames among their words."""
+
+    pattern: re.Pattern[str]
+    surnames: frozenset[str]
+
+    @classmethod
+    def of(cls, known: tuple[str, ...]) -> Gazetteer | None:
+        """The gazetteer of `known` names (None for none)."""
+        if not known:
+            return None
+        alternatives = "|".join(
+            LINE_BREAK_OR_SPACE.join(
+                _word_pattern(word, at) for at, word in enumerate(name.split())
+            )
+            for name in sorted(known, key=len, reverse=True)
+        )
+        surnames = frozenset(
+            name.split()[-1] for name in known if len(name.split()) > 1 and name[:1].isupper()
+        )
+        return cls(re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])"), surnames)
+
+    def spans(self, text: str) -> Iterable[tuple[int, int]]:
+        """Where `text` writes the known names: with a title written before one ("Miss Darcy"
+        is not "Darcy"), and with a known surname after a single name ("Amy March", "Miss
+        Eliza Bennet")."""
+        for match in self.pattern.finditer(text):
+            start, end = match.start(), match.end()
+            title = TITLE_BEFORE.search(text, max(0, start - 16), start)
+            if title and names.is_title(title.group(1)) and not names.is_title(match.group()):
+                start = title.start(1)
+            after = SURNAME_AFTER.match(text, end)
+            single = len([w for w in match.group().split() if not names.is_title(w)]) == 1
+            if single and after and after.group(1) in self.surnames:
+                end = after.end()
+            yield start, end
