@@ -19,6 +19,14 @@ def manuscript(paragraphs: int) -> str:
     return "\n\n".join(body)
 
 
+def imported(tmp_path: Path, text: str, session: str) -> Path:
+    """A data folder holding `text`, imported with `loci story import` as `session`."""
+    home, file = tmp_path / "home", tmp_path / "novel.txt"
+    file.write_text(text, encoding="utf-8")
+    assert loci(home, "story", "import", str(file), "--session", session).returncode == 0
+    return home
+
+
 def test_import_then_read_the_story_back(tmp_path: Path) -> None:
     home, file = tmp_path / "home", tmp_path / "novel.txt"
     text = manuscript(20)
@@ -205,10 +213,7 @@ def test_a_utf16_manuscript_without_a_byte_order_mark_is_read(tmp_path: Path) ->
 def test_context_limits_name_their_setting_and_an_input_larger_than_the_budget_is_refused(
     tmp_path: Path,
 ) -> None:
-    home = tmp_path / "home"
-    file = tmp_path / "novel.txt"
-    file.write_text(manuscript(3), encoding="utf-8")
-    assert loci(home, "story", "import", str(file), "--session", "s").returncode == 0
+    home = imported(tmp_path, manuscript(3), "s")
     huge = loci(
         home, "story", "context", "s", "word " * 80_000, LOCI_STORY_MAX_INPUT_BYTES="300000"
     )
@@ -221,13 +226,11 @@ def test_context_limits_name_their_setting_and_an_input_larger_than_the_budget_i
 
 
 def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> None:
-    home, file = tmp_path / "home", tmp_path / "novel.txt"
     cast = (
         'Tobias Reed mended the nets, and Tobias Reed laughed. "Tide," said Pim, and Pim '
         "whistled as he worked. Hush fell over the harbour. Port Elder slept."
     )
-    file.write_text("\n\n".join([cast] * 3), encoding="utf-8")
-    assert loci(home, "story", "import", str(file), "--session", "s").returncode == 0
+    home = imported(tmp_path, "\n\n".join([cast] * 3), "s")
     merged = loci(home, "story", "merge", "s", "Tobias Reed", "Pim", "--json")
     assert merged.returncode == 0, merged.stderr
     info = json.loads(merged.stdout)
@@ -253,13 +256,11 @@ def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> No
 
 
 def test_suggestions_accepted_by_number_and_a_number_not_listed_refused(tmp_path: Path) -> None:
-    home, file = tmp_path / "home", tmp_path / "voyage.txt"
     voyage = (
         "Captain Hawkes stood at the rail of the Gull. The Captain watched the storm, and "
         "Nell Quarry brought him tea. Nell Quarry laughed at the Captain's hat."
     )
-    file.write_text("\n\n".join([voyage] * 4), encoding="utf-8")
-    assert loci(home, "story", "import", str(file), "--session", "v").returncode == 0
+    home = imported(tmp_path, "\n\n".join([voyage] * 4), "v")
     listed = loci(home, "story", "suggestions", "v")
     assert listed.returncode == 0 and "1. alias 'Captain Hawkes' 'the Captain'" in listed.stdout
     wrong = loci(home, "story", "suggestions", "v", "--accept", "9")
