@@ -14,7 +14,8 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   place; an article for a thing, a place or not as NER has it ("the Pequod", "the Pacific").
   A person must show as one: speak, act or be taken up by "he" or "she" in a tenth of its
   mentions, or be called a person by NER again and again; a place must be somewhere things
-  happen. A name whose cues are too few to say is `unknown`.
+  happen. A name that speaks again and again is someone's, whatever its article and NER say
+  ("said the Scarecrow"). A name whose cues are too few to say is `unknown`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ SEX_VOTES = 3
 SEX_SHARE = 0.7
 #: Share of a person's mentions that show them speaking, acting or taken up by a pronoun.
 CUE_SHARE = 0.1
+#: A name said to speak this many times, in a tenth of its mentions, is someone's.
+SPEAKS_LEAST = 3
 #: How often NER alone must call a name a person, with no other cue, for it to be one.
 NER_ALONE = 4
 #: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
@@ -90,6 +93,8 @@ class Votes:
         """The kind these mentions vote for (`unknown` when no kind scores enough). A person
         needs more than NER's word for it: a cue a reader sees (speaking, acting, a pronoun,
         a title), unless NER says so again and again."""
+        if self.said >= SPEAKS_LEAST and self.said >= CUE_SHARE * self.mentions:
+            return "character"  # '"Come along," said the Scarecrow': whatever "the" says
         person, place, other = self.scores(titled)
         best = max(person, place, other)
         if best < DECISIVE_SHARE * min(max(1, self.mentions), NER_VOTES):

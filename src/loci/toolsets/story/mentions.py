@@ -4,10 +4,11 @@ spaCy's small English pipeline (tok2vec and NER only) proposes new names; a gaze
 names the story already knows, and of those NER found in the same text, finds them again
 wherever they appear, whatever NER thinks of that sentence. Each mention carries the cues a
 reader uses to tell a person from a place or a thing: NER's label, dialogue attribution ("said
-Elizabeth"), a verb of action after it ("Safie nursed"), a preposition of place before it ("in
+Elizabeth", "said the Scarecrow"), a verb of action after it ("Safie nursed"), a preposition of place before it ("in
 Meryton"), an article ("the Pequod"), and the pronoun that takes it up later in its sentence
 ("Darcy ... he"). Pronouns, titles alone and lower-case words never become mentions; a name
-ends at its last capitalised word ("Jo warmly" is Jo).
+ends at its last capitalised word ("Jo warmly" is Jo), before a word set in capitals ("G. J.
+Utterson ALONE").
 """
 
 from __future__ import annotations
@@ -85,9 +86,15 @@ SPEECH_VERBS = (
     "observed|rejoined|remarked|shouted|muttered|murmured|called|began|interrupted|resumed"
 )
 NAME = r"(?:(?:Mr|Mrs|Ms|Dr|St|M)\.\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)*"
+#: Verbs that say a line of dialogue was spoken whatever follows them; "called", "began" or
+#: "returned" after a comma and "the" name things too ("a ship, called the Pequod").
+SPOKE = "said|replied|cried|answered|asked|exclaimed|whispered|shouted|muttered|murmured"
 DIALOGUE = (
     re.compile(rf"[\"\u201d\u2019,!?]\s*(?:{SPEECH_VERBS})\s+({NAME})"),
     re.compile(rf"[\"\u201d\u2019,!?]\s*({NAME})\s+(?:{SPEECH_VERBS})\b"),
+    # An epithet speaks too: '"Come along," said the Scarecrow'.
+    re.compile(rf"[\"\u201d\u2019,!?]\s*(?:{SPOKE})\s+the\s+({NAME})"),
+    re.compile(rf"[\"\u201d\u2019,!?]\s*[Tt]he\s+({NAME})\s+(?:{SPOKE})\b"),
 )
 PLACE_BEFORE = re.compile(
     r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?$"
@@ -310,11 +317,18 @@ def _name_length(span: str) -> int:
         token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
         if length and token.rstrip(".").lower() in names.HONORIFICS:
             break  # a title starts another name: "Meg Mr. Brooke"
+        if length and _shouted(token) and not _shouted(span[:length]):
+            break  # a word set in capitals after a name: "G. J. Utterson ALONE"
         if token[:1].isupper():
             length = word.start() + len(word.group().rstrip('_*,;:!?"\u201c\u201d()[]'))
         elif token.lower() not in {"de", "du", "van", "von", "der", "la", "le", "di", "da"}:
             break
     return length
+
+
+def _shouted(words: str) -> bool:
+    """Whether `words` hold a word of two letters or more set all in capitals."""
+    return any(len(w) > 1 and w.isupper() for w in re.findall(r"[^\W\d_]+", words))
 
 
 def _with_context(text: str, mention: Mention) -> Mention:
