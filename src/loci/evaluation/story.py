@@ -60,8 +60,8 @@ def load(path: Path) -> Spec:
         return Spec(
             novel=(path.parent / data["novel"]).resolve(),
             characters=list(data["characters"]),
-            places=list(data["places"]),
-            needles=list(data["needles"]),
+            places=list(data.get("places", [])),
+            needles=list(data.get("needles", [])),
             not_people=list(data.get("not_people", [])),
         )
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -70,6 +70,8 @@ def load(path: Path) -> Spec:
 
 def planted(text: str, needles: list[dict[str, str]]) -> str:
     """`text` with each needle's fact as a paragraph of its own, at evenly spaced breaks."""
+    if not needles:
+        return text
     paragraphs = text.split("\n\n")
     step = len(paragraphs) / len(needles)
     for number in reversed(range(len(needles))):
@@ -111,7 +113,10 @@ def run_story(
 
 def _needles(app: App, spec: Spec) -> dict[str, Any]:
     """Each planted fact asked for: found in the assembled context, in a top hit's chunk (or
-    window passage), and in a top hit's `passage` (the answer an agent reads)."""
+    window passage), and in a top hit's `passage` (the answer an agent reads). A spec
+    without needles has none of these figures."""
+    if not spec.needles:
+        return {}
     in_context = in_search = in_passage = 0
     context_tokens: list[int] = []
     for needle in spec.needles:
@@ -149,8 +154,8 @@ def _entities(app: App, spec: Spec) -> dict[str, Any]:
         "cohesion": cast.cohesion(spec.characters, shown),
         "conflated": len(conflated),
         "spurious": len(spurious),
-        "place_recall": round(
-            sum(any(p in e.aliases for e in places) for p in spec.places) / len(spec.places), 3
+        "place_recall": _share(
+            sum(any(p in e.aliases for e in places) for p in spec.places), len(spec.places)
         ),
         "characters_found": len(characters),
         "top_characters": [t.name for t in top],
@@ -191,11 +196,18 @@ def _baseline(app: App, spec: Spec) -> dict[str, Any]:
         app.memory.remember_batch(
             [MemoryDraft(content=c, namespace=BASELINE_NAMESPACE) for c in chunks[at : at + 50]]
         )
+    if not spec.needles:
+        return {}
     found = 0
     for needle in spec.needles:
         hits = app.memory.recall(needle["question"], limit=SEARCH_K, namespace=BASELINE_NAMESPACE)
         found += any(_squashed(needle["fact"]) in _squashed(h.content) for h in hits.memories)
     return {f"needle_in_search@{SEARCH_K}": round(found / len(spec.needles), 3)}
+
+
+def _share(part: int, whole: int) -> float | None:
+    """`part` of `whole`, rounded; None when there is nothing to count."""
+    return round(part / whole, 3) if whole else None
 
 
 def _squashed(text: str) -> str:

@@ -325,7 +325,7 @@ def render(report: dict[str, Any]) -> str:
     lines = [f"{'metric':22}{'loci':>8}{'baseline':>10}  target"]
     for name, target in FIGURES:
         baseline = report["baseline"].get(name, "")
-        lines.append(f"{name:22}{report[name]!s:>8}{baseline!s:>10}  {target}")
+        lines.append(f"{name:22}{_figure(report, name):>8}{baseline!s:>10}  {target}")
     for name in ("conflated_entities", "spurious_entities"):
         if report.get(name):
             lines.append(f"{name}: {', '.join(report[name])}")
@@ -341,11 +341,18 @@ def render_table(reports: dict[str, dict[str, Any]]) -> str:
         cells = []
         for report in reports.values():
             baseline = report["baseline"].get(name)
-            cells.append(f"{report[name]}" + ("" if baseline is None else f" ({baseline})"))
+            cells.append(_figure(report, name) + ("" if baseline is None else f" ({baseline})"))
         lines.append(f"{name:22}" + "".join(f"{c:>{width}}" for c in cells) + f"  {target}")
     lines.append("(in brackets: plain recall over the same chunks)")
     lines.extend(f"{name}: {_speed(report)}" for name, report in reports.items())
     return "\n".join(lines)
+
+
+def _figure(report: dict[str, Any], name: str) -> str:
+    """A figure of a report, or "-" where its spec gives nothing to measure it on (a spec
+    without needles or places)."""
+    value = report.get(name)
+    return "-" if value is None else str(value)
 
 
 def _speed(report: dict[str, Any]) -> str:
