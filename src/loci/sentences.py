@@ -1,9 +1,9 @@
 """Sentences as a reader sees them: the one sentence splitter of loci.
 
 A sentence ends at ".", "!", "?" or "…" (with any closing quotes or brackets after it) followed by
-white space and a word that does not start in lower case; never after a title's abbreviation or
-an initial ("Mr. Darcy", "R. Walton"), nor inside a line of dialogue whose attribution goes on
-('"Hurrah!" cried Jo'). With `lines`, a line break ends a sentence too: notes, lists and
+white space and a word that does not start in lower case, and at a blank line (a heading has
+no full stop); never after a title's abbreviation or an initial ("Mr. Darcy", "R. Walton"),
+nor inside a line of dialogue whose attribution goes on ('"Hurrah!" cried Jo'). With `lines`, a line break ends a sentence too: notes, lists and
 checkpoint contexts put one statement per line, where a novel wraps its lines anywhere.
 
 Written here rather than taken from spaCy: its sentence splitter needs its parser or senter,
@@ -23,6 +23,7 @@ ABBREVIATIONS = frozenset(
     {"mr", "mrs", "ms", "messrs", "mme", "mlle", "dr", "st", "rev", "capt", "col", "gen", "lt"}
     | {"sgt", "prof", "hon", "sr", "jr", "esq", "gov", "maj", "adm", "cpl", "fr"}
 )
+PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 ABBREVIATION_WORD = re.compile(r"(?:^|(?<=[\s(\"'\u201c\u2018]))([A-Za-z][a-z]{0,4})\.$")
 
 
@@ -33,7 +34,13 @@ def spans(
     with the space after it); with `lines`, a line break ends a sentence too."""
     stop = len(text) if end is None else end
     if not lines:
-        yield from _spans(text, start, stop)
+        # A blank line ends a paragraph, and its sentence: a heading has no full stop.
+        begin = start
+        for blank in PARAGRAPH_BREAK.finditer(text, start, stop):
+            yield from _spans(text, begin, blank.end())
+            begin = blank.end()
+        if begin < stop:
+            yield from _spans(text, begin, stop)
         return
     begin = start
     while begin < stop:
@@ -87,11 +94,12 @@ def _ends_sentence(text: str, mark: int, after: int, stop: int) -> bool:
     if text[mark] != "." or (after - mark > 1 and text[mark + 1] == "."):
         return True
     word = ABBREVIATION_WORD.search(text, max(0, mark - 7), mark + 1)
-    return word is None or not _abbreviation(word.group(1))
+    return word is None or not is_abbreviation(word.group(1))
 
 
-def _abbreviation(word: str) -> bool:
-    """A title's abbreviation ("Mr", "Mrs", "St", "Dr") or an initial ("R")."""
+def is_abbreviation(word: str) -> bool:
+    """Whether `word` (without its full stop) is a title's abbreviation ("Mr", "Mrs", "St",
+    "Dr") or an initial ("R"): a full stop after it does not end a sentence."""
     if len(word) == 1:
         return word.isupper()
     return word[0].isupper() and word.lower() in ABBREVIATIONS

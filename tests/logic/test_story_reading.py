@@ -21,6 +21,17 @@ def test_a_sentence_never_ends_at_a_title_or_an_initial_nor_inside_dialogue() ->
     assert excerpt("Then Mr. Darcy looked at Lizzy.", 10, 15) == "Then Mr. Darcy looked at Lizzy."
 
 
+def test_a_blank_line_ends_a_sentence_a_line_break_alone_does_not() -> None:
+    text = "The Lamplighter of Saltmarrow\n\nIn the town the lamps\nwere lit. He sighed."
+    assert sentences.split(text) == [
+        "The Lamplighter of Saltmarrow",
+        "In the town the lamps\nwere lit.",
+        "He sighed.",
+    ]
+    at = text.index("town")
+    assert excerpt(text, at, at + 4) == "In the town the lamps were lit."
+
+
 def test_a_name_ends_where_its_capitalised_words_end_and_starts_after_stop_words() -> None:
     text = (
         "Jo warmly agreed. Mr. Darcy;--but no. But Ahab went. Then Meg Mr. Brooke came. "
