@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from loci.app import App
-from loci.errors import NotFoundError
+from loci.errors import InvalidInputError, NotFoundError
+from loci.toolsets.story.curation import correct
 from loci.toolsets.story.lookup import character
 
 ROAD = [
@@ -52,3 +53,47 @@ def kind_of(app: App, session: str, name: str) -> str | None:
         return character(app.story, session, name).kind
     except NotFoundError:
         return None
+
+
+def test_a_title_that_ends_a_sentence_is_not_the_title_of_the_next_name(app: App) -> None:
+    story = [
+        '"Where now?" asked the Captain. Nell Quarry pointed to the road.',
+        "Nell Quarry laughed, and Nell Quarry walked on. Capt. Hawkes followed her.",
+    ]
+    for number, text in enumerate(story * 3):
+        app.story.continue_story("road", "", f"{text} ({number})")
+    app.story.resolve_cast("road")
+    assert character(app.story, "road", "Nell Quarry").aliases == ["Nell Quarry"]
+    assert "Capt. Hawkes" in character(app.story, "road", "Hawkes").aliases  # abbreviated
+
+
+FERRY = [
+    '"Nobody else," the Ferrywoman repeated, and she pushed off. Nobody said anything.',
+    '"Too late," sighed the Ferrywoman. Ada Prewitt watched the water.',
+    '"We land at dawn," the Ferrywoman announced. Nobody answered her, and Ada Prewitt slept.',
+]
+
+
+def test_a_line_of_dialogue_is_spoken_by_the_name_after_it_whatever_the_verb(app: App) -> None:
+    for number, text in enumerate(FERRY * 3):
+        app.story.continue_story("ferry", "", f"{text} ({number})")
+    app.story.resolve_cast("ferry")
+    assert kind_of(app, "ferry", "Ferrywoman") == "character"
+    assert kind_of(app, "ferry", "Nobody") is None  # a pronoun names no one
+    # The story writes her after "the"; she is found, and "the Ferrywoman" is no new name.
+    assert character(app.story, "ferry", "the Ferrywoman").name == "Ferrywoman"
+    with pytest.raises(InvalidInputError, match="counted already"):
+        correct(app.story, "ferry", "alias", "Ferrywoman", "the Ferrywoman")
+
+
+def test_a_name_ending_in_a_word_for_a_place_is_a_place(app: App) -> None:
+    story = [
+        "Ada Prewitt had grown up below Gull Point. Gull Point loomed, and he was grey.",
+        "Gull Point watched the boats come in. Ada Prewitt waved from the quay.",
+        "Lois Lane laughed at Ada Prewitt, and Lois Lane said she would row them there.",
+    ]
+    for number, text in enumerate(story * 3):
+        app.story.continue_story("coast", "", f"{text} ({number})")
+    app.story.resolve_cast("coast")
+    assert kind_of(app, "coast", "Gull Point") == "place"
+    assert kind_of(app, "coast", "Lois Lane") == "character"  # a given name before it

@@ -196,3 +196,22 @@ def test_a_nickname_a_question_asks_about_is_suggested_for_the_one_named_in_answ
     assert "\u201cCaptain Tobin Marsh.\u201d" in called.evidence
     after = correct(app.story, "gull", called.action, called.name, called.other)
     assert "Old Sparrow" in after.aliases and after.mentions >= 12
+
+
+def test_an_epithet_that_is_the_last_word_of_one_characters_name_is_suggested(app: App) -> None:
+    story = [
+        '"Good morning," said the Tin Woodman, and Nell Quarry oiled his joints.',
+        'The Woodman thanked her. "I can move again," answered the Tin Woodman.',
+        "Nell Quarry laughed, and the Woodman swung his axe at the dead tree.",
+        '"Where now?" asked the Tin Woodman. Nell Quarry pointed to the road.',
+    ]
+    for number, text in enumerate(story * 3):
+        app.story.continue_story("road", "", f"{text} ({number})")
+    app.story.resolve_cast("road")
+    found = suggest(app.story, "road").suggestions
+    epithet = next(s for s in found if s.other == "the Woodman")
+    assert (epithet.action, epithet.name) == ("alias", "Tin Woodman")
+    assert "only woodman" in epithet.reason
+    before = character(app.story, "road", "Tin Woodman").mentions
+    after = correct(app.story, "road", epithet.action, epithet.name, epithet.other)
+    assert after.mentions == before + epithet.mentions

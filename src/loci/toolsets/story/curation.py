@@ -171,6 +171,12 @@ def _checked(
         )
     elif action == "alias" and names.key(other) in own:
         raise InvalidInputError(f"{other!r} is already a name of {entity.name!r}", field="other")
+    elif action == "alias" and names.unarticled(other) in own:
+        raise InvalidInputError(
+            f"{other!r} is already a name of {entity.name!r}: the story's names are kept "
+            'without "the", and each of its uses is counted already',
+            field="other",
+        )
     elif action == "kind" and other not in KINDS_SET:
         raise InvalidInputError(
             f"kind must be one of {', '.join(KINDS_SET)}, got {fields.shown(other)}",

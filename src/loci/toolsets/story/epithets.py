@@ -151,8 +151,17 @@ def _title(word: str) -> str:
 
 
 def _titles_of(entity: Entity) -> set[str]:
-    """The titles the entity's names carry, each in its long form."""
-    return {_title(t) for alias in entity.aliases for t in names.parse(alias).titles}
+    """The titles the entity's names carry, each in its long form: before the name ("Captain
+    Hawkes"), or as the last word of a name that has none before it ("Tin Woodman": "the
+    Woodman" is his, as "the Captain" is Captain Hawkes')."""
+    found = set()
+    for alias in entity.aliases:
+        parsed = names.parse(alias)
+        found |= {_title(t) for t in parsed.titles}
+        words = alias.split()
+        if not parsed.titles and len(words) > 1 and names.is_title(words[-1]):
+            found.add(_title(words[-1].rstrip(".").lower()))
+    return found
 
 
 def _sentence(text: str, at: int) -> str:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from loci import sentences
 from loci.toolsets.story import names
 
 #: A word before a name that may be its title ("Mr. ", "Captain ").
@@ -54,11 +55,21 @@ class Gazetteer:
         Eliza Bennet")."""
         for match in self.pattern.finditer(text):
             start, end = match.start(), match.end()
-            title = TITLE_BEFORE.search(text, max(0, start - 16), start)
-            if title and names.is_title(title.group(1)) and not names.is_title(match.group()):
-                start = title.start(1)
+            if not names.is_title(match.group()):
+                start = title_before(text, start)
             after = SURNAME_AFTER.match(text, end)
             single = len([w for w in match.group().split() if not names.is_title(w)]) == 1
             if single and after and after.group(1) in self.surnames:
                 end = after.end()
             yield start, end
+
+
+def title_before(text: str, start: int) -> int:
+    """Where the name at `start` begins with the title written before it ("Mr. Darcy",
+    "Captain Hawkes"), or `start` when none is. A title word with a full stop that is not an
+    abbreviation ends a sentence: "asked the Tin Woodman. Nell Quarry" gives Nell no title."""
+    title = TITLE_BEFORE.search(text, max(0, start - 16), start)
+    if title is None or not names.is_title(title.group(1)):
+        return start
+    dotted = text[title.end(1)] == "."
+    return title.start(1) if not dotted or sentences.is_abbreviation(title.group(1)) else start

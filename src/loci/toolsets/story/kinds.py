@@ -44,6 +44,14 @@ SEX_SHARE = 0.7
 CUE_SHARE = 0.1
 #: A name said to speak this many times, in a tenth of its mentions, is someone's.
 SPEAKS_LEAST = 3
+#: The last words of names that are places, seldom a family's name: "Gull Point", "Cavendish
+#: Square", "Gracechurch Street" ("Hall", "Hill" or "Wood" are as often people's).
+PLACE_HEADS = frozenset(
+    {"street", "lane", "square", "road", "avenue", "terrace", "crescent", "point", "bay"}
+    | {"cape", "harbour", "harbor", "cove", "island", "isle", "abbey", "cathedral", "chapel"}
+    | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
+    | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
+)
 #: How often NER alone must call a name a person, with no other cue, for it to be one.
 NER_ALONE = 4
 #: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
@@ -203,8 +211,18 @@ def surface_kind(
     parsed = names.parse(written)
     if is_no_name(written, votes, cases):
         return "other"
-    if parsed.saint:
+    if parsed.saint or (not parsed.honorific and _named_for_a_place(written)):
         return "place"
     if is_household(written, votes, family_names):
         return "household"
     return votes.kind(titled=parsed.honorific)
+
+
+def _named_for_a_place(written: str) -> bool:
+    """Whether `written` is a name of two words or more ending in a word that names a kind of
+    place ("Gull Point", "Portland Street"), with no given name before it ("Lane" may end a
+    person's name, "Lois Lane")."""
+    words = written.split()
+    if len(words) < 2 or words[-1].lower() not in PLACE_HEADS:
+        return False
+    return not any(names.is_given_name(w) and not names.is_title(w) for w in words[:-1])

@@ -156,10 +156,10 @@ def find(entities: Sequence[Entity], wanted: str) -> Entity | None:
     """The entity `wanted` names: the one with that name (as written, in any case), else the
     one whose names it fits without conflict, sharing most of its words, a character before a
     place, the most mentioned ("Theodore Laurence" is Laurie, never Mrs. Laurence)."""
-    key = names.key(wanted)
-    for entity in entities:
-        if any(names.key(alias) == key for alias in [entity.name, *entity.aliases]):
-            return entity
+    for key in dict.fromkeys([names.key(wanted), names.unarticled(wanted)]):
+        for entity in entities:
+            if any(names.key(alias) == key for alias in [entity.name, *entity.aliases]):
+                return entity
     guest = people.Person.named(0, names.parse(wanted), kinds.Votes())
     best: tuple[int, bool, int] | None = None
     found: Entity | None = None

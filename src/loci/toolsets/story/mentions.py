@@ -4,11 +4,12 @@ spaCy's small English pipeline (tok2vec and NER only) proposes new names; a gaze
 names the story already knows, and of those NER found in the same text, finds them again
 wherever they appear, whatever NER thinks of that sentence. Each mention carries the cues a
 reader uses to tell a person from a place or a thing: NER's label, dialogue attribution ("said
-Elizabeth", "said the Scarecrow"), a verb of action after it ("Safie nursed"), a preposition of place before it ("in
-Meryton"), an article ("the Pequod"), and the pronoun that takes it up later in its sentence
-("Darcy ... he"). Pronouns, titles alone and lower-case words never become mentions; a name
-ends at its last capitalised word ("Jo warmly" is Jo), before a word set in capitals ("G. J.
-Utterson ALONE").
+Elizabeth", "said the Scarecrow"), a verb of action after it ("Safie nursed"), a preposition
+of place before it ("in Meryton"), an article ("the Pequod"), and the pronoun that takes it up
+later in its sentence ("Darcy ... he"). Pronouns, titles alone and lower-case words never
+become mentions; a name ends at its last capitalised word ("Jo warmly" is Jo), before a word
+set in capitals ("G. J. Utterson ALONE"), and at a full stop that ends a sentence ("asked the
+Tin Woodman. Nell").
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any, Literal
 
 from loci import sentences
 from loci.toolsets.story import names
-from loci.toolsets.story.gazetteer import TITLE_BEFORE, Gazetteer
+from loci.toolsets.story.gazetteer import Gazetteer, title_before
 from loci.toolsets.story.gutenberg import bracketed
 
 Label = Literal["person", "place", "other"]
@@ -79,6 +80,15 @@ PRONOUNS = frozenset(
         "thy",
         "thine",
         "ye",
+        # Indefinite pronouns: "Nobody said anything" names no one.
+        "nobody",
+        "somebody",
+        "anybody",
+        "everybody",
+        "someone",
+        "anyone",
+        "everyone",
+        "none",
     ]
 )
 SPEECH_VERBS = (
@@ -95,6 +105,10 @@ DIALOGUE = (
     # An epithet speaks too: '"Come along," said the Scarecrow'.
     re.compile(rf"[\"\u201d\u2019,!?]\s*(?:{SPOKE})\s+the\s+({NAME})"),
     re.compile(rf"[\"\u201d\u2019,!?]\s*[Tt]he\s+({NAME})\s+(?:{SPOKE})\b"),
+    # A line of dialogue cut by a comma (or "!", "?") and closed goes on with who spoke it,
+    # whatever the verb: '"Nobody else," the Ferrywoman repeated', '"No," sighed Jo'.
+    re.compile(rf"[,!?][\"\u201d]\s+(?:[Tt]he\s+)?({NAME})\s+[a-z]+(?:ed|s)\b"),
+    re.compile(rf"[,!?][\"\u201d]\s+[a-z]+ed\s+(?:the\s+)?({NAME})"),
 )
 PLACE_BEFORE = re.compile(
     r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?$"
@@ -260,9 +274,7 @@ def cleaned(text: str, start: int, end: int) -> Mention | None:
     possessive = POSSESSIVE.search(text, start, end)
     if possessive:
         end = possessive.start()
-    title = TITLE_BEFORE.search(text, max(0, start - 16), start)
-    if title and names.is_title(title.group(1)):
-        start = title.start(1)
+    start = title_before(text, start)
     surface = " ".join(text[start:end].split())
     if end <= start or "\n\n" in text[start:end] or not is_name(surface):
         return None
@@ -321,6 +333,8 @@ def _name_length(span: str) -> int:
             break  # a word set in capitals after a name: "G. J. Utterson ALONE"
         if token[:1].isupper():
             length = word.start() + len(word.group().rstrip('_*,;:!?"\u201c\u201d()[]'))
+            if token.endswith(".") and not sentences.is_abbreviation(token.rstrip(".")):
+                return length - 1  # a full stop ends the sentence: "the Tin Woodman. Nell"
         elif token.lower() not in {"de", "du", "van", "von", "der", "la", "le", "di", "da"}:
             break
     return length

@@ -127,6 +127,13 @@ def key(surface: str) -> str:
     return " ".join(w for w in words if w)
 
 
+def unarticled(surface: str) -> str:
+    """The key of a name without an article before it: "the Ferrywoman" is looked up as the
+    name "Ferrywoman" the story keeps (a name is kept without its article)."""
+    words = key(surface).split()
+    return " ".join(words[1:] if len(words) > 1 and words[0] in ARTICLES else words)
+
+
 def parent_word_sex(written: str) -> str | None:
     """The sex of the parent a name is a child's word for ("Marmee": "f"), if it is one."""
     word = key(written)
