@@ -13,13 +13,14 @@ as the engine found it and again after accepting the suggestions it ranks first 
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
 
 from loci.app import App, build_app
 from loci.engine.embedding import Embedder
@@ -53,19 +54,50 @@ class Spec:
     not_people: list[str]
 
 
+class _Character(BaseModel):
+    name: str = Field(min_length=1)
+    aliases: list[str] = []
+
+
+class _Needle(BaseModel):
+    fact: str = Field(min_length=1)
+    question: str = Field(min_length=1)
+    answer: str = ""
+
+
+class _SpecFile(BaseModel):
+    """A spec as written: `novel` (a path relative to the spec) and `characters` are needed;
+    `places`, `not_people` and `needles` may be left out."""
+
+    novel: str = Field(min_length=1)
+    characters: list[_Character] = Field(min_length=1)
+    places: list[str] = []
+    not_people: list[str] = []
+    needles: list[_Needle] = []
+
+
 def load(path: Path) -> Spec:
     """The spec at `path` (the novel's path is relative to it)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return Spec(
-            novel=(path.parent / data["novel"]).resolve(),
-            characters=list(data["characters"]),
-            places=list(data.get("places", [])),
-            needles=list(data.get("needles", [])),
-            not_people=list(data.get("not_people", [])),
-        )
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InvalidInputError(f"{path}: not a story spec ({exc})", field="spec") from exc
+        data = _SpecFile.model_validate_json(path.read_bytes())
+    except OSError as exc:
+        raise InvalidInputError(f"{path}: cannot read the spec ({exc})", field="spec") from exc
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the file"
+        raise InvalidInputError(
+            f"{path}: not a story spec ({where}: {first['msg']}; see docs/story.md)", field="spec"
+        ) from exc
+    novel = (path.parent / data.novel).resolve()
+    if not novel.is_file():
+        raise InvalidInputError(f"{path}: its novel {novel} is not a file", field="spec")
+    return Spec(
+        novel=novel,
+        characters=[c.model_dump() for c in data.characters],
+        places=data.places,
+        needles=[n.model_dump() for n in data.needles],
+        not_people=data.not_people,
+    )
 
 
 def planted(text: str, needles: list[dict[str, str]]) -> str:

@@ -170,7 +170,10 @@ class CharacterInfo(BaseModel):
     mentions: int
     first_mention: Mentioned
     recent_mentions: list[Mentioned]
-    relationships: list[Relationship]
+    relationships: list[Relationship] = Field(
+        description="Who or what it appears with, most often first: given for one character "
+        "(`get_character_info`, `loci story character`); a list of the cast leaves it empty."
+    )
     corrections: list[str] = Field(
         default_factory=list, description="The writer's corrections of this entity."
     )
