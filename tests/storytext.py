@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from loci.app import App
 
 SUBJECTS = [
     "The rain",
@@ -67,3 +71,11 @@ def filler(seed: int, sentences: int = 12) -> str:
     ]
     half = sentences // 2
     return " ".join(said[:half]) + "\n\n" + " ".join(said[half:])
+
+
+def told(app: App, session: str, paragraphs: list[str], times: int = 3) -> None:
+    """Write `paragraphs` into `session` `times` over, one interaction each (numbered, so no
+    two are the same), and work the cast out at the end, as an import does."""
+    for number, text in enumerate(paragraphs * times):
+        app.story.continue_story(session, "", f"{text} ({number})")
+    app.story.resolve_cast(session)

@@ -10,6 +10,7 @@ from loci.app import App
 from loci.errors import InvalidInputError, NotFoundError
 from loci.toolsets.story.curation import correct
 from loci.toolsets.story.lookup import character
+from tests.storytext import told
 
 ROAD = [
     '"Good day," said the Scarecrow, in a rather husky voice. Nell Quarry stared at him.',
@@ -21,9 +22,7 @@ ROAD = [
 
 
 def test_a_name_after_the_that_speaks_is_a_character_and_a_ship_is_not(app: App) -> None:
-    for number, text in enumerate(ROAD * 3):
-        app.story.continue_story("road", "", f"{text} ({number})")
-    app.story.resolve_cast("road")  # as an import does at its end
+    told(app, "road", ROAD)
     scarecrow = character(app.story, "road", "Scarecrow")
     assert scarecrow.kind == "character"
     assert scarecrow.mentions >= 12
@@ -36,9 +35,7 @@ def test_a_word_in_capitals_after_a_name_is_not_part_of_it(app: App) -> None:
         '"PRIVATE: for the hands of G. J. Utterson ALONE," the envelope said. Utterson read it.',
         "Mr. Utterson sat by the fire, and G. J. Utterson was the name he signed with.",
     ]
-    for number, text in enumerate(letters * 3):
-        app.story.continue_story("letters", "", f"{text} ({number})")
-    app.story.resolve_cast("letters")
+    told(app, "letters", letters)
     signed = character(app.story, "letters", "G. J. Utterson")
     assert signed.name == "G. J. Utterson"
     assert not any("ALONE" in alias for alias in signed.aliases)
@@ -60,9 +57,7 @@ def test_a_title_that_ends_a_sentence_is_not_the_title_of_the_next_name(app: App
         '"Where now?" asked the Captain. Nell Quarry pointed to the road.',
         "Nell Quarry laughed, and Nell Quarry walked on. Capt. Hawkes followed her.",
     ]
-    for number, text in enumerate(story * 3):
-        app.story.continue_story("road", "", f"{text} ({number})")
-    app.story.resolve_cast("road")
+    told(app, "road", story)
     assert character(app.story, "road", "Nell Quarry").aliases == ["Nell Quarry"]
     assert "Capt. Hawkes" in character(app.story, "road", "Hawkes").aliases  # abbreviated
 
@@ -75,9 +70,7 @@ FERRY = [
 
 
 def test_a_line_of_dialogue_is_spoken_by_the_name_after_it_whatever_the_verb(app: App) -> None:
-    for number, text in enumerate(FERRY * 3):
-        app.story.continue_story("ferry", "", f"{text} ({number})")
-    app.story.resolve_cast("ferry")
+    told(app, "ferry", FERRY)
     assert kind_of(app, "ferry", "Ferrywoman") == "character"
     assert kind_of(app, "ferry", "Nobody") is None  # a pronoun names no one
     # The story writes her after "the"; she is found, and "the Ferrywoman" is no new name.
@@ -92,8 +85,6 @@ def test_a_name_ending_in_a_word_for_a_place_is_a_place(app: App) -> None:
         "Gull Point watched the boats come in. Ada Prewitt waved from the quay.",
         "Lois Lane laughed at Ada Prewitt, and Lois Lane said she would row them there.",
     ]
-    for number, text in enumerate(story * 3):
-        app.story.continue_story("coast", "", f"{text} ({number})")
-    app.story.resolve_cast("coast")
+    told(app, "coast", story)
     assert kind_of(app, "coast", "Gull Point") == "place"
     assert kind_of(app, "coast", "Lois Lane") == "character"  # a given name before it

@@ -9,6 +9,7 @@ from loci.app import App
 from loci.toolsets.story.curation import correct, undo
 from loci.toolsets.story.lookup import character
 from loci.toolsets.story.suggestions import suggest
+from tests.storytext import told
 
 VOYAGE = [
     "Captain Hawkes stood at the rail of the Gull. Captain Hawkes said nothing to anyone.",
@@ -205,9 +206,7 @@ def test_an_epithet_that_is_the_last_word_of_one_characters_name_is_suggested(ap
         "Nell Quarry laughed, and the Woodman swung his axe at the dead tree.",
         '"Where now?" asked the Tin Woodman. Nell Quarry pointed to the road.',
     ]
-    for number, text in enumerate(story * 3):
-        app.story.continue_story("road", "", f"{text} ({number})")
-    app.story.resolve_cast("road")
+    told(app, "road", story)
     found = suggest(app.story, "road").suggestions
     epithet = next(s for s in found if s.other == "the Woodman")
     assert (epithet.action, epithet.name) == ("alias", "Tin Woodman")
