@@ -88,3 +88,11 @@ def test_a_name_ending_in_a_word_for_a_place_is_a_place(app: App) -> None:
     told(app, "coast", story)
     assert kind_of(app, "coast", "Gull Point") == "place"
     assert kind_of(app, "coast", "Lois Lane") == "character"  # a given name before it
+
+
+def test_a_heading_does_not_introduce_a_character_glued_to_the_next_sentence(app: App) -> None:
+    heading = "The Weaver and the Gull\n\nIn the days of the tides a Weaver lived above the bay."
+    told(app, "fable", [heading, '"Sails," said the Weaver. "Always sails," said the Weaver.'])
+    weaver = character(app.story, "fable", "Weaver")
+    assert weaver.description.startswith("In the days of the tides")
+    assert "Gull In the days" not in weaver.description

@@ -47,6 +47,7 @@ def test_a_spec_without_needles_or_places_measures_the_cast(
         ({"novel": "novel.txt", "characters": {"Mira Voss": ["Mira"]}}, "characters"),
         ({"novel": "novel.txt", "characters": [{"aliases": ["Mira"]}]}, "characters.0.name"),
         ({"novel": "missing.txt", "characters": [{"name": "Mira"}]}, "is not a file"),
+        ({"novel": "novel.txt", "characters": [{"name": "Mira"}], "place": ["Quay"]}, "place"),
         ([], "the file"),
     ],
 )

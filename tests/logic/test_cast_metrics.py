@@ -36,3 +36,10 @@ def test_conflated_names_entities_holding_two_peoples_forms() -> None:
     one = [cast.CastEntity("Victor", ("Victor", "Mr. Collins"), True)]
     assert cast.conflated(LISTED, one) == ["Victor"]
     assert cast.conflated(LISTED, [cast.CastEntity("Victor", ("Victor",), True)]) == []
+
+
+def test_a_spec_form_is_compared_without_its_article_as_the_cast_keeps_names() -> None:
+    listed = [{"name": "the Scarecrow", "aliases": ["Scarecrow", "The Theodore"]}]
+    assert cast.forms_of(listed[0]) == {"scarecrow", "theodore"}
+    assert cast.cohesion(listed, [cast.CastEntity("Scarecrow", ("Scarecrow",), True)]) == 0.5
+    assert cast.forms_of({"name": "Theodora"}) == {"theodora"}  # a word, not an article

@@ -38,8 +38,10 @@ class CastEntity:
 
 
 def forms_of(character: dict[str, Any]) -> set[str]:
-    """A spec character's name and aliases, lower case."""
-    return {str(form).lower() for form in [character["name"], *character.get("aliases", [])]}
+    """A spec character's name and aliases, lower case, without an article before them (the
+    cast keeps "the Scarecrow" as "Scarecrow")."""
+    forms = [character["name"], *character.get("aliases", [])]
+    return {re.sub(r"^(?:the|a|an)\s+(?=\S)", "", str(form).lower()) for form in forms}
 
 
 def recall(listed: Sequence[dict[str, Any]], entities: Sequence[CastEntity]) -> float:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from loci.app import App, build_app
 from loci.engine.embedding import Embedder
@@ -55,11 +55,15 @@ class Spec:
 
 
 class _Character(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt key is refused, not ignored
+
     name: str = Field(min_length=1)
     aliases: list[str] = []
 
 
 class _Needle(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     fact: str = Field(min_length=1)
     question: str = Field(min_length=1)
     answer: str = ""
@@ -67,7 +71,9 @@ class _Needle(BaseModel):
 
 class _SpecFile(BaseModel):
     """A spec as written: `novel` (a path relative to the spec) and `characters` are needed;
-    `places`, `not_people` and `needles` may be left out."""
+    `places`, `not_people` and `needles` may be left out; any other key is refused."""
+
+    model_config = ConfigDict(extra="forbid")
 
     novel: str = Field(min_length=1)
     characters: list[_Character] = Field(min_length=1)

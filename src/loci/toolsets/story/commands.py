@@ -343,7 +343,8 @@ def render_table(reports: dict[str, dict[str, Any]]) -> str:
             baseline = report["baseline"].get(name)
             cells.append(_figure(report, name) + ("" if baseline is None else f" ({baseline})"))
         lines.append(f"{name:22}" + "".join(f"{c:>{width}}" for c in cells) + f"  {target}")
-    lines.append("(in brackets: plain recall over the same chunks)")
+    if any(report["baseline"] for report in reports.values()):
+        lines.append("(in brackets: plain recall over the same chunks)")
     lines.extend(f"{name}: {_speed(report)}" for name, report in reports.items())
     return "\n".join(lines)
 

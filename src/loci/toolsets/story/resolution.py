@@ -120,16 +120,26 @@ def _plain(written: Sequence[str]) -> str:
     return next(proper, written[0])
 
 
+#: How a sentence ends (a heading does not): a stop, with any closing quotes or brackets.
+SENTENCE_END = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]_*]*$")
+
+
 def _introduction(members: Sequence[tuple[object, ...]]) -> str:
-    """The sentences that introduced the entity, earliest first, while they are short."""
+    """The sentences that introduced the entity, earliest first, while they are short; a
+    heading (a line with no full stop: "The Weaver and the Swallow") only when nothing else
+    introduced it, as it would read glued to the sentence after it."""
+    seen = [
+        sentence
+        for row in sorted(members, key=lambda r: int(str(r[3])))
+        for sentence in str(row[4]).split("\n")
+    ]
     text = ""
-    for row in sorted(members, key=lambda r: int(str(r[3]))):
-        for sentence in str(row[4]).split("\n"):
-            if len(text) >= INTRODUCTION_CHARS:
-                return text
-            # A window that starts mid-sentence reads as a cut once glued after another.
-            if sentence and sentence not in text and not (text and sentence[0].islower()):
-                text = f"{text} {sentence}".strip()
+    for sentence in [s for s in seen if SENTENCE_END.search(s)] or seen:
+        if len(text) >= INTRODUCTION_CHARS:
+            return text
+        # A window that starts mid-sentence reads as a cut once glued after another.
+        if sentence and sentence not in text and not (text and sentence[0].islower()):
+            text = f"{text} {sentence}".strip()
     return text
 
 
