@@ -25,6 +25,7 @@ ABBREVIATIONS = frozenset(
     | {"sgt", "prof", "hon", "sr", "jr", "esq", "gov", "maj", "adm", "cpl", "fr"}
 )
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+LINE_BREAK = re.compile(r"\n\s*")
 ABBREVIATION_WORD = re.compile(r"(?:^|(?<=[\s(\"'\u201c\u2018]))([A-Za-z][a-z]{0,4})\.$")
 
 
@@ -34,23 +35,14 @@ def spans(
     """The sentences of text[start:end] as [start, end) spans covering every character (each
     with the space after it); with `lines`, a line break ends a sentence too."""
     stop = len(text) if end is None else end
-    if not lines:
-        # A blank line ends a paragraph, and its sentence: a heading has no full stop.
-        begin = start
-        for blank in PARAGRAPH_BREAK.finditer(text, start, stop):
-            yield from _spans(text, begin, blank.end())
-            begin = blank.end()
-        if begin < stop:
-            yield from _spans(text, begin, stop)
-        return
     begin = start
-    while begin < stop:
-        line_end = text.find("\n", begin, stop)
-        line_end = stop if line_end < 0 else line_end + 1
-        while line_end < stop and text[line_end].isspace():
-            line_end += 1
-        yield from _spans(text, begin, line_end)
-        begin = line_end
+    # A blank line ends a paragraph, and its sentence (a heading has no full stop); with
+    # `lines`, any line break does.
+    for brk in (LINE_BREAK if lines else PARAGRAPH_BREAK).finditer(text, start, stop):
+        yield from _spans(text, begin, brk.end())
+        begin = brk.end()
+    if begin < stop:
+        yield from _spans(text, begin, stop)
 
 
 def split(text: str, *, lines: bool = False) -> list[str]:

@@ -225,7 +225,10 @@ def _shown(entity: Entity, character: bool) -> cast.CastEntity:
 
 
 def _baseline(app: App, spec: Spec) -> dict[str, Any]:
-    """Plain recall over the same chunks (and the window as one more), no story signals."""
+    """Plain recall over the same chunks (and the window as one more), no story signals;
+    nothing to ask (and nothing embedded) for a spec without needles."""
+    if not spec.needles:
+        return {}
     with app.db.snapshot() as conn:
         session = store.session(conn, SESSION)
         chunks = [c.content for c in store.chunks(conn, session.id)]
@@ -234,8 +237,6 @@ def _baseline(app: App, spec: Spec) -> dict[str, Any]:
         app.memory.remember_batch(
             [MemoryDraft(content=c, namespace=BASELINE_NAMESPACE) for c in chunks[at : at + 50]]
         )
-    if not spec.needles:
-        return {}
     found = 0
     for needle in spec.needles:
         hits = app.memory.recall(needle["question"], limit=SEARCH_K, namespace=BASELINE_NAMESPACE)
