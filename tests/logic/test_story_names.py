@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loci.toolsets.story.names import parse, same_given, short_form
+from loci.toolsets.story.names import parse, same_given, short_form, takes_of
 
 
 def test_a_title_a_given_name_and_a_surname_are_told_apart() -> None:
@@ -18,6 +18,22 @@ def test_a_title_a_given_name_and_a_surname_are_told_apart() -> None:
     assert colonel.bare == {"fitzwilliam"} and colonel.surname_like
     assert parse("Miss Jo").bare == {"jo"} and not parse("Miss Jo").surname_like
     assert parse("Miss Jo").married is False and parse("Mrs. March").married is True
+
+
+def test_a_name_made_with_of_is_known_by_its_domain() -> None:
+    west, east = parse("the Wicked Witch of the West"), parse("Wicked Witch of the East")
+    assert west.bare == {"wicked", "witch"} and west.surnames == {"west"}
+    assert east.surnames == {"east"} and not west.given
+    queen = parse("Queen of the Field Mice")
+    assert queen.titles == {"queen"} and queen.sex == "f" and queen.surnames == {"mice"}
+    assert parse("Queen of the Mice").surnames == queen.surnames
+    assert parse("Good Witch of the North") == parse("Witch of the North")
+
+
+def test_only_a_rank_or_an_epithet_takes_of() -> None:
+    assert takes_of("Duke") and takes_of("the Wicked Witch") and takes_of("Guardian")
+    assert not takes_of("Mr. Darcy") and not takes_of("Jane") and not takes_of("Sir William")
+    assert not takes_of("R.") and not takes_of("the")
 
 
 def test_a_married_womans_full_name_is_her_husbands() -> None:

@@ -52,6 +52,39 @@ def test_a_name_ends_where_its_capitalised_words_end_and_starts_after_stop_words
     assert surface("Then") is None or surface("Then") == "Then"
 
 
+def test_a_name_made_with_of_is_whole_but_a_persons_own_name_ends_before_of() -> None:
+    text = (
+        "Then the Wicked Witch of the West laughed. The Queen of the Field Mice bowed. "
+        "Mr. Darcy of Pemberley came, and Jane of Longbourn. The Duke of Wellington sat."
+    )
+
+    def surface(written: str) -> str | None:
+        at = text.index(written)
+        found = cleaned(text, at, at + len(written))
+        return None if found is None else found.surface
+
+    assert surface("the Wicked Witch of the West laughed") == "Wicked Witch of the West"
+    assert surface("The Queen of the Field Mice bowed") == "Queen of the Field Mice"
+    assert surface("The Duke of Wellington sat") == "Duke of Wellington"
+    assert surface("Mr. Darcy of Pemberley") == "Mr. Darcy"
+    assert surface("Jane of Longbourn") == "Jane"
+    assert surface("Witch of the") == "Witch"  # "of" joins only a capitalised name
+
+
+def test_a_longer_name_wins_over_the_names_inside_it() -> None:
+    text = (
+        "Dorothy looked at the Wicked Witch of the West, who was very angry. The Wicked "
+        'Witch of the West laughed. "You have killed her," said the Witch of the North.'
+    )
+    found = Extractor().mentions(text, [])
+    assert [m.surface for m in found if "West" in m.surface or "North" in m.surface] == [
+        "Wicked Witch of the West",
+        "Wicked Witch of the West",
+        "Witch of the North",
+    ]
+    assert [m.said for m in found if m.surface == "Witch of the North"] == [True]
+
+
 def test_the_gazetteer_finds_a_known_name_across_a_line_break_and_with_its_surname() -> None:
     text = "Then Amy March came with Miss Darcy and Theodore\nLaurence, and Amy alone."
     known = ["Amy", "Mrs. March", "Darcy", "Theodore Laurence"]
@@ -123,7 +156,7 @@ def test_names_in_an_editors_brackets_are_not_the_storys_but_a_captions_are() ->
 
 
 def test_an_honorific_said_in_place_of_a_name_is_no_name() -> None:
-    from loci.toolsets.story.mentions import is_name
+    from loci.toolsets.story.namespans import is_name
 
     assert not is_name("Ladyship") and not is_name("Lordship") and not is_name("Captain")
     assert is_name("Lady Catherine") and is_name("Grace")

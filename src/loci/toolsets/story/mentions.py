@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from loci import sentences
-from loci.toolsets.story import names
-from loci.toolsets.story.gazetteer import Gazetteer, title_before
+from loci.toolsets.story import names, namespans
+from loci.toolsets.story.gazetteer import Gazetteer
 from loci.toolsets.story.gutenberg import bracketed
 
 Label = Literal["person", "place", "other"]
@@ -39,63 +39,14 @@ LABELS: dict[str, Label] = {
     "PRODUCT": "other",
     "LAW": "other",
 }
-PRONOUNS = frozenset(
-    [
-        "i",
-        "me",
-        "my",
-        "mine",
-        "myself",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "he",
-        "him",
-        "his",
-        "himself",
-        "she",
-        "her",
-        "hers",
-        "herself",
-        "it",
-        "its",
-        "itself",
-        "we",
-        "us",
-        "our",
-        "ours",
-        "ourselves",
-        "they",
-        "them",
-        "their",
-        "theirs",
-        "themselves",
-        "who",
-        "whom",
-        "whose",
-        "one",
-        "thou",
-        "thee",
-        "thy",
-        "thine",
-        "ye",
-        # Indefinite pronouns: "Nobody said anything" names no one.
-        "nobody",
-        "somebody",
-        "anybody",
-        "everybody",
-        "someone",
-        "anyone",
-        "everyone",
-        "none",
-    ]
-)
 SPEECH_VERBS = (
     "said|replied|cried|answered|asked|exclaimed|whispered|returned|continued|added|"
     "observed|rejoined|remarked|shouted|muttered|murmured|called|began|interrupted|resumed"
 )
-NAME = r"(?:(?:Mr|Mrs|Ms|Dr|St|M)\.\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)*"
+WORDS = r"[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)*"
+#: A name after a verb of speech, with "of" if it is made with one ("said the Witch of the
+#: North"; `namespans` says whether it is).
+NAME = rf"(?:(?:Mr|Mrs|Ms|Dr|St|M)\.\s+)?{WORDS}(?:[ \t]+of[ \t]+(?:the[ \t]+)?{WORDS})?"
 #: Verbs that say a line of dialogue was spoken whatever follows them; "called", "began" or
 #: "returned" after a comma and "the" name things too ("a ship, called the Pequod").
 SPOKE = "said|replied|cried|answered|asked|exclaimed|whispered|shouted|muttered|murmured"
@@ -120,13 +71,6 @@ ACTS_AFTER = re.compile(r"^,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept
 SEX_PRONOUN = re.compile(r"\b(?:(he|himself)|(she|herself))\b")
 QUOTE = re.compile(r"[\"\u201c\u201d]")
 WORD_BEFORE = re.compile(r"\b([A-Z][a-z]+)[ \t]+$")
-POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
-NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
-#: A word NER may run into before a name: a stop word, with its contraction ("Where's"), or
-#: the vocative "O" ("O Laurie").
-STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
-LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
-MAX_NAME_WORDS = 5
 GAZETTEERS_KEPT = 16
 
 
@@ -226,12 +170,14 @@ def _with_new_names(text: str, found: list[Mention], known: Sequence[str]) -> li
     gazetteer = Gazetteer.of(new)
     if gazetteer is None:
         return found
-    more = [
-        _mention(text, a, b)
-        for a, b in gazetteer.spans(text)
-        if not any(f.start < b and a < f.end for f in found)
-    ]
-    return found + more
+    for start, end in gazetteer.spans(text):
+        overlapping = [f for f in found if f.start < end and start < f.end]
+        longer = _mention(text, start, end)
+        if all(_inside(f, longer) for f in overlapping):
+            # A longer name wins over those inside it: "the Wicked Witch of the West" over
+            # the "West" NER took from it.
+            found = [f for f in found if f not in overlapping] + [longer]
+    return found
 
 
 def _mention(text: str, start: int, end: int) -> Mention:
@@ -248,37 +194,11 @@ def _inside(inner: Mention, outer: Mention) -> bool:
     )
 
 
-def is_name(surface: str) -> bool:
-    """Whether `surface` can name someone: capitalised words, no pronoun, not a title alone."""
-    words = surface.split()
-    if not words or len(words) > MAX_NAME_WORDS or any(ch.isdigit() for ch in surface):
-        return False
-    if not surface[0].isupper() or (surface.isupper() and len(surface) > 3):
-        return False
-    if all(names.is_title(w) or w.lower() in names.ADDRESS_TITLES for w in words):
-        return False  # a title alone ("Captain", "Ladyship")
-    if all(len(w.rstrip(".")) == 1 for w in words):
-        return False  # an initial alone
-    # "Shall I", "I. You": a pronoun is never a word of a name.
-    return not any(w.rstrip(".").lower() in PRONOUNS for w in words)
-
-
 def cleaned(text: str, start: int, end: int) -> Mention | None:
-    """The name at [start, end): without an article, a possessive, or the lower-case words
-    NER ran on into ("Jo warmly"), and with a title written before it."""
-    article = LEADING_ARTICLE.match(text, start, end)
-    if article:
-        start = article.end()
-    start = _past_stop_words(text, start, end)
-    end = start + _name_length(text[start:end])
-    possessive = POSSESSIVE.search(text, start, end)
-    if possessive:
-        end = possessive.start()
-    start = title_before(text, start)
-    surface = " ".join(text[start:end].split())
-    if end <= start or "\n\n" in text[start:end] or not is_name(surface):
-        return None
-    return Mention(surface, start, end)
+    """The mention of the name NER or a pattern found at [start, end), trimmed as
+    `namespans.name_span` says, or None when no name is there."""
+    span = namespans.name_span(text, start, end)
+    return None if span is None else _mention(text, *span)
 
 
 def with_given_name(text: str, mention: Mention) -> Mention:
@@ -296,55 +216,6 @@ def with_given_name(text: str, mention: Mention) -> Mention:
     return replace(mention, surface=f"{given} {mention.surface}", start=word.start(1))
 
 
-def _past_stop_words(text: str, start: int, end: int) -> int:
-    """`start`, past the capitalised stop words NER ran into at a sentence's start ("But
-    Ahab", "Where's Laurie"), as spaCy lists them, past a vocative "O" and words of address."""
-    word = STOP_WORD.match(text, start, end)
-    while word and word.end() < end and _before_a_name(word.group(1)):
-        start = word.end()
-        word = STOP_WORD.match(text, start, end)
-    return start
-
-
-def _before_a_name(word: str) -> bool:
-    """A capitalised word that starts no name when one follows it: a stop word, the vocative
-    "O", or a word of address ("Friend John", "Dear Jo"), but not one that makes a nickname
-    ("Old Thunder")."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    lowered = word.lower()
-    if lowered in names.NICKNAME_WORDS:
-        return False
-    return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS
-
-
-def _name_length(span: str) -> int:
-    """The length of the name `span` starts with: its words up to the last capitalised one
-    (surname particles may stand between: "Lady Catherine de Bourgh"), never past a stop
-    ("Mr. Darcy;--but")."""
-    stop = NAME_STOP.search(span)
-    span = span if stop is None else span[: stop.start()]
-    length = 0
-    for word in re.finditer(r"\S+", span):
-        token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
-        if length and token.rstrip(".").lower() in names.HONORIFICS:
-            break  # a title starts another name: "Meg Mr. Brooke"
-        if length and _shouted(token) and not _shouted(span[:length]):
-            break  # a word set in capitals after a name: "G. J. Utterson ALONE"
-        if token[:1].isupper():
-            length = word.start() + len(word.group().rstrip('_*,;:!?"\u201c\u201d()[]'))
-            if token.endswith(".") and not sentences.is_abbreviation(token.rstrip(".")):
-                return length - 1  # a full stop ends the sentence: "the Tin Woodman. Nell"
-        elif token.lower() not in {"de", "du", "van", "von", "der", "la", "le", "di", "da"}:
-            break
-    return length
-
-
-def _shouted(words: str) -> bool:
-    """Whether `words` hold a word of two letters or more set all in capitals."""
-    return any(len(w) > 1 and w.isupper() for w in re.findall(r"[^\W\d_]+", words))
-
-
 def _with_context(text: str, mention: Mention) -> Mention:
     before = text[max(0, mention.start - 12) : mention.start]
     return replace(
@@ -358,15 +229,15 @@ def _with_context(text: str, mention: Mention) -> Mention:
 def _with_dialogue(text: str, found: list[Mention]) -> list[Mention]:
     """`found`, each mention attributed a line of dialogue marked `said` (a name NER missed
     there is added)."""
-    by_start = {m.start: i for i, m in enumerate(found)}
     for pattern in DIALOGUE:
         for match in pattern.finditer(text):
             mention = cleaned(text, match.start(1), match.end(1))
             if mention is None:
                 continue
-            at = by_start.get(mention.start)
-            if at is None:
-                by_start[mention.start] = len(found)
+            at = next((i for i, m in enumerate(found) if m.start == mention.start), None)
+            if at is None:  # a longer name wins over those inside it: "North" in "Witch of
+                # the North"
+                found = [m for m in found if not _inside(m, mention)]
                 found.append(replace(mention, said=True))
             else:
                 found[at] = replace(found[at], said=True)

@@ -46,6 +46,12 @@ SURNAME_TITLES = frozenset(
     | {"captain", "capt", "colonel", "col", "major", "general", "gen", "lieutenant", "lt"}
     | {"sergeant", "sgt", "doctor", "dr", "professor", "prof", "inspector", "admiral"}
 )
+#: Titles of rank that may go with the land or people ruled ("the Duke of Wellington", "the
+#: Queen of the Field Mice"), where a person's own title does not ("Mr. Darcy of Pemberley").
+DOMAIN_TITLES = frozenset(
+    {"king", "queen", "prince", "princess", "duke", "duchess", "count", "countess", "earl"}
+    | {"baron", "baroness", "lord", "lady", "emperor", "empress", "marquis", "bishop"}
+)
 #: Titles that name a person by a given name only ("Sir William", "Dame Edith").
 GIVEN_TITLES = frozenset({"sir", "dame"})
 SAINTS = frozenset({"st", "saint", "ste"})
@@ -157,7 +163,6 @@ def parse(surface: str) -> Name:
     titles: list[str] = []
     while len(words) > 1 and is_title(words[0]):
         titles.append(words.pop(0))
-    words = [w for w in words if w not in _particles() and w not in _suffixes()] or words
     sex, married = _sex(titles)
     base = Name(
         titles=frozenset(titles),
@@ -165,6 +170,10 @@ def parse(surface: str) -> Name:
         married=married,
         saint=bool(SAINTS & set(titles)),
     )
+    domain = _domain(base, words)
+    if domain is not None:
+        return domain
+    words = [w for w in words if w not in _particles() and w not in _suffixes()] or words
     if not words:
         return base
     if len(words) == 1:
@@ -173,6 +182,31 @@ def parse(surface: str) -> Name:
     if married and sex == "f":  # "Mrs. John Brooke": her husband's name
         return _replace(base, surnames=frozenset({words[-1]}), husband=given)
     return _replace(base, given=given, surnames=frozenset({words[-1]}))
+
+
+def _domain(base: Name, words: list[str]) -> Name | None:
+    """What a name made with "of" says ("Wicked Witch of the West": words "wicked" and
+    "witch" of the domain "west"), the domain's last word standing as its surname: the witches
+    of the West and of the East are two, and the Queen of the Field Mice is the Queen of the
+    Mice. None for a name without "of". `words` follow the name's titles."""
+    at = words.index("of") if "of" in words[:-1] else -1
+    if at < 0 or (at == 0 and not base.titles):
+        return None
+    return _replace(base, bare=frozenset(words[:at]), surnames=frozenset(words[-1:]))
+
+
+def takes_of(head: str) -> bool:
+    """Whether the name written `head` may go on with "of" and a name: a rank or an epithet
+    ("Duke", "Wicked Witch"), not a person's own title or given name ("Mr. Darcy", "Jane")."""
+    words = [w.rstrip(".") for w in head.split()]
+    words = words[1:] if words and words[0].lower() in ARTICLES else words
+    if not words or len(words) > 3 or any(len(w) < 2 for w in words):
+        return False
+    return all(
+        w.lower() in DOMAIN_TITLES
+        or not (w.lower() in HONORIFICS or w.lower() in SAINTS or is_given_name(w))
+        for w in words
+    )
 
 
 def _single(base: Name, word: str, titles: list[str]) -> Name:

@@ -174,7 +174,8 @@ def _add_untitled_forms(found: list[Entity]) -> None:
             words = alias.split()
             if len(words) > 1 and names.is_title(words[0]):
                 rest = " ".join(kinds.name_words(alias))
-                untitled.setdefault(rest, []).append(entity)
+                if not rest.startswith("of "):  # "Queen of the Mice" is no one's "of the Mice"
+                    untitled.setdefault(rest, []).append(entity)
     held = {names.key(a) for e in found for a in e.aliases}
     for rest, owners in untitled.items():
         unique = {e.id for e in owners}

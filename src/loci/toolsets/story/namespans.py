@@ -1,0 +1,163 @@
+"""Where a name a text writes begins and ends: past an article, the stop words NER runs into
+("But Ahab") and words of address ("Friend John"); up to its last capitalised word ("Jo
+warmly" is Jo), before a word set in capitals ("G. J. Utterson ALONE"), at a full stop that ends
+a sentence ("asked the Tin Woodman. Nell"), and through "of" in a name made with it ("the
+Wicked Witch of the West", "the Duke of Wellington"), but not after a person's own name
+("Mr. Darcy of Pemberley" is Mr. Darcy)."""
+
+from __future__ import annotations
+
+import re
+
+from loci import sentences
+from loci.toolsets.story import names
+from loci.toolsets.story.gazetteer import title_before
+
+PRONOUNS = frozenset(
+    [
+        "i",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "he",
+        "him",
+        "his",
+        "himself",
+        "she",
+        "her",
+        "hers",
+        "herself",
+        "it",
+        "its",
+        "itself",
+        "we",
+        "us",
+        "our",
+        "ours",
+        "ourselves",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "themselves",
+        "who",
+        "whom",
+        "whose",
+        "one",
+        "thou",
+        "thee",
+        "thy",
+        "thine",
+        "ye",
+        # Indefinite pronouns: "Nobody said anything" names no one.
+        "nobody",
+        "somebody",
+        "anybody",
+        "everybody",
+        "someone",
+        "anyone",
+        "everyone",
+        "none",
+    ]
+)
+POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
+NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
+#: A word NER may run into before a name: a stop word, with its contraction ("Where's"), or
+#: the vocative "O" ("O Laurie").
+STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
+LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
+MAX_NAME_WORDS = 5
+PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
+
+
+def is_name(surface: str) -> bool:
+    """Whether `surface` can name someone: capitalised words, no pronoun, not a title alone."""
+    words = surface.split()
+    capitalised = [w for w in words if w[:1].isupper()]
+    if not words or len(capitalised) > MAX_NAME_WORDS or any(ch.isdigit() for ch in surface):
+        return False
+    if not surface[0].isupper() or (surface.isupper() and len(surface) > 3):
+        return False
+    if all(names.is_title(w) or w.lower() in names.ADDRESS_TITLES for w in words):
+        return False  # a title alone ("Captain", "Ladyship")
+    if all(len(w.rstrip(".")) == 1 for w in words):
+        return False  # an initial alone
+    # "Shall I", "I. You": a pronoun is never a word of a name.
+    return not any(w.rstrip(".").lower() in PRONOUNS for w in words)
+
+
+def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the name NER (or a pattern) found at [start, end) is written: without an article,
+    a possessive, or the lower-case words NER ran on into ("Jo warmly"), and with a title
+    written before it; None when what is left names no one."""
+    article = LEADING_ARTICLE.match(text, start, end)
+    if article:
+        start = article.end()
+    start = _past_stop_words(text, start, end)
+    end = start + _name_length(text[start:end])
+    possessive = POSSESSIVE.search(text, start, end)
+    if possessive:
+        end = possessive.start()
+    start = title_before(text, start)
+    surface = " ".join(text[start:end].split())
+    if end <= start or "\n\n" in text[start:end] or not is_name(surface):
+        return None
+    return start, end
+
+
+def _past_stop_words(text: str, start: int, end: int) -> int:
+    """`start`, past the capitalised stop words NER ran into at a sentence's start ("But
+    Ahab", "Where's Laurie"), as spaCy lists them, past a vocative "O" and words of address."""
+    word = STOP_WORD.match(text, start, end)
+    while word and word.end() < end and _before_a_name(word.group(1)):
+        start = word.end()
+        word = STOP_WORD.match(text, start, end)
+    return start
+
+
+def _before_a_name(word: str) -> bool:
+    """A capitalised word that starts no name when one follows it: a stop word, the vocative
+    "O", or a word of address ("Friend John", "Dear Jo"), but not one that makes a nickname
+    ("Old Thunder")."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    lowered = word.lower()
+    if lowered in names.NICKNAME_WORDS:
+        return False
+    return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS
+
+
+def _name_length(span: str) -> int:
+    """The length of the name `span` starts with: its words up to the last capitalised one
+    (surname particles may stand between: "Lady Catherine de Bourgh", and "of" with "the" in
+    a name made with it: "Queen of the Field Mice"), never past a stop ("Mr. Darcy;--but")."""
+    stop = NAME_STOP.search(span)
+    span = span if stop is None else span[: stop.start()]
+    length = 0
+    joined, previous = False, ""  # whether "of" has joined the name; the word before
+    for word in re.finditer(r"\S+", span):
+        token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
+        if length and token.rstrip(".").lower() in names.HONORIFICS:
+            break  # a title starts another name: "Meg Mr. Brooke"
+        if length and _shouted(token) and not _shouted(span[:length]):
+            break  # a word set in capitals after a name: "G. J. Utterson ALONE"
+        if token[:1].isupper():
+            length = word.start() + len(word.group().rstrip('_*,;:!?"\u201c\u201d()[]'))
+            if token.endswith(".") and not sentences.is_abbreviation(token.rstrip(".")):
+                return length - 1  # a full stop ends the sentence: "the Tin Woodman. Nell"
+        elif token == "of" and length and not joined and names.takes_of(span[:length]):
+            joined = True
+        elif not (token.lower() in PARTICLES or (token == "the" and previous == "of")):
+            break
+        previous = token
+    return length
+
+
+def _shouted(words: str) -> bool:
+    """Whether `words` hold a word of two letters or more set all in capitals."""
+    return any(len(w) > 1 and w.isupper() for w in re.findall(r"[^\W\d_]+", words))
