@@ -135,6 +135,37 @@ def test_common_words_and_households_are_not_characters() -> None:
     assert [kinds[s.id] for s in surfaces] == ["other", "other", "character", "household"]
 
 
+def test_a_title_written_after_the_names_an_inn_and_a_sailors_title_a_person() -> None:
+    names = {
+        "Admiral Benbow": Votes(mentions=20, ner_person=11, ner_place=2, article=14, place_word=6),
+        "Captain Smollett": person(40, "m"),
+        "Cap\u2019n Smollett": Votes(mentions=9, ner_person=3, ner_other=6),
+        "Long John Silver": Votes(mentions=2, ner_person=1),
+        "John Silver": person(30, "m"),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    person_of, kinds = cast.gather(surfaces, words, {})
+    assert [kinds[s.id] for s in surfaces] == ["place", *["character"] * 4]
+    assert person_of[3] == person_of[2] and person_of[4] == person_of[5]
+
+
+def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person() -> None:
+    undecided = Votes(mentions=15, ner_person=3, ner_place=3, ner_other=6, said=1, place_word=1)
+    names = {
+        "Mrs. Fezziwig": person(5, "f"),
+        "Fezziwig": undecided,
+        "Cratchit": undecided,  # no character carries it
+        "Fezziwigs": Votes(mentions=3, ner_other=3, article=2),  # "the Fezziwigs"
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    apart = {(1, 2): cast.Together(sentence=3)}  # "Fezziwig and Mrs. Fezziwig danced"
+    person_of, kinds = cast.gather(surfaces, words, apart)
+    assert [kinds[s.id] for s in surfaces] == ["character", "character", "unknown", "household"]
+    assert person_of[1] != person_of[2]
+
+
 def test_the_writers_corrections_are_applied_over_the_automatic_cast() -> None:
     names = {"Laurie": person(60, "m"), "Teddy": person(10), "Mr. Laurence": person(8, "m")}
     surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]

@@ -36,6 +36,14 @@ def test_only_a_rank_or_an_epithet_takes_of() -> None:
     assert not takes_of("R.") and not takes_of("the")
 
 
+def test_a_nickname_word_and_a_sailors_title_are_no_part_of_the_name() -> None:
+    assert parse("Long John Silver").given == {"john"}
+    assert parse("Little Pip").bare == {"pip"} and parse("Big Ben").bare == {"ben"}
+    silver = parse("Cap\u2019n Silver")
+    assert silver.titles == {"cap\u2019n"} and silver.bare == {"silver"} and silver.surname_like
+    assert parse("Cap'n Flint").surname_like
+
+
 def test_a_married_womans_full_name_is_her_husbands() -> None:
     meg = parse("Mrs. John Brooke")
     assert meg.surnames == {"brooke"} and meg.given == frozenset()

@@ -90,6 +90,9 @@ def test_the_gazetteer_finds_a_known_name_across_a_line_break_and_with_its_surna
     known = ["Amy", "Mrs. March", "Darcy", "Theodore Laurence"]
     found = [m.surface for m in Extractor().known_mentions(text, known)]
     assert found == ["Amy March", "Miss Darcy", "Theodore Laurence", "Amy"]
+    sailor = "\u201cAy,\u201d said Cap\u2019n Silver, and Little Pip laughed."
+    found = [m.surface for m in Extractor().known_mentions(sailor, ["Silver", "Little Pip"])]
+    assert found == ["Cap\u2019n Silver", "Little Pip"]
 
 
 def test_a_given_name_before_a_lone_surname_is_part_of_the_name() -> None:

@@ -219,12 +219,8 @@ def _give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> 
 
 
 def _surface_kinds(surfaces: Sequence[Surface], cases: Mapping[str, WordCase]) -> dict[int, Kind]:
-    family: set[str] = set()
-    for surface in surfaces:
-        name = names.parse(surface.written)
-        if surface.votes.kind(name.honorific) == "character":
-            family |= name.surnames | name.bare
-    return {s.id: kinds.surface_kind(s.written, s.votes, cases, family) for s in surfaces}
+    found = kinds.story_kinds([(s.written, s.votes) for s in surfaces], cases)
+    return {s.id: kind for s, kind in zip(surfaces, found, strict=True)}
 
 
 def _join_restated(people: dict[int, Person], evidence: Evidence) -> None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from loci import sentences
 from loci.toolsets.story import names
 
-#: A word before a name that may be its title ("Mr. ", "Captain ").
-TITLE_BEFORE = re.compile(r"\b([A-Z][a-z]{0,11})\.?\s+$")
+#: A word before a name that may be its title ("Mr. ", "Captain ", "Cap'n ").
+TITLE_BEFORE = re.compile(r"\b([A-Z][a-z'\u2019]{0,11})\.?\s+$")
 SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
 #: Between the words of a known name: spaces, or a line break ("Theodore\nLaurence").
 LINE_BREAK_OR_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"

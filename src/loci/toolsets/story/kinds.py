@@ -20,7 +20,7 @@ how it writes each word (`WordCase`). A reader's rules, in order:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
@@ -52,6 +52,9 @@ PLACE_HEADS = frozenset(
     | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
     | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
 )
+#: Share of a titled name's mentions written after "the" that make it a thing's name ("the
+#: Admiral Benbow", an inn).
+TITLED_THING = 0.5
 #: How often NER alone must call a name a person, with no other cue, for it to be one.
 NER_ALONE = 4
 #: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
@@ -215,7 +218,30 @@ def surface_kind(
         return "place"
     if is_household(written, votes, family_names):
         return "household"
-    return votes.kind(titled=parsed.honorific)
+    # A title before a name written after "the" is an inn's or a ship's ("at the Admiral
+    # Benbow"): no one calls a person "the Mr. Darcy", but "the Duke of Wellington" is one.
+    by_name = votes.article < TITLED_THING * votes.mentions or " of " in written
+    return votes.kind(titled=parsed.honorific and by_name)
+
+
+def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase]) -> list[Kind]:
+    """What each of a story's names (written, with its votes) names, as `surface_kind` says;
+    but a single word whose cues are too few to say, written as the family name of a titled
+    character and never after "the", is a person's ("Fezziwig", beside "Mrs. Fezziwig")."""
+    family: set[str] = set()
+    titled: set[str] = set()  # family names of characters with a title or a given name
+    for written, votes in named:
+        name = names.parse(written)
+        if votes.kind(name.honorific) == "character":
+            family |= name.surnames | name.bare
+            titled |= name.surnames | (name.bare if name.surname_like else set())
+    found = [surface_kind(written, votes, cases, family) for written, votes in named]
+    for at, (written, votes) in enumerate(named):
+        name = names.parse(written)
+        member = bool(name.bare) and name.bare <= titled and not name.titles
+        if found[at] == "unknown" and member and votes.article == 0 and votes.place_word < 2:
+            found[at] = "character"
+    return found
 
 
 def _named_for_a_place(written: str) -> bool:

@@ -45,6 +45,7 @@ SURNAME_TITLES = frozenset(
     {"mr", "mister", "mrs", "ms", "messrs", "monsieur", "m", "madame", "mme", "herr", "frau"}
     | {"captain", "capt", "colonel", "col", "major", "general", "gen", "lieutenant", "lt"}
     | {"sergeant", "sgt", "doctor", "dr", "professor", "prof", "inspector", "admiral"}
+    | {"cap'n", "cap\u2019n"}  # as a sailor says it: "Cap'n Silver"
 )
 #: Titles of rank that may go with the land or people ruled ("the Duke of Wellington", "the
 #: Queen of the Field Mice"), where a person's own title does not ("Mr. Darcy of Pemberley").
@@ -60,11 +61,11 @@ HONORIFICS = frozenset(SEXED_TITLES) | SURNAME_TITLES | GIVEN_TITLES
 #: "Dear Jo", "Poor Beth", "Old Stubb"): the name is the one after them.
 ADDRESS_WORDS = frozenset(
     {"friend", "dear", "dearest", "darling", "poor", "good", "sweet", "honest", "brave"}
-    | {"old", "young", "my", "our"}
+    | {"old", "young", "little", "long", "big", "my", "our"}
 )
-#: Of those, the word that makes a nickname the story writes whole ("Old Thunder", "Old
-#: Fritz"): a mention keeps it, though the person it names is the one after it.
-NICKNAME_WORDS = frozenset({"old"})
+#: Of those, the words that make a nickname the story writes whole ("Old Thunder", "Little
+#: Nell", "Long John"): a mention keeps them, though the person it names is the one after.
+NICKNAME_WORDS = frozenset({"old", "little", "long", "big"})
 #: Honorifics said in place of a name ("her Ladyship", "his Lordship"): a title alone, no name.
 ADDRESS_TITLES = frozenset({"ladyship", "lordship", "worship", "reverence", "eminence", "holiness"})
 #: An epithet's article is no word of its name ("the Captain").
@@ -151,7 +152,7 @@ def parent_word_sex(written: str) -> str | None:
 def is_title(word: str) -> bool:
     """Whether `word` (any case, with or without its dot) is a title ("Mr.", "Captain")."""
     lowered = word.rstrip(".").lower()
-    return lowered in SEXED_TITLES or lowered in _titles()
+    return lowered in HONORIFICS or lowered in _titles()
 
 
 @lru_cache(maxsize=65_536)
