@@ -166,6 +166,13 @@ def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person()
     assert person_of[1] != person_of[2]
 
 
+def test_a_family_name_alone_is_not_the_wife_titled_by_it_unless_she_is_taken_up_so() -> None:
+    names = {"Mrs. Wicket": person(10, "f"), "Wicket": person(7)}
+    assert gathered(names) == [{"Mrs. Wicket"}, {"Wicket"}]
+    names["Wicket"] = person(7, "f")  # "Wicket ... she": the woman herself
+    assert gathered(names) == [{"Mrs. Wicket", "Wicket"}]
+
+
 def test_the_writers_corrections_are_applied_over_the_automatic_cast() -> None:
     names = {"Laurie": person(60, "m"), "Teddy": person(10), "Mr. Laurence": person(8, "m")}
     surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]

@@ -85,6 +85,14 @@ def test_a_longer_name_wins_over_the_names_inside_it() -> None:
     assert [m.said for m in found if m.surface == "Witch of the North"] == [True]
 
 
+def test_a_name_after_another_and_of_is_where_the_other_comes_from() -> None:
+    text = "Maren of Saltcote closed the door. Most of Maren's friends laughed."
+    found = Extractor().mentions(text, ["Maren", "Saltcote"])
+    cues = {(m.surface, m.start): (m.place_word, m.acts) for m in found}
+    assert cues[("Saltcote", text.index("Saltcote"))] == (True, False)
+    assert cues[("Maren", text.rindex("Maren"))] == (False, False)
+
+
 def test_the_gazetteer_finds_a_known_name_across_a_line_break_and_with_its_surname() -> None:
     text = "Then Amy March came with Miss Darcy and Theodore\nLaurence, and Amy alone."
     known = ["Amy", "Mrs. March", "Darcy", "Theodore Laurence"]

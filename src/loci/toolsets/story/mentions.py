@@ -18,6 +18,7 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any, Literal
 
 from loci import sentences
@@ -65,6 +66,9 @@ PLACE_BEFORE = re.compile(
     r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?$"
 )
 ARTICLE_BEFORE = re.compile(r"\bthe\s+$")
+#: Between a name and the place it comes from ("Maren of Saltcote"); a name made with "of"
+#: is read whole before ("the Duke of Wellington").
+OF_BETWEEN = re.compile(r"[ \t]+of[ \t]+")
 ACTS_AFTER = re.compile(r"^,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept|smiled|laughed)\b")
 #: Pronouns that take up the subject of their sentence, as many for men as for women ("her",
 #: "him" and "his" are as often someone else's: "Jo took her hand").
@@ -120,7 +124,10 @@ class Extractor:
         found = _with_new_names(text, _with_dialogue(text, found), known)
         found.sort(key=lambda m: m.start)
         found = [m for m in found if not bracketed(text, m.start, m.end)]
-        return with_sexes(text, [_with_context(text, m) for m in found])
+        origins = {
+            m.start for a, m in pairwise(found) if OF_BETWEEN.fullmatch(text, a.end, m.start)
+        }
+        return with_sexes(text, [_with_context(text, m, m.start in origins) for m in found])
 
     def known_mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
         """The mentions in `text` of names already `known` (no NER: cheap)."""
@@ -216,13 +223,16 @@ def with_given_name(text: str, mention: Mention) -> Mention:
     return replace(mention, surface=f"{given} {mention.surface}", start=word.start(1))
 
 
-def _with_context(text: str, mention: Mention) -> Mention:
+def _with_context(text: str, mention: Mention, origin: bool) -> Mention:
+    """`mention` with the cues of the words around it; `origin` says it follows another name
+    and "of"."""
     before = text[max(0, mention.start - 12) : mention.start]
     return replace(
         mention,
-        place_word=PLACE_BEFORE.search(before) is not None,
+        place_word=origin or PLACE_BEFORE.search(before) is not None,
         article=ARTICLE_BEFORE.search(before) is not None,
-        acts=ACTS_AFTER.search(text[mention.end : mention.end + 40]) is not None,
+        # "Maren of Saltcote closed the door": Maren acts, not Saltcote.
+        acts=not origin and ACTS_AFTER.search(text[mention.end : mention.end + 40]) is not None,
     )
 
 

@@ -134,8 +134,19 @@ def names_conflict(
         return True
     if sex_conflict(a, b) or _ranks_conflict(a.titles, b.titles):
         return True
+    if _wifes_family_name(a, b) or _wifes_family_name(b, a):
+        return True
     family = (a.family & b.family) - set(given_words)
     return marriage and bool(family) and len(a.married | b.married) > 1
+
+
+def _wifes_family_name(word: Person, wife: Person) -> bool:
+    """Whether `word` is a family name alone ("Wicket") and `wife` a married woman titled by
+    it ("Mrs. Wicket"): the word alone names her husband or her family, unless the pronouns
+    taking it up say it is a woman's."""
+    alone = not (word.given or word.surnames or word.surnamish or word.titles)
+    family = alone and bool(word.bare & wife.surnamish)
+    return family and wife.sexes == {"f"} and True in wife.married and word.votes.sex() != "f"
 
 
 def sex_conflict(a: Person, b: Person) -> bool:
