@@ -44,6 +44,19 @@ def test_an_epithet_of_the_storys_one_captain_is_suggested_and_accepted_in_one_s
     assert any(s.other == "the Captain" for s in suggest(voyage.story, "voyage").suggestions)
 
 
+def test_a_sailors_epithet_is_suggested_for_the_storys_one_captain(app: App) -> None:
+    scenes = [
+        "Captain Marrow stood at the rail. Captain Marrow said nothing to anyone.",
+        "\u201cAy,\u201d said the Cap\u2019n, and Marrow laughed at the rain.",
+        "Tom Fisk brought the Cap\u2019n his tea. The Cap\u2019n drank it, and Marrow slept.",
+    ]
+    for number, text in enumerate(scenes * 3):
+        app.story.continue_story("sloop", "", f"{text} ({number})")
+    found = suggest(app.story, "sloop").suggestions
+    epithet = next(s for s in found if s.other == "the Cap\u2019n")
+    assert (epithet.action, epithet.name) == ("alias", "Captain Marrow")
+
+
 def names_of(app: App, session: str) -> list[set[str]]:
     from loci.toolsets.story import store
 

@@ -19,7 +19,8 @@ EPITHET_LEAST = 3
 EPITHET_DOMINANCE = 4
 #: The least share of an epithet's paragraphs that name its character too.
 EPITHET_COMPANY = 0.1
-EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+)\b(?![ \t]+[A-Z])")
+#: "the" and a title, as a sailor may say it ("the Cap'n"), not a possessive ("the Captain's").
+EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+(?:['\u2019]n)?)\b(?![ \t]+[A-Z])")
 #: An honorific said in place of a name, after a possessive: "her Ladyship", "your Lordship".
 HONORIFIC = re.compile(r"\b(?:[Hh]er|[Hh]is|[Yy]our)\s+(Ladyship|Lordship)\b")
 #: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.
@@ -29,6 +30,8 @@ TITLE_FORMS = {
     "dr": "doctor",
     "prof": "professor",
     "capt": "captain",
+    "cap'n": "captain",
+    "cap\u2019n": "captain",
     "col": "colonel",
     "gen": "general",
     "lt": "lieutenant",
