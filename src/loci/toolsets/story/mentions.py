@@ -5,11 +5,10 @@ names the story already knows, and of those NER found in the same text, finds th
 wherever they appear, whatever NER thinks of that sentence. Each mention carries the cues a
 reader uses to tell a person from a place or a thing: NER's label, dialogue attribution ("said
 Elizabeth", "said the Scarecrow"), a verb of action after it ("Safie nursed"), a preposition
-of place before it ("in Meryton"), an article ("the Pequod"), and the pronoun that takes it up
+of place or another name and "of" before it ("in Meryton", "Maren of Saltcote"), an article
+("the Pequod"), and the pronoun that takes it up
 later in its sentence ("Darcy ... he"). Pronouns, titles alone and lower-case words never
-become mentions; a name ends at its last capitalised word ("Jo warmly" is Jo), before a word
-set in capitals ("G. J. Utterson ALONE"), and at a full stop that ends a sentence ("asked the
-Tin Woodman. Nell").
+become mentions; where a name begins and ends is `namespans`' to say ("Jo warmly" is Jo).
 """
 
 from __future__ import annotations
@@ -245,8 +244,8 @@ def _with_dialogue(text: str, found: list[Mention]) -> list[Mention]:
             if mention is None:
                 continue
             at = next((i for i, m in enumerate(found) if m.start == mention.start), None)
-            if at is None:  # a longer name wins over those inside it: "North" in "Witch of
-                # the North"
+            # A new name wins over the names inside it: "Witch of the North" over "North".
+            if at is None:
                 found = [m for m in found if not _inside(m, mention)]
                 found.append(replace(mention, said=True))
             else:

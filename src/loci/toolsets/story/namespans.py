@@ -72,6 +72,7 @@ NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
 STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
 MAX_NAME_WORDS = 5
+#: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
 
 
