@@ -6,9 +6,9 @@ wherever they appear, whatever NER thinks of that sentence. Each mention carries
 reader uses to tell a person from a place or a thing: NER's label, dialogue attribution ("said
 Elizabeth", "said the Scarecrow"), a verb of action after it ("Safie nursed"), a preposition
 of place or another name and "of" before it ("in Meryton", "Maren of Saltcote"), an article
-("the Pequod"), and the pronoun that takes it up
-later in its sentence ("Darcy ... he"). Pronouns, titles alone and lower-case words never
-become mentions; where a name begins and ends is `namespans`' to say ("Jo warmly" is Jo).
+("the Pequod"), and the pronoun that takes it up later in its sentence ("Darcy ... he").
+Pronouns, titles alone and lower-case words never become mentions; where a name begins and
+ends is `namespans`' to say ("Jo warmly" is Jo).
 """
 
 from __future__ import annotations
