@@ -96,3 +96,20 @@ def test_a_heading_does_not_introduce_a_character_glued_to_the_next_sentence(app
     weaver = character(app.story, "fable", "Weaver")
     assert weaver.description.startswith("In the days of the tides")
     assert "Gull In the days" not in weaver.description
+
+
+def test_names_made_with_of_are_whole_and_told_apart_by_their_domain(app: App) -> None:
+    witches = [
+        '"You have killed her," said the Witch of the North. "Go," said the Wicked Witch of '
+        "the West.",
+        '"Hurry," said the Queen of the Field Mice, and the Wicked Witch of the West laughed.',
+        '"Run," cried the Queen of the Field Mice. Dorothy ran to the Witch of the North.',
+    ]
+    told(app, "oz", witches)
+    north = character(app.story, "oz", "Witch of the North")
+    west = character(app.story, "oz", "Wicked Witch of the West")
+    assert north.kind == west.kind == "character" and north.name != west.name
+    queen = character(app.story, "oz", "Queen of the Field Mice")
+    # Its title taken off leaves no name: "of the Field Mice" is no one's.
+    assert queen.kind == "character"
+    assert not any(alias.startswith("of ") for alias in queen.aliases), queen.aliases
