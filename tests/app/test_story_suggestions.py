@@ -50,8 +50,7 @@ def test_a_sailors_epithet_is_suggested_for_the_storys_one_captain(app: App) -> 
         "\u201cAy,\u201d said the Cap\u2019n, and Marrow laughed at the rain.",
         "Tom Fisk brought the Cap\u2019n his tea. The Cap\u2019n drank it, and Marrow slept.",
     ]
-    for number, text in enumerate(scenes * 3):
-        app.story.continue_story("sloop", "", f"{text} ({number})")
+    told(app, "sloop", scenes)
     found = suggest(app.story, "sloop").suggestions
     epithet = next(s for s in found if s.other == "the Cap\u2019n")
     assert (epithet.action, epithet.name) == ("alias", "Captain Marrow")

@@ -32,24 +32,26 @@ def test_a_blank_line_ends_a_sentence_a_line_break_alone_does_not() -> None:
     assert excerpt(text, at, at + 4) == "In the town the lamps were lit."
 
 
+def surface_in(text: str, written: str) -> str | None:
+    """The name `cleaned` finds where `text` writes `written` (None for none)."""
+    at = text.index(written)
+    found = cleaned(text, at, at + len(written))
+    return None if found is None else found.surface
+
+
 def test_a_name_ends_where_its_capitalised_words_end_and_starts_after_stop_words() -> None:
     text = (
         "Jo warmly agreed. Mr. Darcy;--but no. But Ahab went. Then Meg Mr. Brooke came. "
         "Where's Laurie? O Laurie, come!"
     )
 
-    def surface(written: str) -> str | None:
-        at = text.index(written)
-        found = cleaned(text, at, at + len(written))
-        return None if found is None else found.surface
-
-    assert surface("Jo warmly") == "Jo"
-    assert surface("Mr. Darcy;--but") == "Mr. Darcy"
-    assert surface("But Ahab") == "Ahab"
-    assert surface("Meg Mr. Brooke") == "Meg"
-    assert surface("Where's Laurie") == "Laurie"
-    assert surface("O Laurie") == "Laurie"
-    assert surface("Then") is None or surface("Then") == "Then"
+    assert surface_in(text, "Jo warmly") == "Jo"
+    assert surface_in(text, "Mr. Darcy;--but") == "Mr. Darcy"
+    assert surface_in(text, "But Ahab") == "Ahab"
+    assert surface_in(text, "Meg Mr. Brooke") == "Meg"
+    assert surface_in(text, "Where's Laurie") == "Laurie"
+    assert surface_in(text, "O Laurie") == "Laurie"
+    assert surface_in(text, "Then") is None or surface_in(text, "Then") == "Then"
 
 
 def test_a_name_made_with_of_is_whole_but_a_persons_own_name_ends_before_of() -> None:
@@ -58,17 +60,12 @@ def test_a_name_made_with_of_is_whole_but_a_persons_own_name_ends_before_of() ->
         "Mr. Darcy of Pemberley came, and Jane of Longbourn. The Duke of Wellington sat."
     )
 
-    def surface(written: str) -> str | None:
-        at = text.index(written)
-        found = cleaned(text, at, at + len(written))
-        return None if found is None else found.surface
-
-    assert surface("the Wicked Witch of the West laughed") == "Wicked Witch of the West"
-    assert surface("The Queen of the Field Mice bowed") == "Queen of the Field Mice"
-    assert surface("The Duke of Wellington sat") == "Duke of Wellington"
-    assert surface("Mr. Darcy of Pemberley") == "Mr. Darcy"
-    assert surface("Jane of Longbourn") == "Jane"
-    assert surface("Witch of the") == "Witch"  # "of" joins only a capitalised name
+    assert surface_in(text, "the Wicked Witch of the West laughed") == "Wicked Witch of the West"
+    assert surface_in(text, "The Queen of the Field Mice bowed") == "Queen of the Field Mice"
+    assert surface_in(text, "The Duke of Wellington sat") == "Duke of Wellington"
+    assert surface_in(text, "Mr. Darcy of Pemberley") == "Mr. Darcy"
+    assert surface_in(text, "Jane of Longbourn") == "Jane"
+    assert surface_in(text, "Witch of the") == "Witch"  # "of" joins only a capitalised name
 
 
 def test_a_longer_name_wins_over_the_names_inside_it() -> None:
