@@ -480,3 +480,18 @@ def test_a_question_who_a_name_is_answered_by_a_characters_name_alone_says_it_is
         ("Captain Tobin Marsh", "Old Sparrow", 2)
     ]
     assert "a name written 3 times" in found_for[0].reason
+
+
+def test_a_surname_that_is_also_a_common_word_stays_whole_after_a_title() -> None:
+    # "a man named Arrow" ... "Mr. Arrow": "arrow" is written in lower case too.
+    cases = {"arrow": WordCase(lower=1, inside=9)}
+    groups = gathered({"Mr. Arrow": person(9, "m"), "Arrow": person(1)}, cases=cases)
+    assert groups == [{"Arrow", "Mr. Arrow"}]
+
+
+def test_a_name_titled_messrs_is_a_firm_not_a_character() -> None:
+    names = {"Messrs. Maw": Votes(mentions=2, ner_person=2, acts=1), "Mr. Maw": person(4)}
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    _, kinds = cast.gather(surfaces, words, {})
+    assert [kinds[s.id] for s in surfaces] == ["other", "character"]

@@ -90,6 +90,13 @@ def test_a_name_after_another_and_of_is_where_the_other_comes_from() -> None:
     assert cues[("Maren", text.rindex("Maren"))] == (False, False)
 
 
+def test_a_name_that_owns_what_follows_a_preposition_is_not_where_it_is() -> None:
+    text = "The map lay in Billy Bones\u2019s chest, and Jim sat in Bristol."
+    found = Extractor().mentions(text, ["Billy Bones", "Bristol"])
+    cues = {m.surface: m.place_word for m in found}
+    assert cues == {"Billy Bones": False, "Jim": False, "Bristol": True}
+
+
 def test_the_gazetteer_finds_a_known_name_across_a_line_break_and_with_its_surname() -> None:
     text = "Then Amy March came with Miss Darcy and Theodore\nLaurence, and Amy alone."
     known = ["Amy", "Mrs. March", "Darcy", "Theodore Laurence"]

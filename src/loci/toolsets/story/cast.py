@@ -169,7 +169,8 @@ def _candidates(
     are too few to say what they are but whose words are a person's ("Jo March", found again
     by the gazetteer, never labelled by NER; "Eliza", which NER takes for an organisation;
     "Bhaer", which it takes for a place) or, for a name with no cue at all, a nickname of one;
-    unless the text sets it somewhere twice or writes it after "the"."""
+    unless the text sets it somewhere twice or writes it after "the". A firm's name
+    ("Messrs. Maw") is no one's."""
     named = {
         s.id: Person.named(
             s.id,
@@ -188,11 +189,14 @@ def _candidates(
     return {
         i: p
         for i, p in named.items()
-        if p.character
-        or (
-            (p.words & people_words or (kinds_of[i] == "unknown" and p.words & related_words))
-            and p.votes.article == 0
-            and p.votes.place_word < 2
+        if not p.titles & names.PLURAL_TITLES  # a firm is no one: "Messrs. Maw"
+        and (
+            p.character
+            or (
+                (p.words & people_words or (kinds_of[i] == "unknown" and p.words & related_words))
+                and p.votes.article == 0
+                and p.votes.place_word < 2
+            )
         )
     }
 

@@ -7,6 +7,7 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   capitalises it inside a sentence ("Time", "Nature"), or never capitalises inside one
   ("Hush!", "Adieu"), unless its mentions say otherwise (it speaks, carries a title, or is
   where things happen: "in Nice");
+- a firm's name names no one ("Messrs. Maw");
 - a saint's name is a place or a feast ("St. John", "St. Petersburgh");
 - a plural of a family's name, mostly after "the", is a household ("the Marches");
 - otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
@@ -177,8 +178,9 @@ def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: boo
     ("Aunt March"). Of a name not a `person`'s, the words after stay: "Pickwick Hall" is a
     hall, not Pickwick."""
     words = written.split()
-    while person and len(words) > 1 and _common_here(words[-1], count, cases):
-        words.pop()  # "Stubb Kills" (a chapter's title): Stubb
+    # "Stubb Kills" (a chapter's title) is Stubb; "Mr. Arrow" stays whole, whatever "arrow" is.
+    while person and _untitled(words[:-1]) and _common_here(words[-1], count, cases):
+        words.pop()
     start = 0
     while start < len(words) - 1 and not names.is_title(words[start]):
         if len(words[start]) == 1:  # "O Laurie": an initial is written with a full stop
@@ -188,6 +190,11 @@ def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: boo
             break
         start += 1
     return " ".join(words[start:])
+
+
+def _untitled(words: Sequence[str]) -> bool:
+    """Whether `words` hold a word that is no title."""
+    return any(not names.is_title(word) for word in words)
 
 
 def _common_here(word: str, count: int, cases: Mapping[str, WordCase]) -> bool:
@@ -212,8 +219,8 @@ def surface_kind(
 ) -> Kind:
     """What a name, with the cues of its mentions, names."""
     parsed = names.parse(written)
-    if is_no_name(written, votes, cases):
-        return "other"
+    if is_no_name(written, votes, cases) or parsed.titles & names.PLURAL_TITLES:
+        return "other"  # a common word, or a firm ("Messrs. Maw")
     if parsed.saint or (not parsed.honorific and _named_for_a_place(written)):
         return "place"
     if is_household(written, votes, family_names):

@@ -65,6 +65,7 @@ PLACE_BEFORE = re.compile(
     r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?$"
 )
 ARTICLE_BEFORE = re.compile(r"\bthe\s+$")
+POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
 #: Between a name and the place it comes from ("Maren of Saltcote"); a name made with "of"
 #: is read whole before ("the Duke of Wellington").
 OF_BETWEEN = re.compile(r"[ \t]+of[ \t]+")
@@ -226,9 +227,11 @@ def _with_context(text: str, mention: Mention, origin: bool) -> Mention:
     """`mention` with the cues of the words around it; `origin` says it follows another name
     and "of"."""
     before = text[max(0, mention.start - 12) : mention.start]
+    # "in Billy Bones's chest": the chest is where, not Billy Bones.
+    owner = POSSESSIVE_AFTER.match(text, mention.end) is not None
     return replace(
         mention,
-        place_word=origin or PLACE_BEFORE.search(before) is not None,
+        place_word=origin or (not owner and PLACE_BEFORE.search(before) is not None),
         article=ARTICLE_BEFORE.search(before) is not None,
         # "Maren of Saltcote closed the door": Maren acts, not Saltcote.
         acts=not origin and ACTS_AFTER.search(text[mention.end : mention.end + 40]) is not None,

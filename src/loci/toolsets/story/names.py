@@ -47,6 +47,8 @@ SURNAME_TITLES = frozenset(
     | {"sergeant", "sgt", "doctor", "dr", "professor", "prof", "inspector", "admiral"}
     | {"cap'n", "cap\u2019n"}  # as a sailor says it: "Cap'n Silver"
 )
+#: Titles of several people at once, a firm's or brothers' ("Messrs. Maw"): no one character.
+PLURAL_TITLES = frozenset({"messrs", "mesdames", "mmes"})
 #: Titles of rank that may go with the land or people ruled ("the Duke of Wellington", "the
 #: Queen of the Field Mice"), where a person's own title does not ("Mr. Darcy of Pemberley").
 DOMAIN_TITLES = frozenset(
