@@ -495,3 +495,69 @@ def test_a_name_titled_messrs_is_a_firm_not_a_character() -> None:
     words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
     _, kinds = cast.gather(surfaces, words, {})
     assert [kinds[s.id] for s in surfaces] == ["other", "character"]
+
+
+def test_a_name_made_with_of_on_a_speaking_characters_word_is_a_character() -> None:
+    names = {
+        "Witch": Votes(mentions=54, ner_other=43, said=9, acts=5, article=38, female=4),
+        "Wicked Witch of the West": Votes(mentions=8, ner_place=1, ner_other=5, article=8),
+        "Witch of the North": Votes(mentions=3, ner_other=2, said=1, article=2),
+        "Cape of Good Hope": Votes(mentions=4, ner_place=4, place_word=3, article=4),
+        "Mysteries of Udolpho": Votes(mentions=3, ner_other=3, article=3),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    _, kinds = cast.gather(surfaces, words, {})
+    found = {s.written: kinds[s.id] for s in surfaces}
+    assert found["Wicked Witch of the West"] == found["Witch of the North"] == "character"
+    assert found["Cape of Good Hope"] == "place" and found["Mysteries of Udolpho"] == "other"
+
+
+def test_a_man_called_by_a_rank_of_arms_is_not_mr_nor_miss_of_his_name() -> None:
+    groups = gathered(
+        {
+            "Henry Tilney": person(20, "m"),
+            "Mr. Henry Tilney": person(3),
+            "Mr. Tilney": person(40),
+            "Captain Frederick Tilney": person(2, "m"),
+            "Frederick": person(10),
+            "Captain Tilney": person(8),
+            "Tilney": person(30),
+            "Eleanor Tilney": person(3, "f"),
+            "Miss Tilney": person(90, "f"),
+            # The pronouns after his name are often the heroine's.
+            "General Tilney": Votes(mentions=24, ner_person=24, male=1, female=3),
+        }
+    )
+    assert {"Captain Tilney", "Captain Frederick Tilney", "Frederick"} in groups
+    assert {"Henry Tilney", "Mr. Henry Tilney", "Mr. Tilney", "Tilney"} in groups
+    assert {"General Tilney"} in groups
+
+
+def test_a_rank_and_mr_of_one_name_are_one_man_when_no_one_else_carries_it() -> None:
+    # The pirates call Silver "Captain Silver"; the squire says "Mr. Silver".
+    groups = gathered(
+        {
+            "John Silver": person(30, "m"),
+            "Silver": person(100),
+            "Mr. Silver": person(5),
+            "Captain Silver": person(3),
+        }
+    )
+    assert groups == [{"John Silver", "Silver", "Mr. Silver", "Captain Silver"}]
+
+
+def test_mr_before_a_given_name_the_story_never_writes_as_a_surname_is_that_given_name() -> None:
+    groups = gathered(
+        {
+            "Godfrey Cass": person(12, "m"),
+            "Godfrey": person(190, "m"),
+            "Mr. Godfrey": person(11),  # as the servants call him
+            "Master Godfrey": person(5),
+            "Fitzwilliam Darcy": person(8, "m"),
+            "Mr. Darcy": person(40),
+            "Colonel Fitzwilliam": person(20),  # a rank, not "Mr.": his surname
+        }
+    )
+    assert {"Godfrey Cass", "Godfrey", "Mr. Godfrey", "Master Godfrey"} in groups
+    assert {"Fitzwilliam Darcy", "Mr. Darcy"} in groups and {"Colonel Fitzwilliam"} in groups

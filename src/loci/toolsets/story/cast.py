@@ -28,7 +28,16 @@ from dataclasses import dataclass, field
 
 from loci.toolsets.story import kinds, names
 from loci.toolsets.story.kinds import Kind, Votes
-from loci.toolsets.story.people import RANKS, Person, names_conflict, shares_a_name, wed_by_titles
+from loci.toolsets.story.people import (
+    RANKS,
+    Person,
+    arms,
+    names_conflict,
+    read_given_after_mr,
+    shares_a_name,
+    titles_differ,
+    wed_by_titles,
+)
 from loci.toolsets.story.reading import WordCase
 
 #: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
@@ -138,6 +147,7 @@ def gather(
     Surfaces in `alone` (split off by the writer) are never joined to anyone here."""
     kinds_of = _surface_kinds(surfaces, cases)
     people = _candidates(surfaces, cases, kinds_of, set(alone))
+    read_given_after_mr(people.values())
     given_words = {w for p in people.values() for w in p.given} | {
         w for p in people.values() for w in p.bare if names.related(w)
     }
@@ -330,7 +340,8 @@ def _sure(person: Person) -> bool:
 def _groups(carriers: Sequence[Person], evidence: Evidence) -> list[list[Person]]:
     """The carriers as the people they can be: each joins the first group (most mentioned
     first) all of whose members it can be one person with, and shares a name with
-    ("Catherine" fits Kitty and Lady Catherine, who share none: two groups)."""
+    ("Catherine" fits Kitty and Lady Catherine, who share none: two groups; "Tilney" fits
+    "Mr. Tilney" and "Captain Tilney", called by different titles: two groups)."""
     groups: list[list[Person]] = []
     for carrier in sorted(carriers, key=lambda p: (-p.count, p.id)):
         for group in groups:
@@ -343,18 +354,21 @@ def _groups(carriers: Sequence[Person], evidence: Evidence) -> list[list[Person]
 
 
 def _one_with(a: Person, b: Person, evidence: Evidence) -> bool:
-    return not evidence.conflict(a, b) and (shares_a_name(a, b) or shares_a_name(b, a))
+    if evidence.conflict(a, b) or titles_differ(a, b):
+        return False
+    return shares_a_name(a, b) or shares_a_name(b, a)
 
 
 def _preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
-    """Of several people a name fits: those who bear its title of rank too ("Sir William" is
-    Sir William Lucas, not William Goulding). Of several a single word fits: those of the word's
+    """Of several people a name fits: those who bear its title of rank or of arms too ("Sir
+    William" is Sir William Lucas, not William Goulding; "Captain Tilney" is Captain Frederick
+    Tilney, not Henry). Of several a single word fits: those of the word's
     own sex (by the pronouns that take it up), else the men (narration names men by surname
     alone far more than women). Of those, one named far more often than any other ("Hannah",
     said a hundred times, is not the Hannah named once); for a titled name, only among people
     all named far less often than it (its fuller forms, not the family's main character)."""
-    ranked_titles = guest.titles & RANKS
-    titled = [g for g in groups if any(ranked_titles & p.titles for p in g)]
+    standing = guest.titles & RANKS | arms(guest.titles)
+    titled = [g for g in groups if any(standing & (p.titles | arms(p.titles)) for p in g)]
     if titled:
         return titled
     if guest.detail > 0 and any(DOMINANCE * sum(p.count for p in g) > guest.count for g in groups):

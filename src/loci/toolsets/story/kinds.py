@@ -234,7 +234,15 @@ def surface_kind(
 def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase]) -> list[Kind]:
     """What each of a story's names (written, with its votes) names, as `surface_kind` says;
     but a single word whose cues are too few to say, written as the family name of a titled
-    character and never after "the", is a person's ("Fezziwig", beside "Mrs. Fezziwig")."""
+    character and never after "the", is a person's ("Fezziwig", beside "Mrs. Fezziwig");
+    and so is a name made with "of" on the word a speaking character goes by, unless it is
+    somewhere things happen ("the Wicked Witch of the West", beside the "Witch" who
+    speaks)."""
+    speakers = {
+        word_key(written)
+        for written, votes in named
+        if " " not in written and votes.said >= SPEAKS_LEAST and votes.kind(False) == "character"
+    }
     family: set[str] = set()
     titled: set[str] = set()  # family names of characters with a title or a given name
     for written, votes in named:
@@ -248,7 +256,18 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
         member = bool(name.bare) and name.bare <= titled and not name.titles
         if found[at] == "unknown" and member and votes.article == 0 and votes.place_word < 2:
             found[at] = "character"
+        elif found[at] in ("unknown", "other") and _head(written) in speakers:
+            found[at] = "character" if votes.place_word < 2 else found[at]
     return found
+
+
+def _head(written: str) -> str:
+    """The word a name made with "of" is built on, lower case ("witch" in "Wicked Witch of
+    the West"); empty for any other name, or one whose first word is a title."""
+    words = written.split()
+    if "of" not in words[1:] or names.is_title(words[0]):
+        return ""
+    return word_key(words[words.index("of") - 1])
 
 
 def _named_for_a_place(written: str) -> bool:

@@ -64,6 +64,13 @@ DIALOGUE = (
 PLACE_BEFORE = re.compile(
     r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?$"
 )
+#: Going to a name makes it somewhere ("drive directly to Clifton"); "to" alone does not
+#: ("said to Jane"), nor going to someone by an epithet ("go to the Great Oz").
+MOVING_TO = re.compile(
+    r"\b(?:go|goes|going|gone|went|drive|drives|driving|drove|driven|ride|rides|riding|rode"
+    r"|walk|walks|walked|walking|travel\w*|journey\w*|return\w*|sail\w*|trotted|removed"
+    r"|set off|way|road)\s+(?:\w+ly\s+)?(?:back\s+|on\s+)?to\s+$"
+)
 ARTICLE_BEFORE = re.compile(r"\bthe\s+$")
 POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
 #: Between a name and the place it comes from ("Maren of Saltcote"); a name made with "of"
@@ -226,12 +233,13 @@ def with_given_name(text: str, mention: Mention) -> Mention:
 def _with_context(text: str, mention: Mention, origin: bool) -> Mention:
     """`mention` with the cues of the words around it; `origin` says it follows another name
     and "of"."""
-    before = text[max(0, mention.start - 12) : mention.start]
+    before = text[max(0, mention.start - 40) : mention.start]
+    placed = PLACE_BEFORE.search(before[-12:]) or MOVING_TO.search(before)
     # "in Billy Bones's chest": the chest is where, not Billy Bones.
     owner = POSSESSIVE_AFTER.match(text, mention.end) is not None
     return replace(
         mention,
-        place_word=origin or (not owner and PLACE_BEFORE.search(before) is not None),
+        place_word=origin or (not owner and placed is not None),
         article=ARTICLE_BEFORE.search(before) is not None,
         # "Maren of Saltcote closed the door": Maren acts, not Saltcote.
         acts=not origin and ACTS_AFTER.search(text[mention.end : mention.end + 40]) is not None,

@@ -17,6 +17,20 @@ from loci.toolsets.story.kinds import Votes
 #: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins.
 RANKS = frozenset({"sir", "lady", "lord", "dame"})
 PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
+WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
+MISTER = frozenset({"mr", "mister"})
+#: Ranks of arms, as the story may shorten them. Someone the story calls by a rank is seldom
+#: "Mr." too ("Captain Tilney" is Frederick; "Mr. Tilney" his brother Henry), and never "Miss"
+#: or "Mrs." ("General Tilney" is not Miss Tilney, his daughter).
+ARMS = {
+    **dict.fromkeys(("captain", "capt", "cap'n", "cap\u2019n"), "captain"),
+    **dict.fromkeys(("colonel", "col"), "colonel"),
+    **dict.fromkeys(("general", "gen"), "general"),
+    **dict.fromkeys(("lieutenant", "lt"), "lieutenant"),
+    **dict.fromkeys(("sergeant", "sgt"), "sergeant"),
+    "major": "major",
+    "admiral": "admiral",
+}
 #: Titles that, before a family name alone, name a wife: "Lady Lucas" is Sir William's, while
 #: "Lady Catherine", by her own given name, is a peer's daughter, married or not.
 WIFE_TITLES = frozenset({"lady"})
@@ -115,6 +129,17 @@ def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
     return families
 
 
+def read_given_after_mr(people: Iterable[Person]) -> None:
+    """Read "Mr." before a word the story writes as a given name and never as a surname as
+    that given name ("Mr. Godfrey", as the servants call Godfrey Cass), not a family name."""
+    listed = list(people)
+    given = {w for p in listed for w in p.given} - {w for p in listed for w in p.surnames}
+    for person in listed:
+        if person.titles and person.titles <= MISTER and person.surnamish <= given:
+            person.bare |= person.surnamish
+            person.surnamish = set()
+
+
 def _census_sex(given: set[str]) -> str | None:
     found = {names.census_sex(word) for word in given} - {None}
     return found.pop() if len(found) == 1 else None
@@ -149,12 +174,28 @@ def _wifes_family_name(word: Person, wife: Person) -> bool:
     return family and wife.sexes == {"f"} and True in wife.married and word.votes.sex() != "f"
 
 
+def arms(titles: Iterable[str]) -> set[str]:
+    """The ranks of arms among `titles`, unabbreviated."""
+    return {ARMS[title] for title in titles if title in ARMS}
+
+
+def titles_differ(a: Person, b: Person) -> bool:
+    """Whether one is called by a rank of arms and the other by another rank or by "Mr." (two
+    people, where either could be someone else: "Captain Tilney" and "Mr. Tilney")."""
+    a_arms, b_arms = arms(a.titles), arms(b.titles)
+    a_called = bool(a_arms or a.titles & PLAIN)
+    b_called = bool(b_arms or b.titles & PLAIN)
+    return bool(a_arms or b_arms) and a_arms != b_arms and a_called and b_called
+
+
 def sex_conflict(a: Person, b: Person) -> bool:
     """Whether one is a man and the other a woman."""
     return bool(a.sex and b.sex and a.sex != b.sex)
 
 
 def _ranks_conflict(a: set[str], b: set[str]) -> bool:
+    if (arms(a) and b & WOMENS_PLAIN) or (arms(b) and a & WOMENS_PLAIN):
+        return True
     return bool((a & RANKS and b & PLAIN) or (b & RANKS and a & PLAIN))
 
 
