@@ -561,3 +561,16 @@ def test_mr_before_a_given_name_the_story_never_writes_as_a_surname_is_that_give
     )
     assert {"Godfrey Cass", "Godfrey", "Mr. Godfrey", "Master Godfrey"} in groups
     assert {"Fitzwilliam Darcy", "Mr. Darcy"} in groups and {"Colonel Fitzwilliam"} in groups
+
+
+def test_an_initial_fits_the_name_a_pet_form_is_of() -> None:
+    # "Mr. W. Bones, mate" in the captain's book is Billy (William) Bones.
+    groups = gathered(
+        {
+            "Billy Bones": person(6, "m"),
+            "Master Billy Bones": person(1),
+            "Mr. W. Bones": person(1),
+            "Mr. Bones": person(1),
+        }
+    )
+    assert groups == [{"Billy Bones", "Master Billy Bones", "Mr. W. Bones", "Mr. Bones"}]

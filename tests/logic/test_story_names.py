@@ -66,6 +66,7 @@ def test_a_saint_is_not_a_person_and_a_name_has_a_level_of_detail() -> None:
         ("lizzy", "elizabeth"),
         ("jo", "josephine"),
         ("r", "robert"),
+        ("w", "billy"),  # an initial of the name a pet form is of: William
         ("tash", "tashtego"),
         ("bethy", "beth"),
     ],
@@ -74,7 +75,9 @@ def test_one_given_name(a: str, b: str) -> None:
     assert same_given(a, b) and same_given(b, a)
 
 
-@pytest.mark.parametrize(("a", "b"), [("john", "james"), ("meg", "amy"), ("jo", "hannah")])
+@pytest.mark.parametrize(
+    ("a", "b"), [("john", "james"), ("meg", "amy"), ("jo", "hannah"), ("s", "billy")]
+)
 def test_two_given_names(a: str, b: str) -> None:
     assert not same_given(a, b)
 

@@ -235,12 +235,13 @@ def _sex(titles: list[str]) -> tuple[str | None, bool | None]:
 
 def same_given(a: str, b: str, initials: bool = True) -> bool:
     """Whether two given names can be one person's: equal, an initial of the other ("R." and
-    "Robert"; unless `initials` is false), a nickname of the other (Meg and Margaret), or a
-    short form of it."""
+    "Robert", or of a name the other is a pet form of: "W." and Billy; unless `initials` is
+    false), a nickname of the other (Meg and Margaret), or a short form of it."""
     if a == b:
         return True
     if len(a) == 1 or len(b) == 1:
-        return initials and a[0] == b[0]
+        initial, name = sorted((a, b), key=len)
+        return initials and (initial == name[0] or initial in {f[0] for f in formal(name)})
     return _nickname(a, b) or short_form(a, b) or short_form(b, a)
 
 
@@ -292,6 +293,13 @@ def related(name: str) -> frozenset[str]:
     for spelling in _spellings(name):
         found |= namer.nicknames_of(spelling) | namer.canonicals_of(spelling)
     return frozenset(s for name in found for s in _spellings(name))
+
+
+def formal(name: str) -> frozenset[str]:
+    """The names `nicknames` says `name` (any spelling of it) is a pet form of ("william"
+    for "billy")."""
+    namer = _namer()
+    return frozenset(f for spelling in _spellings(name) for f in namer.canonicals_of(spelling))
 
 
 def _spellings(name: str) -> frozenset[str]:
