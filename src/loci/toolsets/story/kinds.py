@@ -254,10 +254,10 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     for at, (written, votes) in enumerate(named):
         name = names.parse(written)
         member = bool(name.bare) and name.bare <= titled and not name.titles
-        if found[at] == "unknown" and member and votes.article == 0 and votes.place_word < 2:
+        undecided = found[at] == "unknown" and member and votes.article == 0
+        built_on_a_speaker = found[at] in ("unknown", "other") and _head(written) in speakers
+        if (undecided or built_on_a_speaker) and votes.place_word < 2:
             found[at] = "character"
-        elif found[at] in ("unknown", "other") and _head(written) in speakers:
-            found[at] = "character" if votes.place_word < 2 else found[at]
     return found
 
 

@@ -135,7 +135,8 @@ def read_given_after_mr(people: Iterable[Person]) -> None:
     listed = list(people)
     given = {w for p in listed for w in p.given} - {w for p in listed for w in p.surnames}
     for person in listed:
-        if person.titles and person.titles <= MISTER and person.surnamish <= given:
+        mister = bool(person.titles) and person.titles <= MISTER
+        if mister and person.surnamish and person.surnamish <= given:
             person.bare |= person.surnamish
             person.surnamish = set()
 
