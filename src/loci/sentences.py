@@ -26,7 +26,7 @@ ABBREVIATIONS = frozenset(
 )
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 LINE_BREAK = re.compile(r"\n\s*")
-ABBREVIATION_WORD = re.compile(r"(?:^|(?<=[\s(\"'\u201c\u2018]))([A-Za-z][a-z]{0,4})\.$")
+ABBREVIATION_WORD = re.compile(r"(?:^|(?<=[\s(\"'\u201c\u2018]))([A-Za-z][a-z]{0,5})\.$")
 
 
 def spans(
@@ -86,7 +86,7 @@ def _ends_sentence(text: str, mark: int, after: int, stop: int) -> bool:
         return False  # '"Hurrah!" cried Jo', "etc. and so on"
     if text[mark] != "." or (after - mark > 1 and text[mark + 1] == "."):
         return True
-    word = ABBREVIATION_WORD.search(text, max(0, mark - 7), mark + 1)
+    word = ABBREVIATION_WORD.search(text, max(0, mark - 8), mark + 1)
     return word is None or not is_abbreviation(word.group(1))
 
 

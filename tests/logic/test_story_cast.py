@@ -574,3 +574,49 @@ def test_an_initial_fits_the_name_a_pet_form_is_of() -> None:
         }
     )
     assert groups == [{"Billy Bones", "Master Billy Bones", "Mr. W. Bones", "Mr. Bones"}]
+
+
+def test_two_ranks_of_arms_of_one_name_are_two_men() -> None:
+    groups = gathered(
+        {
+            "General Carrow": person(16),
+            "Captain Julian Carrow": person(5, "m"),
+            "Julian Carrow": person(3),
+            "Captain Carrow": person(22),
+            "Mr. Carrow": person(5),  # the younger son, to the tenants
+            "Isabel Carrow": person(4, "f"),
+            "Miss Carrow": person(10),
+        }
+    )
+    assert {"General Carrow"} in groups and {"Mr. Carrow"} in groups
+    assert {"Captain Julian Carrow", "Julian Carrow", "Captain Carrow"} in groups
+    assert {"Isabel Carrow", "Miss Carrow"} in groups
+
+
+def test_evidence_is_a_short_whole_sentence_else_one_cut_at_a_word() -> None:
+    from loci.toolsets.story.suggestions import EVIDENCE_CHARS, evidence
+
+    long = "General Carrow took the son's affairs in hand, " + "and went on " * 40 + "at last."
+    short = "General Carrow smiled."
+
+    def entity(excerpt: str) -> Entity:
+        return Entity(1, "General Carrow", "character", 3, Seen(0, excerpt), [], ["General Carrow"])
+
+    assert evidence(entity(f"{long} {short}")) == short
+    cut = evidence(entity(long))
+    kept = cut.removesuffix("\u2026")
+    assert len(cut) <= EVIDENCE_CHARS and kept != cut
+    assert long.startswith(kept) and long[len(kept)] == " "  # cut between two words
+
+
+def test_an_office_with_its_domain_is_someone_and_a_plural_after_the_is_no_one() -> None:
+    names = {
+        "Warden of the Fens": Votes(mentions=6, ner_person=2, ner_other=2, article=2, acts=1),
+        "Warrens": Votes(mentions=9, ner_person=9, article=8, place_word=1, male=1),
+        "Munchkins": Votes(mentions=10, ner_person=6, article=8, acts=2),
+        "Duchess": Votes(mentions=10, ner_person=2, said=5, article=9),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    _, kinds = cast.gather(surfaces, words, {})
+    assert [kinds[s.id] for s in surfaces] == ["character", "place", "other", "character"]

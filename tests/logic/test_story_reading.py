@@ -9,12 +9,16 @@ from loci.toolsets.story.reading import pairs, word_cases
 
 
 def test_a_sentence_never_ends_at_a_title_or_an_initial_nor_inside_dialogue() -> None:
-    text = '"Hurrah!" cried Jo. Mr. Darcy and Mr. Bingley came. R. Walton wrote. She smiled!'
+    text = (
+        '"Hurrah!" cried Jo. Mr. Darcy and Mr. Bingley came. R. Walton wrote. She smiled! '
+        "A letter came from Messrs. Maw."
+    )
     assert [text[a:b].strip() for a, b in sentences.spans(text)] == [
         '"Hurrah!" cried Jo.',
         "Mr. Darcy and Mr. Bingley came.",
         "R. Walton wrote.",
         "She smiled!",
+        "A letter came from Messrs. Maw.",
     ]
     at = text.index("Bingley")
     assert excerpt(text, at, at + 7) == "Mr. Darcy and Mr. Bingley came."

@@ -9,7 +9,8 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   where things happen: "in Nice");
 - a firm's name names no one ("Messrs. Maw");
 - a saint's name is a place or a feast ("St. John", "St. Petersburgh");
-- a plural of a family's name, mostly after "the", is a household ("the Marches");
+- a plural of a family's name, mostly after "the", is a household ("the Marches"); any other
+  plural mostly after "the" is a place or a people, no one character ("the Warrens");
 - otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
   acting, a pronoun taking the name up and a title for a person; a preposition of place for a
   place; an article for a thing, a place or not as NER has it ("the Pequod", "the Pacific").
@@ -60,6 +61,8 @@ TITLED_THING = 0.5
 NER_ALONE = 4
 #: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
 HOUSEHOLD_ARTICLE_SHARE = 0.3
+#: Share of a plural's mentions written after "the" for it to name no one character.
+PLURAL_ARTICLE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -214,6 +217,15 @@ def is_household(written: str, votes: Votes, family_names: Collection[str]) -> b
     return bool(singulars & set(family_names))
 
 
+def is_plural(written: str, votes: Votes) -> bool:
+    """Whether `written` is one word in the plural, mostly after "the" ("the Warrens", a
+    farm; "the Munchkins", a people): no one character ("the Duchess", "the Marquis" and
+    "the Walrus" are not plurals)."""
+    word = written.lower()
+    plural = word.endswith("s") and not word.endswith(("ss", "is", "us")) and " " not in word
+    return plural and votes.article >= PLURAL_ARTICLE_SHARE * votes.mentions
+
+
 def surface_kind(
     written: str, votes: Votes, cases: Mapping[str, WordCase], family_names: Collection[str]
 ) -> Kind:
@@ -225,10 +237,14 @@ def surface_kind(
         return "place"
     if is_household(written, votes, family_names):
         return "household"
+    if is_plural(written, votes):
+        return "place" if votes.place_word else "other"
     # A title before a name written after "the" is an inn's or a ship's ("at the Admiral
     # Benbow"): no one calls a person "the Mr. Darcy", but "the Duke of Wellington" is one.
     by_name = votes.article < TITLED_THING * votes.mentions or " of " in written
-    return votes.kind(titled=parsed.honorific and by_name)
+    # An office with its domain is someone's: "the Warden of the Fens", "the Bishop of London".
+    office = " of " in written and names.is_title(written.split()[0])
+    return votes.kind(titled=(parsed.honorific and by_name) or office)
 
 
 def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase]) -> list[Kind]:

@@ -20,8 +20,9 @@ PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
 WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
 MISTER = frozenset({"mr", "mister"})
 #: Ranks of arms, as the story may shorten them. Someone the story calls by a rank is seldom
-#: "Mr." too ("Captain Tilney" is Frederick; "Mr. Tilney" his brother Henry), and never "Miss"
-#: or "Mrs." ("General Tilney" is not Miss Tilney, his daughter).
+#: "Mr." too ("Captain Tilney" is Frederick; "Mr. Tilney" his brother Henry), never "Miss" or
+#: "Mrs." ("General Tilney" is not Miss Tilney, his daughter), and not by another rank (a
+#: man promoted is a story's rarer case than a father and son of two ranks).
 ARMS = {
     **dict.fromkeys(("captain", "capt", "cap'n", "cap\u2019n"), "captain"),
     **dict.fromkeys(("colonel", "col"), "colonel"),
@@ -83,12 +84,14 @@ class Person:
     @property
     def sex(self) -> str | None:
         """Its sex: from titles, else from clear pronouns, else from its given name (as the
-        story uses it elsewhere, else as the census lists it)."""
+        story uses it elsewhere, else as the census lists it), else a man's for a rank of
+        arms."""
         if len(self.sexes) == 1:
             return next(iter(self.sexes))
         if self.sexes:
             return None
-        return self.votes.sex() or self.name_sex or _census_sex(self.given)
+        by_rank = "m" if arms(self.titles) else None  # "General Carrow", whom no "he" took up
+        return self.votes.sex() or self.name_sex or _census_sex(self.given) or by_rank
 
     def absorb(self, other: Person) -> None:
         """Take another person's names (they are one)."""
@@ -195,8 +198,11 @@ def sex_conflict(a: Person, b: Person) -> bool:
 
 
 def _ranks_conflict(a: set[str], b: set[str]) -> bool:
-    if (arms(a) and b & WOMENS_PLAIN) or (arms(b) and a & WOMENS_PLAIN):
+    a_arms, b_arms = arms(a), arms(b)
+    if (a_arms and b & WOMENS_PLAIN) or (b_arms and a & WOMENS_PLAIN):
         return True
+    if a_arms and b_arms and not a_arms & b_arms:
+        return True  # "General Carrow" and his son "Captain Carrow"
     return bool((a & RANKS and b & PLAIN) or (b & RANKS and a & PLAIN))
 
 

@@ -176,11 +176,22 @@ def evidence(entity: Entity, other: Entity | None = None) -> str:
     said = [
         " ".join(text[left:right].split()) for text in seen for left, right in sentences.spans(text)
     ]
-    # Excerpts are windows of the text: their first and last sentences may be cut.
-    said = sorted(said, key=lambda s: not _whole(s))
+    # Excerpts are windows of the text: their first and last sentences may be cut. A whole
+    # sentence short enough to read whole comes first.
+    said = sorted(said, key=lambda s: (not _whole(s), len(s) > EVIDENCE_CHARS))
     own = [s for s in said if any(named(a, s) for a in entity.aliases)] or said
     both = [s for s in own if other is not None and any(named(a, s) for a in other.aliases)]
-    return (both or own or [""])[0][:280]
+    return _clipped((both or own or [""])[0])
+
+
+#: The longest evidence shown; a longer sentence is cut at a word, with an ellipsis.
+EVIDENCE_CHARS = 280
+
+
+def _clipped(sentence: str) -> str:
+    if len(sentence) <= EVIDENCE_CHARS:
+        return sentence
+    return sentence[: EVIDENCE_CHARS - 1].rsplit(" ", 1)[0] + "\u2026"
 
 
 #: What a whole sentence may start with beside a capital, and end with after its stop.
