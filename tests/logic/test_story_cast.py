@@ -620,3 +620,27 @@ def test_an_office_with_its_domain_is_someone_and_a_plural_after_the_is_no_one()
     words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
     _, kinds = cast.gather(surfaces, words, {})
     assert [kinds[s.id] for s in surfaces] == ["character", "place", "other", "character"]
+
+
+def test_an_entitys_recent_mentions_show_each_sentence_once() -> None:
+    import json
+
+    from loci.toolsets.story.resolution import entities
+
+    said = "Lucian and Mr. Lucian's horse came home."
+    rows = [
+        (
+            1,
+            "Lucian",
+            3,
+            0,
+            "Lucian rode out.",
+            json.dumps([[5, "Lucian rode out."], [40, said]]),
+            1,
+            "character",
+        ),
+        (2, "Mr. Lucian", 1, 40, said, json.dumps([[41, said]]), 1, "character"),
+    ]
+    (entity,) = entities(rows, [])
+    assert [s.excerpt for s in entity.recent] == ["Lucian rode out.", said]
+    assert entity.recent[-1].position == 41

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import among
@@ -83,10 +83,7 @@ def entities(
         seen = [r for r in members if int(str(r[2])) > 0] or members
         first = min(seen, key=lambda r: int(str(r[3])))
         introduction = _introduction(seen)
-        recent = sorted(
-            (Seen(int(p), str(e)) for r in seen for p, e in json.loads(str(r[5]))),
-            key=lambda s: s.position,
-        )[-3:]
+        recent = _latest(Seen(int(p), str(e)) for r in seen for p, e in json.loads(str(r[5])))
         written = [str(r[1]) for r in members]
         found.append(
             Entity(
@@ -106,6 +103,20 @@ def entities(
     found.sort(key=lambda e: (-e.mentions, e.id))
     _add_untitled_forms(found)
     return found
+
+
+#: How many recent mentions an entity shows.
+RECENT_SHOWN = 3
+
+
+def _latest(seen: Iterable[Seen]) -> list[Seen]:
+    """The latest mentions, earliest first, each sentence once (two names of one entity in
+    one sentence are one mention to read)."""
+    kept: list[Seen] = []
+    for mention in sorted(seen, key=lambda s: -s.position):
+        if len(kept) < RECENT_SHOWN and all(k.excerpt != mention.excerpt for k in kept):
+            kept.append(mention)
+    return kept[::-1]
 
 
 def _plain(written: Sequence[str]) -> str:
