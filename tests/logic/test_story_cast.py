@@ -37,6 +37,14 @@ def gathered(
     return sorted(groups.values(), key=lambda g: sorted(g))
 
 
+def kinds_of(names: dict[str, Votes]) -> dict[str, Kind]:
+    """The kind the cast gives each of `names`, written as the story writes them."""
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    _, kinds = cast.gather(surfaces, words, {})
+    return {s.written: kinds[s.id] for s in surfaces}
+
+
 def test_a_titled_and_an_untitled_form_of_one_full_name_are_one_person() -> None:
     groups = gathered({"Mr. Dan Cody": person(4, "m"), "Dan Cody": person(6), "Cody": person(5)})
     assert groups == [{"Mr. Dan Cody", "Dan Cody", "Cody"}]
@@ -491,10 +499,7 @@ def test_a_surname_that_is_also_a_common_word_stays_whole_after_a_title() -> Non
 
 def test_a_name_titled_messrs_is_a_firm_not_a_character() -> None:
     names = {"Messrs. Maw": Votes(mentions=2, ner_person=2, acts=1), "Mr. Maw": person(4)}
-    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
-    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
-    _, kinds = cast.gather(surfaces, words, {})
-    assert [kinds[s.id] for s in surfaces] == ["other", "character"]
+    assert kinds_of(names) == {"Messrs. Maw": "other", "Mr. Maw": "character"}
 
 
 def test_a_name_made_with_of_on_a_speaking_characters_word_is_a_character() -> None:
@@ -505,10 +510,7 @@ def test_a_name_made_with_of_on_a_speaking_characters_word_is_a_character() -> N
         "Cape of Good Hope": Votes(mentions=4, ner_place=4, place_word=3, article=4),
         "Mysteries of Udolpho": Votes(mentions=3, ner_other=3, article=3),
     }
-    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
-    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
-    _, kinds = cast.gather(surfaces, words, {})
-    found = {s.written: kinds[s.id] for s in surfaces}
+    found = kinds_of(names)
     assert found["Wicked Witch of the West"] == found["Witch of the North"] == "character"
     assert found["Cape of Good Hope"] == "place" and found["Mysteries of Udolpho"] == "other"
 
@@ -616,10 +618,7 @@ def test_an_office_with_its_domain_is_someone_and_a_plural_after_the_is_no_one()
         "Munchkins": Votes(mentions=10, ner_person=6, article=8, acts=2),
         "Duchess": Votes(mentions=10, ner_person=2, said=5, article=9),
     }
-    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
-    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
-    _, kinds = cast.gather(surfaces, words, {})
-    assert [kinds[s.id] for s in surfaces] == ["character", "place", "other", "character"]
+    assert list(kinds_of(names).values()) == ["character", "place", "other", "character"]
 
 
 def test_an_entitys_recent_mentions_show_each_sentence_once() -> None:
