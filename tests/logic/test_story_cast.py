@@ -6,6 +6,7 @@ from __future__ import annotations
 from loci.toolsets.story import called, cast, corrections
 from loci.toolsets.story.entity import Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
+from loci.toolsets.story.meetings import Together
 from loci.toolsets.story.reading import WordCase
 
 
@@ -19,7 +20,7 @@ def person(mentions: int, sex: str | None = None, **cues: int) -> Votes:
 
 def gathered(
     names: dict[str, Votes],
-    met: dict[tuple[str, str], cast.Together] | None = None,
+    met: dict[tuple[str, str], Together] | None = None,
     cases: dict[str, WordCase] | None = None,
 ) -> list[set[str]]:
     surfaces = [
@@ -111,7 +112,7 @@ def test_names_met_in_sentences_of_narration_are_two_people() -> None:
     assert {"Laurie", "Laurence"} in gathered(names)  # the one the story names far more
     apart = gathered(
         {"Mr. Laurence": person(80, "m"), "Laurie": person(600, "m")},
-        met={("Mr. Laurence", "Laurie"): cast.Together(sentence=30)},
+        met={("Mr. Laurence", "Laurie"): Together(sentence=30)},
     )
     assert {"Laurie"} in apart and {"Mr. Laurence"} in apart
 
@@ -119,7 +120,7 @@ def test_names_met_in_sentences_of_narration_are_two_people() -> None:
 def test_apposition_joins_a_nickname_the_nickname_list_does_not_know() -> None:
     groups = gathered(
         {"Tobias": person(10, "m"), "Toby": person(12, "m")},
-        met={("Tobias", "Toby"): cast.Together(apposition=1)},
+        met={("Tobias", "Toby"): Together(apposition=1)},
     )
     assert groups == [{"Tobias", "Toby"}]
 
@@ -168,7 +169,7 @@ def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person()
     }
     surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
     words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
-    apart = {(1, 2): cast.Together(sentence=3)}  # "Fezziwig and Mrs. Fezziwig danced"
+    apart = {(1, 2): Together(sentence=3)}  # "Fezziwig and Mrs. Fezziwig danced"
     person_of, kinds = cast.gather(surfaces, words, apart)
     assert [kinds[s.id] for s in surfaces] == ["character", "character", "unknown", "household"]
     assert person_of[1] != person_of[2]
@@ -268,7 +269,7 @@ def test_a_lady_by_her_family_name_is_a_wife_never_the_daughter_of_that_name() -
             "Lady Catherine": person(100, "f"),
             "Lady Catherine de Bourgh": person(14, "f"),
         },
-        met={("Lady Lucas", "Maria Lucas"): cast.Together(sentence=3)},  # mother and daughter
+        met={("Lady Lucas", "Maria Lucas"): Together(sentence=3)},  # mother and daughter
     )
     assert {"Lady Lucas"} in groups  # Sir William's wife, not Charlotte
     assert {"Lady Catherine", "Lady Catherine de Bourgh"} in groups  # a lady by her own name

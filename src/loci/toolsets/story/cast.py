@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from loci.toolsets.story import kinds, names
 from loci.toolsets.story.kinds import Kind, Votes
+from loci.toolsets.story.meetings import Evidence, Together
 from loci.toolsets.story.people import (
     RANKS,
     Person,
@@ -35,16 +36,10 @@ from loci.toolsets.story.people import (
     names_conflict,
     read_given_after_mr,
     shares_a_name,
-    titles_differ,
     wed_by_titles,
 )
 from loci.toolsets.story.reading import WordCase
 
-#: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
-#: more) are two people.
-APART_SENTENCES = 2
-APART_SHARE = 0.1
-SAME_NAME_APART = 3
 #: A single word fitting several people goes to one mentioned this many times as often as
 #: the next, and at least DOMINANT_LEAST times.
 DOMINANCE = 4
@@ -71,70 +66,6 @@ class Surface:
     def count(self) -> int:
         """How often the story wrote it."""
         return self.votes.mentions
-
-
-@dataclass(frozen=True)
-class Together:
-    """How often two names met in one sentence: apart, and restating one another."""
-
-    sentence: int = 0
-    apposition: int = 0
-
-
-@dataclass
-class Evidence:
-    """What tells people apart beyond their names: the names that met in sentences, those
-    that restated one another, the words the story uses as given names, and each name's
-    words."""
-
-    apart: dict[int, dict[int, int]] = field(default_factory=dict)
-    restated: list[tuple[int, int, int]] = field(default_factory=list)
-    given_words: frozenset[str] = frozenset()
-    words_of: dict[int, frozenset[str]] = field(default_factory=dict)
-
-    @classmethod
-    def read(
-        cls,
-        together: Mapping[tuple[int, int], Together],
-        given_words: Iterable[str],
-        words_of: Mapping[int, Iterable[str]],
-    ) -> Evidence:
-        """The evidence of the story's meetings of names (`words_of`: each name's words)."""
-        evidence = cls(
-            given_words=frozenset(given_words),
-            words_of={i: frozenset(words) for i, words in words_of.items()},
-        )
-        for (a, b), met in together.items():
-            if met.sentence:
-                evidence.apart.setdefault(a, {})[b] = met.sentence
-                evidence.apart.setdefault(b, {})[a] = met.sentence
-            if met.apposition:
-                evidence.restated.append((met.apposition, a, b))
-        evidence.restated.sort(key=lambda r: (-r[0], r[1], r[2]))
-        return evidence
-
-    def seen_apart(self, a: Person, b: Person) -> bool:
-        """Whether the two met in sentences often enough to be two people: their different
-        names ("De Lacey" and Felix), or, three times as often, two forms of one name ("Mr.
-        Stubb" and "Stubb", which a speaker and the narration may use side by side)."""
-        others = set(b.members)
-        different = alike = 0
-        for member in a.members:
-            for other, count in self.apart.get(member, {}).items():
-                if other not in others:
-                    continue
-                if self.words_of.get(member, frozenset()) & self.words_of.get(other, frozenset()):
-                    alike += count
-                else:
-                    different += count
-        least = min(a.count, b.count)
-        return different >= max(APART_SENTENCES, APART_SHARE * least) or alike >= max(
-            APART_SENTENCES, SAME_NAME_APART * APART_SHARE * least
-        )
-
-    def conflict(self, a: Person, b: Person) -> bool:
-        """Whether `a` and `b` are two people."""
-        return names_conflict(a, b, self.given_words) or self.seen_apart(a, b)
 
 
 def gather(
@@ -354,9 +285,7 @@ def _groups(carriers: Sequence[Person], evidence: Evidence) -> list[list[Person]
 
 
 def _one_with(a: Person, b: Person, evidence: Evidence) -> bool:
-    if evidence.conflict(a, b) or titles_differ(a, b):
-        return False
-    return shares_a_name(a, b) or shares_a_name(b, a)
+    return not evidence.conflict(a, b) and (shares_a_name(a, b) or shares_a_name(b, a))
 
 
 def _preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:

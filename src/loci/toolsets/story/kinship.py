@@ -27,9 +27,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from loci.toolsets.story import names
-from loci.toolsets.story.cast import APART_SENTENCES, APART_SHARE
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.meetings import APART_SENTENCES, APART_SHARE
 from loci.toolsets.story.people import Person
 
 #: A married name goes to the woman named with her husband in this many sentences at least,

@@ -17,6 +17,7 @@ from loci.storage.databases.dialect import among
 from loci.toolsets.story import cast, corrections, kinds, names
 from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
+from loci.toolsets.story.meetings import Together
 from loci.toolsets.story.reading import WordCase
 
 _WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
@@ -59,13 +60,13 @@ def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, 
     return {word: WordCase(lower, inside) for word, lower, inside in rows}
 
 
-def _together(conn: Connection, session: int) -> dict[tuple[int, int], cast.Together]:
+def _together(conn: Connection, session: int) -> dict[tuple[int, int], Together]:
     rows = conn.execute(
         "SELECT a, b, sentence, apposition FROM story_meetings WHERE session = ? AND "
         "(sentence > 0 OR apposition > 0)",
         (session,),
     )
-    return {(a, b): cast.Together(sentence, apposition) for a, b, sentence, apposition in rows}
+    return {(a, b): Together(sentence, apposition) for a, b, sentence, apposition in rows}
 
 
 def entities(
