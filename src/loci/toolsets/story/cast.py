@@ -12,8 +12,9 @@ titled names ("Mr. Darcy" to Fitzwilliam Darcy). A name joins a person only on e
 - its words are that person's: the same surname, the same given name, its nickname (Meg and
   Margaret), its initial, a pet form ("Laurie" for Laurence);
 - nothing conflicts: two surnames, two given names, a man's and a woman's title or pronouns,
-  a title of rank and a plain one, "Mrs." and "Miss" of one family, or the two names meeting
-  in sentences of the narration (two people, not one);
+  a title of rank and a plain one, two ranks of arms, "Mrs." and "Miss" of one family, or
+  the two names meeting in sentences of the narration (two people, not one;
+  `loci.toolsets.story.meetings`);
 - everyone who carries the name and could be it is one person ("Mrs. Bennet" fits neither
   Jane nor Elizabeth Bennet, since both could be her). A single word goes to the one who
   carries it far more often than anyone else ("Hannah" to the Hannah of every chapter, not

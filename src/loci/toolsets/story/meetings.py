@@ -1,6 +1,7 @@
-"""What tells people apart beyond their names: which names met in one sentence of narration
-(two people: "De Lacey" and Felix), which restated one another ("Teddy, or Mr. Theodore
-Laurence": one), and the words a story uses as given names."""
+"""What tells people apart beyond what their names share: which names met in one sentence of
+narration (two people: "De Lacey" and Felix), which restated one another ("Teddy, or Mr.
+Theodore Laurence": one), the titles they are called by ("Captain Tilney" and "Mr. Tilney",
+where either could be someone else), and the words a story uses as given names."""
 
 from __future__ import annotations
 
