@@ -579,6 +579,23 @@ def test_an_initial_fits_the_name_a_pet_form_is_of() -> None:
     assert groups == [{"Billy Bones", "Master Billy Bones", "Mr. W. Bones", "Mr. Bones"}]
 
 
+def test_a_name_far_commoner_than_the_one_it_would_be_short_for_is_no_pet_form() -> None:
+    # The nickname list calls John a pet form of Jonathan; "friend John" is Dr. John Seward,
+    # however much more often Jonathan Harker is named.
+    groups = gathered(
+        {
+            "Jonathan Harker": person(40, "m"),
+            "Jonathan": person(300, "m"),
+            "Dr. John Seward": person(2),
+            "Dr. Seward": person(60),
+            "John": person(65),
+            "Jack": person(4),  # Jack is short for John: Seward's too
+        }
+    )
+    assert {"Jonathan Harker", "Jonathan"} in groups
+    assert {"Dr. John Seward", "Dr. Seward", "John", "Jack"} in groups
+
+
 def test_two_ranks_of_arms_of_one_name_are_two_men() -> None:
     groups = gathered(
         {

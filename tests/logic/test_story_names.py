@@ -85,3 +85,9 @@ def test_two_given_names(a: str, b: str) -> None:
 def test_a_pet_form_of_a_surname_and_words_that_are_no_longer_forms_of_a_name() -> None:
     assert short_form("laurie", "laurence") and not short_form("ben", "bennet")
     assert not short_form("john", "johnson") and not short_form("john", "johnsonianly")
+
+
+def test_a_pet_form_is_rarer_than_the_name_it_is_short_for() -> None:
+    assert same_given("jack", "john") and same_given("mina", "wilhelmina")
+    assert same_given("meg", "margaret") and same_given("fred", "frederick")
+    assert not same_given("john", "jonathan")  # two names, whatever the list says

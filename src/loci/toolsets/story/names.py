@@ -82,6 +82,9 @@ NOT_NAME_ENDINGS = ("son", "sen", "ly", "ian", "ish")
 #: among men (women).
 CENSUS_MARGIN = 4
 SHORTEST_SHORT_FORM = 4
+#: A "pet form" the census counts this many times as often as the name it would be short for
+#: is a name of its own (John, not short for Jonathan; Jack, ten times rarer than John, is).
+NAME_IN_ITS_OWN_RIGHT = 5
 #: Nursery words for a mother and a father, in any spelling: "ma" or "mo" and an m ("Mamma",
 #: "Mummy", "Marmee"), "pa" and a p, or "da" and a d ("Papa", "Daddy").
 MOTHER_WORD = re.compile(r"m[aou]r?m+(?:a|ee|ie|y)?")
@@ -281,7 +284,23 @@ def _pet_form(short: str, full: str) -> bool:
 
 
 def _nickname(a: str, b: str) -> bool:
-    return not related(a).isdisjoint(_spellings(b))
+    """Whether `nicknames` makes one of `a`, `b` a pet form of the other, and the census does
+    not hold the pet form a name in its own right, far commoner than its "formal" one: the
+    list calls John a pet form of Jonathan, and a reader calls them two men."""
+    if related(a).isdisjoint(_spellings(b)):
+        return False
+    return not (_commoner(a, b) and a not in formal(b)) and not (
+        _commoner(b, a) and b not in formal(a)
+    )
+
+
+def _commoner(pet: str, full: str) -> bool:
+    """Whether the census holds `pet` NAME_IN_ITS_OWN_RIGHT times as often as `full` (as a
+    given name of either sex), and `full` at all."""
+    men, women = _census()
+    share = men.get(pet, 0.0) + women.get(pet, 0.0)
+    full_share = men.get(full, 0.0) + women.get(full, 0.0)
+    return full_share > 0 and share >= NAME_IN_ITS_OWN_RIGHT * full_share
 
 
 @cache
