@@ -106,6 +106,13 @@ def test_a_place_is_where_one_is_or_goes_not_what_one_owns_or_says_to() -> None:
     assert cues["Bristol"] is True and cues["Clifton"] is True
 
 
+def test_a_look_at_a_name_is_no_place_cue() -> None:
+    text = "The Professor looked long at Lucy, and Mina smiled up at Arthur in Whitby."
+    known = ["Lucy", "Mina", "Arthur", "Whitby"]
+    cues = {m.surface: m.place_word for m in Extractor().mentions(text, known)}
+    assert cues == {"Lucy": False, "Mina": False, "Arthur": False, "Whitby": True}
+
+
 def test_the_gazetteer_finds_a_known_name_across_a_line_break_and_with_its_surname() -> None:
     text = "Then Amy March came with Miss Darcy and Theodore\nLaurence, and Amy alone."
     known = ["Amy", "Mrs. March", "Darcy", "Theodore Laurence"]

@@ -71,6 +71,11 @@ MOVING_TO = re.compile(
     r"|walk|walks|walked|walking|travel\w*|journey\w*|return\w*|sail\w*|trotted|removed"
     r"|set off|way|road)\s+(?:\w+ly\s+)?(?:back\s+|on\s+)?to\s+$"
 )
+#: A look at a name is at someone as often as at somewhere ("looked at Lucy"): no place cue.
+LOOKED_AT = re.compile(
+    r"\b(?:look|glanc|gaz|star|smil|laugh|frown|wink|nodd|peer|peep|grinn|scowl)\w*"
+    r"\s+(?:[a-z]+\s+)?at\s+$"
+)
 ARTICLE_BEFORE = re.compile(r"\bthe\s+$")
 POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
 #: Between a name and the place it comes from ("Maren of Saltcote"); a name made with "of"
@@ -235,6 +240,8 @@ def _with_context(text: str, mention: Mention, origin: bool) -> Mention:
     and "of"."""
     before = text[max(0, mention.start - 40) : mention.start]
     placed = PLACE_BEFORE.search(before[-12:]) or MOVING_TO.search(before)
+    if LOOKED_AT.search(before):
+        placed = None
     # "in Billy Bones's chest": the chest is where, not Billy Bones.
     owner = POSSESSIVE_AFTER.match(text, mention.end) is not None
     return replace(
