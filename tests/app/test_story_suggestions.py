@@ -9,7 +9,7 @@ from loci.app import App
 from loci.toolsets.story.curation import correct, undo
 from loci.toolsets.story.lookup import character
 from loci.toolsets.story.suggestions import suggest
-from tests.storytext import told
+from tests.storytext import filler, told
 
 VOYAGE = [
     "Captain Hawkes stood at the rail of the Gull. Captain Hawkes said nothing to anyone.",
@@ -109,6 +109,23 @@ def test_an_epithet_that_keeps_no_company_with_its_title_holder_is_not_suggested
     for number, text in enumerate(story * 3):
         app.story.continue_story("saga", "", f"{text} ({number})")
     assert all(s.other != "the King" for s in suggest(app.story, "saga").suggestions)
+
+
+def test_an_epithet_in_the_paragraphs_after_its_holders_name_is_suggested(app: App) -> None:
+    # A journal names "Count Dracula" once and says "the Count" in the paragraphs after.
+    story = []
+    for day in range(4):
+        story += [
+            f"Count Dracula met me at the door on the {day + 3}rd of May.",
+            "The Count smiled, and the Count's hand was cold as ice.",
+            filler(day, 4),
+            "At night the Count walked the halls, and I heard the Count on the stair.",
+            *(filler(10 * day + n) for n in range(6)),
+        ]
+    told(app, "journal", story, times=1)
+    found = suggest(app.story, "journal").suggestions
+    epithet = next(s for s in found if s.other == "the Count")
+    assert (epithet.action, epithet.name) == ("alias", "Count Dracula")
 
 
 def test_evidence_is_a_whole_sentence_when_the_excerpts_hold_one() -> None:

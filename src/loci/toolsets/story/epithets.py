@@ -17,8 +17,14 @@ EPITHET_LEAST = 3
 #: A title carried by several characters goes to one carrying it this many times as often as
 #: the next.
 EPITHET_DOMINANCE = 4
-#: The least share of an epithet's paragraphs that name its character too.
+#: The least share of an epithet's paragraphs (or passages) that name its character too.
 EPITHET_COMPANY = 0.1
+#: The paragraphs on each side of an epithet's own that make its passage: a journal names
+#: "Count Dracula" once and says "the Count" in the paragraphs after.
+PASSAGE_PARAGRAPHS = 2
+#: How many times as often as the story's other passages an epithet's passages must name its
+#: character, when its own paragraphs do not: company, not chance.
+PASSAGE_LIFT = 2.0
 #: "the" and a title, as a sailor may say it ("the Cap'n"), not a possessive ("the Captain's").
 EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+(?:['\u2019]n)?)\b(?![ \t]+[A-Z])")
 #: An honorific said in place of a name, after a possessive: "her Ladyship", "your Lordship".
@@ -50,13 +56,14 @@ TITLE_FORMS = {
 
 @dataclass(frozen=True)
 class Epithet:
-    """ "the <Title>" as the story writes it: how often, the first sentence holding it, and
-    the paragraphs it stands in."""
+    """ "the <Title>" as the story writes it: how often, the first sentence holding it, the
+    paragraphs it stands in, and their passages (with PASSAGE_PARAGRAPHS on each side)."""
 
     written: str
     count: int
     sentence: str
     paragraphs: tuple[str, ...] = ()
+    passages: tuple[str, ...] = ()
 
 
 def epithets(text: str) -> list[Epithet]:
@@ -75,28 +82,32 @@ def epithets(text: str) -> list[Epithet]:
             written,
             len(found),
             _sentence(text, found[0].start()),
-            tuple(_paragraph(text, m.start(), m.end()) for m in found),
+            tuple(_passage(text, m.start(), m.end(), 0) for m in found),
+            tuple(_passage(text, m.start(), m.end(), PASSAGE_PARAGRAPHS) for m in found),
         )
         for written, found in matches.items()
         if len(found) >= EPITHET_LEAST
     ]
 
 
-def _paragraph(text: str, start: int, end: int) -> str:
-    """The paragraph holding text[start:end]."""
-    left = text.rfind("\n\n", 0, start) + 1
-    right = text.find("\n\n", end)
-    return text[left : right if right >= 0 else len(text)]
+def _passage(text: str, start: int, end: int, around: int) -> str:
+    """The paragraph holding text[start:end], with `around` paragraphs on each side."""
+    left, right = start, end
+    for _ in range(around + 1):
+        left = max(0, text.rfind("\n\n", 0, left))
+        found = text.find("\n\n", right + 1)
+        right = found if found >= 0 else len(text)
+    return text[left:right]
 
 
-def epithet_suggestions(
-    found: Sequence[Epithet], characters: Sequence[Entity]
-) -> list[CastSuggestion]:
-    """An alias for each epithet whose title one character carries ("the Captain" is
-    Captain Hawkes), or carries far more often than anyone else."""
+def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSuggestion]:
+    """An alias for each epithet of `text` whose title one character carries ("the Captain"
+    is Captain Hawkes), or carries far more often than anyone else, and that keeps that
+    character's company."""
     held = {names.key(alias) for entity in characters for alias in entity.aliases}
+    paragraphs = text.split("\n\n")
     suggested = []
-    for epithet in found:
+    for epithet in epithets(text):
         if names.key(epithet.written) in held:
             continue
         title = _title(names.key(epithet.written).split()[-1])
@@ -108,10 +119,8 @@ def epithet_suggestions(
         if len(carriers) > 1 and carriers[0].mentions < EPITHET_DOMINANCE * carriers[1].mentions:
             continue
         carrier = carriers[0]
-        # An epithet keeps its character's company: "the Captain" stands where Captain
-        # Hawkes is named too, "the King" of a story told of many kings does not.
-        beside = [p for p in epithet.paragraphs if any(named(a, p) for a in carrier.aliases)]
-        if len(beside) < EPITHET_COMPANY * len(epithet.paragraphs):
+        beside = _company(epithet, carrier, paragraphs)
+        if not beside:
             continue
         suggested.append(
             CastSuggestion(
@@ -132,18 +141,47 @@ def epithet_suggestions(
     return suggested
 
 
+def _company(epithet: Epithet, carrier: Entity, paragraphs: Sequence[str]) -> list[str]:
+    """The paragraphs (else passages) where `epithet` keeps `carrier`'s company, or none
+    when it does not: "the Captain" stands where Captain Hawkes is named too, or in the
+    passages that name him far more often than the story's other passages do; "the King"
+    of a story told of many kings does neither."""
+    beside = [p for p in epithet.paragraphs if _names(carrier, p)]
+    if len(beside) >= EPITHET_COMPANY * len(epithet.paragraphs):
+        return beside
+    beside = [p for p in epithet.passages if _names(carrier, p)]
+    share = len(beside) / len(epithet.passages)
+    if share < EPITHET_COMPANY or share < PASSAGE_LIFT * _chance(epithet, carrier, paragraphs):
+        return []
+    return beside
+
+
+def _chance(epithet: Epithet, carrier: Entity, paragraphs: Sequence[str]) -> float:
+    """The share of the paragraphs not writing `epithet` whose passage names `carrier`."""
+    marked = [_names(carrier, p) for p in paragraphs]
+    reach = PASSAGE_PARAGRAPHS
+    near = [any(marked[max(0, i - reach) : i + reach + 1]) for i in range(len(marked))]
+    written = re.compile(rf"\b[Tt]he {re.escape(epithet.written.split()[-1])}\b")
+    away = [n for n, p in zip(near, paragraphs, strict=True) if not written.search(p)]
+    return sum(away) / len(away) if away else 1.0
+
+
+def _names(carrier: Entity, text: str) -> bool:
+    return any(named(alias, text) for alias in carrier.aliases)
+
+
 def named(alias: str, text: str) -> bool:
     """Whether `text` writes `alias` as whole words."""
     return re.search(rf"(?<![\w.]){re.escape(alias)}(?!\w)", text) is not None
 
 
-def _sentence_with(paragraphs: Sequence[str], epithet: str, carrier: Entity) -> str:
-    """A sentence of `paragraphs` writing the epithet and a name of its carrier, if any."""
+def _sentence_with(passages: Sequence[str], epithet: str, carrier: Entity) -> str:
+    """A sentence of `passages` writing the epithet and a name of its carrier, if any."""
     from loci import sentences
 
-    for paragraph in paragraphs:
-        for left, right in sentences.spans(paragraph):
-            said = paragraph[left:right]
+    for passage in passages:
+        for left, right in sentences.spans(passage):
+            said = passage[left:right]
             if epithet.lower() in said.lower() and any(named(a, said) for a in carrier.aliases):
                 return " ".join(said.split())[:280]
     return ""

@@ -35,7 +35,7 @@ from loci.toolsets.story import kinds, names, store
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.epithets import epithet_suggestions, epithets, named
+from loci.toolsets.story.epithets import epithet_suggestions, named
 from loci.toolsets.story.kinship import bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.people import Person, names_conflict, shares_a_name, wed_by_titles
@@ -61,7 +61,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     confirm = found.settings.confirm_after
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
     suggested = [
-        *epithet_suggestions(epithets(text), characters),
+        *epithet_suggestions(text, characters),
         *same_person_suggestions(characters, company),
         *wife_suggestions(characters, company),
         *not_people_suggestions(characters, company),
