@@ -22,9 +22,14 @@ def gathered(
     names: dict[str, Votes],
     met: dict[tuple[str, str], Together] | None = None,
     cases: dict[str, WordCase] | None = None,
+    spans: dict[str, tuple[int, int]] | None = None,
 ) -> list[set[str]]:
+    """The groups `cast.gather` makes of `names` (`spans`: where some are first and last
+    written)."""
+    spans = spans or {}
     surfaces = [
-        cast.Surface(i, written, votes) for i, (written, votes) in enumerate(names.items(), 1)
+        cast.Surface(i, written, votes, *spans.get(written, (0, 0)))
+        for i, (written, votes) in enumerate(names.items(), 1)
     ]
     ids = {s.written: s.id for s in surfaces}
     together = {
@@ -594,6 +599,29 @@ def test_a_name_far_commoner_than_the_one_it_would_be_short_for_is_no_pet_form()
     )
     assert {"Jonathan Harker", "Jonathan"} in groups
     assert {"Dr. John Seward", "Dr. Seward", "John", "Jack"} in groups
+
+
+def test_a_womans_maiden_name_before_her_wedding_and_her_married_name_after_are_hers() -> None:
+    story = {
+        "Jonathan Harker": person(40, "m"),
+        "Mina Murray": person(12, "f"),
+        "Miss Murray": person(3),
+        "Mina Harker": person(9, "f"),
+        "Mrs. Harker": person(30),
+        "Mina": person(200, "f"),
+    }
+    wedding = {"Mina Murray": (10, 400), "Miss Murray": (40, 380), "Mina Harker": (500, 2000)}
+    wed = gathered(story, spans=wedding | {"Mrs. Harker": (520, 1990)})
+    assert {"Jonathan Harker"} in wed
+    assert {"Mina Murray", "Miss Murray", "Mina Harker", "Mrs. Harker", "Mina"} in wed
+    # Written side by side, "Mina Murray" and "Mina Harker" are two women; so they are when
+    # no man of the story bears the second name.
+    side_by_side = gathered(story, spans=wedding | {"Mina Harker": (300, 2000)})
+    no_husband = gathered(
+        {**story, "Jonathan Harker": person(40, "f")}, spans=wedding | {"Mrs. Harker": (520, 1990)}
+    )
+    for groups in (side_by_side, no_husband):
+        assert not any({"Mina Murray", "Mina Harker"} <= group for group in groups)
 
 
 def test_two_ranks_of_arms_of_one_name_are_two_men() -> None:

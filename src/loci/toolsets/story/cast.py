@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from loci.toolsets.story import kinds, names
 from loci.toolsets.story.kinds import Kind, Votes
+from loci.toolsets.story.marriage import Written, maiden_and_married
 from loci.toolsets.story.meetings import Evidence, Together
 from loci.toolsets.story.people import (
     RANKS,
@@ -62,6 +63,9 @@ class Surface:
     id: int
     written: str
     votes: Votes
+    #: Where the story first and last writes it.
+    first: int = 0
+    last: int = 0
 
     @property
     def count(self) -> int:
@@ -88,10 +92,15 @@ def gather(
     # list knows of it: "Lady Lucas" names no Lucas daughter.
     given_words -= wed_by_titles(people.values())
     evidence = Evidence.read(together, given_words, {i: p.words for i, p in people.items()})
+    written = {
+        s.id: Written(s.first, s.last, frozenset(people[s.id].surnames))
+        for s in surfaces
+        if s.id in people
+    }
     _join_restated(people, evidence)
-    for _ in range(PASSES):
-        if not _pass(people, evidence):
-            break
+    _passes(people, evidence)
+    if _join_maiden_and_married(people, written, evidence):
+        _passes(people, evidence)
     person_of = {s.id: s.id for s in surfaces}
     for person in people.values():
         for member in person.members:
@@ -180,6 +189,27 @@ def _join_restated(people: dict[int, Person], evidence: Evidence) -> None:
             continue
         host, guest = (first, second) if _outranks(first, second) else (second, first)
         _merge(people, host, [guest], owner)
+
+
+def _passes(people: dict[int, Person], evidence: Evidence) -> None:
+    for _ in range(PASSES):
+        if not _pass(people, evidence):
+            break
+
+
+def _join_maiden_and_married(
+    people: dict[int, Person], written: Mapping[int, Written], evidence: Evidence
+) -> bool:
+    """Join each woman's maiden and married names (`loci.toolsets.story.marriage`); returns
+    whether any joined. She is a wife from then on: "Mrs. Harker" may be hers, and the "Miss"
+    of her maiden name no longer tells her from one."""
+    pairs = maiden_and_married(people, written, evidence)
+    owner = {member: p.id for p in people.values() for member in p.members}
+    for maiden, married in pairs:
+        host, guest = (maiden, married) if _outranks(maiden, married) else (married, maiden)
+        _merge(people, host, [guest], owner)
+        host.married = {True}
+    return bool(pairs)
 
 
 def _pass(people: dict[int, Person], evidence: Evidence) -> bool:

@@ -29,11 +29,13 @@ _VOTE_COLUMNS = (
 def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) -> None:
     """Gather the session's names into people, apply the corrections, and save who is who."""
     rows = conn.execute(
-        f"SELECT id, key, written, coalesce(person, id), kind, {_VOTE_COLUMNS} "
-        "FROM story_names WHERE session = ?",
+        f"SELECT id, key, written, coalesce(person, id), kind, first_pos, recent_seen, "
+        f"{_VOTE_COLUMNS} FROM story_names WHERE session = ?",
         (session,),
     ).fetchall()
-    surfaces = [cast.Surface(row[0], row[2], Votes(*row[5:])) for row in rows]
+    surfaces = [
+        cast.Surface(row[0], row[2], Votes(*row[7:]), row[5], _last(row[5], row[6])) for row in rows
+    ]
     id_of = {str(row[1]): int(row[0]) for row in rows}
     person_of, kind_of = cast.gather(
         surfaces,
@@ -48,6 +50,11 @@ def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) 
         if (fixed.person_of[row[0]], fixed.kind_of[row[0]]) != (row[3], row[4])
     ]
     conn.executemany("UPDATE story_names SET person = ?, kind = ? WHERE id = ?", changed)
+
+
+def _last(first: int, recent: str) -> int:
+    """Where the story last wrote a name: the latest of its recent mentions."""
+    return max([first, *(int(at) for at, _ in json.loads(recent))])
 
 
 def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, WordCase]:

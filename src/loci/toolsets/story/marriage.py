@@ -1,0 +1,61 @@
+"""A woman's maiden and married names: "Mina Murray" in the letters before her wedding and
+"Mina Harker" after it are one woman. A reader knows it by what the story shows: the same
+given name; the maiden surname written only before the married one first is, never after; a
+man of the story who bears the married one (her husband); and the two names never meeting
+in a sentence as two people. Two women of one given name in two families fail one of these:
+both names written in the same stretch of the story, or no man of the second family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from loci.toolsets.story.meetings import Evidence
+from loci.toolsets.story.people import Person
+
+
+@dataclass(frozen=True)
+class Written:
+    """Where a name is written in the story (its first and last mention), and its surnames."""
+
+    first: int
+    last: int
+    surnames: frozenset[str]
+
+
+def maiden_and_married(
+    people: Mapping[int, Person], written: Mapping[int, Written], evidence: Evidence
+) -> list[tuple[Person, Person]]:
+    """Pairs of one woman's people: (by her maiden name, by her married name)."""
+    women = [p for p in people.values() if p.sex == "f" and p.given and len(p.surnames) == 1]
+    husbands = {w for p in people.values() if p.sex == "m" for w in p.surnames}
+    pairs = []
+    taken: set[int] = set()
+    for maiden in sorted(women, key=lambda p: (-p.count, p.id)):
+        for married in women:
+            if {maiden.id, married.id} & taken or not _wed(maiden, married, husbands, written):
+                continue
+            if not evidence.seen_apart(maiden, married):
+                pairs.append((maiden, married))
+                taken |= {maiden.id, married.id}
+    return pairs
+
+
+def _wed(
+    maiden: Person, married: Person, husbands: set[str], written: Mapping[int, Written]
+) -> bool:
+    """Whether `married` may be `maiden` after her wedding, by their names and where the story
+    writes them."""
+    if maiden.id == married.id or not maiden.given & married.given:
+        return False
+    if maiden.surnames & married.surnames or not married.surnames & husbands:
+        return False
+    before, after = _by_surname(maiden, written), _by_surname(married, written)
+    return bool(before and after) and max(w.last for w in before) < min(w.first for w in after)
+
+
+def _by_surname(person: Person, written: Mapping[int, Written]) -> list[Written]:
+    """Where the story writes the names of `person` that carry its surname."""
+    found = [written[m] for m in person.members if m in written]
+    return [w for w in found if w.surnames & person.surnames]
