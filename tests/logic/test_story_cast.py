@@ -624,6 +624,19 @@ def test_a_womans_maiden_name_before_her_wedding_and_her_married_name_after_are_
         assert not any({"Mina Murray", "Mina Harker"} <= group for group in groups)
 
 
+def test_a_name_that_fits_a_wife_and_her_daughter_joins_neither_to_the_other() -> None:
+    groups = gathered(
+        {
+            "Mrs. Darling": person(72, "f"),
+            "Mr. Darling": person(39, "m"),
+            "George Darling": person(20, "m"),
+            "Wendy Moira Angela Darling": person(1),
+            "Mother Darling": person(1, "f"),
+        }
+    )
+    assert not any({"Mrs. Darling", "Wendy Moira Angela Darling"} <= g for g in groups)
+
+
 def test_two_ranks_of_arms_of_one_name_are_two_men() -> None:
     groups = gathered(
         {

@@ -280,13 +280,12 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
         groups = _preferred(guest, groups)
     if len(groups) != 1:
         return []
-    chosen = groups[0]
-    by_given = bool((guest.given | guest.bare) & evidence.given_words)
-    if True in guest.married and not by_given:
-        # A married woman bears her husband's name: "Mrs. Gardiner" is not Sallie Gardiner,
-        # her daughter, nor "Mrs. Laurence" James Laurence.
-        chosen = [host for host in chosen if True in host.married]
-    return [host for host in chosen if not names_conflict(guest, host, evidence.given_words)]
+    return [
+        host
+        for host in groups[0]
+        if not _wife_apart(guest, host, evidence)
+        and not names_conflict(guest, host, evidence.given_words)
+    ]
 
 
 def _sure(person: Person) -> bool:
@@ -316,7 +315,18 @@ def _groups(carriers: Sequence[Person], evidence: Evidence) -> list[list[Person]
 
 
 def _one_with(a: Person, b: Person, evidence: Evidence) -> bool:
-    return not evidence.conflict(a, b) and (shares_a_name(a, b) or shares_a_name(b, a))
+    if evidence.conflict(a, b) or _wife_apart(a, b, evidence) or _wife_apart(b, a, evidence):
+        return False
+    return shares_a_name(a, b) or shares_a_name(b, a)
+
+
+def _wife_apart(wife: Person, other: Person, evidence: Evidence) -> bool:
+    """Whether `wife`, a married woman named by her husband's name, is someone other than
+    `other`, whom nothing says is married: "Mrs. Gardiner" is not Sallie Gardiner, her
+    daughter, nor "Mrs. Darling" Wendy Moira Angela Darling; "Mrs. Laurence" is not James
+    Laurence."""
+    by_given = bool((wife.given | wife.bare) & evidence.given_words)
+    return True in wife.married and not by_given and True not in other.married
 
 
 def _preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
