@@ -48,6 +48,8 @@ def test_a_married_womans_full_name_is_her_husbands() -> None:
     meg = parse("Mrs. John Brooke")
     assert meg.surnames == {"brooke"} and meg.given == frozenset()
     assert meg.husband == {"john"}
+    laura = parse("Mrs. Laura Lyons")  # a woman's given name is hers
+    assert laura.given == {"laura"} and laura.husband == frozenset()
 
 
 def test_a_saint_is_not_a_person_and_a_name_has_a_level_of_detail() -> None:

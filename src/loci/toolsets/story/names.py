@@ -185,7 +185,8 @@ def parse(surface: str) -> Name:
     if len(words) == 1:
         return _single(base, words[0], titles)
     given = frozenset({words[0]})
-    if married and sex == "f":  # "Mrs. John Brooke": her husband's name
+    # "Mrs. John Brooke": her husband's name; "Mrs. Laura Lyons": hers, a woman's name.
+    if married and sex == "f" and census_sex(words[0]) != "f":
         return _replace(base, surnames=frozenset({words[-1]}), husband=given)
     return _replace(base, given=given, surnames=frozenset({words[-1]}))
 
