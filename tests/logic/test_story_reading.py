@@ -202,3 +202,17 @@ def test_a_name_found_in_a_text_is_found_again_wherever_that_text_writes_it() ->
     assert found.count("Old Sparrow") == 4
     # The same as when the name was known before the text was read.
     assert found == [m.surface for m in Extractor().mentions(text, ["Old Sparrow"])]
+
+
+def test_a_known_name_goes_on_through_of_after_the() -> None:
+    text = (
+        "The Ghost of Christmas Present rose, and the Ghost of Christmas Yet To Come waited. "
+        "Mr. Darcy of Pemberley bowed to the Ghost."
+    )
+    found = [m.surface for m in Extractor().mentions(text, ["Ghost", "Mr. Darcy"])]
+    assert found == [
+        "Ghost of Christmas Present",
+        "Ghost of Christmas Yet To Come",
+        "Mr. Darcy",
+        "Ghost",
+    ]

@@ -200,7 +200,9 @@ def _with_new_names(text: str, found: list[Mention], known: Sequence[str]) -> li
 
 
 def _mention(text: str, start: int, end: int) -> Mention:
-    """The mention at [start, end), its words on one line."""
+    """The mention at [start, end) (on through "of" and a name, if it is made with one: "the
+    Ghost of Christmas Present"), its words on one line."""
+    end = namespans.through_of(text, start, end)
     return Mention(" ".join(text[start:end].split()), start, end)
 
 

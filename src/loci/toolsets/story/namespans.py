@@ -2,8 +2,9 @@
 ("But Ahab") and words of address ("Friend John"); up to its last capitalised word ("Jo
 warmly" is Jo), before a word set in capitals ("G. J. Utterson ALONE"), at a full stop that ends
 a sentence ("asked the Tin Woodman. Nell"), and through "of" in a name made with it ("the
-Wicked Witch of the West", "the Duke of Wellington"), but not after a person's own name
-("Mr. Darcy of Pemberley" is Mr. Darcy)."""
+Wicked Witch of the West", "the Duke of Wellington", "the Ghost of Christmas Present", where
+NER saw "Ghost" alone), but not after a person's own name ("Mr. Darcy of Pemberley" is Mr.
+Darcy)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,10 @@ NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
 #: the vocative "O" ("O Laurie").
 STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
+ARTICLE_BEFORE = re.compile(r"\b(?:the|The)[ \t]+$")
+#: "of" and a name after a name: the domain of one made with it ("the Ghost of Christmas
+#: Present"), which NER seldom takes in.
+OF_TAIL = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'\u2019-]*(?:[ \t]+[A-Z][\w'\u2019-]*)*")
 MAX_NAME_WORDS = 5
 #: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
@@ -99,6 +104,7 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     article = LEADING_ARTICLE.match(text, start, end)
     if article:
         start = article.end()
+    end = _with_of_tail(text, start, end)
     start = _past_stop_words(text, start, end)
     end = start + _name_length(text[start:end])
     possessive = POSSESSIVE.search(text, start, end)
@@ -109,6 +115,24 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     if end <= start or "\n\n" in text[start:end] or not is_name(surface):
         return None
     return start, end
+
+
+def through_of(text: str, start: int, end: int) -> int:
+    """The end of the name at [start, end), taken on through "of" and a name when "the" comes
+    before it and its head takes "of" ("the Ghost of Christmas Present", where NER or the
+    known names saw "Ghost"; "the Mr. Darcy of Pemberley" stays Mr. Darcy)."""
+    tail_end = _with_of_tail(text, start, end)
+    if tail_end == end:
+        return end
+    return start + max(end - start, _name_length(text[start:tail_end]))
+
+
+def _with_of_tail(text: str, start: int, end: int) -> int:
+    """`end`, past "of" and the capitalised words after it, when "the" comes before `start`."""
+    if not ARTICLE_BEFORE.search(text, max(0, start - 8), start):
+        return end
+    tail = OF_TAIL.match(text, end)
+    return tail.end() if tail else end
 
 
 def _past_stop_words(text: str, start: int, end: int) -> int:
