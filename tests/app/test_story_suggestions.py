@@ -128,6 +128,20 @@ def test_an_epithet_in_the_paragraphs_after_its_holders_name_is_suggested(app: A
     assert (epithet.action, epithet.name) == ("alias", "Count Dracula")
 
 
+def test_a_name_said_more_often_than_all_who_carry_it_is_merged_into_none(app: App) -> None:
+    story = [
+        "The Wicked Witch of the East was dead, and the Witch of the North kissed Dorothy.",
+        '"Go to the Emerald City," said the Witch of the North to Dorothy.',
+        "The Wicked Witch of the West saw Dorothy with her one eye.",
+        '"Give me the shoes of the Wicked Witch of the East," said the Witch.',
+        "The Witch laughed, and the Witch locked the gate, and the Witch slept.",
+        '"Fetch water," said the Witch. The Witch wanted the silver shoes.',
+    ]
+    told(app, "oz", story)
+    found = suggest(app.story, "oz").suggestions
+    assert all(s.other != "Witch" for s in found), [(s.name, s.other) for s in found]
+
+
 def test_evidence_is_a_whole_sentence_when_the_excerpts_hold_one() -> None:
     from loci.toolsets.story.entity import Entity, Seen
     from loci.toolsets.story.suggestions import evidence

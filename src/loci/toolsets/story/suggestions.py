@@ -219,6 +219,10 @@ def _likeliest(
         and company.met_in_sentences(guest.id, h.id) <= APART_SHARE * guest.mentions
     ]
     ranked = sorted(fitting, key=lambda h: -company.likeness(guest.id, h.id))
+    if len(ranked) > 1 and guest.mentions > sum(h.mentions for h in ranked):
+        # A name said more often than all who carry it together is no form of one of them:
+        # "the Witch" of a chapter, beside three witches each named by her domain.
+        ranked = []
     if ranked:
         top = company.likeness(guest.id, ranked[0].id)
         second = company.likeness(guest.id, ranked[1].id) if len(ranked) > 1 else 0.0
