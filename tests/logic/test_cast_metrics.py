@@ -43,3 +43,9 @@ def test_a_spec_form_is_compared_without_its_article_as_the_cast_keeps_names() -
     assert cast.forms_of(listed[0]) == {"scarecrow", "theodore"}
     assert cast.cohesion(listed, [cast.CastEntity("Scarecrow", ("Scarecrow",), True)]) == 0.5
     assert cast.forms_of({"name": "Theodora"}) == {"theodora"}  # a word, not an article
+
+
+def test_an_epithet_the_writer_added_is_compared_without_its_article() -> None:
+    listed = [{"name": "the Tin Woodman", "aliases": ["Woodman"]}]
+    woodman = cast.CastEntity("Tin Woodman", ("Tin Woodman", "the Woodman"), True)
+    assert cast.cohesion(listed, [woodman]) == 1.0

@@ -33,15 +33,19 @@ class CastEntity:
 
     @property
     def forms(self) -> set[str]:
-        """Its name and aliases, lower case."""
-        return {self.name.lower(), *(a.lower() for a in self.aliases)}
+        """Its name and aliases, lower case, without an article before them (an epithet the
+        writer added, "the Woodman", is the form "Woodman")."""
+        return {_form(self.name), *(_form(a) for a in self.aliases)}
 
 
 def forms_of(character: dict[str, Any]) -> set[str]:
     """A spec character's name and aliases, lower case, without an article before them (the
     cast keeps "the Scarecrow" as "Scarecrow")."""
-    forms = [character["name"], *character.get("aliases", [])]
-    return {re.sub(r"^(?:the|a|an)\s+(?=\S)", "", str(form).lower()) for form in forms}
+    return {_form(str(form)) for form in [character["name"], *character.get("aliases", [])]}
+
+
+def _form(written: str) -> str:
+    return re.sub(r"^(?:the|a|an)\s+(?=\S)", "", written.lower())
 
 
 def recall(listed: Sequence[dict[str, Any]], entities: Sequence[CastEntity]) -> float:
