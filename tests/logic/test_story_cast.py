@@ -521,6 +521,20 @@ def test_a_name_made_with_of_on_a_speaking_characters_word_is_a_character() -> N
     assert found["Cape of Good Hope"] == "place" and found["Mysteries of Udolpho"] == "other"
 
 
+def test_the_domain_of_a_name_made_with_of_is_no_common_word() -> None:
+    mice = {
+        "mice": WordCase(lower=12, inside=0),
+        "field": WordCase(lower=9, inside=5),
+        "the": WordCase(lower=900, inside=0),
+        "of": WordCase(lower=500, inside=0),
+    }
+    groups = gathered(
+        {"Queen of the Mice": person(4, "f"), "Queen of the Field Mice": person(2, "f")},
+        cases=mice,
+    )
+    assert groups == [{"Queen of the Mice", "Queen of the Field Mice"}]
+
+
 def test_a_man_called_by_a_rank_of_arms_is_not_mr_nor_miss_of_his_name() -> None:
     groups = gathered(
         {

@@ -181,8 +181,15 @@ def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: boo
     ("Aunt March"). Of a name not a `person`'s, the words after stay: "Pickwick Hall" is a
     hall, not Pickwick."""
     words = written.split()
-    # "Stubb Kills" (a chapter's title) is Stubb; "Mr. Arrow" stays whole, whatever "arrow" is.
-    while person and _untitled(words[:-1]) and _common_here(words[-1], count, cases):
+    # "Stubb Kills" (a chapter's title) is Stubb; "Mr. Arrow" stays whole, whatever "arrow" is,
+    # and so does a name made with "of": its domain is no common word ("Queen of the Mice").
+    made_with_of = "of" in words[1:-1]
+    while (
+        person
+        and not made_with_of
+        and _untitled(words[:-1])
+        and _common_here(words[-1], count, cases)
+    ):
         words.pop()
     start = 0
     while start < len(words) - 1 and not names.is_title(words[start]):
