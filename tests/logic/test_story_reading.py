@@ -216,3 +216,17 @@ def test_a_known_name_goes_on_through_of_after_the() -> None:
         "Mr. Darcy",
         "Ghost",
     ]
+
+
+def test_an_adverb_opening_a_sentence_and_a_chapters_number_are_no_part_of_a_name() -> None:
+    from loci.toolsets.story.namespans import name_span
+
+    text = (
+        "Sorrowfully Dorothy left the Throne Room. Unfortunately Liza returned to her "
+        "puddings. Emily Brown laughed."
+    )
+    found = [m.surface for m in Extractor().mentions(text, [])]
+    assert "Dorothy" in found and "Liza" in found and "Emily Brown" in found
+    heading = "Chapter X. The Guardian of the Gates"
+    start, end = name_span(heading, 0, len(heading)) or (0, 0)
+    assert heading[start:end] == "Guardian of the Gates"

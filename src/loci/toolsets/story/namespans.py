@@ -77,6 +77,11 @@ ARTICLE_BEFORE = re.compile(r"\b(?:the|The)[ \t]+$")
 #: Present"), which NER seldom takes in.
 OF_TAIL = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'\u2019-]*(?:[ \t]+[A-Z][\w'\u2019-]*)*")
 MAX_NAME_WORDS = 5
+#: A capitalised word ending in "ly" and longer than this that is no given name is an adverb
+#: opening a sentence ("Sorrowfully Dorothy"), not a name's ("Emily", "Kelly" are names).
+ADVERB_LEAST = 5
+#: A chapter's number before its title ("Chapter X. The Guardian of the Gates").
+CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave)[ \t]+(?:[IVXLC]+|\d+)\.?[ \t]+")
 #: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
 
@@ -137,7 +142,11 @@ def _with_of_tail(text: str, start: int, end: int) -> int:
 
 def _past_stop_words(text: str, start: int, end: int) -> int:
     """`start`, past the capitalised stop words NER ran into at a sentence's start ("But
-    Ahab", "Where's Laurie"), as spaCy lists them, past a vocative "O" and words of address."""
+    Ahab", "Where's Laurie"), as spaCy lists them, past a vocative "O", words of address,
+    an adverb ("Sorrowfully Dorothy") and a chapter's number ("Chapter X. The Guardian")."""
+    heading = CHAPTER.match(text, start, end)
+    if heading and heading.end() < end:
+        start = heading.end()
     word = STOP_WORD.match(text, start, end)
     while word and word.end() < end and _before_a_name(word.group(1)):
         start = word.end()
@@ -154,7 +163,10 @@ def _before_a_name(word: str) -> bool:
     lowered = word.lower()
     if lowered in names.NICKNAME_WORDS:
         return False
-    return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS
+    adverb = (
+        lowered.endswith("ly") and len(lowered) > ADVERB_LEAST and not names.is_given_name(word)
+    )
+    return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS or adverb
 
 
 def _name_length(span: str) -> int:
