@@ -90,6 +90,17 @@ def test_a_name_ending_in_a_word_for_a_place_is_a_place(app: App) -> None:
     assert kind_of(app, "coast", "Lois Lane") == "character"  # a given name before it
 
 
+def test_a_house_or_a_hall_named_for_its_family_is_a_place(app: App) -> None:
+    story = [
+        "Lord Brantwell rode up to Brantwell House, and Brantwell House waited, dark.",
+        "Brantwell House watched the moor. Anne Hall waved from Lafter Hall.",
+        "Lafter Hall stood grey. Anne Hall said she would walk there, and Anne Hall smiled.",
+    ]
+    told(app, "moor", story)
+    assert kind_of(app, "moor", "Brantwell House") == kind_of(app, "moor", "Lafter Hall") == "place"
+    assert kind_of(app, "moor", "Anne Hall") == "character"  # a given name before it
+
+
 def test_a_heading_does_not_introduce_a_character_glued_to_the_next_sentence(app: App) -> None:
     heading = "The Weaver and the Gull\n\nIn the days of the tides a Weaver lived above the bay."
     told(app, "fable", [heading, '"Sails," said the Weaver. "Always sails," said the Weaver.'])

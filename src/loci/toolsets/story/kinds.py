@@ -47,12 +47,14 @@ CUE_SHARE = 0.1
 #: A name said to speak this many times, in a tenth of its mentions, is someone's.
 SPEAKS_LEAST = 3
 #: The last words of names that are places, seldom a family's name: "Gull Point", "Cavendish
-#: Square", "Gracechurch Street" ("Hall", "Hill" or "Wood" are as often people's).
+#: Square", "Gracechurch Street", and a house named for its family ("Lucas Lodge", "Baskerville
+#: Hall"; after a given name, a person's: "Anne Hall"). "Hill" or "Wood" are as often people's.
 PLACE_HEADS = frozenset(
     {"street", "lane", "square", "road", "avenue", "terrace", "crescent", "point", "bay"}
     | {"cape", "harbour", "harbor", "cove", "island", "isle", "abbey", "cathedral", "chapel"}
     | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
     | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
+    | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory"}
 )
 #: Share of a titled name's mentions written after "the" that make it a thing's name ("the
 #: Admiral Benbow", an inn).
