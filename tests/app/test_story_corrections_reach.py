@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from loci.app import App
-from loci.errors import NotFoundError
+from loci.errors import ConflictError, NotFoundError
 from loci.toolsets.story.curation import correct, listing, undo
 from loci.toolsets.story.lookup import character, entities_of
 
@@ -72,6 +72,23 @@ def test_a_correction_is_taken_back_with_what_it_brought(voyage: App) -> None:
         undo(voyage.story, "voyage", 7)
     with pytest.raises(NotFoundError, match="correction #1 was undone already"):
         undo(voyage.story, "voyage", 1)
+
+
+def test_a_correction_a_later_one_builds_on_is_not_undone_alone(voyage: App) -> None:
+    correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
+    correct(voyage.story, "voyage", "split", "Captain Hawkes", "the Skipper")
+    correct(voyage.story, "voyage", "kind", "the Skipper", "other")
+    before = listing(voyage.story, "voyage")
+    # Undoing the split alone would mark Captain Hawkes himself "other".
+    with pytest.raises(ConflictError, match=r"#2 cannot be undone alone.*Undo #3 first") as err:
+        undo(voyage.story, "voyage", 2)
+    assert err.value.details["later"] == [3]
+    assert listing(voyage.story, "voyage") == before  # nothing changed
+    assert character(voyage.story, "voyage", "Captain Hawkes").kind == "character"
+    undo(voyage.story, "voyage", 3)
+    undo(voyage.story, "voyage", 2)
+    assert character(voyage.story, "voyage", "Captain Hawkes").kind == "character"
+    assert "the Skipper" in character(voyage.story, "voyage", "Captain Hawkes").aliases
 
 
 def test_an_alias_the_story_never_writes_is_refused_and_nothing_is_kept(voyage: App) -> None:

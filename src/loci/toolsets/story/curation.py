@@ -74,6 +74,8 @@ def undo(service: StoryService, session_id: str, number: int | None = None) -> U
         number = fields.bounded_int(number, 1, fields.MAX_COUNT, "correction")
     with service.db.write() as conn:
         found = store.session(conn, session)
+        if number is not None:
+            _refuse_under_later(service.graph.corrections(conn, found.id), number, session)
         undone = service.graph.undo(conn, found.id, number)
         service.graph.resolve(conn, found.id)
         store.save_session(conn, found)
@@ -83,6 +85,34 @@ def undo(service: StoryService, session_id: str, number: int | None = None) -> U
         undone=undone.described(),
         corrections=[c.described() for c in left],
     )
+
+
+def _refuse_under_later(kept: list[Correction], number: int, session: str) -> None:
+    """Refuse to undo correction `number` when a later one names a name it names: the later
+    one would then mean something else (a name marked "other" after it was split off would
+    take its whole first entity with it)."""
+    target = next((c for c in kept if c.id == number), None)
+    if target is None:
+        return  # not kept: `undo` says why
+    later = [c for c in kept if (c.id or 0) > number and _touched(c) & _touched(target)]
+    if later:
+        last_first = ", ".join(f"#{c.id}" for c in reversed(later))
+        raise ConflictError(
+            f"correction #{number} cannot be undone alone: "
+            + "; ".join(c.described() for c in later)
+            + f" names what it names. Undo {last_first} first, then #{number} "
+            f"(`loci story undo {session} N`, last first)",
+            correction=number,
+            later=[c.id for c in later],
+        )
+
+
+def _touched(correction: Correction) -> set[str]:
+    """The names a correction names (a kind is no name)."""
+    written = {correction.name, *correction.kept}
+    if correction.other and correction.action != "kind":
+        written.add(correction.other)
+    return {names.key(w) for w in written}
 
 
 def listing(service: StoryService, session_id: str) -> list[str]:

@@ -173,7 +173,9 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     ) -> UndoResult:
         """Take back a correction of the cast (the last one, or the one numbered as character
         info and suggest_cast_corrections list them), with the names it brought; the cast is
-        worked out again without it. Returns the corrections that remain."""
+        worked out again without it. A correction a later one names the same names as is
+        refused (conflict) with the later ones to undo first. Returns the corrections that
+        remain."""
         from loci.toolsets.story.curation import undo
 
         return provider.call(lambda app: undo(app.story, session_id, correction))
