@@ -128,6 +128,26 @@ def test_an_epithet_in_the_paragraphs_after_its_holders_name_is_suggested(app: A
     assert (epithet.action, epithet.name) == ("alias", "Count Dracula")
 
 
+def test_an_epithet_near_a_rarely_named_holder_more_than_by_chance_is_suggested() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.epithets import epithet_suggestions
+
+    # The mentor is named three times and called "the Professor" ten; four of those stand
+    # within two paragraphs of his name, nearly twice as often as the story's other paragraphs.
+    said = {
+        "N": "Professor Halvorsen came in, day {}.",
+        "E": "The Professor frowned at me, day {}.",
+        ".": "It rained on the moor, day {}.",
+    }
+    layout = "N.E" + "....E" * 4 + "N.E" + "....E" * 4 + "N" + "." * 5
+    text = "\n\n".join(said[c].format(day) for day, c in enumerate(layout))
+    holder = Entity(
+        1, "Professor Halvorsen", "character", 3, Seen(0, ""), [], ["Professor Halvorsen"]
+    )
+    found = epithet_suggestions(text, [holder])
+    assert [(s.name, s.other) for s in found] == [("Professor Halvorsen", "the Professor")]
+
+
 def test_a_name_said_more_often_than_all_who_carry_it_is_merged_into_none(app: App) -> None:
     story = [
         "The Wicked Witch of the East was dead, and the Witch of the North kissed Dorothy.",

@@ -230,3 +230,10 @@ def test_an_adverb_opening_a_sentence_and_a_chapters_number_are_no_part_of_a_nam
     heading = "Chapter X. The Guardian of the Gates"
     start, end = name_span(heading, 0, len(heading)) or (0, 0)
     assert heading[start:end] == "Guardian of the Gates"
+
+
+def test_a_full_name_after_of_is_whose_not_where() -> None:
+    text = "The Journal of Tom Hollis lay open. Maren of Saltcote came in."
+    known = ["Journal", "Tom Hollis", "Maren", "Saltcote"]
+    cues = {m.surface: m.place_word for m in Extractor().mentions(text, known)}
+    assert cues == {"Journal": False, "Tom Hollis": False, "Maren": False, "Saltcote": True}

@@ -24,7 +24,7 @@ EPITHET_COMPANY = 0.1
 PASSAGE_PARAGRAPHS = 2
 #: How many times as often as the story's other passages an epithet's passages must name its
 #: character, when its own paragraphs do not: company, not chance.
-PASSAGE_LIFT = 2.0
+PASSAGE_LIFT = 1.5
 #: "the" and a title, as a sailor may say it ("the Cap'n"), not a possessive ("the Captain's").
 EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+(?:['\u2019]n)?)\b(?![ \t]+[A-Z])")
 #: An honorific said in place of a name, after a possessive: "her Ladyship", "your Lordship".

@@ -55,6 +55,7 @@ PLACE_HEADS = frozenset(
     | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
     | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
     | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory"}
+    | {"head", "moor", "heath", "fell", "tor"}
 )
 #: Share of a titled name's mentions written after "the" that make it a thing's name ("the
 #: Admiral Benbow", an inn).

@@ -137,7 +137,9 @@ class Extractor:
         found.sort(key=lambda m: m.start)
         found = [m for m in found if not bracketed(text, m.start, m.end)]
         origins = {
-            m.start for a, m in pairwise(found) if OF_BETWEEN.fullmatch(text, a.end, m.start)
+            m.start
+            for a, m in pairwise(found)
+            if OF_BETWEEN.fullmatch(text, a.end, m.start) and not _full_name(m.surface)
         }
         return with_sexes(text, [_with_context(text, m, m.start in origins) for m in found])
 
@@ -197,6 +199,13 @@ def _with_new_names(text: str, found: list[Mention], known: Sequence[str]) -> li
             # the "West" NER took from it.
             found = [f for f in found if f not in overlapping] + [longer]
     return found
+
+
+def _full_name(surface: str) -> bool:
+    """Whether `surface` is a given name and more ("Tom Hollis"): after another name and "of"
+    it is whose, not where ("the Journal of Tom Hollis"; "Maren of Saltcote" is where)."""
+    words = surface.split()
+    return len(words) > 1 and names.is_given_name(words[0]) and not names.is_title(words[0])
 
 
 def _mention(text: str, start: int, end: int) -> Mention:

@@ -75,7 +75,9 @@ LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
 ARTICLE_BEFORE = re.compile(r"\b(?:the|The)[ \t]+$")
 #: "of" and a name after a name: the domain of one made with it ("the Ghost of Christmas
 #: Present"), which NER seldom takes in.
-OF_TAIL = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'\u2019-]*(?:[ \t]+[A-Z][\w'\u2019-]*)*")
+OF_TAIL = re.compile(
+    r"[ \t]+of[ \t]+(?:the[ \t]+)?(?P<domain>[A-Z][\w'\u2019-]*(?:[ \t]+[A-Z][\w'\u2019-]*)*)"
+)
 MAX_NAME_WORDS = 5
 #: A capitalised word ending in "ly" and longer than this that is no given name is an adverb
 #: opening a sentence ("Sorrowfully Dorothy"), not a name's ("Emily", "Kelly" are names).
@@ -133,11 +135,14 @@ def through_of(text: str, start: int, end: int) -> int:
 
 
 def _with_of_tail(text: str, start: int, end: int) -> int:
-    """`end`, past "of" and the capitalised words after it, when "the" comes before `start`."""
+    """`end`, past "of" and the capitalised words after it, when "the" comes before `start`
+    and those words are no person's ("the Journal of Tom Hollis" is Tom's journal)."""
     if not ARTICLE_BEFORE.search(text, max(0, start - 8), start):
         return end
     tail = OF_TAIL.match(text, end)
-    return tail.end() if tail else end
+    if tail is None or names.is_given_name(tail.group("domain").split()[0]):
+        return end
+    return tail.end()
 
 
 def _past_stop_words(text: str, start: int, end: int) -> int:
