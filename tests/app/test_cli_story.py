@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from loci.toolsets.story.commands import ALIASES_LISTED
 from tests.cli_runner import run_loci as loci
 from tests.storytext import filler
 
@@ -269,3 +270,19 @@ def test_suggestions_accepted_by_number_and_a_number_not_listed_refused(tmp_path
     accepted = loci(home, "story", "suggestions", "v", "--accept", "1")
     assert accepted.returncode == 0 and "1. applied alias" in accepted.stdout
     assert "#1: 'the Captain'" in loci(home, "story", "corrections", "v").stdout
+
+
+def test_the_cast_listing_counts_the_names_it_does_not_show(tmp_path: Path) -> None:
+    scenes = [
+        "Mr. Tobias Reed came in. Tobias Reed sat down.",
+        "Tobias laughed, and Reed said nothing.",
+        "Mr. Reed bowed. Mr. T. Reed signed the book.",
+        "Old Reed slept. Tobias smiled.",
+        "Master Tobias Reed ran home.",
+    ]
+    text = "\n\n".join(f"{scene} ({n})" for n, scene in enumerate(scenes * 3))
+    home = imported(tmp_path, text, "reed")
+    listed = loci(home, "story", "characters", "reed").stdout
+    shown = json.loads(loci(home, "story", "characters", "reed", "--json").stdout)[0]
+    hidden = len(shown["aliases"]) - 1 - ALIASES_LISTED
+    assert hidden > 0 and f"and {hidden} more)" in listed

@@ -24,6 +24,10 @@ from loci.wording import counted
 if TYPE_CHECKING:
     from loci.app import App
 
+#: The other names `loci story characters` shows on an entity's line (the rest are counted;
+#: `--json` gives them all).
+ALIASES_LISTED = 5
+
 
 def register(group: click.Group) -> None:
     """Add the `story` group to the `loci` group, and `story` to `loci eval`."""
@@ -162,7 +166,8 @@ def characters_command(
             click.echo("none confirmed yet")
         for entity in found:
             also = [a for a in entity.aliases if a != entity.name]
-            aliases = f" (also {', '.join(also[:5])})" if also else ""
+            more = f" and {len(also) - ALIASES_LISTED} more" if len(also) > ALIASES_LISTED else ""
+            aliases = f" (also {', '.join(also[:ALIASES_LISTED])}{more})" if also else ""
             click.echo(f"{entity.name}{aliases}: {counted(entity.mentions, 'mention')}")
 
     run(work)
