@@ -162,9 +162,22 @@ def test_a_name_said_more_often_than_all_who_carry_it_is_merged_into_none(app: A
     assert all(s.other != "Witch" for s in found), [(s.name, s.other) for s in found]
 
 
+def test_a_given_name_said_more_than_its_full_names_is_still_one_of_them() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.suggestions import _a_name_of_its_own
+
+    def named(name: str, mentions: int) -> Entity:
+        return Entity(mentions, name, "character", mentions, Seen(0, ""), [], [name])
+
+    witches = [named("Wicked Witch of the East", 11), named("Wicked Witch of the West", 8)]
+    assert _a_name_of_its_own(named("Witch", 50), witches)
+    sallies = [named("Sallie Gardiner", 3), named("Sallie Moffat", 3)]
+    assert not _a_name_of_its_own(named("Sallie", 42), sallies)  # her given name
+
+
 def test_evidence_is_a_whole_sentence_when_the_excerpts_hold_one() -> None:
     from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.suggestions import evidence
+    from loci.toolsets.story.evidence import evidence
 
     cut = "many pretty women in the room, and the eldest Miss Bennet, beyond a"
     whole = "Miss Bennet was therefore established as a sweet girl."

@@ -18,17 +18,22 @@ def person(mentions: int, sex: str | None = None, **cues: int) -> Votes:
     )
 
 
+def _written_at(span: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """A name first written at span[0] and latest at the rest, as `cast.Surface` takes it."""
+    return span[0], span[1:]
+
+
 def gathered(
     names: dict[str, Votes],
     met: dict[tuple[str, str], Together] | None = None,
     cases: dict[str, WordCase] | None = None,
-    spans: dict[str, tuple[int, int]] | None = None,
+    spans: dict[str, tuple[int, ...]] | None = None,
 ) -> list[set[str]]:
-    """The groups `cast.gather` makes of `names` (`spans`: where some are first and last
-    written)."""
+    """The groups `cast.gather` makes of `names` (`spans`: where some are first written, and
+    their latest mentions)."""
     spans = spans or {}
     surfaces = [
-        cast.Surface(i, written, votes, *spans.get(written, (0, 0)))
+        cast.Surface(i, written, votes, *_written_at(spans.get(written, (0, 0))))
         for i, (written, votes) in enumerate(names.items(), 1)
     ]
     ids = {s.written: s.id for s in surfaces}
@@ -624,13 +629,17 @@ def test_a_womans_maiden_name_before_her_wedding_and_her_married_name_after_are_
         "Mrs. Harker": person(30),
         "Mina": person(200, "f"),
     }
-    wedding = {"Mina Murray": (10, 400), "Miss Murray": (40, 380), "Mina Harker": (500, 2000)}
+    wedding = {
+        "Mina Murray": (10, 300, 350, 1500),  # once after: "Mina Murray, as she was then"
+        "Miss Murray": (40, 380),
+        "Mina Harker": (500, 900, 2000),
+    }
     wed = gathered(story, spans=wedding | {"Mrs. Harker": (520, 1990)})
     assert {"Jonathan Harker"} in wed
     assert {"Mina Murray", "Miss Murray", "Mina Harker", "Mrs. Harker", "Mina"} in wed
     # Written side by side, "Mina Murray" and "Mina Harker" are two women; so they are when
     # no man of the story bears the second name.
-    side_by_side = gathered(story, spans=wedding | {"Mina Harker": (300, 2000)})
+    side_by_side = gathered(story, spans=wedding | {"Mina Harker": (200, 900, 2000)})
     no_husband = gathered(
         {**story, "Jonathan Harker": person(40, "f")}, spans=wedding | {"Mrs. Harker": (520, 1990)}
     )
@@ -669,7 +678,7 @@ def test_two_ranks_of_arms_of_one_name_are_two_men() -> None:
 
 
 def test_evidence_is_a_short_whole_sentence_else_one_cut_at_a_word() -> None:
-    from loci.toolsets.story.suggestions import EVIDENCE_CHARS, evidence
+    from loci.toolsets.story.evidence import EVIDENCE_CHARS, evidence
 
     long = "General Carrow took the son's affairs in hand, " + "and went on " * 40 + "at last."
     short = "General Carrow smiled."

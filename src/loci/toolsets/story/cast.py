@@ -63,9 +63,9 @@ class Surface:
     id: int
     written: str
     votes: Votes
-    #: Where the story first and last writes it.
+    #: Where the story first writes it, and where it last did (its latest few mentions).
     first: int = 0
-    last: int = 0
+    latest: tuple[int, ...] = ()
 
     @property
     def count(self) -> int:
@@ -93,7 +93,7 @@ def gather(
     given_words -= wed_by_titles(people.values())
     evidence = Evidence.read(together, given_words, {i: p.words for i, p in people.items()})
     written = {
-        s.id: Written(s.first, s.last, frozenset(people[s.id].surnames))
+        s.id: Written(s.first, s.latest, frozenset(people[s.id].surnames))
         for s in surfaces
         if s.id in people
     }

@@ -1,9 +1,10 @@
 """A woman's maiden and married names: "Mina Murray" in the letters before her wedding and
 "Mina Harker" after it are one woman. A reader knows it by what the story shows: the same
-given name; the maiden surname written only before the married one first is, never after; a
-man of the story who bears the married one (her husband); and the two names never meeting
-in a sentence as two people. Two women of one given name in two families fail one of these:
-both names written in the same stretch of the story, or no man of the second family.
+given name; the maiden surname written before the married one first is, and after it once at
+most (a stray memory: "Sallie Gardiner's wedding cake"); a man of the story who bears the
+married one (her husband); and the two names never meeting in a sentence as two people. Two
+women of one given name in two families fail one of these: both names written in the same
+stretch of the story, or no man of the second family.
 """
 
 from __future__ import annotations
@@ -14,13 +15,17 @@ from dataclasses import dataclass
 from loci.toolsets.story.meetings import Evidence
 from loci.toolsets.story.people import Person
 
+#: The mentions of a maiden name the story may write after the married name first appears.
+WRITTEN_AFTER = 1
+
 
 @dataclass(frozen=True)
 class Written:
-    """Where a name is written in the story (its first and last mention), and its surnames."""
+    """Where a name is written in the story (its first mention, and its latest few in order),
+    and its surnames."""
 
     first: int
-    last: int
+    latest: tuple[int, ...]
     surnames: frozenset[str]
 
 
@@ -52,7 +57,11 @@ def _wed(
     if maiden.surnames & married.surnames or not married.surnames & husbands:
         return False
     before, after = _by_surname(maiden, written), _by_surname(married, written)
-    return bool(before and after) and max(w.last for w in before) < min(w.first for w in after)
+    if not before or not after:
+        return False
+    wedding = min(w.first for w in after)
+    later = sum(at > wedding for w in before for at in w.latest)
+    return min(w.first for w in before) < wedding and later <= WRITTEN_AFTER
 
 
 def _by_surname(person: Person, written: Mapping[int, Written]) -> list[Written]:

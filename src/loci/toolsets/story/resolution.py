@@ -34,7 +34,8 @@ def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) 
         (session,),
     ).fetchall()
     surfaces = [
-        cast.Surface(row[0], row[2], Votes(*row[7:]), row[5], _last(row[5], row[6])) for row in rows
+        cast.Surface(row[0], row[2], Votes(*row[7:]), row[5], _recent_places(row[6]))
+        for row in rows
     ]
     id_of = {str(row[1]): int(row[0]) for row in rows}
     person_of, kind_of = cast.gather(
@@ -52,9 +53,9 @@ def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) 
     conn.executemany("UPDATE story_names SET person = ?, kind = ? WHERE id = ?", changed)
 
 
-def _last(first: int, recent: str) -> int:
-    """Where the story last wrote a name: the latest of its recent mentions."""
-    return max([first, *(int(at) for at, _ in json.loads(recent))])
+def _recent_places(recent: str) -> tuple[int, ...]:
+    """Where the story last wrote a name: the places of its recent mentions, in order."""
+    return tuple(sorted(int(at) for at, _ in json.loads(recent)))
 
 
 def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, WordCase]:

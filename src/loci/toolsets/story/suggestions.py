@@ -35,7 +35,8 @@ from loci.toolsets.story import kinds, names, store
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.epithets import epithet_suggestions, named
+from loci.toolsets.story.epithets import epithet_suggestions
+from loci.toolsets.story.evidence import evidence
 from loci.toolsets.story.kinship import bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.people import Person, names_conflict, shares_a_name, wed_by_titles
@@ -167,44 +168,6 @@ def wife_suggestions(characters: Sequence[Entity], company: Company) -> list[Cas
     return suggested
 
 
-def evidence(entity: Entity, other: Entity | None = None) -> str:
-    """A sentence of the story about `entity`: one naming `other` too when there is one,
-    else one naming it."""
-    from loci import sentences
-
-    seen = [entity.first.excerpt, *(s.excerpt for s in entity.recent)]
-    said = [
-        " ".join(text[left:right].split()) for text in seen for left, right in sentences.spans(text)
-    ]
-    # Excerpts are windows of the text: their first and last sentences may be cut. A whole
-    # sentence short enough to read whole comes first.
-    said = sorted(said, key=lambda s: (not _whole(s), len(s) > EVIDENCE_CHARS))
-    own = [s for s in said if any(named(a, s) for a in entity.aliases)] or said
-    both = [s for s in own if other is not None and any(named(a, s) for a in other.aliases)]
-    return _clipped((both or own or [""])[0])
-
-
-#: The longest evidence shown; a longer sentence is cut at a word, with an ellipsis.
-EVIDENCE_CHARS = 280
-
-
-def _clipped(sentence: str) -> str:
-    if len(sentence) <= EVIDENCE_CHARS:
-        return sentence
-    return sentence[: EVIDENCE_CHARS - 1].rsplit(" ", 1)[0] + "\u2026"
-
-
-#: What a whole sentence may start with beside a capital, and end with after its stop.
-OPENERS, CLOSERS = "\"'\u201c\u2018([_", "\"'\u201d\u2019)]_*"
-
-
-def _whole(sentence: str) -> bool:
-    """Whether `sentence` starts as a sentence does and ends with a stop (not a window's cut)."""
-    if not sentence or not (sentence[0].isupper() or sentence[0] in OPENERS):
-        return False
-    return sentence.rstrip(CLOSERS)[-1:] in (".", "!", "?", "\u2026")
-
-
 def _likeliest(
     guest: Entity, hosts: Sequence[Entity], people: dict[int, Person], company: Company
 ) -> tuple[Entity, str, str] | None:
@@ -219,9 +182,7 @@ def _likeliest(
         and company.met_in_sentences(guest.id, h.id) <= APART_SHARE * guest.mentions
     ]
     ranked = sorted(fitting, key=lambda h: -company.likeness(guest.id, h.id))
-    if len(ranked) > 1 and guest.mentions > sum(h.mentions for h in ranked):
-        # A name said more often than all who carry it together is no form of one of them:
-        # "the Witch" of a chapter, beside three witches each named by her domain.
+    if len(ranked) > 1 and _a_name_of_its_own(guest, ranked):
         ranked = []
     if ranked:
         top = company.likeness(guest.id, ranked[0].id)
@@ -237,6 +198,16 @@ def _likeliest(
                 "",
             )
     return _maiden(guest, hosts, people, company)
+
+
+def _a_name_of_its_own(guest: Entity, carriers: Sequence[Entity]) -> bool:
+    """Whether `guest`, a word that is no given name, is said more often than all who carry
+    it together: no form of one of them ("the Witch" of a chapter, beside three witches each
+    named by her domain), where a given name is ("Sallie", said far more than Sallie
+    Gardiner's full names)."""
+    if any(names.is_given_name(word) for word in guest.name.split()):
+        return False
+    return guest.mentions > sum(c.mentions for c in carriers)
 
 
 def _acts(person: Person) -> bool:

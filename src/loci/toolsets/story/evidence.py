@@ -1,0 +1,45 @@
+"""The sentence of evidence a suggestion shows: a whole sentence of the story naming the
+entity (and the other it is suggested with, when one does), short enough to read whole."""
+
+from __future__ import annotations
+
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.epithets import named
+
+
+def evidence(entity: Entity, other: Entity | None = None) -> str:
+    """A sentence of the story about `entity`: one naming `other` too when there is one,
+    else one naming it."""
+    from loci import sentences
+
+    seen = [entity.first.excerpt, *(s.excerpt for s in entity.recent)]
+    said = [
+        " ".join(text[left:right].split()) for text in seen for left, right in sentences.spans(text)
+    ]
+    # Excerpts are windows of the text: their first and last sentences may be cut. A whole
+    # sentence short enough to read whole comes first.
+    said = sorted(said, key=lambda s: (not _whole(s), len(s) > EVIDENCE_CHARS))
+    own = [s for s in said if any(named(a, s) for a in entity.aliases)] or said
+    both = [s for s in own if other is not None and any(named(a, s) for a in other.aliases)]
+    return _clipped((both or own or [""])[0])
+
+
+#: The longest evidence shown; a longer sentence is cut at a word, with an ellipsis.
+EVIDENCE_CHARS = 280
+
+
+def _clipped(sentence: str) -> str:
+    if len(sentence) <= EVIDENCE_CHARS:
+        return sentence
+    return sentence[: EVIDENCE_CHARS - 1].rsplit(" ", 1)[0] + "\u2026"
+
+
+#: What a whole sentence may start with beside a capital, and end with after its stop.
+OPENERS, CLOSERS = "\"'\u201c\u2018([_", "\"'\u201d\u2019)]_*"
+
+
+def _whole(sentence: str) -> bool:
+    """Whether `sentence` starts as a sentence does and ends with a stop (not a window's cut)."""
+    if not sentence or not (sentence[0].isupper() or sentence[0] in OPENERS):
+        return False
+    return sentence.rstrip(CLOSERS)[-1:] in (".", "!", "?", "\u2026")
