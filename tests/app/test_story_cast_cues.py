@@ -103,6 +103,18 @@ def test_a_house_or_a_hall_named_for_its_family_is_a_place(app: App) -> None:
     assert kind_of(app, "moor", "Anne Hall") == "character"  # a given name before it
 
 
+def test_a_place_by_its_name_joins_no_one_of_its_family_name(app: App) -> None:
+    story = [
+        "Brantwell House, Grosvenor Street, 31 May.",  # a letter's heading
+        '"Come in," said Lord Brantwell, and Lord Brantwell laughed at the rain.',
+        "Lord Brantwell wrote to Ada. Brantwell said nothing more.",
+    ]
+    told(app, "letters", story, times=1)
+    told(app, "letters", ['"No," said Lord Brantwell.', "Lord Brantwell slept."], times=2)
+    lord = character(app.story, "letters", "Lord Brantwell")
+    assert lord.kind == "character" and "Brantwell House" not in lord.aliases
+
+
 def test_a_heading_does_not_introduce_a_character_glued_to_the_next_sentence(app: App) -> None:
     heading = "The Weaver and the Gull\n\nIn the days of the tides a Weaver lived above the bay."
     told(app, "fable", [heading, '"Sails," said the Weaver. "Always sails," said the Weaver.'])

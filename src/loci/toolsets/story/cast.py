@@ -135,12 +135,18 @@ def _candidates(
     }
     for i, person in named.items():
         person.character = kinds_of[i] == "character"
+    # A place by its very name is no one's, whatever family name it carries ("Brantwell
+    # House" is not Lord Brantwell).
+    placed = {
+        s.id for s in surfaces if kinds_of[s.id] == "place" and kinds.is_a_place_by_name(s.written)
+    }
     people_words = {w for p in named.values() if p.character for w in p.words}
     related_words = {r for w in people_words for r in names.related(w)}
     return {
         i: p
         for i, p in named.items()
         if not p.titles & names.PLURAL_TITLES  # a firm is no one: "Messrs. Maw"
+        and i not in placed
         and (
             p.character
             or (

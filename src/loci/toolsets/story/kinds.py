@@ -243,7 +243,7 @@ def surface_kind(
     parsed = names.parse(written)
     if is_no_name(written, votes, cases) or parsed.titles & names.PLURAL_TITLES:
         return "other"  # a common word, or a firm ("Messrs. Maw")
-    if parsed.saint or (not parsed.honorific and _named_for_a_place(written)):
+    if is_a_place_by_name(written):
         return "place"
     if is_household(written, votes, family_names):
         return "household"
@@ -294,6 +294,13 @@ def _head(written: str) -> str:
     if "of" not in words[1:] or names.is_title(words[0]):
         return ""
     return word_key(words[words.index("of") - 1])
+
+
+def is_a_place_by_name(written: str) -> bool:
+    """Whether the name itself says it is a place, whatever its mentions say: a saint's ("St.
+    Petersburgh") or one ending in a word for a place ("Brantwell House")."""
+    parsed = names.parse(written)
+    return parsed.saint or (not parsed.honorific and _named_for_a_place(written))
 
 
 def _named_for_a_place(written: str) -> bool:
