@@ -19,6 +19,9 @@ titled names ("Mr. Darcy" to Fitzwilliam Darcy). A name joins a person only on e
   Jane nor Elizabeth Bennet, since both could be her). A single word goes to the one who
   carries it far more often than anyone else ("Hannah" to the Hannah of every chapter, not
   the Hannah named once), else it stays apart: a reader would not guess either.
+
+Then a woman's maiden and married full names, written before and after her wedding, are
+joined (`loci.toolsets.story.marriage`), and the names that fitted both look again.
 """
 
 from __future__ import annotations
