@@ -138,3 +138,19 @@ def test_names_made_with_of_are_whole_and_told_apart_by_their_domain(app: App) -
     # Its title taken off leaves no name: "of the Field Mice" is no one's.
     assert queen.kind == "character"
     assert not any(alias.startswith("of ") for alias in queen.aliases), queen.aliases
+
+
+SCHOOL = [
+    '"Home, little Fan?" returned the boy. The child clapped her hands and laughed at the snow.',
+    "The coach stood at the gate, and the boy ran down the long cold hall with his trunk.",
+    '"What is this, Dorrit?" asked the master. The groom held out a letter with a black seal.',
+    '"You are quite a woman, little Fan!" exclaimed the boy, and the master frowned at the snow.',
+    "Dorrit the groom said nothing, and the coach went down the lane to the village.",
+]
+
+
+def test_a_name_called_out_in_dialogue_is_someone_whatever_ner_says(app: App) -> None:
+    # NER calls both names a thing's; a reader knows whom a speaker calls is someone.
+    told(app, "school", SCHOOL, times=2)
+    assert kind_of(app, "school", "Fan") == "character"
+    assert kind_of(app, "school", "Dorrit") == "character"

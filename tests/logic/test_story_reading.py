@@ -223,13 +223,14 @@ def test_an_adverb_opening_a_sentence_and_a_chapters_number_are_no_part_of_a_nam
 
     text = (
         "Sorrowfully Dorothy left the Throne Room. Unfortunately Liza returned to her "
-        "puddings. Emily Brown laughed."
+        "puddings. Emily Brown laughed, and the Cowardly Lion roared."
     )
-    found = [m.surface for m in Extractor().mentions(text, [])]
+    found = [m.surface for m in Extractor().mentions(text, ["Cowardly Lion"])]
     assert "Dorothy" in found and "Liza" in found and "Emily Brown" in found
-    heading = "Chapter X. The Guardian of the Gates"
-    start, end = name_span(heading, 0, len(heading)) or (0, 0)
-    assert heading[start:end] == "Guardian of the Gates"
+    assert "Cowardly Lion" in found  # an adjective after "the" opens no sentence
+    for heading in ("Chapter X. The Guardian of the Gates", "Chapter X\nThe Guardian of the Gates"):
+        start, end = name_span(heading, 0, len(heading)) or (0, 0)
+        assert heading[start:end] == "Guardian of the Gates"
 
 
 def test_a_full_name_after_of_is_whose_not_where() -> None:

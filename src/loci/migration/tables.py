@@ -191,6 +191,7 @@ TABLES = (
             "article",
             "male",
             "female",
+            "addressed",
             "first_pos",
             "first_seen",
             "recent_seen",

@@ -13,11 +13,6 @@ from loci.storage.databases.db import Connection
 from loci.toolsets.story import kinds
 from loci.toolsets.story.entity import Entity
 
-#: The cues of a name's mentions, as `kinds.Votes` counts them.
-VOTE_COLUMNS = (
-    "mentions, ner_person, ner_place, ner_other, said, acts, place_word, article, male, female"
-)
-
 
 @dataclass
 class Company:
@@ -38,7 +33,7 @@ class Company:
             "SELECT a, b, paragraph, sentence FROM story_meetings WHERE session = ?", (session,)
         )
         cues = conn.execute(
-            f"SELECT id, {VOTE_COLUMNS} FROM story_names WHERE session = ?", (session,)
+            f"SELECT id, {kinds.VOTE_COLUMNS} FROM story_names WHERE session = ?", (session,)
         )
         for name, *counted in cues:
             owner = entity_of.get(name)

@@ -25,7 +25,10 @@ from loci.toolsets.story.mentions import Mention
 from loci.toolsets.story.reading import WordCase
 
 RECENT_KEPT = 3
-_VOTES = ("ner_person", "ner_place", "ner_other", "said", "acts", "place_word", "article")
+_VOTES = (
+    *("ner_person", "ner_place", "ner_other", "said", "acts", "place_word", "article"),
+    "addressed",
+)
 
 
 @dataclass(frozen=True)
@@ -329,6 +332,7 @@ def _count(row: dict[str, object], seen: Observed) -> None:
         "article": mention.article,
         "male": mention.sex == "m",
         "female": mention.sex == "f",
+        "addressed": mention.addressed,
     }
     for column, present in cues.items():
         row[column] = int(str(row[column])) + int(present)

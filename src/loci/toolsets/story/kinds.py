@@ -12,12 +12,13 @@ how it writes each word (`WordCase`). A reader's rules, in order:
 - a plural of a family's name, mostly after "the", is a household ("the Marches"); any other
   plural mostly after "the" is a place or a people, no one character ("the Warrens");
 - otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
-  acting, a pronoun taking the name up and a title for a person; a preposition of place for a
-  place; an article for a thing, a place or not as NER has it ("the Pequod", "the Pacific").
-  A person must show as one: speak, act or be taken up by "he" or "she" in a tenth of its
-  mentions, or be called a person by NER again and again; a place must be somewhere things
-  happen. A name that speaks again and again is someone's, whatever its article and NER say
-  ("said the Scarecrow"). A name whose cues are too few to say is `unknown`.
+  being called by name in dialogue, acting, a pronoun taking the name up and a title for a
+  person; a preposition of place for a place; an article for a thing, a place or not as NER
+  has it ("the Pequod", "the Pacific"). A person must show as one: speak, be called, act or be
+  taken up by "he" or "she" in a tenth of its mentions, or be called a person by NER again and
+  again; a place must be somewhere things happen. A name that speaks again and again is
+  someone's, whatever its article and NER say ("said the Scarecrow"). A name whose cues are
+  too few to say is `unknown`.
 """
 
 from __future__ import annotations
@@ -68,6 +69,13 @@ HOUSEHOLD_ARTICLE_SHARE = 0.3
 PLURAL_ARTICLE_SHARE = 0.5
 
 
+#: The columns of a name's row that hold its `Votes`, in their order.
+VOTE_COLUMNS = (
+    "mentions, ner_person, ner_place, ner_other, said, acts, place_word, article, male, female, "
+    "addressed"
+)
+
+
 @dataclass(frozen=True)
 class Votes:
     """The cues of a name's mentions, counted."""
@@ -82,6 +90,7 @@ class Votes:
     article: int = 0
     male: int = 0
     female: int = 0
+    addressed: int = 0
 
     def __add__(self, other: Votes) -> Votes:
         return Votes(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -94,7 +103,7 @@ class Votes:
         weight = min(labelled, NER_VOTES) / labelled if labelled else 0.0
         person = (
             weight * self.ner_person
-            + 3 * self.said
+            + 3 * (self.said + self.addressed)
             + self.acts
             + 3 * (self.male + self.female)
             + (2 * self.mentions if titled else 0)
@@ -128,7 +137,7 @@ class Votes:
         """Whether the mentions show someone: speaking, acting or taken up by "he" or "she"
         often enough (a tenth of them; God, named eighty times, acts in two), or NER takes
         the name for a person's in most of them, with a cue or again and again."""
-        cues = self.said + self.acts + self.male + self.female
+        cues = self.said + self.addressed + self.acts + self.male + self.female
         if cues >= CUE_SHARE * self.mentions:
             return True
         named_a_person = 2 * self.ner_person >= self.mentions

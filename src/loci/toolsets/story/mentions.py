@@ -4,7 +4,8 @@ spaCy's small English pipeline (tok2vec and NER only) proposes new names; a gaze
 names the story already knows, and of those NER found in the same text, finds them again
 wherever they appear, whatever NER thinks of that sentence. Each mention carries the cues a
 reader uses to tell a person from a place or a thing: NER's label, dialogue attribution ("said
-Elizabeth", "said the Scarecrow"), a verb of action after it ("Safie nursed"), a preposition
+Elizabeth", "said the Scarecrow"), a call in dialogue ("What is this, Perkins?", see
+`address`), a verb of action after it ("Safie nursed"), a preposition
 of place or another name and "of" before it ("in Meryton", "Maren of Saltcote"), an article
 ("the Pequod"), and the pronoun that takes it up later in its sentence ("Darcy ... he").
 Pronouns, titles alone and lower-case words never become mentions; where a name begins and
@@ -21,7 +22,7 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from loci import sentences
-from loci.toolsets.story import names, namespans
+from loci.toolsets.story import address, names, namespans
 from loci.toolsets.story.gazetteer import Gazetteer
 from loci.toolsets.story.gutenberg import bracketed
 
@@ -103,6 +104,8 @@ class Mention:
     place_word: bool = False
     article: bool = False
     sex: str | None = None
+    #: Called out in dialogue: '"What is this, Perkins?"'.
+    addressed: bool = False
 
 
 class Extractor:
@@ -133,7 +136,8 @@ class Extractor:
             for i in overlapping:
                 if found[i].label is None:
                     found[i] = replace(found[i], label=mention.label)
-        found = _with_new_names(text, _with_dialogue(text, found), known)
+        found = address.with_address(text, _with_dialogue(text, found), cleaned)
+        found = _with_new_names(text, found, known)
         found.sort(key=lambda m: m.start)
         found = [m for m in found if not bracketed(text, m.start, m.end)]
         origins = {

@@ -82,8 +82,9 @@ MAX_NAME_WORDS = 5
 #: A capitalised word ending in "ly" and longer than this that is no given name is an adverb
 #: opening a sentence ("Sorrowfully Dorothy"), not a name's ("Emily", "Kelly" are names).
 ADVERB_LEAST = 5
-#: A chapter's number before its title ("Chapter X. The Guardian of the Gates").
-CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave)[ \t]+(?:[IVXLC]+|\d+)\.?[ \t]+")
+#: A chapter's number before its title, on its line or the next ("Chapter X. The Guardian of
+#: the Gates").
+CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave)[ \t]+(?:[IVXLC]+|\d+)\.?\s+")
 #: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
 
@@ -153,23 +154,33 @@ def _past_stop_words(text: str, start: int, end: int) -> int:
     if heading and heading.end() < end:
         start = heading.end()
     word = STOP_WORD.match(text, start, end)
-    while word and word.end() < end and _before_a_name(word.group(1)):
+    while word and word.end() < end and _before_a_name(word.group(1), _opening(text, start)):
         start = word.end()
         word = STOP_WORD.match(text, start, end)
     return start
 
 
-def _before_a_name(word: str) -> bool:
+def _opening(text: str, start: int) -> bool:
+    """Whether a word at `start` opens a sentence, a line of dialogue or the text."""
+    before = text[max(0, start - 4) : start].rstrip(' \t"\u201c\u2018(')
+    return not before or before[-1] in ".!?:;\n\u201d"
+
+
+def _before_a_name(word: str, opening: bool) -> bool:
     """A capitalised word that starts no name when one follows it: a stop word, the vocative
     "O", or a word of address ("Friend John", "Dear Jo"), but not one that makes a nickname
-    ("Old Thunder")."""
+    ("Old Thunder"); and, `opening` a sentence, an adverb ("Sorrowfully Dorothy", but "the
+    Cowardly Lion")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
     lowered = word.lower()
     if lowered in names.NICKNAME_WORDS:
         return False
     adverb = (
-        lowered.endswith("ly") and len(lowered) > ADVERB_LEAST and not names.is_given_name(word)
+        opening
+        and lowered.endswith("ly")
+        and len(lowered) > ADVERB_LEAST
+        and not names.is_given_name(word)
     )
     return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS or adverb
 

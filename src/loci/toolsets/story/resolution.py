@@ -21,16 +21,13 @@ from loci.toolsets.story.meetings import Together
 from loci.toolsets.story.reading import WordCase
 
 _WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
-_VOTE_COLUMNS = (
-    "mentions, ner_person, ner_place, ner_other, said, acts, place_word, article, male, female"
-)
 
 
 def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) -> None:
     """Gather the session's names into people, apply the corrections, and save who is who."""
     rows = conn.execute(
         f"SELECT id, key, written, coalesce(person, id), kind, first_pos, recent_seen, "
-        f"{_VOTE_COLUMNS} FROM story_names WHERE session = ?",
+        f"{kinds.VOTE_COLUMNS} FROM story_names WHERE session = ?",
         (session,),
     ).fetchall()
     surfaces = [

@@ -360,9 +360,17 @@ UPDATE story_sessions SET corrections_made = (SELECT count(*) FROM story_correct
 CREATE UNIQUE INDEX story_corrections_number ON story_corrections(session, number);
 """
 
+#: How often each name is called out in dialogue ('"What is this, Perkins?"'): a person cue.
+NAME_ADDRESSED = """
+ALTER TABLE story_names ADD COLUMN addressed INTEGER NOT NULL DEFAULT 0;
+"""
+
 STORY_SCHEMA = Schema(
     owner="story",
-    migrations=(STORY_TABLES, CAST_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS),
+    migrations=(
+        *(STORY_TABLES, CAST_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS),
+        NAME_ADDRESSED,
+    ),
     legacy=(13, 15),
-    postgres=(POSTGRES_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS),
+    postgres=(POSTGRES_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS, NAME_ADDRESSED),
 )

@@ -1,0 +1,77 @@
+"""Names called out in dialogue: whom a speaker addresses is someone.
+
+A reader takes a name a speaker calls out for a person's, whatever else the text says of it:
+'"Home, little Fan?" returned the boy', '"What is this, Perkins?"', '"Belle," said the
+husband'. A minor character may be named only so, two or three times, where NER calls the
+name a thing's. Two places in a line of dialogue say a name is called:
+
+- after a comma, ending a spoken phrase ("Come, Watson," / "Good night, dear Jo!"), where
+  only a name, a title or a word of address stands;
+- opening the line, before a comma ('"Belle," said'), where interjections stand as often
+  ('"Nonsense," said'; '"Sunday! You went to-day"'): there only a given name or a titled name
+  counts.
+
+An oath is called out as a name is ("Oh, my God!"), and is no one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from loci.toolsets.story import names
+
+if TYPE_CHECKING:
+    from loci.toolsets.story.mentions import Mention
+
+#: A name of one or two capitalised words, with a title before it ("Mr. Holmes").
+_NAME = r"(?:(?:Mr|Mrs|Ms|Dr)\.\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)?"
+#: Words a speaker puts before the name they call ("little Fan", "my dear Jo").
+_FOND = r"(?:(?:my|our)\s+)?(?:(?:dear|dearest|little|poor|good|old|young)\s+)?"
+#: A name called at the end of a spoken phrase, the quotation closing after it.
+CALLED_LAST = re.compile(rf",\s+{_FOND}({_NAME})\s*[,.!?]+\s*[\"\u201d\u2019]")
+#: A name called as a line of dialogue opens.
+CALLED_FIRST = re.compile(rf"(?:^|[\s(])[\"\u201c\u2018]({_NAME}),[\"\u201d\u2019]?\s")
+#: Oaths, called out as names are ("Oh, my God!", "Good heavens, Jove!"), and no one in the
+#: story.
+OATHS = frozenset({"god", "heaven", "heavens", "christ", "jesus", "jove", "gad", "goodness"})
+
+
+def called(text: str) -> list[tuple[int, int]]:
+    """The spans of `text` where a speaker calls someone by name."""
+    spans = [match.span(1) for match in CALLED_LAST.finditer(text)]
+    for match in CALLED_FIRST.finditer(text):
+        first = match.group(1).split()[0]
+        if names.is_title(first) or _a_given_name(first):
+            spans.append(match.span(1))
+    return [(a, b) for a, b in spans if text[a:b].lower() not in OATHS]
+
+
+def with_address(
+    text: str,
+    found: list[Mention],
+    cleaned: Callable[[str, int, int], Mention | None],
+) -> list[Mention]:
+    """`found`, each mention of a name called out in dialogue marked `addressed` (a name
+    found nowhere else is added, trimmed by `cleaned`)."""
+    for start, end in called(text):
+        mention = cleaned(text, start, end)
+        if mention is None:
+            continue
+        at = next((i for i, m in enumerate(found) if m.start == mention.start), None)
+        if at is None:
+            if not any(m.start < mention.end and mention.start < m.end for m in found):
+                found.append(replace(mention, addressed=True))
+        else:
+            found[at] = replace(found[at], addressed=True)
+    return found
+
+
+def _a_given_name(word: str) -> bool:
+    """Whether `word` is a given name and no word a line of dialogue opens with ("So", "See",
+    "Will" are in the census lists)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return names.is_given_name(word) and word.lower() not in STOP_WORDS
