@@ -236,6 +236,24 @@ def test_a_name_the_story_says_a_character_is_called_by_is_suggested_and_accepte
     assert all("called" not in s.reason for s in suggest(app.story, "gull").suggestions)
 
 
+def test_a_title_a_character_comes_into_is_suggested_for_them(app: App) -> None:
+    story = [
+        "Harry Ashdown walked on the cliff with Nell Quarry. Harry Ashdown said little.",
+        "A letter came for Harry Ashdown. His father had died. Harry, now Lord Brantwell, "
+        "went up by the noon train.",
+        "Lord Brantwell came down in black. Nell Quarry ran to meet Lord Brantwell at the gate.",
+        "Lord Brantwell spoke of the funeral, and Nell Quarry listened to Lord Brantwell.",
+    ]
+    for number, text in enumerate(story * 2):
+        app.story.continue_story("cliff", "", f"{text} ({number})")
+    found = suggest(app.story, "cliff").suggestions
+    title = next(s for s in found if s.other == "Lord Brantwell")
+    assert (title.action, title.name) == ("merge", "Harry Ashdown")
+    assert "now Lord Brantwell" in title.evidence
+    after = correct(app.story, "cliff", title.action, title.name, title.other)
+    assert "Lord Brantwell" in after.aliases
+
+
 def test_each_story_numbers_its_corrections_and_never_gives_a_number_twice(voyage: App) -> None:
     from loci.errors import NotFoundError
 

@@ -441,9 +441,9 @@ def test_a_called_name_is_suggested_unless_it_is_a_character_named_beside_its_ca
         "Margaret held the baby; we shall call her Daisy. Daisy slept. Daisy woke."
     )
     cast = [tobin, daisy, cricket, meg]
-    with_meg = {(2, 4), (4, 2)}  # Daisy and her mother are named in one sentence
+    with_meg = {(2, 4), (4, 2)}  # Daisy and her mother are named in sentences again and again
     found = called.called_suggestions(
-        text, cast, [tobin, daisy, meg], lambda e: None, lambda a, b: (a.id, b.id) in with_meg
+        text, cast, [tobin, daisy, meg], lambda e: None, lambda a, b: 4 * ((a.id, b.id) in with_meg)
     )
     assert [(s.action, s.name, s.other, s.mentions) for s in found] == [
         ("merge", "Tobin Marsh", "Cricket", 5)  # "Old Cricket" is the Cricket the cast holds
@@ -725,3 +725,28 @@ def test_an_entitys_recent_mentions_show_each_sentence_once() -> None:
     (entity,) = entities(rows, [])
     assert [s.excerpt for s in entity.recent] == ["Lucian rode out.", said]
     assert entity.recent[-1].position == 41
+
+
+def test_a_title_a_character_comes_into_is_theirs() -> None:
+    harry, ada = _entity(1, "Henry Ashdown", "Harry", "Ashdown"), _entity(2, "Ada Lorne", "Ada")
+    lord = _entity(3, "Lord Brantwell", "Brantwell", mentions=12)
+    sexes = {1: "m", 2: "f", 3: "m"}
+    text = (
+        "A telegram for Ashdown at breakfast. Ada read it. He is Lord Brantwell now.\n\n"
+        "Ada wrote to Harry, now Lord Brantwell, that night.\n\n"
+        "And now Lord Brantwell rode in; Ada ran to him."
+    )
+    found = [
+        (c.name, c.character.name)
+        for c in called.callings(text, [harry, ada], lambda e: sexes[e.id])
+    ]
+    # "He" is no woman, though Ada is named last; "now" alone after "And" gives no title.
+    assert found == [("Lord Brantwell", "Henry Ashdown"), ("Lord Brantwell", "Henry Ashdown")]
+    cast = [harry, ada, lord]
+    suggested = called.called_suggestions(
+        text, cast, [harry, ada, lord], lambda e: sexes[e.id], lambda a, b: False
+    )
+    assert [(s.action, s.name, s.other) for s in suggested] == [
+        ("merge", "Henry Ashdown", "Lord Brantwell")
+    ]
+    assert "He is Lord Brantwell now." in suggested[0].evidence

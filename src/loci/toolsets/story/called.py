@@ -1,13 +1,15 @@
 """Names the story says a character is called by: "They called him King-Post", "the girls
 christened him Mr. Greatheart", "known as Old Thunder", "Tobias, whom the whole harbour called
-Toby". The one the name is given to is the character named right before "whom", else the one
+Toby"; and a title a character comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell
+now". The one the name is given to is the character named right before "whom", else the one
 named last before the calling (in its sentence, else the sentences before it in the paragraph),
 never the one doing the calling ("Jo called him …" names Jo's listener, not Jo). A question
 answered by a name alone says so too: "Who's Old Thunder?" and, as the next paragraph,
 "Captain Ahab."
 
 NER often takes a nickname for a thing ("King-Post") or for a person of its own. A name that
-is a character's already is suggested only when the two are never named in one sentence: a
+is a character's already is suggested only when the two are never named in one sentence, but in
+those saying one is called the other ("Harry, now Lord Brantwell"): a
 girl "we shall call Daisy", named beside her mother Margaret again and again, is a person of
 her own.
 """
@@ -39,6 +41,17 @@ CALLED = re.compile(
     r"|\b(?:known|spoken\s+of)\s+as)\s+[\"\u201c\u2018]?"
     rf"(?P<name>{_WORD}(?:[ -]{_WORD})*)"
 )
+#: Ranks a character may come into.
+_RANK = r"(?:Lord|Lady|Sir|Dame|Earl|Countess|Count|Duke|Duchess|Baron|Baroness|Viscount)"
+#: A title a character comes into: "Arthur, now Lord Godalming", "he is now Lord Godalming",
+#: "became Lady Ashby", "He is Lord Brantwell now".
+TITLED = (
+    re.compile(rf"(?:,|\bis|\bwas)\s+now\s+(?P<name>{_RANK}\s+{_WORD})"),
+    re.compile(rf"\b(?:became|becomes|has\s+become)\s+(?P<name>{_RANK}\s+{_WORD})"),
+    re.compile(rf"\b(?:is|was)\s+(?P<name>{_RANK}\s+{_WORD})\s+now\b"),
+)
+#: "he is ..." before a title taken: the sex of the one who takes it.
+SUBJECT = re.compile(r"\b(?:(he)|(she))\s+(?:is|was|has)\b[\w\s]*$", re.IGNORECASE)
 #: "Who's Old Thunder?", "Who is Sparrow?": a question asking who a name is.
 WHO_IS = re.compile(rf"\bWho(?:['\u2019]s|\s+is|\s+was)\s+(?P<name>{_WORD}(?:[ -]{_WORD})*)\?")
 #: A reply that is a name alone, in quotes: "Captain Ahab."
@@ -53,8 +66,8 @@ CALLED_LEAST = 3
 
 #: A character's sex as its names and pronouns say it ("m", "f"), if they do.
 SexOf = Callable[[Entity], str | None]
-#: Whether two entities are ever named in one sentence (two people, then).
-Together = Callable[[Entity, Entity], bool]
+#: How many sentences name both of two entities (two people, most often).
+Together = Callable[[Entity, Entity], int]
 
 
 @dataclass(frozen=True)
@@ -75,8 +88,25 @@ def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator
             callee = _callee(paragraph, match, characters, sex_of)
             if said and callee is not None:
                 yield Calling(said, callee, _sentence(paragraph, match))
+        yield from _titled(paragraph, characters, sex_of)
         if number + 1 < len(paragraphs):
             yield from _answered(paragraph, paragraphs[number + 1], characters)
+
+
+def _titled(paragraph: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator[Calling]:
+    """A title the paragraph says a character comes into, given to the one named last before
+    it (of the sex "he" or "she" says, if one stands before it)."""
+    for pattern in TITLED:
+        for match in pattern.finditer(paragraph):
+            left, _ = sentences.around(paragraph, match.start(), match.end())
+            subject = SUBJECT.search(paragraph, left, match.start("name"))
+            sex = None if subject is None else ("m" if subject.group(1) else "f")
+            fitting = [c for c in characters if sex is None or sex_of(c) in (sex, None)]
+            for start, end in ((left, match.start()), (0, left)):
+                found = _named_before(paragraph, start, end, fitting)
+                if found is not None:
+                    yield Calling(match.group("name"), found, _sentence(paragraph, match))
+                    break
 
 
 def _answered(question: str, reply: str, characters: Sequence[Entity]) -> Iterator[Calling]:
@@ -109,16 +139,21 @@ def called_suggestions(
 ) -> list[CastSuggestion]:
     """A name the story says one character is called by, merged into that character (or
     made an alias of it, when the cast does not hold the name at all); a name that is a
-    character's already, only when `together` says the two never share a sentence."""
+    character's already, only when `together` says the two share no sentence but those
+    saying so."""
     held = {names.key(a): e for e in entities for a in e.aliases}
+    found = list(callings(text, characters, sex_of))
     suggested: dict[str, CastSuggestion] = {}
-    for calling in callings(text, characters, sex_of):
+    for calling in found:
         other = _held_form(calling.name, held)
         entity = held.get(names.key(other))
         if entity is not None and (
             entity.kind == "place"
             or entity == calling.character
-            or (entity.kind == "character" and together(entity, calling.character))
+            or (
+                entity.kind == "character"
+                and together(entity, calling.character) > _saying(found, entity, calling)
+            )
         ):
             continue
         # Written counts every use; the mentions the cast holds miss those written before NER
@@ -136,6 +171,18 @@ def called_suggestions(
             evidence=calling.sentence,
         )
     return list(suggested.values())
+
+
+def _saying(found: Sequence[Calling], entity: Entity, calling: Calling) -> int:
+    """How many of the sentences `found` that say `calling`'s character is called by one of
+    `entity`'s names name them both ("Harry, now Lord Brantwell"): meetings that make them
+    one, not two."""
+    return sum(
+        c.character == calling.character
+        and any(re.search(_whole(a), c.sentence) for a in entity.aliases)
+        and any(re.search(_whole(a), c.sentence) for a in calling.character.aliases)
+        for c in found
+    )
 
 
 def _called_name(found: str) -> str:

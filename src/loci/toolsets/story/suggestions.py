@@ -97,7 +97,7 @@ def _called(
         entities,
         characters,
         lambda e: people[e.id].sex,
-        lambda a, b: company.met_in_sentences(a.id, b.id) > 0,
+        lambda a, b: company.met_in_sentences(a.id, b.id),
     )
 
 
