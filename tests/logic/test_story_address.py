@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from loci.toolsets.story.address import called
+from loci.toolsets.story.mentions import Extractor
 
 
 def names_called(text: str) -> list[str]:
@@ -25,11 +26,18 @@ def names_called(text: str) -> list[str]:
         ('"Nonsense," said Jo. "Hush, child."', []),
         ('"So, you are back," she said.', []),
         ('"Sunday! You went to-day, then, Robert?"', ["Robert"]),
-        # An oath is no one.
+        # An oath, a month or a greeting is no one.
         ("\u201cOh, my God!\u201d I gasped.", []),
+        ('"Come back, November!" and "Good-bye, Merry Christmas!"', []),
         # A list of places ends no spoken phrase.
         ("We went to Paris, London and Rome. It rained.", []),
     ],
 )
 def test_a_name_called_in_dialogue_and_nothing_else(text: str, expected: list[str]) -> None:
     assert names_called(text) == expected
+
+
+def test_a_call_marks_a_name_found_and_makes_none() -> None:
+    text = '"Ha, ha!" laughed Meg March. "What is this, Perkins?" asked Meg March.'
+    found = {m.surface: m.addressed for m in Extractor().mentions(text, ["Perkins"])}
+    assert found == {"Meg March": False, "Perkins": True}  # "Ha" ends a phrase, and is none

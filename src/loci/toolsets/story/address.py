@@ -11,7 +11,8 @@ name a thing's. Two places in a line of dialogue say a name is called:
   ('"Nonsense," said'; '"Sunday! You went to-day"'): there only a given name or a titled name
   counts.
 
-An oath is called out as a name is ("Oh, my God!"), and is no one.
+An oath, a day or a greeting is called out as a name is ("Oh, my God!", "Good-bye, and a Merry
+Christmas!"), and is no one.
 """
 
 from __future__ import annotations
@@ -37,6 +38,17 @@ CALLED_FIRST = re.compile(rf"(?:^|[\s(])[\"\u201c\u2018]({_NAME}),[\"\u201d\u201
 #: Oaths, called out as names are ("Oh, my God!", "Good heavens, Jove!"), and no one in the
 #: story.
 OATHS = frozenset({"god", "heaven", "heavens", "christ", "jesus", "jove", "gad", "goodness"})
+#: Months and days, which end a spoken phrase as names do ("Come back, November!").
+CALENDAR = frozenset(
+    (
+        *("january", "february", "march", "april", "may", "june", "july", "august"),
+        *("september", "october", "november", "december"),
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+    )
+)
+#: First words of greetings, which end a spoken phrase as names do ("Good-bye, aunt, and a
+#: Merry Christmas!").
+GREETINGS = frozenset({"merry", "happy", "good", "bon"})
 
 
 def called(text: str) -> list[tuple[int, int]]:
@@ -46,7 +58,13 @@ def called(text: str) -> list[tuple[int, int]]:
         first = match.group(1).split()[0]
         if names.is_title(first) or _a_given_name(first):
             spans.append(match.span(1))
-    return [(a, b) for a, b in spans if text[a:b].lower() not in OATHS]
+    return [(a, b) for a, b in spans if not _no_one(text[a:b])]
+
+
+def _no_one(name: str) -> bool:
+    """Whether a name called out is an oath, a day, a month or a greeting."""
+    lowered = name.lower()
+    return lowered in OATHS or lowered in CALENDAR or lowered.split()[0] in GREETINGS
 
 
 def with_address(
@@ -54,17 +72,15 @@ def with_address(
     found: list[Mention],
     cleaned: Callable[[str, int, int], Mention | None],
 ) -> list[Mention]:
-    """`found`, each mention of a name called out in dialogue marked `addressed` (a name
-    found nowhere else is added, trimmed by `cleaned`)."""
+    """`found`, each mention of a name called out in dialogue marked `addressed` (trimmed by
+    `cleaned` as the mention was). Nothing is added: an interjection ends a phrase as a name
+    does ('"Ha, ha!"', '"Right, No."'), and only NER or the names known say what is a name."""
     for start, end in called(text):
         mention = cleaned(text, start, end)
         if mention is None:
             continue
         at = next((i for i, m in enumerate(found) if m.start == mention.start), None)
-        if at is None:
-            if not any(m.start < mention.end and mention.start < m.end for m in found):
-                found.append(replace(mention, addressed=True))
-        else:
+        if at is not None:
             found[at] = replace(found[at], addressed=True)
     return found
 

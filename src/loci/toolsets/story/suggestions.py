@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from loci import fields
 from loci.toolsets.story import kinds, names, store
+from loci.toolsets.story.address import CALENDAR
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
@@ -268,9 +269,7 @@ def _maiden(
 #: Words of a name that is no person's: months, days, documents of an epistolary novel.
 NOT_PERSON_WORDS = frozenset(
     (
-        *("january", "february", "march", "april", "may", "june", "july", "august"),
-        *("september", "october", "november", "december"),
-        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *CALENDAR,
         *("journal", "diary", "log", "letter", "telegram", "memorandum", "postscript"),
         *("chapter", "volume", "book", "appendix", "preface"),
     )
