@@ -20,9 +20,17 @@ from collections.abc import Iterator
 
 END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]_*]*(?=\s|$)")
 #: Titles written abbreviated, with a full stop that does not end the sentence ("Mr. Darcy").
+#: Given names written abbreviated, as letters and old books sign them ("Jas. Hook", "Wm.
+#: Dobbin"); the nickname lists hold none of them.
+GIVEN_ABBREVIATIONS = {
+    **{"jas": "james", "wm": "william", "chas": "charles", "thos": "thomas", "geo": "george"},
+    **{"jno": "john", "saml": "samuel", "robt": "robert", "benj": "benjamin", "jos": "joseph"},
+    **{"edw": "edward", "richd": "richard", "hy": "henry", "fredk": "frederick"},
+}
 ABBREVIATIONS = frozenset(
     {"mr", "mrs", "ms", "messrs", "mme", "mlle", "dr", "st", "rev", "capt", "col", "gen", "lt"}
     | {"sgt", "prof", "hon", "sr", "jr", "esq", "gov", "maj", "adm", "cpl", "fr"}
+    | set(GIVEN_ABBREVIATIONS)
 )
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 LINE_BREAK = re.compile(r"\n\s*")
@@ -91,8 +99,8 @@ def _ends_sentence(text: str, mark: int, after: int, stop: int) -> bool:
 
 
 def is_abbreviation(word: str) -> bool:
-    """Whether `word` (without its full stop) is a title's abbreviation ("Mr", "Mrs", "St",
-    "Dr") or an initial ("R"): a full stop after it does not end a sentence."""
+    """Whether `word` (without its full stop) is a title's or a given name's abbreviation
+    ("Mr", "Dr", "Jas") or an initial ("R"): a full stop after it does not end a sentence."""
     if len(word) == 1:
         return word.isupper()
     return word[0].isupper() and word.lower() in ABBREVIATIONS

@@ -750,3 +750,20 @@ def test_a_title_a_character_comes_into_is_theirs() -> None:
         ("merge", "Henry Ashdown", "Lord Brantwell")
     ]
     assert "He is Lord Brantwell now." in suggested[0].evidence
+
+
+def test_a_given_name_written_abbreviated_is_that_name() -> None:
+    from loci import sentences
+
+    groups = gathered(
+        {"James Hook": person(10, "m"), "Jas. Hook": person(3), "Hook": person(40, "m")}
+        | {"Wm. Dobbin": person(3), "William Dobbin": person(8, "m"), "Jane Hook": person(5)}
+    )
+    assert {"James Hook", "Jas. Hook", "Hook"} in groups
+    assert {"Wm. Dobbin", "William Dobbin"} in groups
+    text = "He signed it Jas. Hook, and sailed."
+    assert len(list(sentences.spans(text))) == 1  # "Jas." ends no sentence
+    from loci.toolsets.story.mentions import Extractor
+
+    found = [m.surface for m in Extractor().mentions(text, ["James Hook", "Hook"])]
+    assert found == ["Jas. Hook"]

@@ -66,10 +66,15 @@ class Gazetteer:
 
 def title_before(text: str, start: int) -> int:
     """Where the name at `start` begins with the title written before it ("Mr. Darcy",
-    "Captain Hawkes"), or `start` when none is. A title word with a full stop that is not an
-    abbreviation ends a sentence: "asked the Tin Woodman. Nell Quarry" gives Nell no title."""
+    "Captain Hawkes"), or an abbreviated given name ("Jas. Hook"), or `start` when none is. A
+    title word with a full stop that is not an abbreviation ends a sentence: "asked the Tin
+    Woodman. Nell Quarry" gives Nell no title."""
     title = TITLE_BEFORE.search(text, max(0, start - 16), start)
-    if title is None or not names.is_title(title.group(1)):
+    if title is None:
         return start
     dotted = text[title.end(1)] == "."
+    if dotted and title.group(1).lower() in sentences.GIVEN_ABBREVIATIONS:
+        return title.start(1)
+    if not names.is_title(title.group(1)):
+        return start
     return title.start(1) if not dotted or sentences.is_abbreviation(title.group(1)) else start

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from loci.sentences import GIVEN_ABBREVIATIONS
+
 if TYPE_CHECKING:
     from nicknames import NickNamer
 
@@ -241,6 +243,7 @@ def same_given(a: str, b: str, initials: bool = True) -> bool:
     """Whether two given names can be one person's: equal, an initial of the other ("R." and
     "Robert", or of a name the other is a pet form of: "W." and Billy; unless `initials` is
     false), a nickname of the other (Meg and Margaret), or a short form of it."""
+    a, b = GIVEN_ABBREVIATIONS.get(a, a), GIVEN_ABBREVIATIONS.get(b, b)  # "Jas." is James
     if a == b:
         return True
     if len(a) == 1 or len(b) == 1:
