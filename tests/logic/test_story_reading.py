@@ -228,6 +228,8 @@ def test_an_adverb_opening_a_sentence_and_a_chapters_number_are_no_part_of_a_nam
     found = [m.surface for m in Extractor().mentions(text, ["Cowardly Lion"])]
     assert "Dorothy" in found and "Liza" in found and "Emily Brown" in found
     assert "Cowardly Lion" in found  # an adjective after "the" opens no sentence
+    opening = "The night was wild.\n\n\nChapter 7\n\n\nOn my return, Victor wrote to me."
+    assert [m.surface for m in Extractor().mentions(opening, [])] == ["Victor"]
     for heading in ("Chapter X. The Guardian of the Gates", "Chapter X\nThe Guardian of the Gates"):
         start, end = name_span(heading, 0, len(heading)) or (0, 0)
         assert heading[start:end] == "Guardian of the Gates"

@@ -83,8 +83,8 @@ MAX_NAME_WORDS = 5
 #: opening a sentence ("Sorrowfully Dorothy"), not a name's ("Emily", "Kelly" are names).
 ADVERB_LEAST = 5
 #: A chapter's number before its title, on its line or the next ("Chapter X. The Guardian of
-#: the Gates").
-CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave)[ \t]+(?:[IVXLC]+|\d+)\.?\s+")
+#: the Gates"); never across a blank line, which no name spans.
+CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave)[ \t]+(?:[IVXLC]+|\d+)\b\.?[ \t]*\n?[ \t]*")
 #: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
 
