@@ -20,6 +20,7 @@ def names_called(text: str) -> list[str]:
         ("\u201cWhat is this, Perkins?\u201d asked Dr. Mortimer.", ["Perkins"]),
         ('"Come, Watson," said Holmes, "the game is afoot."', ["Watson"]),
         ('"Good night, my dear Jo!"', ["Jo"]),
+        ('"Tell me all, friend John."', ["John"]),
         ('"Belle," said the husband, turning to his wife.', ["Belle"]),
         ('"Mr. Holmes, I beg you to listen."', ["Mr. Holmes"]),
         # An interjection opens a line as often as a name does; only a given name counts.

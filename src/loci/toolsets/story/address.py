@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 #: A name of one or two capitalised words, with a title before it ("Mr. Holmes").
 _NAME = r"(?:(?:Mr|Mrs|Ms|Dr)\.\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)?"
-#: Words a speaker puts before the name they call ("little Fan", "my dear Jo").
-_FOND = r"(?:(?:my|our)\s+)?(?:(?:dear|dearest|little|poor|good|old|young)\s+)?"
+#: Words a speaker puts before the name they call ("little Fan", "my dear Jo", "friend John").
+_FOND = r"(?:(?:my|our)\s+)?(?:(?:dear|dearest|little|poor|good|old|young|friend)\s+)?"
 #: A name called at the end of a spoken phrase, the quotation closing after it.
 CALLED_LAST = re.compile(rf",\s+{_FOND}({_NAME})\s*[,.!?]+\s*[\"\u201d\u2019]")
 #: A name called as a line of dialogue opens.
