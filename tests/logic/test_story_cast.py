@@ -767,3 +767,39 @@ def test_a_given_name_written_abbreviated_is_that_name() -> None:
 
     found = [m.surface for m in Extractor().mentions(text, ["James Hook", "Hook"])]
     assert found == ["Jas. Hook"]
+    # Signed before the story names him otherwise: NER tags "Chas" alone.
+    letter = "Your most obedient, humble servant,\n\nChas. Pellow."
+    assert [m.surface for m in Extractor().mentions(letter, [])] == ["Chas. Pellow"]
+
+
+def test_a_given_name_only_opening_sentences_and_a_capitalised_epithet_stay_in_their_names() -> (
+    None
+):
+    names = {
+        "Joe Harper": person(30, "m"),
+        "Joe": person(40, "m"),
+        "Injun Joe": person(100, "m"),
+        "Susan Harper": person(1),
+        "Poor Beth": person(3),
+        "Beth": person(40, "f"),
+    }
+    # "Susan" opens the one sentence naming her; "injun" is written twice, "Injun" 52 times;
+    # "poor" is a common word.
+    cases = {
+        "susan": WordCase(0, 0),
+        "injun": WordCase(2, 52),
+        "poor": WordCase(44, 2),
+    }
+    groups = gathered(names, cases=cases)
+    assert {"Susan Harper"} in groups  # a girl, never her brother
+    assert not any({"Joe Harper", "Injun Joe"} <= g for g in groups)
+    assert {"Poor Beth", "Beth"} in groups
+
+
+def test_a_stop_word_alone_is_no_name_whatever_its_mentions_say() -> None:
+    from loci.toolsets.story import kinds
+
+    there = Votes(mentions=88, said=3, male=5, female=1)
+    assert kinds.surface_kind("There", there, {"there": WordCase(222, 0)}, set()) == "other"
+    may = Votes(mentions=20, said=4, female=5)
+    assert kinds.surface_kind("May", may, {"may": WordCase(300, 10)}, set()) == "character"

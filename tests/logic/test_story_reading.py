@@ -240,3 +240,15 @@ def test_a_full_name_after_of_is_whose_not_where() -> None:
     known = ["Journal", "Tom Hollis", "Maren", "Saltcote"]
     cues = {m.surface: m.place_word for m in Extractor().mentions(text, known)}
     assert cues == {"Journal": False, "Tom Hollis": False, "Maren": False, "Saltcote": True}
+
+
+def test_a_place_named_for_someone_is_whole_and_a_kind_of_place_before_of_is_a_place_cue() -> None:
+    text = (
+        "Mr. Pellow, of Lincoln's Inn, wrote. They camped on Jackson\u2019s Island. "
+        "Anne ran down Lover's Lane. Darcy's horse was lame. The Earl died in the county of "
+        "Kent."
+    )
+    cues = {m.surface: m.place_word for m in Extractor().mentions(text, [])}
+    assert {"Lincoln's Inn", "Jackson\u2019s Island", "Lover's Lane", "Darcy"} <= set(cues)
+    assert "Inn" not in cues and "Lincoln" not in cues  # NER's "Lincoln" and "Inn"
+    assert cues["Kent"] is True

@@ -27,7 +27,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from loci.toolsets.story import names
+from loci.toolsets.story import names, namespans
+from loci.toolsets.story.namespans import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
 
 Kind = Literal["character", "place", "household", "other", "unknown"]
@@ -47,17 +48,6 @@ SEX_SHARE = 0.7
 CUE_SHARE = 0.1
 #: A name said to speak this many times, in a tenth of its mentions, is someone's.
 SPEAKS_LEAST = 3
-#: The last words of names that are places, seldom a family's name: "Gull Point", "Cavendish
-#: Square", "Gracechurch Street", and a house named for its family ("Lucas Lodge", "Baskerville
-#: Hall"; after a given name, a person's: "Anne Hall"). "Hill" or "Wood" are as often people's.
-PLACE_HEADS = frozenset(
-    {"street", "lane", "square", "road", "avenue", "terrace", "crescent", "point", "bay"}
-    | {"cape", "harbour", "harbor", "cove", "island", "isle", "abbey", "cathedral", "chapel"}
-    | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
-    | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
-    | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory"}
-    | {"head", "moor", "heath", "fell", "tor"}
-)
 #: Share of a titled name's mentions written after "the" that make it a thing's name ("the
 #: Admiral Benbow", an inn).
 TITLED_THING = 0.5
@@ -160,11 +150,15 @@ def word_key(word: str) -> str:
 
 def is_common_word(word: str, cases: Mapping[str, WordCase]) -> bool:
     """Whether the story uses `word` as a common word rather than a name (a word it has no
-    count of, from a correction or an older store, is taken for a name)."""
+    count of, from a correction or an older store, is taken for a name). A given name the
+    story never writes in lower case is a name wherever it stands ("Susan Harper, did you do
+    this?" opens the only sentence that names her)."""
     case = cases.get(word_key(word.strip(".,")))
     if case is None:
         return False
-    return case.inside == 0 or case.lower > COMMON_RATIO * case.inside
+    if case.inside == 0:
+        return case.lower > 0 or not names.is_given_name(word.strip(".,"))
+    return case.lower > COMMON_RATIO * case.inside
 
 
 def name_words(written: str) -> list[str]:
@@ -176,7 +170,11 @@ def name_words(written: str) -> list[str]:
 
 
 def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> bool:
-    """Whether `written` is a common word (or words) and its mentions do not make it a name."""
+    """Whether `written` is a common word (or words) and its mentions do not make it a name,
+    or a stop word alone, whatever its mentions say (a line of dialogue closed before "There
+    was ..." reads as spoken by "There")."""
+    if namespans.a_stop_word(written):
+        return True
     parsed = names.parse(written)
     if parsed.honorific and name_words(written) != written.split():
         return False  # a title makes a name of what follows: "Mr. Flask"
@@ -221,10 +219,15 @@ def _untitled(words: Sequence[str]) -> bool:
 
 def _common_here(word: str, count: int, cases: Mapping[str, WordCase]) -> bool:
     """Whether `word`, in a name met `count` times, is a common word: one the story writes in
-    lower case too and capitalises only in this name (or at a sentence's start), or a common
-    word anyway."""
+    lower case at least as often as capitalised inside a sentence, and capitalises only in
+    this name (or at a sentence's start), or a common word anyway. "Poor Beth" is Beth, but
+    "Injun Joe" (two "injun" to 52 "Injun") is no Joe, and a given name is a common word only
+    if the story uses it as one ("Sally Rogers", though once "sally forth")."""
+    if names.is_given_name(word.strip(".,")):
+        return is_common_word(word, cases)
     case = cases.get(word_key(word.strip(".,")), WordCase())
-    return bool(case.lower and case.inside <= count) or is_common_word(word, cases)
+    lower = bool(case.lower) and case.lower >= case.inside
+    return (lower and case.inside <= count) or is_common_word(word, cases)
 
 
 def is_household(written: str, votes: Votes, family_names: Collection[str]) -> bool:

@@ -5,9 +5,10 @@ names the story already knows, and of those NER found in the same text, finds th
 wherever they appear, whatever NER thinks of that sentence. Each mention carries the cues a
 reader uses to tell a person from a place or a thing: NER's label, dialogue attribution ("said
 Elizabeth", "said the Scarecrow"), a call in dialogue ("What is this, Perkins?", see
-`address`), a verb of action after it ("Safie nursed"), a preposition
-of place or another name and "of" before it ("in Meryton", "Maren of Saltcote"), an article
-("the Pequod"), and the pronoun that takes it up later in its sentence ("Darcy ... he").
+`address`), a verb of action after it ("Safie nursed"), a preposition of place, a kind of
+place and "of", or another name and "of" before it ("in Meryton", "the county of Kent", "Maren
+of Saltcote"), an article ("the Pequod"), and the pronoun that takes it up later in its
+sentence ("Darcy ... he").
 Pronouns, titles alone and lower-case words never become mentions; where a name begins and
 ends is `namespans`' to say ("Jo warmly" is Jo).
 """
@@ -71,6 +72,11 @@ MOVING_TO = re.compile(
     r"\b(?:go|goes|going|gone|went|drive|drives|driving|drove|driven|ride|rides|riding|rode"
     r"|walk|walks|walked|walking|travel\w*|journey\w*|return\w*|sail\w*|trotted|removed"
     r"|set off|way|road)\s+(?:\w+ly\s+)?(?:back\s+|on\s+)?to\s+$"
+)
+#: A kind of place and "of" before a name make it that place ("the county of Kent").
+PLACE_OF = re.compile(
+    r"\b(?:county|town|city|village|hamlet|parish|kingdom|island|isle|port|province|duchy)"
+    r"\s+of\s+$"
 )
 #: A look at a name is at someone as often as at somewhere ("looked at Lucy"): no place cue.
 LOOKED_AT = re.compile(
@@ -254,7 +260,9 @@ def _with_context(text: str, mention: Mention, origin: bool) -> Mention:
     """`mention` with the cues of the words around it; `origin` says it follows another name
     and "of"."""
     before = text[max(0, mention.start - 40) : mention.start]
-    placed = PLACE_BEFORE.search(before[-12:]) or MOVING_TO.search(before)
+    placed = (
+        PLACE_BEFORE.search(before[-12:]) or MOVING_TO.search(before) or PLACE_OF.search(before)
+    )
     if LOOKED_AT.search(before):
         placed = None
     # "in Billy Bones's chest": the chest is where, not Billy Bones.

@@ -82,6 +82,22 @@ MAX_NAME_WORDS = 5
 #: A capitalised word ending in "ly" and longer than this that is no given name is an adverb
 #: opening a sentence ("Sorrowfully Dorothy"), not a name's ("Emily", "Kelly" are names).
 ADVERB_LEAST = 5
+#: The last words of names that are places, seldom a family's name: "Gull Point", "Cavendish
+#: Square", "Gracechurch Street", and a house named for its family ("Lucas Lodge", "Baskerville
+#: Hall"; after a given name, a person's: "Anne Hall"). "Hill" or "Wood" are as often people's.
+PLACE_HEADS = frozenset(
+    {"street", "lane", "square", "road", "avenue", "terrace", "crescent", "point", "bay"}
+    | {"cape", "harbour", "harbor", "cove", "island", "isle", "abbey", "cathedral", "chapel"}
+    | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
+    | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
+    | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory"}
+    | {"head", "moor", "heath", "fell", "tor"}
+)
+#: A possessive and a word for a place after a name: the place is named for them ("Lincoln's
+#: Inn", "Lover's Lane", "Jackson's Island"), where NER stops at the name.
+POSSESSIVE_PLACE = re.compile(r"['\u2019]s[ \t]+([A-Z][a-z]+)\b")
+#: The surname after a given name's abbreviation and its full stop (". Pellow").
+ABBREVIATED_SURNAME = re.compile(r"\.[ \t]+[A-Z][\w\u2019'-]+")
 #: A chapter's number before its title, on its line or the next ("Chapter X. The Guardian of
 #: the Gates"); never across a blank line, which no name spans.
 CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave)[ \t]+(?:[IVXLC]+|\d+)\b\.?[ \t]*\n?[ \t]*")
@@ -102,13 +118,23 @@ def is_name(surface: str) -> bool:
     if all(len(w.rstrip(".")) == 1 for w in words):
         return False  # an initial alone
     # "Shall I", "I. You": a pronoun is never a word of a name.
-    return not any(w.rstrip(".").lower() in PRONOUNS for w in words)
+    return not any(w.rstrip(".").lower() in PRONOUNS for w in words) and not a_stop_word(surface)
+
+
+def a_stop_word(surface: str) -> bool:
+    """Whether `surface` is one word spaCy lists as a stop word and no given name ("There",
+    "This"; "May" and "Will" are names)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    word = surface.strip(".,'\u2019")
+    return " " not in word and word.lower() in STOP_WORDS and not names.is_given_name(word)
 
 
 def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Where the name NER (or a pattern) found at [start, end) is written: without an article,
-    a possessive, or the lower-case words NER ran on into ("Jo warmly"), and with a title
-    written before it; None when what is left names no one."""
+    a possessive (unless a word for a place follows it: "Lincoln's Inn"), or the lower-case
+    words NER ran on into ("Jo warmly"), and with a title written before it; None when what is
+    left names no one."""
     article = LEADING_ARTICLE.match(text, start, end)
     if article:
         start = article.end()
@@ -116,13 +142,26 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     start = _past_stop_words(text, start, end)
     end = start + _name_length(text[start:end])
     possessive = POSSESSIVE.search(text, start, end)
-    if possessive:
+    place = POSSESSIVE_PLACE.match(text, possessive.start() if possessive else end)
+    if place and place.group(1).lower() in PLACE_HEADS:
+        end = place.end()
+    elif possessive:
         end = possessive.start()
     start = title_before(text, start)
+    end = _past_abbreviation(text, start, end)
     surface = " ".join(text[start:end].split())
     if end <= start or "\n\n" in text[start:end] or not is_name(surface):
         return None
     return start, end
+
+
+def _past_abbreviation(text: str, start: int, end: int) -> int:
+    """`end`, on past the full stop and the surname after a given name written abbreviated,
+    where NER stops ("Chas. Pellow", of which it tags "Chas")."""
+    if text[start:end].lower() not in sentences.GIVEN_ABBREVIATIONS:
+        return end
+    surname = ABBREVIATED_SURNAME.match(text, end)
+    return end if surname is None else surname.end()
 
 
 def through_of(text: str, start: int, end: int) -> int:
