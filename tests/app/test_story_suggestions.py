@@ -308,3 +308,20 @@ def test_an_epithet_that_is_the_last_word_of_one_characters_name_is_suggested(ap
     before = character(app.story, "road", "Tin Woodman").mentions
     after = correct(app.story, "road", epithet.action, epithet.name, epithet.other)
     assert after.mentions == before + epithet.mentions
+
+
+def test_maiden_and_married_names_are_written_one_before_the_other() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.suggestions import _one_before_the_other
+
+    def written(name: str, first: int, *recent: int) -> Entity:
+        seen = [Seen(at, "") for at in recent]
+        return Entity(first, name, "character", 9, Seen(first, ""), seen, [name])
+
+    maiden = written("Sallie Gardiner", 10, 40, 50, 900)  # once after the wedding: a needle
+    married = written("Sallie Moffat", 100, 300, 400, 500)
+    assert _one_before_the_other(maiden, married) and _one_before_the_other(married, maiden)
+    # Two girls named all through the story ("Josie Pye", "Miss Josephine Barry").
+    josie = written("Josie Pye", 10, 300, 500, 700)
+    josephine = written("Miss Josephine Barry", 200, 400, 600, 800)
+    assert not _one_before_the_other(josie, josephine)

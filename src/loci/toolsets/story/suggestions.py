@@ -236,9 +236,10 @@ def _born_to_the_name(a: Person, b: Person) -> bool:
 def _maiden(
     guest: Entity, hosts: Sequence[Entity], people: dict[int, Person], company: Company
 ) -> tuple[Entity, str, str] | None:
-    """For a woman's full name, another of the same given name and another family name
-    that keeps the same company: her maiden and married names ("Sallie Gardiner", "Sallie
-    Moffat")."""
+    """For a woman's full name, another of the same given name (written alike: "Josie" is not
+    "Josephine" here) and another family name that keeps the same company, the one written
+    before the other is first (once after it at most): her maiden and married names
+    ("Sallie Gardiner", "Sallie Moffat")."""
     mine = people[guest.id]
     if mine.sex == "m" or not mine.given or not mine.surnames or not _acts(mine):
         return None
@@ -248,10 +249,9 @@ def _maiden(
         if people[h.id].sex != "m"
         and people[h.id].surnames
         and not people[h.id].surnames & mine.surnames
-        and any(
-            names.same_given(a, b, initials=False) for a in mine.given for b in people[h.id].given
-        )
+        and mine.given & people[h.id].given
         and not company.met_in_sentences(guest.id, h.id)
+        and _one_before_the_other(guest, h)
     ]
     best = max(fitting, key=lambda h: company.likeness(guest.id, h.id), default=None)
     if best is None or company.likeness(guest.id, best.id) < ALIKE:
@@ -264,6 +264,14 @@ def _maiden(
         ),
         "",
     )
+
+
+def _one_before_the_other(a: Entity, b: Entity) -> bool:
+    """Whether one of two entities is written before the other first is, but once at most
+    (as far as its latest mentions tell)."""
+    first, then = (a, b) if a.first.position <= b.first.position else (b, a)
+    later = [seen for seen in first.recent if seen.position > then.first.position]
+    return len(later) <= 1
 
 
 #: Words of a name that is no person's: months, days, documents of an epistolary novel.
