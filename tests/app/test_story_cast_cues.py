@@ -96,9 +96,11 @@ def test_a_house_or_a_hall_named_for_its_family_is_a_place(app: App) -> None:
         "Brantwell House watched the moor. Anne Hall waved from Lafter Hall.",
         "Lafter Hall stood grey. Anne Hall said she would walk there, and Anne Hall smiled.",
         "Kestle Head rose black over the bay. Kestle Head was the end of the land.",
+        "Halsworth Court stood above the village. Halsworth Court was shuttered and cold.",
     ]
     told(app, "moor", story)
     assert kind_of(app, "moor", "Brantwell House") == kind_of(app, "moor", "Lafter Hall") == "place"
+    assert kind_of(app, "moor", "Halsworth Court") == "place"
     assert kind_of(app, "moor", "Kestle Head") == "place"  # a headland
     assert kind_of(app, "moor", "Anne Hall") == "character"  # a given name before it
 
