@@ -2,10 +2,10 @@
 
 A sentence ends at ".", "!", "?" or "…" (with any closing quotes or brackets after it) followed by
 white space and a word that does not start in lower case, and at a blank line (a heading has
-no full stop); never after a title's abbreviation or an initial ("Mr. Darcy", "R. Walton"),
-nor inside a line of dialogue whose attribution goes on ('"Hurrah!" cried Jo'). With `lines`, a
-line break ends a sentence too: notes, lists and checkpoint contexts put one statement per
-line, where a novel wraps its lines anywhere.
+no full stop); never after a title's or a given name's abbreviation or an initial ("Mr.
+Darcy", "Jas. Hook", "R. Walton"), nor inside a line of dialogue whose attribution goes on
+('"Hurrah!" cried Jo'). With `lines`, a line break ends a sentence too: notes, lists and
+checkpoint contexts put one statement per line, where a novel wraps its lines anywhere.
 
 Written here rather than taken from spaCy: its sentence splitter needs its parser or senter,
 which would add to the cost of the NER the story already runs and load a model for every
@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterator
 
 END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]_*]*(?=\s|$)")
-#: Titles written abbreviated, with a full stop that does not end the sentence ("Mr. Darcy").
 #: Given names written abbreviated, as letters and old books sign them ("Jas. Hook", "Wm.
 #: Dobbin"); the nickname lists hold none of them.
 GIVEN_ABBREVIATIONS = {
@@ -27,6 +26,8 @@ GIVEN_ABBREVIATIONS = {
     **{"jno": "john", "saml": "samuel", "robt": "robert", "benj": "benjamin", "jos": "joseph"},
     **{"edw": "edward", "richd": "richard", "hy": "henry", "fredk": "frederick"},
 }
+#: Titles and given names written abbreviated, with a full stop that does not end the sentence
+#: ("Mr. Darcy", "Jas. Hook").
 ABBREVIATIONS = frozenset(
     {"mr", "mrs", "ms", "messrs", "mme", "mlle", "dr", "st", "rev", "capt", "col", "gen", "lt"}
     | {"sgt", "prof", "hon", "sr", "jr", "esq", "gov", "maj", "adm", "cpl", "fr"}
