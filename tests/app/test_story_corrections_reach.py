@@ -37,6 +37,9 @@ def test_an_alias_counts_the_text_already_stored(voyage: App) -> None:
     assert after.first_mention.position == before.first_mention.position
     met = character(voyage.story, "voyage", "Captain Hawkes").relationships
     assert "Nell Quarry" in [r.name for r in met]  # met only as the Skipper
+    # The cast's list says whom each appears with, as one character's card does.
+    listed = {e.name: e.relationships for e in entities_of(voyage.story, "voyage")}
+    assert listed["Captain Hawkes"] == met
     voyage.story.continue_story("voyage", "", LATER)
     later = character(voyage.story, "voyage", "Captain Hawkes")
     assert later.mentions == after.mentions + 2  # and the text written since

@@ -138,8 +138,16 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
                 character_name=wanted,
             )
         relations = service.graph.related(conn, known, [entity.id])
+    relationships = _relationships(entity.id, relations, known)
+    return info(name, entity, found.settings.confirm_after, relationships)
+
+
+def _relationships(
+    entity_id: int, relations: Sequence[tuple[int, int, str, int]], known: Sequence[Entity]
+) -> list[Relationship]:
+    """The strongest relations of `entity_id` among `relations`, with whom they are."""
     others = {e.id: e for e in known}
-    relationships = [
+    return [
         Relationship(
             name=others[other].name,
             kind=others[other].kind,
@@ -147,9 +155,8 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
             weight=weight,
         )
         for a, b, relation, weight in relations
-        if (other := b if a == entity.id else a) in others
+        if entity_id in (a, b) and (other := b if a == entity_id else a) in others
     ][:RELATIONSHIPS_SHOWN]
-    return info(name, entity, found.settings.confirm_after, relationships)
 
 
 def find(entities: Sequence[Entity], wanted: str) -> Entity | None:
@@ -238,6 +245,7 @@ def entities_of(
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
         entities = service.entities(conn, found)
-    confirm = found.settings.confirm_after
-    chosen = [e for e in entities if e.kind == kind and e.confirmed(confirm)][:limit]
-    return [info(name, e, confirm, []) for e in chosen]
+        confirm = found.settings.confirm_after
+        chosen = [e for e in entities if e.kind == kind and e.confirmed(confirm)][:limit]
+        relations = service.graph.related(conn, entities, [e.id for e in chosen])
+    return [info(name, e, confirm, _relationships(e.id, relations, entities)) for e in chosen]
