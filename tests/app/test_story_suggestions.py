@@ -244,8 +244,7 @@ def test_a_title_a_character_comes_into_is_suggested_for_them(app: App) -> None:
         "Lord Brantwell came down in black. Nell Quarry ran to meet Lord Brantwell at the gate.",
         "Lord Brantwell spoke of the funeral, and Nell Quarry listened to Lord Brantwell.",
     ]
-    for number, text in enumerate(story * 2):
-        app.story.continue_story("cliff", "", f"{text} ({number})")
+    told(app, "cliff", story, times=2)
     found = suggest(app.story, "cliff").suggestions
     title = next(s for s in found if s.other == "Lord Brantwell")
     assert (title.action, title.name) == ("merge", "Harry Ashdown")
