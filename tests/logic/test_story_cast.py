@@ -590,6 +590,22 @@ def test_mr_before_a_given_name_the_story_never_writes_as_a_surname_is_that_give
     assert {"Fitzwilliam Darcy", "Mr. Darcy"} in groups and {"Colonel Fitzwilliam"} in groups
 
 
+def test_mrs_before_the_given_name_of_her_written_full_name_is_that_woman() -> None:
+    # Anne of Green Gables: "Mrs. Rachel" is how Avonlea speaks of Mrs. Rachel Lynde, and
+    # "Mrs. Thomas" is another woman: a name the story writes only as a husband's or a man's
+    # given name is no proof after "Mrs.".
+    groups = gathered(
+        {
+            "Mrs. Rachel Lynde": person(6, "f"),
+            "Mrs. Lynde": person(120, "f"),
+            "Mrs. Rachel": person(58, "f"),
+            "Thomas Lynde": person(4, "m"),
+            "Mrs. Thomas": person(19, "f"),
+        }
+    )
+    assert {"Mrs. Rachel Lynde", "Mrs. Lynde", "Mrs. Rachel"} in groups
+    assert {"Mrs. Thomas"} in groups
+
 def test_an_initial_fits_the_name_a_pet_form_is_of() -> None:
     # "Mr. W. Bones, mate" in the captain's book is Billy (William) Bones.
     groups = gathered(

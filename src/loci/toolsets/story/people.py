@@ -133,14 +133,22 @@ def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
 
 
 def read_given_after_mr(people: Iterable[Person]) -> None:
-    """Read "Mr." before a word the story writes as a given name and never as a surname as
-    that given name ("Mr. Godfrey", as the servants call Godfrey Cass), not a family name."""
+    """Read a plain title before a given name as that given name, not a family name: "Mr."
+    before a word the story writes as a given name and never as a surname ("Mr. Godfrey", as
+    the servants call Godfrey Cass), and "Mrs." or "Ms." before the given name of a full name
+    the story writes with that title ("Mrs. Rachel" for Mrs. Rachel Lynde). A married woman's
+    "Mrs." goes before surnames that are given names often ("Mrs. Thomas"), so only her own
+    full name says the word is hers."""
     listed = list(people)
     given = {w for p in listed for w in p.given} - {w for p in listed for w in p.surnames}
+    titled = {(t, w) for p in listed if p.surnames for t in p.titles for w in p.given}
     for person in listed:
-        mister = bool(person.titles) and person.titles <= MISTER
-        if mister and person.surnamish and person.surnamish <= given:
-            person.bare |= person.surnamish
+        words = person.surnamish
+        if not (words and person.titles):
+            continue
+        mister = person.titles <= MISTER and words <= given
+        if mister or all((t, w) in titled for t in person.titles for w in words):
+            person.bare |= words
             person.surnamish = set()
 
 
