@@ -590,6 +590,23 @@ def test_mr_before_a_given_name_the_story_never_writes_as_a_surname_is_that_give
     assert {"Fitzwilliam Darcy", "Mr. Darcy"} in groups and {"Colonel Fitzwilliam"} in groups
 
 
+def test_an_aunt_called_by_her_given_name_may_be_the_miss_of_her_surname() -> None:
+    # Anne of Green Gables: Marilla Cuthbert, a spinster, is "Aunt Marilla" once and "Miss
+    # Cuthbert" to the village; her brother Matthew is "Mr. Cuthbert".
+    groups = gathered(
+        {
+            "Marilla": person(800, "f"),
+            "Marilla Cuthbert": person(6, "f"),
+            "Aunt Marilla": person(3),
+            "Miss Cuthbert": person(12),
+            "Matthew Cuthbert": person(10, "m"),
+            "Mr. Cuthbert": person(8),
+        }
+    )
+    assert {"Marilla", "Marilla Cuthbert", "Aunt Marilla", "Miss Cuthbert"} in groups
+    assert {"Matthew Cuthbert", "Mr. Cuthbert"} in groups
+
+
 def test_mrs_before_the_given_name_of_her_written_full_name_is_that_woman() -> None:
     # Anne of Green Gables: "Mrs. Rachel" is how Avonlea speaks of Mrs. Rachel Lynde, and
     # "Mrs. Thomas" is another woman: a name the story writes only as a husband's or a man's

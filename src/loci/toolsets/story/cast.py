@@ -39,6 +39,7 @@ from loci.toolsets.story.people import (
     Person,
     arms,
     names_conflict,
+    read_aunts_by_given_name,
     read_given_after_mr,
     shares_a_name,
     wed_by_titles,
@@ -94,6 +95,7 @@ def gather(
     # A word the story writes only as a surname is no given name, whatever the nickname
     # list knows of it: "Lady Lucas" names no Lucas daughter.
     given_words -= wed_by_titles(people.values())
+    read_aunts_by_given_name(people.values(), given_words)
     evidence = Evidence.read(together, given_words, {i: p.words for i, p in people.items()})
     written = {
         s.id: Written(s.first, s.latest, frozenset(people[s.id].surnames))

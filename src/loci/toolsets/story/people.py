@@ -35,6 +35,7 @@ ARMS = {
 #: Titles that, before a family name alone, name a wife: "Lady Lucas" is Sir William's, while
 #: "Lady Catherine", by her own given name, is a peer's daughter, married or not.
 WIFE_TITLES = frozenset({"lady"})
+AUNT = frozenset({"aunt"})
 
 
 @dataclass
@@ -150,6 +151,15 @@ def read_given_after_mr(people: Iterable[Person]) -> None:
         if mister or all((t, w) in titled for t in person.titles for w in words):
             person.bare |= words
             person.surnamish = set()
+
+
+def read_aunts_by_given_name(people: Iterable[Person], given_words: Collection[str]) -> None:
+    """An aunt called by her given name ("Aunt Marilla" of Marilla Cuthbert, "Aunt
+    Josephine") says nothing of marriage, as one called by her surname does ("Aunt March" is
+    a Mrs. March): she may be the "Miss Cuthbert" of the same story."""
+    for person in people:
+        if person.titles == AUNT and person.bare and person.bare <= set(given_words):
+            person.married.discard(True)
 
 
 def _census_sex(given: set[str]) -> str | None:
