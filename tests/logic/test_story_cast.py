@@ -169,6 +169,23 @@ def test_a_title_written_after_the_names_an_inn_and_a_sailors_title_a_person() -
     assert person_of[3] == person_of[2] and person_of[4] == person_of[5]
 
 
+def test_a_village_title_written_after_the_names_a_person() -> None:
+    # Tom Sawyer: "the Widow Douglas" (14 times, 8 after "the"), and once "Mrs. Douglas";
+    # "the Douglas mansion" is her house, no one.
+    names = {
+        "Widow Douglas": Votes(
+            mentions=14, ner_person=1, ner_place=2, ner_other=5, acts=1, place_word=3, article=8
+        ),
+        "Mrs. Douglas": Votes(mentions=1, ner_person=1, place_word=1),
+        "Squire Western": Votes(mentions=6, ner_person=2, ner_other=4, article=3),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    person_of, kinds = cast.gather(surfaces, words, {})
+    assert [kinds[s.id] for s in surfaces] == ["character"] * 3
+    assert person_of[2] == person_of[1]
+
+
 def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person() -> None:
     undecided = Votes(mentions=15, ner_person=3, ner_place=3, ner_other=6, said=1, place_word=1)
     names = {
@@ -622,6 +639,7 @@ def test_mrs_before_the_given_name_of_her_written_full_name_is_that_woman() -> N
     )
     assert {"Mrs. Rachel Lynde", "Mrs. Lynde", "Mrs. Rachel"} in groups
     assert {"Mrs. Thomas"} in groups
+
 
 def test_an_initial_fits_the_name_a_pet_form_is_of() -> None:
     # "Mr. W. Bones, mate" in the captain's book is Billy (William) Bones.

@@ -263,7 +263,11 @@ def surface_kind(
         return "place" if votes.place_word else "other"
     # A title before a name written after "the" is an inn's or a ship's ("at the Admiral
     # Benbow"): no one calls a person "the Mr. Darcy", but "the Duke of Wellington" is one.
-    by_name = votes.article < TITLED_THING * votes.mentions or " of " in written
+    by_name = (
+        votes.article < TITLED_THING * votes.mentions
+        or " of " in written
+        or bool(parsed.titles & names.VILLAGE_TITLES)
+    )
     # An office with its domain is someone's: "the Warden of the Fens", "the Bishop of London".
     office = " of " in written and names.is_title(written.split()[0])
     return votes.kind(titled=(parsed.honorific and by_name) or office)

@@ -33,6 +33,9 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
     ),
     **dict.fromkeys(("don", "king", "prince", "duke", "father", "uncle", "brother"), ("m", None)),
     **dict.fromkeys(("baron", "count", "earl", "abbot", "friar"), ("m", None)),
+    **dict.fromkeys(("squire", "parson", "gaffer"), ("m", None)),
+    "widow": ("f", True),
+    "goody": ("f", None),
     **dict.fromkeys(
         ("mrs", "madame", "mme", "frau", "signora", "duchess", "countess"), ("f", True)
     ),
@@ -41,6 +44,8 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
     "aunt": ("f", True),
     **dict.fromkeys(("princess", "baroness", "abbess"), ("f", None)),
 }
+#: A village's titles, written after "the" as often as not ("the Widow Douglas", "the Squire").
+VILLAGE_TITLES = frozenset({"squire", "parson", "gaffer", "widow", "goody"})
 #: Titles before which a single word is a surname ("Mr. Darcy", "Colonel Fitzwilliam"), never
 #: a given name alone.
 SURNAME_TITLES = frozenset(
@@ -48,6 +53,7 @@ SURNAME_TITLES = frozenset(
     | {"captain", "capt", "colonel", "col", "major", "general", "gen", "lieutenant", "lt"}
     | {"sergeant", "sgt", "doctor", "dr", "professor", "prof", "inspector", "admiral"}
     | {"cap'n", "cap\u2019n"}  # as a sailor says it: "Cap'n Silver"
+    | VILLAGE_TITLES
 )
 #: Titles of several people at once, a firm's or brothers' ("Messrs. Maw"): no one character.
 PLURAL_TITLES = frozenset({"messrs", "mesdames", "mmes"})
