@@ -186,6 +186,23 @@ def test_names_in_an_editors_brackets_are_not_the_storys_but_a_captions_are() ->
     assert known.count("George Allen") == 1 and known.count("Mr. Darcy") == 2
 
 
+def test_a_chapter_headings_capitals_make_no_new_name_but_a_known_name_counts_there() -> None:
+    # Anne of Green Gables titles its chapters, every word capitalised: NER took "Anne
+    # Comes" for a name.
+    text = (
+        "     CHAPTER VIII       Anne's Bringing-Up Is Begun\n\n"
+        "CHAPTER XXIII. Anne Comes to Grief in an Affair of Honor\n\n"
+        "Anne Shirley went home, and Diana Barry ran after her."
+    )
+    found = {m.surface for m in Extractor().mentions(text, [])}
+    assert {"Anne Shirley", "Diana Barry"} <= found
+    assert not {"Anne Comes", "Anne's Bringing-Up Is Begun"} & found
+    heading = [
+        m for m in Extractor().mentions(text, ["Anne"]) if m.start < text.index("Anne Shirley")
+    ]
+    assert [m.surface for m in heading] == ["Anne", "Anne"]  # known: it counts
+
+
 def test_an_honorific_said_in_place_of_a_name_is_no_name() -> None:
     from loci.toolsets.story.namespans import is_name
 

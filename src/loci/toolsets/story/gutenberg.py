@@ -113,3 +113,14 @@ def bracketed(text: str, start: int, end: int) -> bool:
         return False
     closed = text.find("]", end)
     return closed >= 0 and "\n\n" not in text[end:closed]
+
+
+def in_heading(text: str, at: int) -> bool:
+    """Whether `at` is on a chapter heading's line ("CHAPTER XXIII. Anne Comes to Grief in an
+    Affair of Honor", or a table of contents' line): a title capitalises every word, so
+    capitals there say nothing of names."""
+    line = text.rfind("\n", 0, at) + 1
+    heading = HEADING.match(text, line)
+    if heading is None or heading.lastgroup != "word" or heading.end() < at:
+        return False
+    return heading.group("word")[0].isupper()  # not a wrapped line of prose: "letter one day"

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from loci import sentences
 from loci.toolsets.story import address, names, namespans
 from loci.toolsets.story.gazetteer import Gazetteer
-from loci.toolsets.story.gutenberg import bracketed
+from loci.toolsets.story.gutenberg import bracketed, in_heading
 
 Label = Literal["person", "place", "other"]
 LABELS: dict[str, Label] = {
@@ -172,8 +172,8 @@ class Extractor:
         doc = self._pipeline()(text)
         for ent in doc.ents:
             label = LABELS.get(ent.label_)
-            if label is None:
-                continue
+            if label is None or in_heading(text, ent.start_char):
+                continue  # a heading's names count only as known ones: see `in_heading`
             mention = cleaned(text, ent.start_char, ent.end_char)
             if mention is not None and label == "person":
                 mention = with_given_name(text, mention)
