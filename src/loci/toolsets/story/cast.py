@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from loci.toolsets.story import kinds, names
+from loci.toolsets.story import kinds, names, titles
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married
 from loci.toolsets.story.meetings import Evidence, Together
@@ -150,7 +150,7 @@ def _candidates(
     return {
         i: p
         for i, p in named.items()
-        if not p.titles & names.PLURAL_TITLES  # a firm is no one: "Messrs. Maw"
+        if not p.titles & titles.PLURAL_TITLES  # a firm is no one: "Messrs. Maw"
         and i not in placed
         and (
             p.character

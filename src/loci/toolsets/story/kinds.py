@@ -27,7 +27,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from loci.toolsets.story import names, namespans
+from loci.toolsets.story import names, namespans, titles
 from loci.toolsets.story.namespans import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
 
@@ -253,7 +253,7 @@ def surface_kind(
 ) -> Kind:
     """What a name, with the cues of its mentions, names."""
     parsed = names.parse(written)
-    if is_no_name(written, votes, cases) or parsed.titles & names.PLURAL_TITLES:
+    if is_no_name(written, votes, cases) or parsed.titles & titles.PLURAL_TITLES:
         return "other"  # a common word, or a firm ("Messrs. Maw")
     if is_a_place_by_name(written):
         return "place"
@@ -266,7 +266,7 @@ def surface_kind(
     by_name = (
         votes.article < TITLED_THING * votes.mentions
         or " of " in written
-        or bool(parsed.titles & names.VILLAGE_TITLES)
+        or bool(parsed.titles & titles.VILLAGE_TITLES)
     )
     # An office with its domain is someone's: "the Warden of the Fens", "the Bishop of London".
     office = " of " in written and names.is_title(written.split()[0])

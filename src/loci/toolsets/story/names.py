@@ -4,9 +4,7 @@ The libraries made for names do the reading: `nameparser` knows the titles ("Mr.
 "Aunt"), which of them go with a given name ("Sir William"), surname particles ("de Bourgh")
 and suffixes; `nicknames` knows that Meg is Margaret, Teddy Theodore and Jack John; the US
 census lists of given names that the `names` package ships say which are men's and which
-women's. What no library records is kept here, briefly: which titles say a person's sex and
-whether a woman is married ("Mr." is not "Mrs.", "Mrs." is not "Miss"), and which
-abbreviations precede a surname.
+women's. What no library records of titles is kept in `loci.toolsets.story.titles`.
 Short forms that the nickname list lacks are read from the names themselves: spellings of one
 diminutive ("Kitty", "Kittie"), a name cut short ("Tash" for Tashtego) and a pet form built on a
 name's first letters ("Laurie" for Laurence).
@@ -21,52 +19,18 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from loci.sentences import GIVEN_ABBREVIATIONS
+from loci.toolsets.story.titles import (
+    DOMAIN_TITLES,
+    GIVEN_TITLES,
+    HONORIFICS,
+    SAINTS,
+    SEXED_TITLES,
+    SURNAME_TITLES,
+)
 
 if TYPE_CHECKING:
     from nicknames import NickNamer
 
-#: Titles that say a person's sex: (sex, married) with married True, False, or None (unsaid).
-SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
-    **dict.fromkeys(
-        ("mr", "mister", "messrs", "sir", "lord", "master", "monsieur", "m", "herr", "signor"),
-        ("m", None),
-    ),
-    **dict.fromkeys(("don", "king", "prince", "duke", "father", "uncle", "brother"), ("m", None)),
-    **dict.fromkeys(("baron", "count", "earl", "abbot", "friar"), ("m", None)),
-    **dict.fromkeys(("squire", "parson", "gaffer"), ("m", None)),
-    "widow": ("f", True),
-    "goody": ("f", None),
-    **dict.fromkeys(
-        ("mrs", "madame", "mme", "frau", "signora", "duchess", "countess"), ("f", True)
-    ),
-    **dict.fromkeys(("miss", "mademoiselle", "mlle", "signorina"), ("f", False)),
-    **dict.fromkeys(("ms", "lady", "queen", "mother", "sister", "dame"), ("f", None)),
-    "aunt": ("f", True),
-    **dict.fromkeys(("princess", "baroness", "abbess"), ("f", None)),
-}
-#: A village's titles, written after "the" as often as not ("the Widow Douglas", "the Squire").
-VILLAGE_TITLES = frozenset({"squire", "parson", "gaffer", "widow", "goody"})
-#: Titles before which a single word is a surname ("Mr. Darcy", "Colonel Fitzwilliam"), never
-#: a given name alone.
-SURNAME_TITLES = frozenset(
-    {"mr", "mister", "mrs", "ms", "messrs", "monsieur", "m", "madame", "mme", "herr", "frau"}
-    | {"captain", "capt", "colonel", "col", "major", "general", "gen", "lieutenant", "lt"}
-    | {"sergeant", "sgt", "doctor", "dr", "professor", "prof", "inspector", "admiral"}
-    | {"cap'n", "cap\u2019n"}  # as a sailor says it: "Cap'n Silver"
-    | VILLAGE_TITLES
-)
-#: Titles of several people at once, a firm's or brothers' ("Messrs. Maw"): no one character.
-PLURAL_TITLES = frozenset({"messrs", "mesdames", "mmes"})
-#: Titles of rank that may go with the land or people ruled ("the Duke of Wellington", "the
-#: Queen of the Field Mice"), where a person's own title does not ("Mr. Darcy of Pemberley").
-DOMAIN_TITLES = frozenset(
-    {"king", "queen", "prince", "princess", "duke", "duchess", "count", "countess", "earl"}
-    | {"baron", "baroness", "lord", "lady", "emperor", "empress", "marquis", "bishop"}
-)
-#: Titles that name a person by a given name only ("Sir William", "Dame Edith").
-GIVEN_TITLES = frozenset({"sir", "dame"})
-SAINTS = frozenset({"st", "saint", "ste"})
-HONORIFICS = frozenset(SEXED_TITLES) | SURNAME_TITLES | GIVEN_TITLES
 #: Words of address or affection written before a name that are no part of it ("Friend John",
 #: "Dear Jo", "Poor Beth", "Old Stubb"): the name is the one after them.
 ADDRESS_WORDS = frozenset(
@@ -76,8 +40,6 @@ ADDRESS_WORDS = frozenset(
 #: Of those, the words that make a nickname the story writes whole ("Old Thunder", "Little
 #: Nell", "Long John"): a mention keeps them, though the person it names is the one after.
 NICKNAME_WORDS = frozenset({"old", "little", "long", "big"})
-#: Honorifics said in place of a name ("her Ladyship", "his Lordship"): a title alone, no name.
-ADDRESS_TITLES = frozenset({"ladyship", "lordship", "worship", "reverence", "eminence", "holiness"})
 #: An epithet's article is no word of its name ("the Captain").
 ARTICLES = frozenset({"the", "a", "an"})
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").

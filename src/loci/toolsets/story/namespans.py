@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from loci import sentences
-from loci.toolsets.story import names
+from loci.toolsets.story import names, titles
 from loci.toolsets.story.gazetteer import title_before
 
 PRONOUNS = frozenset(
@@ -114,7 +114,7 @@ def is_name(surface: str) -> bool:
         return False
     if not surface[0].isupper() or (surface.isupper() and len(surface) > 3):
         return False
-    if all(names.is_title(w) or w.lower() in names.ADDRESS_TITLES for w in words):
+    if all(names.is_title(w) or w.lower() in titles.ADDRESS_TITLES for w in words):
         return False  # a title alone ("Captain", "Ladyship")
     if all(len(w.rstrip(".")) == 1 for w in words):
         return False  # an initial alone
@@ -235,7 +235,7 @@ def _name_length(span: str) -> int:
     joined, previous = False, ""  # whether "of" has joined the name; the word before
     for word in re.finditer(r"\S+", span):
         token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
-        if length and token.rstrip(".").lower() in names.HONORIFICS:
+        if length and token.rstrip(".").lower() in titles.HONORIFICS:
             break  # a title starts another name: "Meg Mr. Brooke"
         if length and _shouted(token) and not _shouted(span[:length]):
             break  # a word set in capitals after a name: "G. J. Utterson ALONE"

@@ -1,0 +1,53 @@
+"""Titles written before names, and what each says: a person's sex and whether a woman is
+married ("Mr." is not "Mrs.", "Mrs." is not "Miss"), whether the word after is a surname ("Mr.
+Darcy") or a given name ("Sir William"), and titles of rank that go with a domain ("the Queen
+of the Field Mice"). `nameparser` knows which words are titles; what it does not record is kept
+here.
+"""
+
+from __future__ import annotations
+
+#: Titles that say a person's sex: (sex, married) with married True, False, or None (unsaid).
+SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
+    **dict.fromkeys(
+        ("mr", "mister", "messrs", "sir", "lord", "master", "monsieur", "m", "herr", "signor"),
+        ("m", None),
+    ),
+    **dict.fromkeys(("don", "king", "prince", "duke", "father", "uncle", "brother"), ("m", None)),
+    **dict.fromkeys(("baron", "count", "earl", "abbot", "friar"), ("m", None)),
+    **dict.fromkeys(("squire", "parson", "gaffer"), ("m", None)),
+    "widow": ("f", True),
+    "goody": ("f", None),
+    **dict.fromkeys(
+        ("mrs", "madame", "mme", "frau", "signora", "duchess", "countess"), ("f", True)
+    ),
+    **dict.fromkeys(("miss", "mademoiselle", "mlle", "signorina"), ("f", False)),
+    **dict.fromkeys(("ms", "lady", "queen", "mother", "sister", "dame"), ("f", None)),
+    "aunt": ("f", True),
+    **dict.fromkeys(("princess", "baroness", "abbess"), ("f", None)),
+}
+#: A village's titles, written after "the" as often as not ("the Widow Douglas", "the Squire").
+VILLAGE_TITLES = frozenset({"squire", "parson", "gaffer", "widow", "goody"})
+#: Titles before which a single word is a surname ("Mr. Darcy", "Colonel Fitzwilliam"), never
+#: a given name alone.
+SURNAME_TITLES = frozenset(
+    {"mr", "mister", "mrs", "ms", "messrs", "monsieur", "m", "madame", "mme", "herr", "frau"}
+    | {"captain", "capt", "colonel", "col", "major", "general", "gen", "lieutenant", "lt"}
+    | {"sergeant", "sgt", "doctor", "dr", "professor", "prof", "inspector", "admiral"}
+    | {"cap'n", "cap\u2019n"}  # as a sailor says it: "Cap'n Silver"
+    | VILLAGE_TITLES
+)
+#: Titles of several people at once, a firm's or brothers' ("Messrs. Maw"): no one character.
+PLURAL_TITLES = frozenset({"messrs", "mesdames", "mmes"})
+#: Titles of rank that may go with the land or people ruled ("the Duke of Wellington", "the
+#: Queen of the Field Mice"), where a person's own title does not ("Mr. Darcy of Pemberley").
+DOMAIN_TITLES = frozenset(
+    {"king", "queen", "prince", "princess", "duke", "duchess", "count", "countess", "earl"}
+    | {"baron", "baroness", "lord", "lady", "emperor", "empress", "marquis", "bishop"}
+)
+#: Titles that name a person by a given name only ("Sir William", "Dame Edith").
+GIVEN_TITLES = frozenset({"sir", "dame"})
+SAINTS = frozenset({"st", "saint", "ste"})
+HONORIFICS = frozenset(SEXED_TITLES) | SURNAME_TITLES | GIVEN_TITLES
+#: Honorifics said in place of a name ("her Ladyship", "his Lordship"): a title alone, no name.
+ADDRESS_TITLES = frozenset({"ladyship", "lordship", "worship", "reverence", "eminence", "holiness"})
