@@ -40,6 +40,7 @@ from loci.toolsets.story.epithets import epithet_suggestions
 from loci.toolsets.story.evidence import evidence
 from loci.toolsets.story.kinship import bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
+from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.people import Person, names_conflict, shares_a_name, wed_by_titles
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
     suggested = [
         *epithet_suggestions(text, characters),
-        *same_person_suggestions(characters, company),
+        *same_person_suggestions(characters, company, text),
         *wife_suggestions(characters, company),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
@@ -113,15 +114,18 @@ def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:
     return person
 
 
-def same_person_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
+def same_person_suggestions(
+    characters: Sequence[Entity], company: Company, text: str = ""
+) -> list[CastSuggestion]:
     """Merges of a character into the one it most likely is: a name several people carry,
-    given to the one who keeps its company; a maiden name, to the same woman's married one.
-    (A married name alone, "Mrs. Brooke", is `wife_suggestions`'.)"""
+    given to the one who keeps its company, else to the one `text` names last before it far
+    more often; a maiden name, to the same woman's married one. (A married name alone, "Mrs.
+    Brooke", is `wife_suggestions`'.)"""
     people = _people(characters, company)
     suggested: list[CastSuggestion] = []
     for guest in sorted(characters, key=lambda e: e.mentions):
         hosts = [h for h in characters if _outranks(people[h.id], people[guest.id])]
-        best = _likeliest(guest, hosts, people, company)
+        best = _likeliest(guest, hosts, people, company, text)
         if best is not None:
             host, reason, said = best
             suggested.append(
@@ -170,9 +174,14 @@ def wife_suggestions(characters: Sequence[Entity], company: Company) -> list[Cas
 
 
 def _likeliest(
-    guest: Entity, hosts: Sequence[Entity], people: dict[int, Person], company: Company
+    guest: Entity,
+    hosts: Sequence[Entity],
+    people: dict[int, Person],
+    company: Company,
+    text: str,
 ) -> tuple[Entity, str, str] | None:
-    """The host `guest` most likely is, with the reason in words, if one stands out."""
+    """The host `guest` most likely is, with the reason in words and any evidence, if one
+    stands out: by company, else (of several) by who is named last before it."""
     mine = people[guest.id]
     fitting = [
         h
@@ -198,6 +207,10 @@ def _likeliest(
                 ),
                 "",
             )
+    if len(ranked) > 1 and text:
+        found = carrier_named_last(text, guest, ranked)
+        if found is not None:
+            return found
     return _maiden(guest, hosts, people, company)
 
 
