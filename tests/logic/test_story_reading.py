@@ -203,6 +203,18 @@ def test_a_chapter_headings_capitals_make_no_new_name_but_a_known_name_counts_th
     assert [m.surface for m in heading] == ["Anne", "Anne"]  # known: it counts
 
 
+def test_a_possessive_or_a_word_across_a_blank_line_is_no_title_of_the_name_after_it() -> None:
+    # Anne of Green Gables: a chapter's title ends "at Queen's" (a college), and the chapter
+    # opens with "Anne's"; the name was read as "Queen's Anne", or dropped.
+    text = (
+        "CHAPTER XXXV. The Winter at Queen's\n\n\nAnne's homesickness wore off, helped by "
+        "Diana. They joined the Queen's class. Then Mr.\nDarcy came, with Captain Hawkes."
+    )
+    for known in ([], ["Anne", "Diana", "Darcy"]):
+        found = [m.surface for m in Extractor().mentions(text, known)]
+        assert found == ["Anne", "Diana", "Mr. Darcy", "Captain Hawkes"], known
+
+
 def test_an_honorific_said_in_place_of_a_name_is_no_name() -> None:
     from loci.toolsets.story.namespans import is_name
 

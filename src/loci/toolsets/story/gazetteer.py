@@ -12,7 +12,11 @@ from loci import sentences
 from loci.toolsets.story import names
 
 #: A word before a name that may be its title ("Mr. ", "Captain ", "Cap'n ").
-TITLE_BEFORE = re.compile(r"\b([A-Z][a-z'\u2019]{0,11})\.?\s+$")
+#: A capitalised word right before a name, on its line or the line above (never across a
+#: blank line: "The Winter at Queen's", a chapter's title, then "Anne's homesickness").
+TITLE_BEFORE = re.compile(r"\b([A-Z][a-z'\u2019]{0,11})\.?(?:[ \t]+|[ \t]*\n[ \t]*)$")
+#: A possessive is whose the name is, never its title ("the Queen's class").
+POSSESSIVE_END = re.compile(r"['\u2019]s$")
 SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
 #: Between the words of a known name: spaces, or a line break ("Theodore\nLaurence").
 LINE_BREAK_OR_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
@@ -75,6 +79,6 @@ def title_before(text: str, start: int) -> int:
     dotted = text[title.end(1)] == "."
     if dotted and title.group(1).lower() in sentences.GIVEN_ABBREVIATIONS:
         return title.start(1)
-    if not names.is_title(title.group(1)):
+    if not names.is_title(title.group(1)) or POSSESSIVE_END.search(title.group(1)):
         return start
     return title.start(1) if not dotted or sentences.is_abbreviation(title.group(1)) else start
