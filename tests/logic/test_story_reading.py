@@ -236,7 +236,8 @@ def test_a_name_found_in_a_text_is_found_again_wherever_that_text_writes_it() ->
 def test_a_known_name_goes_on_through_of_after_the() -> None:
     text = (
         "The Ghost of Christmas Present rose, and the Ghost of Christmas Yet To Come waited. "
-        "Mr. Darcy of Pemberley bowed to the Ghost."
+        "Mr. Darcy of Pemberley bowed to the Ghost. \u201cAm I in the presence of the Ghost "
+        "of Christmas Yet To\nCome?\u201d said Mr. Darcy.\n\nThe Ghost of\n\nNight passed."
     )
     found = [m.surface for m in Extractor().mentions(text, ["Ghost", "Mr. Darcy"])]
     assert found == [
@@ -244,7 +245,13 @@ def test_a_known_name_goes_on_through_of_after_the() -> None:
         "Ghost of Christmas Yet To Come",
         "Mr. Darcy",
         "Ghost",
+        "Ghost of Christmas Yet To Come",
+        "Mr. Darcy",
+        "Ghost",  # never across a blank line
     ]
+    wrapped = "\u201cAm I in the presence of the Ghost of Christmas Yet To\nCome?\u201d he said."
+    found = [m.surface for m in Extractor().mentions(wrapped, ["Ghost"])]
+    assert found == ["Ghost of Christmas Yet To Come"]  # across a line break, as prose is wrapped
 
 
 def test_an_adverb_opening_a_sentence_and_a_chapters_number_are_no_part_of_a_name() -> None:

@@ -76,7 +76,9 @@ ARTICLE_BEFORE = re.compile(r"\b(?:the|The)[ \t]+$")
 #: "of" and a name after a name: the domain of one made with it ("the Ghost of Christmas
 #: Present"), which NER seldom takes in.
 OF_TAIL = re.compile(
-    r"[ \t]+of[ \t]+(?:the[ \t]+)?(?P<domain>[A-Z][\w'\u2019-]*(?:[ \t]+[A-Z][\w'\u2019-]*)*)"
+    r"{gap}of{gap}(?:the{gap})?(?P<domain>[A-Z][\w'\u2019-]*(?:{gap}[A-Z][\w'\u2019-]*)*)".format(
+        gap=r"(?:[ \t]+|[ \t]*\n[ \t]*)"  # across a line break, as prose is wrapped
+    )
 )
 MAX_NAME_WORDS = 5
 #: A capitalised word ending in "ly" and longer than this that is no given name is an adverb
