@@ -624,6 +624,24 @@ def test_an_aunt_called_by_her_given_name_may_be_the_miss_of_her_surname() -> No
     assert {"Matthew Cuthbert", "Mr. Cuthbert"} in groups
 
 
+def test_a_given_name_is_no_surname_cut_short_but_a_pet_form_may_be_one() -> None:
+    # A Christmas Carol's title page names "Charles Dickens"; "Dick" is Dick Wilkins, and
+    # Little Women's "Laurie" is still Theodore Laurence.
+    groups = gathered(
+        {
+            "Charles Dickens": person(1, "m"),
+            "Dick Wilkins": person(1, "m"),
+            "Dick": person(6, "m"),
+            "Theodore Laurence": person(4, "m"),
+            "Laurie": person(600, "m"),
+            "Tashtego": person(40, "m"),
+            "Tash": person(3),
+        }
+    )
+    assert {"Dick", "Dick Wilkins"} in groups and {"Charles Dickens"} in groups
+    assert {"Laurie", "Theodore Laurence"} in groups and {"Tashtego", "Tash"} in groups
+
+
 def test_mrs_before_the_given_name_of_her_written_full_name_is_that_woman() -> None:
     # Anne of Green Gables: "Mrs. Rachel" is how Avonlea speaks of Mrs. Rachel Lynde, and
     # "Mrs. Thomas" is another woman: a name the story writes only as a husband's or a man's

@@ -235,12 +235,13 @@ def anothers_pet_form(word: str, pet: str, carried: Iterable[str]) -> bool:
     )
 
 
-def short_form(short: str, full: str) -> bool:
-    """`short` cut from `full` ("tash", "tashtego"), or a pet form built on its first letters
-    ("laurie", "laurence"; "bethy", "beth"), at least four letters either way."""
+def short_form(short: str, full: str, cut: bool = True) -> bool:
+    """`short` cut from `full` ("tash", "tashtego"; unless `cut` is false), or a pet form
+    built on its first letters ("laurie", "laurence"; "bethy", "beth"), at least four letters
+    either way."""
     if full.endswith(NOT_NAME_ENDINGS):
         return False  # "Johnson" is no longer John, nor "Johnsonianly"
-    if len(short) >= SHORTEST_SHORT_FORM and len(full) > len(short) + 1:
+    if cut and len(short) >= SHORTEST_SHORT_FORM and len(full) > len(short) + 1:
         return full.startswith(short) or _pet_form(short, full)
     return _pet_form(short, full)
 

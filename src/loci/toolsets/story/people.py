@@ -242,10 +242,17 @@ def shares_a_name(guest: Person, host: Person) -> bool:
             return True
         if familiar and (
             _given_in(word, host.given | host.bare)
-            or any(names.short_form(word, s) for s in host.surnames)
+            or any(names.short_form(word, s, cut=_may_be_cut(word)) for s in host.surnames)
         ):
             return True
     return False
+
+
+def _may_be_cut(word: str) -> bool:
+    """Whether a word may be a surname cut short ("Tash" for Tashtego): not a given name,
+    which is a name of its own ("Dick" is no Dickens), though it may be a pet form built on
+    one ("Laurie" for Laurence)."""
+    return not names.is_given_name(word)
 
 
 def _given_in(word: str, given: Iterable[str], familiar: bool = True) -> bool:
