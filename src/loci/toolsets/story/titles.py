@@ -22,7 +22,7 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
         ("mrs", "madame", "mme", "frau", "signora", "duchess", "countess"), ("f", True)
     ),
     **dict.fromkeys(("miss", "mademoiselle", "mlle", "signorina"), ("f", False)),
-    **dict.fromkeys(("ms", "lady", "queen", "mother", "sister", "dame"), ("f", None)),
+    **dict.fromkeys(("ms", "madam", "lady", "queen", "mother", "sister", "dame"), ("f", None)),
     "aunt": ("f", True),
     **dict.fromkeys(("princess", "baroness", "abbess"), ("f", None)),
 }
