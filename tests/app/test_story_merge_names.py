@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from loci.app import App
-from loci.errors import NotFoundError
+from loci.errors import InvalidInputError, NotFoundError
 from loci.toolsets.story.curation import correct
 from loci.toolsets.story.lookup import character
 
@@ -42,6 +42,16 @@ def test_a_merge_with_a_name_the_story_never_writes_is_refused(
         assert f"did you mean {suggested!r}" in message or f"or {suggested!r}" in message
     pim = character(harbour.story, "harbour", "Pim")
     assert pim.aliases == ["Pim"] and pim.corrections == []  # nothing logged
+
+
+def test_a_characters_surname_finds_them_but_no_correction_names_it(harbour: App) -> None:
+    # The story writes "Tobias Reed", never "Reed" alone: a writer asking for "Reed" means
+    # him, while a correction is kept under names the story writes.
+    reed = character(harbour.story, "harbour", "Reed")
+    assert reed.name == "Tobias Reed" and "Reed" in reed.aliases
+    with pytest.raises(InvalidInputError, match="is not another name of"):
+        correct(harbour.story, "harbour", "split", "Tobias Reed", "Reed")
+    assert character(harbour.story, "harbour", "Reed").corrections == []
 
 
 def test_a_merge_with_a_name_as_the_story_writes_it_in_any_case_is_applied(

@@ -796,6 +796,31 @@ def test_an_entitys_recent_mentions_show_each_sentence_once() -> None:
     assert entity.recent[-1].position == 41
 
 
+def test_a_characters_own_surname_is_listed_as_a_name_of_theirs() -> None:
+    from loci.toolsets.story.resolution import entities
+
+    def row(number: int, written: str, mentions: int, person: int, kind: str) -> tuple[object, ...]:
+        return (number, written, mentions, number, written, "[]", person, kind)
+
+    rows = [
+        row(1, "Tom", 800, 1, "character"),
+        row(2, "Tom Sawyer", 30, 1, "character"),
+        row(3, "Tom Contemplating", 1, 1, "character"),  # a caption, written once
+        row(4, "Ben Rogers", 20, 4, "character"),
+        row(5, "Sally Rogers", 2, 5, "character"),
+        row(6, "Mrs. Lynde", 120, 6, "character"),
+        row(7, "Thomas Lynde", 4, 7, "character"),
+        row(8, "Emerald City", 56, 8, "place"),
+        row(9, "M. Waldman", 9, 9, "character"),
+    ]
+    listed = {e.name: set(e.aliases) for e in entities(rows, [])}
+    assert "Sawyer" in listed["Tom"] and "Contemplating" not in listed["Tom"]
+    assert "Rogers" not in listed["Ben Rogers"] | listed["Sally Rogers"]  # two carry it
+    assert "Lynde" in listed["Mrs. Lynde"] and "Lynde" not in listed["Thomas Lynde"]
+    assert listed["Emerald City"] == {"Emerald City"}  # a place's words are no surname
+    assert "Waldman" in listed["M. Waldman"]
+
+
 def test_a_title_a_character_comes_into_is_theirs() -> None:
     harry, ada = _entity(1, "Henry Ashdown", "Harry", "Ashdown"), _entity(2, "Ada Lorne", "Ada")
     lord = _entity(3, "Lord Brantwell", "Brantwell", mentions=12)

@@ -153,7 +153,7 @@ def _written(entities: list[Entity], other: str, session: str) -> Entity:
     story's names closest to it."""
     wanted = names.key(other)
     for entity in entities:
-        if any(names.key(alias) == wanted for alias in [entity.name, *entity.aliases]):
+        if any(names.key(alias) == wanted for alias in [entity.name, *entity.written]):
             return entity
     raise _never_written(entities, other, session, "a merge")
 
@@ -188,10 +188,13 @@ def _checked(
         if target.id == entity.id:
             raise InvalidInputError(f"{name!r} and {other!r} are one entity already", field="other")
     elif action == "split":
-        if names.key(other) not in own or names.key(other) == names.key(_kept_name(entity, name)):
+        written = {names.key(alias) for alias in entity.written}
+        if names.key(other) not in written or names.key(other) == names.key(
+            _kept_name(entity, name)
+        ):
             raise InvalidInputError(
                 f"{other!r} is not another name of {entity.name!r} (its names: "
-                f"{', '.join(entity.aliases)})",
+                f"{', '.join(entity.written)})",
                 field="other",
             )
     elif action in ("alias", "rename") and holder is not None and holder.id != entity.id:
@@ -218,6 +221,6 @@ def _checked(
 def _kept_name(entity: Entity, name: str) -> str:
     """The name of the entity a correction is kept under: the one the writer gave, when the
     story writes it, else the entity's most used name."""
-    stored = entity.aliases[: len(entity.names)]
+    stored = entity.written
     wanted = names.key(name)
     return next((alias for alias in stored if names.key(alias) == wanted), stored[0])

@@ -31,6 +31,14 @@ class Entity:
     aliases: list[str]
     names: list[int] = field(default_factory=list)
     corrections: list[str] = field(default_factory=list)
+    #: Aliases the story never writes on their own, only inside a longer name ("Waldman" of
+    #: "M. Waldman"): listed to look the entity up by, never a name a correction can name.
+    derived: list[str] = field(default_factory=list)
+
+    @property
+    def written(self) -> list[str]:
+        """Its aliases the story writes (each a name of the story's)."""
+        return [alias for alias in self.aliases if alias not in self.derived]
 
     def confirmed(self, after: int) -> bool:
         """Mentioned at least `after` times, or named in a correction of the writer's (a
