@@ -812,6 +812,10 @@ def test_a_characters_own_surname_is_listed_as_a_name_of_theirs() -> None:
         row(7, "Thomas Lynde", 4, 7, "character"),
         row(8, "Emerald City", 56, 8, "place"),
         row(9, "M. Waldman", 9, 9, "character"),
+        row(10, "Mr. Collins", 149, 10, "character"),
+        row(11, "Mrs. Collins", 29, 11, "character"),
+        row(12, "Mr. Darcy", 300, 12, "character"),
+        row(13, "Captain Darcy", 2, 13, "character"),
     ]
     listed = {e.name: set(e.aliases) for e in entities(rows, [])}
     assert "Sawyer" in listed["Tom"] and "Contemplating" not in listed["Tom"]
@@ -819,6 +823,9 @@ def test_a_characters_own_surname_is_listed_as_a_name_of_theirs() -> None:
     assert "Lynde" in listed["Mrs. Lynde"] and "Lynde" not in listed["Thomas Lynde"]
     assert listed["Emerald City"] == {"Emerald City"}  # a place's words are no surname
     assert "Waldman" in listed["M. Waldman"]
+    # Of a man and a woman, the surname alone is the man's: narration calls men so.
+    assert "Collins" in listed["Mr. Collins"] and "Collins" not in listed["Mrs. Collins"]
+    assert "Darcy" not in listed["Mr. Darcy"] | listed["Captain Darcy"]  # two men
 
 
 def test_a_title_a_character_comes_into_is_theirs() -> None:

@@ -183,27 +183,28 @@ def _touches(correction: corrections.Correction, written: list[str]) -> bool:
 def _add_untitled_forms(found: list[Entity], written: Mapping[str, int]) -> None:
     """List, with each titled name, the name without its title as the text writes it: a
     full name always ("Fitzwilliam Darcy" in "Mr. Fitzwilliam Darcy"), a single word when
-    only this entity is called by it with a title ("Waldman" in "M. Waldman", but not
-    "Darcy", which Mr. Darcy and Miss Darcy share). A character's given name and surname,
+    only this entity is called by it with a title ("Waldman" in "M. Waldman"), or a man and
+    women are, for the man (`_owners`), never when two men are ("Tilney", of Mr. Tilney and
+    Captain Tilney). A character's given name and surname,
     written twice or more, give the surname when no other entity's name holds it ("Sawyer",
     Tom Sawyer's alone, though the story never writes it alone; not "Rogers", Ben's and
     Sally's): a writer or an agent asking for "Sawyer" means him. `written`: each name's
     mentions."""
-    untitled: dict[str, list[Entity]] = {}
+    untitled: dict[str, list[tuple[Entity, str | None]]] = {}
     surnames: dict[str, list[Entity]] = {}
     for entity in found:
         for alias in entity.aliases:
             rest = _untitled(alias)
             if rest is not None:
-                untitled.setdefault(rest, []).append(entity)
+                untitled.setdefault(rest, []).append((entity, names.parse(alias).sex))
             elif entity.kind == "character" and written.get(alias, 0) >= SURNAME_FROM_TWICE:
                 surname = _surname(alias)
                 if surname is not None:
                     surnames.setdefault(surname, []).append(entity)
     held = {names.key(a) for e in found for a in e.aliases}
-    for rest, owners in untitled.items():
-        unique = {e.id for e in owners}
-        if names.key(rest) in held or (" " not in rest and len(unique) > 1):
+    for rest, titled in untitled.items():
+        owners = _owners(titled) if " " not in rest else [e for e, _ in titled]
+        if names.key(rest) in held:
             continue
         for entity in {e.id: e for e in owners}.values():
             entity.aliases.append(rest)
@@ -216,6 +217,20 @@ def _add_untitled_forms(found: list[Entity], written: Mapping[str, int]) -> None
             continue  # a word of another's name ("Mrs. Lynde", "Thomas Lynde"), or its own
         owners[0].aliases.append(surname)
         owners[0].derived.append(surname)
+
+
+def _owners(titled: Sequence[tuple[Entity, str | None]]) -> list[Entity]:
+    """Who a single word left of titled names is: the one entity called by it, or of a man
+    and women, the man ("Collins" is Mr. Collins's, not Mrs. Collins's: narration calls men
+    by their surname alone, women seldom); none when that does not tell."""
+    unique = {e.id: e for e, _ in titled}
+    if len(unique) == 1:
+        return list(unique.values())
+    men = {e.id: e for e, sex in titled if sex == "m"}
+    women = {e.id for e, sex in titled if sex == "f"}
+    if len(men) == 1 and women | set(men) == set(unique):
+        return list(men.values())
+    return []
 
 
 #: A full name gives its surname as a name of the character when written this many times.
