@@ -202,6 +202,7 @@ def info(
         kind=entity.kind,
         confirmed=entity.confirmed(confirm_after),
         aliases=entity.aliases,
+        derived_aliases=entity.derived,
         description=entity.first.excerpt,
         mentions=entity.mentions,
         first_mention=Mentioned(position=entity.first.position, excerpt=entity.first.excerpt),

@@ -166,6 +166,12 @@ class CharacterInfo(BaseModel):
     kind: str
     confirmed: bool
     aliases: list[str]
+    derived_aliases: list[str] = Field(
+        default_factory=list,
+        description='Those of `aliases` the story writes only inside a longer name ("Sawyer" '
+        'of "Tom Sawyer", "Waldman" of "M. Waldman"): they find the character, but a '
+        "correction names the story's own names.",
+    )
     description: str
     mentions: int
     first_mention: Mentioned
