@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import among
-from loci.toolsets.story import cast, corrections, kinds, names
+from loci.toolsets.story import cast, corrections, derived_names, kinds, names
 from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.meetings import Together
@@ -107,7 +107,7 @@ def entities(
             )
         )
     found.sort(key=lambda e: (-e.mentions, e.id))
-    _add_untitled_forms(found, {str(r[1]): int(str(r[2])) for r in rows})
+    derived_names.add(found, {str(r[1]): int(str(r[2])) for r in rows})
     return found
 
 
@@ -178,82 +178,3 @@ def _shown(kept: list[corrections.Correction]) -> dict[str, str]:
 def _touches(correction: corrections.Correction, written: list[str]) -> bool:
     keys = {names.key(w) for w in written}
     return names.key(correction.name) in keys or names.key(correction.other or "") in keys
-
-
-def _add_untitled_forms(found: list[Entity], written: Mapping[str, int]) -> None:
-    """List, with each titled name, the name without its title as the text writes it: a
-    full name always ("Fitzwilliam Darcy" in "Mr. Fitzwilliam Darcy"), a single word when
-    only this entity is called by it with a title ("Waldman" in "M. Waldman"), or a man and
-    women are, for the man (`_owners`), never when two men are ("Tilney", of Mr. Tilney and
-    Captain Tilney). A character's given name and surname,
-    written twice or more, give the surname when no other entity's name holds it ("Sawyer",
-    Tom Sawyer's alone, though the story never writes it alone; not "Rogers", Ben's and
-    Sally's): a writer or an agent asking for "Sawyer" means him. `written`: each name's
-    mentions."""
-    untitled: dict[str, list[tuple[Entity, str | None]]] = {}
-    surnames: dict[str, list[Entity]] = {}
-    for entity in found:
-        for alias in entity.aliases:
-            rest = _untitled(alias)
-            if rest is not None:
-                untitled.setdefault(rest, []).append((entity, names.parse(alias).sex))
-            elif entity.kind == "character" and written.get(alias, 0) >= SURNAME_FROM_TWICE:
-                surname = _surname(alias)
-                if surname is not None:
-                    surnames.setdefault(surname, []).append(entity)
-    held = {names.key(a) for e in found for a in e.aliases}
-    for rest, titled in untitled.items():
-        owners = _owners(titled) if " " not in rest else [e for e, _ in titled]
-        if names.key(rest) in held:
-            continue
-        for entity in {e.id: e for e in owners}.values():
-            entity.aliases.append(rest)
-            entity.derived.append(rest)
-    for surname, owners in surnames.items():
-        unique = {e.id for e in owners}
-        others = {e.id for e in found if surname.lower() in _words(e) and e.id not in unique}
-        listed = {names.key(a) for a in owners[0].aliases}
-        if names.key(surname) in held | listed or len(unique) > 1 or others:
-            continue  # a word of another's name ("Mrs. Lynde", "Thomas Lynde"), or its own
-        owners[0].aliases.append(surname)
-        owners[0].derived.append(surname)
-
-
-def _owners(titled: Sequence[tuple[Entity, str | None]]) -> list[Entity]:
-    """Who a single word left of titled names is: the one entity called by it, or of a man
-    and women, the man ("Collins" is Mr. Collins's, not Mrs. Collins's: narration calls men
-    by their surname alone, women seldom); none when that does not tell."""
-    unique = {e.id: e for e, _ in titled}
-    if len(unique) == 1:
-        return list(unique.values())
-    men = {e.id: e for e, sex in titled if sex == "m"}
-    women = {e.id for e, sex in titled if sex == "f"}
-    if len(men) == 1 and women | set(men) == set(unique):
-        return list(men.values())
-    return []
-
-
-#: A full name gives its surname as a name of the character when written this many times.
-SURNAME_FROM_TWICE = 2
-
-
-def _words(entity: Entity) -> set[str]:
-    return {w.lower() for a in entity.aliases for w in a.split()}
-
-
-def _untitled(alias: str) -> str | None:
-    """The name `alias` stands for without its title; None if it has none."""
-    words = alias.split()
-    if len(words) > 1 and names.is_title(words[0]):
-        rest = " ".join(kinds.name_words(alias))
-        return None if rest.startswith("of ") else rest  # "Queen of the Mice": no "of the Mice"
-    return None
-
-
-def _surname(alias: str) -> str | None:
-    """The surname of a given name and a surname ("Tom Sawyer"), if `alias` is one."""
-    words = alias.split()
-    parsed = names.parse(alias)
-    if len(words) == 2 and parsed.full and names.is_given_name(words[0]):
-        return words[1] if words[1][:1].isupper() else None
-    return None

@@ -1,0 +1,98 @@
+"""Names a character goes by that the story writes only inside longer ones: a writer or an
+agent asking for "Sawyer" means Tom Sawyer, though the story writes "Sawyer" only in "Tom
+Sawyer". They are listed to find the character by; a correction names the story's own names
+(`Entity.derived`, `Entity.written`).
+
+- A titled name gives the name without its title: a full name always ("Fitzwilliam Darcy" in
+  "Mr. Fitzwilliam Darcy"), a single word when only this entity is called by it with a title
+  ("Waldman" in "M. Waldman"), or a man and women are, for the man (`_owners`), never when two
+  men are ("Tilney", of Mr. Tilney and Captain Tilney).
+- A character's given name and surname, written twice or more, give the surname when no
+  other entity's name holds it ("Sawyer"; not "Rogers", Ben's and Sally's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from loci.toolsets.story import kinds, names
+from loci.toolsets.story.entity import Entity
+
+#: A full name gives its surname as a name of the character when written this many times.
+SURNAME_FROM_TWICE = 2
+
+
+def add(found: list[Entity], written: Mapping[str, int]) -> None:
+    """List with `found`'s entities the names they have that the story writes only inside
+    longer ones (`written`: each name the story writes, with its mentions), each as an alias
+    and as `Entity.derived`."""
+    untitled: dict[str, list[tuple[Entity, str | None]]] = {}
+    surnames: dict[str, list[Entity]] = {}
+    for entity in found:
+        for alias in entity.aliases:
+            rest = _untitled(alias)
+            if rest is not None:
+                untitled.setdefault(rest, []).append((entity, names.parse(alias).sex))
+            elif entity.kind == "character" and written.get(alias, 0) >= SURNAME_FROM_TWICE:
+                surname = _surname(alias)
+                if surname is not None:
+                    surnames.setdefault(surname, []).append(entity)
+    held = {names.key(a) for e in found for a in e.aliases}
+    for rest, titled in untitled.items():
+        if names.key(rest) not in held:
+            whole = list({e.id: e for e, _ in titled}.values())  # a full name: each's
+            for entity in _owners(titled) if " " not in rest else whole:
+                _list(entity, rest)
+    for surname, owners in surnames.items():
+        if names.key(surname) not in held and _only_theirs(surname, owners, found):
+            _list(owners[0], surname)
+
+
+def _list(entity: Entity, name: str) -> None:
+    if names.key(name) not in {names.key(alias) for alias in entity.aliases}:
+        entity.aliases.append(name)
+        entity.derived.append(name)
+
+
+def _only_theirs(surname: str, owners: Sequence[Entity], found: Sequence[Entity]) -> bool:
+    """Whether `surname` is one entity's and no word of another's names ("Lynde" is Mrs.
+    Lynde's too, not Thomas Lynde's alone)."""
+    unique = {e.id for e in owners}
+    others = [e for e in found if e.id not in unique and surname.lower() in _words(e)]
+    return len(unique) == 1 and not others
+
+
+def _owners(titled: Sequence[tuple[Entity, str | None]]) -> list[Entity]:
+    """Who a single word left of titled names is: the one entity called by it, or of a man
+    and women, the man ("Collins" is Mr. Collins's, not Mrs. Collins's: narration calls men
+    by their surname alone, women seldom); none when that does not tell."""
+    unique = {e.id: e for e, _ in titled}
+    if len(unique) == 1:
+        return list(unique.values())
+    men = {e.id: e for e, sex in titled if sex == "m"}
+    women = {e.id for e, sex in titled if sex == "f"}
+    if len(men) == 1 and women | set(men) == set(unique):
+        return list(men.values())
+    return []
+
+
+def _words(entity: Entity) -> set[str]:
+    return {w.lower() for a in entity.aliases for w in a.split()}
+
+
+def _untitled(alias: str) -> str | None:
+    """The name `alias` stands for without its title; None if it has none."""
+    words = alias.split()
+    if len(words) > 1 and names.is_title(words[0]):
+        rest = " ".join(kinds.name_words(alias))
+        return None if rest.startswith("of ") else rest  # "Queen of the Mice": no "of the Mice"
+    return None
+
+
+def _surname(alias: str) -> str | None:
+    """The surname of a given name and a surname ("Tom Sawyer"), if `alias` is one."""
+    words = alias.split()
+    parsed = names.parse(alias)
+    if len(words) == 2 and parsed.full and names.is_given_name(words[0]):
+        return words[1] if words[1][:1].isupper() else None
+    return None
