@@ -58,7 +58,8 @@ def test_a_title_that_ends_a_sentence_is_not_the_title_of_the_next_name(app: App
         "Nell Quarry laughed, and Nell Quarry walked on. Capt. Hawkes followed her.",
     ]
     told(app, "road", story)
-    assert character(app.story, "road", "Nell Quarry").aliases == ["Nell Quarry"]
+    nell = character(app.story, "road", "Nell Quarry")
+    assert nell.aliases == ["Nell Quarry", "Quarry"] and nell.derived_aliases == ["Quarry"]
     assert "Capt. Hawkes" in character(app.story, "road", "Hawkes").aliases  # abbreviated
 
 
