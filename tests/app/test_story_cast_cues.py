@@ -43,6 +43,23 @@ def test_a_word_in_capitals_after_a_name_is_not_part_of_it(app: App) -> None:
         character(app.story, "letters", "G. J. Utterson ALONE")
 
 
+MOOR = [
+    '"Tha\' knows nowt about it," said Martha. "Tha\' mun go out an\' play." Mary looked at '
+    'her. "Does tha\' like it?" Martha asked. "Tha\' art a queer one." Dickon laughed.',
+    "\"Tha's got to see th' garden,\" said Dickon, and tha' will, Mary thought. \"I've seen "
+    'it," Mary said. "Tha\' hasn\'t," said Dickon. "I\'ve," said Mary, "and tha\' knows it."',
+]
+
+
+def test_a_dialect_word_written_with_an_apostrophe_is_no_name(app: App) -> None:
+    # The Secret Garden: "Tha'", Yorkshire for "thou", opens many lines (NER takes it for a
+    # person's name); inside a sentence it is written "tha'", a common word.
+    told(app, "moor", MOOR * 3)
+    assert kind_of(app, "moor", "Tha") != "character"
+    assert kind_of(app, "moor", "I've") != "character"
+    assert kind_of(app, "moor", "Dickon") == "character"
+
+
 def kind_of(app: App, session: str, name: str) -> str | None:
     """The kind of the entity `name` is a name of, or None when the story names no such
     entity yet (never met, or not confirmed)."""

@@ -904,3 +904,7 @@ def test_a_stop_word_alone_is_no_name_whatever_its_mentions_say() -> None:
     assert kinds.surface_kind("There", there, {"there": WordCase(222, 0)}, set()) == "other"
     may = Votes(mentions=20, said=4, female=5)
     assert kinds.surface_kind("May", may, {"may": WordCase(300, 10)}, set()) == "character"
+    # The Secret Garden: "I've" said and acting (a line of dialogue opened by it).
+    ive = Votes(mentions=15, said=1, acts=5)
+    assert kinds.surface_kind("I've", ive, {"i've": WordCase(0, 19)}, set()) == "other"
+    assert kinds.surface_kind("O'Hara", may, {"o'hara": WordCase(0, 9)}, set()) == "character"

@@ -71,6 +71,8 @@ NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
 #: A word NER may run into before a name: a stop word, with its contraction ("Where's"), or
 #: the vocative "O" ("O Laurie").
 STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
+#: A contraction after a word: "I've", "You'll", "He'd", "Don't" (but "O'Hara" is a name).
+CONTRACTION = re.compile(r"['\u2019](?:ve|ll|d|re|m|s|t)$", re.IGNORECASE)
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
 ARTICLE_BEFORE = re.compile(r"\b(?:the|The)[ \t]+$")
 #: "of" and a name after a name: the domain of one made with it ("the Ghost of Christmas
@@ -126,10 +128,10 @@ def is_name(surface: str) -> bool:
 
 def a_stop_word(surface: str) -> bool:
     """Whether `surface` is one word spaCy lists as a stop word and no given name ("There",
-    "This"; "May" and "Will" are names)."""
+    "This"; "May" and "Will" are names), with any contraction ("I've", "You'll")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    word = surface.strip(".,'\u2019")
+    word = CONTRACTION.sub("", surface.strip(".,'\u2019"))
     return " " not in word and word.lower() in STOP_WORDS and not names.is_given_name(word)
 
 

@@ -56,13 +56,21 @@ def _recent_places(recent: str) -> tuple[int, ...]:
 
 
 def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, WordCase]:
+    """How the story writes each word of the `written` names; a word written with an
+    apostrophe for a dropped letter counts as that word ("tha'", Yorkshire for "thou", is the
+    name "Tha" NER found, its apostrophe read as a possessive's)."""
     words = sorted({kinds.word_key(w) for text in written for w in _WORD.findall(text)})
-    wanted, listed = among(conn, "word", words)
+    wanted, listed = among(conn, "word", [*words, *(f"{w}'" for w in words)])
     rows = conn.execute(
         f"SELECT word, lower, inside FROM story_words WHERE session = ? AND {wanted}",
         (session, listed),
     )
-    return {word: WordCase(lower, inside) for word, lower, inside in rows}
+    found: dict[str, WordCase] = {}
+    for word, lower, inside in rows:
+        key = word.removesuffix("'")
+        before = found.get(key, WordCase())
+        found[key] = WordCase(before.lower + lower, before.inside + inside)
+    return found
 
 
 def _together(conn: Connection, session: int) -> dict[tuple[int, int], Together]:
