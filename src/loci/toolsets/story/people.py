@@ -18,7 +18,7 @@ from loci.toolsets.story.kinds import Votes
 RANKS = frozenset({"sir", "lady", "lord", "dame"})
 PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
 WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
-MISTER = frozenset({"mr", "mister"})
+MISTER = frozenset({"mr", "mister", "mester"})
 #: Ranks of arms, as the story may shorten them. Someone the story calls by a rank is seldom
 #: "Mr." too ("Captain Tilney" is Frederick; "Mr. Tilney" his brother Henry), never "Miss" or
 #: "Mrs." ("General Tilney" is not Miss Tilney, his daughter), and not by another rank (a

@@ -17,7 +17,10 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
     **dict.fromkeys(("baron", "count", "earl", "abbot", "friar"), ("m", None)),
     **dict.fromkeys(("squire", "parson", "gaffer"), ("m", None)),
     "widow": ("f", True),
-    "goody": ("f", None),
+    **dict.fromkeys(("goody", "mistress"), ("f", None)),
+    # As the northern and southern English of novels write "Mister" and "Master": "Mester
+    # Craven", "Mas'r George".
+    **dict.fromkeys(("mester", "mas'r", "mas\u2019r", "marse"), ("m", None)),
     **dict.fromkeys(
         ("mrs", "madame", "mme", "frau", "signora", "duchess", "countess"), ("f", True)
     ),
@@ -34,7 +37,7 @@ SURNAME_TITLES = frozenset(
     {"mr", "mister", "mrs", "ms", "messrs", "monsieur", "m", "madame", "mme", "herr", "frau"}
     | {"captain", "capt", "colonel", "col", "major", "general", "gen", "lieutenant", "lt"}
     | {"sergeant", "sgt", "doctor", "dr", "professor", "prof", "inspector", "admiral"}
-    | {"cap'n", "cap\u2019n"}  # as a sailor says it: "Cap'n Silver"
+    | {"cap'n", "cap\u2019n", "mester"}  # as a sailor says it: "Cap'n Silver"; "Mester Craven"
     | VILLAGE_TITLES
 )
 #: Titles of several people at once, a firm's or brothers' ("Messrs. Maw"): no one character.
