@@ -639,6 +639,10 @@ def test_a_given_name_is_no_surname_cut_short_but_a_pet_form_may_be_one() -> Non
         }
     )
     assert {"Dick", "Dick Wilkins"} in groups and {"Charles Dickens"} in groups
+    # Nor is it a surname's pet form, unless that surname is a given name too (Laurence):
+    # Dorian Gray's "Harry" is no Harrowden, Moby-Dick's "Charley" no Charlemagne.
+    apart = gathered({"Harry": person(179, "m"), "Ernest Harrowden": person(1, "m")})
+    assert apart == [{"Ernest Harrowden"}, {"Harry"}]
     assert {"Laurie", "Theodore Laurence"} in groups and {"Tashtego", "Tash"} in groups
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity, Seen
 from loci.toolsets.story.named_last import named_last
@@ -54,3 +56,37 @@ def test_no_carrier_is_suggested_when_neither_is_named_last_far_more_often() -> 
     )
     assert same_person_suggestions(characters, Company(), even) == []
     assert same_person_suggestions(characters, Company(), STORY) == []  # too few to say
+
+
+def test_the_hero_named_everywhere_is_no_carrier_for_being_named_last() -> None:
+    # The Secret Garden: "Mester Craven" (the father) comes after "Colin" five times, and
+    # once after the father's own name; but Colin is named on every page.
+    colin = _entity(1, ["Colin", "Colin Craven"], 332)
+    father = _entity(2, ["Mr. Archibald Craven"], 10)
+    story = "Colin woke. Mester Craven came. " * 5 + "Mr. Archibald Craven rode. Mester Craven."
+    suggested = same_person_suggestions([colin, father, _entity(3, ["Mester Craven"], 7)],
+                                        Company(), story)  # fmt: skip
+    assert suggested == []
+
+
+def test_a_lords_pet_name_is_suggested_by_who_is_named_last_before_it() -> None:
+    # The Picture of Dorian Gray: his friends call Lord Henry "Harry"; a pet form never joins
+    # a lord by itself (Kitty is not Lady Catherine), but a writer may be offered it.
+    lord = _entity(1, ["Lord Henry", "Henry Wotton"], 6)
+    knight = _entity(2, ["Sir Henry Ashton"], 1)
+    harry = _entity(3, ["Harry"], 9)
+    scene = "Lord Henry smiled. \u201cHarry, you are wicked,\u201d said Basil. Harry laughed. "
+    story = scene * 4 + "Sir Henry Ashton left. Harry shrugged."
+    suggested = same_person_suggestions([lord, knight, harry], Company(), story)
+    assert [(s.name, s.other) for s in suggested] == [("Lord Henry", "Harry")]
+    assert "8 after 'Lord Henry'" in suggested[0].reason
+
+
+def test_a_doctor_and_a_mister_of_one_name_are_not_suggested_as_one() -> None:
+    # The Secret Garden: Dr. Craven is Mr. Craven's cousin, and keeps his company.
+    doctor = _entity(1, ["Dr. Craven"], 48)
+    mister = _entity(2, ["Mr. Archibald Craven", "Archibald Craven"], 10)
+    company = Company()
+    company.paragraph = {1: Counter({3: 9}), 2: Counter({3: 9}), 3: Counter({1: 9, 2: 9})}
+    colin = _entity(3, ["Colin"], 300)
+    assert same_person_suggestions([doctor, mister, colin], company, "") == []

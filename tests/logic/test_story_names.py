@@ -19,6 +19,8 @@ def test_a_title_a_given_name_and_a_surname_are_told_apart() -> None:
     assert parse("Miss Jo").bare == {"jo"} and not parse("Miss Jo").surname_like
     assert parse("Miss Jo").married is False and parse("Mrs. March").married is True
     assert parse("Madam Mina").sex == "f" and parse("Madam Mina").bare == {"mina"}
+    assert parse("Mistress Mary").sex == "f" and parse("Mistress Mary").bare == {"mary"}
+    assert parse("Mester Craven").sex == "m" and parse("Mester Craven").surname_like
 
 
 def test_a_name_made_with_of_is_known_by_its_domain() -> None:

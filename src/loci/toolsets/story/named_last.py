@@ -22,6 +22,9 @@ from loci.toolsets.story.entity import Entity
 #: and at least NAMED_LAST_LEAST times.
 CLEARLY_MORE = 2.0
 NAMED_LAST_LEAST = 5
+#: Mentions added to each carrier's when weighing its share (one named thrice, last before
+#: two, tells little).
+FEW_MENTIONS = 10
 #: The most characters a name runs past a shorter one inside it ("Joe" in "Joe Harper").
 LONGEST_NAME = 80
 #: How far before a bare name the sentence of evidence may begin at the carrier's name.
@@ -50,7 +53,9 @@ def carrier_named_last(
         return None
     top, times = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else 0
-    if times < max(NAMED_LAST_LEAST, CLEARLY_MORE * second):
+    if times < max(NAMED_LAST_LEAST, CLEARLY_MORE * second) or not _beyond_chance(
+        found.counts, carriers, top
+    ):
         return None
     by_id = {c.id: c for c in carriers}
     others = (
@@ -62,6 +67,15 @@ def carrier_named_last(
         f"named, {others}"
     )
     return by_id[top], reason, evidence_between(text, found.closest[top])
+
+
+def _beyond_chance(counts: Counter[int], carriers: Sequence[Entity], top: int) -> bool:
+    """Whether `top` is named last before the name more often for its mentions too, by
+    CLEARLY_MORE, than any other carrier: the hero, named everywhere, is named last before
+    anything (*The Secret Garden*'s Colin, before "Mester Craven", his father)."""
+    mentions = {c.id: c.mentions + FEW_MENTIONS for c in carriers}
+    rate = counts[top] / mentions[top]
+    return all(rate >= CLEARLY_MORE * counts[c] / mentions[c] for c in mentions if c != top)
 
 
 def named_last(text: str, written: str, carriers: Mapping[int, Sequence[str]]) -> NamedLast:

@@ -224,13 +224,14 @@ def _ranks_conflict(a: set[str], b: set[str]) -> bool:
     return bool((a & RANKS and b & PLAIN) or (b & RANKS and a & PLAIN))
 
 
-def shares_a_name(guest: Person, host: Person) -> bool:
+def shares_a_name(guest: Person, host: Person, ranked_pets: bool = False) -> bool:
     """Whether a word of the guest's names is one of the host's (by what the words are). A
     pet or short form ("Kitty" for Catherine) links no one a title of rank names: Kitty is
-    not Lady Catherine. An initial shares nothing by itself: it only fits a name that shares
-    another word ("R. Walton" and Robert Walton, by the surname), never "Roman" or "Rothwick"
-    by their first letter."""
-    familiar = not (guest.titles & RANKS or host.titles & RANKS)
+    not Lady Catherine (unless `ranked_pets`: a suggestion may weigh "Harry" for Lord Henry,
+    as his friends call him). An initial shares nothing by itself: it only fits a name that
+    shares another word ("R. Walton" and Robert Walton, by the surname), never "Roman" or
+    "Rothwick" by their first letter."""
+    familiar = ranked_pets or not (guest.titles & RANKS or host.titles & RANKS)
     for word in guest.given:
         if _given_in(word, host.given | host.bare, familiar):
             return True
@@ -242,17 +243,19 @@ def shares_a_name(guest: Person, host: Person) -> bool:
             return True
         if familiar and (
             _given_in(word, host.given | host.bare)
-            or any(names.short_form(word, s, cut=_may_be_cut(word)) for s in host.surnames)
+            or any(_a_form_of_surname(word, s) for s in host.surnames)
         ):
             return True
     return False
 
 
-def _may_be_cut(word: str) -> bool:
-    """Whether a word may be a surname cut short ("Tash" for Tashtego): not a given name,
-    which is a name of its own ("Dick" is no Dickens), though it may be a pet form built on
-    one ("Laurie" for Laurence)."""
-    return not names.is_given_name(word)
+def _a_form_of_surname(word: str, surname: str) -> bool:
+    """Whether a word is a surname cut short ("Tash" for Tashtego) or a pet form of one that
+    is a given name too ("Laurie" for Laurence). A given name is a name of its own: "Dick"
+    is no Dickens, "Harry" no Harrowden."""
+    if names.is_given_name(word):
+        return names.is_given_name(surname) and names.short_form(word, surname, cut=False)
+    return names.short_form(word, surname)
 
 
 def _given_in(word: str, given: Iterable[str], familiar: bool = True) -> bool:
