@@ -186,6 +186,25 @@ def test_a_village_title_written_after_the_names_a_person() -> None:
     assert person_of[2] == person_of[1]
 
 
+def test_the_word_of_an_estate_alone_is_the_place_unless_a_titled_character_carries_it() -> None:
+    # The Secret Garden: "Misselthwaite Manor", and "at Misselthwaite", taken up by "he" now
+    # and then; "Missie Sahib" (Mary, in India) is no pet form of it. Hound: "Baskerville
+    # Hall" is Sir Henry Baskerville's.
+    names = {
+        "Misselthwaite Manor": Votes(mentions=30, ner_place=10, place_word=12, article=3),
+        "Misselthwaite": Votes(
+            mentions=20, ner_person=3, ner_other=5, acts=1, male=6, place_word=6
+        ),  # fmt: skip
+        "Missie Sahib": person(2),
+        "Baskerville Hall": Votes(mentions=12, ner_place=6, place_word=8),
+        "Sir Henry Baskerville": person(20, "m"),
+        "Baskerville": person(30, "m", place_word=2),
+    }
+    found = kinds_of(names)
+    assert found["Misselthwaite"] == "place" and found["Baskerville"] == "character"
+    assert {"Missie Sahib"} in gathered(names)
+
+
 def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person() -> None:
     undecided = Votes(mentions=15, ner_person=3, ner_place=3, ner_other=6, said=1, place_word=1)
     names = {

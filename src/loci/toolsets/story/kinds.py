@@ -293,6 +293,7 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             family |= name.surnames | name.bare
             titled |= name.surnames | (name.bare if name.surname_like else set())
     found = [surface_kind(written, votes, cases, family) for written, votes in named]
+    estates = {word_key(w.split()[0]) for w, _ in named if _an_estate(w)}
     for at, (written, votes) in enumerate(named):
         name = names.parse(written)
         member = bool(name.bare) and name.bare <= titled and not name.titles
@@ -300,7 +301,15 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
         built_on_a_speaker = found[at] in ("unknown", "other") and _head(written) in speakers
         if (undecided or built_on_a_speaker) and votes.place_word < 2:
             found[at] = "character"
+        elif word_key(written) in estates - titled and votes.place_word and votes.said == 0:
+            found[at] = "place"  # "Misselthwaite", of "Misselthwaite Manor", no one's name
     return found
+
+
+def _an_estate(written: str) -> bool:
+    """Whether `written` is a word and a word for a place ("Misselthwaite Manor"): the word
+    alone names the place too, unless a titled character carries it ("Baskerville")."""
+    return len(written.split()) == 2 and is_a_place_by_name(written)
 
 
 def _head(written: str) -> str:

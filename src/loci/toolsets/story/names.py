@@ -251,6 +251,7 @@ def _pet_form(short: str, full: str) -> bool:
     for ending in DIMINUTIVE_ENDINGS:
         stem = short[: -len(ending)]
         fits = short.endswith(ending) and len(stem) >= SHORTEST_SHORT_FORM and full != short
+        fits = fits and not is_title(stem)  # "Missie" is no pet form of Misselthwaite
         if fits and full.startswith(stem):
             return True
     return False
