@@ -81,7 +81,8 @@ def test_one_given_name(a: str, b: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("a", "b"), [("john", "james"), ("meg", "amy"), ("jo", "hannah"), ("s", "billy")]
+    ("a", "b"),
+    [("john", "james"), ("meg", "amy"), ("jo", "hannah"), ("s", "billy"), ("victor", "victoria")],
 )
 def test_two_given_names(a: str, b: str) -> None:
     assert not same_given(a, b)

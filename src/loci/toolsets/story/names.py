@@ -217,7 +217,17 @@ def same_given(a: str, b: str, initials: bool = True) -> bool:
     if len(a) == 1 or len(b) == 1:
         initial, name = sorted((a, b), key=len)
         return initials and (initial == name[0] or initial in {f[0] for f in formal(name)})
-    return _nickname(a, b) or short_form(a, b) or short_form(b, a)
+    return _nickname(a, b) or _short_given(a, b) or _short_given(b, a)
+
+
+def _short_given(short: str, full: str) -> bool:
+    """`short` a short or pet form of the given name `full`; a name cut from another that the
+    census holds for the other sex is a name of its own ("Victor" is no Victoria; "Laurie",
+    a pet form, may be Laurence)."""
+    if not short_form(short, full):
+        return False
+    sexes = {census_sex(short), census_sex(full)}
+    return _pet_form(short, full) or None in sexes or len(sexes) == 1
 
 
 def anothers_pet_form(word: str, pet: str, carried: Iterable[str]) -> bool:
