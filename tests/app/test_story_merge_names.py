@@ -49,7 +49,7 @@ def test_a_characters_surname_finds_them_but_no_correction_names_it(harbour: App
     # him, while a correction is kept under names the story writes.
     reed = character(harbour.story, "harbour", "Reed")
     assert reed.name == "Tobias Reed" and "Reed" in reed.aliases
-    with pytest.raises(InvalidInputError, match="is not another name of"):
+    with pytest.raises(InvalidInputError, match="writes 'Reed' only inside 'Tobias Reed'"):
         correct(harbour.story, "harbour", "split", "Tobias Reed", "Reed")
     assert character(harbour.story, "harbour", "Reed").corrections == []
 

@@ -194,7 +194,7 @@ def test_the_word_of_an_estate_alone_is_the_place_unless_a_titled_character_carr
         "Misselthwaite Manor": Votes(mentions=30, ner_place=10, place_word=12, article=3),
         "Misselthwaite": Votes(
             mentions=20, ner_person=3, ner_other=5, acts=1, male=6, place_word=6
-        ),  # fmt: skip
+        ),
         "Missie Sahib": person(2),
         "Baskerville Hall": Votes(mentions=12, ner_place=6, place_word=8),
         "Sir Henry Baskerville": person(20, "m"),

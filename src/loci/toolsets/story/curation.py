@@ -187,6 +187,13 @@ def _checked(
         target = _written(entities, other, session)
         if target.id == entity.id:
             raise InvalidInputError(f"{name!r} and {other!r} are one entity already", field="other")
+    elif action == "split" and names.key(other) in {names.key(d) for d in entity.derived}:
+        inside = [a for a in entity.written if names.key(other) in names.key(a)]
+        raise InvalidInputError(
+            f"the story writes {other!r} only inside {', '.join(map(repr, inside))}: split "
+            "that name off instead",
+            field="other",
+        )
     elif action == "split":
         written = {names.key(alias) for alias in entity.written}
         if names.key(other) not in written or names.key(other) == names.key(
