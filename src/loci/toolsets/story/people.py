@@ -19,6 +19,8 @@ RANKS = frozenset({"sir", "lady", "lord", "dame"})
 PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
 WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
 MISTER = frozenset({"mr", "mister", "mester"})
+#: Titles of a doctor, a calling seldom written as "Mr." of the same man.
+DOCTOR = frozenset({"dr", "doctor"})
 #: Ranks of arms, as the story may shorten them. Someone the story calls by a rank is seldom
 #: "Mr." too ("Captain Tilney" is Frederick; "Mr. Tilney" his brother Henry), never "Miss" or
 #: "Mrs." ("General Tilney" is not Miss Tilney, his daughter), and not by another rank (a
@@ -208,6 +210,14 @@ def titles_differ(a: Person, b: Person) -> bool:
     a_called = bool(a_arms or a.titles & PLAIN)
     b_called = bool(b_arms or b.titles & PLAIN)
     return bool(a_arms or b_arms) and a_arms != b_arms and a_called and b_called
+
+
+def callings_differ(a: Person, b: Person) -> bool:
+    """Whether one is called "Dr." and the other "Mr." or "Mrs." (cousins as often as one
+    person: "Dr. Craven" and "Mr. Craven" in *The Secret Garden*): a suggestion offers no
+    such pair, though the cast may join them on other evidence."""
+    a_doctor, b_doctor = bool(a.titles & DOCTOR), bool(b.titles & DOCTOR)
+    return a_doctor != b_doctor and bool((a.titles | b.titles) & PLAIN)
 
 
 def sex_conflict(a: Person, b: Person) -> bool:

@@ -42,8 +42,8 @@ from loci.toolsets.story.kinship import bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.people import (
-    PLAIN,
     Person,
+    callings_differ,
     names_conflict,
     shares_a_name,
     wed_by_titles,
@@ -89,9 +89,6 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
 #: people a name fits wins when it is this much likelier than the next.
 ALIKE = 0.15
 CLEARLY_LIKELIER = 2.0
-
-#: Titles of a doctor, a calling seldom written as "Mr." of the same man.
-DOCTOR = frozenset({"dr", "doctor"})
 
 #: Mentions added to each candidate's when weighing how much of her story is beside a man.
 FEW_MENTIONS = 10
@@ -197,7 +194,7 @@ def _likeliest(
         for h in hosts
         if shares_a_name(mine, people[h.id], ranked_pets=True)
         and not names_conflict(mine, people[h.id], ())
-        and not _callings_differ(mine, people[h.id])
+        and not callings_differ(mine, people[h.id])
         and not _born_to_the_name(mine, people[h.id])
         and company.met_in_sentences(guest.id, h.id) <= APART_SHARE * guest.mentions
     ]
@@ -222,13 +219,6 @@ def _likeliest(
         if found is not None:
             return found
     return _maiden(guest, hosts, people, company)
-
-
-def _callings_differ(a: Person, b: Person) -> bool:
-    """Whether one is called "Dr." and the other "Mr." or "Mrs." (cousins, as often as one
-    person: "Dr. Craven" and "Mr. Craven" in *The Secret Garden*)."""
-    a_doctor, b_doctor = bool(a.titles & DOCTOR), bool(b.titles & DOCTOR)
-    return a_doctor != b_doctor and bool((a.titles | b.titles) & PLAIN)
 
 
 def _a_name_of_its_own(guest: Entity, carriers: Sequence[Entity]) -> bool:
