@@ -88,7 +88,7 @@ def test_eval_story_prints_every_figure_with_its_baseline(tmp_path: Path) -> Non
             "answer": "a hollow oar",
         },
         {
-            "fact": "Tobias Reed was born in a lighthouse.",
+            "fact": "Captain Tobias Reed was born in a lighthouse.",  # the novel never says so
             "question": "Where was Tobias Reed born?",
             "answer": "a lighthouse",
         },
@@ -99,7 +99,7 @@ def test_eval_story_prints_every_figure_with_its_baseline(tmp_path: Path) -> Non
                 "novel": "novel.txt",
                 "characters": [
                     {"name": "Mira Voss", "aliases": ["Voss"]},
-                    {"name": "Tobias Reed", "aliases": ["Reed"]},
+                    {"name": "Tobias Reed", "aliases": ["Reed", "Captain Tobias Reed"]},
                 ],
                 "places": ["Port Elder"],
                 "needles": needles,
@@ -113,8 +113,10 @@ def test_eval_story_prints_every_figure_with_its_baseline(tmp_path: Path) -> Non
     assert report["needle_in_context"] == 1.0 and report["needle_in_search@5"] == 1.0
     assert report["character_recall"] == 1.0 and report["spurious"] == 0
     # "Voss", never written alone, is Mira Voss's surname and no one else's: a name of hers.
-    assert report["cohesion"] == 1.0 and report["conflated"] == 0
-    assert report["cohesion_ceiling"] == 1.0  # "Voss" is written, inside "Mira Voss"
+    assert report["cohesion"] >= 0.75 and report["conflated"] == 0
+    # "Voss" is written, inside "Mira Voss"; "Captain Tobias Reed" only in a planted fact,
+    # which the cast reads as the novel's.
+    assert report["cohesion_ceiling"] == 1.0 >= report["cohesion"]
     assert report["suggestions"] == report["suggestions_refused"] == 0
     assert report["cohesion_suggested"] == report["cohesion"]  # nothing suggested, nothing moved
     assert report["baseline"]["needle_in_search@5"] == 1.0

@@ -135,7 +135,8 @@ def run_story(
             report = _needles(app, spec)
             report.update(_entities(app, spec))
             report.update(_suggested(app, spec))
-            report["cohesion_ceiling"] = cast.ceiling(spec.characters, book)
+            # Of the text the cast read: a planted fact may write a name the novel does not.
+            report["cohesion_ceiling"] = cast.ceiling(spec.characters, text)
             report.update(
                 interactions=streamed.interactions,
                 reliefs=streamed.reliefs,
