@@ -243,6 +243,7 @@ def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> No
     assert renamed["name"] == "Captain Reed"
     shown = loci(home, "story", "character", "s", "Pim").stdout
     assert shown.startswith("Captain Reed (character") and "correction:" in shown
+    assert "\nintroduced: " in shown  # the sentences that introduced it, not one mention
     split = json.loads(loci(home, "story", "split", "s", "Tobias Reed", "Pim", "--json").stdout)
     assert split["aliases"] == ["Pim"]
     assert (

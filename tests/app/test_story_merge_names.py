@@ -51,6 +51,9 @@ def test_a_characters_surname_finds_them_but_no_correction_names_it(harbour: App
     assert reed.name == "Tobias Reed" and "Reed" in reed.aliases
     with pytest.raises(InvalidInputError, match="writes 'Reed' only inside 'Tobias Reed'"):
         correct(harbour.story, "harbour", "split", "Tobias Reed", "Reed")
+    # Named by "Reed", the entity is kept under "Tobias Reed": that name cannot leave it.
+    with pytest.raises(InvalidInputError, match="'Reed' names 'Tobias Reed' itself here"):
+        correct(harbour.story, "harbour", "split", "Reed", "Tobias Reed")
     assert character(harbour.story, "harbour", "Reed").corrections == []
 
 

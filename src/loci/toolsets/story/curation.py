@@ -194,16 +194,19 @@ def _checked(
             "that name off instead",
             field="other",
         )
-    elif action == "split":
-        written = {names.key(alias) for alias in entity.written}
-        if names.key(other) not in written or names.key(other) == names.key(
-            _kept_name(entity, name)
-        ):
-            raise InvalidInputError(
-                f"{other!r} is not another name of {entity.name!r} (its names: "
-                f"{', '.join(entity.written)})",
-                field="other",
-            )
+    elif action == "split" and names.key(other) == names.key(_kept_name(entity, name)):
+        rest = [a for a in entity.written if names.key(a) != names.key(other)]
+        raise InvalidInputError(
+            f"{name!r} names {other!r} itself here: to split {other!r} off, name the entity by "
+            f"another of its names ({', '.join(map(repr, rest)) or 'it has none'})",
+            field="other",
+        )
+    elif action == "split" and names.key(other) not in {names.key(a) for a in entity.written}:
+        raise InvalidInputError(
+            f"{other!r} is not another name of {entity.name!r} (its names: "
+            f"{', '.join(entity.written)})",
+            field="other",
+        )
     elif action in ("alias", "rename") and holder is not None and holder.id != entity.id:
         raise ConflictError(
             f"{other!r} is already a name of {holder.name!r}; merge the two instead",

@@ -174,7 +174,10 @@ class CharacterInfo(BaseModel):
     )
     description: str
     mentions: int
-    first_mention: Mentioned
+    first_mention: Mentioned = Field(
+        description="Where it is first named; the excerpt is what introduced it: the first "
+        "sentence of each of its names, earliest first, while they are short."
+    )
     recent_mentions: list[Mentioned]
     relationships: list[Relationship] = Field(
         description="Who or what it appears with, most often first: given for one character "
