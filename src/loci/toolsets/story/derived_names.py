@@ -43,8 +43,11 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
             whole = list({e.id: e for e, _ in titled}.values())  # a full name: each's
             for entity in _owners(titled) if " " not in rest else whole:
                 _list(entity, rest)
+    carriers = _carriers(found)
     for surname, owners in surnames.items():
-        if names.key(surname) not in held and _only_theirs(surname, owners, found):
+        ids = {e.id for e in owners}
+        # One entity's, and no word of another's names ("Lynde" is Mrs. Lynde's too).
+        if names.key(surname) not in held and len(ids) == 1 and carriers[surname.lower()] == ids:
             _list(owners[0], surname)
 
 
@@ -54,12 +57,14 @@ def _list(entity: Entity, name: str) -> None:
         entity.derived.append(name)
 
 
-def _only_theirs(surname: str, owners: Sequence[Entity], found: Sequence[Entity]) -> bool:
-    """Whether `surname` is one entity's and no word of another's names ("Lynde" is Mrs.
-    Lynde's too, not Thomas Lynde's alone)."""
-    unique = {e.id for e in owners}
-    others = [e for e in found if e.id not in unique and surname.lower() in _words(e)]
-    return len(unique) == 1 and not others
+def _carriers(found: Sequence[Entity]) -> dict[str, set[int]]:
+    """Each word of the entities' names (lower case), with the ids of those it is a word of."""
+    carriers: dict[str, set[int]] = {}
+    for entity in found:
+        for alias in entity.aliases:
+            for word in alias.split():
+                carriers.setdefault(word.lower(), set()).add(entity.id)
+    return carriers
 
 
 def _owners(titled: Sequence[tuple[Entity, str | None]]) -> list[Entity]:
@@ -74,10 +79,6 @@ def _owners(titled: Sequence[tuple[Entity, str | None]]) -> list[Entity]:
     if len(men) == 1 and women | set(men) == set(unique):
         return list(men.values())
     return []
-
-
-def _words(entity: Entity) -> set[str]:
-    return {w.lower() for a in entity.aliases for w in a.split()}
 
 
 def _untitled(alias: str) -> str | None:
