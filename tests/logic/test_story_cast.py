@@ -626,6 +626,29 @@ def test_mr_before_a_given_name_the_story_never_writes_as_a_surname_is_that_give
     assert {"Fitzwilliam Darcy", "Mr. Darcy"} in groups and {"Colonel Fitzwilliam"} in groups
 
 
+def test_a_word_said_once_before_a_given_name_is_no_name_of_its_bearer() -> None:
+    # The Secret Garden: "good-natured Yorkshire Martha", once; NER takes "Yorkshire" (the
+    # county, and its speech) for a person 42 times. Tom Sawyer's "Injun Joe", written as
+    # often as "Joe", is a name of its own; "Fitzwilliam Darcy", of "Mr. Darcy", a full name.
+    groups = gathered(
+        {
+            "Martha": person(190, "f"),
+            "Yorkshire Martha": person(1),
+            "Martha Sowerby": person(1),
+            "Yorkshire": person(52),
+            "Injun Joe": person(61, "m"),
+            "Joe": person(83, "m"),
+            "Joe Harper": person(19, "m"),
+            "Fitzwilliam Darcy": person(8, "m"),
+            "Darcy": person(300, "m"),
+            "Mr. Darcy": person(40),
+        }
+    )
+    assert {"Martha", "Yorkshire Martha", "Martha Sowerby"} in groups and {"Yorkshire"} in groups
+    assert {"Injun Joe"} in groups and {"Joe Harper"} in groups
+    assert {"Fitzwilliam Darcy", "Darcy", "Mr. Darcy"} in groups
+
+
 def test_an_aunt_called_by_her_given_name_may_be_the_miss_of_her_surname() -> None:
     # Anne of Green Gables: Marilla Cuthbert, a spinster, is "Aunt Marilla" once and "Miss
     # Cuthbert" to the village; her brother Matthew is "Mr. Cuthbert".
@@ -839,6 +862,8 @@ def test_a_characters_own_surname_is_listed_as_a_name_of_theirs() -> None:
         row(11, "Mrs. Collins", 29, 11, "character"),
         row(12, "Mr. Darcy", 300, 12, "character"),
         row(13, "Captain Darcy", 2, 13, "character"),
+        row(14, "Sir Thomas Burdon", 2, 14, "character"),  # never "Thomas Burdon" alone
+        row(15, "Sir Henry Ashton", 1, 15, "character"),  # once
     ]
     listed = {e.name: set(e.aliases) for e in entities(rows, [])}
     assert "Sawyer" in listed["Tom"] and "Contemplating" not in listed["Tom"]
@@ -849,6 +874,7 @@ def test_a_characters_own_surname_is_listed_as_a_name_of_theirs() -> None:
     # Of a man and a woman, the surname alone is the man's: narration calls men so.
     assert "Collins" in listed["Mr. Collins"] and "Collins" not in listed["Mrs. Collins"]
     assert "Darcy" not in listed["Mr. Darcy"] | listed["Captain Darcy"]  # two men
+    assert "Burdon" in listed["Sir Thomas Burdon"] and "Ashton" not in listed["Sir Henry Ashton"]
 
 
 def test_a_title_a_character_comes_into_is_theirs() -> None:

@@ -97,3 +97,12 @@ def test_a_pet_form_is_rarer_than_the_name_it_is_short_for() -> None:
     assert same_given("jack", "john") and same_given("mina", "wilhelmina")
     assert same_given("meg", "margaret") and same_given("fred", "frederick")
     assert not same_given("john", "jonathan")  # two names, whatever the list says
+
+
+def test_the_census_tells_a_given_name_from_one_that_is_a_surname_as_often() -> None:
+    from loci.toolsets.story import census
+
+    assert census.given_not_surname("martha") and census.given_not_surname("hannah")
+    assert not census.given_not_surname("williams") and not census.given_not_surname("bell")
+    assert not census.given_not_surname("yorkshire")  # no given name at all
+    assert census.census_sex("martha") == "f" and census.is_given_name("Alphonse")

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from loci.toolsets.story import names
+from loci.toolsets.story import census, names
 
 if TYPE_CHECKING:
     from loci.toolsets.story.mentions import Mention
@@ -90,4 +90,4 @@ def _a_given_name(word: str) -> bool:
     "Will" are in the census lists)."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    return names.is_given_name(word) and word.lower() not in STOP_WORDS
+    return census.is_given_name(word) and word.lower() not in STOP_WORDS

@@ -40,6 +40,7 @@ from loci.toolsets.story.people import (
     arms,
     names_conflict,
     read_aunts_by_given_name,
+    read_described,
     read_given_after_mr,
     shares_a_name,
     wed_by_titles,
@@ -87,6 +88,7 @@ def gather(
     Surfaces in `alone` (split off by the writer) are never joined to anyone here."""
     kinds_of = _surface_kinds(surfaces, cases)
     people = _candidates(surfaces, cases, kinds_of, set(alone))
+    read_described(people.values())
     read_given_after_mr(people.values())
     given_words = {w for p in people.values() for w in p.given} | {
         w for p in people.values() for w in p.bare if names.related(w)

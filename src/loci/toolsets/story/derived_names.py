@@ -7,15 +7,17 @@ Sawyer". They are listed to find the character by; a correction names the story'
   "Mr. Fitzwilliam Darcy"), a single word when only this entity is called by it with a title
   ("Waldman" in "M. Waldman"), or a man and women are, for the man (`_owners`), never when two
   men are ("Tilney", of Mr. Tilney and Captain Tilney).
-- A character's given name and surname, written twice or more, give the surname when no
-  other entity's name holds it ("Sawyer"; not "Rogers", Ben's and Sally's).
+- A character's given name and surname, written twice or more (with a title or without),
+  give the surname when no other entity's name holds it ("Sawyer", and "Burdon" of "Sir
+  Thomas Burdon"; not "Rogers", Ben's and Sally's).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from loci.toolsets.story import kinds, names
+from loci.toolsets.story import census, kinds, names
 from loci.toolsets.story.entity import Entity
 
 #: A full name gives its surname as a name of the character when written this many times.
@@ -27,16 +29,17 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
     longer ones (`written`: each name the story writes, with its mentions), each as an alias
     and as `Entity.derived`."""
     untitled: dict[str, list[tuple[Entity, str | None]]] = {}
-    surnames: dict[str, list[Entity]] = {}
+    surnames: dict[str, Counter[int]] = {}
+    by_id = {entity.id: entity for entity in found}
     for entity in found:
         for alias in entity.aliases:
             rest = _untitled(alias)
             if rest is not None:
                 untitled.setdefault(rest, []).append((entity, names.parse(alias).sex))
-            elif entity.kind == "character" and written.get(alias, 0) >= SURNAME_FROM_TWICE:
-                surname = _surname(alias)
-                if surname is not None:
-                    surnames.setdefault(surname, []).append(entity)
+            # "Sir Thomas Burdon" gives "Burdon" as "Thomas Burdon" does.
+            surname = _surname(rest or alias) if entity.kind == "character" else None
+            if surname is not None:
+                surnames.setdefault(surname, Counter())[entity.id] += written.get(alias, 0)
     held = {names.key(a) for e in found for a in e.aliases}
     for rest, titled in untitled.items():
         if names.key(rest) not in held:
@@ -45,10 +48,14 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
                 _list(entity, rest)
     carriers = _carriers(found)
     for surname, owners in surnames.items():
-        ids = {e.id for e in owners}
+        ((owner, times),) = owners.most_common(1)
         # One entity's, and no word of another's names ("Lynde" is Mrs. Lynde's too).
-        if names.key(surname) not in held and len(ids) == 1 and carriers[surname.lower()] == ids:
-            _list(owners[0], surname)
+        if (
+            names.key(surname) not in held
+            and times >= SURNAME_FROM_TWICE
+            and carriers[surname.lower()] == {owner}
+        ):
+            _list(by_id[owner], surname)
 
 
 def _list(entity: Entity, name: str) -> None:
@@ -94,6 +101,6 @@ def _surname(alias: str) -> str | None:
     """The surname of a given name and a surname ("Tom Sawyer"), if `alias` is one."""
     words = alias.split()
     parsed = names.parse(alias)
-    if len(words) == 2 and parsed.full and names.is_given_name(words[0]):
+    if len(words) == 2 and parsed.full and census.is_given_name(words[0]):
         return words[1] if words[1][:1].isupper() else None
     return None

@@ -27,7 +27,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from loci.toolsets.story import names, namespans, titles
+from loci.toolsets.story import census, names, namespans, titles
 from loci.toolsets.story.namespans import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
 
@@ -157,7 +157,7 @@ def is_common_word(word: str, cases: Mapping[str, WordCase]) -> bool:
     if case is None:
         return False
     if case.inside == 0:
-        return case.lower > 0 or not names.is_given_name(word.strip(".,"))
+        return case.lower > 0 or not census.is_given_name(word.strip(".,"))
     return case.lower > COMMON_RATIO * case.inside
 
 
@@ -223,7 +223,7 @@ def _common_here(word: str, count: int, cases: Mapping[str, WordCase]) -> bool:
     this name (or at a sentence's start), or a common word anyway. "Poor Beth" is Beth, but
     "Injun Joe" (two "injun" to 52 "Injun") is no Joe, and a given name is a common word only
     if the story uses it as one ("Sally Rogers", though once "sally forth")."""
-    if names.is_given_name(word.strip(".,")):
+    if census.is_given_name(word.strip(".,")):
         return is_common_word(word, cases)
     case = cases.get(word_key(word.strip(".,")), WordCase())
     lower = bool(case.lower) and case.lower >= case.inside
@@ -335,4 +335,4 @@ def _named_for_a_place(written: str) -> bool:
     words = written.split()
     if len(words) < 2 or words[-1].lower() not in PLACE_HEADS:
         return False
-    return not any(names.is_given_name(w) and not names.is_title(w) for w in words[:-1])
+    return not any(census.is_given_name(w) and not names.is_title(w) for w in words[:-1])

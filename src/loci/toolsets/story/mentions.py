@@ -23,7 +23,7 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from loci import sentences
-from loci.toolsets.story import address, names, namespans
+from loci.toolsets.story import address, census, names, namespans
 from loci.toolsets.story.gazetteer import Gazetteer
 from loci.toolsets.story.gutenberg import bracketed, in_heading
 
@@ -215,7 +215,7 @@ def _full_name(surface: str) -> bool:
     """Whether `surface` is a given name and more ("Tom Hollis"): after another name and "of"
     it is whose, not where ("the Journal of Tom Hollis"; "Maren of Saltcote" is where)."""
     words = surface.split()
-    return len(words) > 1 and names.is_given_name(words[0]) and not names.is_title(words[0])
+    return len(words) > 1 and census.is_given_name(words[0]) and not names.is_title(words[0])
 
 
 def _mention(text: str, start: int, end: int) -> Mention:
@@ -251,7 +251,7 @@ def with_given_name(text: str, mention: Mention) -> Mention:
     if word is None or len(mention.surface.split()) > 1 or names.is_title(mention.surface):
         return mention
     given = word.group(1)
-    if names.is_title(given) or given.lower() in STOP_WORDS or not names.is_given_name(given):
+    if names.is_title(given) or given.lower() in STOP_WORDS or not census.is_given_name(given):
         return mention
     return replace(mention, surface=f"{given} {mention.surface}", start=word.start(1))
 

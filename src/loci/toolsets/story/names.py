@@ -19,6 +19,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from loci.sentences import GIVEN_ABBREVIATIONS
+from loci.toolsets.story.census import census_sex, given_share, is_given_name
 from loci.toolsets.story.titles import (
     DOMAIN_TITLES,
     GIVEN_TITLES,
@@ -48,9 +49,6 @@ DIMINUTIVE_ENDINGS = ("ie", "y", "ey")
 #: Endings that make a word from a name, not a longer form of it: a surname after a father
 #: ("Johnson"), an adverb or an adjective.
 NOT_NAME_ENDINGS = ("son", "sen", "ly", "ian", "ish")
-#: A given name is a man's (a woman's) when the census counts it this many times as often
-#: among men (women).
-CENSUS_MARGIN = 4
 SHORTEST_SHORT_FORM = 4
 #: A "pet form" the census counts this many times as often as the name it would be short for
 #: is a name of its own (John, not short for Jonathan; Jack, ten times rarer than John, is).
@@ -281,9 +279,7 @@ def _nickname(a: str, b: str) -> bool:
 def _commoner(pet: str, full: str) -> bool:
     """Whether the census holds `pet` NAME_IN_ITS_OWN_RIGHT times as often as `full` (as a
     given name of either sex), and `full` at all."""
-    men, women = _census()
-    share = men.get(pet, 0.0) + women.get(pet, 0.0)
-    full_share = men.get(full, 0.0) + women.get(full, 0.0)
+    share, full_share = given_share(pet), given_share(full)
     return full_share > 0 and share >= NAME_IN_ITS_OWN_RIGHT * full_share
 
 
@@ -312,41 +308,6 @@ def _spellings(name: str) -> frozenset[str]:
         if name.endswith(ending) and len(stem) >= 2:
             return frozenset(stem + e for e in DIMINUTIVE_ENDINGS)
     return frozenset({name})
-
-
-def is_given_name(word: str) -> bool:
-    """Whether the US census lists hold `word` as a given name ("Alphonse")."""
-    men, women = _census()
-    return word.lower() in men or word.lower() in women
-
-
-def census_sex(given: str) -> str | None:
-    """The sex the US census lists give a given name ("m", "f"), when one list holds it far
-    more often than the other."""
-    men, women = _census()
-    man, woman = men.get(given, 0.0), women.get(given, 0.0)
-    if man > CENSUS_MARGIN * woman:
-        return "m"
-    return "f" if woman > CENSUS_MARGIN * man else None
-
-
-@cache
-def _census() -> tuple[dict[str, float], dict[str, float]]:
-    """Given names with their share of men's and of women's names (1990 US census, as the
-    `names` package ships them)."""
-    from importlib.resources import files
-
-    shares: list[dict[str, float]] = []
-    for list_name in ("dist.male.first", "dist.female.first"):
-        text = (files("names") / list_name).read_text(encoding="ascii")
-        shares.append(
-            {
-                line.split()[0].lower(): float(line.split()[1])
-                for line in text.splitlines()
-                if line.strip()
-            }
-        )
-    return shares[0], shares[1]
 
 
 @cache

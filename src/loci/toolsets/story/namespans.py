@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from loci import sentences
-from loci.toolsets.story import names, titles
+from loci.toolsets.story import census, names, titles
 from loci.toolsets.story.gazetteer import title_before
 
 PRONOUNS = frozenset(
@@ -132,7 +132,7 @@ def a_stop_word(surface: str) -> bool:
     from spacy.lang.en.stop_words import STOP_WORDS
 
     word = CONTRACTION.sub("", surface.strip(".,'\u2019"))
-    return " " not in word and word.lower() in STOP_WORDS and not names.is_given_name(word)
+    return " " not in word and word.lower() in STOP_WORDS and not census.is_given_name(word)
 
 
 def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -185,7 +185,7 @@ def _with_of_tail(text: str, start: int, end: int) -> int:
     if not ARTICLE_BEFORE.search(text, max(0, start - 8), start):
         return end
     tail = OF_TAIL.match(text, end)
-    if tail is None or names.is_given_name(tail.group("domain").split()[0]):
+    if tail is None or census.is_given_name(tail.group("domain").split()[0]):
         return end
     return tail.end()
 
@@ -224,7 +224,7 @@ def _before_a_name(word: str, opening: bool) -> bool:
         opening
         and lowered.endswith("ly")
         and len(lowered) > ADVERB_LEAST
-        and not names.is_given_name(word)
+        and not census.is_given_name(word)
     )
     return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS or adverb
 

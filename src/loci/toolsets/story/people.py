@@ -8,10 +8,11 @@ cues of all its mentions.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from loci.toolsets.story import names
+from loci.toolsets.story import census, names
 from loci.toolsets.story.kinds import Votes
 
 #: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins.
@@ -38,6 +39,9 @@ ARMS = {
 #: "Lady Catherine", by her own given name, is a peer's daughter, married or not.
 WIFE_TITLES = frozenset({"lady"})
 AUNT = frozenset({"aunt"})
+#: A word before a given name is said of its bearer when the story writes the given name
+#: alone this many times as often as the two ("Yorkshire Martha" once, "Martha" 190 times).
+DESCRIBED_RARITY = 10
 
 
 @dataclass
@@ -135,6 +139,34 @@ def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
     return families
 
 
+def read_described(people: Iterable[Person]) -> None:
+    """Read the first word of a two-word name as said of the one named, not as a given name,
+    when it is no given name and the second is one the census seldom holds as a surname,
+    that the story writes alone DESCRIBED_RARITY times as often and never after "Mr." or
+    "Mrs.": "Yorkshire Martha" and "Weary Hannah", said once, are Martha and Hannah, and
+    "Yorkshire" no name of Martha's. "Injun Joe", written as often as "Joe", is a name of its
+    own; "Fitzwilliam Darcy", of "Mr. Darcy", a full name."""
+    listed = list(people)
+    plain = MISTER | {"mrs"}
+    surnames = {w for p in listed if p.titles & plain for w in p.surnamish | p.surnames}
+    alone: Counter[str] = Counter()
+    for person in listed:
+        if not person.titles and len(person.words) == 1:
+            alone.update(dict.fromkeys(person.words, person.count))
+    for person in listed:
+        if person.titles or person.bare or person.surnamish or not person.character:
+            continue
+        if len(person.given) == len(person.surnames) == 1:
+            (word,), (given,) = person.given, person.surnames
+            said_alone = alone[given] >= DESCRIBED_RARITY * person.count
+            if said_alone and given not in surnames and _described(word, given):
+                person.given, person.surnames, person.detail = {given}, set(), 1
+
+
+def _described(word: str, given: str) -> bool:
+    return not census.is_given_name(word) and census.given_not_surname(given)
+
+
 def read_given_after_mr(people: Iterable[Person]) -> None:
     """Read a plain title before a given name as that given name, not a family name: "Mr."
     before a word the story writes as a given name and never as a surname ("Mr. Godfrey", as
@@ -165,7 +197,7 @@ def read_aunts_by_given_name(people: Iterable[Person], given_words: Collection[s
 
 
 def _census_sex(given: set[str]) -> str | None:
-    found = {names.census_sex(word) for word in given} - {None}
+    found = {census.census_sex(word) for word in given} - {None}
     return found.pop() if len(found) == 1 else None
 
 
@@ -263,8 +295,8 @@ def _a_form_of_surname(word: str, surname: str) -> bool:
     """Whether a word is a surname cut short ("Tash" for Tashtego) or a pet form of one that
     is a given name too ("Laurie" for Laurence). A given name is a name of its own: "Dick"
     is no Dickens, "Harry" no Harrowden."""
-    if names.is_given_name(word):
-        return names.is_given_name(surname) and names.short_form(word, surname, cut=False)
+    if census.is_given_name(word):
+        return census.is_given_name(surname) and names.short_form(word, surname, cut=False)
     return names.short_form(word, surname)
 
 

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from loci import fields
-from loci.toolsets.story import kinds, names, store
+from loci.toolsets.story import census, kinds, names, store
 from loci.toolsets.story.address import CALENDAR
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
@@ -226,7 +226,7 @@ def _a_name_of_its_own(guest: Entity, carriers: Sequence[Entity]) -> bool:
     it together: no form of one of them ("the Witch" of a chapter, beside three witches each
     named by her domain), where a given name is ("Sallie", said far more than Sallie
     Gardiner's full names)."""
-    if any(names.is_given_name(word) for word in guest.name.split()):
+    if any(census.is_given_name(word) for word in guest.name.split()):
         return False
     return guest.mentions > sum(c.mentions for c in carriers)
 
@@ -344,7 +344,7 @@ def unplaced_suggestions(
     for guest in entities:
         if guest.kind not in ("unknown", "other") or guest.mentions < UNPLACED_LEAST:
             continue
-        if not any(names.is_given_name(w) for a in guest.aliases for w in a.split()):
+        if not any(census.is_given_name(w) for a in guest.aliases for w in a.split()):
             continue  # an interjection, a nationality or a ship keeps company too
         # Company says little of a name met a few times, or of a character met less than it.
         hosts = [c for c in characters if c.mentions >= guest.mentions]
