@@ -145,3 +145,23 @@ def test_a_name_the_writer_corrects_is_listed_however_rarely_it_is_written(app: 
     correct(app.story, "v", "kind", "Port Elder", "place")
     places = entities_of(app.story, "v", "place")
     assert [(p.name, p.confirmed) for p in places] == [("Port Elder", True)]
+
+
+def test_an_import_counts_a_name_in_the_text_read_before_it_was_found(app: App) -> None:
+    from loci.toolsets.story.manuscript import stream_into
+
+    # A chapter's heading makes no new name (NER reads its words as names), so the first
+    # piece says "Hester Pell" before the story knows her; "Amos" is known there already,
+    # so the "Amos Thorne" of that heading was counted as Amos.
+    pieces = [
+        "Amos fed the pigs at dawn. Amos sang as he worked in the yard.",
+        "CHAPTER II. Hester Pell and Amos Thorne\n\nThe rain came down all day.",
+        "Hester Pell walked to the gate at noon, and Amos Thorne followed her down the lane.",
+    ]
+    result = stream_into(app.story, "pell", pieces)
+    hester = character(app.story, "pell", "Hester Pell")
+    assert result.earlier_mentions == 1 and hester.mentions == 2
+    assert [m.position for m in hester.recent_mentions] == [hester.first_mention.position, 37]
+    assert "Hester Pell and Amos Thorne" in hester.recent_mentions[0].excerpt
+    # Amos twice, Amos in the heading, Amos Thorne once: not that heading's name twice.
+    assert character(app.story, "pell", "Amos Thorne").mentions == 4

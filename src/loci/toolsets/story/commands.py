@@ -114,6 +114,11 @@ def import_command(
             f"(the story now has {result.story_tokens} tokens); "
             f"{counted(result.reliefs, 'relief')}, window {result.window_tokens} tokens"
         )
+        if result.earlier_mentions:
+            click.echo(
+                f"{counted(result.earlier_mentions, 'earlier mention')} of names first found "
+                "later in the text counted"
+            )
 
     run(work)
 

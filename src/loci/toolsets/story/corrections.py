@@ -14,7 +14,8 @@ later reading of the story never undoes one:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -39,6 +40,21 @@ class Correction:
     id: int | None = None
     #: For a split: the names the entity kept, which stay together.
     kept: tuple[str, ...] = ()
+
+    @classmethod
+    def from_row(cls, row: Sequence[object]) -> Correction:
+        """A correction from its row (action, name, other, interaction, at, number, created,
+        kept)."""
+        action, name, other, interaction, at, number, _, kept = row
+        return cls(
+            str(action),
+            str(name),
+            None if other is None else str(other),
+            int(str(interaction)),
+            str(at),
+            int(str(number)),
+            tuple(json.loads(str(kept))),
+        )
 
     def new_names(self) -> list[str]:
         """Names the correction brings that the story may not have met yet."""

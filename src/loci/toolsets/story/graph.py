@@ -58,6 +58,10 @@ class EntityGraph(Protocol):
         """Every name the story knows, as written (the gazetteer)."""
         ...
 
+    def first_found(self, conn: Connection, session: int) -> dict[str, int]:
+        """Each name the story has counted, as written, with where (tokens) it was first."""
+        ...
+
     def record(
         self,
         conn: Connection,
@@ -118,6 +122,14 @@ class SqliteGraph:
         """Every name the story knows, as written."""
         rows = conn.execute("SELECT written FROM story_names WHERE session = ?", (session,))
         return [written for (written,) in rows]
+
+    def first_found(self, conn: Connection, session: int) -> dict[str, int]:
+        """Each name counted, as written, with where it was first."""
+        rows = conn.execute(
+            "SELECT written, first_pos FROM story_names WHERE session = ? AND mentions > 0",
+            (session,),
+        )
+        return {str(written): int(at) for written, at in rows}
 
     def record(
         self,
@@ -211,7 +223,7 @@ class SqliteGraph:
             conn.execute(
                 f"DELETE FROM story_names WHERE session = ? AND {wanted_ids}", (session, listed)
             )
-        return _correction(row)
+        return Correction.from_row(row)
 
     def add_mentions(
         self,
@@ -247,7 +259,7 @@ class SqliteGraph:
             "FROM story_corrections WHERE session = ? ORDER BY id",
             (session,),
         )
-        return [_correction(row) for row in rows]
+        return [Correction.from_row(row) for row in rows]
 
     def entities(self, conn: Connection, session: int) -> list[Entity]:
         """Every entity of the session, most mentioned first, with its names."""
@@ -279,21 +291,6 @@ class SqliteGraph:
                 weights[pair] = weights.get(pair, 0) + count
         ranked = sorted(weights.items(), key=lambda item: (-item[1], item[0]))
         return [(a, b, "appears_with", weight) for (a, b), weight in ranked]
-
-
-def _correction(row: Sequence[object]) -> Correction:
-    """A correction from its row (action, name, other, interaction, at, number, created,
-    kept)."""
-    action, name, other, interaction, at, number, _, kept = row
-    return Correction(
-        str(action),
-        str(name),
-        None if other is None else str(other),
-        int(str(interaction)),
-        str(at),
-        int(str(number)),
-        tuple(json.loads(str(kept))),
-    )
 
 
 def _rows(conn: Connection, session: int, keys: Sequence[str]) -> dict[str, dict[str, object]]:

@@ -181,8 +181,7 @@ def stream_into(
         reliefs += last.relieved
         if progress is not None:
             progress(number, len(pieces))
-    if last is not None:
-        service.resolve_cast(session_id)
+    counted = service.resolve_cast(session_id) if last is not None else 0
     story_tokens = before if last is None else last.story_tokens
     return ImportResult(
         session_id=session_id,
@@ -192,6 +191,7 @@ def stream_into(
         story_tokens=story_tokens,
         window_tokens=0 if last is None else last.window_tokens,
         seconds=round(time.perf_counter() - started, 2),
+        earlier_mentions=counted,
     )
 
 
@@ -206,3 +206,6 @@ class ImportResult(BaseModel):
     window_tokens: int
     seconds: float
     resumed_after: int = 0
+    #: Mentions of names NER first found in later text, counted at the end in the text
+    #: read before them.
+    earlier_mentions: int = 0

@@ -1,5 +1,6 @@
-"""Reading the stored story again for names a correction brought, so that a correction
-reaches the whole manuscript and not only the text written after it.
+"""Reading the stored story again for names it did not know when that text was read: names
+a correction brought, so that a correction reaches the whole manuscript and not only the text
+written after it, and names NER first found later in an import (`read_before_found`).
 
 An alias ("the Captain" is Hawkes) or a new display name is a name the story's gazetteer did
 not know while the text before it was read. Every stored piece of the story (the writer's
@@ -13,7 +14,7 @@ names are known.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from loci.storage.databases.db import Connection
 from loci.toolsets.story import names, reading, store, valve
@@ -45,6 +46,32 @@ def reread(
     return total
 
 
+def read_before_found(
+    conn: Connection, graph: EntityGraph, extractor: Extractor, found: store.Session
+) -> int:
+    """Count each name's mentions in the stored pieces read before the one where the story
+    first found it, and their meetings; returns how many were found. NER may miss a name
+    until a later chapter ("the Widow Pell", named twice in chapter I, found in chapter
+    III), while each piece is read by the names known then. A mention is not counted again
+    where a name known then was counted inside it ("Tom" of a "Tom Sawyer" found later)."""
+    first = sorted(
+        (at, names.key(written)) for written, at in graph.first_found(conn, found.id).items()
+    )
+    known = graph.surfaces(conn, found.id)
+    then: set[str] = set()
+    later = {key for _, key in first}
+    total, passed = 0, 0
+    for piece in store.story_pieces(conn, found):
+        end = piece.token_start + piece.tokens
+        while passed < len(first) and first[passed][0] < end:
+            then.add(first[passed][1])
+            later.discard(first[passed][1])
+            passed += 1
+        if later:
+            total += _read(conn, graph, extractor, found.id, piece, known, later, then)
+    return total
+
+
 def _read(
     conn: Connection,
     graph: EntityGraph,
@@ -53,11 +80,17 @@ def _read(
     piece: store.StoredPiece,
     known: Sequence[str],
     wanted: set[str],
+    counted: Collection[str] = (),
 ) -> int:
-    """Count the wanted names' mentions in one piece, and their meetings."""
+    """Count the wanted names' mentions in one piece, and their meetings (not where one of
+    the names `counted` there is inside the mention)."""
     text = piece.content
     found = extractor.known_mentions(text, known)
-    new = [i for i, m in enumerate(found) if names.key(m.surface) in wanted]
+    new = [
+        i
+        for i, m in enumerate(found)
+        if names.key(m.surface) in wanted and not _holds(names.key(m.surface), counted)
+    ]
     if not new:
         return 0
     paragraphs = reading.numbered(found, valve.paragraph_spans(text))
@@ -79,3 +112,14 @@ def _read(
     ]
     graph.add_mentions(conn, session, observed, met)
     return len(observed)
+
+
+def _holds(key: str, counted: Collection[str]) -> bool:
+    """Whether a shorter name of `counted` is words of the name `key`."""
+    words = key.split()
+    return any(
+        " ".join(words[a:b]) in counted
+        for a in range(len(words))
+        for b in range(a + 1, len(words) + 1)
+        if b - a < len(words)
+    )

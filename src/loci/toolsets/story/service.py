@@ -34,6 +34,7 @@ from loci.toolsets.story.models import (
 )
 from loci.toolsets.story.passage_keywords import FtsPassageKeywords, PassageKeywords
 from loci.toolsets.story.relevance import KEYWORD_CANDIDATES, Named, PassageMatrix, Query
+from loci.toolsets.story.rereading import read_before_found
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
 RELIEF_HISTORY = 10
@@ -207,14 +208,18 @@ class StoryService:
             ]
         )
 
-    def resolve_cast(self, session_id: str) -> None:
-        """Work out who is who again from all the evidence so far (continue_story does when
-        new names arrive and at each relief; an import does once more at its end)."""
+    def resolve_cast(self, session_id: str) -> int:
+        """Count the names found in later text in the text read before them, and work out
+        who is who again from all the evidence (continue_story works it out when new names
+        arrive and at each relief; an import does all this at its end). Returns how many
+        earlier mentions were counted."""
         name = self.session_name(session_id)
         with self.db.write() as conn:
             found = store.session(conn, name)
+            counted = read_before_found(conn, self.graph, self.extractor, found)
             self.graph.resolve(conn, found.id)
             store.save_session(conn, found)
+        return counted
 
     def exists(self, session_id: str) -> bool:
         """Whether the session has been started."""
