@@ -288,3 +288,26 @@ def test_a_place_named_for_someone_is_whole_and_a_kind_of_place_before_of_is_a_p
     assert {"Lincoln's Inn", "Jackson\u2019s Island", "Lover's Lane", "Darcy"} <= set(cues)
     assert "Inn" not in cues and "Lincoln" not in cues  # NER's "Lincoln" and "Inn"
     assert cues["Kent"] is True
+
+
+def test_an_epithet_after_a_name_or_a_name_after_a_is_neither_apart_nor_restating() -> None:
+    text = (
+        "It is ruled by Oz, the Great Wizard I told you of. "
+        "Then came Dorothy, the Scarecrow and the Lion. Oz, the Wizard, sent word. "
+        "Dorothy was told that Oz is a good Wizard."
+    )
+    words = ("Oz", "Great Wizard", "Dorothy", "Scarecrow", "Lion")
+    mentions = [Mention(w, text.index(w), text.index(w) + len(w)) for w in words]
+    last = text.rindex("Oz")
+    mentions += [Mention("Oz", last, last + 2), Mention("Wizard", last + 8, last + 14)]
+    good = text.index("Dorothy was")
+    for word in ("Dorothy", "Oz", "Wizard"):
+        at = text.index(word, good)
+        mentions.append(Mention(word, at, at + len(word)))
+    met = {(mentions[i].surface, mentions[j].surface, kind) for i, j, kind in pairs(text, mentions)}
+    assert ("Oz", "Great Wizard", "paragraph") in met
+    assert not {("Oz", "Great Wizard", "sentence"), ("Oz", "Wizard", "sentence")} & met
+    assert not {("Oz", "Great Wizard", "apposition"), ("Oz", "Wizard", "apposition")} & met
+    assert ("Dorothy", "Scarecrow", "sentence") in met  # a list of names goes on after it
+    # "a good Wizard" is a common noun there: no one apart from Oz (Dorothy is).
+    assert ("Dorothy", "Oz", "sentence") in met and ("Oz", "Wizard", "sentence") not in met

@@ -6,7 +6,9 @@ puts together.
   capitalised uses inside a sentence tells the two apart over the whole story.
 - Pairs: two names in one sentence are usually two people ("Mr. Laurence looked at Laurie"),
   unless one restates the other ("Teddy, or Mr. Theodore Laurence", "Tobias, whom the whole
-  harbour called Toby"); two names in one paragraph appear together (the graph's relation).
+  harbour called Toby"), is an epithet set after the other ("Oz, the Great Wizard") or
+  stands after "a" ("Oz is a good Wizard"); two names in one paragraph appear together (the
+  graph's relation).
 """
 
 from __future__ import annotations
@@ -35,6 +37,13 @@ NAMING = re.compile(
 #: or offer another person ("Kitty, or Mary"): a restatement only between names that share a
 #: name.
 RESTATING = re.compile(r"^(?:,\s*or|\s*\()\s*$", re.I)
+#: A comma and "the" between two names: the second may be an epithet of the first.
+EPITHET_GAP = re.compile(r",[ \t]*\n?[ \t]*the[ \t]+\n?[ \t]*", re.I)
+#: After a name, what says a list of names goes on: a comma, "and" or "or", then a name.
+LIST_GOES_ON = re.compile(r",?\s+(?:and|or)\s+(?:the\s+)?[A-Z]|,\s*(?:the\s+)?[A-Z]")
+#: "a" or "an", and up to three words in lower case, right before a name.
+A_BEFORE = re.compile(r"\b[Aa]n?\s+(?:[a-z][\w'\u2019-]*\s+){0,3}$")
+A_REACH = 60
 PAIR_KINDS = ("sentence", "apposition", "paragraph")
 
 
@@ -85,16 +94,21 @@ def pairs(text: str, mentions: Sequence[Mention]) -> list[tuple[int, int, str]]:
     paragraphs = _paragraphs(text)
     paragraph_of = numbered([mentions[i] for i in real], paragraphs)
     quoted = _quoted(text, [mentions[i] for i in real], paragraphs)
+    common = [_after_a(text, mentions[i]) for i in real]
     for x, i in enumerate(real):
         for y in range(x + 1, len(real)):
             j = real[y]
             if paragraph_of[x] != paragraph_of[y]:
                 break
             found.append((i, j, "paragraph"))
+            pair = (mentions[i], mentions[j])
             # A name called out in a line of dialogue and a name in the narration around it
             # are often one person ('"Miss Jo," said Laurie, and Jo laughed'): not counted.
             if sentence_of[x] == sentence_of[y] and quoted[x] == quoted[y]:
-                restated = y == x + 1 and _restates(text, mentions[i], mentions[j])
+                next_to = y == x + 1
+                if common[x] or common[y] or (next_to and _epithet_after(text, *pair)):
+                    continue
+                restated = next_to and _restates(text, *pair)
                 found.append((i, j, "apposition" if restated else "sentence"))
     return found
 
@@ -108,6 +122,21 @@ def _restates(text: str, first: Mention, second: Mention) -> bool:
         return False
     a, b = names.parse(first.surface).words, names.parse(second.surface).words
     return any(x == y or names.same_given(x, y) for x in a for y in b)
+
+
+def _epithet_after(text: str, first: Mention, second: Mention) -> bool:
+    """Whether `second` is an epithet set after `first` ("Oz, the Great Wizard I told you
+    of"), which may say who `first` is, not another person: so neither apart nor restated. In
+    a list ("Dorothy, the Scarecrow and the Lion") another name follows."""
+    if not EPITHET_GAP.fullmatch(text, first.end, second.start):
+        return False
+    return LIST_GOES_ON.match(text, second.end) is None
+
+
+def _after_a(text: str, mention: Mention) -> bool:
+    """Whether a name stands after "a" or "an" ("Oz is a good Wizard", "a visit to a great
+    brother Wizard"): a common noun there, naming no one apart from the others."""
+    return A_BEFORE.search(text, max(0, mention.start - A_REACH), mention.start) is not None
 
 
 def _quoted(
