@@ -165,3 +165,16 @@ def test_an_import_counts_a_name_in_the_text_read_before_it_was_found(app: App) 
     assert "Hester Pell and Amos Thorne" in hester.recent_mentions[0].excerpt
     # Amos twice, Amos in the heading, Amos Thorne once: not that heading's name twice.
     assert character(app.story, "pell", "Amos Thorne").mentions == 4
+
+
+def test_two_names_found_later_meet_in_the_text_read_before_them(app: App) -> None:
+    from loci.toolsets.story.manuscript import stream_into
+
+    pieces = [
+        "CHAPTER I. Hester Pell and Jonas Marrow\n\nThe mill wheel turned all night.",
+        "Hester Pell met Jonas Marrow at the mill, and Jonas Marrow bowed to her.",
+    ]
+    stream_into(app.story, "mill", pieces)
+    met = {r.name: r.weight for r in character(app.story, "mill", "Hester Pell").relationships}
+    # Once in the heading's paragraph, and twice in the next (Jonas is named twice there).
+    assert met == {"Jonas Marrow": 3}

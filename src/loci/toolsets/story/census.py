@@ -39,7 +39,7 @@ def census_sex(given: str) -> str | None:
 
 def given_not_surname(word: str) -> bool:
     """Whether `word` (lower case) is a given name far more than a surname: "martha",
-    "hannah", "laurie"; not "williams", "bell" or "joe" (a surname too)."""
+    "hannah", "laurie"; not "williams" or "bell" (surnames as often)."""
     share = given_share(word)
     return share > 0 and share >= GIVEN_OVER_SURNAME * _surnames().get(word, 0.0)
 

@@ -108,7 +108,7 @@ def _read(
         (at[mine], names.key(found[theirs].surface), kind)
         for a, b, kind in reading.pairs(text, found)
         for mine, theirs in ((a, b), (b, a))
-        if mine in at and theirs not in at
+        if mine in at and (theirs not in at or mine < theirs)  # two new names: once
     ]
     graph.add_mentions(conn, session, observed, met)
     return len(observed)
