@@ -268,11 +268,13 @@ def test_suggestions_accepted_by_number_and_a_number_not_listed_refused(tmp_path
     home = imported(tmp_path, "\n\n".join([voyage] * 4), "v")
     listed = loci(home, "story", "suggestions", "v")
     assert listed.returncode == 0 and "1. alias 'Captain Hawkes' 'the Captain'" in listed.stdout
+    assert "made so far" not in listed.stdout
     wrong = loci(home, "story", "suggestions", "v", "--accept", "9")
     assert wrong.returncode != 0 and "error (invalid_input): no suggestion 9" in wrong.stderr
     assert "list them again" in wrong.stderr
     accepted = loci(home, "story", "suggestions", "v", "--accept", "1")
     assert accepted.returncode == 0 and "1. applied alias" in accepted.stdout
+    assert "1 correction made so far: `loci story corrections v` lists them" in accepted.stdout
     assert "#1: 'the Captain'" in loci(home, "story", "corrections", "v").stdout
 
 

@@ -86,6 +86,7 @@ def test_a_correction_a_later_one_builds_on_is_not_undone_alone(voyage: App) -> 
     with pytest.raises(ConflictError, match=r"#2 cannot be undone alone.*Undo #3 first") as err:
         undo(voyage.story, "voyage", 2)
     assert err.value.details["later"] == [3]
+    assert "marked as other by the writer (interaction 12) names 'the Skipper'." in str(err.value)
     assert listing(voyage.story, "voyage") == before  # nothing changed
     assert character(voyage.story, "voyage", "Captain Hawkes").kind == "character"
     undo(voyage.story, "voyage", 3)

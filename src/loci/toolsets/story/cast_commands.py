@@ -193,5 +193,11 @@ def suggestions_command(
             click.echo("no suggestions")
         elif chosen and len(chosen) < len(found.suggestions):
             click.echo(f"(the others are numbered anew: `loci story suggestions {session_id}`)")
+        made = len(found.corrections) + len(applied)
+        if made:
+            click.echo(
+                f"{counted(made, 'correction')} made so far: "
+                f"`loci story corrections {session_id}` lists them"
+            )
 
     run(work)

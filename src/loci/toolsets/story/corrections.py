@@ -110,7 +110,10 @@ def kept_apart(corrections: list[Correction], id_of: Mapping[str, int]) -> set[i
 
 def replay(cast: Cast, corrections: list[Correction], id_of: Mapping[str, int]) -> Cast:
     """`cast` with the corrections applied in order (one naming a name the story no longer
-    has is skipped)."""
+    has is skipped). A name joining an entity makes it a character if the name is one's,
+    unless the writer set the entity's kind ("Gull Scar" marked a place keeps its kind when
+    "the Scar" is added as its alias)."""
+    decided: set[int] = set()
     for correction in corrections:
         name = id_of.get(names.key(correction.name))
         other = id_of.get(names.key(correction.other or ""))
@@ -120,7 +123,8 @@ def replay(cast: Cast, corrections: list[Correction], id_of: Mapping[str, int]) 
         if correction.action in ("merge", "alias", "rename") and other is not None:
             moved = cast.members(cast.person_of[other])
             cast.move(moved if correction.action == "merge" else [other], person)
-            if cast.kind_of.get(person) != "character" and cast.kind_of.get(other) == "character":
+            joins_a_character = cast.kind_of.get(other) == "character"
+            if joins_a_character and person not in decided:
                 cast.kind_of[person] = "character"
             if correction.action == "rename":
                 cast.shown[person] = str(correction.other)
@@ -130,6 +134,7 @@ def replay(cast: Cast, corrections: list[Correction], id_of: Mapping[str, int]) 
             _together(cast, [id_of[k] for k in map(names.key, correction.kept) if k in id_of])
         elif correction.action == "kind" and correction.other in KINDS_SET:
             cast.kind_of[person] = correction.other
+            decided.add(person)
     for name, person in cast.person_of.items():
         cast.kind_of[name] = cast.kind_of.get(person, cast.kind_of.get(name, "unknown"))
     return cast

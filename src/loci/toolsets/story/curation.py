@@ -98,13 +98,21 @@ def _refuse_under_later(kept: list[Correction], number: int, session: str) -> No
     if later:
         last_first = ", ".join(f"#{c.id}" for c in reversed(later))
         raise ConflictError(
-            f"correction #{number} cannot be undone alone: "
-            + "; ".join(c.described() for c in later)
-            + f" names what it names. Undo {last_first} first, then #{number} "
+            f"correction #{number} cannot be undone alone: later ones name its names, and "
+            "would mean something else without it: "
+            + "; ".join(f"{c.described()} names {_shared(c, target)}" for c in later)
+            + f". Undo {last_first} first, then #{number} "
             f"(`loci story undo {session} N`, last first)",
             correction=number,
             later=[c.id for c in later],
         )
+
+
+def _shared(later: Correction, target: Correction) -> str:
+    """The names `target` names that `later` names too, quoted as `target` writes them."""
+    both = _touched(later) & _touched(target)
+    written = [target.name, *target.kept, target.other or ""]
+    return " and ".join(dict.fromkeys(repr(w) for w in written if w and names.key(w) in both))
 
 
 def _touched(correction: Correction) -> set[str]:
