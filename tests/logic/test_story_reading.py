@@ -311,3 +311,14 @@ def test_an_epithet_after_a_name_or_a_name_after_a_is_neither_apart_nor_restatin
     assert ("Dorothy", "Scarecrow", "sentence") in met  # a list of names goes on after it
     # "a good Wizard" is a common noun there: no one apart from Oz (Dorothy is).
     assert ("Dorothy", "Oz", "sentence") in met and ("Oz", "Wizard", "sentence") not in met
+
+
+def test_names_in_a_chapters_title_are_not_two_people() -> None:
+    text = "CHAPTER XXIII. Old Muff\u2019s Friends\u2014Muff Potter in Court\n\nMuff slept. Tom met Muff."
+    spans = [(text.index("Muff"), "Muff"), (text.index("Muff Potter"), "Muff Potter")]
+    spans += [(text.index("Muff slept"), "Muff"), (text.index("Tom"), "Tom")]
+    spans += [(text.rindex("Muff"), "Muff")]
+    mentions = [Mention(word, at, at + len(word)) for at, word in spans]
+    met = [(mentions[i].surface, mentions[j].surface, kind) for i, j, kind in pairs(text, mentions)]
+    assert ("Muff", "Muff Potter", "paragraph") in met
+    assert ("Muff", "Muff Potter", "sentence") not in met and ("Tom", "Muff", "sentence") in met

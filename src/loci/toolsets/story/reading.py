@@ -6,9 +6,9 @@ puts together.
   capitalised uses inside a sentence tells the two apart over the whole story.
 - Pairs: two names in one sentence are usually two people ("Mr. Laurence looked at Laurie"),
   unless one restates the other ("Teddy, or Mr. Theodore Laurence", "Tobias, whom the whole
-  harbour called Toby"), is an epithet set after the other ("Oz, the Great Wizard") or
-  stands after "a" ("Oz is a good Wizard"); two names in one paragraph appear together (the
-  graph's relation).
+  harbour called Toby"), is an epithet set after the other ("Oz, the Great Wizard"),
+  stands after "a" ("Oz is a good Wizard") or in a chapter's title; two names in one
+  paragraph appear together (the graph's relation).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from loci import sentences
 from loci.toolsets.story import names
+from loci.toolsets.story.gutenberg import in_heading
 from loci.toolsets.story.mentions import Mention
 
 WORD = re.compile(r"[^\W\d_][\w'\u2019-]*", re.UNICODE)
@@ -94,7 +95,9 @@ def pairs(text: str, mentions: Sequence[Mention]) -> list[tuple[int, int, str]]:
     paragraphs = _paragraphs(text)
     paragraph_of = numbered([mentions[i] for i in real], paragraphs)
     quoted = _quoted(text, [mentions[i] for i in real], paragraphs)
-    common = [_after_a(text, mentions[i]) for i in real]
+    # A chapter's title names no one apart ("Old Muff's Friends—Muff Potter in Court"); nor
+    # does a name used as a common noun after "a".
+    aside = [_after_a(text, mentions[i]) or in_heading(text, mentions[i].start) for i in real]
     for x, i in enumerate(real):
         for y in range(x + 1, len(real)):
             j = real[y]
@@ -106,7 +109,7 @@ def pairs(text: str, mentions: Sequence[Mention]) -> list[tuple[int, int, str]]:
             # are often one person ('"Miss Jo," said Laurie, and Jo laughed'): not counted.
             if sentence_of[x] == sentence_of[y] and quoted[x] == quoted[y]:
                 next_to = y == x + 1
-                if common[x] or common[y] or (next_to and _epithet_after(text, *pair)):
+                if aside[x] or aside[y] or (next_to and _epithet_after(text, *pair)):
                     continue
                 restated = next_to and _restates(text, *pair)
                 found.append((i, j, "apposition" if restated else "sentence"))
