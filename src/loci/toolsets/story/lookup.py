@@ -145,8 +145,9 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
 def _relationships(
     entity_id: int, relations: Sequence[tuple[int, int, str, int]], known: Sequence[Entity]
 ) -> list[Relationship]:
-    """The strongest relations of `entity_id` among `relations`, with whom they are."""
-    others = {e.id: e for e in known}
+    """The strongest relations of `entity_id` among `relations`, with whom they are (not a
+    name the cast cannot tell what it is: "Cambridge", that NER took for a person once)."""
+    others = {e.id: e for e in known if e.kind != "unknown"}
     return [
         Relationship(
             name=others[other].name,
