@@ -884,6 +884,7 @@ def test_a_characters_own_surname_is_listed_as_a_name_of_theirs() -> None:
         row(13, "Captain Darcy", 2, 13, "character"),
         row(14, "Sir Thomas Burdon", 2, 14, "character"),  # never "Thomas Burdon" alone
         row(15, "Sir Henry Ashton", 1, 15, "character"),  # once
+        row(16, "Mr. K.", 3, 16, "character"),  # an initial, with its dot
     ]
     listed = {e.name: set(e.aliases) for e in entities(rows, [])}
     assert "Sawyer" in listed["Tom"] and "Contemplating" not in listed["Tom"]
@@ -896,6 +897,7 @@ def test_a_characters_own_surname_is_listed_as_a_name_of_theirs() -> None:
     assert "Collins" in listed["Mr. Collins"] and "Collins" not in listed["Mrs. Collins"]
     assert "Darcy" not in listed["Mr. Darcy"] | listed["Captain Darcy"]  # two men
     assert "Burdon" in listed["Sir Thomas Burdon"] and "Ashton" not in listed["Sir Henry Ashton"]
+    assert listed["Mr. K."] == {"Mr. K.", "K"}
 
 
 def test_a_title_a_character_comes_into_is_theirs() -> None:

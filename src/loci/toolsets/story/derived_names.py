@@ -47,7 +47,7 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
         whole = list({e.id: e for e, _ in titled}.values())  # a full name: each's
         # A single word is no one's when an untitled name holds it too: "Cole" of "Mrs.
         # Cole" and "Sam Cole", her husband.
-        if " " not in rest and not carriers[rest.lower()] <= {e.id for e in whole}:
+        if " " not in rest and not carriers.get(_word(rest), set()) <= {e.id for e in whole}:
             continue
         if names.key(rest) not in held:
             for entity in _owners(titled) if " " not in rest else whole:
@@ -58,7 +58,7 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
         if (
             names.key(surname) not in held
             and times >= SURNAME_FROM_TWICE
-            and carriers[surname.lower()] == {owner}
+            and carriers.get(_word(surname)) == {owner}
         ):
             _list(by_id[owner], surname)
 
@@ -75,8 +75,13 @@ def _carriers(found: Sequence[Entity]) -> dict[str, set[int]]:
     for entity in found:
         for alias in entity.aliases:
             for word in alias.split():
-                carriers.setdefault(word.lower(), set()).add(entity.id)
+                carriers.setdefault(_word(word), set()).add(entity.id)
     return carriers
+
+
+def _word(word: str) -> str:
+    """A word of a name as `_carriers` keeps it: lower case, without a dot ("K." is "k")."""
+    return word.lower().rstrip(".")
 
 
 def _owners(titled: Sequence[tuple[Entity, str | None]]) -> list[Entity]:
