@@ -125,6 +125,9 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     undo(voyage.story, "voyage")
     fine = correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
     assert fine.warning is None
+    # A correction answers with whom the character appears, as its card does.
+    card = character(voyage.story, "voyage", "Captain Hawkes")
+    assert fine.relationships == card.relationships and fine.relationships
 
 
 def test_a_childs_word_merged_into_a_parent_is_never_the_name_shown(app: App) -> None:

@@ -982,14 +982,16 @@ def test_a_stop_word_alone_is_no_name_whatever_its_mentions_say() -> None:
     assert kinds.surface_kind("O'Hara", may, {"o'hara": WordCase(0, 9)}, set()) == "character"
 
 
-def test_a_character_appears_with_what_the_cast_can_tell_not_with_unknown_names() -> None:
-    from loci.toolsets.story.lookup import _relationships
+def test_a_character_appears_with_people_and_places_not_with_things_or_unknown_names() -> None:
+    from loci.toolsets.story.lookup import relationships
 
     known = [
         _entity(1, "Wren"),
         _entity(2, "Peggy"),
         _entity(3, "Holme Staithe", kind="place"),
         _entity(4, "Cambridge", kind="unknown"),  # NER took it for a person once
+        _entity(5, "Christian", kind="other"),  # of "Christian name"
     ]
     relations = [(1, 4, "appears_with", 4), (1, 2, "appears_with", 3), (1, 3, "appears_with", 2)]
-    assert [r.name for r in _relationships(1, relations, known)] == ["Peggy", "Holme Staithe"]
+    relations.append((1, 5, "appears_with", 5))
+    assert [r.name for r in relationships(1, relations, known)] == ["Peggy", "Holme Staithe"]

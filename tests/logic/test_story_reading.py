@@ -121,6 +121,10 @@ def test_the_gazetteer_finds_a_known_name_across_a_line_break_and_with_its_surna
     sailor = "\u201cAy,\u201d said Cap\u2019n Silver, and Little Pip laughed."
     found = [m.surface for m in Extractor().known_mentions(sailor, ["Silver", "Little Pip"])]
     assert found == ["Cap\u2019n Silver", "Little Pip"]
+    # A title ending a chapter's title is no title of the name that opens the chapter.
+    opening = "CHAPTER III. Agnes and the Captain\n\nAgnes walked to the mill."
+    found = [m.surface for m in Extractor().known_mentions(opening, ["Agnes", "the Captain"])]
+    assert found == ["Agnes", "the Captain", "Agnes"]
 
 
 def test_a_given_name_before_a_lone_surname_is_part_of_the_name() -> None:

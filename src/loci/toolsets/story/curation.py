@@ -58,9 +58,11 @@ def correct(
         service.graph.resolve(conn, found.id)
         store.save_session(conn, found)
         after = service.graph.entities(conn, found.id)
-    shown = lookup.find(after, other if action in ("split", "rename") else written)
-    assert shown is not None  # the name exists: it was checked, or the correction made it
-    result = lookup.info(session, shown, found.settings.confirm_after, [])
+        shown = lookup.find(after, other if action in ("split", "rename") else written)
+        assert shown is not None  # the name exists: it was checked, or the correction made it
+        relations = service.graph.related(conn, after, [shown.id])
+    met = lookup.relationships(shown.id, relations, after)
+    result = lookup.info(session, shown, found.settings.confirm_after, met)
     if action == "merge":
         result.warning = _two_people(entity, _written(entities, other, session))
     return result

@@ -14,7 +14,7 @@ from loci.toolsets.story import names
 #: A word before a name that may be its title ("Mr. ", "Captain ", "Cap'n ").
 #: A capitalised word right before a name, on its line or the line above (never across a
 #: blank line: "The Winter at Queen's", a chapter's title, then "Anne's homesickness").
-TITLE_BEFORE = re.compile(r"\b([A-Z][a-z'\u2019]{0,11})\.?(?:[ \t]+|[ \t]*\n[ \t]*)$")
+TITLE_BEFORE = re.compile(r"\b([A-Z][a-z'\u2019]{0,11})\.?(?:[ \t]+|[ \t]*\n[ \t]*)\Z")
 #: A possessive is whose the name is, never its title ("the Queen's class").
 POSSESSIVE_END = re.compile(r"['\u2019]s$")
 SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")

@@ -138,16 +138,17 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
                 character_name=wanted,
             )
         relations = service.graph.related(conn, known, [entity.id])
-    relationships = _relationships(entity.id, relations, known)
-    return info(name, entity, found.settings.confirm_after, relationships)
+    met = relationships(entity.id, relations, known)
+    return info(name, entity, found.settings.confirm_after, met)
 
 
-def _relationships(
+def relationships(
     entity_id: int, relations: Sequence[tuple[int, int, str, int]], known: Sequence[Entity]
 ) -> list[Relationship]:
-    """The strongest relations of `entity_id` among `relations`, with whom they are (not a
-    name the cast cannot tell what it is: "Cambridge", that NER took for a person once)."""
-    others = {e.id: e for e in known if e.kind != "unknown"}
+    """The strongest relations of `entity_id` among `relations`, with whom and where they
+    are: characters, places and households, not what is no one ("Christian", of "Christian
+    name") nor a name the cast cannot tell ("Cambridge", taken for a person once)."""
+    others = {e.id: e for e in known if e.kind not in ("other", "unknown")}
     return [
         Relationship(
             name=others[other].name,
@@ -250,4 +251,4 @@ def entities_of(
         confirm = found.settings.confirm_after
         chosen = [e for e in entities if e.kind == kind and e.confirmed(confirm)][:limit]
         relations = service.graph.related(conn, entities, [e.id for e in chosen])
-    return [info(name, e, confirm, _relationships(e.id, relations, entities)) for e in chosen]
+    return [info(name, e, confirm, relationships(e.id, relations, entities)) for e in chosen]
