@@ -298,16 +298,17 @@ def test_an_epithet_after_a_name_or_a_name_after_a_is_neither_apart_nor_restatin
     text = (
         "It is ruled by Oz, the Great Wizard I told you of. "
         "Then came Dorothy, the Scarecrow and the Lion. Oz, the Wizard, sent word. "
-        "Dorothy was told that Oz is a good Wizard."
+        "Dorothy was told that Oz is a good Wizard. A call at Oz's, and Dorothy smiled."
     )
     words = ("Oz", "Great Wizard", "Dorothy", "Scarecrow", "Lion")
     mentions = [Mention(w, text.index(w), text.index(w) + len(w)) for w in words]
-    last = text.rindex("Oz")
+    last = text.index("Oz, the Wizard")
     mentions += [Mention("Oz", last, last + 2), Mention("Wizard", last + 8, last + 14)]
     good = text.index("Dorothy was")
-    for word in ("Dorothy", "Oz", "Wizard"):
+    for word in ("Dorothy", "Oz", "Wizard", "Oz", "Dorothy"):
         at = text.index(word, good)
         mentions.append(Mention(word, at, at + len(word)))
+        good = at + len(word)
     met = {(mentions[i].surface, mentions[j].surface, kind) for i, j, kind in pairs(text, mentions)}
     assert ("Oz", "Great Wizard", "paragraph") in met
     assert not {("Oz", "Great Wizard", "sentence"), ("Oz", "Wizard", "sentence")} & met
@@ -315,6 +316,8 @@ def test_an_epithet_after_a_name_or_a_name_after_a_is_neither_apart_nor_restatin
     assert ("Dorothy", "Scarecrow", "sentence") in met  # a list of names goes on after it
     # "a good Wizard" is a common noun there: no one apart from Oz (Dorothy is).
     assert ("Dorothy", "Oz", "sentence") in met and ("Oz", "Wizard", "sentence") not in met
+    # "A call at Oz's": "a" begins "a call", and Oz is a name there.
+    assert ("Oz", "Dorothy", "sentence") in met
 
 
 def test_names_in_a_chapters_title_are_not_two_people() -> None:

@@ -43,7 +43,7 @@ EPITHET_GAP = re.compile(r",[ \t]*\n?[ \t]*the[ \t]+\n?[ \t]*", re.I)
 #: After a name, what says a list of names goes on: a comma, "and" or "or", then a name.
 LIST_GOES_ON = re.compile(r",?\s+(?:and|or)\s+(?:the\s+)?[A-Z]|,\s*(?:the\s+)?[A-Z]")
 #: "a" or "an", and up to three words in lower case, right before a name.
-A_BEFORE = re.compile(r"\b[Aa]n?\s+(?:[a-z][\w'\u2019-]*\s+){0,3}$")
+A_BEFORE = re.compile(r"\b[Aa]n?\s+(?P<between>(?:[a-z][\w'\u2019-]*\s+){0,3})$")
 A_REACH = 60
 PAIR_KINDS = ("sentence", "apposition", "paragraph")
 
@@ -137,9 +137,14 @@ def _epithet_after(text: str, first: Mention, second: Mention) -> bool:
 
 
 def _after_a(text: str, mention: Mention) -> bool:
-    """Whether a name stands after "a" or "an" ("Oz is a good Wizard", "a visit to a great
-    brother Wizard"): a common noun there, naming no one apart from the others."""
-    return A_BEFORE.search(text, max(0, mention.start - A_REACH), mention.start) is not None
+    """Whether a name stands after "a" or "an" and the words that describe it ("Oz is a good
+    Wizard", "a visit to a great brother Wizard"): a common noun there, naming no one apart
+    from the others. Not after a word such as "at" or "that", which ends what "a" began ("a
+    call at Meg's", "a firm conviction that Daisy had tumbled")."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    found = A_BEFORE.search(text, max(0, mention.start - A_REACH), mention.start)
+    return found is not None and not STOP_WORDS & set(found.group("between").lower().split())
 
 
 def _quoted(
