@@ -6,8 +6,8 @@ Sawyer". They are listed to find the character by; a correction names the story'
 - A titled name gives the name without its title: a full name always ("Fitzwilliam Darcy" in
   "Mr. Fitzwilliam Darcy"), a single word when only this entity is called by it with a title
   ("Waldman" in "M. Waldman"), or a man and women are, for the man (`_owners`), never when two
-  men are ("Tilney", of Mr. Tilney and Captain Tilney) nor when an untitled name of another
-  holds the word ("Lynde" of Mrs. Lynde and Thomas Lynde).
+  men are ("Tilney", of Mr. Tilney and Captain Tilney) nor when a name of another not called
+  by it with a title holds the word ("Lynde" of Mrs. Lynde and Thomas Lynde).
 - A character's given name and surname, written twice or more (with a title or without),
   give the surname when no other entity's name holds it ("Sawyer", and "Burdon" of "Sir
   Thomas Burdon"; not "Rogers", Ben's and Sally's).
@@ -45,7 +45,7 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
     carriers = _carriers(found)
     for rest, titled in untitled.items():
         whole = list({e.id: e for e, _ in titled}.values())  # a full name: each's
-        # A single word is no one's when an untitled name holds it too: "Cole" of "Mrs.
+        # A single word is no one's when a name of another holds it too: "Cole" of "Mrs.
         # Cole" and "Sam Cole", her husband.
         if " " not in rest and not carriers.get(_word(rest), set()) <= {e.id for e in whole}:
             continue

@@ -44,6 +44,7 @@ EPITHET_GAP = re.compile(r",[ \t]*\n?[ \t]*the[ \t]+\n?[ \t]*", re.I)
 LIST_GOES_ON = re.compile(r",?\s+(?:and|or)\s+(?:the\s+)?[A-Z]|,\s*(?:the\s+)?[A-Z]")
 #: "a" or "an", and up to three words in lower case, right before a name.
 A_BEFORE = re.compile(r"\b[Aa]n?\s+(?P<between>(?:[a-z][\w'\u2019-]*\s+){0,3})$")
+#: How far before a name (in characters) that "a" is looked for.
 A_REACH = 60
 PAIR_KINDS = ("sentence", "apposition", "paragraph")
 
