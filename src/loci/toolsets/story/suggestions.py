@@ -13,6 +13,8 @@ ranked by the mentions they would set right. The kinds:
   paragraphs, each meeting weighed by how much more often than chance it happens;
 - a woman's full name and another of the same given name and another family name, in the
   same company: her maiden and married names ("Sallie Gardiner", "Sallie Moffat");
+- a title and a family name ("Mr. Craven"), given to the one full name the story writes with
+  them ("Mr. Archibald Craven", `loci.toolsets.story.titled_names`);
 - a married name the story gives at a wedding it tells ("Mrs. Brooke", first written long
   after John Brooke and Meg), given to the woman named beside the husband far more often, for
   her share of the story, than any other;
@@ -32,7 +34,6 @@ from typing import TYPE_CHECKING
 
 from loci import fields
 from loci.toolsets.story import census, kinds, names, store
-from loci.toolsets.story.address import CALENDAR
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
@@ -41,6 +42,7 @@ from loci.toolsets.story.evidence import evidence
 from loci.toolsets.story.kinship import bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.named_last import carrier_named_last
+from loci.toolsets.story.not_people import not_people_suggestions
 from loci.toolsets.story.people import (
     Person,
     callings_differ,
@@ -48,6 +50,7 @@ from loci.toolsets.story.people import (
     shares_a_name,
     wed_by_titles,
 )
+from loci.toolsets.story.titled_names import titled_name_suggestions
 
 if TYPE_CHECKING:
     from loci.toolsets.story.service import StoryService
@@ -69,20 +72,28 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         company = Company.read(conn, found.id, entities)
     confirm = found.settings.confirm_after
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
-    suggested = [
+    found_by_kind = [
         *epithet_suggestions(text, characters),
         *same_person_suggestions(characters, company, text),
         *wife_suggestions(characters, company),
+        *titled_name_suggestions(characters, company),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
         *parent_suggestions(entities, characters, company),
         *_called(text, entities, characters, company),
     ]
+    suggested = offered_once(found_by_kind)
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
     ranked = [s.model_copy(update={"number": n}) for n, s in enumerate(suggested[:limit], 1)]
     return CastSuggestions(
         session_id=session, suggestions=ranked, corrections=[c.described() for c in kept]
     )
+
+
+def offered_once(found: Sequence[CastSuggestion]) -> list[CastSuggestion]:
+    """The suggestions, each correction once with the first reason given for it (two kinds of
+    evidence may propose one: a full name's company and its title)."""
+    return list({(s.action, s.name, s.other): s for s in reversed(found)}.values())
 
 
 #: Two names keep the same company when their likeness reaches this, and one of several
@@ -292,39 +303,6 @@ def _one_before_the_other(a: Entity, b: Entity) -> bool:
     first, then = (a, b) if a.first.position <= b.first.position else (b, a)
     later = [seen for seen in first.recent if seen.position > then.first.position]
     return len(later) <= 1
-
-
-#: Words of a name that is no person's: months, days, documents of an epistolary novel.
-NOT_PERSON_WORDS = frozenset(
-    (
-        *CALENDAR,
-        *("journal", "diary", "log", "letter", "telegram", "memorandum", "postscript"),
-        *("chapter", "volume", "book", "appendix", "preface"),
-    )
-)
-
-
-def not_people_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
-    """A character whose every name is a month, a day or a document, and who does not act as
-    a person (speak, act, be taken up by "he" or "she"), is likely no person ("May" who
-    speaks is May Chester)."""
-    suggested = []
-    for entity in characters:
-        words = {w for alias in entity.aliases for w in names.key(alias).split()}
-        cues = company.votes.get(entity.id, kinds.Votes())
-        acts = cues.said + cues.acts + cues.male + cues.female
-        if words and words <= NOT_PERSON_WORDS and acts < kinds.CUE_SHARE * entity.mentions:
-            suggested.append(
-                CastSuggestion(
-                    action="kind",
-                    name=entity.name,
-                    other="other",
-                    mentions=entity.mentions,
-                    reason=f"{entity.name!r} is a month, a day or a document, not a person",
-                    evidence=evidence(entity),
-                )
-            )
-    return suggested
 
 
 #: A name the cast holds for no character joins one whose company it keeps this closely, and

@@ -1,0 +1,87 @@
+"""A family name after a title ("Mr. Craven") and the one full name the story writes with the
+same title and family name ("Mr. Archibald Craven"): one man, as a careful reader takes it.
+
+The cast keeps the two apart when the family has others ("Colin Craven", his son; "Dr.
+Craven", a cousin): which of them the short name is, company often cannot tell, for the full
+name is written a few times only. Its title can: the story wrote "Mr." before both, and before
+no other full name of the family. Only titles before which a single word is a surname count
+("Mr.", "Mrs.", "Captain"; not "Miss", which names the eldest daughter of whichever family the
+story is in), and the pair is never one named twice in a sentence (two people side by side).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loci.toolsets.story import names
+from loci.toolsets.story.company import Company
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.evidence import evidence
+from loci.toolsets.story.models import CastSuggestion
+from loci.toolsets.story.people import ARMS, DOCTOR, MISTER
+from loci.toolsets.story.titles import SURNAME_TITLES
+
+
+def calling(title: str) -> str:
+    """A title as what it calls someone: "Mester" and "Mister" are "Mr.", "Capt." is
+    "Captain"."""
+    if title in MISTER:
+        return "mr"
+    if title in DOCTOR:
+        return "dr"
+    return ARMS.get(title, title)
+
+
+def titled_surname(entity: Entity) -> tuple[frozenset[str], str] | None:
+    """The callings and the family name of an entity named only by a title and one family
+    name ("Mr. Craven", "Mester Craven"), or None."""
+    parsed = [names.parse(alias) for alias in entity.aliases]
+    words = {word for name in parsed for word in name.words}
+    if len(words) != 1 or any(not name.titles <= SURNAME_TITLES for name in parsed):
+        return None
+    if any(not name.titles or name.given or name.husband for name in parsed):
+        return None
+    return frozenset(calling(t) for name in parsed for t in name.titles), next(iter(words))
+
+
+def titled_full_names(entity: Entity) -> set[tuple[str, str]]:
+    """The (calling, family name) pairs of the full names the entity is written by with a
+    title ("Mr. Archibald Craven": ("mr", "craven")); "Mrs. John Brooke" is her husband's."""
+    found = set()
+    for alias in entity.aliases:
+        name = names.parse(alias)
+        if name.given and not name.husband:
+            found |= {(calling(t), s) for t in name.titles for s in name.surnames}
+    return found
+
+
+def titled_name_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
+    """Merges of a title and a family name into the one character written by a full name
+    with the same title and family name, where the two never meet in a sentence."""
+    written = {e.id: titled_full_names(e) for e in characters}
+    suggested = []
+    for guest in characters:
+        short = titled_surname(guest)
+        if short is None:
+            continue
+        callings, family = short
+        hosts = [
+            e
+            for e in characters
+            if e.id != guest.id and any((c, family) in written[e.id] for c in callings)
+        ]
+        if len(hosts) != 1 or company.met_in_sentences(guest.id, hosts[0].id):
+            continue
+        host = hosts[0]
+        suggested.append(
+            CastSuggestion(
+                action="merge",
+                name=host.name,
+                other=guest.name,
+                mentions=guest.mentions,
+                reason=f"{guest.name!r} is {host.name!r} by title and family name: the only "
+                "full name the story writes with them",
+                evidence=evidence(guest, host),
+            )
+        )
+    return suggested

@@ -1,0 +1,83 @@
+"""A title and a family name ("Mr. Craven") suggested as the one full name the story writes
+with the same title and family name ("Mr. Archibald Craven"), where the cast keeps them apart
+because the family has others (a son, a cousin who is a doctor)."""
+
+from __future__ import annotations
+
+from loci.app import App
+from loci.toolsets.story.curation import correct
+from loci.toolsets.story.lookup import character
+from loci.toolsets.story.models import CastSuggestion
+from loci.toolsets.story.suggestions import offered_once, suggest
+from loci.toolsets.story.titled_names import calling
+from tests.app.test_story_suggestions import names_of
+from tests.storytext import told
+
+MANOR = [
+    "Mr. Archibald Craven owned the manor on the moor, and he seldom came home.",
+    "Colin Craven lay in his room, and Master Colin would see no one.",
+    "Dr. Craven came up from the village. Dr. Craven looked at the boy and frowned.",
+    "Mr. Craven walked in the rose garden alone. Mr. Craven said nothing to the gardener.",
+    "Martha told the boy that Mester Craven was away, and she laughed at the rain.",
+    "Mr. Craven wrote from Italy. Mr. Craven asked after the garden and the boy.",
+]
+
+
+def test_a_titled_family_name_is_suggested_for_the_one_full_name_written_with_the_title(
+    app: App,
+) -> None:
+    told(app, "manor", MANOR * 3)
+    held = names_of(app, "manor")
+    assert not any({"Mr. Craven", "Mr. Archibald Craven"} <= aliases for aliases in held)
+    found = suggest(app.story, "manor").suggestions
+    titled = {s.other: s for s in found if "by title and family name" in s.reason}
+    assert set(titled) == {"Mr. Craven", "Mester Craven"}  # not Dr. Craven, a doctor
+    assert {s.name for s in titled.values()} == {"Mr. Archibald Craven"}
+    mr = titled["Mr. Craven"]
+    assert (
+        mr.action == "merge" and mr.mentions == character(app.story, "manor", "Mr. Craven").mentions
+    )
+    assert "Mr. Craven" in mr.evidence
+    merged = correct(app.story, "manor", mr.action, mr.name, mr.other)
+    assert {"Mr. Craven", "Mr. Archibald Craven"} <= set(merged.aliases)
+
+
+def test_no_titled_family_name_is_suggested_where_two_full_names_carry_the_title(
+    app: App,
+) -> None:
+    story = [*MANOR, "Mr. Henry Craven, his brother, rode over from the coast."]
+    told(app, "brothers", story * 3)
+    found = suggest(app.story, "brothers").suggestions
+    assert not any("by title and family name" in s.reason for s in found)
+
+
+def test_two_people_named_in_one_sentence_are_not_suggested_as_one(app: App) -> None:
+    story = [*MANOR, "Mr. Craven shook hands with Mr. Archibald Craven at the gate."]
+    told(app, "met", story * 3)
+    found = suggest(app.story, "met").suggestions
+    assert not any(s.other == "Mr. Craven" and "by title" in s.reason for s in found)
+
+
+def test_a_correction_two_kinds_of_evidence_propose_is_offered_once() -> None:
+    def proposed(reason: str) -> CastSuggestion:
+        return CastSuggestion(
+            action="merge",
+            name="Mr. Oliver Brand",
+            other="Mr. Brand",
+            mentions=3,
+            reason=reason,
+            evidence="",
+        )
+
+    other = proposed("keeps the same company").model_copy(update={"other": "Brand"})
+    found = offered_once([proposed("keeps the same company"), other, proposed("by title")])
+    assert [(s.other, s.reason) for s in found] == [
+        ("Mr. Brand", "keeps the same company"),
+        ("Brand", "keeps the same company"),
+    ]
+
+
+def test_callings_read_a_title_as_what_it_calls_someone() -> None:
+    assert calling("mester") == calling("mister") == calling("mr") == "mr"
+    assert calling("capt") == "captain" and calling("doctor") == "dr"
+    assert calling("mrs") == "mrs"
