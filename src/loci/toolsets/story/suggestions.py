@@ -19,6 +19,8 @@ ranked by the mentions they would set right. The kinds:
   after John Brooke and Meg), given to the woman named beside the husband far more often, for
   her share of the story, than any other;
 - a name the cast holds for no one, in the company of one character alone;
+- a character's name with a common word said of them before it ("the Great Oz"), which the
+  cast holds for no one (`loci.toolsets.story.described`);
 - a name the story says a character is called by ("They called him King-Post"), unless it
   is a character named beside them in a sentence (`loci.toolsets.story.called`);
 - a child's word for a parent ("Marmee", "Papa"), for the one mother (father) of the family
@@ -36,6 +38,7 @@ from loci import fields
 from loci.toolsets.story import census, kinds, names, store
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
+from loci.toolsets.story.described import described_suggestions
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions
 from loci.toolsets.story.evidence import evidence
@@ -79,6 +82,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *titled_name_suggestions(characters, company),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
+        *described_suggestions(entities, characters, company, text),
         *parent_suggestions(entities, characters, company),
         *_called(text, entities, characters, company),
     ]
