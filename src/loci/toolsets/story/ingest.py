@@ -10,8 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from loci import sentences
+from loci import fields, sentences
 from loci.engine.search import passage_spans as passages
+from loci.errors import InvalidInputError
 from loci.token_count import TokenCounter
 from loci.toolsets.story import reading, valve
 from loci.toolsets.story.graph import Observed
@@ -47,14 +48,53 @@ class Piece:
         return token_start + (self.tokens * offset) // max(1, len(self.text))
 
 
+def interaction(user_input: str, assistant_response: str, max_bytes: int) -> list[tuple[str, str]]:
+    """The (role, text) pairs of an interaction with text, each checked: a string, of at most
+    `max_bytes` bytes of UTF-8, without NUL characters. Both empty is refused."""
+    texts = [
+        (role, _checked(text, field, max_bytes))
+        for role, text, field in (
+            ("user", user_input, "user_input"),
+            ("assistant", assistant_response, "assistant_response"),
+        )
+    ]
+    texts = [(role, text) for role, text in texts if text.strip()]
+    if not texts:
+        raise InvalidInputError(
+            "user_input and assistant_response are both empty: give the story some text",
+            field="assistant_response",
+        )
+    return texts
+
+
+def _checked(value: str, field: str, max_bytes: int) -> str:
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{field} must be a string", field=field)
+    size = len(fields.utf8(value, field))
+    if size > max_bytes:
+        raise InvalidInputError(
+            f"{field} is {size} bytes; the limit is {max_bytes} "
+            "(LOCI_STORY_MAX_INPUT_BYTES); `loci story import` takes whole manuscripts",
+            field=field,
+            size_bytes=size,
+            max_bytes=max_bytes,
+        )
+    if "\x00" in value:
+        raise InvalidInputError(f"{field} must not contain NUL characters", field=field)
+    return value
+
+
 def read(
     texts: Sequence[tuple[str, str]],
     counter: TokenCounter,
     extractor: Extractor,
-    known: Sequence[str],
+    read_with: tuple[Sequence[str], str],
     embed: Callable[[Sequence[str]], npt.NDArray[np.float32]],
 ) -> list[Piece]:
-    """The pieces of (role, text) pairs, their passages embedded in one call."""
+    """The pieces of (role, text) pairs, their passages embedded in one call; `read_with`
+    holds the names known so far and the story's text before the pieces (the closing of a
+    letter whose signature opens the first, `loci.toolsets.story.letters`)."""
+    known, before = read_with
     cuts = [passages.spans(text, sentences.spans(text)) or [(0, len(text))] for _, text in texts]
     pieces_text = [
         text[s:e] for (_, text), spans in zip(texts, cuts, strict=True) for s, e in spans
@@ -63,7 +103,8 @@ def read(
     read_pieces: list[Piece] = []
     at = 0
     for (role, text), spans in zip(texts, cuts, strict=True):
-        mentions = extractor.mentions(text, known)
+        mentions = extractor.mentions(text, known, before)
+        before = text
         read_pieces.append(
             Piece(
                 role=role,

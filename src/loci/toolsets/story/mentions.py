@@ -23,7 +23,7 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from loci import sentences
-from loci.toolsets.story import address, census, names, namespans
+from loci.toolsets.story import address, census, letters, names, namespans
 from loci.toolsets.story.gazetteer import Gazetteer
 from loci.toolsets.story.gutenberg import bracketed, in_heading
 
@@ -125,10 +125,11 @@ class Extractor:
         # per interaction, and a few sessions may be written at once).
         self._gazetteers: dict[tuple[str, ...], Gazetteer | None] = {}
 
-    def mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
+    def mentions(self, text: str, known: Sequence[str], before: str = "") -> list[Mention]:
         """The mentions in `text`: names already `known` (found by the gazetteer) and new ones
-        from NER and dialogue attribution; where they overlap, the known name's span wins and
-        NER's label is kept."""
+        from NER, dialogue attribution and letters' signatures (`before` is the story's text
+        before it); where they overlap, the known name's span wins and NER's label is
+        kept."""
         found = self.known_mentions(text, known)
         for mention in self._statistical(text):
             overlapping = [
@@ -142,6 +143,7 @@ class Extractor:
             for i in overlapping:
                 if found[i].label is None:
                     found[i] = replace(found[i], label=mention.label)
+        found = _with_signatures(text, found, known, before)
         found = address.with_address(text, _with_dialogue(text, found), cleaned)
         found = _with_new_names(text, found, known)
         found.sort(key=lambda m: m.start)
@@ -190,6 +192,16 @@ class Extractor:
                     exclude=["parser", "lemmatizer", "attribute_ruler", "tagger", "senter"]
                 )
             return self._nlp
+
+
+def _with_signatures(
+    text: str, found: list[Mention], known: Sequence[str], before: str
+) -> list[Mention]:
+    """`found`, with the names letters are signed with (`loci.toolsets.story.letters`)."""
+    for start, end, written in letters.signatures(text, known, before):
+        found = [m for m in found if m.end <= start or end <= m.start]
+        found.append(Mention(written, start, end, label="person"))
+    return found
 
 
 def _with_new_names(text: str, found: list[Mention], known: Sequence[str]) -> list[Mention]:

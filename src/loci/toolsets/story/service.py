@@ -21,6 +21,7 @@ from loci.toolsets.story import ingest, names, relief, store, threads, valve
 from loci.toolsets.story.castview import CastView
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.graph import EntityGraph, Recorded
+from loci.toolsets.story.letters import CLOSING_CHARS
 from loci.toolsets.story.mentions import Extractor
 from loci.toolsets.story.models import (
     ContextStats,
@@ -81,22 +82,13 @@ class StoryService:
         window when it passes its threshold. `settings` changes the session's settings first
         (the fields given)."""
         name = self.session_name(session_id)
-        texts = [
-            (role, self._text(text, field))
-            for role, text, field in (
-                ("user", user_input, "user_input"),
-                ("assistant", assistant_response, "assistant_response"),
-            )
-        ]
-        texts = [(role, text) for role, text in texts if text.strip()]
-        if not texts:
-            raise InvalidInputError(
-                "user_input and assistant_response are both empty: give the story some text",
-                field="assistant_response",
-            )
+        texts = ingest.interaction(user_input, assistant_response, self.limits.max_input_bytes)
         with self.db.locked() as conn:
-            known = self.graph.surfaces(conn, store.session_key(conn, name))
-        pieces = ingest.read(texts, self.counter, self.extractor, known, self.engine.embed)
+            key = store.session_key(conn, name)
+            known, before = self.graph.surfaces(conn, key), store.tail(conn, key, CLOSING_CHARS)
+        pieces = ingest.read(
+            texts, self.counter, self.extractor, (known, before), self.engine.embed
+        )
         with self.db.write() as conn:
             found = store.session_or_new(conn, name, self.limits.defaults)
             if settings:
@@ -320,22 +312,6 @@ class StoryService:
                 field="session_id",
             )
         return session_id
-
-    def _text(self, value: str, field: str) -> str:
-        if not isinstance(value, str):
-            raise InvalidInputError(f"{field} must be a string", field=field)
-        size = len(fields.utf8(value, field))
-        if size > self.limits.max_input_bytes:
-            raise InvalidInputError(
-                f"{field} is {size} bytes; the limit is {self.limits.max_input_bytes} "
-                "(LOCI_STORY_MAX_INPUT_BYTES); `loci story import` takes whole manuscripts",
-                field=field,
-                size_bytes=size,
-                max_bytes=self.limits.max_input_bytes,
-            )
-        if "\x00" in value:
-            raise InvalidInputError(f"{field} must not contain NUL characters", field=field)
-        return value
 
     def _append(self, conn: Connection, found: store.Session, piece: ingest.Piece) -> bool:
         """Append a piece: its text, its passages, and (for story text, not the writer's

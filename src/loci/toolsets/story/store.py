@@ -134,6 +134,14 @@ def add_piece(conn: Connection, found: Session, role: str, content: str, tokens:
     return start
 
 
+def tail(conn: Connection, session_id: int, chars: int) -> str:
+    """The last `chars` characters of the session's stream ("" before any)."""
+    row = conn.execute(
+        "SELECT stream_chars FROM story_sessions WHERE id = ?", (session_id,)
+    ).fetchone()
+    return "" if row is None else stream(conn, session_id, max(0, int(row[0]) - chars))
+
+
 #: An end past any stream (for "to the end").
 NO_END = 2**62
 

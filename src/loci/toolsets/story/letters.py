@@ -1,0 +1,69 @@
+"""A letter's signature: its writer's name in capitals on a line of its own, after the
+letter's closing ("your well-wisher and friend," then "WILLIAM COLLINS.").
+
+Neither NER nor the cast reads a name in capitals (a chapter's heading is in capitals too:
+"CHAPTER X", "DICKON"), so a name a story writes only where a letter is signed (*Pride and
+Prejudice*'s "William Collins") was lost, and an epistolary novel's letters counted for no
+one. A line in capitals is a signature only after a closing ("Yours ever,", "Your obedient
+servant,", "God bless you."), and a name only with a given name or a name the story knows, and
+not after an initial ("M. GARDINER", Mrs. Gardiner's, is no Monsieur Gardiner).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from loci.toolsets.story import census, names
+from loci.toolsets.story.address import CALENDAR
+
+#: A line of one to three words in capitals, quoted or not, ending in a stop or a comma:
+#: '"WILLIAM COLLINS."', "EDW. GARDINER.", "MINA."
+SIGNATURE = re.compile(
+    r"^[ \t]*[\"\u201c]?(?P<name>[A-Z][A-Z'\u2019-]*\.?(?:[ \t]+[A-Z][A-Z'\u2019-]*\.?){0,2})"
+    r"[,!]?[\"\u201d]?[ \t]*$",
+    re.MULTILINE,
+)
+#: The words a letter's closing holds, on the line before its signature.
+CLOSING = re.compile(
+    r"\b(?:yours?|friend|servant|loving|affectionate|faithfully|sincerely|truly|respectfully"
+    r"|bless you)\b",
+    re.IGNORECASE,
+)
+#: How far back the closing's line is looked for.
+CLOSING_CHARS = 200
+#: Between the story's text and the text added to it.
+SEPARATOR = "\n\n"
+
+
+def signatures(text: str, known: Sequence[str], before: str = "") -> Iterator[tuple[int, int, str]]:
+    """The signatures of letters in `text`: where each name stands, and the name as the story
+    writes names ("WILLIAM COLLINS" is "William Collins"). `before` is the text before
+    `text` (a letter's closing may end it)."""
+    keys = {names.key(name) for name in known}
+    for found in SIGNATURE.finditer(text):
+        start, end = found.span("name")
+        if text[end - 1] == "." and len(text[start:end].split()[-1]) > 2:
+            end -= 1  # the stop after the name, not an initial's ("A. S.")
+        written = text[start:end].title()
+        if _after_closing(before + SEPARATOR + text[: found.start()]) and _a_name(written, keys):
+            yield start, end, written
+
+
+def _after_closing(before: str) -> bool:
+    """Whether the last line of `before` holding words is a letter's closing."""
+    last = before[-CLOSING_CHARS:].rstrip().rsplit("\n", 1)[-1]
+    return CLOSING.search(last) is not None
+
+
+def _a_name(written: str, keys: set[str]) -> bool:
+    words = written.replace(".", " ").split()
+    if all(names.is_title(word) for word in words):
+        return False  # "MOTHER.", signed by what she is
+    if len(words) == 1 and words[0].lower() in CALENDAR:
+        return False  # a date heading the next letter: "DECEMBER."
+    if len(words[0]) == 1:
+        return False  # an initial, read as a title after it ("M. Gardiner" as Monsieur)
+    return names.key(written) in keys or any(
+        census.is_given_name(word) or names.key(word) in keys for word in words
+    )
