@@ -174,3 +174,18 @@ def test_a_name_called_out_in_dialogue_is_someone_whatever_ner_says(app: App) ->
     told(app, "school", SCHOOL, times=2)
     assert kind_of(app, "school", "Fan") == "character"
     assert kind_of(app, "school", "Dorrit") == "character"
+
+
+def test_a_girl_named_by_her_given_names_alone_is_the_girl_of_her_full_name(
+    app: App,
+) -> None:
+    nursery = [
+        '"Wendy Moira Angela Darling," she replied, and Peter bowed to her.',
+        '"I\'m so sorry," said Wendy Moira Angela, and Peter laughed at her.',
+        "Wendy sewed on his shadow. John Darling slept, and Wendy sang to Michael.",
+        "Mr. Darling came home late. Wendy kissed him, and Nana barked at the door.",
+    ]
+    told(app, "nursery", nursery * 3)
+    wendy = character(app.story, "nursery", "Wendy")
+    assert {"Wendy Moira Angela", "Wendy Moira Angela Darling"} <= set(wendy.aliases)
+    assert "John Darling" not in wendy.aliases

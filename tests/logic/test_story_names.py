@@ -55,6 +55,14 @@ def test_a_married_womans_full_name_is_her_husbands() -> None:
     assert laura.given == {"laura"} and laura.husband == frozenset()
 
 
+def test_a_name_of_given_names_alone_has_no_surname() -> None:
+    wendy = parse("Wendy Moira Angela")  # as she tells Peter her name, without "Darling"
+    assert (wendy.given, wendy.surnames) == ({"wendy"}, set())
+    assert parse("Wendy Moira Angela Darling").surnames == {"darling"}
+    assert parse("Amy Curtis March").surnames == {"march"}
+    assert parse("Injun Joe").surnames == {"joe"}  # two words: read as ever
+
+
 def test_a_saint_is_not_a_person_and_a_name_has_a_level_of_detail() -> None:
     assert parse("St. John").saint
     assert [parse(n).detail for n in ("Dan Cody", "Mr. Cody", "Dan")] == [2, 1, 0]

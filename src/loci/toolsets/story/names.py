@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from loci.sentences import GIVEN_ABBREVIATIONS
-from loci.toolsets.story.census import census_sex, given_share, is_given_name
+from loci.toolsets.story.census import census_sex, given_not_surname, given_share, is_given_name
 from loci.toolsets.story.titles import (
     DOMAIN_TITLES,
     GIVEN_TITLES,
@@ -153,6 +153,8 @@ def parse(surface: str) -> Name:
     if len(words) == 1:
         return _single(base, words[0], titles)
     given = frozenset({words[0]})
+    if len(words) > 2 and is_given_name(words[0]) and given_not_surname(words[-1]):
+        return _replace(base, given=given)  # "Wendy Moira Angela": given names, no surname
     # "Mrs. John Brooke": her husband's name; "Mrs. Laura Lyons": hers, a woman's name.
     if married and sex == "f" and census_sex(words[0]) != "f":
         return _replace(base, surnames=frozenset({words[-1]}), husband=given)
