@@ -35,6 +35,9 @@ def test_a_heading_a_word_no_name_and_an_unknown_surname_are_no_signature() -> N
     assert list(signatures(initial, ["Gardiner"])) == []
     dated = 'I had nothing else to write about. Bless you!\n\n   "DECEMBER.\n'
     assert list(signatures(dated, ["December"])) == []
+    for heading in ("CHAPTER VI", "MINA MURRAY'S JOURNAL", "XII.", "THE LAURENCE BOY."):
+        after = f"He was truly a friend to us all.\n\n{heading}\n\nIt rained."
+        assert list(signatures(after, ["Mina", "Laurence"])) == [], heading
     short = 'Ever your own\n\n      "JO."\n'
     assert [w for _, _, w in signatures(short, [])] == ["Jo"]
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 
 from loci.toolsets.story import census, names
 from loci.toolsets.story.address import CALENDAR
+from loci.toolsets.story.gutenberg import in_heading
 
 #: A line of one to three words in capitals, quoted or not, ending in a stop or a comma:
 #: '"WILLIAM COLLINS."', "EDW. GARDINER.", "MINA."
@@ -30,6 +31,9 @@ CLOSING = re.compile(
     r"|bless you)\b",
     re.IGNORECASE,
 )
+#: A possessive and a roman numeral, which a heading has and a signature never does.
+POSSESSIVE = re.compile(r"['\u2019]s\b", re.IGNORECASE)
+ROMAN = re.compile(r"[IVXLC]+", re.IGNORECASE)
 #: How far back the closing's line is looked for.
 CLOSING_CHARS = 200
 #: Between the story's text and the text added to it.
@@ -46,7 +50,9 @@ def signatures(text: str, known: Sequence[str], before: str = "") -> Iterator[tu
         if text[end - 1] == "." and len(text[start:end].split()[-1]) > 2:
             end -= 1  # the stop after the name, not an initial's ("A. S.")
         written = text[start:end].title()
-        if _after_closing(before + SEPARATOR + text[: found.start()]) and _a_name(written, keys):
+        if in_heading(text, start) or not _a_name(written, keys):
+            continue
+        if _after_closing(before + SEPARATOR + text[: found.start()]):
             yield start, end, written
 
 
@@ -58,7 +64,9 @@ def _after_closing(before: str) -> bool:
 
 def _a_name(written: str, keys: set[str]) -> bool:
     words = written.replace(".", " ").split()
-    if all(names.is_title(word) for word in words):
+    if POSSESSIVE.search(written) or any(ROMAN.fullmatch(w) for w in words):
+        return False  # "MINA MURRAY'S JOURNAL", "BOOK XII": a heading's
+    if words[0].lower() in ("the", "a", "an") or all(names.is_title(word) for word in words):
         return False  # "MOTHER.", signed by what she is
     if len(words) == 1 and words[0].lower() in CALENDAR:
         return False  # a date heading the next letter: "DECEMBER."
