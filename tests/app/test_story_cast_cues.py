@@ -189,3 +189,16 @@ def test_a_girl_named_by_her_given_names_alone_is_the_girl_of_her_full_name(
     wendy = character(app.story, "nursery", "Wendy")
     assert {"Wendy Moira Angela", "Wendy Moira Angela Darling"} <= set(wendy.aliases)
     assert "John Darling" not in wendy.aliases
+
+
+def test_a_captain_and_a_mister_of_one_family_name_are_two_people(app: App) -> None:
+    family = [
+        "Mr. Ashgrove managed old Mr. Thornbury's affairs, and Mr. Thornbury trusted him.",
+        "Mr. Thornbury paid the debt in gold. Mr. Thornbury laughed at the boy's writing.",
+        "Eleanor wrote to Captain Thornbury at Lisbon, and Lucy asked for her father.",
+        "Captain Thornbury's ship came into Plymouth in March, and Eleanor wept.",
+    ]
+    told(app, "family", family * 3)
+    captain = character(app.story, "family", "Captain Thornbury")
+    assert "Mr. Thornbury" not in captain.aliases
+    assert character(app.story, "family", "Mr. Thornbury").mentions >= 12

@@ -43,6 +43,7 @@ from loci.toolsets.story.people import (
     read_described,
     read_given_after_mr,
     shares_a_name,
+    titles_differ,
     wed_by_titles,
 )
 from loci.toolsets.story.reading import WordCase
@@ -59,6 +60,8 @@ UNSURE_HOST_LEAST = 3
 NAME_SEX_SHARE = 0.75
 #: The order names look for their person: full names, single words, titled names.
 LEVELS = (2, 0, 1)
+#: The detail of a full name (`loci.toolsets.story.names.Name.detail`).
+FULL_NAME = 2
 
 
 @dataclass(frozen=True)
@@ -293,11 +296,14 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
         groups = _preferred(guest, groups)
     if len(groups) != 1:
         return []
+    # "Captain Thornbury" is no "Mr. Thornbury" (his father) but by a full name of them
+    # both ("John Silver", the pirates' "Captain Silver" and the squire's "Mr. Silver").
     return [
         host
         for host in groups[0]
         if not _wife_apart(guest, host, evidence)
         and not names_conflict(guest, host, evidence.given_words)
+        and not (host.detail < FULL_NAME and titles_differ(guest, host))
     ]
 
 
