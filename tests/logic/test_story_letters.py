@@ -38,6 +38,8 @@ def test_a_heading_a_word_no_name_and_an_unknown_surname_are_no_signature() -> N
     for heading in ("CHAPTER VI", "MINA MURRAY'S JOURNAL", "XII.", "THE LAURENCE BOY."):
         after = f"He was truly a friend to us all.\n\n{heading}\n\nIt rained."
         assert list(signatures(after, ["Mina", "Laurence"])) == [], heading
+    hasty = "Thine, always, and in haste for the mail-boat,\n\nEDMUND.\n"
+    assert [w for _, _, w in signatures(hasty, [])] == ["Edmund"]
     short = 'Ever your own\n\n      "JO."\n'
     assert [w for _, _, w in signatures(short, [])] == ["Jo"]
 

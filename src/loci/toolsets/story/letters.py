@@ -25,9 +25,10 @@ SIGNATURE = re.compile(
     r"[,!]?[\"\u201d]?[ \t]*$",
     re.MULTILINE,
 )
-#: The words a letter's closing holds, on the line before its signature.
+#: The words a letter's closing holds, on the line before its signature (or it ends with a
+#: comma: "Thine, always, and in haste for the mail-boat,").
 CLOSING = re.compile(
-    r"\b(?:yours?|friend|servant|loving|affectionate|faithfully|sincerely|truly|respectfully"
+    r"\b(?:yours?|thine|friend|servant|loving|affectionate|faithfully|sincerely|truly|respectfully"
     r"|bless you)\b",
     re.IGNORECASE,
 )
@@ -59,7 +60,7 @@ def signatures(text: str, known: Sequence[str], before: str = "") -> Iterator[tu
 def _after_closing(before: str) -> bool:
     """Whether the last line of `before` holding words is a letter's closing."""
     last = before[-CLOSING_CHARS:].rstrip().rsplit("\n", 1)[-1]
-    return CLOSING.search(last) is not None
+    return CLOSING.search(last) is not None or last.endswith(",")
 
 
 def _a_name(written: str, keys: set[str]) -> bool:
