@@ -329,3 +329,23 @@ def test_names_in_a_chapters_title_are_not_two_people() -> None:
     met = [(mentions[i].surface, mentions[j].surface, kind) for i, j, kind in pairs(text, mentions)]
     assert ("Muff", "Muff Potter", "paragraph") in met
     assert ("Muff", "Muff Potter", "sentence") not in met and ("Tom", "Muff", "sentence") in met
+
+
+def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
+    from loci.toolsets.story.namespans import name_span
+
+    text = (
+        "Tell Lucy her father has a parrot for her. Tell Hannah that I have not forgotten "
+        "her brother. \u201cAsk Mr. Gray to wait, Parker.\u201d Old Tell Morgan came in."
+    )
+    spans = {
+        written: name_span(text, text.index(written), text.index(written) + len(written))
+        for written in ("Tell Lucy", "Tell Hannah", "Ask Mr. Gray", "Tell Morgan")
+    }
+    named = {w: text[span[0] : span[1]] for w, span in spans.items() if span is not None}
+    assert named == {
+        "Tell Lucy": "Lucy",
+        "Tell Hannah": "Hannah",
+        "Ask Mr. Gray": "Mr. Gray",
+        "Tell Morgan": "Tell Morgan",  # not opening a sentence: a name of its own
+    }

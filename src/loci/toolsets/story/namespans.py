@@ -86,6 +86,12 @@ MAX_NAME_WORDS = 5
 #: A capitalised word ending in "ly" and longer than this that is no given name is an adverb
 #: opening a sentence ("Sorrowfully Dorothy"), not a name's ("Emily", "Kelly" are names).
 ADVERB_LEAST = 5
+#: Verbs that open a sentence asking something of the one named next ("Tell Lucy her father
+#: is coming", "Ask Mr. Gray to wait"): no word of the name.
+IMPERATIVES = frozenset(
+    {"tell", "ask", "kiss", "let", "bid", "thank", "help", "send", "bring", "remind", "wish"}
+    | {"hug", "beg", "forgive", "excuse", "fetch", "give"}
+)
 #: The last words of names that are places, seldom a family's name: "Gull Point", "Cavendish
 #: Square", "Gracechurch Street", and a house named for its family ("Lucas Lodge", "Baskerville
 #: Hall", "Halsworth Court"; after a given name, a person's: "Anne Hall"). "Hill" or "Wood"
@@ -214,7 +220,7 @@ def _before_a_name(word: str, opening: bool) -> bool:
     """A capitalised word that starts no name when one follows it: a stop word, the vocative
     "O", or a word of address ("Friend John", "Dear Jo"), but not one that makes a nickname
     ("Old Thunder"); and, `opening` a sentence, an adverb ("Sorrowfully Dorothy", but "the
-    Cowardly Lion")."""
+    Cowardly Lion") or a verb asking something of the one named ("Tell Lucy")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
     lowered = word.lower()
@@ -226,7 +232,14 @@ def _before_a_name(word: str, opening: bool) -> bool:
         and len(lowered) > ADVERB_LEAST
         and not census.is_given_name(word)
     )
-    return lowered in STOP_WORDS or word == "O" or lowered in names.ADDRESS_WORDS or adverb
+    imperative = opening and lowered in IMPERATIVES
+    return (
+        lowered in STOP_WORDS
+        or word == "O"
+        or lowered in names.ADDRESS_WORDS
+        or adverb
+        or imperative
+    )
 
 
 def _name_length(span: str) -> int:
