@@ -62,3 +62,14 @@ def test_a_merge_with_a_name_as_the_story_writes_it_in_any_case_is_applied(
 ) -> None:
     merged = correct(harbour.story, "harbour", "merge", "Pim", "tobias reed")
     assert {"Tobias Reed", "Pim"} <= set(merged.aliases) and merged.corrections
+
+
+def test_an_alias_naming_an_entity_of_its_own_says_to_merge_it(harbour: App) -> None:
+    from loci.errors import ConflictError
+
+    with pytest.raises(ConflictError) as refused:
+        correct(harbour.story, "harbour", "alias", "Tobias Reed", "Pim")
+    assert refused.value.message == (
+        "'Pim' is already an entity of its own: merge 'Pim' into 'Tobias Reed' instead"
+    )
+    assert "Pim" not in character(harbour.story, "harbour", "Tobias Reed").aliases

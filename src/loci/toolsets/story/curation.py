@@ -218,8 +218,9 @@ def _checked(
             field="other",
         )
     elif action in ("alias", "rename") and holder is not None and holder.id != entity.id:
+        held = "an entity of its own" if holder.name == other else f"a name of {holder.name!r}"
         raise ConflictError(
-            f"{other!r} is already a name of {holder.name!r}; merge the two instead",
+            f"{other!r} is already {held}: merge {holder.name!r} into {entity.name!r} instead",
             field="other",
         )
     elif action == "alias" and names.key(other) in own:
