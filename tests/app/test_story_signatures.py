@@ -38,3 +38,18 @@ def test_capitals_after_no_closing_name_no_one(app: App) -> None:
     app.story.continue_story("heading", "", "WILLIAM COLLINS.\n\nThe next day it rained.")
     held = names_of(app, "heading")
     assert not any("William Collins" in aliases for aliases in held)
+
+
+def test_a_letters_reader_and_writer_are_people_of_the_cast(app: App) -> None:
+    letters = [
+        "Margaret Lisle lived at Bath, and Margaret Lisle wrote every week.",
+        "My dearest Meg,\n\nThe house is cold and the debt is real.\n\n"
+        "Thine, always, and in haste,\n\nEDMUND.",
+        "Edmund's ship was spoken off Finisterre. Margaret smiled at the news.",
+    ]
+    for number, text in enumerate(letters * 3):
+        app.story.continue_story("post", "", f"{text}\n\n({number})")
+    margaret = character(app.story, "post", "Margaret Lisle")
+    assert "Meg" in margaret.aliases  # the salutation's reader, Margaret by her pet name
+    edmund = character(app.story, "post", "Edmund")
+    assert edmund.kind == "character" and edmund.mentions == 6

@@ -42,3 +42,13 @@ def test_a_call_marks_a_name_found_and_makes_none() -> None:
     text = '"Ha, ha!" laughed Meg March. "What is this, Perkins?" asked Meg March.'
     found = {m.surface: m.addressed for m in Extractor().mentions(text, ["Perkins"])}
     assert found == {"Meg March": False, "Perkins": True}  # "Ha" ends a phrase, and is none
+
+
+def test_a_letters_salutation_on_a_line_of_its_own_addresses_its_reader() -> None:
+    text = (
+        "The letter came on Tuesday.\n\nMy dearest Meg,\n\nFour hundred pounds, Meg.\n\n"
+        "\u201cDear Mr. Ashgrove,\n\nI write in haste.\n\n"
+        "It was a dear Meg, and dearest Meg, she said."
+    )
+    found = [text[a:b] for a, b in called(text)]
+    assert found == ["Meg", "Mr. Ashgrove"]  # prose that says "dear Meg" calls no one

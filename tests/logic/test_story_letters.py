@@ -52,4 +52,4 @@ def test_the_extractor_mentions_a_signature_by_the_name_as_written() -> None:
     assert surfaces.count("Martha") == 1  # the heading "MARTHA" is not read as her
     signed = next(m for m in found if m.surface == "William Collins")
     assert LETTER[signed.start : signed.end] == "WILLIAM COLLINS"
-    assert signed.label == "person"
+    assert signed.label == "person" and signed.said  # the letter is its writer's words

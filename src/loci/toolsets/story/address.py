@@ -1,4 +1,5 @@
-"""Names called out in dialogue: whom a speaker addresses is someone.
+"""Names called out in dialogue, or at the head of a letter: whom a speaker (a writer)
+addresses is someone.
 
 A reader takes a name a speaker calls out for a person's, whatever else the text says of it:
 '"Home, little Fan?" returned the boy', '"What is this, Perkins?"', '"Belle," said the
@@ -10,6 +11,8 @@ name a thing's. Two places in a line of dialogue say a name is called:
 - opening the line, before a comma ('"Belle," said'), where interjections stand as often
   ('"Nonsense," said'; '"Sunday! You went to-day"'): there only a given name or a titled name
   counts.
+
+A letter's salutation on a line of its own ("My dearest Meg,") addresses its reader too.
 
 An oath, a day or a greeting is called out as a name is ("Oh, my God!", "Good-bye, and a Merry
 Christmas!"), and is no one.
@@ -35,6 +38,11 @@ _FOND = r"(?:(?:my|our)\s+)?(?:(?:dear|dearest|little|poor|good|old|young|friend
 CALLED_LAST = re.compile(rf",\s+{_FOND}({_NAME})\s*[,.!?]+\s*[\"\u201d\u2019]")
 #: A name called as a line of dialogue opens.
 CALLED_FIRST = re.compile(rf"(?:^|[\s(])[\"\u201c\u2018]({_NAME}),[\"\u201d\u2019]?\s")
+#: A letter's salutation on a line of its own: "My dearest Meg,", "Dear Mr. Ashgrove,".
+SALUTATION = re.compile(
+    rf"^[ \t]*[\"\u201c]?(?:[Mm]y[ \t]+)?(?:[Dd]ear|[Dd]earest)[ \t]+({_NAME})[,:][ \t]*$",
+    re.MULTILINE,
+)
 #: Oaths, called out as names are ("Oh, my God!", "Good heavens, Jove!"), and no one in the
 #: story.
 OATHS = frozenset({"god", "heaven", "heavens", "christ", "jesus", "jove", "gad", "goodness"})
@@ -54,6 +62,7 @@ GREETINGS = frozenset({"merry", "happy", "good", "bon"})
 def called(text: str) -> list[tuple[int, int]]:
     """The spans of `text` where a speaker calls someone by name."""
     spans = [match.span(1) for match in CALLED_LAST.finditer(text)]
+    spans += [match.span(1) for match in SALUTATION.finditer(text)]
     for match in CALLED_FIRST.finditer(text):
         first = match.group(1).split()[0]
         if names.is_title(first) or _a_given_name(first):

@@ -200,7 +200,8 @@ def _with_signatures(
     """`found`, with the names letters are signed with (`loci.toolsets.story.letters`)."""
     for start, end, written in letters.signatures(text, known, before):
         found = [m for m in found if m.end <= start or end <= m.start]
-        found.append(Mention(written, start, end, label="person"))
+        # A letter is its writer's words, as a line of dialogue is its speaker's.
+        found.append(Mention(written, start, end, label="person", said=True))
     return found
 
 
