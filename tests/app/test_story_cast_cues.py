@@ -108,6 +108,17 @@ def test_a_name_ending_in_a_word_for_a_place_is_a_place(app: App) -> None:
     assert kind_of(app, "coast", "Lois Lane") == "character"  # a given name before it
 
 
+def test_a_fen_or_a_marsh_ending_a_name_is_a_place(app: App) -> None:
+    story = [
+        "The house at Wetherby Fen stood a mile from the sea wall. Eleanor Thornbury wrote.",
+        "Wetherby Fen was cold in December, and Eleanor Thornbury kept the accounts.",
+        "Eleanor Thornbury walked out to Brancaster Marsh, and Brancaster Marsh was grey.",
+    ]
+    told(app, "fen", story)
+    assert kind_of(app, "fen", "Wetherby Fen") == "place"
+    assert kind_of(app, "fen", "Brancaster Marsh") == "place"
+
+
 def test_a_house_or_a_hall_named_for_its_family_is_a_place(app: App) -> None:
     story = [
         "Lord Brantwell rode up to Brantwell House, and Brantwell House waited, dark.",
