@@ -94,15 +94,15 @@ IMPERATIVES = frozenset(
 )
 #: The last words of names that are places, seldom a family's name: "Gull Point", "Cavendish
 #: Square", "Gracechurch Street", and a house named for its family ("Lucas Lodge", "Baskerville
-#: Hall", "Halsworth Court"; after a given name, a person's: "Anne Hall"). "Hill" or "Wood"
-#: are as often people's.
+#: Hall", "Halsworth Court"; after a given name, a person's: "Anne Hall"). "Hill", "Wood",
+#: "Marsh" or "Sands" are as often people's ("Tobin Marsh").
 PLACE_HEADS = frozenset(
     {"street", "lane", "square", "road", "avenue", "terrace", "crescent", "point", "bay"}
     | {"cape", "harbour", "harbor", "cove", "island", "isle", "abbey", "cathedral", "chapel"}
     | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
     | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
     | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory", "court"}
-    | {"head", "moor", "heath", "fell", "tor", "fen", "marsh", "scar", "cliff", "sands", "downs"}
+    | {"head", "moor", "heath", "fell", "tor", "fen", "scar"}
 )
 #: A possessive and a word for a place after a name: the place is named for them ("Lincoln's
 #: Inn", "Lover's Lane", "Jackson's Island"), where NER stops at the name.
