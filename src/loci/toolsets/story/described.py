@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from loci.toolsets.story import census, names
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.evidence import evidence
+from loci.toolsets.story.evidence import merge_suggestion
 from loci.toolsets.story.models import CastSuggestion
 
 #: The fewest mentions of a name for it to be suggested: company says little of fewer.
@@ -57,18 +57,11 @@ def described_suggestions(
             if len(hosts) != 1 or company.met_in_sentences(guest.id, hosts[0].id):
                 continue
             if describing_words(words[:cut], text):
-                suggested.append(_merge(guest, hosts[0], words[:cut]))
+                reason = (
+                    f"{guest.name!r} is {hosts[0].name!r} with {' '.join(words[:cut])!r} said "
+                    "before it, a common word the story writes in lower case, and the cast "
+                    "holds it for no one else"
+                )
+                suggested.append(merge_suggestion(guest, hosts[0], reason))
                 break
     return suggested
-
-
-def _merge(guest: Entity, host: Entity, said: Sequence[str]) -> CastSuggestion:
-    return CastSuggestion(
-        action="merge",
-        name=host.name,
-        other=guest.name,
-        mentions=guest.mentions,
-        reason=f"{guest.name!r} is {host.name!r} with {' '.join(said)!r} said before it, a "
-        "common word the story writes in lower case, and the cast holds it for no one else",
-        evidence=evidence(guest, host),
-    )

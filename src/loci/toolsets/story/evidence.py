@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import named
+from loci.toolsets.story.models import CastSuggestion
 
 
 def evidence(entity: Entity, other: Entity | None = None) -> str:
@@ -22,6 +23,19 @@ def evidence(entity: Entity, other: Entity | None = None) -> str:
     own = [s for s in said if any(named(a, s) for a in entity.aliases)] or said
     both = [s for s in own if other is not None and any(named(a, s) for a in other.aliases)]
     return _clipped((both or own or [""])[0])
+
+
+def merge_suggestion(guest: Entity, host: Entity, reason: str) -> CastSuggestion:
+    """The suggestion to merge `guest` into `host` for `reason`, with a sentence naming them
+    as evidence; it sets right the guest's mentions."""
+    return CastSuggestion(
+        action="merge",
+        name=host.name,
+        other=guest.name,
+        mentions=guest.mentions,
+        reason=reason,
+        evidence=evidence(guest, host),
+    )
 
 
 #: The longest evidence shown; a longer sentence is cut at a word, with an ellipsis.

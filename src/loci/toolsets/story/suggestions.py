@@ -41,7 +41,7 @@ from loci.toolsets.story.company import Company
 from loci.toolsets.story.described import described_suggestions
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions
-from loci.toolsets.story.evidence import evidence
+from loci.toolsets.story.evidence import evidence, merge_suggestion
 from loci.toolsets.story.kinship import bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.named_last import carrier_named_last
@@ -336,17 +336,11 @@ def unplaced_suggestions(
         top = company.likeness(guest.id, ranked[0].id)
         second = company.likeness(guest.id, ranked[1].id) if len(ranked) > 1 else 0.0
         if top >= UNPLACED_ALIKE and top >= UNPLACED_MARGIN * second:
-            suggested.append(
-                CastSuggestion(
-                    action="merge",
-                    name=ranked[0].name,
-                    other=guest.name,
-                    mentions=guest.mentions,
-                    reason=f"{guest.name!r} is no one's name yet, and it keeps the company of "
-                    f"{ranked[0].name!r} alone (likeness {top:.2f})",
-                    evidence=evidence(guest, ranked[0]),
-                )
+            reason = (
+                f"{guest.name!r} is no one's name yet, and it keeps the company of "
+                f"{ranked[0].name!r} alone (likeness {top:.2f})"
             )
+            suggested.append(merge_suggestion(guest, ranked[0], reason))
     return suggested
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from loci.toolsets.story import names
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.evidence import evidence
+from loci.toolsets.story.evidence import merge_suggestion
 from loci.toolsets.story.models import CastSuggestion
 from loci.toolsets.story.people import ARMS, DOCTOR, MISTER
 from loci.toolsets.story.titles import SURNAME_TITLES
@@ -72,16 +72,9 @@ def titled_name_suggestions(characters: Sequence[Entity], company: Company) -> l
         ]
         if len(hosts) != 1 or company.met_in_sentences(guest.id, hosts[0].id):
             continue
-        host = hosts[0]
-        suggested.append(
-            CastSuggestion(
-                action="merge",
-                name=host.name,
-                other=guest.name,
-                mentions=guest.mentions,
-                reason=f"{guest.name!r} is {host.name!r} by title and family name: the only "
-                "full name the story writes with them",
-                evidence=evidence(guest, host),
-            )
+        reason = (
+            f"{guest.name!r} is {hosts[0].name!r} by title and family name: the only full name "
+            "the story writes with them"
         )
+        suggested.append(merge_suggestion(guest, hosts[0], reason))
     return suggested
