@@ -3,6 +3,8 @@ cues of each name's mentions are given as counts, as the story tables keep them)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from loci.toolsets.story import called, cast, corrections
 from loci.toolsets.story.entity import Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
@@ -152,6 +154,22 @@ def test_common_words_and_households_are_not_characters() -> None:
     }
     _, kinds = cast.gather(surfaces, cases, {})
     assert [kinds[s.id] for s in surfaces] == ["other", "other", "character", "household"]
+
+
+def test_a_name_the_text_gives_as_someones_is_a_character_whatever_ner_says() -> None:
+    squirrel = Votes(mentions=11, ner_other=7)  # NER takes "Nut" for an organisation
+    magic = Votes(mentions=91, ner_other=87, acts=3, place_word=5, article=22, male=4)
+    names = {"Nut": squirrel, "Shell": squirrel, "Magic": magic, "Yes": Votes(3, ner_other=3)}
+    named = {"Nut": 1, "Magic": 1, "Yes": 1}  # "he's called Nut"; "the Magic", "in Magic"
+    names |= {w: replace(v, named=named[w]) for w, v in names.items() if w in named}
+    names["Yes"] = replace(names["Yes"], article=2)  # "the Yes": a thing
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    cases = {"nut": WordCase(1, 11), "shell": WordCase(2, 11), "magic": WordCase(8, 60)}
+    _, kinds = cast.gather(surfaces, cases | {"yes": WordCase(0, 3)}, {})
+    assert [kinds[s.id] for s in surfaces] == ["character", "other", "other", "other"]
+    common = {"nut": WordCase(lower=40, inside=11)}  # a common word, but named so
+    _, kinds = cast.gather(surfaces[:1], common, {})
+    assert kinds[1] == "character"
 
 
 def test_a_title_written_after_the_names_an_inn_and_a_sailors_title_a_person() -> None:

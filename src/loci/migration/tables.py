@@ -192,6 +192,7 @@ TABLES = (
             "male",
             "female",
             "addressed",
+            "named",
             "first_pos",
             "first_seen",
             "recent_seen",

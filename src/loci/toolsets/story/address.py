@@ -31,16 +31,16 @@ if TYPE_CHECKING:
     from loci.toolsets.story.mentions import Mention
 
 #: A name of one or two capitalised words, with a title before it ("Mr. Holmes").
-_NAME = r"(?:(?:Mr|Mrs|Ms|Dr)\.\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)?"
+NAME = r"(?:(?:Mr|Mrs|Ms|Dr)\.\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)?"
 #: Words a speaker puts before the name they call ("little Fan", "my dear Jo", "friend John").
 _FOND = r"(?:(?:my|our)\s+)?(?:(?:dear|dearest|little|poor|good|old|young|friend)\s+)?"
 #: A name called at the end of a spoken phrase, the quotation closing after it.
-CALLED_LAST = re.compile(rf",\s+{_FOND}({_NAME})\s*[,.!?]+\s*[\"\u201d\u2019]")
+CALLED_LAST = re.compile(rf",\s+{_FOND}({NAME})\s*[,.!?]+\s*[\"\u201d\u2019]")
 #: A name called as a line of dialogue opens.
-CALLED_FIRST = re.compile(rf"(?:^|[\s(])[\"\u201c\u2018]({_NAME}),[\"\u201d\u2019]?\s")
+CALLED_FIRST = re.compile(rf"(?:^|[\s(])[\"\u201c\u2018]({NAME}),[\"\u201d\u2019]?\s")
 #: A letter's salutation on a line of its own: "My dearest Meg,", "Dear Mr. Ashgrove,".
 SALUTATION = re.compile(
-    rf"^[ \t]*[\"\u201c]?(?:[Mm]y[ \t]+)?(?:[Dd]ear|[Dd]earest)[ \t]+({_NAME})[,:][ \t]*$",
+    rf"^[ \t]*[\"\u201c]?(?:[Mm]y[ \t]+)?(?:[Dd]ear|[Dd]earest)[ \t]+({NAME})[,:][ \t]*$",
     re.MULTILINE,
 )
 #: Oaths, called out as names are ("Oh, my God!", "Good heavens, Jove!"), and no one in the

@@ -27,7 +27,7 @@ from loci.toolsets.story.reading import WordCase
 RECENT_KEPT = 3
 _VOTES = (
     *("ner_person", "ner_place", "ner_other", "said", "acts", "place_word", "article"),
-    "addressed",
+    *("addressed", "named"),
 )
 
 
@@ -330,6 +330,7 @@ def _count(row: dict[str, object], seen: Observed) -> None:
         "male": mention.sex == "m",
         "female": mention.sex == "f",
         "addressed": mention.addressed,
+        "named": mention.named,
     }
     for column, present in cues.items():
         row[column] = int(str(row[column])) + int(present)

@@ -17,8 +17,9 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   has it ("the Pequod", "the Pacific"). A person must show as one: speak, be called, act or be
   taken up by "he" or "she" in a tenth of its mentions, or be called a person by NER again and
   again; a place must be somewhere things happen. A name that speaks again and again is
-  someone's, whatever its article and NER say ("said the Scarecrow"). A name whose cues are
-  too few to say is `unknown`.
+  someone's, whatever its article and NER say ("said the Scarecrow"), and so is a name the
+  text gives as someone's ("he's called Nut"), unless it is somewhere things happen or mostly
+  written after "the". A name whose cues are too few to say is `unknown`.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ PLURAL_ARTICLE_SHARE = 0.5
 #: The columns of a name's row that hold its `Votes`, in their order.
 VOTE_COLUMNS = (
     "mentions, ner_person, ner_place, ner_other, said, acts, place_word, article, male, female, "
-    "addressed"
+    "addressed, named"
 )
 
 
@@ -81,6 +82,7 @@ class Votes:
     male: int = 0
     female: int = 0
     addressed: int = 0
+    named: int = 0
 
     def __add__(self, other: Votes) -> Votes:
         return Votes(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -93,7 +95,7 @@ class Votes:
         weight = min(labelled, NER_VOTES) / labelled if labelled else 0.0
         person = (
             weight * self.ner_person
-            + 3 * (self.said + self.addressed)
+            + 3 * (self.said + self.addressed + self.named)
             + self.acts
             + 3 * (self.male + self.female)
             + (2 * self.mentions if titled else 0)
@@ -112,6 +114,8 @@ class Votes:
         a title), unless NER says so again and again."""
         if self.said >= SPEAKS_LEAST and self.said >= CUE_SHARE * self.mentions:
             return "character"  # '"Come along," said the Scarecrow': whatever "the" says
+        if self.named and not self.place_word and 2 * self.article < self.mentions:
+            return "character"  # "he's called Nut": the text's word, whatever NER's label
         person, place, other = self.scores(titled)
         best = max(person, place, other)
         if best < DECISIVE_SHARE * min(max(1, self.mentions), NER_VOTES):
@@ -127,7 +131,7 @@ class Votes:
         """Whether the mentions show someone: speaking, acting or taken up by "he" or "she"
         often enough (a tenth of them; God, named eighty times, acts in two), or NER takes
         the name for a person's in most of them, with a cue or again and again."""
-        cues = self.said + self.addressed + self.acts + self.male + self.female
+        cues = self.said + self.addressed + self.named + self.acts + self.male + self.female
         if cues >= CUE_SHARE * self.mentions:
             return True
         named_a_person = 2 * self.ner_person >= self.mentions
@@ -182,7 +186,8 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
         return False
     speaks = votes.said >= 2
     located = votes.ner_place + votes.place_word >= DECISIVE_SHARE * max(1, votes.mentions)
-    return not (speaks or located)
+    # A word the text gives as someone's name is one: "he's called Nut".
+    return not (speaks or located or votes.named)
 
 
 def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: bool = True) -> str:

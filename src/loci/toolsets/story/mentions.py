@@ -23,7 +23,7 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from loci import sentences
-from loci.toolsets.story import address, census, letters, names, namespans
+from loci.toolsets.story import address, census, letters, names, namespans, naming
 from loci.toolsets.story.gazetteer import Gazetteer
 from loci.toolsets.story.gutenberg import bracketed, in_heading
 
@@ -112,6 +112,8 @@ class Mention:
     sex: str | None = None
     #: Called out in dialogue: '"What is this, Perkins?"'.
     addressed: bool = False
+    #: Given as someone's name: "It's named Captain" (`loci.toolsets.story.naming`).
+    named: bool = False
 
 
 class Extractor:
@@ -145,6 +147,7 @@ class Extractor:
                     found[i] = replace(found[i], label=mention.label)
         found = _with_signatures(text, found, known, before)
         found = address.with_address(text, _with_dialogue(text, found), cleaned)
+        found = naming.with_naming(text, found, cleaned)
         found = _with_new_names(text, found, known)
         found.sort(key=lambda m: m.start)
         found = [m for m in found if not bracketed(text, m.start, m.end)]

@@ -365,12 +365,25 @@ NAME_ADDRESSED = """
 ALTER TABLE story_names ADD COLUMN addressed INTEGER NOT NULL DEFAULT 0;
 """
 
+#: How often each name is given as someone's name ("It's named Captain"): a person cue.
+NAME_NAMED = """
+ALTER TABLE story_names ADD COLUMN named INTEGER NOT NULL DEFAULT 0;
+"""
+
 STORY_SCHEMA = Schema(
     owner="story",
     migrations=(
         *(STORY_TABLES, CAST_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS),
         NAME_ADDRESSED,
+        NAME_NAMED,
     ),
     legacy=(13, 15),
-    postgres=(POSTGRES_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS, NAME_ADDRESSED),
+    postgres=(
+        POSTGRES_TABLES,
+        CORRECTION_NAMES,
+        SPLIT_KEPT,
+        CORRECTION_NUMBERS,
+        NAME_ADDRESSED,
+        NAME_NAMED,
+    ),
 )

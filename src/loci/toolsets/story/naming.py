@@ -1,0 +1,70 @@
+"""Names the text gives as names: "It's named Captain", "he's called Nut", "the pony whose
+name was Jump", "a lad named Cartwright".
+
+A reader takes what the text says is someone's name for a name, and the one it names for
+someone: a creature named with a common word (two squirrels, "Nut" and "Shell"), which the
+cast would otherwise read as the word, or a minor character named once so and then by name
+alone. Not what the text names as a thing: "a game called Yes", "the place was named Green
+Gables", "a ship called the Pequod" (the name follows "the"), "a day called Sunday", "I
+called it Violet Vale" (what is called "it" is a thing).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from loci.toolsets.story.address import CALENDAR, NAME
+from loci.toolsets.story.namespans import PLACE_HEADS
+
+if TYPE_CHECKING:
+    from loci.toolsets.story.mentions import Mention
+
+#: The words a name is given with, the two words before them (what is named) and the name:
+#: "one's called Shell", "they called him Long John", "whose name was Jump", "my name's Ben".
+NAMING = re.compile(
+    r"(?P<before>(?:\b[\w\u2019']+\s+){0,2})"
+    r"(?:(?:named|called|christened|nicknamed)(?:\s+(?:him|her|them|me|you|us))?"
+    r"|name\s+(?:is|was)|name[\u2019']s)"
+    rf"[ \t]*\n?[ \t]*(?P<name>{NAME})"
+)
+#: Things a text names, which are no one: "a game called Yes", "a ship named Rose".
+THINGS = PLACE_HEADS | frozenset(
+    {"game", "place", "ship", "boat", "vessel", "book", "song", "story", "tale", "poem", "play"}
+    | {"business", "firm", "company", "paper", "newspaper", "magazine", "country", "land"}
+    | {"farm", "estate", "school", "church", "hill", "day", "month", "thing", "flower", "tree"}
+)
+
+
+def given(text: str) -> list[tuple[int, int]]:
+    """The spans of `text` where a name is given as someone's name."""
+    spans = []
+    for match in NAMING.finditer(text):
+        before = {word.lower().rstrip("s") for word in match.group("before").split()}
+        named = match.group("name")
+        if before & {thing.rstrip("s") for thing in THINGS} or named.lower() in CALENDAR:
+            continue
+        spans.append(match.span("name"))
+    return spans
+
+
+def with_naming(
+    text: str,
+    found: list[Mention],
+    cleaned: Callable[[str, int, int], Mention | None],
+) -> list[Mention]:
+    """`found`, each mention of a name given as a name marked `named` (trimmed by `cleaned`
+    as NER's are); a name NER missed there is added, for the text says it is one."""
+    for start, end in given(text):
+        mention = cleaned(text, start, end)
+        if mention is None:
+            continue
+        at = next((i for i, m in enumerate(found) if m.start == mention.start), None)
+        if at is None:
+            found = [m for m in found if m.end <= mention.start or mention.end <= m.start]
+            found.append(replace(mention, named=True))
+        else:
+            found[at] = replace(found[at], named=True)
+    return found
