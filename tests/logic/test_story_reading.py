@@ -58,6 +58,17 @@ def test_a_name_ends_where_its_capitalised_words_end_and_starts_after_stop_words
     assert surface_in(text, "Then") is None or surface_in(text, "Then") == "Then"
 
 
+def test_a_title_ending_a_name_is_its_last_word_not_the_start_of_another() -> None:
+    text = (
+        "But the Monkey King shook his head. Then spoke the Monkey King. Dorothy wept. "
+        "There was Tom King, and Meg Mr. Brooke."
+    )
+    assert surface_in(text, "Monkey King shook") == "Monkey King"
+    assert surface_in(text, "Monkey King. Dorothy") == "Monkey King"
+    assert surface_in(text, "Tom King,") == "Tom King"
+    assert surface_in(text, "Meg Mr. Brooke") == "Meg"
+
+
 def test_a_name_made_with_of_is_whole_but_a_persons_own_name_ends_before_of() -> None:
     text = (
         "Then the Wicked Witch of the West laughed. The Queen of the Field Mice bowed. "

@@ -9,6 +9,7 @@ Darcy)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from loci import sentences
 from loci.toolsets.story import census, names, titles
@@ -250,10 +251,11 @@ def _name_length(span: str) -> int:
     span = span if stop is None else span[: stop.start()]
     length = 0
     joined, previous = False, ""  # whether "of" has joined the name; the word before
-    for word in re.finditer(r"\S+", span):
+    words = list(re.finditer(r"\S+", span))
+    for at, word in enumerate(words):
         token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
-        if length and token.rstrip(".").lower() in titles.HONORIFICS:
-            break  # a title starts another name: "Meg Mr. Brooke"
+        if length and token.rstrip(".").lower() in titles.HONORIFICS and _names_next(words, at):
+            break  # a title starts another name: "Meg Mr. Brooke" (not "the Monkey King")
         if length and _shouted(token) and not _shouted(span[:length]):
             break  # a word set in capitals after a name: "G. J. Utterson ALONE"
         if token[:1].isupper():
@@ -266,6 +268,19 @@ def _name_length(span: str) -> int:
             break
         previous = token
     return length
+
+
+def _names_next(words: Sequence[re.Match[str]], at: int) -> bool:
+    """Whether a capitalised word follows the word at `at`, ending no sentence or clause."""
+    word = words[at].group().rstrip("\"'\u201d\u2019)")
+    ends = word[-1:] in ",;:!?" or (word.endswith(".") and not _abbreviated(word))
+    if at + 1 >= len(words) or ends:
+        return False
+    return words[at + 1].group().lstrip("_*\"'\u201c\u2018(")[:1].isupper()
+
+
+def _abbreviated(word: str) -> bool:
+    return sentences.is_abbreviation(word.strip("_*\"'\u201c\u2018(").rstrip("."))
 
 
 def _shouted(words: str) -> bool:
