@@ -33,6 +33,7 @@ def test_a_thing_the_text_names_is_no_ones_name() -> None:
         "It came on a day called Sunday.",
         "The brook was lovely and I called it Violet Vale.",
         "and called out to the dog.",
+        "I remember, there are birds called\nWendies.",
     ):
         assert _given(thing) == [], thing
 

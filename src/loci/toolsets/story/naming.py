@@ -6,7 +6,8 @@ someone: a creature named with a common word (two squirrels, "Nut" and "Shell"),
 cast would otherwise read as the word, or a minor character named once so and then by name
 alone. Not what the text names as a thing: "a game called Yes", "the place was named Green
 Gables", "a ship called the Pequod" (the name follows "the"), "a day called Sunday", "I
-called it Violet Vale" (what is called "it" is a thing).
+called it Violet Vale" (what is called "it" is a thing), "there are birds called Wendies" (a
+kind of thing).
 """
 
 from __future__ import annotations
@@ -42,12 +43,18 @@ def given(text: str) -> list[tuple[int, int]]:
     """The spans of `text` where a name is given as someone's name."""
     spans = []
     for match in NAMING.finditer(text):
-        before = {word.lower().rstrip("s") for word in match.group("before").split()}
+        words = [word.lower() for word in match.group("before").split()]
         named = match.group("name")
-        if before & {thing.rstrip("s") for thing in THINGS} or named.lower() in CALENDAR:
+        if {w.rstrip("s") for w in words} & {t.rstrip("s") for t in THINGS}:
             continue
+        if named.lower() in CALENDAR or (_plural(named) and any(_plural(w) for w in words)):
+            continue  # "there are birds called Wendies": a kind's name, no one's
         spans.append(match.span("name"))
     return spans
+
+
+def _plural(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "\u2019s"))
 
 
 def with_naming(
