@@ -254,8 +254,12 @@ def _name_length(span: str) -> int:
     words = list(re.finditer(r"\S+", span))
     for at, word in enumerate(words):
         token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
-        if length and token.rstrip(".").lower() in titles.HONORIFICS and _names_next(words, at):
-            break  # a title starts another name: "Meg Mr. Brooke" (not "the Monkey King")
+        titled = bool(length) and token.rstrip(".").lower() in titles.HONORIFICS
+        if titled and (_names_next(words, at) or census.is_given_name(previous)):
+            # A title starts another name ("Meg Mr. Brooke"), or is a family name after a
+            # given name, as often another's ("Miss Mary King"), but ends an epithet: "the
+            # Monkey King".
+            break
         if length and _shouted(token) and not _shouted(span[:length]):
             break  # a word set in capitals after a name: "G. J. Utterson ALONE"
         if token[:1].isupper():
