@@ -172,6 +172,24 @@ def test_a_name_the_text_gives_as_someones_is_a_character_whatever_ner_says() ->
     assert kinds[1] == "character"
 
 
+def test_a_name_mostly_after_the_that_never_speaks_is_a_things_unless_titled() -> None:
+    punt = Votes(mentions=4, ner_person=3, article=3, male=1)  # "untied the Dabchick"
+    names = {
+        "Dabchick": punt,
+        "Monkey King": punt,  # a king
+        "Scarecrow": replace(punt, said=3),  # '"Come," said the Scarecrow'
+        "Ghost of Christmas Past": punt,
+        "Biscuit": replace(punt, article=2),  # half the time: the dog's name too
+    }
+    assert kinds_of(names) == {
+        "Dabchick": "other",
+        "Monkey King": "character",
+        "Scarecrow": "character",
+        "Ghost of Christmas Past": "character",
+        "Biscuit": "character",
+    }
+
+
 def test_a_title_written_after_the_names_an_inn_and_a_sailors_title_a_person() -> None:
     names = {
         "Admiral Benbow": Votes(mentions=20, ner_person=11, ner_place=2, article=14, place_word=6),

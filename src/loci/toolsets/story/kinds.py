@@ -275,7 +275,20 @@ def surface_kind(
     )
     # An office with its domain is someone's: "the Warden of the Fens", "the Bishop of London".
     office = " of " in written and names.is_title(written.split()[0])
-    return votes.kind(titled=(parsed.honorific and by_name) or office)
+    kind = votes.kind(titled=(parsed.honorific and by_name) or office)
+    if kind == "character" and _a_things_name(written, votes):
+        return "other"
+    return kind
+
+
+def _a_things_name(written: str, votes: Votes) -> bool:
+    """Whether `written`, mostly written after "the" and never speaking, holds no title, no
+    given name and no "of": a thing's name ("the Dabchick", a punt), not a person's ("the
+    Scarecrow" speaks; "the Monkey King" is a king; "the Ghost of Christmas Past")."""
+    words = written.split()
+    if votes.said >= SPEAKS_LEAST or 2 * votes.article <= votes.mentions or "of" in words:
+        return False
+    return not any(names.is_title(w) or census.is_given_name(w) for w in words)
 
 
 def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase]) -> list[Kind]:
