@@ -1,5 +1,5 @@
 """Names the text gives as names: "It's named Captain", "he's called Nut", "the pony whose
-name was Jump", "a lad named Cartwright".
+name was Jump", "a lad named Cartwright", "she had called them Salt and Pepper".
 
 A reader takes what the text says is someone's name for a name, and the one it names for
 someone: a creature named with a common word (two squirrels, "Nut" and "Shell"), which the
@@ -30,7 +30,10 @@ NAMING = re.compile(
     r"(?:(?:named|called|christened|nicknamed)(?:\s+(?:him|her|them|me|you|us))?"
     r"|name\s+(?:is|was)|name[\u2019']s)"
     rf"[ \t]*\n?[ \t]*(?P<name>{NAME})"
+    rf"(?P<more>(?:,[ \t]*{NAME})*,?[ \t]+and[ \t]+{NAME})?"
 )
+#: One name of a list of names given at once: "she had called them Salt and Pepper".
+ONE_NAME = re.compile(NAME)
 #: Things a text names, which are no one: "a game called Yes", "a ship named Rose".
 THINGS = PLACE_HEADS | frozenset(
     {"game", "place", "ship", "boat", "vessel", "book", "song", "story", "tale", "poem", "play"}
@@ -50,6 +53,10 @@ def given(text: str) -> list[tuple[int, int]]:
         if named.lower() in CALENDAR or (_plural(named) and any(_plural(w) for w in words)):
             continue  # "there are birds called Wendies": a kind's name, no one's
         spans.append(match.span("name"))
+        if match.group("more"):
+            more = match.start("more")
+            listed = ONE_NAME.finditer(match.group("more"))
+            spans += [(more + one.start(), more + one.end()) for one in listed]
     return spans
 
 
