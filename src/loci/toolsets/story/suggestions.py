@@ -54,6 +54,7 @@ from loci.toolsets.story.people import (
     wed_by_titles,
 )
 from loci.toolsets.story.titled_names import titled_name_suggestions
+from loci.toolsets.story.wives import stated_wife_suggestions
 
 if TYPE_CHECKING:
     from loci.toolsets.story.service import StoryService
@@ -79,6 +80,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *epithet_suggestions(text, characters),
         *same_person_suggestions(characters, company, text),
         *wife_suggestions(characters, company),
+        *stated_wife_suggestions(text, characters, _people(characters, company), company),
         *titled_name_suggestions(characters, company),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),

@@ -1,0 +1,41 @@
+"""A married name alone ("Mrs. Pruett") suggested for the woman the story calls the wife of
+the man of that name ("Amos Pruett ... and his wife Lettie"), and accepted in one step."""
+
+from __future__ import annotations
+
+from loci.app import App
+from loci.toolsets.story.curation import correct
+from loci.toolsets.story.lookup import character
+from loci.toolsets.story.suggestions import suggest
+
+FARM = [
+    "Amos Pruett was a broad red man who laughed at everything, and his wife Lettie was "
+    "small and quick.",
+    '"Voke," said Mrs. Pruett, before Nell had put the basket down. Amos Pruett frowned.',
+    "Lettie Pruett untied her apron and sat down at the table. Nell told her everything.",
+    "Mr. Pruett looked at the floor, and Mrs. Pruett clapped her hands. Nell laughed.",
+]
+DAUGHTER = [
+    "Amos Pruett was a broad red man, and his daughter Lettie was small and quick.",
+    "Mrs. Pruett sighed at the stove, and Amos Pruett frowned at the window.",
+    "Lettie Pruett untied her apron and ran out to the yard. Nell followed her.",
+]
+
+
+def test_a_married_name_is_suggested_for_the_woman_called_its_husbands_wife(app: App) -> None:
+    for number, text in enumerate(FARM * 3):
+        app.story.continue_story("farm", "", f"{text} ({number})")
+    wife = character(app.story, "farm", "Lettie Pruett")
+    assert "Mrs. Pruett" not in wife.aliases  # a daughter could bear the name too
+    found = suggest(app.story, "farm").suggestions
+    stated = next(s for s in found if s.other == "Mrs. Pruett")
+    assert (stated.action, stated.name) == ("merge", wife.name)
+    assert "his wife" in stated.reason and stated.mentions == 6
+    merged = correct(app.story, "farm", stated.action, stated.name, stated.other)
+    assert "Mrs. Pruett" in merged.aliases and merged.mentions == wife.mentions + 6
+
+
+def test_a_daughter_of_the_name_is_not_suggested_for_his_wife(app: App) -> None:
+    for number, text in enumerate(DAUGHTER * 3):
+        app.story.continue_story("farm", "", f"{text} ({number})")
+    assert not any(s.other == "Mrs. Pruett" for s in suggest(app.story, "farm").suggestions)
