@@ -52,3 +52,12 @@ def test_a_letters_salutation_on_a_line_of_its_own_addresses_its_reader() -> Non
     )
     found = [text[a:b] for a, b in called(text)]
     assert found == ["Meg", "Mr. Ashgrove"]  # prose that says "dear Meg" calls no one
+
+
+def test_a_family_name_of_a_titled_name_opening_a_line_is_a_call_and_a_mention() -> None:
+    text = '"Moss," he said, "is there tea?"\n\n"Nonsense," said Mrs. Moss.'
+    assert names_called(text) == []  # no given name, no title: an interjection, as far as known
+    assert [text[a:b] for a, b in called(text, {"moss"})] == ["Moss"]
+    found = [(m.surface, m.addressed) for m in Extractor().mentions(text, ["Mrs. Moss"])]
+    assert found == [("Moss", True), ("Mrs. Moss", False)]
+    assert [m.surface for m in Extractor().mentions(text, [])] == ["Mrs. Moss"]

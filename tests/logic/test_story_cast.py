@@ -257,11 +257,15 @@ def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person()
     assert person_of[1] != person_of[2]
 
 
-def test_a_family_name_alone_is_not_the_wife_titled_by_it_unless_she_is_taken_up_so() -> None:
+def test_a_family_name_alone_is_not_the_wife_titled_by_it_unless_taken_up_or_called_so() -> None:
     names = {"Mrs. Wicket": person(10, "f"), "Wicket": person(7)}
     assert gathered(names) == [{"Mrs. Wicket"}, {"Wicket"}]
     names["Wicket"] = person(7, "f")  # "Wicket ... she": the woman herself
     assert gathered(names) == [{"Mrs. Wicket", "Wicket"}]
+    called = {"Mrs. Moss": person(10, "f"), "Moss": Votes(mentions=2, addressed=2)}
+    assert gathered(called) == [{"Moss", "Mrs. Moss"}]  # '"Moss," he said': the housekeeper
+    husband = {**called, "Moss": Votes(mentions=4, addressed=2, male=3)}  # "Moss ... he"
+    assert gathered(husband) == [{"Moss"}, {"Mrs. Moss"}]
 
 
 def test_the_writers_corrections_are_applied_over_the_automatic_cast() -> None:

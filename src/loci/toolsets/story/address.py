@@ -21,7 +21,7 @@ Christmas!"), and is no one.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -59,13 +59,15 @@ CALENDAR = frozenset(
 GREETINGS = frozenset({"merry", "happy", "good", "bon"})
 
 
-def called(text: str) -> list[tuple[int, int]]:
-    """The spans of `text` where a speaker calls someone by name."""
+def called(text: str, families: Collection[str] = ()) -> list[tuple[int, int]]:
+    """The spans of `text` where a speaker calls someone by name (`families`: the family names
+    the story writes after a title, which open a line of dialogue as a call: '"Moss," he
+    said', of Mrs. Moss)."""
     spans = [match.span(1) for match in CALLED_LAST.finditer(text)]
     spans += [match.span(1) for match in SALUTATION.finditer(text)]
     for match in CALLED_FIRST.finditer(text):
         first = match.group(1).split()[0]
-        if names.is_title(first) or _a_given_name(first):
+        if names.is_title(first) or _a_given_name(first) or match.group(1).lower() in families:
             spans.append(match.span(1))
     return [(a, b) for a, b in spans if not _no_one(text[a:b])]
 
@@ -80,18 +82,35 @@ def with_address(
     text: str,
     found: list[Mention],
     cleaned: Callable[[str, int, int], Mention | None],
+    known: Iterable[str] = (),
 ) -> list[Mention]:
     """`found`, each mention of a name called out in dialogue marked `addressed` (trimmed by
-    `cleaned` as the mention was). Nothing is added: an interjection ends a phrase as a name
-    does ('"Ha, ha!"', '"Right, No."'), and only NER or the names known say what is a name."""
-    for start, end in called(text):
+    `cleaned` as the mention was). Only the family name of a titled name `known` is added
+    where no mention is ('"Moss," he said', of Mrs. Moss): an interjection ends a phrase as a
+    name does ('"Ha, ha!"', '"Right, No."'), and only NER or the names known say what is a
+    name."""
+    families = titled_families(known)
+    for start, end in called(text, families):
         mention = cleaned(text, start, end)
         if mention is None:
             continue
         at = next((i for i, m in enumerate(found) if m.start == mention.start), None)
         if at is not None:
             found[at] = replace(found[at], addressed=True)
+        elif mention.surface.lower() in families:
+            found = [m for m in found if m.end <= mention.start or mention.end <= m.start]
+            found.append(replace(mention, addressed=True))
     return found
+
+
+def titled_families(known: Iterable[str]) -> frozenset[str]:
+    """The family names (lower case) written after a title in `known`: "moss" of "Mrs. Moss"."""
+    found: set[str] = set()
+    for name in known:
+        parsed = names.parse(name)
+        if parsed.surname_like:
+            found |= parsed.bare
+    return frozenset(found)
 
 
 def _a_given_name(word: str) -> bool:

@@ -146,7 +146,7 @@ class Extractor:
                 if found[i].label is None:
                     found[i] = replace(found[i], label=mention.label)
         found = _with_signatures(text, found, known, before)
-        found = address.with_address(text, _with_dialogue(text, found), cleaned)
+        found = address.with_address(text, _with_dialogue(text, found), cleaned, known)
         found = naming.with_naming(text, found, cleaned)
         found = _with_new_names(text, found, known)
         found.sort(key=lambda m: m.start)

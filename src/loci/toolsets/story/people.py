@@ -224,10 +224,15 @@ def names_conflict(
 def _wifes_family_name(word: Person, wife: Person) -> bool:
     """Whether `word` is a family name alone ("Wicket") and `wife` a married woman titled by
     it ("Mrs. Wicket"): the word alone names her husband or her family, unless the pronouns
-    taking it up say it is a woman's."""
+    taking it up say it is a woman's, or it is mostly called out in dialogue and they do not
+    say a man's (a housekeeper, '"Moss," he said').
+    """
     alone = not (word.given or word.surnames or word.surnamish or word.titles)
     family = alone and bool(word.bare & wife.surnamish)
-    return family and wife.sexes == {"f"} and True in wife.married and word.votes.sex() != "f"
+    sex = word.votes.sex()
+    called = 2 * word.votes.addressed >= word.votes.mentions and sex != "m"
+    wifes = wife.sexes == {"f"} and True in wife.married
+    return family and wifes and sex != "f" and not called
 
 
 def arms(titles: Iterable[str]) -> set[str]:
