@@ -499,6 +499,38 @@ def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it
     ]
 
 
+def test_a_childs_word_for_a_grandparent_is_suggested_for_the_one_elder_of_the_family() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.names import parent_word_sex
+    from loci.toolsets.story.suggestions import parent_suggestions
+
+    def entity(number: int, aliases: list[str], mentions: int) -> Entity:
+        return Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [])
+
+    grandfather = entity(1, ["Grandfather"], 15)
+    characters = [
+        entity(2, ["Nell", "Nell Fenwick"], 29),
+        entity(3, ["Mrs. Moss"], 12),  # the housekeeper: no child of the Mosses
+        entity(4, ["Mr. Fenwick", "Silas Fenwick"], 4),
+    ]
+    company = Company()
+    for other, count in ((2, 5), (3, 5), (4, 1)):
+        company.paragraph.setdefault(1, Counter())[other] += count
+        company.paragraph.setdefault(other, Counter())[1] += count
+    found = parent_suggestions([grandfather, *characters], characters, company)
+    assert [(s.name, s.other) for s in found] == [("Mr. Fenwick", "Grandfather")]
+    assert "grandparent" in found[0].reason and "one man by name" in found[0].reason
+    assert [parent_word_sex(w) for w in ("Granny", "Grandpapa", "Grandmother", "Grant")] == [
+        "f",
+        "m",
+        "f",
+        None,
+    ]
+
+
 def _entity(number: int, *aliases: str, kind: Kind = "character", mentions: int = 20) -> Entity:
     return Entity(number, aliases[0], kind, mentions, Seen(0, ""), [], list(aliases))
 

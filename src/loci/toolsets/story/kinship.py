@@ -135,11 +135,14 @@ def parent_named(
     # is titled by her husband's ("Jo March", "Mrs. Bhaer": a mother of the Bhaers).
     titled = {c.id: _titled_families(c, sex) for c in characters if c.id != guest.id}
     parents = [c for c in characters if titled.get(c.id) and people[c.id].sex == sex]
+    # The children of a family are named by it without a parent's title: "Mrs. Moss", the
+    # housekeeper, is no child of the Mosses said beside "Grandfather".
+    elders = {c.id: _titled_families(c, "f") | _titled_families(c, "m") for c in characters}
     families: Counter[str] = Counter()
     for other, count in company.paragraph.get(guest.id, Counter()).items():
         if other in people:
             for word in people[other].surnames | people[other].surnamish:
-                if word not in titled.get(other, ()):
+                if word not in elders.get(other, ()):
                     families[word] += count
     ranked = families.most_common(2)
     if not ranked or ranked[0][1] < FAMILY_LEAST:

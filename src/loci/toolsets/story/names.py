@@ -57,6 +57,9 @@ NAME_IN_ITS_OWN_RIGHT = 5
 #: "Mummy", "Marmee"), "pa" and a p, or "da" and a d ("Papa", "Daddy").
 MOTHER_WORD = re.compile(r"m[aou]r?m+(?:a|ee|ie|y)?")
 FATHER_WORD = re.compile(r"p[ao]p+(?:a|ie|y)?|da+d+(?:a|ie|y)?")
+#: A child's words for a grandparent: "Grandfather", "Grandpapa", "Granny", "Gran".
+GRANDMOTHER_WORD = re.compile(r"grand(?:mother|ma|mamma|mama|mammy)|grann?(?:y|ie)?")
+GRANDFATHER_WORD = re.compile(r"grand(?:father|pa|papa|pappy|dad|daddy|sire)|grandad|gramps")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
 
@@ -115,11 +118,18 @@ def unarticled(surface: str) -> str:
 
 
 def parent_word_sex(written: str) -> str | None:
-    """The sex of the parent a name is a child's word for ("Marmee": "f"), if it is one."""
+    """The sex of the parent (or grandparent) a name is a child's word for ("Marmee": "f";
+    "Grandfather": "m"), if it is one."""
     word = key(written)
-    if MOTHER_WORD.fullmatch(word):
+    if MOTHER_WORD.fullmatch(word) or GRANDMOTHER_WORD.fullmatch(word):
         return "f"
-    return "m" if FATHER_WORD.fullmatch(word) else None
+    return "m" if FATHER_WORD.fullmatch(word) or GRANDFATHER_WORD.fullmatch(word) else None
+
+
+def is_grandparent_word(written: str) -> bool:
+    """Whether a name is a child's word for a grandparent ("Grandfather", "Granny")."""
+    word = key(written)
+    return bool(GRANDMOTHER_WORD.fullmatch(word) or GRANDFATHER_WORD.fullmatch(word))
 
 
 def is_title(word: str) -> bool:

@@ -42,7 +42,7 @@ from loci.toolsets.story.described import described_suggestions
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions
 from loci.toolsets.story.evidence import evidence, merge_suggestion
-from loci.toolsets.story.kinship import bride, parent_named
+from loci.toolsets.story.kinship import Parent, bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.not_people import not_people_suggestions
@@ -346,6 +346,18 @@ def unplaced_suggestions(
     return suggested
 
 
+def _parent_reason(guest: Entity, found: Parent, sex: str | None) -> str:
+    if names.is_grandparent_word(guest.name):
+        elder, calling = "grandparent", "woman" if sex == "f" else "man"
+    else:
+        elder, calling = "parent", "mother" if sex == "f" else "father"
+    return (
+        f"{guest.name!r} is a child's word for a {elder}, said beside the "
+        f"{found.family.title()} family ({found.beside} times in its paragraphs), and "
+        f"{found.parent.name!r} is that family's one {calling} by name"
+    )
+
+
 def parent_suggestions(
     entities: Sequence[Entity], characters: Sequence[Entity], company: Company
 ) -> list[CastSuggestion]:
@@ -365,10 +377,7 @@ def parent_suggestions(
                     name=parent,
                     other=guest.name,
                     mentions=guest.mentions,
-                    reason=f"{guest.name!r} is a child's word for a parent, said beside the "
-                    f"{found.family.title()} family ({found.beside} times in its paragraphs), "
-                    f"and {parent!r} is that family's one "
-                    f"{'mother' if people[found.parent.id].sex == 'f' else 'father'} by name",
+                    reason=_parent_reason(guest, found, people[found.parent.id].sex),
                     evidence=evidence(guest),
                 )
             )
