@@ -82,6 +82,7 @@ def test_a_saint_is_not_a_person_and_a_name_has_a_level_of_detail() -> None:
         ("w", "billy"),  # an initial of the name a pet form is of: William
         ("tash", "tashtego"),
         ("bethy", "beth"),
+        ("nell", "eleanor"),  # the nickname list knows Nelly for Eleanor, not Nell
     ],
 )
 def test_one_given_name(a: str, b: str) -> None:
@@ -90,7 +91,10 @@ def test_one_given_name(a: str, b: str) -> None:
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("john", "james"), ("meg", "amy"), ("jo", "hannah"), ("s", "billy"), ("victor", "victoria")],
+    [
+        *(("john", "james"), ("meg", "amy"), ("jo", "hannah"), ("s", "billy")),
+        *(("victor", "victoria"), ("mar", "mary")),  # "Mar" is no given name to be short
+    ],
 )
 def test_two_given_names(a: str, b: str) -> None:
     assert not same_given(a, b)

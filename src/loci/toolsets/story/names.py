@@ -281,7 +281,7 @@ def _nickname(a: str, b: str) -> bool:
     """Whether `nicknames` makes one of `a`, `b` a pet form of the other, and the census does
     not hold the pet form a name in its own right, far commoner than its "formal" one: the
     list calls John a pet form of Jonathan, and a reader calls them two men."""
-    if related(a).isdisjoint(_spellings(b)):
+    if related(a).isdisjoint(_spellings(b)) and related(b).isdisjoint(_spellings(a)):
         return False
     return not (_commoner(a, b) and a not in formal(b)) and not (
         _commoner(b, a) and b not in formal(a)
@@ -301,16 +301,25 @@ def related(name: str) -> frozenset[str]:
     is a nickname of), as spellings."""
     namer = _namer()
     found: set[str] = set()
-    for spelling in _spellings(name):
+    for spelling in _spellings(name) | _diminutives(name):
         found |= namer.nicknames_of(spelling) | namer.canonicals_of(spelling)
     return frozenset(s for name in found for s in _spellings(name))
+
+
+def _diminutives(name: str) -> frozenset[str]:
+    """A short given name's diminutives ("Nell": Nelly, Nellie), whose formal names are its
+    own (the nickname list knows Nelly for Eleanor, not Nell)."""
+    if name.endswith(DIMINUTIVE_ENDINGS) or given_share(name) == 0:
+        return frozenset()
+    return frozenset(name + ending for ending in DIMINUTIVE_ENDINGS)
 
 
 def formal(name: str) -> frozenset[str]:
     """The names `nicknames` says `name` (any spelling of it) is a pet form of ("william"
     for "billy")."""
     namer = _namer()
-    return frozenset(f for spelling in _spellings(name) for f in namer.canonicals_of(spelling))
+    spellings = _spellings(name) | _diminutives(name)
+    return frozenset(f for spelling in spellings for f in namer.canonicals_of(spelling))
 
 
 def _spellings(name: str) -> frozenset[str]:
