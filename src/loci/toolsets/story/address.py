@@ -46,12 +46,14 @@ SALUTATION = re.compile(
 #: Oaths, called out as names are ("Oh, my God!", "Good heavens, Jove!"), and no one in the
 #: story.
 OATHS = frozenset({"god", "heaven", "heavens", "christ", "jesus", "jove", "gad", "goodness"})
-#: Months and days, which end a spoken phrase as names do ("Come back, November!").
+#: Months, days and feasts, which end a spoken phrase as names do ("Come back, November!").
 CALENDAR = frozenset(
     (
         *("january", "february", "march", "april", "may", "june", "july", "august"),
         *("september", "october", "november", "december"),
         *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *("christmas", "easter", "whitsun", "whitsuntide", "michaelmas", "martinmas"),
+        *("candlemas", "lammas", "midsummer", "hallowmas", "shrovetide", "lent"),
     )
 )
 #: First words of greetings, which end a spoken phrase as names do ("Good-bye, aunt, and a
