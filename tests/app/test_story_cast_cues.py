@@ -108,14 +108,16 @@ def test_a_name_ending_in_a_word_for_a_place_is_a_place(app: App) -> None:
     assert kind_of(app, "coast", "Lois Lane") == "character"  # a given name before it
 
 
-def test_a_fen_or_a_scar_ending_a_name_is_a_place(app: App) -> None:
+def test_a_fen_a_scar_or_a_farm_ending_a_name_is_a_place(app: App) -> None:
     story = [
         "The house at Wetherby Fen stood a mile from the sea wall. Eleanor Thornbury wrote.",
         "Wetherby Fen was cold in December, and Eleanor Thornbury kept the accounts.",
         "Eleanor Thornbury walked out to Carrick Scar, and Carrick Scar was grey.",
         "Tobin Marsh laughed at Eleanor Thornbury, and Tobin Marsh said he would row.",
+        "Hollow End Farm lay under the hill, and Hollow End Farm was old. Eleanor Thornbury sang.",
     ]
     told(app, "fen", story)
+    assert kind_of(app, "fen", "Hollow End Farm") == "place"
     assert kind_of(app, "fen", "Wetherby Fen") == "place"
     assert kind_of(app, "fen", "Carrick Scar") == "place"
     assert kind_of(app, "fen", "Tobin Marsh") != "place"  # "Marsh" is as often a surname

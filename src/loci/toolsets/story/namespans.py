@@ -103,7 +103,7 @@ PLACE_HEADS = frozenset(
     | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
     | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
     | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory", "court"}
-    | {"head", "moor", "heath", "fell", "tor", "fen", "scar"}
+    | {"head", "moor", "heath", "fell", "tor", "fen", "scar", "farm"}
 )
 #: A possessive and a word for a place after a name: the place is named for them ("Lincoln's
 #: Inn", "Lover's Lane", "Jackson's Island"), where NER stops at the name.
