@@ -54,7 +54,9 @@ def correct(
         if created:  # a name new to the story: read the text already stored for it
             read = reread(conn, service.graph, service.extractor, found, correction.new_names())
             if action == "alias" and not read:
-                raise _never_written(entities, other, session, "an alias")
+                raise _inside_another(entities, entity, other) or _never_written(
+                    entities, other, session, "an alias"
+                )
         service.graph.resolve(conn, found.id)
         store.save_session(conn, found)
         after = service.graph.entities(conn, found.id)
@@ -166,6 +168,21 @@ def _written(entities: list[Entity], other: str, session: str) -> Entity:
         if any(names.key(alias) == wanted for alias in [entity.name, *entity.written]):
             return entity
     raise _never_written(entities, other, session, "a merge")
+
+
+def _inside_another(entities: list[Entity], entity: Entity, other: str) -> ConflictError | None:
+    """The refusal of an alias the story writes only inside a longer name of its own ("Walter
+    Ridley" of "Sold Walter Ridley", where the longer name wins), naming the merge to make."""
+    wanted = f" {names.key(other)} "
+    for holder in entities:
+        inside = [a for a in holder.written if wanted in f" {names.key(a)} " and a != other]
+        if inside and holder.id != entity.id:
+            return ConflictError(
+                f"the story writes {other!r} only inside {inside[0]!r}, a name of its own: "
+                f"merge {holder.name!r} into {entity.name!r} instead",
+                field="other",
+            )
+    return None
 
 
 def _never_written(entities: list[Entity], other: str, session: str, what: str) -> NotFoundError:
