@@ -58,6 +58,17 @@ def test_a_name_ends_where_its_capitalised_words_end_and_starts_after_stop_words
     assert surface_in(text, "Then") is None or surface_in(text, "Then") == "Then"
 
 
+def test_a_word_opening_a_sentence_before_a_full_name_is_no_word_of_it() -> None:
+    text = (
+        '"Sold Walter Ridley\'s bottom field," he said. Marrying Sibyl Vane was madness. '
+        "Long John Silver laughed. Captain Tom Hawkes rose."
+    )
+    assert surface_in(text, "Sold Walter Ridley") == "Walter Ridley"
+    assert surface_in(text, "Marrying Sibyl Vane") == "Sibyl Vane"
+    assert surface_in(text, "Long John Silver") == "Long John Silver"  # a nickname's word
+    assert surface_in(text, "Captain Tom Hawkes") == "Captain Tom Hawkes"
+
+
 def test_a_title_ending_a_name_is_its_last_word_not_the_start_of_another() -> None:
     text = (
         "But the Monkey King shook his head. Then spoke the Monkey King. Dorothy wept. "

@@ -72,6 +72,8 @@ NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
 #: A word NER may run into before a name: a stop word, with its contraction ("Where's"), or
 #: the vocative "O" ("O Laurie").
 STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
+#: A given name and a family name: "Walter Ridley".
+FULL_NAME = re.compile(r"([A-Z][a-z]+)[ \t]+[A-Z][a-z]+")
 #: A contraction after a word: "I've", "You'll", "He'd", "Don't" (but "O'Hara" is a name).
 CONTRACTION = re.compile(r"['\u2019](?:ve|ll|d|re|m|s|t)$", re.IGNORECASE)
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
@@ -208,7 +210,21 @@ def _past_stop_words(text: str, start: int, end: int) -> int:
     while word and word.end() < end and _before_a_name(word.group(1), _opening(text, start)):
         start = word.end()
         word = STOP_WORD.match(text, start, end)
+    if word and _opening(text, start) and _before_a_full_name(word.group(1), text, word.end(), end):
+        start = word.end()
     return start
+
+
+def _before_a_full_name(word: str, text: str, start: int, end: int) -> bool:
+    """Whether `word`, opening a sentence, is no word of the full name after it: it is no
+    given name, title or nickname's word, and a given name and a family name follow ("Sold
+    Walter Ridley's bottom field", where NER runs the sentence's verb into the name; "Long
+    John Silver" stays whole)."""
+    lowered = word.lower()
+    if census.is_given_name(word) or names.is_title(word) or lowered in names.NICKNAME_WORDS:
+        return False
+    full = FULL_NAME.match(text, start, end)
+    return full is not None and census.is_given_name(full.group(1))
 
 
 def _opening(text: str, start: int) -> bool:
