@@ -102,18 +102,6 @@ def test_an_alias_the_story_never_writes_is_refused_and_nothing_is_kept(voyage: 
     assert "the Admiral" not in character(voyage.story, "voyage", "Captain Hawkes").aliases
 
 
-def test_an_alias_written_only_inside_a_longer_name_names_the_merge_to_make(app: App) -> None:
-    story = [
-        "Sold Walter Ridley's bottom field two year ago, Grandfather said. Ridley frowned.",
-        "Ridley was a hard man. Nell watched Ridley walk off down the lane.",
-    ]
-    for number, text in enumerate(story * 2):
-        app.story.continue_story("farm", "", f"{text} ({number})")
-    with pytest.raises(ConflictError, match=r"only inside 'Sold Walter Ridley'.*merge"):
-        correct(app.story, "farm", "alias", "Ridley", "Walter Ridley")
-    assert listing(app.story, "farm") == []
-
-
 def test_a_split_takes_one_name_off_and_leaves_the_rest_together(app: App) -> None:
     story = [
         "At dawn John Brand rode north, and the dogs ran after John Brand.",

@@ -225,8 +225,7 @@ def _wifes_family_name(word: Person, wife: Person) -> bool:
     """Whether `word` is a family name alone ("Wicket") and `wife` a married woman titled by
     it ("Mrs. Wicket"): the word alone names her husband or her family, unless the pronouns
     taking it up say it is a woman's, or it is mostly called out in dialogue and they do not
-    say a man's (a housekeeper, '"Moss," he said').
-    """
+    say a man's (a housekeeper, '"Moss," he said')."""
     alone = not (word.given or word.surnames or word.surnamish or word.titles)
     family = alone and bool(word.bare & wife.surnamish)
     sex = word.votes.sex()
