@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from loci.app import App
 from loci.toolsets.story.lookup import character
+from tests.storytext import told
 
 STORY = [
     "Dickon came across the moor with a fox cub at his heels and two squirrels in his "
@@ -17,8 +18,7 @@ STORY = [
 
 
 def test_a_creature_named_with_a_common_word_is_a_character(app: App) -> None:
-    for number, text in enumerate(STORY * 2):
-        app.story.continue_story("garden", "", f"{text} ({number})")
+    told(app, "garden", STORY, times=2)
     for name in ("Nut", "Shell"):
         found = character(app.story, "garden", name)
         assert found.kind == "character", (name, found.kind)

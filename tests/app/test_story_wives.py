@@ -7,6 +7,7 @@ from loci.app import App
 from loci.toolsets.story.curation import correct
 from loci.toolsets.story.lookup import character
 from loci.toolsets.story.suggestions import suggest
+from tests.storytext import told
 
 FARM = [
     "Amos Pruett was a broad red man who laughed at everything, and his wife Lettie was "
@@ -23,8 +24,7 @@ DAUGHTER = [
 
 
 def test_a_married_name_is_suggested_for_the_woman_called_its_husbands_wife(app: App) -> None:
-    for number, text in enumerate(FARM * 3):
-        app.story.continue_story("farm", "", f"{text} ({number})")
+    told(app, "farm", FARM)
     wife = character(app.story, "farm", "Lettie Pruett")
     assert "Mrs. Pruett" not in wife.aliases  # a daughter could bear the name too
     found = suggest(app.story, "farm").suggestions
@@ -36,6 +36,5 @@ def test_a_married_name_is_suggested_for_the_woman_called_its_husbands_wife(app:
 
 
 def test_a_daughter_of_the_name_is_not_suggested_for_his_wife(app: App) -> None:
-    for number, text in enumerate(DAUGHTER * 3):
-        app.story.continue_story("farm", "", f"{text} ({number})")
+    told(app, "farm", DAUGHTER)
     assert not any(s.other == "Mrs. Pruett" for s in suggest(app.story, "farm").suggestions)
