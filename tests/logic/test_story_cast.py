@@ -268,6 +268,33 @@ def test_a_family_name_alone_is_not_the_wife_titled_by_it_unless_taken_up_or_cal
     assert gathered(husband) == [{"Moss"}, {"Mrs. Moss"}]
 
 
+def test_he_and_she_in_equal_numbers_do_not_make_a_county_a_person() -> None:
+    # *The Secret Garden*: "Yorkshire", taken by NER for a person's name ("a Yorkshire
+    # accent"), never speaking or acting, now "he" and now "she" by whoever is near it.
+    yorkshire = Votes(mentions=52, ner_person=42, ner_place=3, place_word=11, male=3, female=3)
+    martha = Votes(mentions=52, ner_person=42, ner_place=3, place_word=11, female=6)
+    found = kinds_of({"Yorkshire": yorkshire, "Martha": martha})
+    assert found == {"Yorkshire": "place", "Martha": "character"}
+
+
+def test_a_family_name_alone_is_the_wife_named_far_more_than_her_husband() -> None:
+    # *The Secret Garden*: "Don't be silly, Medlock", to the housekeeper named 128 times;
+    # "Mr. Medlock", her late husband, is named once.
+    house = {"Mrs. Medlock": person(40, "f"), "Medlock": Votes(mentions=4, addressed=3)}
+    assert gathered({**house, "Mr. Medlock": person(1, "m")}) == [
+        {"Medlock", "Mrs. Medlock"},
+        {"Mr. Medlock"},
+    ]
+    # Named about as often as his wife, the man keeps the bare name ("Barrymore").
+    assert gathered({**house, "Mr. Medlock": person(20, "m")}) == [
+        {"Medlock", "Mr. Medlock"},
+        {"Mrs. Medlock"},
+    ]
+    # A girl with a given name is no wife: "Thatcher" is Jeff Thatcher's, not Becky's.
+    family = {"Becky Thatcher": person(40, "f"), "Jeff Thatcher": person(5, "m")}
+    assert {"Thatcher", "Jeff Thatcher"} in gathered({**family, "Thatcher": Votes(mentions=4)})
+
+
 def test_the_writers_corrections_are_applied_over_the_automatic_cast() -> None:
     names = {"Laurie": person(60, "m"), "Teddy": person(10), "Mr. Laurence": person(8, "m")}
     surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]

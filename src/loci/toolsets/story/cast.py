@@ -35,9 +35,7 @@ from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married
 from loci.toolsets.story.meetings import Evidence, Together
 from loci.toolsets.story.people import (
-    RANKS,
     Person,
-    arms,
     names_conflict,
     read_aunts_by_given_name,
     read_described,
@@ -46,12 +44,9 @@ from loci.toolsets.story.people import (
     titles_differ,
     wed_by_titles,
 )
+from loci.toolsets.story.preference import preferred
 from loci.toolsets.story.reading import WordCase
 
-#: A single word fitting several people goes to one mentioned this many times as often as
-#: the next, and at least DOMINANT_LEAST times.
-DOMINANCE = 4
-DOMINANT_LEAST = 3
 PASSES = 4
 #: A name not known to be a person's takes others in only when met this often (one stray
 #: mention, "Camp Laurence", would make every Laurie ambiguous).
@@ -293,7 +288,7 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
     sure = [host for host in carriers if _sure(host)]
     groups = _groups(sure or carriers, evidence)
     if len(groups) > 1:
-        groups = _preferred(guest, groups)
+        groups = preferred(guest, groups)
     if len(groups) != 1:
         return []
     # "Captain Thornbury" is no "Mr. Thornbury" (his father) but by a full name of them
@@ -346,38 +341,6 @@ def _wife_apart(wife: Person, other: Person, evidence: Evidence) -> bool:
     Laurence."""
     by_given = bool((wife.given | wife.bare) & evidence.given_words)
     return True in wife.married and not by_given and True not in other.married
-
-
-def _preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
-    """Of several people a name fits: those who bear its title of rank or of arms too ("Sir
-    William" is Sir William Lucas, not William Goulding; "Captain Tilney" is Captain Frederick
-    Tilney, not Henry). Of several a single word fits: those of the word's
-    own sex (by the pronouns that take it up), else the men (narration names men by surname
-    alone far more than women). Of those, one named far more often than any other ("Hannah",
-    said a hundred times, is not the Hannah named once); for a titled name, only among people
-    all named far less often than it (its fuller forms, not the family's main character)."""
-    standing = guest.titles & RANKS | arms(guest.titles)
-    titled = [g for g in groups if any(standing & (p.titles | arms(p.titles)) for p in g)]
-    if titled:
-        return titled
-    if guest.detail > 0 and any(DOMINANCE * sum(p.count for p in g) > guest.count for g in groups):
-        return groups  # "Mr. Laurence" is no more Laurie for Laurie's being named more
-    if guest.detail == 0:
-        sex = guest.votes.sex()
-        if sex is not None:
-            groups = [g for g in groups if _sex_of(g) in (sex, None)]
-        else:
-            groups = [g for g in groups if _sex_of(g) == "m"] or groups
-    ranked = sorted(groups, key=lambda g: -sum(p.count for p in g))
-    if len(ranked) > 1:
-        first, second = (sum(p.count for p in g) for g in ranked[:2])
-        if first >= max(DOMINANT_LEAST, DOMINANCE * second):
-            return ranked[:1]
-    return groups
-
-
-def _sex_of(group: Sequence[Person]) -> str | None:
-    return next((p.sex for p in group if p.sex), None)
 
 
 def _outranks(host: Person, guest: Person) -> bool:

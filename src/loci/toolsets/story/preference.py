@@ -1,0 +1,60 @@
+"""Of several people a name fits, the one it means, if the text singles one out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loci.toolsets.story.people import RANKS, Person, arms
+
+#: A single word fitting several people goes to one mentioned this many times as often as
+#: the next, and at least DOMINANT_LEAST times.
+DOMINANCE = 4
+DOMINANT_LEAST = 3
+
+
+def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
+    """Of several people a name fits: those who bear its title of rank or of arms too ("Sir
+    William" is Sir William Lucas, not William Goulding; "Captain Tilney" is Captain Frederick
+    Tilney, not Henry). Of several a single word fits: those of the word's own sex (by the
+    pronouns that take it up), else the men (narration names men by surname alone far more
+    than women) unless the one named far more often than the others is a wife known only by
+    title and family name ("Medlock" is the housekeeper Mrs. Medlock, not her husband, named
+    once; "Thatcher" is no Becky Thatcher). Of those, one named far more often than any other
+    ("Hannah", said a hundred times, is not the Hannah named once); for a titled name, only
+    among people all named far less often than it (its fuller forms, not the family's main
+    character)."""
+    standing = guest.titles & RANKS | arms(guest.titles)
+    titled = [g for g in groups if any(standing & (p.titles | arms(p.titles)) for p in g)]
+    if titled:
+        return titled
+    if guest.detail > 0 and any(DOMINANCE * sum(p.count for p in g) > guest.count for g in groups):
+        return groups  # "Mr. Laurence" is no more Laurie for Laurie's being named more
+    if guest.detail == 0:
+        sex = guest.votes.sex()
+        if sex is not None:
+            groups = [g for g in groups if _sex_of(g) in (sex, None)]
+        elif not _wife_by_family_name(_dominant(groups)):
+            groups = [g for g in groups if _sex_of(g) == "m"] or groups
+    dominant = _dominant(groups)
+    return [dominant] if dominant is not None else groups
+
+
+def _wife_by_family_name(group: list[Person] | None) -> bool:
+    """Whether `group` is a married woman the story names only by title and family name."""
+    if group is None:
+        return False
+    return any(True in p.married for p in group) and not any(p.given for p in group)
+
+
+def _dominant(groups: list[list[Person]]) -> list[Person] | None:
+    """The one group named far more often than any other, if there is one."""
+    ranked = sorted(groups, key=lambda g: -sum(p.count for p in g))
+    if len(ranked) > 1:
+        first, second = (sum(p.count for p in g) for g in ranked[:2])
+        if first >= max(DOMINANT_LEAST, DOMINANCE * second):
+            return ranked[0]
+    return None
+
+
+def _sex_of(group: Sequence[Person]) -> str | None:
+    return next((p.sex for p in group if p.sex), None)
