@@ -268,6 +268,22 @@ def test_a_family_name_alone_is_not_the_wife_titled_by_it_unless_taken_up_or_cal
     assert gathered(husband) == [{"Moss"}, {"Mrs. Moss"}]
 
 
+def test_a_given_name_and_patronymic_is_the_full_name_with_them() -> None:
+    # A tester's Russian family: "Dmitri Ivanovich" was read as a surname "Ivanovich" and kept
+    # apart from "Dmitri Ivanovich Orlov" and "Mr. Orlov".
+    names = {
+        "Dmitri Ivanovich Orlov": person(2, "m"),
+        "Dmitri Ivanovich": person(5, "m"),
+        "Dmitri": person(4),
+        "Mr. Orlov": person(4, "m"),
+        "Anna Petrovna": person(8, "f"),
+        "Ekaterina Ivanovna Orlova": person(1, "f"),
+    }
+    groups = gathered(names)
+    assert {"Dmitri Ivanovich Orlov", "Dmitri Ivanovich", "Dmitri", "Mr. Orlov"} in groups
+    assert {"Anna Petrovna"} in groups and {"Ekaterina Ivanovna Orlova"} in groups
+
+
 def test_he_and_she_in_equal_numbers_do_not_make_a_county_a_person() -> None:
     # *The Secret Garden*: "Yorkshire", taken by NER for a person's name ("a Yorkshire
     # accent"), never speaking or acting, now "he" and now "she" by whoever is near it.

@@ -63,6 +63,17 @@ def test_a_name_of_given_names_alone_has_no_surname() -> None:
     assert parse("Injun Joe").surnames == {"joe"}  # two words: read as ever
 
 
+def test_a_patronymic_is_no_surname() -> None:
+    # A Russian name: given name, father's name, family name ("Dmitri Ivanovich Orlov").
+    full = parse("Dmitri Ivanovich Orlov")
+    assert (full.given, full.surnames) == ({"dmitri"}, {"orlov"})
+    for written, given in (("Dmitri Ivanovich", "dmitri"), ("Anna Petrovna", "anna")):
+        name = parse(written)
+        assert (name.given, name.surnames, name.bare) == ({given}, set(), set())
+    assert parse("Ivanovich").bare == {"ivanovich"}  # alone, a word like any other
+    assert parse("Ivan Petrovich Sidorov").surnames == {"sidorov"}
+
+
 def test_a_saint_is_not_a_person_and_a_name_has_a_level_of_detail() -> None:
     assert parse("St. John").saint
     assert [parse(n).detail for n in ("Dan Cody", "Mr. Cody", "Dan")] == [2, 1, 0]

@@ -57,6 +57,9 @@ NAME_IN_ITS_OWN_RIGHT = 5
 #: "Mummy", "Marmee"), "pa" and a p, or "da" and a d ("Papa", "Daddy").
 MOTHER_WORD = re.compile(r"m[aou]r?m+(?:a|ee|ie|y)?")
 FATHER_WORD = re.compile(r"p[ao]p+(?:a|ie|y)?|da+d+(?:a|ie|y)?")
+#: A father's name made a middle name, as Russian names make it ("Dmitri Ivanovich", "Anna
+#: Petrovna"): no surname, and the name is the given name's.
+PATRONYMIC = re.compile(r"[a-z]{2,}(?:ovich|evich|ovna|evna|ichna)")
 #: A child's words for a grandparent: "Grandfather", "Grandpapa", "Granny", "Gran".
 GRANDMOTHER_WORD = re.compile(r"grand(?:mother|ma|mamma|mama|mammy)|grann?(?:y|ie)?")
 GRANDFATHER_WORD = re.compile(r"grand(?:father|pa|papa|pappy|dad|daddy|sire)|grandad|gramps")
@@ -158,10 +161,14 @@ def parse(surface: str) -> Name:
     if domain is not None:
         return domain
     words = [w for w in words if w not in _particles() and w not in _suffixes()] or words
-    if not words:
+    named = [w for at, w in enumerate(words) if not (at and PATRONYMIC.fullmatch(w))]
+    if not named:
         return base
-    if len(words) == 1:
-        return _single(base, words[0], titles)
+    if len(named) == 1:
+        if len(words) > 1:
+            return _replace(base, given=frozenset(named))  # "Anna Petrovna"
+        return _single(base, named[0], titles)
+    words = named
     given = frozenset({words[0]})
     if len(words) > 2 and is_given_name(words[0]) and given_not_surname(words[-1]):
         return _replace(base, given=given)  # "Wendy Moira Angela": given names, no surname
