@@ -148,6 +148,29 @@ def test_an_epithet_near_a_rarely_named_holder_more_than_by_chance_is_suggested(
     assert [(s.name, s.other) for s in found] == [("Professor Halvorsen", "the Professor")]
 
 
+def test_an_epithet_a_rarely_named_holder_goes_by_is_suggested_without_company() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.epithets import epithet_suggestions
+
+    # A tester's story: "Colonel Pembury" is named in two paragraphs, far from any of the
+    # eight that call him "the Colonel"; no other colonel is named.
+    said = {
+        "N": "My employer was Colonel Pembury, day {}.",
+        "E": '"Nonsense," said the Colonel, day {}.',
+        ".": "It rained on the sea front, day {}.",
+    }
+    layout = "N" + "." * 6 + "E...E..E" + "." * 6 + "N" + "." * 6 + "E..E.E..E..E"
+    text = "\n\n".join(said[c].format(day) for day, c in enumerate(layout))
+    holder = Entity(1, "Colonel Pembury", "character", 2, Seen(0, ""), [], ["Colonel Pembury"])
+    found = epithet_suggestions(text, [holder])
+    assert [(s.name, s.other, s.mentions) for s in found] == [("Colonel Pembury", "the Colonel", 8)]
+    # Written in five paragraphs, it may be a few chance uses: company must tell.
+    fewer = text
+    for day in (7, 11, 14):
+        fewer = fewer.replace(f"the Colonel, day {day}", f"the sergeant, day {day}")
+    assert epithet_suggestions(fewer, [holder]) == []
+
+
 def test_a_name_said_more_often_than_all_who_carry_it_is_merged_into_none(app: App) -> None:
     story = [
         "The Wicked Witch of the East was dead, and the Witch of the North kissed Dorothy.",

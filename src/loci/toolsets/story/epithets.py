@@ -22,6 +22,9 @@ EPITHET_COMPANY = 0.1
 #: The paragraphs on each side of an epithet's own that make its passage: a journal names
 #: "Count Dracula" once and says "the Count" in the paragraphs after.
 PASSAGE_PARAGRAPHS = 2
+#: The fewest paragraphs an epithet is written in for it to be suggested without the company
+#: of its character's name (see `_named_mostly_so`): a habit of the story, not a few chance uses.
+EPITHET_ALONE_LEAST = 6
 #: How many times as often as the story's other passages an epithet's passages must name its
 #: character, when its own paragraphs do not: company, not chance.
 PASSAGE_LIFT = 1.5
@@ -120,7 +123,9 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
             continue
         carrier = carriers[0]
         beside = _company(epithet, carrier, paragraphs)
-        if not beside:
+        if not beside and not (
+            len(carriers) == 1 and _named_mostly_so(epithet, carrier, paragraphs)
+        ):
             continue
         suggested.append(
             CastSuggestion(
@@ -154,6 +159,17 @@ def _company(epithet: Epithet, carrier: Entity, paragraphs: Sequence[str]) -> li
     if share < EPITHET_COMPANY or share < PASSAGE_LIFT * _chance(epithet, carrier, paragraphs):
         return []
     return beside
+
+
+def _named_mostly_so(epithet: Epithet, carrier: Entity, paragraphs: Sequence[str]) -> bool:
+    """Whether the story's one carrier of the title is mostly named by the epithet: in at
+    least twice as many paragraphs as by a name of theirs ("Colonel Pembury", named in two
+    paragraphs, is "the Colonel" in eleven: too seldom named for company to tell anything).
+    A king named as often as "the King" is written may be one of many kings."""
+    written = len(set(epithet.paragraphs))
+    if written < EPITHET_ALONE_LEAST:
+        return False
+    return 2 * sum(_names(carrier, p) for p in paragraphs) <= written
 
 
 def _chance(epithet: Epithet, carrier: Entity, paragraphs: Sequence[str]) -> float:
