@@ -276,6 +276,21 @@ def test_a_title_a_character_comes_into_is_suggested_for_them(app: App) -> None:
     assert "Lord Brantwell" in after.aliases
 
 
+def test_a_married_name_a_character_comes_into_is_suggested_for_her(app: App) -> None:
+    # A tester's story: "Margaret, who was now Mrs. Dunmore" (she married Gerald Dunmore).
+    story = [
+        "Margaret Ellery sat by the stove with Gerald Dunmore. Margaret laughed at the snow.",
+        "Then Margaret, who was now Mrs. Dunmore, came in from the terrace.",
+        '"Mrs. Dunmore," said Hollis, and Mrs. Dunmore turned at last.',
+        "Gerald Dunmore looked at the fire while Mrs. Dunmore answered Hollis.",
+    ]
+    told(app, "villa", story, times=2)
+    found = suggest(app.story, "villa").suggestions
+    married = next(s for s in found if s.other == "Mrs. Dunmore")
+    assert (married.action, married.name) == ("merge", "Margaret")
+    assert "now Mrs. Dunmore" in married.evidence
+
+
 def test_each_story_numbers_its_corrections_and_never_gives_a_number_twice(voyage: App) -> None:
     from loci.errors import NotFoundError
 

@@ -41,10 +41,10 @@ CALLED = re.compile(
     r"|\b(?:known|spoken\s+of)\s+as)\s+[\"\u201c\u2018]?"
     rf"(?P<name>{_WORD}(?:[ -]{_WORD})*)"
 )
-#: Ranks a character may come into.
-_RANK = r"(?:Lord|Lady|Sir|Dame|Earl|Countess|Count|Duke|Duchess|Baron|Baroness|Viscount)"
+#: Ranks a character may come into, and a married name ("who was now Mrs. Dunmore").
+_RANK = r"(?:Lord|Lady|Sir|Dame|Earl|Countess|Count|Duke|Duchess|Baron|Baroness|Viscount|Mrs\.?)"
 #: A title a character comes into: "Arthur, now Lord Godalming", "he is now Lord Godalming",
-#: "became Lady Ashby", "He is Lord Brantwell now".
+#: "became Lady Ashby", "He is Lord Brantwell now", "Margaret, who was now Mrs. Dunmore".
 TITLED = (
     re.compile(rf"(?:,|\bis|\bwas)\s+now\s+(?P<name>{_RANK}\s+{_WORD})"),
     re.compile(rf"\b(?:became|becomes|has\s+become)\s+(?P<name>{_RANK}\s+{_WORD})"),
