@@ -284,6 +284,17 @@ def test_a_given_name_and_patronymic_is_the_full_name_with_them() -> None:
     assert {"Anna Petrovna"} in groups and {"Ekaterina Ivanovna Orlova"} in groups
 
 
+def test_a_day_is_no_one_and_no_place() -> None:
+    # A tester's "St. Tatiana's Day" was a place: a saint's name is read as one.
+    feast = Votes(mentions=3, ner_place=1, ner_other=1, place_word=1)
+    names = {"St. Tatiana's Day": feast, "Christmas Eve": feast, "Doris Day": person(6, "f")}
+    assert kinds_of(names) == {
+        "St. Tatiana's Day": "other",
+        "Christmas Eve": "other",
+        "Doris Day": "character",
+    }
+
+
 def test_he_and_she_in_equal_numbers_do_not_make_a_county_a_person() -> None:
     # *The Secret Garden*: "Yorkshire", taken by NER for a person's name ("a Yorkshire
     # accent"), never speaking or acting, now "he" and now "she" by whoever is near it.

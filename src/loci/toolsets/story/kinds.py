@@ -8,7 +8,8 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   ("Hush!", "Adieu"), unless its mentions say otherwise (it speaks, carries a title, or is
   where things happen: "in Nice");
 - a firm's name names no one ("Messrs. Maw");
-- a saint's name is a place or a feast ("St. John", "St. Petersburgh");
+- a day is no one ("St. Tatiana's Day", "Christmas Eve"); a saint's name is a place or a
+  feast ("St. John", "St. Petersburgh");
 - a plural of a family's name, mostly after "the", is a household ("the Marches"); any other
   plural mostly after "the" is a place or a people, no one character ("the Warrens");
 - otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
@@ -29,6 +30,7 @@ from dataclasses import dataclass, fields
 from typing import Literal
 
 from loci.toolsets.story import census, names, namespans, titles
+from loci.toolsets.story.address import CALENDAR
 from loci.toolsets.story.namespans import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
 
@@ -262,6 +264,8 @@ def surface_kind(
     parsed = names.parse(written)
     if is_no_name(written, votes, cases) or parsed.titles & titles.PLURAL_TITLES:
         return "other"  # a common word, or a firm ("Messrs. Maw")
+    if is_a_day_by_name(written):
+        return "other"
     if is_a_place_by_name(written):
         return "place"
     if is_household(written, votes, family_names):
@@ -339,6 +343,16 @@ def _head(written: str) -> str:
     if "of" not in words[1:] or names.is_title(words[0]):
         return ""
     return word_key(words[words.index("of") - 1])
+
+
+def is_a_day_by_name(written: str) -> bool:
+    """Whether the name is a day's: "Day" or "Eve" after a possessive or a feast ("St.
+    Tatiana's Day", "New Year's Day", "Christmas Eve"), not a surname ("Doris Day")."""
+    words = written.split()
+    if len(words) < 2 or words[-1].lower() not in ("day", "eve"):
+        return False
+    before = words[-2].lower()
+    return before.endswith(("'s", "\u2019s", "s'", "s\u2019")) or before in CALENDAR
 
 
 def is_a_place_by_name(written: str) -> bool:
