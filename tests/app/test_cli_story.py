@@ -292,3 +292,25 @@ def test_the_cast_listing_counts_the_names_it_does_not_show(tmp_path: Path) -> N
     shown = json.loads(loci(home, "story", "characters", "reed", "--json").stdout)[0]
     hidden = len(shown["aliases"]) - 1 - ALIASES_LISTED
     assert hidden > 0 and f"and {hidden} more)" in listed
+
+
+def test_the_whole_cast_lists_every_name_with_its_kind(tmp_path: Path) -> None:
+    # A tester could not find "Katyusha" (no kind yet) or a name met once: only confirmed
+    # characters were listed.
+    scenes = [
+        '"Come here, Katya," said Anna Petrovna. Katya came in from the garden.',
+        "Katya laughed at the snow in Menton, and Anna Petrovna smiled at her.",
+    ]
+    text = "\n\n".join(f"{scene} ({n})" for n, scene in enumerate(scenes * 3))
+    text += "\n\nOnce, long ago, Ivan Sergeyevich had bought the house in Menton."
+    home = imported(tmp_path, text, "villa")
+    confirmed = loci(home, "story", "characters", "villa").stdout
+    assert "Katya" in confirmed and "Ivan Sergeyevich" not in confirmed
+    every = loci(home, "story", "characters", "villa", "--all").stdout
+    assert "Katya [character]" in every and "Menton [place]" in every
+    assert "Ivan Sergeyevich [character, not yet confirmed]: 1 mention" in every
+    listed = json.loads(loci(home, "story", "characters", "villa", "--all", "--json").stdout)
+    assert {"character", "place"} <= {e["kind"] for e in listed}
+    assert any(not e["confirmed"] for e in listed)
+    both = loci(home, "story", "characters", "villa", "--all", "--places")
+    assert both.returncode == 2 and "cannot be used together" in both.stderr

@@ -71,6 +71,8 @@ def test_a_patronymic_is_no_surname() -> None:
         name = parse(written)
         assert (name.given, name.surnames, name.bare) == ({given}, set(), set())
     assert parse("Ivanovich").bare == {"ivanovich"}  # alone, a word like any other
+    cut = parse("Ivanovna Orlova")  # "Ekaterina" cut off as a word the story seldom writes
+    assert (cut.given, cut.bare | cut.surnames) == (set(), {"orlova"})
     assert parse("Ivan Petrovich Sidorov").surnames == {"sidorov"}
 
 

@@ -23,6 +23,8 @@ from loci.wording import counted
 
 if TYPE_CHECKING:
     from loci.app import App
+    from loci.toolsets.story.lookup import EntityType
+    from loci.toolsets.story.models import CharacterInfo
 
 #: The other names `loci story characters` shows on an entity's line (the rest are counted;
 #: `--json` gives them all).
@@ -152,30 +154,46 @@ def context_command(
 @story.command("characters")
 @click.argument("session_id")
 @click.option("--places", is_flag=True, help="List places instead of characters.")
+@click.option(
+    "--all",
+    "every",
+    is_flag=True,
+    help="List every name of the cast, of any kind (character, place, household, other, "
+    "unknown), confirmed or not, each with its kind.",
+)
 @click.option("--limit", type=click.IntRange(1, 1000), default=30, show_default=True)
 @json_option
 @click.pass_obj
 def characters_command(
-    state: CliState, session_id: str, places: bool, limit: int, as_json: bool
+    state: CliState, session_id: str, places: bool, every: bool, limit: int, as_json: bool
 ) -> None:
     """List the confirmed characters (or places) of a session, most mentioned first."""
     from loci.toolsets.story.lookup import entities_of
 
+    if places and every:
+        raise click.UsageError("--places and --all cannot be used together")
+    kind: EntityType | None = None if every else "place" if places else "character"
+
     def work() -> None:
         with opened_app(state) as app:
-            found = entities_of(app.story, session_id, "place" if places else "character", limit)
+            found = entities_of(app.story, session_id, kind, limit)
         if as_json:
             emit_json([e.model_dump(mode="json") for e in found])
             return
         if not found:
-            click.echo("none confirmed yet")
+            click.echo("none yet" if every else "none confirmed yet")
         for entity in found:
             also = [a for a in entity.aliases if a != entity.name]
             more = f" and {len(also) - ALIASES_LISTED} more" if len(also) > ALIASES_LISTED else ""
             aliases = f" (also {', '.join(also[:ALIASES_LISTED])}{more})" if also else ""
-            click.echo(f"{entity.name}{aliases}: {counted(entity.mentions, 'mention')}")
+            shown = f"{entity.name} [{_kind_shown(entity)}]" if every else entity.name
+            click.echo(f"{shown}{aliases}: {counted(entity.mentions, 'mention')}")
 
     run(work)
+
+
+def _kind_shown(entity: CharacterInfo) -> str:
+    return entity.kind if entity.confirmed else f"{entity.kind}, not yet confirmed"
 
 
 @story.command("threads")

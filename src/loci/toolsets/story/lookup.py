@@ -240,15 +240,21 @@ def query_entities(service: StoryService, view: CastView, text: str) -> tuple[Na
 
 
 def entities_of(
-    service: StoryService, session_id: str, kind: EntityType = "character", limit: int = 50
+    service: StoryService,
+    session_id: str,
+    kind: EntityType | None = "character",
+    limit: int = 50,
 ) -> list[CharacterInfo]:
-    """The confirmed characters (or places) of a session, most mentioned first."""
+    """The confirmed characters (or places) of a session, most mentioned first; with `kind`
+    None, every name of the cast, of any kind, confirmed or not."""
     name = service.session_name(session_id)
     limit = fields.bounded_int(limit, 1, 1000, "limit")
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
         entities = service.entities(conn, found)
         confirm = found.settings.confirm_after
-        chosen = [e for e in entities if e.kind == kind and e.confirmed(confirm)][:limit]
+        chosen = [e for e in entities if kind is None or (e.kind == kind and e.confirmed(confirm))][
+            :limit
+        ]
         relations = service.graph.related(conn, entities, [e.id for e in chosen])
     return [info(name, e, confirm, relationships(e.id, relations, entities)) for e in chosen]

@@ -161,13 +161,13 @@ def parse(surface: str) -> Name:
     if domain is not None:
         return domain
     words = [w for w in words if w not in _particles() and w not in _suffixes()] or words
-    named = [w for at, w in enumerate(words) if not (at and PATRONYMIC.fullmatch(w))]
+    named = [w for w in words if not PATRONYMIC.fullmatch(w)] if len(words) > 1 else words
     if not named:
         return base
     if len(named) == 1:
-        if len(words) > 1:
+        if len(words) > 1 and named[0] == words[0]:
             return _replace(base, given=frozenset(named))  # "Anna Petrovna"
-        return _single(base, named[0], titles)
+        return _single(base, named[0], titles)  # "Ivanovna Orlova", her given name cut off
     words = named
     given = frozenset({words[0]})
     if len(words) > 2 and is_given_name(words[0]) and given_not_surname(words[-1]):
