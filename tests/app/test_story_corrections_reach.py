@@ -45,6 +45,21 @@ def test_an_alias_counts_the_text_already_stored(voyage: App) -> None:
     assert later.mentions == after.mentions + 2  # and the text written since
 
 
+def test_a_title_alone_added_as_a_name_is_not_the_name_shown(app: App) -> None:
+    # A tester added "Colonel" (said alone far more often) to "Colonel Pembury": the
+    # character was then shown as "Colonel".
+    story = [
+        "Colonel Pembury sat by the stove with his dog.",
+        '"Nonsense, Colonel," said Greaves. "Sit down, Colonel."',
+        '"Thank you, Colonel," said Nell Quarry, and Greaves laughed.',
+    ]
+    for number, text in enumerate(story * 3):
+        app.story.continue_story("villa", "", f"{text} ({number})")
+    after = correct(app.story, "villa", "alias", "Colonel Pembury", "Colonel")
+    assert after.mentions >= 12 and "Colonel" in after.aliases
+    assert after.name == "Colonel Pembury"
+
+
 def test_an_alias_reaches_a_mention_before_every_other(app: App) -> None:
     app.story.continue_story("v", "", "The Skipper slept late on the first morning.")
     for text in EARLY[:1] * 3:

@@ -134,13 +134,15 @@ def _latest(seen: Iterable[Seen]) -> list[Seen]:
 
 
 def _plain(written: Sequence[str]) -> str:
-    """The name an entity is shown by: its most written, but a proper name before an epithet
-    or a child's word for a parent ("Captain Hawkes", not "the Skipper" he is called more
-    often; "Mrs. Hale", not the "Mama" her children say)."""
+    """The name an entity is shown by: its most written, but a proper name before an epithet,
+    a title alone or a child's word for a parent ("Captain Hawkes", not "the Skipper" or
+    "Skipper" he is called more often; "Mrs. Hale", not the "Mama" her children say)."""
     proper = (
         w
         for w in written
-        if w.split()[0].lower() not in names.ARTICLES and names.parent_word_sex(w) is None
+        if w.split()[0].lower() not in names.ARTICLES
+        and names.parent_word_sex(w) is None
+        and not (" " not in w and names.is_title(w))
     )
     return next(proper, written[0])
 
