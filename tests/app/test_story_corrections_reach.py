@@ -92,6 +92,28 @@ def test_a_correction_is_taken_back_with_what_it_brought(voyage: App) -> None:
         undo(voyage.story, "voyage", 1)
 
 
+def test_a_longer_name_added_takes_the_mentions_it_holds_and_gives_them_back(app: App) -> None:
+    # A tester added "Young Dunmore" to Edward: "Dunmore" still counted the mention inside it.
+    story = [
+        "Gerald Dunmore and Edward Dunmore came up from the harbour. Edward laughed.",
+        '"Young Dunmore went out twice," said Greaves to Edward Dunmore.',
+        "No one was a Dunmore in that house but Gerald Dunmore and Edward.",
+    ]
+    for number, text in enumerate(story * 3):
+        app.story.continue_story("villa", "", f"{text} ({number})")
+    family, edward = (character(app.story, "villa", n) for n in ("Dunmore", "Edward"))
+    after = correct(app.story, "villa", "alias", "Edward", "Young Dunmore")
+    assert after.mentions == edward.mentions + 3
+    held = character(app.story, "villa", "Dunmore")
+    assert held.mentions == family.mentions - 3  # each mention counted once: the longest name
+    assert all("Young Dunmore" not in m.excerpt for m in held.recent_mentions)
+    assert "Young Dunmore" not in held.first_mention.excerpt
+    undo(app.story, "villa")
+    back = character(app.story, "villa", "Dunmore")
+    assert back.mentions == family.mentions and back.relationships == family.relationships
+    assert character(app.story, "villa", "Edward").mentions == edward.mentions
+
+
 def test_a_correction_a_later_one_builds_on_is_not_undone_alone(voyage: App) -> None:
     correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
     correct(voyage.story, "voyage", "split", "Captain Hawkes", "the Skipper")

@@ -306,6 +306,39 @@ async def test_the_writer_curates_the_cast_and_later_text_never_undoes_it(
     assert "Mira Voss" not in listed and {"Tobias Reed", "Ada Quill"} <= set(listed)
 
 
+async def test_a_longer_name_added_and_taken_back_counts_each_mention_once(
+    connect: Connect,
+) -> None:
+    text = (
+        "Gerald Dunmore and Edward Dunmore came up from the harbour. No one was a Dunmore "
+        'there but Gerald Dunmore. "Young Dunmore went out twice," said Greaves.'
+    )
+    async with connect() as client:
+        for _ in range(3):
+            await write(client, "villa", text)
+        before = await call(
+            client, "get_character_info", session_id="villa", character_name="Dunmore"
+        )
+        await call(
+            client,
+            "correct_character",
+            session_id="villa",
+            action="alias",
+            name="Edward Dunmore",
+            other="Young Dunmore",
+        )
+        held = await call(
+            client, "get_character_info", session_id="villa", character_name="Dunmore"
+        )
+        await call(client, "undo_cast_correction", session_id="villa")
+        back = await call(
+            client, "get_character_info", session_id="villa", character_name="Dunmore"
+        )
+    assert held["mentions"] == before["mentions"] - 3
+    assert back["mentions"] == before["mentions"]
+    assert back["relationships"] == before["relationships"]
+
+
 @pytest.mark.parametrize(
     ("arguments", "kind", "field"),
     [

@@ -15,7 +15,7 @@ from loci.toolsets.story.corrections import ACTIONS, KINDS_SET, Correction
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.models import CharacterInfo, UndoResult
 from loci.toolsets.story.people import names_conflict, sex_conflict
-from loci.toolsets.story.rereading import reread
+from loci.toolsets.story.rereading import read_without, reread
 from loci.toolsets.story.suggestions import person_of
 
 if TYPE_CHECKING:
@@ -81,6 +81,9 @@ def undo(service: StoryService, session_id: str, number: int | None = None) -> U
         if number is not None:
             _refuse_under_later(service.graph.corrections(conn, found.id), number, session)
         undone = service.graph.undo(conn, found.id, number)
+        known = {names.key(s) for s in service.graph.surfaces(conn, found.id)}
+        gone = [n for n in undone.new_names() if names.key(n) not in known]
+        read_without(conn, service.graph, service.extractor, found, gone)
         service.graph.resolve(conn, found.id)
         store.save_session(conn, found)
         left = service.graph.corrections(conn, found.id)

@@ -18,27 +18,11 @@ from typing import Protocol
 from loci.errors import NotFoundError
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import among
-from loci.toolsets.story import names, resolution
+from loci.toolsets.story import name_rows, names, resolution
 from loci.toolsets.story.corrections import Correction
-from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity
-from loci.toolsets.story.mentions import Mention
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.name_rows import Observed
 from loci.toolsets.story.reading import WordCase
-
-RECENT_KEPT = 3
-_VOTES = (
-    *("ner_person", "ner_place", "ner_other", "said", "acts", "place_word", "article"),
-    *("addressed", "named"),
-)
-
-
-@dataclass(frozen=True)
-class Observed:
-    """A mention in a new piece, with its story position, its sentence and paragraph."""
-
-    mention: Mention
-    position: int
-    excerpt: str
-    paragraph: int
 
 
 @dataclass(frozen=True)
@@ -100,6 +84,17 @@ class EntityGraph(Protocol):
         key, kind)."""
         ...
 
+    def take_mentions(
+        self,
+        conn: Connection,
+        session: int,
+        observed: Sequence[Observed],
+        met: Sequence[tuple[int, str, str]],
+    ) -> None:
+        """Count off mentions of names the story has, and their meetings, as `add_mentions`
+        counts them on: a longer name a correction brought holds them now."""
+        ...
+
     def corrections(self, conn: Connection, session: int) -> list[Correction]:
         """The writer's corrections, in order."""
         ...
@@ -142,16 +137,16 @@ class SqliteGraph:
         """Count each mention on its name (a new name gets a row), the piece's words, and
         the meetings of its names."""
         keys = [names.key(seen.mention.surface) for seen in observed]
-        known = _rows(conn, session, sorted(set(keys)))
+        known = name_rows.rows(conn, session, sorted(set(keys)))
         new = False
         for key, seen in zip(keys, observed, strict=True):
             row = known.get(key)
             if row is None:
-                row = known[key] = _new_row(conn, session, key, seen)
+                row = known[key] = name_rows.new_row(conn, session, key, seen)
                 new = True
-            _count(row, seen)
+            name_rows.count(row, seen)
         for row in known.values():
-            _save(conn, row)
+            name_rows.save(conn, row)
         conn.executemany(
             "INSERT INTO story_words (session, word, lower, inside) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (session, word) DO UPDATE SET "
@@ -160,7 +155,7 @@ class SqliteGraph:
             [(session, word, case.lower, case.inside) for word, case in words.items()],
         )
         ids = [int(str(known[key]["id"])) for key in keys]
-        _meet(conn, session, [(ids[i], ids[j], kind) for i, j, kind in pairs])
+        name_rows.meet(conn, session, [(ids[i], ids[j], kind) for i, j, kind in pairs])
         return Recorded(ids, new)
 
     def resolve(self, conn: Connection, session: int) -> None:
@@ -233,24 +228,41 @@ class SqliteGraph:
         met: Sequence[tuple[int, str, str]],
     ) -> None:
         """Count more mentions of known names, and their meetings."""
+        self._tally(conn, session, observed, met, on=True)
+
+    def take_mentions(
+        self,
+        conn: Connection,
+        session: int,
+        observed: Sequence[Observed],
+        met: Sequence[tuple[int, str, str]],
+    ) -> None:
+        """Count off mentions of known names, and their meetings."""
+        self._tally(conn, session, observed, met, on=False)
+
+    def _tally(
+        self,
+        conn: Connection,
+        session: int,
+        observed: Sequence[Observed],
+        met: Sequence[tuple[int, str, str]],
+        on: bool,
+    ) -> None:
         keys = [names.key(seen.mention.surface) for seen in observed]
-        rows = _rows(conn, session, sorted({*keys, *(key for _, key, _ in met)}))
+        rows = name_rows.rows(conn, session, sorted({*keys, *(key for _, key, _ in met)}))
         for key, seen in zip(keys, observed, strict=True):
             if key in rows:
-                _count(rows[key], seen)
+                (name_rows.count if on else name_rows.uncount)(rows[key], seen)
         for key in set(keys):
             if key in rows:
-                _save(conn, rows[key])
+                name_rows.save(conn, rows[key])
         ids = {key: int(str(row["id"])) for key, row in rows.items()}
-        _meet(
-            conn,
-            session,
-            [
-                (ids[keys[at]], ids[other], kind)
-                for at, other, kind in met
-                if keys[at] in ids and other in ids
-            ],
-        )
+        pairs = [
+            (ids[keys[at]], ids[other], kind)
+            for at, other, kind in met
+            if keys[at] in ids and other in ids
+        ]
+        (name_rows.meet if on else name_rows.unmeet)(conn, session, pairs)
 
     def corrections(self, conn: Connection, session: int) -> list[Correction]:
         """The writer's corrections, in order."""
@@ -291,94 +303,6 @@ class SqliteGraph:
                 weights[pair] = weights.get(pair, 0) + count
         ranked = sorted(weights.items(), key=lambda item: (-item[1], item[0]))
         return [(a, b, "appears_with", weight) for (a, b), weight in ranked]
-
-
-def _rows(conn: Connection, session: int, keys: Sequence[str]) -> dict[str, dict[str, object]]:
-    """The name rows of `keys` that exist, by key."""
-    wanted, listed = among(conn, "key", keys)
-    cursor = conn.execute(
-        f"SELECT * FROM story_names WHERE session = ? AND {wanted}", (session, listed)
-    )
-    columns = [d[0] for d in cursor.description]
-    return {row[2]: dict(zip(columns, row, strict=True)) for row in cursor}
-
-
-def _new_row(conn: Connection, session: int, key: str, seen: Observed) -> dict[str, object]:
-    cursor = conn.execute(
-        "INSERT INTO story_names (session, key, written, first_pos, first_seen) "
-        "VALUES (?, ?, ?, ?, ?) RETURNING *",
-        (session, key, seen.mention.surface, seen.position, seen.excerpt),
-    )
-    columns = [d[0] for d in cursor.description]
-    return dict(zip(columns, cursor.fetchone(), strict=True))
-
-
-def _count(row: dict[str, object], seen: Observed) -> None:
-    """Add a mention's cues to its name's row (a mention read again after a correction may
-    come before those counted so far: first and recent mentions keep story order)."""
-    mention = seen.mention
-    earlier = int(str(row["mentions"])) == 0 or seen.position < int(str(row["first_pos"]))
-    row["mentions"] = int(str(row["mentions"])) + 1
-    cues = {
-        "ner_person": mention.label == "person",
-        "ner_place": mention.label == "place",
-        "ner_other": mention.label == "other",
-        "said": mention.said,
-        "acts": mention.acts,
-        "place_word": mention.place_word,
-        "article": mention.article,
-        "male": mention.sex == "m",
-        "female": mention.sex == "f",
-        "addressed": mention.addressed,
-        "named": mention.named,
-    }
-    for column, present in cues.items():
-        row[column] = int(str(row[column])) + int(present)
-    if str(row["written"]).isupper() and not mention.surface.isupper():
-        row["written"] = mention.surface
-    recent = [*json.loads(str(row["recent_seen"])), [seen.position, seen.excerpt]]
-    recent.sort(key=lambda seen_at: int(seen_at[0]))
-    row["recent_seen"] = json.dumps(recent[-RECENT_KEPT:])
-    first = str(row["first_seen"])
-    if earlier:
-        row["first_pos"] = seen.position
-        if seen.excerpt not in first:
-            row["first_seen"] = f"{seen.excerpt}\n{first}"[: 2 * INTRODUCTION_CHARS].strip()
-    elif len(first) < INTRODUCTION_CHARS and seen.excerpt not in first:
-        row["first_seen"] = f"{first}\n{seen.excerpt}".strip()
-
-
-def _save(conn: Connection, row: dict[str, object]) -> None:
-    columns = (
-        *("written", "mentions", *_VOTES, "male", "female"),
-        *("recent_seen", "first_pos", "first_seen"),
-    )
-    conn.execute(
-        f"UPDATE story_names SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
-        (*(row[c] for c in columns), row["id"]),
-    )
-
-
-def _meet(conn: Connection, session: int, met: Sequence[tuple[int, int, str]]) -> None:
-    """Count the meetings of names (in a paragraph, a sentence, or restating one another)."""
-    counts: dict[tuple[int, int], dict[str, int]] = {}
-    for a, b, kind in met:
-        if a != b:
-            pair = counts.setdefault(
-                (min(a, b), max(a, b)), dict.fromkeys(("paragraph", "sentence", "apposition"), 0)
-            )
-            pair[kind] += 1
-    conn.executemany(
-        "INSERT INTO story_meetings (session, a, b, paragraph, sentence, apposition) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET "
-        "paragraph = story_meetings.paragraph + excluded.paragraph, "
-        "sentence = story_meetings.sentence + excluded.sentence, "
-        "apposition = story_meetings.apposition + excluded.apposition",
-        [
-            (session, a, b, c["paragraph"], c["sentence"], c["apposition"])
-            for (a, b), c in counts.items()
-        ],
-    )
 
 
 def _missing(conn: Connection, session: int, number: int | None) -> str:

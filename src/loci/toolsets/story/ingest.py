@@ -15,8 +15,8 @@ from loci.engine.search import passage_spans as passages
 from loci.errors import InvalidInputError
 from loci.token_count import TokenCounter
 from loci.toolsets.story import reading, valve
-from loci.toolsets.story.graph import Observed
 from loci.toolsets.story.mentions import Extractor, Mention
+from loci.toolsets.story.name_rows import Observed
 
 #: Longest sentence kept as an excerpt of a mention, in characters.
 EXCERPT_CHARS = 280

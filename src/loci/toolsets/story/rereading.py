@@ -18,9 +18,10 @@ from collections.abc import Collection, Sequence
 
 from loci.storage.databases.db import Connection
 from loci.toolsets.story import names, reading, store, valve
-from loci.toolsets.story.graph import EntityGraph, Observed
+from loci.toolsets.story.graph import EntityGraph
 from loci.toolsets.story.ingest import excerpt
-from loci.toolsets.story.mentions import Extractor
+from loci.toolsets.story.mentions import Extractor, Mention
+from loci.toolsets.story.name_rows import Observed
 
 
 def reread(
@@ -38,12 +39,57 @@ def reread(
     words = sorted({w for surface in surfaces for w in surface.split()}, key=len, reverse=True)
     holds = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
     known = graph.surfaces(conn, found.id)
+    before = [surface for surface in known if names.key(surface) not in wanted]
     total = 0
     for piece in store.story_pieces(conn, found):
         if not holds.search(piece.content):
             continue
         total += _read(conn, graph, extractor, found.id, piece, known, wanted)
+        # The longest name wins: "Dunmore" of "Young Dunmore" is counted off.
+        _tally_held(conn, graph, extractor, found.id, piece, before, known, on=False)
     return total
+
+
+def read_without(
+    conn: Connection,
+    graph: EntityGraph,
+    extractor: Extractor,
+    found: store.Session,
+    gone: Sequence[str],
+) -> None:
+    """Count again the mentions that names taken back (`gone`, an undone correction's) held
+    ("Dunmore" of "Young Dunmore", once "Young Dunmore" is no name of the story)."""
+    if not gone:
+        return
+    known = graph.surfaces(conn, found.id)
+    words = sorted({w for surface in gone for w in surface.split()}, key=len, reverse=True)
+    holds = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
+    for piece in store.story_pieces(conn, found):
+        if holds.search(piece.content):
+            _tally_held(conn, graph, extractor, found.id, piece, known, [*known, *gone], on=True)
+
+
+def _tally_held(
+    conn: Connection,
+    graph: EntityGraph,
+    extractor: Extractor,
+    session: int,
+    piece: store.StoredPiece,
+    fewer: Sequence[str],
+    more: Sequence[str],
+    on: bool,
+) -> None:
+    """The mentions of names `fewer` knows that a longer name only `more` knows holds in a
+    piece, counted on (`on`) or off, with their meetings."""
+    text = piece.content
+    found = extractor.known_mentions(text, fewer)
+    longer = [m for m in extractor.known_mentions(text, more) if m not in found]
+    held = [
+        i for i, m in enumerate(found) if any(o.start <= m.start and m.end <= o.end for o in longer)
+    ]
+    if held:
+        observed, met = _observed(text, piece, found, held)
+        (graph.add_mentions if on else graph.take_mentions)(conn, session, observed, met)
 
 
 def read_before_found(
@@ -93,6 +139,16 @@ def _read(
     ]
     if not new:
         return 0
+    observed, met = _observed(text, piece, found, new)
+    graph.add_mentions(conn, session, observed, met)
+    return len(observed)
+
+
+def _observed(
+    text: str, piece: store.StoredPiece, found: Sequence[Mention], chosen: Sequence[int]
+) -> tuple[list[Observed], list[tuple[int, str, str]]]:
+    """The `chosen` mentions of `found` (in text order) as observed, and their meetings with
+    the others of the piece: (index into the observed, the other name's key, kind)."""
     paragraphs = reading.numbered(found, valve.paragraph_spans(text))
     observed = [
         Observed(
@@ -101,17 +157,16 @@ def _read(
             excerpt(text, found[i].start, found[i].end),
             paragraphs[i],
         )
-        for i in new
+        for i in chosen
     ]
-    at = {i: n for n, i in enumerate(new)}
+    at = {i: n for n, i in enumerate(chosen)}
     met = [
         (at[mine], names.key(found[theirs].surface), kind)
         for a, b, kind in reading.pairs(text, found)
         for mine, theirs in ((a, b), (b, a))
-        if mine in at and (theirs not in at or mine < theirs)  # two new names: once
+        if mine in at and (theirs not in at or mine < theirs)  # two chosen names: once
     ]
-    graph.add_mentions(conn, session, observed, met)
-    return len(observed)
+    return observed, met
 
 
 def _holds(key: str, counted: Collection[str]) -> bool:
