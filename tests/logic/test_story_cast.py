@@ -190,6 +190,13 @@ def test_a_name_mostly_after_the_that_never_speaks_is_a_things_unless_titled() -
     }
 
 
+def test_an_animal_named_with_the_that_speaks_twice_is_someone() -> None:
+    # A tester's fable: '"Hush," said the Heron' twice, "she" after; NER calls it a thing.
+    heron = Votes(mentions=16, ner_other=15, said=2, acts=3, article=10, female=2)
+    names = {"Heron": heron, "Kettle": Votes(mentions=16, ner_other=15, said=1, article=10)}
+    assert kinds_of(names) == {"Heron": "character", "Kettle": "other"}
+
+
 def test_a_title_written_after_the_names_an_inn_and_a_sailors_title_a_person() -> None:
     names = {
         "Admiral Benbow": Votes(mentions=20, ner_person=11, ner_place=2, article=14, place_word=6),

@@ -49,8 +49,9 @@ SEX_VOTES = 3
 SEX_SHARE = 0.7
 #: Share of a person's mentions that show them speaking, acting or taken up by a pronoun.
 CUE_SHARE = 0.1
-#: A name said to speak this many times, in a tenth of its mentions, is someone's.
-SPEAKS_LEAST = 3
+#: A name said to speak this many times (again, not once), in a tenth of its mentions, is
+#: someone's: "said the Heron", twice, in a fable of animals named with "the".
+SPEAKS_LEAST = 2
 #: Share of a titled name's mentions written after "the" that make it a thing's name ("the
 #: Admiral Benbow", an inn).
 TITLED_THING = 0.5
