@@ -150,6 +150,23 @@ def test_the_gazetteer_finds_a_known_name_across_a_line_break_and_with_its_surna
     assert found == ["Agnes", "the Captain", "Agnes"]
 
 
+def test_a_known_epithet_is_no_mention_where_a_longer_name_follows_its_article() -> None:
+    # A tester aliased "the Queen" to "Queen of the Marsh": "the Queen of the Marsh" was then
+    # counted as both.
+    known = ["the Queen", "Queen of the Marsh"]
+    text = "Then the Queen of the Marsh rose from the reeds. The Queen smiled."
+    found = [m.surface for m in Extractor().known_mentions(text, known)]
+    assert found == ["Queen of the Marsh", "The Queen"]
+
+
+def test_an_epithet_is_not_the_head_of_a_name_with_of() -> None:
+    from loci.toolsets.story.epithets import epithets
+
+    text = " ".join(["The Queen of the Marsh rose, and the Queen of the Marsh spoke."] * 2)
+    text += " The Queen smiled. The Queen sang. The Queen slept."
+    assert [(e.written, e.count) for e in epithets(text)] == [("the Queen", 3)]
+
+
 def test_a_given_name_before_a_lone_surname_is_part_of_the_name() -> None:
     text = (
         "\u201cAlphonse Frankenstein. Poor Frankenstein! Will Frankenstein come? Miss Frankenstein."

@@ -28,8 +28,9 @@ EPITHET_ALONE_LEAST = 6
 #: How many times as often as the story's other passages an epithet's passages must name its
 #: character, when its own paragraphs do not: company, not chance.
 PASSAGE_LIFT = 1.5
-#: "the" and a title, as a sailor may say it ("the Cap'n"), not a possessive ("the Captain's").
-EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+(?:['\u2019]n)?)\b(?![ \t]+[A-Z])")
+#: "the" and a title, as a sailor may say it ("the Cap'n"), not a possessive ("the Captain's")
+#: nor the head of a name with "of" ("the Queen of the Marsh").
+EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+(?:['\u2019]n)?)\b(?![ \t]+(?:[A-Z]|of\b))")
 #: An honorific said in place of a name, after a possessive: "her Ladyship", "your Lordship".
 HONORIFIC = re.compile(r"\b(?:[Hh]er|[Hh]is|[Yy]our)\s+(Ladyship|Lordship)\b")
 #: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.

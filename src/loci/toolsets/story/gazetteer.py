@@ -18,6 +18,8 @@ TITLE_BEFORE = re.compile(r"\b([A-Z][a-z'\u2019]{0,11})\.?(?:[ \t]+|[ \t]*\n[ \t
 #: A possessive is whose the name is, never its title ("the Queen's class").
 POSSESSIVE_END = re.compile(r"['\u2019]s$")
 SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
+#: An article opening a known name ("the Captain"), with the space after it.
+ARTICLE = re.compile(r"(?:the|a|an)(?:[ \t]+|[ \t]*\n[ \t]*)", re.IGNORECASE)
 #: Between the words of a known name: spaces, or a line break ("Theodore\nLaurence").
 LINE_BREAK_OR_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
 
@@ -57,7 +59,7 @@ class Gazetteer:
         """Where `text` writes the known names: with a title written before one ("Miss Darcy"
         is not "Darcy"), and with a known surname after a single name ("Amy March", "Miss
         Eliza Bennet")."""
-        for match in self.pattern.finditer(text):
+        for match in self._longest(text):
             start, end = match.start(), match.end()
             if not names.is_title(match.group()):
                 start = title_before(text, start)
@@ -66,6 +68,19 @@ class Gazetteer:
             if single and after and after.group(1) in self.surnames:
                 end = after.end()
             yield start, end
+
+    def _longest(self, text: str) -> Iterable[re.Match[str]]:
+        """The pattern's matches, but where a name opening with an article ("the Queen") is
+        the start of a longer name after the article ("Queen of the Marsh"), the longer."""
+        at = 0
+        while (match := self.pattern.search(text, at)) is not None:
+            article = ARTICLE.match(match.group())
+            if article is not None:
+                longer = self.pattern.match(text, match.start() + article.end())
+                if longer is not None and longer.end() > match.end():
+                    match = longer
+            yield match
+            at = max(match.end(), at + 1)
 
 
 def title_before(text: str, start: int) -> int:
