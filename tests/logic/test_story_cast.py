@@ -190,6 +190,11 @@ def test_a_name_mostly_after_the_that_never_speaks_is_a_things_unless_titled() -
     }
 
 
+def test_a_pet_form_doubling_a_short_names_consonant_is_that_name() -> None:
+    names = {"Rat": person(30, "m", article=20), "Ratty": Votes(mentions=8, addressed=4)}
+    assert gathered(names) == [{"Rat", "Ratty"}]
+
+
 def test_an_animal_named_with_the_that_speaks_twice_is_someone() -> None:
     # A tester's fable: '"Hush," said the Heron' twice, "she" after; NER calls it a thing.
     heron = Votes(mentions=16, ner_other=15, said=2, acts=3, article=10, female=2)

@@ -118,6 +118,13 @@ def test_a_pet_form_of_a_surname_and_words_that_are_no_longer_forms_of_a_name() 
     assert not short_form("john", "johnson") and not short_form("john", "johnsonianly")
 
 
+def test_a_pet_form_may_double_a_short_names_last_consonant() -> None:
+    # A tester's fable: "Ratty" is the Rat; Little Women's "Meggy" is Meg.
+    assert same_given("ratty", "rat") and same_given("meggy", "meg")
+    assert short_form("tommy", "tom") and not short_form("tommy", "tim")
+    assert not short_form("rat", "ratty")  # the other way round is no pet form
+
+
 def test_a_pet_form_is_rarer_than_the_name_it_is_short_for() -> None:
     assert same_given("jack", "john") and same_given("mina", "wilhelmina")
     assert same_given("meg", "margaret") and same_given("fred", "frederick")

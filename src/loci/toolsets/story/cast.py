@@ -261,7 +261,9 @@ class _Index:
         near: set[int] = set()
         for word in guest.words:
             initials = (f"^{word}",) if len(word) == 1 else (word[:1],)
-            for entry in (word, _prefix(word), *initials, *names.related(word)):
+            base = names.doubled_base(word)  # "ratty": "rat"
+            pets = (base, _prefix(base)) if base else ()
+            for entry in (word, _prefix(word), *initials, *names.related(word), *pets):
                 near |= self.found.get(entry, set())
         return near
 

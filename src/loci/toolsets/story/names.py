@@ -273,8 +273,23 @@ def short_form(short: str, full: str, cut: bool = True) -> bool:
     return _pet_form(short, full)
 
 
+def doubled_base(short: str) -> str | None:
+    """The name `short` is a pet form of with its last consonant doubled and a diminutive
+    ending ("rat" of "ratty", "tom" of "tommy"), if it is one."""
+    for ending in DIMINUTIVE_ENDINGS:
+        stem = short[: -len(ending)]
+        doubled = len(stem) >= 4 and stem[-1] == stem[-2] and stem[-1] not in "aeiou"
+        if short.endswith(ending) and doubled and not is_title(stem[:-1]):
+            return stem[:-1]
+    return None
+
+
 def _pet_form(short: str, full: str) -> bool:
-    """`short` is `full`'s first four letters or more, and a diminutive ending."""
+    """`short` is `full`'s first four letters or more, and a diminutive ending; or `full`,
+    of three letters or more, with its last consonant doubled and the ending ("Ratty" for
+    Rat, "Tommy" for Tom)."""
+    if doubled_base(short) == full:
+        return True
     for ending in DIMINUTIVE_ENDINGS:
         stem = short[: -len(ending)]
         fits = short.endswith(ending) and len(stem) >= SHORTEST_SHORT_FORM and full != short
