@@ -132,6 +132,23 @@ def test_a_correction_a_later_one_builds_on_is_not_undone_alone(voyage: App) -> 
     assert "the Skipper" in character(voyage.story, "voyage", "Captain Hawkes").aliases
 
 
+def test_an_alias_is_undone_alone_when_later_ones_name_only_the_name_it_was_added_to(
+    voyage: App,
+) -> None:
+    # A tester could not undo "the Queen" added to "Queen of the Marsh" after merging another
+    # name into "Queen of the Marsh", a name the story writes itself.
+    correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
+    correct(voyage.story, "voyage", "kind", "Captain Hawkes", "character")
+    first = undo(voyage.story, "voyage", 1)
+    assert "'the Skipper' added as a name of" in first.undone
+    assert "the Skipper" not in character(voyage.story, "voyage", "Captain Hawkes").aliases
+    # A later one naming the alias itself still holds it back.
+    correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
+    correct(voyage.story, "voyage", "split", "Captain Hawkes", "the Skipper")
+    with pytest.raises(ConflictError, match="names 'the Skipper'"):
+        undo(voyage.story, "voyage", 3)
+
+
 def test_an_alias_the_story_never_writes_is_refused_and_nothing_is_kept(voyage: App) -> None:
     with pytest.raises(NotFoundError, match="never writes 'the Admiral'"):
         correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Admiral")

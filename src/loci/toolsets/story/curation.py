@@ -101,7 +101,7 @@ def _refuse_under_later(kept: list[Correction], number: int, session: str) -> No
     target = next((c for c in kept if c.id == number), None)
     if target is None:
         return  # not kept: `undo` says why
-    later = [c for c in kept if (c.id or 0) > number and _touched(c) & _touched(target)]
+    later = [c for c in kept if (c.id or 0) > number and _touched(c) & _relied_on(target)]
     if later:
         last_first = ", ".join(f"#{c.id}" for c in reversed(later))
         raise ConflictError(
@@ -117,9 +117,18 @@ def _refuse_under_later(kept: list[Correction], number: int, session: str) -> No
 
 def _shared(later: Correction, target: Correction) -> str:
     """The names `target` names that `later` names too, quoted as `target` writes them."""
-    both = _touched(later) & _touched(target)
+    both = _touched(later) & _relied_on(target)
     written = [target.name, *target.kept, target.other or ""]
     return " and ".join(dict.fromkeys(repr(w) for w in written if w and names.key(w) in both))
+
+
+def _relied_on(correction: Correction) -> set[str]:
+    """The names whose meaning a correction changes, which a later one may rely on: an
+    alias's new name only ("the Queen"), not the name it was added to, which the story
+    writes itself and keeps ("Queen of the Marsh")."""
+    if correction.action == "alias" and correction.other:
+        return {names.key(correction.other)}
+    return _touched(correction)
 
 
 def _touched(correction: Correction) -> set[str]:
