@@ -195,6 +195,17 @@ def test_a_pet_form_doubling_a_short_names_consonant_is_that_name() -> None:
     assert gathered(names) == [{"Rat", "Ratty"}]
 
 
+def test_a_name_of_someone_from_a_place_is_theirs_not_the_places() -> None:
+    # A tester's fable: "Toad of Toad Hall" was a place, apart from Toad.
+    names = {
+        "Toad": person(30, "m"),
+        "Toad of Toad Hall": Votes(mentions=3, ner_person=1, ner_other=1),
+        "Toad Hall": Votes(mentions=5, ner_place=2, place_word=3),
+    }
+    assert gathered(names) == [{"Toad", "Toad of Toad Hall"}, {"Toad Hall"}]
+    assert kinds_of(names)["Toad Hall"] == "place"
+
+
 def test_an_animal_named_with_the_that_speaks_twice_is_someone() -> None:
     # A tester's fable: '"Hush," said the Heron' twice, "she" after; NER calls it a thing.
     heron = Votes(mentions=16, ner_other=15, said=2, acts=3, article=10, female=2)

@@ -33,6 +33,11 @@ def test_a_name_made_with_of_is_known_by_its_domain() -> None:
     assert parse("Good Witch of the North") == parse("Witch of the North")
 
 
+def test_a_name_with_of_and_a_place_is_the_name_before_it_unless_titled() -> None:
+    assert parse("Toad of Toad Hall").bare == {"toad"} and not parse("Toad of Toad Hall").surnames
+    assert parse("King of the Golden River").surnames == {"river"}  # a king's domain
+
+
 def test_only_a_rank_or_an_epithet_takes_of() -> None:
     assert takes_of("Duke") and takes_of("the Wicked Witch") and takes_of("Guardian")
     assert not takes_of("Mr. Darcy") and not takes_of("Jane") and not takes_of("Sir William")

@@ -31,7 +31,7 @@ from typing import Literal
 
 from loci.toolsets.story import census, names, namespans, titles
 from loci.toolsets.story.address import CALENDAR
-from loci.toolsets.story.namespans import PLACE_HEADS
+from loci.toolsets.story.place_words import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
 
 Kind = Literal["character", "place", "household", "other", "unknown"]
@@ -366,8 +366,9 @@ def is_a_place_by_name(written: str) -> bool:
 def _named_for_a_place(written: str) -> bool:
     """Whether `written` is a name of two words or more ending in a word that names a kind of
     place ("Gull Point", "Portland Street"), with no given name before it ("Lane" may end a
-    person's name, "Lois Lane")."""
-    words = written.split()
+    person's name, "Lois Lane"). Of a name with "of", the words before it say: "Toad of Toad
+    Hall" is Toad, from his hall."""
+    words = written.split(" of ")[0].split()
     if len(words) < 2 or words[-1].lower() not in PLACE_HEADS:
         return False
     return not any(census.is_given_name(w) and not names.is_title(w) for w in words[:-1])

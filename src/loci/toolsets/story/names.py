@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from loci.sentences import GIVEN_ABBREVIATIONS
 from loci.toolsets.story.census import census_sex, given_not_surname, given_share, is_given_name
+from loci.toolsets.story.place_words import PLACE_HEADS
 from loci.toolsets.story.titles import (
     DOMAIN_TITLES,
     GIVEN_TITLES,
@@ -186,6 +187,8 @@ def _domain(base: Name, words: list[str]) -> Name | None:
     at = words.index("of") if "of" in words[:-1] else -1
     if at < 0 or (at == 0 and not base.titles):
         return None
+    if not base.titles and words[-1] in PLACE_HEADS and not any(map(is_title, words[:at])):
+        return parse(" ".join(words[:at]))  # "Toad of Toad Hall" is Toad, from his hall
     return _replace(base, bare=frozenset(words[:at]), surnames=frozenset(words[-1:]))
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from loci import sentences
 from loci.toolsets.story import census, names, titles
 from loci.toolsets.story.gazetteer import title_before
+from loci.toolsets.story.place_words import PLACE_HEADS
 
 PRONOUNS = frozenset(
     [
@@ -94,18 +95,6 @@ ADVERB_LEAST = 5
 IMPERATIVES = frozenset(
     {"tell", "ask", "kiss", "let", "bid", "thank", "help", "send", "bring", "remind", "wish"}
     | {"hug", "beg", "forgive", "excuse", "fetch", "give"}
-)
-#: The last words of names that are places, seldom a family's name: "Gull Point", "Cavendish
-#: Square", "Gracechurch Street", and a house named for its family ("Lucas Lodge", "Baskerville
-#: Hall", "Halsworth Court"; after a given name, a person's: "Anne Hall"). "Hill", "Wood",
-#: "Marsh" or "Sands" are as often people's ("Tobin Marsh").
-PLACE_HEADS = frozenset(
-    {"street", "lane", "square", "road", "avenue", "terrace", "crescent", "point", "bay"}
-    | {"cape", "harbour", "harbor", "cove", "island", "isle", "abbey", "cathedral", "chapel"}
-    | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
-    | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
-    | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory", "court"}
-    | {"head", "moor", "heath", "fell", "tor", "fen", "scar", "farm"}
 )
 #: A possessive and a word for a place after a name: the place is named for them ("Lincoln's
 #: Inn", "Lover's Lane", "Jackson's Island"), where NER stops at the name.

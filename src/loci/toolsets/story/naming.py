@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from loci.toolsets.story.address import CALENDAR, NAME
-from loci.toolsets.story.namespans import PLACE_HEADS
+from loci.toolsets.story.place_words import PLACE_HEADS
 
 if TYPE_CHECKING:
     from loci.toolsets.story.mentions import Mention

@@ -1,0 +1,16 @@
+"""Words that end the names of places, which no library lists for names."""
+
+from __future__ import annotations
+
+#: The last words of names that are places, seldom a family's name: "Gull Point", "Cavendish
+#: Square", "Gracechurch Street", and a house named for its family ("Lucas Lodge", "Baskerville
+#: Hall", "Halsworth Court"; after a given name, a person's: "Anne Hall"). "Hill", "Wood",
+#: "Marsh" or "Sands" are as often people's ("Tobin Marsh").
+PLACE_HEADS = frozenset(
+    {"street", "lane", "square", "road", "avenue", "terrace", "crescent", "point", "bay"}
+    | {"cape", "harbour", "harbor", "cove", "island", "isle", "abbey", "cathedral", "chapel"}
+    | {"inn", "tavern", "castle", "palace", "park", "river", "creek", "mountain", "valley"}
+    | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
+    | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory", "court"}
+    | {"head", "moor", "heath", "fell", "tor", "fen", "scar", "farm"}
+)
