@@ -171,6 +171,26 @@ def test_an_epithet_a_rarely_named_holder_goes_by_is_suggested_without_company()
     assert epithet_suggestions(fewer, [holder]) == []
 
 
+def test_her_majesty_is_suggested_for_the_storys_one_queen() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.epithets import epithet_suggestions
+
+    said = {
+        "N": "The Queen of the Marsh rose from the reeds; Her Majesty smiled, day {}.",
+        "E": "Her Majesty wishes to see us at the Mill, day {}.",
+        "S": "Her Majesty's boats lay on the river, day {}.",  # a possessive: not counted
+        ".": "It rained on the marsh, day {}.",
+    }
+    text = "\n\n".join(said[c].format(day) for day, c in enumerate("NE.ES..E"))
+    queen = Entity(1, "Queen of the Marsh", "character", 2, Seen(0, ""), [], ["Queen of the Marsh"])
+    found = epithet_suggestions(text, [queen])
+    assert [(s.name, s.other, s.mentions) for s in found] == [
+        ("Queen of the Marsh", "Her Majesty", 4)
+    ]
+    king = Entity(1, "King Olaf", "character", 2, Seen(0, ""), [], ["King Olaf"])
+    assert epithet_suggestions(text, [king]) == []  # "Her Majesty" is no king
+
+
 def test_a_name_said_more_often_than_all_who_carry_it_is_merged_into_none(app: App) -> None:
     story = [
         "The Wicked Witch of the East was dead, and the Witch of the North kissed Dorothy.",

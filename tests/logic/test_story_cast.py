@@ -206,6 +206,15 @@ def test_a_name_of_someone_from_a_place_is_theirs_not_the_places() -> None:
     assert kinds_of(names)["Toad Hall"] == "place"
 
 
+def test_a_ruler_by_domain_is_one_whichever_way_round_and_the_domain_no_family() -> None:
+    # A tester's fable: "the Marsh Queen" and "the Queen of the Marsh" stayed two.
+    queen = Votes(mentions=8, ner_other=4, said=2, acts=1, article=6, female=2)
+    names = {"Queen of the Marsh": queen, "Marsh Queen": replace(queen, mentions=6)}
+    assert gathered(names) == [{"Queen of the Marsh", "Marsh Queen"}]
+    monkeys = {"Monkey King": queen, "Monkeys": Votes(mentions=11, ner_other=6, article=9)}
+    assert kinds_of(monkeys)["Monkeys"] == "other"  # no household of the Monkey King
+
+
 def test_an_animal_named_with_the_that_speaks_twice_is_someone() -> None:
     # A tester's fable: '"Hush," said the Heron' twice, "she" after; NER calls it a thing.
     heron = Votes(mentions=16, ner_other=15, said=2, acts=3, article=10, female=2)

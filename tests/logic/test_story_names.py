@@ -38,6 +38,13 @@ def test_a_name_with_of_and_a_place_is_the_name_before_it_unless_titled() -> Non
     assert parse("King of the Golden River").surnames == {"river"}  # a king's domain
 
 
+def test_a_domain_before_a_rulers_title_is_the_domain_after_of() -> None:
+    marsh = parse("Marsh Queen")
+    assert (marsh.titles, marsh.surnames, marsh.sex) == ({"queen"}, {"marsh"}, "f")
+    assert marsh.surnames == parse("Queen of the Marsh").surnames and marsh.domain
+    assert parse("Mary Queen").given == {"mary"}  # a given name: no ruler
+
+
 def test_only_a_rank_or_an_epithet_takes_of() -> None:
     assert takes_of("Duke") and takes_of("the Wicked Witch") and takes_of("Guardian")
     assert not takes_of("Mr. Darcy") and not takes_of("Jane") and not takes_of("Sir William")

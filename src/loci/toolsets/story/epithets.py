@@ -1,5 +1,5 @@
 """Epithets: "the" and a title ("the Captain", "the Count"), or an honorific said in place of
-a name ("her Ladyship", "his Lordship"), and the suggestion that one is the alias of the
+a name ("her Ladyship", "his Lordship", "Her Majesty"), and the suggestion that one is the alias of the
 character who carries the title."""
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ PASSAGE_LIFT = 1.5
 EPITHET = re.compile(r"\b[Tt]he ([A-Z][a-z]+(?:['\u2019]n)?)\b(?![ \t]+(?:[A-Z]|of\b))")
 #: An honorific said in place of a name, after a possessive: "her Ladyship", "your Lordship".
 HONORIFIC = re.compile(r"\b(?:[Hh]er|[Hh]is|[Yy]our)\s+(Ladyship|Lordship)\b")
+#: "Her Majesty" and "His Majesty", said in place of a sovereign's name (not "Her Majesty's
+#: ships"), and the title each stands for.
+MAJESTY = re.compile(r"\b(?:Her|His) Majesty\b(?!['\u2019]s)")
+SOVEREIGNS = {"her majesty": "queen", "his majesty": "king"}
 #: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.
 NOT_EPITHETS = frozenset({"mr", "mrs", "miss", "ms", "mister", "master", "lord", "lady"})
 #: A title's short and long forms are one title ("Dr. Seward" is a doctor).
@@ -81,6 +85,8 @@ def epithets(text: str) -> list[Epithet]:
             matches.setdefault(f"the {title}", []).append(match)
     for match in HONORIFIC.finditer(text):
         matches.setdefault(match.group(1), []).append(match)
+    for match in MAJESTY.finditer(text):
+        matches.setdefault(match.group(), []).append(match)
     return [
         Epithet(
             written,
@@ -114,7 +120,8 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
     for epithet in epithets(text):
         if names.key(epithet.written) in held:
             continue
-        title = _title(names.key(epithet.written).split()[-1])
+        key = names.key(epithet.written)
+        title = SOVEREIGNS.get(key) or _title(key.split()[-1])
         carriers = sorted(
             (e for e in characters if title in _titles_of(e)), key=lambda e: -e.mentions
         )

@@ -315,7 +315,8 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     for written, votes in named:
         name = names.parse(written)
         if votes.kind(name.honorific) == "character":
-            family |= name.surnames | name.bare
+            # A domain is no family's name: "the Monkeys" are no household of the Monkey King.
+            family |= set() if name.domain else name.surnames | name.bare
             titled |= name.surnames | (name.bare if name.surname_like else set())
     found = [surface_kind(written, votes, cases, family) for written, votes in named]
     estates = {word_key(w.split()[0]) for w, _ in named if _an_estate(w)}

@@ -85,6 +85,9 @@ class Name:
     surname_like: bool = False
     saint: bool = False
     husband: frozenset[str] = field(default_factory=frozenset)
+    #: Whether its surname is a ruler's domain written before the title ("the Marsh Queen"),
+    #: no family's name.
+    domain: bool = False
 
     @property
     def words(self) -> frozenset[str]:
@@ -170,6 +173,9 @@ def parse(surface: str) -> Name:
             return _replace(base, given=frozenset(named))  # "Anna Petrovna"
         return _single(base, named[0], titles)  # "Ivanovna Orlova", her given name cut off
     words = named
+    ruler = _ruler_of(base, words)
+    if ruler is not None:
+        return ruler
     given = frozenset({words[0]})
     if len(words) > 2 and is_given_name(words[0]) and given_not_surname(words[-1]):
         return _replace(base, given=given)  # "Wendy Moira Angela": given names, no surname
@@ -190,6 +196,22 @@ def _domain(base: Name, words: list[str]) -> Name | None:
     if not base.titles and words[-1] in PLACE_HEADS and not any(map(is_title, words[:at])):
         return parse(" ".join(words[:at]))  # "Toad of Toad Hall" is Toad, from his hall
     return _replace(base, bare=frozenset(words[:at]), surnames=frozenset(words[-1:]))
+
+
+def _ruler_of(base: Name, words: list[str]) -> Name | None:
+    """What a domain and a ruler's title say ("Marsh Queen", "Monkey King"): the ruler of that
+    domain, as "the Queen of the Marsh" and "the King of the Monkeys" say it. None for any
+    other name."""
+    if len(words) != 2 or base.titles or words[1] not in DOMAIN_TITLES or is_given_name(words[0]):
+        return None
+    sex, _ = _sex([words[1]])
+    return _replace(
+        base,
+        titles=frozenset(words[1:]),
+        sex=sex,
+        surnames=frozenset(words[:1]),
+        domain=True,
+    )
 
 
 def takes_of(head: str) -> bool:
