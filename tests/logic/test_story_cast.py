@@ -552,7 +552,7 @@ def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it
 
     from loci.toolsets.story.company import Company
     from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.names import parent_word_sex
+    from loci.toolsets.story.kin_words import parent_word_sex
     from loci.toolsets.story.suggestions import parent_suggestions
 
     def entity(number: int, aliases: list[str], mentions: int, kind: Kind = "character") -> Entity:
@@ -593,7 +593,7 @@ def test_a_childs_word_for_a_grandparent_is_suggested_for_the_one_elder_of_the_f
 
     from loci.toolsets.story.company import Company
     from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.names import parent_word_sex
+    from loci.toolsets.story.kin_words import parent_word_sex
     from loci.toolsets.story.suggestions import parent_suggestions
 
     def entity(number: int, aliases: list[str], mentions: int) -> Entity:

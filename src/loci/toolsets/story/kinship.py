@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from loci.toolsets.story import names
+from loci.toolsets.story import kin_words, names
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.meetings import APART_SENTENCES, APART_SHARE
@@ -128,7 +128,7 @@ def parent_named(
 ) -> Parent | None:
     """The one mother (father) of the family whose members `guest`, a child's word for a
     parent, is said beside in paragraphs far more often than any other family's."""
-    sex = names.parent_word_sex(guest.name)
+    sex = kin_words.parent_word_sex(guest.name)
     if sex is None:
         return None
     # A parent of a family is titled by its name ("Mrs. March"); a daughter of it who married

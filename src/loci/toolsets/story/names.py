@@ -54,16 +54,9 @@ SHORTEST_SHORT_FORM = 4
 #: A "pet form" the census counts this many times as often as the name it would be short for
 #: is a name of its own (John, not short for Jonathan; Jack, ten times rarer than John, is).
 NAME_IN_ITS_OWN_RIGHT = 5
-#: Nursery words for a mother and a father, in any spelling: "ma" or "mo" and an m ("Mamma",
-#: "Mummy", "Marmee"), "pa" and a p, or "da" and a d ("Papa", "Daddy").
-MOTHER_WORD = re.compile(r"m[aou]r?m+(?:a|ee|ie|y)?")
-FATHER_WORD = re.compile(r"p[ao]p+(?:a|ie|y)?|da+d+(?:a|ie|y)?")
 #: A father's name made a middle name, as Russian names make it ("Dmitri Ivanovich", "Anna
 #: Petrovna"): no surname, and the name is the given name's.
 PATRONYMIC = re.compile(r"[a-z]{2,}(?:ovich|evich|ovna|evna|ichna)")
-#: A child's words for a grandparent: "Grandfather", "Grandpapa", "Granny", "Gran".
-GRANDMOTHER_WORD = re.compile(r"grand(?:mother|ma|mamma|mama|mammy)|grann?(?:y|ie)?")
-GRANDFATHER_WORD = re.compile(r"grand(?:father|pa|papa|pappy|dad|daddy|sire)|grandad|gramps")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
 
@@ -122,21 +115,6 @@ def unarticled(surface: str) -> str:
     name "Ferrywoman" the story keeps (a name is kept without its article)."""
     words = key(surface).split()
     return " ".join(words[1:] if len(words) > 1 and words[0] in ARTICLES else words)
-
-
-def parent_word_sex(written: str) -> str | None:
-    """The sex of the parent (or grandparent) a name is a child's word for ("Marmee": "f";
-    "Grandfather": "m"), if it is one."""
-    word = key(written)
-    if MOTHER_WORD.fullmatch(word) or GRANDMOTHER_WORD.fullmatch(word):
-        return "f"
-    return "m" if FATHER_WORD.fullmatch(word) or GRANDFATHER_WORD.fullmatch(word) else None
-
-
-def is_grandparent_word(written: str) -> bool:
-    """Whether a name is a child's word for a grandparent ("Grandfather", "Granny")."""
-    word = key(written)
-    return bool(GRANDMOTHER_WORD.fullmatch(word) or GRANDFATHER_WORD.fullmatch(word))
 
 
 def is_title(word: str) -> bool:

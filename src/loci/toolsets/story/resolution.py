@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import among
-from loci.toolsets.story import cast, corrections, derived_names, kinds, names
+from loci.toolsets.story import cast, corrections, derived_names, kin_words, kinds, names
 from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.meetings import Together
@@ -141,7 +141,7 @@ def _plain(written: Sequence[str]) -> str:
         w
         for w in written
         if w.split()[0].lower() not in names.ARTICLES
-        and names.parent_word_sex(w) is None
+        and kin_words.parent_word_sex(w) is None
         and not (" " not in w and names.is_title(w))
     )
     return next(proper, written[0])

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from loci import fields
-from loci.toolsets.story import census, kinds, names, store
+from loci.toolsets.story import census, kin_words, kinds, names, store
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.described import described_suggestions
@@ -347,7 +347,7 @@ def unplaced_suggestions(
 
 
 def _parent_reason(guest: Entity, found: Parent, sex: str | None) -> str:
-    if names.is_grandparent_word(guest.name):
+    if kin_words.is_grandparent_word(guest.name):
         elder, calling = "grandparent", "woman" if sex == "f" else "man"
     else:
         elder, calling = "parent", "mother" if sex == "f" else "father"
