@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from loci.toolsets.story.commands import ALIASES_LISTED
+from loci.toolsets.story.cast_commands import ALIASES_LISTED
 from tests.cli_runner import run_loci as loci
 from tests.storytext import filler
 
@@ -312,5 +312,8 @@ def test_the_whole_cast_lists_every_name_with_its_kind(tmp_path: Path) -> None:
     listed = json.loads(loci(home, "story", "characters", "villa", "--all", "--json").stdout)
     assert {"character", "place"} <= {e["kind"] for e in listed}
     assert any(not e["confirmed"] for e in listed)
+    cut = loci(home, "story", "characters", "villa", "--all", "--limit", "2")
+    assert len(cut.stdout.splitlines()) == 2 and "the first 2 shown; --limit N" in cut.stderr
+    assert "shown" not in loci(home, "story", "characters", "villa", "--all").stderr
     both = loci(home, "story", "characters", "villa", "--all", "--places")
     assert both.returncode == 2 and "cannot be used together" in both.stderr

@@ -9,6 +9,10 @@ from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, 
 from loci.toolsets.story.models import CharacterInfo
 from loci.wording import counted
 
+#: The other names `loci story characters` shows on an entity's line (the rest are counted;
+#: `--json` gives them all).
+ALIASES_LISTED = 5
+
 
 def register(story: click.Group) -> None:
     """Add the cast commands to the `story` group."""
@@ -201,3 +205,13 @@ def suggestions_command(
             )
 
     run(work)
+
+
+def cast_line(entity: CharacterInfo, with_kind: bool) -> str:
+    """An entity's line in `loci story characters`: its name (with its kind), names, mentions."""
+    also = [a for a in entity.aliases if a != entity.name]
+    more = f" and {len(also) - ALIASES_LISTED} more" if len(also) > ALIASES_LISTED else ""
+    aliases = f" (also {', '.join(also[:ALIASES_LISTED])}{more})" if also else ""
+    kind = entity.kind if entity.confirmed else f"{entity.kind}, not yet confirmed"
+    shown = f"{entity.name} [{kind}]" if with_kind else entity.name
+    return f"{shown}{aliases}: {counted(entity.mentions, 'mention')}"

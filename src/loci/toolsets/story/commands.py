@@ -24,11 +24,6 @@ from loci.wording import counted
 if TYPE_CHECKING:
     from loci.app import App
     from loci.toolsets.story.lookup import EntityType
-    from loci.toolsets.story.models import CharacterInfo
-
-#: The other names `loci story characters` shows on an entity's line (the rest are counted;
-#: `--json` gives them all).
-ALIASES_LISTED = 5
 
 
 def register(group: click.Group) -> None:
@@ -168,6 +163,7 @@ def characters_command(
     state: CliState, session_id: str, places: bool, every: bool, limit: int, as_json: bool
 ) -> None:
     """List the confirmed characters (or places) of a session, most mentioned first."""
+    from loci.toolsets.story.cast_commands import cast_line
     from loci.toolsets.story.lookup import entities_of
 
     if places and every:
@@ -176,24 +172,18 @@ def characters_command(
 
     def work() -> None:
         with opened_app(state) as app:
-            found = entities_of(app.story, session_id, kind, limit)
+            found = entities_of(app.story, session_id, kind, min(limit + 1, 1000))
+        if len(found) > limit:
+            click.echo(f"-- the first {limit} shown; --limit N shows more", err=True)
         if as_json:
-            emit_json([e.model_dump(mode="json") for e in found])
+            emit_json([e.model_dump(mode="json") for e in found[:limit]])
             return
         if not found:
             click.echo("none yet" if every else "none confirmed yet")
-        for entity in found:
-            also = [a for a in entity.aliases if a != entity.name]
-            more = f" and {len(also) - ALIASES_LISTED} more" if len(also) > ALIASES_LISTED else ""
-            aliases = f" (also {', '.join(also[:ALIASES_LISTED])}{more})" if also else ""
-            shown = f"{entity.name} [{_kind_shown(entity)}]" if every else entity.name
-            click.echo(f"{shown}{aliases}: {counted(entity.mentions, 'mention')}")
+        for entity in found[:limit]:
+            click.echo(cast_line(entity, every))
 
     run(work)
-
-
-def _kind_shown(entity: CharacterInfo) -> str:
-    return entity.kind if entity.confirmed else f"{entity.kind}, not yet confirmed"
 
 
 @story.command("threads")
