@@ -1,6 +1,6 @@
 """Epithets: "the" and a title ("the Captain", "the Count"), or an honorific said in place of
-a name ("her Ladyship", "his Lordship", "Her Majesty"), and the suggestion that one is the alias of the
-character who carries the title."""
+a name ("her Ladyship", "his Lordship", "Her Majesty"), and the suggestion that one is the
+alias of the character who carries the title."""
 
 from __future__ import annotations
 

@@ -253,8 +253,7 @@ def entities_of(
         found = store.session(conn, name)
         entities = service.entities(conn, found)
         confirm = found.settings.confirm_after
-        chosen = [e for e in entities if kind is None or (e.kind == kind and e.confirmed(confirm))][
-            :limit
-        ]
+        listed = [e for e in entities if kind is None or e.kind == kind]
+        chosen = [e for e in listed if kind is None or e.confirmed(confirm)][:limit]
         relations = service.graph.related(conn, entities, [e.id for e in chosen])
     return [info(name, e, confirm, relationships(e.id, relations, entities)) for e in chosen]

@@ -14,6 +14,8 @@ from loci.toolsets.story.entity import INTRODUCTION_CHARS
 from loci.toolsets.story.mentions import Mention
 
 RECENT_KEPT = 3
+#: The ways two names meet: in one paragraph, one sentence, or restating one another.
+_KINDS = ("paragraph", "sentence", "apposition")
 VOTES = (
     *("ner_person", "ner_place", "ner_other", "said", "acts", "place_word", "article"),
     *("addressed", "named"),
@@ -41,6 +43,7 @@ def rows(conn: Connection, session: int, keys: Sequence[str]) -> dict[str, dict[
 
 
 def new_row(conn: Connection, session: int, key: str, seen: Observed) -> dict[str, object]:
+    """A row for a name met for the first time, at `seen`."""
     cursor = conn.execute(
         "INSERT INTO story_names (session, key, written, first_pos, first_seen) "
         "VALUES (?, ?, ?, ?, ?) RETURNING *",
@@ -103,6 +106,7 @@ def _cues(mention: Mention) -> dict[str, bool]:
 
 
 def save(conn: Connection, row: dict[str, object]) -> None:
+    """Write back a row `count` or `uncount` changed."""
     columns = (
         *("written", "mentions", *VOTES, "male", "female"),
         *("recent_seen", "first_pos", "first_seen"),
@@ -142,9 +146,6 @@ def unmeet(conn: Connection, session: int, met: Sequence[tuple[int, int, str]]) 
             for (a, b), c in _meetings(met).items()
         ],
     )
-
-
-_KINDS = ("paragraph", "sentence", "apposition")
 
 
 def _meetings(met: Sequence[tuple[int, int, str]]) -> dict[tuple[int, int], dict[str, int]]:

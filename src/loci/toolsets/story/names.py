@@ -178,8 +178,7 @@ def _domain(base: Name, words: list[str]) -> Name | None:
 
 def _ruler_of(base: Name, words: list[str]) -> Name | None:
     """What a domain and a ruler's title say ("Marsh Queen", "Monkey King"): the ruler of that
-    domain, as "the Queen of the Marsh" and "the King of the Monkeys" say it. None for any
-    other name."""
+    domain, as "the Queen of the Marsh" says it. None for any other name."""
     if len(words) != 2 or base.titles or words[1] not in DOMAIN_TITLES or is_given_name(words[0]):
         return None
     sex, _ = _sex([words[1]])
