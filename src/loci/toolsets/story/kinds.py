@@ -95,9 +95,9 @@ class Votes:
         wherever it stands, so its labels count as at most NER_VOTES votes, shared as it
         shared them; each cue a reader sees counts on its own."""
         labelled = self.ner_person + self.ner_place + self.ner_other
+        weight = min(labelled, NER_VOTES) / labelled if labelled else 0.0
         # "He" and "she" count as far as they agree: pronouns that take a word up now as a
         # man, now as a woman, belong to whoever is near it ("a Yorkshire accent").
-        weight = min(labelled, NER_VOTES) / labelled if labelled else 0.0
         person = (
             weight * self.ner_person
             + 3 * (self.said + self.addressed + self.named)
