@@ -44,6 +44,29 @@ def test_an_epithet_of_the_storys_one_captain_is_suggested_and_accepted_in_one_s
     assert any(s.other == "the Captain" for s in suggest(voyage.story, "voyage").suggestions)
 
 
+def test_accepting_goes_on_past_a_suggestion_refused(voyage: App) -> None:
+    # A tester's --accept-all stopped at a suggestion that could not be applied, the ones
+    # before it applied without a word.
+    from loci.toolsets.story.curation import accept
+    from loci.toolsets.story.models import CastSuggestion
+
+    listed = suggest(voyage.story, "voyage").suggestions
+    unwritten = CastSuggestion(
+        number=len(listed) + 1,
+        action="alias",
+        name="Nell Quarry",
+        other="the Widow",
+        mentions=1,
+        reason="",
+        evidence="",
+    )
+    done = accept(voyage.story, "voyage", [unwritten, *listed])
+    assert list(done.refused) == [unwritten.number]
+    assert "never writes 'the Widow'" in done.refused[unwritten.number].message
+    assert len(done.applied) == len(listed)
+    assert "the Captain" in character(voyage.story, "voyage", "Captain Hawkes").aliases
+
+
 def test_a_sailors_epithet_is_suggested_for_the_storys_one_captain(app: App) -> None:
     scenes = [
         "Captain Marrow stood at the rail. Captain Marrow said nothing to anyone.",

@@ -172,6 +172,26 @@ def test_a_name_the_text_gives_as_someones_is_a_character_whatever_ner_says() ->
     assert kinds[1] == "character"
 
 
+def test_a_bare_name_that_speaks_and_acts_in_half_its_mentions_is_someones() -> None:
+    # A tester's fantasy queen: 'said Ysolde', "Ysolde sat", "Ysolde looked": NER took the
+    # invented name for a place five times out of five, and she was no character.
+    queen = Votes(mentions=5, ner_place=5, said=1, acts=2)
+    names = {
+        "Ysolde": queen,
+        "Ilvara": replace(queen, said=0, acts=3),  # "Ilvara lay": a city never speaks
+        "Ashkeep": replace(queen, place_word=2),  # "in Ashkeep"
+        "Widow's Lantern": replace(queen, article=3),  # "the Widow's Lantern rolled"
+        "Sarn": replace(queen, said=1, acts=1),  # a quarter: too few
+    }
+    assert kinds_of(names) == {
+        "Ysolde": "character",
+        "Ilvara": "unknown",
+        "Ashkeep": "place",
+        "Widow's Lantern": "other",
+        "Sarn": "unknown",
+    }
+
+
 def test_a_name_mostly_after_the_that_never_speaks_is_a_things_unless_titled() -> None:
     punt = Votes(mentions=4, ner_person=3, article=3, male=1)  # "untied the Dabchick"
     names = {

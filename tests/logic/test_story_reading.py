@@ -167,6 +167,16 @@ def test_an_epithet_is_not_the_head_of_a_name_with_of() -> None:
     assert [(e.written, e.count) for e in epithets(text)] == [("the Queen", 3)]
 
 
+def test_an_epithet_is_not_the_possessive_at_the_head_of_a_name() -> None:
+    # A tester's fantasy: "the Widow's Lantern", a ship, was offered as "the Widow", an
+    # epithet the story never writes alone; accepting it was refused.
+    from loci.toolsets.story.epithets import epithets
+
+    text = "They sailed on the Widow's Lantern. The Widow\u2019s Lantern rolled. " * 3
+    text += "The Widow smiled. The Widow sang. The Widow slept."
+    assert [(e.written, e.count) for e in epithets(text)] == [("the Widow", 3)]
+
+
 def test_a_given_name_before_a_lone_surname_is_part_of_the_name() -> None:
     text = (
         "\u201cAlphonse Frankenstein. Poor Frankenstein! Will Frankenstein come? Miss Frankenstein."

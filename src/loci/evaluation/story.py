@@ -24,12 +24,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from loci.app import App, build_app
 from loci.engine.embedding import Embedder
-from loci.errors import InvalidInputError, LociError
+from loci.errors import InvalidInputError
 from loci.evaluation import cast
 from loci.settings import Settings
 from loci.toolsets.memory.models import MemoryDraft
 from loci.toolsets.story import assembly, lookup, manuscript, store
-from loci.toolsets.story.curation import correct
+from loci.toolsets.story.curation import accept
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.suggestions import suggest
 
@@ -206,16 +206,11 @@ def _entities(app: App, spec: Spec) -> dict[str, Any]:
 def _suggested(app: App, spec: Spec) -> dict[str, Any]:
     """The cast's cohesion after accepting the suggestions the engine ranks first."""
     found = suggest(app.story, SESSION, SUGGESTIONS_TAKEN)
-    refused = 0
-    for suggestion in found.suggestions:
-        try:
-            correct(app.story, SESSION, suggestion.action, suggestion.name, suggestion.other)
-        except LociError:  # an earlier one took its name already: counted, as a writer sees it
-            refused += 1
+    done = accept(app.story, SESSION, found.suggestions)
     after = _entities(app, spec)
     return {
         "suggestions": len(found.suggestions),
-        "suggestions_refused": refused,
+        "suggestions_refused": len(done.refused),
         "cohesion_suggested": after["cohesion"],
         "conflated_suggested": after["conflated"],
     }

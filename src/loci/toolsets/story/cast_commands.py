@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from loci.errors import InvalidInputError
+from loci.errors import InvalidInputError, LociError
 from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, run
-from loci.toolsets.story.models import CharacterInfo
+from loci.toolsets.story.models import CastSuggestion, CastSuggestions, CharacterInfo
 from loci.wording import counted
 
 #: The other names `loci story characters` shows on an entity's line (the rest are counted;
@@ -170,7 +172,7 @@ def suggestions_command(
     """List corrections of the cast of SESSION_ID a careful reader would suggest, best
     first, each with the mentions it would set right, why, and a sentence of evidence; with
     --accept N (or --accept-all) apply them. `story undo` takes one back."""
-    from loci.toolsets.story.curation import correct
+    from loci.toolsets.story.curation import accept
     from loci.toolsets.story.suggestions import suggest
 
     def work() -> None:
@@ -185,26 +187,55 @@ def suggestions_command(
                     "anew once one is applied: list them again)",
                     field="accept",
                 )
-            applied = [correct(app.story, session_id, s.action, s.name, s.other) for s in chosen]
+            done = accept(app.story, session_id, chosen)
+        applied, refused = done.applied, done.refused
         if as_json:
-            emit_json({**found.model_dump(), "applied": [a.model_dump() for a in applied]})
-            return
-        for s in found.suggestions:
-            mark = "applied " if s in chosen else ""
-            click.echo(f"{s.number}. {mark}{s.action} {s.name!r} {s.other!r}: {s.reason}")
-            click.echo(f"   {s.mentions} mentions; evidence: {s.evidence}")
-        if not found.suggestions:
-            click.echo("no suggestions")
-        elif chosen and len(chosen) < len(found.suggestions):
-            click.echo(f"(the others are numbered anew: `loci story suggestions {session_id}`)")
-        made = len(found.corrections) + len(applied)
-        if made:
-            click.echo(
-                f"{counted(made, 'correction')} made so far: "
-                f"`loci story corrections {session_id}` lists them"
+            emit_json(
+                {
+                    **found.model_dump(),
+                    "applied": [a.model_dump() for a in applied],
+                    "refused": [{"number": n, **e.to_dict()} for n, e in refused.items()],
+                }
             )
+        else:
+            _list_suggestions(found.suggestions, chosen, refused)
+            _say_what_is_left(session_id, found, chosen, len(applied))
+        if refused:
+            click.echo(
+                f"error: {len(refused)} of {counted(len(chosen), 'suggestion')} not applied "
+                "(said above); the others were",
+                err=True,
+            )
+            sys.exit(next(iter(refused.values())).exit_code)
 
     run(work)
+
+
+def _list_suggestions(
+    listed: list[CastSuggestion], chosen: list[CastSuggestion], refused: dict[int, LociError]
+) -> None:
+    for s in listed:
+        mark = "applied " if s in chosen and s.number not in refused else ""
+        click.echo(f"{s.number}. {mark}{s.action} {s.name!r} {s.other!r}: {s.reason}")
+        click.echo(f"   {s.mentions} mentions; evidence: {s.evidence}")
+        if s.number in refused:
+            error = refused[s.number]
+            click.echo(f"   not applied: error ({error.code}): {error.message}")
+
+
+def _say_what_is_left(
+    session_id: str, found: CastSuggestions, chosen: list[CastSuggestion], applied: int
+) -> None:
+    if not found.suggestions:
+        click.echo("no suggestions")
+    elif chosen and len(chosen) < len(found.suggestions):
+        click.echo(f"(the others are numbered anew: `loci story suggestions {session_id}`)")
+    made = len(found.corrections) + applied
+    if made:
+        click.echo(
+            f"{counted(made, 'correction')} made so far: "
+            f"`loci story corrections {session_id}` lists them"
+        )
 
 
 def cast_line(entity: CharacterInfo, with_kind: bool) -> str:

@@ -5,15 +5,17 @@ applied over every later resolution (`loci.toolsets.story.corrections`)."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from loci import fields
-from loci.errors import ConflictError, InvalidInputError, NotFoundError
+from loci.errors import ConflictError, InvalidInputError, LociError, NotFoundError
 from loci.timeutil import now
 from loci.toolsets.story import lookup, names, store
 from loci.toolsets.story.corrections import ACTIONS, KINDS_SET, Correction
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.models import CharacterInfo, UndoResult
+from loci.toolsets.story.models import CastSuggestion, CharacterInfo, UndoResult
 from loci.toolsets.story.people import names_conflict, sex_conflict
 from loci.toolsets.story.rereading import read_without, reread
 from loci.toolsets.story.suggestions import person_of
@@ -68,6 +70,29 @@ def correct(
     if action == "merge":
         result.warning = _two_people(entity, _written(entities, other, session))
     return result
+
+
+@dataclass
+class Accepted:
+    """What accepting suggestions did: the entities as each applied one left them, and the
+    error of each refused, by its number."""
+
+    applied: list[CharacterInfo] = field(default_factory=list)
+    refused: dict[int, LociError] = field(default_factory=dict)
+
+
+def accept(service: StoryService, session_id: str, chosen: Sequence[CastSuggestion]) -> Accepted:
+    """Apply the suggestions `chosen`, in order: one refused (an earlier one took its name,
+    say) is reported, and the others are still applied."""
+    done = Accepted()
+    for suggestion in chosen:
+        try:
+            done.applied.append(
+                correct(service, session_id, suggestion.action, suggestion.name, suggestion.other)
+            )
+        except LociError as exc:
+            done.refused[suggestion.number] = exc
+    return done
 
 
 def undo(service: StoryService, session_id: str, number: int | None = None) -> UndoResult:

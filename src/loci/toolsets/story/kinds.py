@@ -49,6 +49,8 @@ SEX_VOTES = 3
 SEX_SHARE = 0.7
 #: Share of a person's mentions that show them speaking, acting or taken up by a pronoun.
 CUE_SHARE = 0.1
+#: Share of a bare name's mentions that show it speaking or acting for it to be a person's.
+PERSON_SHARE = 0.5
 #: A name said to speak this many times (again, not once), in a tenth of its mentions, is
 #: someone's: "said the Heron", twice, in a fable of animals named with "the".
 SPEAKS_LEAST = 2
@@ -121,6 +123,8 @@ class Votes:
             return "character"  # '"Come along," said the Scarecrow': whatever "the" says
         if self.named and not self.place_word and 2 * self.article < self.mentions:
             return "character"  # "he's called Nut": the text's word, whatever NER's label
+        if self._speaks_and_acts():
+            return "character"  # 'said Ysolde', "Ysolde sat": whatever NER's label
         person, place, other = self.scores(titled)
         best = max(person, place, other)
         if best < DECISIVE_SHARE * min(max(1, self.mentions), NER_VOTES):
@@ -131,6 +135,13 @@ class Votes:
             # A place is somewhere things happen: "in Meryton", "to London".
             return "place" if self.place_word else "unknown"
         return "other"
+
+    def _speaks_and_acts(self) -> bool:
+        """Whether a bare name (never after "the", never where a place is) speaks and acts
+        in at least half its mentions: a reader sees a person there, whatever NER says of an
+        invented name ("Ysolde", taken for a place five times out of five)."""
+        bare = not self.place_word and not self.article
+        return bare and self.said > 0 and self.said + self.acts >= PERSON_SHARE * self.mentions
 
     def _acts_as_a_person(self) -> bool:
         """Whether the mentions show someone: speaking, acting or taken up by "he" or "she"
