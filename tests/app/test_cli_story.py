@@ -245,7 +245,7 @@ def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> No
     assert shown.startswith("Captain Reed (character") and "correction:" in shown
     assert "\nintroduced: " in shown  # the sentences that introduced it, not one mention
     split = json.loads(loci(home, "story", "split", "s", "Tobias Reed", "Pim", "--json").stdout)
-    assert split["aliases"] == ["Pim"]
+    assert split["aliases"] == ["Pim"] and split["name"] == "Pim"  # the new name stayed behind
     assert (
         "Pim"
         not in json.loads(loci(home, "story", "character", "s", "Tobias Reed", "--json").stdout)[
@@ -257,7 +257,7 @@ def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> No
     missing = loci(home, "story", "merge", "s", "Tobias Reed", "Nobody")
     assert missing.returncode == 3 and "never writes 'Nobody'" in missing.stderr
     taken = loci(home, "story", "alias", "s", "Tobias Reed", "Pim")
-    assert taken.returncode == 4 and "'Pim' is already a name of" in taken.stderr
+    assert taken.returncode == 4 and "'Pim' is already an entity of its own" in taken.stderr
 
 
 def test_suggestions_accepted_by_number_and_a_number_not_listed_refused(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from loci.app import App
 from loci.errors import ConflictError, NotFoundError
 from loci.toolsets.story.curation import correct, listing, undo
 from loci.toolsets.story.lookup import character, entities_of
+from tests.storytext import told
 
 EARLY = [
     "Captain Hawkes stood at the rail of the Gull. Captain Hawkes said nothing.",
@@ -177,6 +178,11 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     merged = correct(voyage.story, "voyage", "merge", "Captain Hawkes", "Nell Quarry")
     assert merged.warning is not None and "look like two people" in merged.warning
     undo(voyage.story, "voyage")
+    # A tester merging "Rebecca Kerr" into "Rebecca" (Rebecca Ashworth) was told the names
+    # "do not fit together": the family names are what differ.
+    told(voyage, "voyage", ["Nell Dunmore laughed, and Nell Dunmore sang."], times=1)
+    two = correct(voyage.story, "voyage", "merge", "Nell Quarry", "Nell Dunmore").warning
+    assert two is not None and "two family names, Quarry and Dunmore, as a woman's maiden" in two
     fine = correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
     assert fine.warning is None
     # A correction answers with whom the character appears, as its card does.

@@ -73,3 +73,28 @@ def test_an_alias_naming_an_entity_of_its_own_says_to_merge_it(harbour: App) -> 
         "'Pim' is already an entity of its own: merge 'Pim' into 'Tobias Reed' instead"
     )
     assert "Pim" not in character(harbour.story, "harbour", "Tobias Reed").aliases
+
+
+def test_an_entity_is_shown_by_the_name_the_writer_merged_into(harbour: App) -> None:
+    # A tester merged "Grace" (written most) into "Ysolde" and saw the queen shown as "Grace",
+    # the correction saying "merged into 'Ysolde'".
+    merged = correct(harbour.story, "harbour", "merge", "Pim", "Tobias Reed")
+    assert merged.name == "Pim"
+    renamed = correct(harbour.story, "harbour", "rename", "Pim", "Old Tobias")
+    again = correct(harbour.story, "harbour", "merge", "Tobias Reed", "Mira Voss")
+    assert renamed.name == again.name == "Old Tobias"  # a rename says it outright: it stands
+    split = correct(harbour.story, "harbour", "split", "Pim", "Tobias Reed")
+    assert split.name == "Tobias Reed"  # never a name the entity no longer holds
+    assert character(harbour.story, "harbour", "Pim").name == "Old Tobias"
+
+
+def test_a_merge_of_words_the_story_writes_as_no_name_says_to_add_an_alias(harbour: App) -> None:
+    # A tester's "merge Corin 'Little stag'" was refused as never written: the story wrote it,
+    # where the cast found no name.
+    with pytest.raises(NotFoundError) as refused:
+        correct(harbour.story, "harbour", "merge", "Pim", "the nets")
+    assert refused.value.message == (
+        "the story writes 'the nets', but the cast holds no name 'the nets' to merge: add it "
+        "to 'Pim' with alias"
+    )
+    assert character(harbour.story, "harbour", "Pim").corrections == []

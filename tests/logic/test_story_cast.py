@@ -669,6 +669,18 @@ def test_a_name_is_given_to_the_one_called_by_it_never_to_the_caller() -> None:
     assert found == [("Gull", "Tobin Marsh")]
 
 
+def test_a_caller_named_with_a_domain_is_still_the_caller() -> None:
+    # A tester's fantasy: "Only Maren of the Hollow called him Al." gave "Al" to Maren.
+    aldric, maren = _entity(1, "Aldric Thorne", "Aldric"), _entity(2, "Maren")
+    text = "Aldric rode on.\n\nOnly Maren of the Hollow called him Al. He let her."
+    found = [(c.name, c.character.name) for c in called.callings(text, [aldric, maren], _no_sex)]
+    assert ("Al", "Maren") not in found
+
+
+def _no_sex(entity: Entity) -> None:
+    return None
+
+
 def test_a_called_name_is_suggested_unless_it_is_a_character_named_beside_its_callee() -> None:
     tobin, daisy = _entity(1, "Tobin Marsh", "Tobin"), _entity(2, "Daisy")
     meg = _entity(4, "Meg", "Margaret")

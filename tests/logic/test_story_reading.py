@@ -167,6 +167,18 @@ def test_an_epithet_is_not_the_head_of_a_name_with_of() -> None:
     assert [(e.written, e.count) for e in epithets(text)] == [("the Queen", 3)]
 
 
+def test_a_name_does_not_run_on_into_the_label_of_the_next_line() -> None:
+    # A tester's story quoted emails: "Rebecca Ashworth Subject" and "Graham Petty Cc" were
+    # names.
+    text = (
+        "From: Priya Raman-Whitlock\nTo: Rebecca Ashworth\nCc: Graham Petty\n"
+        "Subject: Taking the time you need\n\nHi Rebecca, take the week."
+    )
+    found = [m.surface for m in Extractor().mentions(text, [])]
+    assert "Rebecca Ashworth" in found and "Graham Petty" in found
+    assert not [name for name in found if "Cc" in name or "Subject" in name]
+
+
 def test_an_epithet_is_not_the_possessive_at_the_head_of_a_name() -> None:
     # A tester's fantasy: "the Widow's Lantern", a ship, was offered as "the Widow", an
     # epithet the story never writes alone; accepting it was refused.

@@ -61,6 +61,11 @@ REPLY = re.compile(
 #: Words that may lead a nickname and are no part of the name the story then uses alone
 #: ("Old Fritz" is Fritz).
 LEADING = frozenset({"old", "little", "young", "big", "poor", "dear"})
+#: What may stand between a caller's name and the calling: nothing, or the domain of a name
+#: made with "of" ("Maren of the Hollow called him Al").
+ONLY_A_DOMAIN = re.compile(
+    r"\s*(?:of\s+(?:the\s+)?[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*)*\s*)?"
+)
 #: The fewest times the called name is written for it to be suggested.
 CALLED_LEAST = 3
 
@@ -228,13 +233,13 @@ def _named_before(
     last_only: bool = False,
 ) -> Entity | None:
     """The character whose name ends last in paragraph[start:end] (the one right before the
-    verb, with `last_only`, if a name stands there)."""
+    verb, with `last_only`, if a name stands there, or only its domain after it)."""
     span = paragraph[start:end]
     best: tuple[int, Entity] | None = None
     for entity in characters:
         for alias in entity.aliases:
             for found in re.finditer(_whole(alias), span):
-                if last_only and span[found.end() :].strip():
+                if last_only and not ONLY_A_DOMAIN.fullmatch(span, found.end()):
                     continue
                 if best is None or found.end() > best[0]:
                     best = (found.end(), entity)

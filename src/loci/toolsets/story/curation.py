@@ -5,6 +5,7 @@ applied over every later resolution (`loci.toolsets.story.corrections`)."""
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -16,7 +17,7 @@ from loci.toolsets.story import lookup, names, store
 from loci.toolsets.story.corrections import ACTIONS, KINDS_SET, Correction
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.models import CastSuggestion, CharacterInfo, UndoResult
-from loci.toolsets.story.people import names_conflict, sex_conflict
+from loci.toolsets.story.people import Person, names_conflict, sex_conflict
 from loci.toolsets.story.rereading import read_without, reread
 from loci.toolsets.story.suggestions import person_of
 
@@ -41,7 +42,11 @@ def correct(
         found = store.session(conn, session)
         entities = service.graph.entities(conn, found.id)
         entity = _found(entities, name, session)
-        written = _checked(entities, entity, action, name, other, session)
+        try:
+            written = _checked(entities, entity, action, name, other, session)
+        except NotFoundError as refused:
+            text = store.rendered(conn, found.id, prompts="omit")
+            raise _no_name_there(refused, text, entities, entity, other) from None
         # A split keeps the entity's other names together, as they stood.
         kept = tuple(a for a in entity.aliases if names.key(a) != names.key(other))
         correction = Correction(
@@ -177,11 +182,34 @@ def _two_people(entity: Entity, other: Entity) -> str | None:
     mine, theirs = person_of(entity), person_of(other)
     if not names_conflict(mine, theirs, (), marriage=False):
         return None
-    why = "a man and a woman" if sex_conflict(mine, theirs) else "their names do not fit together"
     return (
-        f"{entity.name!r} and {other.name!r} look like two people ({why}); merged as asked: "
+        f"{entity.name!r} and {other.name!r} look like two people ({_why_two(mine, theirs)}); "
+        "merged as asked: "
         "undo_cast_correction (`loci story undo`) takes it back"
     )
+
+
+def _why_two(mine: Person, theirs: Person) -> str:
+    """What says two merged entities are two people, in words."""
+    if sex_conflict(mine, theirs):
+        return "a man and a woman"
+    a, b = mine.surnames | mine.surnamish, theirs.surnames | theirs.surnamish
+    if a and b and not a & b:
+        return (
+            f"two family names, {_listed(a)} and {_listed(b)}, as a woman's maiden and "
+            "married names may be"
+        )
+    if (
+        mine.given
+        and theirs.given
+        and not any(names.same_given(x, y) for x in mine.given for y in theirs.given)
+    ):
+        return f"two given names, {_listed(mine.given)} and {_listed(theirs.given)}"
+    return "their names do not fit together"
+
+
+def _listed(words: set[str]) -> str:
+    return " or ".join(sorted(w.capitalize() for w in words))
 
 
 def _found(entities: list[Entity], name: str, session: str) -> Entity:
@@ -220,6 +248,24 @@ def _inside_another(entities: list[Entity], entity: Entity, other: str) -> Confl
                 field="other",
             )
     return None
+
+
+def _no_name_there(
+    refused: NotFoundError, text: str, entities: list[Entity], entity: Entity, other: str
+) -> LociError:
+    """The refusal of a merge naming words the story writes where the cast found no name
+    ("Little stag", a dragon's word for the boy): `alias` adds them; else (words written only
+    inside a name, "Reed" of "Tobias Reed", or not at all) `refused`."""
+    inside = any(
+        f" {names.key(other)} " in f" {names.key(a)} " for e in entities for a in e.written
+    )
+    if inside or not re.search(rf"(?<![\w.]){re.escape(other)}(?!\w)", text, re.IGNORECASE):
+        return refused
+    return NotFoundError(
+        f"the story writes {other!r}, but the cast holds no name {other!r} to merge: add it "
+        f"to {entity.name!r} with alias",
+        name=other,
+    )
 
 
 def _never_written(entities: list[Entity], other: str, session: str, what: str) -> NotFoundError:

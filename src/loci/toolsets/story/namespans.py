@@ -104,6 +104,9 @@ ABBREVIATED_SURNAME = re.compile(r"\.[ \t]+[A-Z][\w\u2019'-]+")
 #: A chapter's number before its title, on its line or the next ("Chapter X. The Guardian of
 #: the Gates"); never across a blank line, which no name spans.
 CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave)[ \t]+(?:[IVXLC]+|\d+)\b\.?[ \t]*\n?[ \t]*")
+#: A line break and a label opening the next line ("Subject:", "Cc:"): no name runs on into
+#: it, as NER ran "To: Rebecca Ashworth" into "Subject" in a quoted email.
+LABEL_LINE = re.compile(r"\n[ \t]*[A-Z][\w-]*[ \t]*:")
 #: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
 
@@ -142,6 +145,8 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     if article:
         start = article.end()
     end = _with_of_tail(text, start, end)
+    label = LABEL_LINE.search(text, start, min(len(text), end + 2))
+    end = end if label is None else min(end, label.start())
     start = _past_stop_words(text, start, end)
     end = start + _name_length(text[start:end])
     possessive = POSSESSIVE.search(text, start, end)

@@ -90,7 +90,7 @@ def entities(
     grouped: dict[int, list[tuple[object, ...]]] = {}
     for row in rows:
         grouped.setdefault(int(str(row[6])), []).append(row)
-    shown = _shown(kept)
+    renamed, named = _shown(kept, ("rename",)), _shown(kept, ("merge", "alias"))
     found: list[Entity] = []
     for person, members in grouped.items():
         members.sort(key=lambda r: (-int(str(r[2])), int(str(r[0]))))
@@ -102,9 +102,7 @@ def entities(
         found.append(
             Entity(
                 id=person,
-                name=next(
-                    (shown[k] for k in map(names.key, written) if k in shown), _plain(written)
-                ),
+                name=_name_shown(written, renamed, named),
                 kind=_kind(members),
                 mentions=sum(int(str(r[2])) for r in members),
                 first=Seen(int(str(first[3])), introduction),
@@ -175,13 +173,30 @@ def _kind(members: Sequence[tuple[object, ...]]) -> Kind:
     return kind if kind in kinds.KINDS else "unknown"
 
 
-def _shown(kept: list[corrections.Correction]) -> dict[str, str]:
-    """The latest name the writer gave each renamed entity, by the key of a name of it."""
+def _name_shown(written: Sequence[str], renamed: dict[str, str], named: dict[str, str]) -> str:
+    """The name an entity is shown by: the latest the writer renamed it to, else the name the
+    writer's latest merge or alias into it named (merged into "Ysolde", it is not shown as
+    "Grace", the form written most), else its plain name."""
+    keys = [names.key(w) for w in written]
+    for shown in (renamed, named):
+        # A name the entity still holds (a merge's name may have been split off since).
+        found = [k for k in shown if k in keys and names.key(shown[k]) in keys]
+        if found:
+            return shown[found[-1]]
+    return _plain(written)
+
+
+def _shown(kept: list[corrections.Correction], actions: tuple[str, ...]) -> dict[str, str]:
+    """The names the writer's corrections of `actions` show, by the key of a name of the
+    entity, the latest last: a rename's new name, a merge's or an alias's name kept."""
     shown: dict[str, str] = {}
     for correction in kept:
-        if correction.action == "rename" and correction.other:
-            shown[names.key(correction.name)] = correction.other
-            shown[names.key(correction.other)] = correction.other
+        if correction.action not in actions or not correction.other:
+            continue
+        given = correction.other if correction.action == "rename" else correction.name
+        for key in {names.key(correction.name), names.key(correction.other)}:
+            shown.pop(key, None)  # re-inserted: the latest correction last
+            shown[key] = given
     return shown
 
 
