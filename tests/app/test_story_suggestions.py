@@ -7,7 +7,7 @@ import pytest
 
 from loci.app import App
 from loci.toolsets.story.curation import correct, undo
-from loci.toolsets.story.lookup import character
+from loci.toolsets.story.lookup import character, entities_of
 from loci.toolsets.story.suggestions import suggest
 from tests.storytext import filler, told
 
@@ -212,6 +212,26 @@ def test_her_majesty_is_suggested_for_the_storys_one_queen() -> None:
     ]
     king = Entity(1, "King Olaf", "character", 2, Seen(0, ""), [], ["King Olaf"])
     assert epithet_suggestions(text, [king]) == []  # "Her Majesty" is no king
+
+
+def test_your_grace_is_suggested_for_the_storys_one_queen_and_counted_once_accepted(
+    app: App,
+) -> None:
+    # A tester's fantasy: "Her Grace" and "Your Grace" became a character "Grace".
+    story = [
+        "Queen Ysolde sat at the far end of the hall, and Aldric Thorne knelt.",
+        '"Your Grace," said Aldric Thorne. Queen Ysolde did not smile.',
+        "The lords waited. Aldric Thorne looked at the fire.",
+    ]
+    told(app, "court", story)
+    assert all("Grace" not in e.aliases for e in entities_of(app.story, "court"))
+    found = suggest(app.story, "court").suggestions
+    styled = next(s for s in found if s.other == "Your Grace")
+    assert (styled.name, styled.mentions) == ("Queen Ysolde", 3)
+    assert "the story's only queen by name" in styled.reason
+    before = character(app.story, "court", "Queen Ysolde").mentions
+    after = correct(app.story, "court", styled.action, styled.name, styled.other)
+    assert after.mentions == before + 3
 
 
 def test_a_name_said_more_often_than_all_who_carry_it_is_merged_into_none(app: App) -> None:

@@ -411,3 +411,10 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
         "Ask Mr. Gray": "Mr. Gray",
         "Tell Morgan": "Tell Morgan",  # not opening a sentence: a name of its own
     }
+
+
+def test_a_style_said_in_place_of_a_name_is_no_name() -> None:
+    # A tester's fantasy queen, "Her Grace" and "Your Grace", became a character "Grace".
+    text = '"Your Grace," said Aldric. Her Grace smiled at Grace Poole, and Grace laughed.'
+    found = [m.surface for m in Extractor().mentions(text, [])]
+    assert found.count("Grace") == 1 and "Aldric" in found

@@ -37,10 +37,20 @@ EPITHET = re.compile(
 )
 #: An honorific said in place of a name, after a possessive: "her Ladyship", "your Lordship".
 HONORIFIC = re.compile(r"\b(?:[Hh]er|[Hh]is|[Yy]our)\s+(Ladyship|Lordship)\b")
-#: "Her Majesty" and "His Majesty", said in place of a sovereign's name (not "Her Majesty's
-#: ships"), and the title each stands for.
-MAJESTY = re.compile(r"\b(?:Her|His) Majesty\b(?!['\u2019]s)")
-SOVEREIGNS = {"her majesty": "queen", "his majesty": "king"}
+#: A style said in place of a name ("Her Majesty", "Your Grace", "His Highness"; not "Her
+#: Majesty's ships"), and the titles of those it is said to.
+STYLE = re.compile(r"\b(?:Her|His|Your) (?:Majesty|Grace|Highness)\b(?!['\u2019]s)")
+STYLED = {
+    "her majesty": {"queen"},
+    "his majesty": {"king"},
+    "your majesty": {"queen", "king"},
+    "her grace": {"duchess", "queen"},
+    "his grace": {"duke", "archbishop", "king"},
+    "your grace": {"duchess", "queen", "duke", "archbishop", "king"},
+    "her highness": {"princess"},
+    "his highness": {"prince"},
+    "your highness": {"princess", "prince"},
+}
 #: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.
 NOT_EPITHETS = frozenset({"mr", "mrs", "miss", "ms", "mister", "master", "lord", "lady"})
 #: A title's short and long forms are one title ("Dr. Seward" is a doctor).
@@ -89,7 +99,7 @@ def epithets(text: str) -> list[Epithet]:
             matches.setdefault(f"the {title}", []).append(match)
     for match in HONORIFIC.finditer(text):
         matches.setdefault(match.group(1), []).append(match)
-    for match in MAJESTY.finditer(text):
+    for match in STYLE.finditer(text):
         matches.setdefault(match.group(), []).append(match)
     return [
         Epithet(
@@ -125,9 +135,9 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
         if names.key(epithet.written) in held:
             continue
         key = names.key(epithet.written)
-        title = SOVEREIGNS.get(key) or _title(key.split()[-1])
+        titles = STYLED.get(key) or {_title(key.split()[-1])}
         carriers = sorted(
-            (e for e in characters if title in _titles_of(e)), key=lambda e: -e.mentions
+            (e for e in characters if titles & _titles_of(e)), key=lambda e: -e.mentions
         )
         if not carriers:
             continue
@@ -148,9 +158,9 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
                 reason=f"{epithet.written!r} is written {epithet.count} times, and "
                 f"{carrier.name!r} is the story's "
                 + (
-                    f"only {title} by name"
+                    f"only {_or(titles & _titles_of(carrier))} by name"
                     if len(carriers) == 1
-                    else f"{title} named far more often than any other"
+                    else f"{_or(titles & _titles_of(carrier))} named far more often than any other"
                 ),
                 evidence=_sentence_with(beside, epithet.written, carrier) or epithet.sentence,
             )
@@ -213,6 +223,10 @@ def _sentence_with(passages: Sequence[str], epithet: str, carrier: Entity) -> st
             if epithet.lower() in said.lower() and any(named(a, said) for a in carrier.aliases):
                 return " ".join(said.split())[:280]
     return ""
+
+
+def _or(titles: set[str]) -> str:
+    return " or ".join(sorted(titles))
 
 
 def _title(word: str) -> str:

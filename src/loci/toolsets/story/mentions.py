@@ -150,7 +150,7 @@ class Extractor:
         found = naming.with_naming(text, found, cleaned)
         found = _with_new_names(text, found, known)
         found.sort(key=lambda m: m.start)
-        found = [m for m in found if not bracketed(text, m.start, m.end)]
+        found = [m for m in found if not _aside(text, m.start, m.end)]
         origins = {
             m.start
             for a, m in pairwise(found)
@@ -162,7 +162,7 @@ class Extractor:
         """The mentions in `text` of names already `known` (no NER: cheap)."""
         gazetteer = self._gazetteer(tuple(sorted(set(known))))
         spans = [] if gazetteer is None else gazetteer.spans(text)
-        return [_mention(text, a, b) for a, b in spans if not bracketed(text, a, b)]
+        return [_mention(text, a, b) for a, b in spans if not _aside(text, a, b)]
 
     def _gazetteer(self, known: tuple[str, ...]) -> Gazetteer | None:
         found = self._gazetteers.get(known)
@@ -248,6 +248,12 @@ def _inside(inner: Mention, outer: Mention) -> bool:
         and inner.end <= outer.end
         and (outer.end - outer.start > inner.end - inner.start)
     )
+
+
+def _aside(text: str, start: int, end: int) -> bool:
+    """Whether the name at [start, end) is no mention: in a bracketed note, or a style's word
+    ("Grace" of "Your Grace")."""
+    return bracketed(text, start, end) or namespans.styled(text, start, text[start:end])
 
 
 def cleaned(text: str, start: int, end: int) -> Mention | None:

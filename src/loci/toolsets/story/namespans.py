@@ -107,6 +107,11 @@ CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave)[ \t]+(?:[IVXLC]+|\d+)\b\.
 #: A line break and a label opening the next line ("Subject:", "Cc:"): no name runs on into
 #: it, as NER ran "To: Rebecca Ashworth" into "Subject" in a quoted email.
 LABEL_LINE = re.compile(r"\n[ \t]*[A-Z][\w-]*[ \t]*:")
+#: Words of a style said in place of a name after "her", "his" or "your" ("Your Grace"), where
+#: NER takes "Grace" for a woman's name; the style, whole, may be an alias ("Her Grace").
+#: ("Ladyship" alone is the alias of "her Ladyship" and "your Ladyship": a name.)
+STYLES = frozenset({"Grace", "Majesty", "Highness"})
+STYLE_BEFORE = re.compile(r"\b(?:[Hh]er|[Hh]is|[Yy]our)[ \t]+\n?[ \t]*$")
 #: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
 
@@ -160,7 +165,13 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     surface = " ".join(text[start:end].split())
     if end <= start or "\n\n" in text[start:end] or not is_name(surface):
         return None
-    return start, end
+    return None if styled(text, start, surface) else (start, end)  # "Your Grace"
+
+
+def styled(text: str, start: int, surface: str) -> bool:
+    """Whether the name `surface` at `start` is the word of a style said in place of a name
+    ("Your Grace"): no one's name, though NER takes "Grace" for a woman's."""
+    return surface in STYLES and STYLE_BEFORE.search(text, max(0, start - 8), start) is not None
 
 
 def _past_abbreviation(text: str, start: int, end: int) -> int:
