@@ -150,6 +150,19 @@ def test_an_alias_is_undone_alone_when_later_ones_name_only_the_name_it_was_adde
         undo(voyage.story, "voyage", 3)
 
 
+def test_a_kind_given_by_one_of_several_names_warns_it_is_the_whole_entitys(
+    voyage: App,
+) -> None:
+    # A tester marked "Graham Petty Cc", a stray name of Graham Petty, "other", and Graham
+    # Petty became other without a word.
+    correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
+    marked = correct(voyage.story, "voyage", "kind", "the Skipper", "other")
+    assert marked.kind == "other" and marked.warning is not None
+    assert "'the Skipper' is one of the names of 'Captain Hawkes'" in marked.warning
+    plain = correct(voyage.story, "voyage", "kind", "Captain Hawkes", "character")
+    assert plain.warning is None
+
+
 def test_an_alias_the_story_never_writes_is_refused_and_nothing_is_kept(voyage: App) -> None:
     with pytest.raises(NotFoundError, match="never writes 'the Admiral'"):
         correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Admiral")

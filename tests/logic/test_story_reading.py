@@ -61,12 +61,14 @@ def test_a_name_ends_where_its_capitalised_words_end_and_starts_after_stop_words
 def test_a_word_opening_a_sentence_before_a_full_name_is_no_word_of_it() -> None:
     text = (
         '"Sold Walter Ridley\'s bottom field," he said. Marrying Sibyl Vane was madness. '
-        "Long John Silver laughed. Captain Tom Hawkes rose."
+        "Long John Silver laughed. Captain Tom Hawkes rose. Nguyen Thi Lan smiled."
     )
     assert surface_in(text, "Sold Walter Ridley") == "Walter Ridley"
     assert surface_in(text, "Marrying Sibyl Vane") == "Sibyl Vane"
     assert surface_in(text, "Long John Silver") == "Long John Silver"  # a nickname's word
     assert surface_in(text, "Captain Tom Hawkes") == "Captain Tom Hawkes"
+    # A tester's nurse, family name first: "Nguyen" is a family name many carry.
+    assert surface_in(text, "Nguyen Thi Lan") == "Nguyen Thi Lan"
 
 
 def test_a_title_ending_a_name_is_its_last_word_not_the_start_of_another() -> None:
@@ -418,3 +420,13 @@ def test_a_style_said_in_place_of_a_name_is_no_name() -> None:
     text = '"Your Grace," said Aldric. Her Grace smiled at Grace Poole, and Grace laughed.'
     found = [m.surface for m in Extractor().mentions(text, [])]
     assert found.count("Grace") == 1 and "Aldric" in found
+
+
+def test_a_title_before_a_capitalised_word_is_a_name_with_a_stop_or_without() -> None:
+    # A tester's hospital: NER saw no name in "I'm Dr Doherty" nor in "Dr Doherty smiled".
+    text = (
+        "\"Mrs Kerr? I'm Dr Doherty, I'm one of the doctors looking after you.\"\n\n"
+        "Dr Doherty smiled at that, briefly. Mr. Okafor had the appendix."
+    )
+    found = [m.surface for m in Extractor().mentions(text, [])]
+    assert found.count("Dr Doherty") == 2 and "Mrs Kerr" in found and "Mr. Okafor" in found

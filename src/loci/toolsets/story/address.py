@@ -30,8 +30,8 @@ from loci.toolsets.story import census, names
 if TYPE_CHECKING:
     from loci.toolsets.story.mentions import Mention
 
-#: A name of one or two capitalised words, with a title before it ("Mr. Holmes").
-NAME = r"(?:(?:Mr|Mrs|Ms|Dr)\.\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)?"
+#: A name of one or two capitalised words, with a title before it ("Mr. Holmes", "Dr Singh").
+NAME = r"(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]+)?"
 #: Words a speaker puts before the name they call ("little Fan", "my dear Jo", "friend John").
 _FOND = r"(?:(?:my|our)\s+)?(?:(?:dear|dearest|little|poor|good|old|young|friend)\s+)?"
 #: A name called at the end of a spoken phrase, the quotation closing after it.

@@ -13,6 +13,9 @@ CENSUS_MARGIN = 4
 #: A word is a given name rather than a surname when the census holds it this many times as
 #: often among given names (of either sex) as among surnames.
 GIVEN_OVER_SURNAME = 4
+#: The share (in percent, as the census counts) of surnames a family name many carry reaches:
+#: about one American in twenty thousand ("Nguyen" 0.046, "Patel" 0.020, "Pham" 0.008).
+SURNAME_COMMON = 0.005
 
 
 def is_given_name(word: str) -> bool:
@@ -25,6 +28,12 @@ def given_share(word: str) -> float:
     """The share of given names (of either sex) that are `word` (lower case)."""
     men, women = _given()
     return men.get(word, 0.0) + women.get(word, 0.0)
+
+
+def is_common_surname(word: str) -> bool:
+    """Whether `word` is a family name many carry ("Nguyen", "Patel"): one in
+    SURNAME_COMMON of the census's."""
+    return _surnames().get(word.lower(), 0.0) >= SURNAME_COMMON
 
 
 def census_sex(given: str) -> str | None:

@@ -74,7 +74,20 @@ def correct(
     result = lookup.info(session, shown, found.settings.confirm_after, met)
     if action == "merge":
         result.warning = _two_people(entity, _written(entities, other, session))
+    elif action == "kind":
+        result.warning = _whole_entity(entity, name, other)
     return result
+
+
+def _whole_entity(entity: Entity, name: str, kind: str) -> str | None:
+    """The warning of a kind given by one of several names of an entity: the whole entity
+    takes it ("Graham Petty Cc", a stray name of Graham Petty, marked other, made him other)."""
+    if names.key(name) == names.key(entity.name) or len(entity.written) < 2:
+        return None
+    return (
+        f"{name!r} is one of the names of {entity.name!r}: the whole entity is {kind} now; to "
+        f"mark {name!r} alone, undo this (`loci story undo`) and split it off first"
+    )
 
 
 @dataclass

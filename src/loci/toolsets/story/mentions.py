@@ -148,6 +148,7 @@ class Extractor:
         found = _with_signatures(text, found, known, before)
         found = address.with_address(text, _with_dialogue(text, found), cleaned, known)
         found = naming.with_naming(text, found, cleaned)
+        found = naming.with_titled(text, found, cleaned)
         found = _with_new_names(text, found, known)
         found.sort(key=lambda m: m.start)
         found = [m for m in found if not _aside(text, m.start, m.end)]

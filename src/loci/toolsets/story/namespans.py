@@ -222,11 +222,13 @@ def _past_stop_words(text: str, start: int, end: int) -> int:
 
 def _before_a_full_name(word: str, text: str, start: int, end: int) -> bool:
     """Whether `word`, opening a sentence, is no word of the full name after it: it is no
-    given name, title or nickname's word, and a given name and a family name follow ("Sold
-    Walter Ridley's bottom field", where NER runs the sentence's verb into the name; "Long
-    John Silver" stays whole)."""
+    given name, title, nickname's word or common family name, and a given name and a family
+    name follow ("Sold Walter Ridley's bottom field", where NER runs the sentence's verb into
+    the name; "Long John Silver" and "Nguyen Thi Lan", family name first, stay whole)."""
     lowered = word.lower()
     if census.is_given_name(word) or names.is_title(word) or lowered in names.NICKNAME_WORDS:
+        return False
+    if census.is_common_surname(word):
         return False
     full = FULL_NAME.match(text, start, end)
     return full is not None and census.is_given_name(full.group(1))

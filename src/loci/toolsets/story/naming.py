@@ -1,5 +1,6 @@
 """Names the text gives as names: "It's named Captain", "he's called Nut", "the pony whose
-name was Jump", "a lad named Cartwright", "she had called them Salt and Pepper".
+name was Jump", "a lad named Cartwright", "she had called them Salt and Pepper"; and a name a
+title says is someone's: "Dr Doherty", "Mrs. Kerr".
 
 A reader takes what the text says is someone's name for a name, and the one it names for
 someone: a creature named with a common word (two squirrels, "Nut" and "Shell"), which the
@@ -32,6 +33,9 @@ NAMING = re.compile(
     rf"[ \t]*\n?[ \t]*(?P<name>{NAME})"
     rf"(?P<more>(?:,[ \t]*{NAME})*,?[ \t]+and[ \t]+{NAME})?"
 )
+#: A title of address and a capitalised word after it, with the title's full stop or, as
+#: British print sets it, without: "Dr Doherty", where NER may see nothing.
+TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss)\.?[ \t]+[A-Z][\w\u2019'-]+")
 #: One name of a list of names given at once: "she had called them Salt and Pepper".
 ONE_NAME = re.compile(NAME)
 #: Things a text names, which are no one: "a game called Yes", "a ship named Rose".
@@ -81,4 +85,20 @@ def with_naming(
             found.append(replace(mention, named=True))
         else:
             found[at] = replace(found[at], named=True)
+    return found
+
+
+def with_titled(
+    text: str,
+    found: list[Mention],
+    cleaned: Callable[[str, int, int], Mention | None],
+) -> list[Mention]:
+    """`found`, with each titled name ("Dr Doherty") that no mention found covers: a reader
+    takes a title before a capitalised word for someone's name, where NER may not."""
+    for match in TITLED.finditer(text):
+        if any(m.start < match.end() and match.start() < m.end for m in found):
+            continue
+        mention = cleaned(text, match.start(), match.end())
+        if mention is not None:
+            found.append(replace(mention, label="person"))
     return found
