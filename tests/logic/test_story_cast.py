@@ -192,6 +192,24 @@ def test_a_bare_name_that_speaks_and_acts_in_half_its_mentions_is_someones() -> 
     }
 
 
+def test_a_name_after_the_and_often_after_a_word_of_place_is_somewhere() -> None:
+    # A tester's fantasy: "in the Hollow", "across the Sarn" were things, NER calling the
+    # invented words organisations.
+    hollow = Votes(mentions=9, ner_other=9, acts=3, place_word=4, article=9)
+    names = {
+        "Hollow": hollow,
+        "Sarn": replace(hollow, mentions=4, ner_other=4, acts=0, place_word=2, article=4),
+        "Pequod": replace(hollow, place_word=1),  # "from the Pequod" now and then: a ship
+        "Heron": replace(hollow, said=2),  # '"Hush," said the Heron': someone
+    }
+    assert kinds_of(names) == {
+        "Hollow": "place",
+        "Sarn": "place",
+        "Pequod": "other",
+        "Heron": "character",
+    }
+
+
 def test_a_name_mostly_after_the_that_never_speaks_is_a_things_unless_titled() -> None:
     punt = Votes(mentions=4, ner_person=3, article=3, male=1)  # "untied the Dabchick"
     names = {

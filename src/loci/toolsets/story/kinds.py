@@ -51,6 +51,10 @@ SEX_SHARE = 0.7
 CUE_SHARE = 0.1
 #: Share of a bare name's mentions that show it speaking or acting for it to be a person's.
 PERSON_SHARE = 0.5
+#: Share of a name's mentions after a word of place ("in the Hollow") that makes a name written
+#: after "the" somewhere, and the fewest mentions that tell it.
+PLACED_SHARE = 0.3
+PLACED_LEAST = 3
 #: A name said to speak this many times (again, not once), in a tenth of its mentions, is
 #: someone's: "said the Heron", twice, in a fable of animals named with "the".
 SPEAKS_LEAST = 2
@@ -125,6 +129,8 @@ class Votes:
             return "character"  # "he's called Nut": the text's word, whatever NER's label
         if self._speaks_and_acts():
             return "character"  # 'said Ysolde', "Ysolde sat": whatever NER's label
+        if not titled and self._somewhere_by_the():
+            return "place"  # "in the Hollow", "across the Sarn": whatever NER's label
         person, place, other = self.scores(titled)
         best = max(person, place, other)
         if best < DECISIVE_SHARE * min(max(1, self.mentions), NER_VOTES):
@@ -142,6 +148,19 @@ class Votes:
         invented name ("Ysolde", taken for a place five times out of five)."""
         bare = not self.place_word and not self.article
         return bare and self.said > 0 and self.said + self.acts >= PERSON_SHARE * self.mentions
+
+    def _somewhere_by_the(self) -> bool:
+        """Whether a name mostly written after "the" stands after a word of place ("in",
+        "across", "into") in PLACED_SHARE of its mentions and never speaks, is called out or
+        named so: somewhere ("the Hollow", "the Haunted Wood", "the Parsonage"), where NER
+        calls an invented word a thing's."""
+        person = self.said + self.addressed + self.named
+        return (
+            self.mentions >= PLACED_LEAST
+            and not person
+            and 2 * self.article >= self.mentions
+            and self.place_word >= PLACED_SHARE * self.mentions
+        )
 
     def _acts_as_a_person(self) -> bool:
         """Whether the mentions show someone: speaking, acting or taken up by "he" or "she"
