@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from loci.toolsets.story import kinds, names, titles
+from loci.toolsets.story import common_words, kinds, names, titles
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married
 from loci.toolsets.story.meetings import Evidence, Together
@@ -131,7 +131,9 @@ def _candidates(
         s.id: Person.named(
             s.id,
             names.parse(
-                kinds.reduced(s.written, s.count, cases, kinds_of[s.id] in ("character", "unknown"))
+                common_words.reduced(
+                    s.written, s.count, cases, kinds_of[s.id] in ("character", "unknown")
+                )
             ),
             s.votes,
         )

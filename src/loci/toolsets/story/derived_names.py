@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from loci.toolsets.story import census, kinds, names
+from loci.toolsets.story import census, common_words, names
 from loci.toolsets.story.entity import Entity
 
 #: A full name gives its surname as a name of the character when written this many times.
@@ -102,7 +102,7 @@ def _untitled(alias: str) -> str | None:
     """The name `alias` stands for without its title; None if it has none."""
     words = alias.split()
     if len(words) > 1 and names.is_title(words[0]):
-        rest = " ".join(kinds.name_words(alias))
+        rest = " ".join(common_words.name_words(alias))
         return None if rest.startswith("of ") else rest  # "Queen of the Mice": no "of the Mice"
     return None
 

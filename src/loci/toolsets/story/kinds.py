@@ -31,14 +31,12 @@ from typing import Literal
 
 from loci.toolsets.story import census, names, namespans, titles
 from loci.toolsets.story.address import CALENDAR
+from loci.toolsets.story.common_words import is_common_word, name_words, word_key
 from loci.toolsets.story.place_words import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
 
 Kind = Literal["character", "place", "household", "other", "unknown"]
 KINDS: tuple[Kind, ...] = ("character", "place", "household", "other", "unknown")
-#: A word written in lower case this many times as often as capitalised inside a sentence is
-#: a common word.
-COMMON_RATIO = 3
 #: Share of a name's mentions its winning kind must score (a name NER labels once among many
 #: mentions it does not is too little to go on).
 DECISIVE_SHARE = 0.5
@@ -182,32 +180,6 @@ class Votes:
         return "f" if self.female >= SEX_SHARE * total else None
 
 
-def word_key(word: str) -> str:
-    """How a word is counted: lower case, straight apostrophes."""
-    return word.lower().replace("\u2019", "'")
-
-
-def is_common_word(word: str, cases: Mapping[str, WordCase]) -> bool:
-    """Whether the story uses `word` as a common word rather than a name (a word it has no
-    count of, from a correction or an older store, is taken for a name). A given name the
-    story never writes in lower case is a name wherever it stands ("Susan Harper, did you do
-    this?" opens the only sentence that names her)."""
-    case = cases.get(word_key(word.strip(".,")))
-    if case is None:
-        return False
-    if case.inside == 0:
-        return case.lower > 0 or not census.is_given_name(word.strip(".,"))
-    return case.lower > COMMON_RATIO * case.inside
-
-
-def name_words(written: str) -> list[str]:
-    """The words of a name that are not titles."""
-    words = [w.strip(".,'\u2019") for w in written.split()]
-    while len(words) > 1 and names.is_title(words[0]):
-        words.pop(0)
-    return [w for w in words if w]
-
-
 def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> bool:
     """Whether `written` is a common word (or words) and its mentions do not make it a name,
     or a stop word alone, whatever its mentions say (a line of dialogue closed before "There
@@ -223,51 +195,6 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
     located = votes.ner_place + votes.place_word >= DECISIVE_SHARE * max(1, votes.mentions)
     # A word the text gives as someone's name is one: "he's called Nut".
     return not (speaks or located or votes.named)
-
-
-def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: bool = True) -> str:
-    """`written` without the common words around its name ("Poor Beth", "Unlucky Jo", "Stubb
-    Kills" are Beth, Jo and Stubb) or an interjection before it ("O Laurie"); titles stay
-    ("Aunt March"). Of a name not a `person`'s, the words after stay: "Pickwick Hall" is a
-    hall, not Pickwick."""
-    words = written.split()
-    # "Stubb Kills" (a chapter's title) is Stubb; "Mr. Arrow" stays whole, whatever "arrow" is,
-    # and so does a name made with "of": its domain is no common word ("Queen of the Mice").
-    made_with_of = "of" in words[1:-1]
-    while (
-        person
-        and not made_with_of
-        and _untitled(words[:-1])
-        and _common_here(words[-1], count, cases)
-    ):
-        words.pop()
-    start = 0
-    while start < len(words) - 1 and not names.is_title(words[start]):
-        if len(words[start]) == 1:  # "O Laurie": an initial is written with a full stop
-            start += 1
-            continue
-        if not _common_here(words[start], count, cases):
-            break
-        start += 1
-    return " ".join(words[start:])
-
-
-def _untitled(words: Sequence[str]) -> bool:
-    """Whether `words` hold a word that is no title."""
-    return any(not names.is_title(word) for word in words)
-
-
-def _common_here(word: str, count: int, cases: Mapping[str, WordCase]) -> bool:
-    """Whether `word`, in a name met `count` times, is a common word: one the story writes in
-    lower case at least as often as capitalised inside a sentence, and capitalises only in
-    this name (or at a sentence's start), or a common word anyway. "Poor Beth" is Beth, but
-    "Injun Joe" (two "injun" to 52 "Injun") is no Joe, and a given name is a common word only
-    if the story uses it as one ("Sally Rogers", though once "sally forth")."""
-    if census.is_given_name(word.strip(".,")):
-        return is_common_word(word, cases)
-    case = cases.get(word_key(word.strip(".,")), WordCase())
-    lower = bool(case.lower) and case.lower >= case.inside
-    return (lower and case.inside <= count) or is_common_word(word, cases)
 
 
 def is_household(written: str, votes: Votes, family_names: Collection[str]) -> bool:

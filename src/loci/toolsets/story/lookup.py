@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
 from loci.storage.databases.db import Connection
-from loci.toolsets.story import kinds, names, people, store
+from loci.toolsets.story import common_words, kinds, names, people, store
 from loci.toolsets.story.answers import answer_spans
 from loci.toolsets.story.castview import CastView
 from loci.toolsets.story.entity import Entity
@@ -223,7 +223,7 @@ def query_entities(service: StoryService, view: CastView, text: str) -> tuple[Na
     named: list[Named] = []
     for surface in surfaces:
         entity = by_key.get(names.key(surface)) or by_key.get(
-            names.key(" ".join(kinds.name_words(surface)))
+            names.key(" ".join(common_words.name_words(surface)))
         )
         if entity is None:
             continue

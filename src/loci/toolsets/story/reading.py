@@ -66,7 +66,7 @@ def word_cases(text: str) -> dict[str, WordCase]:
     starts = {left for left, _ in sentences.spans(text)}
     for match in WORD.finditer(text):
         word = match.group()
-        folded = word.lower().replace("\u2019", "'")  # as kinds.word_key
+        folded = word.lower().replace("\u2019", "'")  # as common_words.word_key
         seen.add(folded)
         if word[0].islower():
             lower[folded] += 1

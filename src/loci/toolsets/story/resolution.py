@@ -14,7 +14,15 @@ from collections.abc import Iterable, Sequence
 
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import among
-from loci.toolsets.story import cast, corrections, derived_names, kin_words, kinds, names
+from loci.toolsets.story import (
+    cast,
+    common_words,
+    corrections,
+    derived_names,
+    kin_words,
+    kinds,
+    names,
+)
 from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.meetings import Together
@@ -59,7 +67,7 @@ def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, 
     """How the story writes each word of the `written` names; a word written with an
     apostrophe for a dropped letter counts as that word ("tha'", Yorkshire for "thou", is the
     name "Tha" NER found, its apostrophe read as a possessive's)."""
-    words = sorted({kinds.word_key(w) for text in written for w in _WORD.findall(text)})
+    words = sorted({common_words.word_key(w) for text in written for w in _WORD.findall(text)})
     wanted, listed = among(conn, "word", [*words, *(f"{w}'" for w in words)])
     rows = conn.execute(
         f"SELECT word, lower, inside FROM story_words WHERE session = ? AND {wanted}",
