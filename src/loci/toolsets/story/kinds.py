@@ -25,6 +25,7 @@ how it writes each word (`WordCase`). A reader's rules, in order:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
@@ -61,6 +62,8 @@ SPEAKS_LEAST = 2
 TITLED_THING = 0.5
 #: How often NER alone must call a name a person, with no other cue, for it to be one.
 NER_ALONE = 4
+#: A name opening with a word in the possessive: "Widow's Lantern", "King's Arms".
+OWNED_BY_A_TITLE = re.compile(r"^\w+['\u2019]s\s")
 #: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
 HOUSEHOLD_ARTICLE_SHARE = 0.3
 #: Share of a plural's mentions written after "the" for it to name no one character.
@@ -232,7 +235,9 @@ def surface_kind(
         return "place" if votes.place_word else "other"
     # A title before a name written after "the" is an inn's or a ship's ("at the Admiral
     # Benbow"): no one calls a person "the Mr. Darcy", but "the Duke of Wellington" is one.
-    by_name = (
+    # A title in the possessive names a thing for its bearer: "the Widow's Lantern" (a ship),
+    # "the King's Arms" (an inn).
+    by_name = not OWNED_BY_A_TITLE.match(written) and (
         votes.article < TITLED_THING * votes.mentions
         or " of " in written
         or bool(parsed.titles & titles.VILLAGE_TITLES)

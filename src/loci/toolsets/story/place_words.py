@@ -13,4 +13,5 @@ PLACE_HEADS = frozenset(
     | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
     | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory", "court"}
     | {"head", "moor", "heath", "fell", "tor", "fen", "scar", "farm"}
+    | {"ford", "bridge", "mill", "tower", "keep"}
 )
