@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from loci.app import App
-from loci.errors import ConflictError, NotFoundError
+from loci.errors import ConflictError, InvalidInputError, NotFoundError
 from loci.toolsets.story.curation import correct, listing, undo
 from loci.toolsets.story.lookup import character, entities_of
 from tests.storytext import told
@@ -161,6 +161,10 @@ def test_a_kind_given_by_one_of_several_names_warns_it_is_the_whole_entitys(
     assert "'the Skipper' is one of the names of 'Captain Hawkes'" in marked.warning
     plain = correct(voyage.story, "voyage", "kind", "Captain Hawkes", "character")
     assert plain.warning is None
+    # A tester marked a place a place twice: the second, changing nothing, held back undoing
+    # the first.
+    with pytest.raises(InvalidInputError, match="'Captain Hawkes' is marked character already"):
+        correct(voyage.story, "voyage", "kind", "the Skipper", "character")
 
 
 def test_an_alias_the_story_never_writes_is_refused_and_nothing_is_kept(voyage: App) -> None:

@@ -98,3 +98,27 @@ def test_a_merge_of_words_the_story_writes_as_no_name_says_to_add_an_alias(harbo
         "to 'Pim' with alias"
     )
     assert character(harbour.story, "harbour", "Pim").corrections == []
+
+
+def test_a_kind_adds_a_name_the_story_writes_where_the_cast_saw_none(app: App) -> None:
+    # A tester's "Harriet", written three times, never reached the cast; `kind Harriet
+    # character` said the story "names nothing called 'Harriet'", which was untrue.
+    from loci.toolsets.story.curation import undo
+
+    for number in range(3):
+        app.story.continue_story(
+            "ashby", "", f"Tobias Reed waved. Harriet sends her love. ({number})"
+        )
+    with pytest.raises(NotFoundError) as missing:
+        character(app.story, "ashby", "Harriet")
+    assert "the story writes it: `kind` adds it" in missing.value.message
+    added = correct(app.story, "ashby", "kind", "Harriet", "character")
+    assert (added.name, added.kind, added.mentions) == ("Harriet", "character", 3)
+    assert added.confirmed
+    undo(app.story, "ashby")
+    with pytest.raises(NotFoundError):
+        character(app.story, "ashby", "Harriet")
+    with pytest.raises(NotFoundError, match=r"names nothing called 'Zebedee'$"):
+        correct(app.story, "ashby", "kind", "Zebedee", "character")  # never written
+    with pytest.raises(NotFoundError, match="the story writes it: `kind` adds it"):
+        correct(app.story, "ashby", "alias", "Harriet", "Harry")  # only a kind adds a name

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from loci.errors import ConflictError
-from loci.toolsets.story.curation import _inside_another
+from loci.toolsets.story.correction_checks import inside_another
 from loci.toolsets.story.entity import Entity, Seen
 
 
@@ -14,11 +14,11 @@ def _entity(number: int, *aliases: str) -> Entity:
 def test_an_alias_written_only_inside_another_name_names_the_merge_to_make() -> None:
     ridley = _entity(1, "Ridley")
     glued = _entity(2, "Sold Walter Ridley")  # NER ran a sentence's verb into the name
-    refusal = _inside_another([ridley, glued], ridley, "Walter Ridley")
+    refusal = inside_another([ridley, glued], ridley, "Walter Ridley")
     assert isinstance(refusal, ConflictError)
     assert str(refusal) == (
         "the story writes 'Walter Ridley' only inside 'Sold Walter Ridley', a name of its own: "
         "merge 'Sold Walter Ridley' into 'Ridley' instead"
     )
-    assert _inside_another([ridley, glued], ridley, "Walt Ridley") is None
-    assert _inside_another([ridley], ridley, "Walter Ridley") is None
+    assert inside_another([ridley, glued], ridley, "Walt Ridley") is None
+    assert inside_another([ridley], ridley, "Walter Ridley") is None

@@ -430,3 +430,12 @@ def test_a_title_before_a_capitalised_word_is_a_name_with_a_stop_or_without() ->
     )
     found = [m.surface for m in Extractor().mentions(text, [])]
     assert found.count("Dr Doherty") == 2 and "Mrs Kerr" in found and "Mr. Okafor" in found
+
+
+def test_a_known_domain_after_another_rank_and_of_is_that_ranks_name() -> None:
+    # A tester's regency: "The Duchess of Wrexham came to London" counted for the Duke,
+    # whose names were "Duke of Wrexham" and "Wrexham".
+    known = ["Duke of Wrexham", "Wrexham"]
+    text = "The Duchess of Wrexham came to London. The Duke of Wrexham bowed. Wrexham laughed."
+    found = [m.surface for m in Extractor().known_mentions(text, known)]
+    assert found == ["Duchess of Wrexham", "Duke of Wrexham", "Wrexham"]

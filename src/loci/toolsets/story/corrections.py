@@ -57,7 +57,10 @@ class Correction:
         )
 
     def new_names(self) -> list[str]:
-        """Names the correction brings that the story may not have met yet."""
+        """Names the correction brings that the story may not have met yet (a kind may name
+        words the story writes where NER saw no name: "Harriet")."""
+        if self.action == "kind":
+            return [self.name]
         return [self.other] if self.action in ("alias", "rename") and self.other else []
 
     def described(self) -> str:

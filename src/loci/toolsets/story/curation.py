@@ -4,22 +4,20 @@ applied over every later resolution (`loci.toolsets.story.corrections`)."""
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from loci import fields
 from loci.errors import ConflictError, InvalidInputError, LociError, NotFoundError
+from loci.storage.databases.db import Connection
 from loci.timeutil import now
+from loci.toolsets.story import correction_checks as checks
 from loci.toolsets.story import lookup, names, store
-from loci.toolsets.story.corrections import ACTIONS, KINDS_SET, Correction
+from loci.toolsets.story.corrections import ACTIONS, Correction
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.models import CastSuggestion, CharacterInfo, UndoResult
-from loci.toolsets.story.people import Person, names_conflict, sex_conflict
 from loci.toolsets.story.rereading import read_without, reread
-from loci.toolsets.story.suggestions import person_of
 
 if TYPE_CHECKING:
     from loci.toolsets.story.service import StoryService
@@ -41,14 +39,17 @@ def correct(
     with service.db.write() as conn:
         found = store.session(conn, session)
         entities = service.graph.entities(conn, found.id)
-        entity = _found(entities, name, session)
-        try:
-            written = _checked(entities, entity, action, name, other, session)
-        except NotFoundError as refused:
+        entity = lookup.find(entities, name)
+        if entity is None:  # only a kind may name what the cast does not hold: it adds it
             text = store.rendered(conn, found.id, prompts="omit")
-            raise _no_name_there(refused, text, entities, entity, other) from None
-        # A split keeps the entity's other names together, as they stood.
-        kept = tuple(a for a in entity.aliases if names.key(a) != names.key(other))
+            written = checks.unheld(text, (action, name, other), session)
+            kept: tuple[str, ...] = ()
+        else:
+            written = _target(conn, found.id, entities, entity, (action, name, other), session)
+            if action == "kind":
+                checks.refuse_a_kind_given(service.graph.corrections(conn, found.id), entity, other)
+            # A split keeps the entity's other names together, as they stood.
+            kept = tuple(a for a in entity.aliases if names.key(a) != names.key(other))
         correction = Correction(
             action,
             written,
@@ -60,8 +61,8 @@ def correct(
         created = service.graph.correct(conn, found.id, correction)
         if created:  # a name new to the story: read the text already stored for it
             read = reread(conn, service.graph, service.extractor, found, correction.new_names())
-            if action == "alias" and not read:
-                raise _inside_another(entities, entity, other) or _never_written(
+            if action == "alias" and not read and entity is not None:
+                raise checks.inside_another(entities, entity, other) or checks.never_written(
                     entities, other, session, "an alias"
                 )
         service.graph.resolve(conn, found.id)
@@ -72,22 +73,29 @@ def correct(
         relations = service.graph.related(conn, after, [shown.id])
     met = lookup.relationships(shown.id, relations, after)
     result = lookup.info(session, shown, found.settings.confirm_after, met)
-    if action == "merge":
-        result.warning = _two_people(entity, _written(entities, other, session))
-    elif action == "kind":
-        result.warning = _whole_entity(entity, name, other)
+    if action == "merge" and entity is not None:
+        result.warning = checks.two_people(entity, checks.written_entity(entities, other, session))
+    elif action == "kind" and entity is not None:
+        result.warning = checks.whole_entity(entity, name, other)
     return result
 
 
-def _whole_entity(entity: Entity, name: str, kind: str) -> str | None:
-    """The warning of a kind given by one of several names of an entity: the whole entity
-    takes it ("Graham Petty Cc", a stray name of Graham Petty, marked other, made him other)."""
-    if names.key(name) == names.key(entity.name) or len(entity.written) < 2:
-        return None
-    return (
-        f"{name!r} is one of the names of {entity.name!r}: the whole entity is {kind} now; to "
-        f"mark {name!r} alone, undo this (`loci story undo`) and split it off first"
-    )
+def _target(
+    conn: Connection,
+    session_id: int,
+    entities: list[Entity],
+    entity: Entity,
+    correction: tuple[str, str, str],
+    session: str,
+) -> str:
+    """The name of `entity` the correction (action, name, other) is kept under; refuses what
+    cannot apply."""
+    action, name, other = correction
+    try:
+        return checks.checked(entities, entity, action, name, other, session)
+    except NotFoundError as refused:
+        text = store.rendered(conn, session_id, prompts="omit")
+        raise checks.no_name_there(refused, text, entities, entity, other) from None
 
 
 @dataclass
@@ -188,173 +196,3 @@ def listing(service: StoryService, session_id: str) -> list[str]:
     with service.db.snapshot() as conn:
         found = store.session(conn, session)
         return [c.described() for c in service.graph.corrections(conn, found.id)]
-
-
-def _two_people(entity: Entity, other: Entity) -> str | None:
-    """Why two merged entities look like two people, if they do (their names conflict)."""
-    mine, theirs = person_of(entity), person_of(other)
-    if not names_conflict(mine, theirs, (), marriage=False):
-        return None
-    return (
-        f"{entity.name!r} and {other.name!r} look like two people ({_why_two(mine, theirs)}); "
-        "merged as asked: "
-        "undo_cast_correction (`loci story undo`) takes it back"
-    )
-
-
-def _why_two(mine: Person, theirs: Person) -> str:
-    """What says two merged entities are two people, in words."""
-    if sex_conflict(mine, theirs):
-        return "a man and a woman"
-    a, b = mine.surnames | mine.surnamish, theirs.surnames | theirs.surnamish
-    if a and b and not a & b:
-        return (
-            f"two family names, {_listed(a)} and {_listed(b)}, as a woman's maiden and "
-            "married names may be"
-        )
-    if (
-        mine.given
-        and theirs.given
-        and not any(names.same_given(x, y) for x in mine.given for y in theirs.given)
-    ):
-        return f"two given names, {_listed(mine.given)} and {_listed(theirs.given)}"
-    return "their names do not fit together"
-
-
-def _listed(words: set[str]) -> str:
-    return " or ".join(sorted(w.capitalize() for w in words))
-
-
-def _found(entities: list[Entity], name: str, session: str) -> Entity:
-    entity = lookup.find(entities, name)
-    if entity is None:
-        raise NotFoundError(
-            f"the story {session!r} names nothing called {fields.shown(name)}",
-            session_id=session,
-            name=name,
-        )
-    return entity
-
-
-def _written(entities: list[Entity], other: str, session: str) -> Entity:
-    """The entity the story writes `other` for. A merge is kept under the name given and
-    replayed by it (`corrections.replay`), so a name the story never writes (a misspelling,
-    one word of a longer name) would be logged and change nothing: it is refused, with the
-    story's names closest to it."""
-    wanted = names.key(other)
-    for entity in entities:
-        if any(names.key(alias) == wanted for alias in [entity.name, *entity.written]):
-            return entity
-    raise _never_written(entities, other, session, "a merge")
-
-
-def _inside_another(entities: list[Entity], entity: Entity, other: str) -> ConflictError | None:
-    """The refusal of an alias the story writes only inside a longer name of its own ("Walter
-    Ridley" of "Sold Walter Ridley", where the longer name wins), naming the merge to make."""
-    wanted = f" {names.key(other)} "
-    for holder in entities:
-        inside = [a for a in holder.written if wanted in f" {names.key(a)} " and a != other]
-        if inside and holder.id != entity.id:
-            return ConflictError(
-                f"the story writes {other!r} only inside {inside[0]!r}, a name of its own: "
-                f"merge {holder.name!r} into {entity.name!r} instead",
-                field="other",
-            )
-    return None
-
-
-def _no_name_there(
-    refused: NotFoundError, text: str, entities: list[Entity], entity: Entity, other: str
-) -> LociError:
-    """The refusal of a merge naming words the story writes where the cast found no name
-    ("Little stag", a dragon's word for the boy): `alias` adds them; else (words written only
-    inside a name, "Reed" of "Tobias Reed", or not at all) `refused`."""
-    inside = any(
-        f" {names.key(other)} " in f" {names.key(a)} " for e in entities for a in e.written
-    )
-    if inside or not re.search(rf"(?<![\w.]){re.escape(other)}(?!\w)", text, re.IGNORECASE):
-        return refused
-    return NotFoundError(
-        f"the story writes {other!r}, but the cast holds no name {other!r} to merge: add it "
-        f"to {entity.name!r} with alias",
-        name=other,
-    )
-
-
-def _never_written(entities: list[Entity], other: str, session: str, what: str) -> NotFoundError:
-    """The refusal of a correction naming something the story never writes, with the
-    story's names closest to it."""
-    written = sorted({alias for e in entities for alias in [e.name, *e.aliases]})
-    close = difflib.get_close_matches(other, written, n=3, cutoff=0.6)
-    fitting = lookup.find(entities, other)
-    if fitting is not None and fitting.name not in close:
-        close.insert(0, fitting.name)
-    hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
-    return NotFoundError(
-        f"the story {session!r} never writes {fields.shown(other)} ({what} needs a name as "
-        f"the story writes it){hint}",
-        session_id=session,
-        name=other,
-    )
-
-
-def _checked(
-    entities: list[Entity], entity: Entity, action: str, name: str, other: str, session: str
-) -> str:
-    """The name of `entity` the correction is kept under; refuses what cannot apply."""
-    own = {names.key(alias) for alias in entity.aliases}
-    holder = next(
-        (e for e in entities if names.key(other) in {names.key(a) for a in e.aliases}), None
-    )
-    if action == "merge":
-        target = _written(entities, other, session)
-        if target.id == entity.id:
-            raise InvalidInputError(f"{name!r} and {other!r} are one entity already", field="other")
-    elif action == "split" and names.key(other) in {names.key(d) for d in entity.derived}:
-        inside = [a for a in entity.written if names.key(other) in names.key(a)]
-        raise InvalidInputError(
-            f"the story writes {other!r} only inside {', '.join(map(repr, inside))}: split "
-            "that name off instead",
-            field="other",
-        )
-    elif action == "split" and names.key(other) == names.key(_kept_name(entity, name)):
-        rest = [a for a in entity.written if names.key(a) != names.key(other)]
-        raise InvalidInputError(
-            f"{name!r} names {other!r} itself here: to split {other!r} off, name the entity by "
-            f"another of its names ({', '.join(map(repr, rest)) or 'it has none'})",
-            field="other",
-        )
-    elif action == "split" and names.key(other) not in {names.key(a) for a in entity.written}:
-        raise InvalidInputError(
-            f"{other!r} is not another name of {entity.name!r} (its names: "
-            f"{', '.join(entity.written)})",
-            field="other",
-        )
-    elif action in ("alias", "rename") and holder is not None and holder.id != entity.id:
-        held = "an entity of its own" if holder.name == other else f"a name of {holder.name!r}"
-        raise ConflictError(
-            f"{other!r} is already {held}: merge {holder.name!r} into {entity.name!r} instead",
-            field="other",
-        )
-    elif action == "alias" and names.key(other) in own:
-        raise InvalidInputError(f"{other!r} is already a name of {entity.name!r}", field="other")
-    elif action == "alias" and names.unarticled(other) in own:
-        raise InvalidInputError(
-            f"{other!r} is already a name of {entity.name!r}: the story's names are kept "
-            'without "the", and each of its uses is counted already',
-            field="other",
-        )
-    elif action == "kind" and other not in KINDS_SET:
-        raise InvalidInputError(
-            f"kind must be one of {', '.join(KINDS_SET)}, got {fields.shown(other)}",
-            field="other",
-        )
-    return _kept_name(entity, name)
-
-
-def _kept_name(entity: Entity, name: str) -> str:
-    """The name of the entity a correction is kept under: the one the writer gave, when the
-    story writes it, else the entity's most used name."""
-    stored = entity.written
-    wanted = names.key(name)
-    return next((alias for alias in stored if names.key(alias) == wanted), stored[0])

@@ -17,6 +17,11 @@ from loci.toolsets.story import names
 TITLE_BEFORE = re.compile(r"\b([A-Z][a-z'\u2019]{0,11})\.?(?:[ \t]+|[ \t]*\n[ \t]*)\Z")
 #: A possessive is whose the name is, never its title ("the Queen's class").
 POSSESSIVE_END = re.compile(r"['\u2019]s$")
+#: A capitalised word and "of" right before a name: a rank whose domain it is ("the Duchess of
+#: Wrexham").
+RANK_OF_BEFORE = re.compile(
+    r"\b([A-Z][a-z]+)(?:[ \t]+|[ \t]*\n[ \t]*)of(?:[ \t]+|[ \t]*\n[ \t]*)(?:the[ \t]+)?\Z"
+)
 SURNAME_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\n[ \t]*)([A-Z][\w\u2019'-]+)(?![\w\u2019'-])")
 #: An article opening a known name ("the Captain"), with the space after it.
 ARTICLE = re.compile(r"(?:the|a|an)(?:[ \t]+|[ \t]*\n[ \t]*)", re.IGNORECASE)
@@ -62,6 +67,7 @@ class Gazetteer:
         for match in self._longest(text):
             start, end = match.start(), match.end()
             if not names.is_title(match.group()):
+                start = _rank_of_before(text, start)
                 start = title_before(text, start)
             after = SURNAME_AFTER.match(text, end)
             single = len([w for w in match.group().split() if not names.is_title(w)]) == 1
@@ -81,6 +87,14 @@ class Gazetteer:
                     match = longer
             yield match
             at = max(match.end(), at + 1)
+
+
+def _rank_of_before(text: str, start: int) -> int:
+    """Where the name at `start` begins when it is the domain of a rank written before it
+    ("Wrexham" of "the Duchess of Wrexham", a name of its own, not the Duke of Wrexham's
+    "Wrexham"), else `start`."""
+    rank = RANK_OF_BEFORE.search(text, max(0, start - 30), start)
+    return rank.start(1) if rank is not None and names.is_title(rank.group(1)) else start
 
 
 def title_before(text: str, start: int) -> int:

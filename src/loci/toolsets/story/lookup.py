@@ -132,8 +132,10 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
         known = service.entities(conn, found)
         entity = find(known, wanted)
         if entity is None:
+            written = writes_as_a_name(store.rendered(conn, found.id, prompts="omit"), wanted)
+            hint = " (the story writes it: `kind` adds it to the cast)" if written else " yet"
             raise NotFoundError(
-                f"the story {name!r} names no character {fields.shown(wanted)} yet",
+                f"the story {name!r} names no character {fields.shown(wanted)}{hint}",
                 session_id=name,
                 character_name=wanted,
             )
@@ -257,3 +259,10 @@ def entities_of(
         chosen = [e for e in listed if kind is None or e.confirmed(confirm)][:limit]
         relations = service.graph.related(conn, entities, [e.id for e in chosen])
     return [info(name, e, confirm, relationships(e.id, relations, entities)) for e in chosen]
+
+
+def writes_as_a_name(text: str, name: str) -> bool:
+    """Whether `text` writes `name` as a name: whole words, as given, capitalised."""
+    if not name[:1].isupper():
+        return False
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None

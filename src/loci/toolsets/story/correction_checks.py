@@ -1,0 +1,216 @@
+"""What a correction of the cast may do, and what it may not: the name a correction is kept
+under, the refusals of what cannot apply (each with what the story does write), and the
+warnings of what applies but looks wrong (two people merged, a kind given to a whole entity by
+one of its names)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from loci import fields
+from loci.errors import ConflictError, InvalidInputError, LociError, NotFoundError
+from loci.toolsets.story import lookup, names
+from loci.toolsets.story.corrections import KINDS_SET, Correction
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.people import Person, names_conflict, sex_conflict
+from loci.toolsets.story.suggestions import person_of
+
+
+def refuse_a_kind_given(kept: list[Correction], entity: Entity, kind: str) -> None:
+    """Refuse to mark an entity with the kind the writer's latest kind for it gave already: a
+    correction that changes nothing would only hold back undoing the one before it."""
+    own = {names.key(a) for a in entity.aliases}
+    given = [c for c in kept if c.action == "kind" and names.key(c.name) in own]
+    if given and given[-1].other == kind:
+        raise InvalidInputError(
+            f"{entity.name!r} is marked {kind} already (correction #{given[-1].id})",
+            field="other",
+        )
+
+
+def unheld(text: str, correction: tuple[str, str, str], session: str) -> str:
+    """The name of a correction (action, name, other) that the cast does not hold, when the
+    correction may add it: a kind given to words the story writes as a name (capitalised,
+    whole), as "Harriet", written three times where NER saw no name, is a character; else
+    the refusal."""
+    action, name, kind = correction
+    written = lookup.writes_as_a_name(text, name)
+    if action == "kind" and kind in KINDS_SET and written:
+        return name
+    hint = f"; the story writes it: `kind` adds it ({', '.join(KINDS_SET)})" if written else ""
+    raise NotFoundError(
+        f"the story {session!r} names nothing called {fields.shown(name)}{hint}",
+        session_id=session,
+        name=name,
+    )
+
+
+def whole_entity(entity: Entity, name: str, kind: str) -> str | None:
+    """The warning of a kind given by one of several names of an entity: the whole entity
+    takes it ("Graham Petty Cc", a stray name of Graham Petty, marked other, made him other)."""
+    if names.key(name) == names.key(entity.name) or len(entity.written) < 2:
+        return None
+    return (
+        f"{name!r} is one of the names of {entity.name!r}: the whole entity is {kind} now; to "
+        f"mark {name!r} alone, undo this (`loci story undo`) and split it off first"
+    )
+
+
+def two_people(entity: Entity, other: Entity) -> str | None:
+    """Why two merged entities look like two people, if they do (their names conflict)."""
+    mine, theirs = person_of(entity), person_of(other)
+    if not names_conflict(mine, theirs, (), marriage=False):
+        return None
+    return (
+        f"{entity.name!r} and {other.name!r} look like two people ({_why_two(mine, theirs)}); "
+        "merged as asked: "
+        "undo_cast_correction (`loci story undo`) takes it back"
+    )
+
+
+def _why_two(mine: Person, theirs: Person) -> str:
+    """What says two merged entities are two people, in words."""
+    if sex_conflict(mine, theirs):
+        return "a man and a woman"
+    a, b = mine.surnames | mine.surnamish, theirs.surnames | theirs.surnamish
+    if a and b and not a & b:
+        return (
+            f"two family names, {_listed(a)} and {_listed(b)}, as a woman's maiden and "
+            "married names may be"
+        )
+    if (
+        mine.given
+        and theirs.given
+        and not any(names.same_given(x, y) for x in mine.given for y in theirs.given)
+    ):
+        return f"two given names, {_listed(mine.given)} and {_listed(theirs.given)}"
+    return "their names do not fit together"
+
+
+def _listed(words: set[str]) -> str:
+    return " or ".join(sorted(w.capitalize() for w in words))
+
+
+def written_entity(entities: list[Entity], other: str, session: str) -> Entity:
+    """The entity the story writes `other` for. A merge is kept under the name given and
+    replayed by it (`corrections.replay`), so a name the story never writes (a misspelling,
+    one word of a longer name) would be logged and change nothing: it is refused, with the
+    story's names closest to it."""
+    wanted = names.key(other)
+    for entity in entities:
+        if any(names.key(alias) == wanted for alias in [entity.name, *entity.written]):
+            return entity
+    raise never_written(entities, other, session, "a merge")
+
+
+def inside_another(entities: list[Entity], entity: Entity, other: str) -> ConflictError | None:
+    """The refusal of an alias the story writes only inside a longer name of its own ("Walter
+    Ridley" of "Sold Walter Ridley", where the longer name wins), naming the merge to make."""
+    wanted = f" {names.key(other)} "
+    for holder in entities:
+        inside = [a for a in holder.written if wanted in f" {names.key(a)} " and a != other]
+        if inside and holder.id != entity.id:
+            return ConflictError(
+                f"the story writes {other!r} only inside {inside[0]!r}, a name of its own: "
+                f"merge {holder.name!r} into {entity.name!r} instead",
+                field="other",
+            )
+    return None
+
+
+def no_name_there(
+    refused: NotFoundError, text: str, entities: list[Entity], entity: Entity, other: str
+) -> LociError:
+    """The refusal of a merge naming words the story writes where the cast found no name
+    ("Little stag", a dragon's word for the boy): `alias` adds them; else (words written only
+    inside a name, "Reed" of "Tobias Reed", or not at all) `refused`."""
+    inside = any(
+        f" {names.key(other)} " in f" {names.key(a)} " for e in entities for a in e.written
+    )
+    if inside or not re.search(rf"(?<![\w.]){re.escape(other)}(?!\w)", text, re.IGNORECASE):
+        return refused
+    return NotFoundError(
+        f"the story writes {other!r}, but the cast holds no name {other!r} to merge: add it "
+        f"to {entity.name!r} with alias",
+        name=other,
+    )
+
+
+def never_written(entities: list[Entity], other: str, session: str, what: str) -> NotFoundError:
+    """The refusal of a correction naming something the story never writes, with the
+    story's names closest to it."""
+    written = sorted({alias for e in entities for alias in [e.name, *e.aliases]})
+    close = difflib.get_close_matches(other, written, n=3, cutoff=0.6)
+    fitting = lookup.find(entities, other)
+    if fitting is not None and fitting.name not in close:
+        close.insert(0, fitting.name)
+    hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    return NotFoundError(
+        f"the story {session!r} never writes {fields.shown(other)} ({what} needs a name as "
+        f"the story writes it){hint}",
+        session_id=session,
+        name=other,
+    )
+
+
+def checked(
+    entities: list[Entity], entity: Entity, action: str, name: str, other: str, session: str
+) -> str:
+    """The name of `entity` the correction is kept under; refuses what cannot apply."""
+    own = {names.key(alias) for alias in entity.aliases}
+    holder = next(
+        (e for e in entities if names.key(other) in {names.key(a) for a in e.aliases}), None
+    )
+    if action == "merge":
+        target = written_entity(entities, other, session)
+        if target.id == entity.id:
+            raise InvalidInputError(f"{name!r} and {other!r} are one entity already", field="other")
+    elif action == "split" and names.key(other) in {names.key(d) for d in entity.derived}:
+        inside = [a for a in entity.written if names.key(other) in names.key(a)]
+        raise InvalidInputError(
+            f"the story writes {other!r} only inside {', '.join(map(repr, inside))}: split "
+            "that name off instead",
+            field="other",
+        )
+    elif action == "split" and names.key(other) == names.key(_kept_name(entity, name)):
+        rest = [a for a in entity.written if names.key(a) != names.key(other)]
+        raise InvalidInputError(
+            f"{name!r} names {other!r} itself here: to split {other!r} off, name the entity by "
+            f"another of its names ({', '.join(map(repr, rest)) or 'it has none'})",
+            field="other",
+        )
+    elif action == "split" and names.key(other) not in {names.key(a) for a in entity.written}:
+        raise InvalidInputError(
+            f"{other!r} is not another name of {entity.name!r} (its names: "
+            f"{', '.join(entity.written)})",
+            field="other",
+        )
+    elif action in ("alias", "rename") and holder is not None and holder.id != entity.id:
+        held = "an entity of its own" if holder.name == other else f"a name of {holder.name!r}"
+        raise ConflictError(
+            f"{other!r} is already {held}: merge {holder.name!r} into {entity.name!r} instead",
+            field="other",
+        )
+    elif action == "alias" and names.key(other) in own:
+        raise InvalidInputError(f"{other!r} is already a name of {entity.name!r}", field="other")
+    elif action == "alias" and names.unarticled(other) in own:
+        raise InvalidInputError(
+            f"{other!r} is already a name of {entity.name!r}: the story's names are kept "
+            'without "the", and each of its uses is counted already',
+            field="other",
+        )
+    elif action == "kind" and other not in KINDS_SET:
+        raise InvalidInputError(
+            f"kind must be one of {', '.join(KINDS_SET)}, got {fields.shown(other)}",
+            field="other",
+        )
+    return _kept_name(entity, name)
+
+
+def _kept_name(entity: Entity, name: str) -> str:
+    """The name of the entity a correction is kept under: the one the writer gave, when the
+    story writes it, else the entity's most used name."""
+    stored = entity.written
+    wanted = names.key(name)
+    return next((alias for alias in stored if names.key(alias) == wanted), stored[0])
