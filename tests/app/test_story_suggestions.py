@@ -234,6 +234,21 @@ def test_your_grace_is_suggested_for_the_storys_one_queen_and_counted_once_accep
     assert after.mentions == before + 3
 
 
+def test_mama_called_out_is_suggested_for_the_familys_one_mother(app: App) -> None:
+    # A tester's regency: "Mama" never reached the cast, NER seeing no name in it.
+    story = [
+        '"Lord Saltire is looking at the clock, Mama," said Kitty Ashby.',
+        "Mrs. Ashby sighed, and Eleanor Ashby laughed at her sister.",
+        '"My bonnet is quite well, Mama," said Eleanor Ashby. Mrs. Ashby frowned.',
+        "Kitty Ashby ran to the window, and Mrs. Ashby followed her.",
+    ]
+    told(app, "ashby", story)
+    found = suggest(app.story, "ashby").suggestions
+    assert ("merge", "Mrs. Ashby", "Mama", 6) in [
+        (s.action, s.name, s.other, s.mentions) for s in found
+    ]
+
+
 def test_a_name_said_more_often_than_all_who_carry_it_is_merged_into_none(app: App) -> None:
     story = [
         "The Wicked Witch of the East was dead, and the Witch of the North kissed Dorothy.",

@@ -439,3 +439,14 @@ def test_a_known_domain_after_another_rank_and_of_is_that_ranks_name() -> None:
     text = "The Duchess of Wrexham came to London. The Duke of Wrexham bowed. Wrexham laughed."
     found = [m.surface for m in Extractor().known_mentions(text, known)]
     assert found == ["Duchess of Wrexham", "Duke of Wrexham", "Wrexham"]
+
+
+def test_a_childs_word_for_a_parent_called_out_is_a_name() -> None:
+    # A tester's regency: "Mama", called out again and again, never reached the cast, and no
+    # suggestion could give it to Mrs. Ashby.
+    text = (
+        '"Lord Saltire is looking at the clock, Mama," said Kitty.\n\n'
+        '"Papa, do sit down," said Eleanor. "Yes, my dear," said Mr. Ashby.'
+    )
+    found = {m.surface: m for m in Extractor().mentions(text, [])}
+    assert found["Mama"].addressed and found["Papa"].addressed

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from loci.toolsets.story import census, names
+from loci.toolsets.story import census, kin_words, names
 
 if TYPE_CHECKING:
     from loci.toolsets.story.mentions import Mention
@@ -69,7 +69,12 @@ def called(text: str, families: Collection[str] = ()) -> list[tuple[int, int]]:
     spans += [match.span(1) for match in SALUTATION.finditer(text)]
     for match in CALLED_FIRST.finditer(text):
         first = match.group(1).split()[0]
-        if names.is_title(first) or _a_given_name(first) or match.group(1).lower() in families:
+        if (
+            names.is_title(first)
+            or _a_given_name(first)
+            or match.group(1).lower() in families
+            or kin_words.parent_word_sex(match.group(1))
+        ):
             spans.append(match.span(1))
     return [(a, b) for a, b in spans if not _no_one(text[a:b])]
 
@@ -87,10 +92,10 @@ def with_address(
     known: Iterable[str] = (),
 ) -> list[Mention]:
     """`found`, each mention of a name called out in dialogue marked `addressed` (trimmed by
-    `cleaned` as the mention was). Only the family name of a titled name `known` is added
-    where no mention is ('"Moss," he said', of Mrs. Moss): an interjection ends a phrase as a
-    name does ('"Ha, ha!"', '"Right, No."'), and only NER or the names known say what is a
-    name."""
+    `cleaned` as the mention was). Only the family name of a titled name `known`, or a
+    child's word for a parent, is added where no mention is ('"Moss," he said', of Mrs. Moss):
+    an interjection ends a phrase as a name does ('"Ha, ha!"', '"Right, No."'), and only NER
+    or the names known say what is a name."""
     families = titled_families(known)
     for start, end in called(text, families):
         mention = cleaned(text, start, end)
@@ -99,7 +104,9 @@ def with_address(
         at = next((i for i, m in enumerate(found) if m.start == mention.start), None)
         if at is not None:
             found[at] = replace(found[at], addressed=True)
-        elif mention.surface.lower() in families:
+        elif mention.surface.lower() in families or kin_words.parent_word_sex(mention.surface):
+            # '"Moss," he said', of Mrs. Moss; '"…, Mama," said Kitty': a child's word for a
+            # parent, which NER seldom takes for a name.
             found = [m for m in found if m.end <= mention.start or mention.end <= m.start]
             found.append(replace(mention, addressed=True))
     return found
