@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from loci import sentences
-from loci.toolsets.story import names
+from loci.toolsets.story import names, titles
 
 #: A word before a name that may be its title ("Mr. ", "Captain ", "Cap'n ").
 #: A capitalised word right before a name, on its line or the line above (never across a
@@ -94,7 +94,9 @@ def _rank_of_before(text: str, start: int) -> int:
     ("Wrexham" of "the Duchess of Wrexham", a name of its own, not the Duke of Wrexham's
     "Wrexham"), else `start`."""
     rank = RANK_OF_BEFORE.search(text, max(0, start - 30), start)
-    return rank.start(1) if rank is not None and names.is_title(rank.group(1)) else start
+    if rank is None or rank.group(1).lower() not in titles.DOMAIN_TITLES:
+        return start  # "Most of Maren's friends"
+    return rank.start(1)
 
 
 def title_before(text: str, start: int) -> int:
