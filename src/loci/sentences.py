@@ -105,3 +105,12 @@ def is_abbreviation(word: str) -> bool:
     if len(word) == 1:
         return word.isupper()
     return word[0].isupper() and word.lower() in ABBREVIATIONS
+
+
+def clipped(sentence: str, most: int) -> str:
+    """`sentence` on one line, cut at a word with an ellipsis when it is longer than `most`
+    characters (never mid-word, never ending on a space)."""
+    line = " ".join(sentence.split())
+    if len(line) <= most:
+        return line
+    return line[: most - 1].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from loci import sentences
 from loci.toolsets.story import names
 from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.epithets import EVIDENCE_CHARS
 from loci.toolsets.story.models import CastSuggestion
 
 #: A word of a name: a title's abbreviation with its stop ("Mr."), or a capitalised word with
@@ -127,12 +128,12 @@ def _answered(question: str, reply: str, characters: Sequence[Entity]) -> Iterat
         said = _called_name(match.group("name"))
         if said:
             evidence = f"{_sentence(question, match)} {' '.join(reply.split())}"
-            yield Calling(said, character, evidence[:280])
+            yield Calling(said, character, sentences.clipped(evidence, EVIDENCE_CHARS))
 
 
 def _sentence(paragraph: str, match: re.Match[str]) -> str:
     left, right = sentences.around(paragraph, match.start(), match.end())
-    return " ".join(paragraph[left:right].split())[:280]
+    return sentences.clipped(paragraph[left:right], EVIDENCE_CHARS)
 
 
 def called_suggestions(

@@ -12,6 +12,8 @@ from loci.toolsets.story import names
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.models import CastSuggestion
 
+#: The longest sentence of evidence shown (a longer one is cut at a word).
+EVIDENCE_CHARS = 280
 #: The fewest times an epithet is written for it to be suggested.
 EPITHET_LEAST = 3
 #: A title carried by several characters goes to one carrying it this many times as often as
@@ -221,7 +223,7 @@ def _sentence_with(passages: Sequence[str], epithet: str, carrier: Entity) -> st
         for left, right in sentences.spans(passage):
             said = passage[left:right]
             if epithet.lower() in said.lower() and any(named(a, said) for a in carrier.aliases):
-                return " ".join(said.split())[:280]
+                return sentences.clipped(said, EVIDENCE_CHARS)
     return ""
 
 
@@ -252,4 +254,4 @@ def _sentence(text: str, at: int) -> str:
     from loci import sentences
 
     left, right = sentences.around(text, at, at + 1)
-    return " ".join(text[left:right].split())[:280]
+    return sentences.clipped(text[left:right], EVIDENCE_CHARS)

@@ -4,7 +4,7 @@ entity (and the other it is suggested with, when one does), short enough to read
 from __future__ import annotations
 
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.epithets import named
+from loci.toolsets.story.epithets import EVIDENCE_CHARS, named
 from loci.toolsets.story.models import CastSuggestion
 
 
@@ -22,7 +22,9 @@ def evidence(entity: Entity, other: Entity | None = None) -> str:
     said = sorted(said, key=lambda s: (not _whole(s), len(s) > EVIDENCE_CHARS))
     own = [s for s in said if any(named(a, s) for a in entity.aliases)] or said
     both = [s for s in own if other is not None and any(named(a, s) for a in other.aliases)]
-    return _clipped((both or own or [""])[0])
+    from loci import sentences
+
+    return sentences.clipped((both or own or [""])[0], EVIDENCE_CHARS)
 
 
 def merge_suggestion(guest: Entity, host: Entity, reason: str) -> CastSuggestion:
@@ -36,16 +38,6 @@ def merge_suggestion(guest: Entity, host: Entity, reason: str) -> CastSuggestion
         reason=reason,
         evidence=evidence(guest, host),
     )
-
-
-#: The longest evidence shown; a longer sentence is cut at a word, with an ellipsis.
-EVIDENCE_CHARS = 280
-
-
-def _clipped(sentence: str) -> str:
-    if len(sentence) <= EVIDENCE_CHARS:
-        return sentence
-    return sentence[: EVIDENCE_CHARS - 1].rsplit(" ", 1)[0] + "\u2026"
 
 
 #: What a whole sentence may start with beside a capital, and end with after its stop.
