@@ -15,6 +15,7 @@ from loci.faces.cli.output import (
     emit_json,
     json_option,
     opened_app,
+    progress_bar,
     run,
 )
 from loci.storage.memory_tables import sequence_documents as documents
@@ -34,10 +35,9 @@ def register(group: click.Group) -> None:
 def reindex(state: CliState, force: bool, as_json: bool) -> None:
     """Rebuild the vector index, the keyword index and the sequences' keyword documents
     from SQLite; re-embed every memory if the model changed, and damaged vectors always."""
-    from rich.progress import Progress
 
     def work() -> None:
-        with opened_app(state) as app, Progress(transient=True, disable=as_json) as bar:
+        with opened_app(state) as app, progress_bar(as_json) as bar:
             task = bar.add_task("reindexing", total=None)
             report = app.transfer.reindex(
                 force, lambda done, total: bar.update(task, completed=done, total=total)

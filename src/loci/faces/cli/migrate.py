@@ -8,7 +8,7 @@ from dataclasses import asdict
 import click
 
 from loci.errors import ConflictError
-from loci.faces.cli.output import CliState, emit_json, json_option, run
+from loci.faces.cli.output import CliState, emit_json, json_option, progress_bar, run
 
 
 def register(group: click.Group) -> None:
@@ -34,7 +34,7 @@ def migrate(state: CliState, to_url: str | None, from_url: str | None, as_json: 
     again to resume after an interruption. Every table is verified at the end (rows and
     content digests).
     """
-    from rich.progress import Progress, TaskID
+    from rich.progress import TaskID
 
     from loci.migration import ends
     from loci.migration.move import migrate as copy_store
@@ -44,7 +44,7 @@ def migrate(state: CliState, to_url: str | None, from_url: str | None, as_json: 
 
     def work() -> None:
         home = state.settings().home
-        with Progress(transient=True, disable=as_json) as bar:
+        with progress_bar(as_json) as bar:
             tasks: dict[str, TaskID] = {}
 
             def progress(what: str, done: int, total: int) -> None:

@@ -17,6 +17,8 @@ from loci.errors import InvalidInputError, LociError
 from loci.settings import Settings, load_settings
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from loci.app import App
     from loci.engine.embedding import Embedder
 
@@ -124,3 +126,13 @@ output_option = click.option(
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write to this file (default: standard output).",
 )
+
+
+def progress_bar(as_json: bool) -> Progress:
+    """A progress bar for long work, on standard error and only on a terminal: standard output
+    holds only the summary (or the JSON), which a script reads, and a log holds no bar."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(stderr=True)
+    return Progress(console=console, transient=True, disable=as_json or not console.is_terminal)

@@ -16,6 +16,7 @@ from loci.faces.cli.output import (
     emit_json,
     json_option,
     opened_app,
+    progress_bar,
     run,
     writable,
     written,
@@ -315,15 +316,13 @@ def import_(
     as_json: bool,
 ) -> None:
     """Import memories from FILE (written by `loci export` or `export_memories`)."""
-    from rich.progress import Progress
-
     from loci.toolsets.memory.export_files import read_export
     from loci.toolsets.memory.transfer import ImportOptions
 
     def work() -> None:
         content = read_export(file, state.settings().import_max_bytes)
         options = ImportOptions(namespace_override, not keep_duplicates, not use_vectors)
-        with opened_app(state) as app, Progress(transient=True, disable=as_json) as bar:
+        with opened_app(state) as app, progress_bar(as_json) as bar:
             task = bar.add_task("importing", total=content.count)
             result = app.transfer.import_content(
                 content, options, lambda done, total: bar.update(task, completed=done, total=total)

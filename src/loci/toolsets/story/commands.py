@@ -14,6 +14,7 @@ from loci.faces.cli.output import (
     json_option,
     opened_app,
     output_option,
+    progress_bar,
     run,
     save_text,
     writable,
@@ -79,8 +80,6 @@ def import_command(
     as it goes. A session that holds the text already is refused (--again adds it anyway); an
     import that was interrupted goes on where it stopped.
     """
-    from rich.progress import Progress
-
     from loci.errors import InvalidInputError
     from loci.toolsets.story import manuscript
 
@@ -92,7 +91,7 @@ def import_command(
             if not pieces:
                 raise InvalidInputError(f"{file}: no text to import", field="file")
             done, rest = manuscript.remaining(app.story, session_id, pieces, again)
-            with Progress(transient=True, disable=as_json) as bar:
+            with progress_bar(as_json) as bar:
                 task = bar.add_task("reading, embedding, archiving", total=len(rest))
                 result = manuscript.stream_into(
                     app.story,

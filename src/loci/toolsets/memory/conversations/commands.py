@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, run
+from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, progress_bar, run
 from loci.wording import counted
 
 
@@ -34,13 +34,11 @@ def import_chat(
     timestamp and session), so importing a grown history again adds only the new messages.
     A malformed file stores nothing.
     """
-    from rich.progress import Progress
-
     from loci.toolsets.memory.conversations.messages import read_chat_file
 
     def work() -> None:
         messages = read_chat_file(file)
-        with opened_app(state) as app, Progress(transient=True, disable=as_json) as bar:
+        with opened_app(state) as app, progress_bar(as_json) as bar:
             task = bar.add_task("embedding and storing", total=len(messages))
             result = app.conversations.remember_conversation(
                 messages,
