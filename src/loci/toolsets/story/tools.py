@@ -135,7 +135,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
                 description="rename: show the entity as `other`; merge: `other` is the same "
                 "entity as `name`; split: `other` (one of its names) is someone else; alias: "
                 "`other` is another name of it; kind: `other` is character, place or other "
-                "(other: not a character)."
+                "(other: not a character), and words the story writes as a name that the cast "
+                "missed are added."
             ),
         ],
         name: Annotated[str, Field(max_length=128, description="Any name of the entity.")],
