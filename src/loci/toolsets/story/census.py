@@ -31,8 +31,8 @@ def given_share(word: str) -> float:
 
 
 def is_common_surname(word: str) -> bool:
-    """Whether `word` is a family name many carry ("Nguyen", "Patel"): one in
-    SURNAME_COMMON of the census's."""
+    """Whether `word` is a family name many carry ("Nguyen", "Patel"): at least
+    SURNAME_COMMON percent of the census's surnames."""
     return _surnames().get(word.lower(), 0.0) >= SURNAME_COMMON
 
 

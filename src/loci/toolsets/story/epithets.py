@@ -30,9 +30,9 @@ EPITHET_ALONE_LEAST = 6
 #: How many times as often as the story's other passages an epithet's passages must name its
 #: character, when its own paragraphs do not: company, not chance.
 PASSAGE_LIFT = 1.5
-#: "the" and a title, as a sailor may say it ("the Cap'n"), nor the head of a name: with "of"
-#: ("the Queen of the Marsh"), or a possessive before a capital ("the Widow's Lantern", a ship;
-#: "the Captain's hat" is his).
+#: "the" and a title, as a sailor may say it too ("the Cap'n"), but not heading a longer name:
+#: one made with "of" ("the Queen of the Marsh"), or a possessive before a capital ("the
+#: Widow's Lantern", a ship; "the Captain's hat" is his).
 EPITHET = re.compile(
     r"\b[Tt]he ([A-Z][a-z]+(?:['\u2019]n)?)\b"
     r"(?![ \t]+(?:[A-Z]|of\b)|['\u2019]s[ \t]+\n?[ \t]*[A-Z])"

@@ -20,7 +20,9 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   again; a place must be somewhere things happen. A name that speaks again and again is
   someone's, whatever its article and NER say ("said the Scarecrow"), and so is a name the
   text gives as someone's ("he's called Nut"), unless it is somewhere things happen or mostly
-  written after "the". A name whose cues are too few to say is `unknown`.
+  written after "the", and a bare name that speaks and acts in half its mentions ("said
+  Ysolde", "Ysolde sat"); a name mostly after "the" and often after a word of place is
+  somewhere ("in the Hollow"). A name whose cues are too few to say is `unknown`.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ TITLED_THING = 0.5
 #: How often NER alone must call a name a person, with no other cue, for it to be one.
 NER_ALONE = 4
 #: A name opening with a word in the possessive: "Widow's Lantern", "King's Arms".
-OWNED_BY_A_TITLE = re.compile(r"^\w+['\u2019]s\s")
+POSSESSIVE_FIRST = re.compile(r"^\w+['\u2019]s\s")
 #: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
 HOUSEHOLD_ARTICLE_SHARE = 0.3
 #: Share of a plural's mentions written after "the" for it to name no one character.
@@ -237,7 +239,7 @@ def surface_kind(
     # Benbow"): no one calls a person "the Mr. Darcy", but "the Duke of Wellington" is one.
     # A title in the possessive names a thing for its bearer: "the Widow's Lantern" (a ship),
     # "the King's Arms" (an inn).
-    by_name = not OWNED_BY_A_TITLE.match(written) and (
+    by_name = not POSSESSIVE_FIRST.match(written) and (
         votes.article < TITLED_THING * votes.mentions
         or " of " in written
         or bool(parsed.titles & titles.VILLAGE_TITLES)

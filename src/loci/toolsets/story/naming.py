@@ -95,10 +95,11 @@ def with_titled(
 ) -> list[Mention]:
     """`found`, with each titled name ("Dr Doherty") that no mention found covers: a reader
     takes a title before a capitalised word for someone's name, where NER may not."""
+    added = []
     for match in TITLED.finditer(text):
         if any(m.start < match.end() and match.start() < m.end for m in found):
             continue
         mention = cleaned(text, match.start(), match.end())
         if mention is not None:
-            found.append(replace(mention, label="person"))
-    return found
+            added.append(replace(mention, label="person"))
+    return [*found, *added]
