@@ -439,6 +439,9 @@ def test_a_known_domain_after_another_rank_and_of_is_that_ranks_name() -> None:
     text = "The Duchess of Wrexham came to London. The Duke of Wrexham bowed. Wrexham laughed."
     found = [m.surface for m in Extractor().known_mentions(text, known)]
     assert found == ["Duchess of Wrexham", "Duke of Wrexham", "Wrexham"]
+    # A name known as no one's domain stays itself: "the King of Japan" still names Japan.
+    found = [m.surface for m in Extractor().known_mentions("the King of Japan came.", ["Japan"])]
+    assert found == ["Japan"]
 
 
 def test_a_childs_word_for_a_parent_called_out_is_a_name() -> None:

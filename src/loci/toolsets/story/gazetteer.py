@@ -43,6 +43,8 @@ class Gazetteer:
 
     pattern: re.Pattern[str]
     surnames: frozenset[str]
+    #: The names known as the domain of another ("Wrexham" of "Duke of Wrexham").
+    domains: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, known: tuple[str, ...]) -> Gazetteer | None:
@@ -58,7 +60,8 @@ class Gazetteer:
         surnames = frozenset(
             name.split()[-1] for name in known if len(name.split()) > 1 and name[:1].isupper()
         )
-        return cls(re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])"), surnames)
+        domains = frozenset(name.split(" of ", 1)[1] for name in known if " of " in name)
+        return cls(re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])"), surnames, domains)
 
     def spans(self, text: str) -> Iterable[tuple[int, int]]:
         """Where `text` writes the known names: with a title written before one ("Miss Darcy"
@@ -66,8 +69,9 @@ class Gazetteer:
         Eliza Bennet")."""
         for match in self._longest(text):
             start, end = match.start(), match.end()
-            if not names.is_title(match.group()):
+            if match.group() in self.domains:
                 start = _rank_of_before(text, start)
+            if not names.is_title(match.group()):
                 start = title_before(text, start)
             after = SURNAME_AFTER.match(text, end)
             single = len([w for w in match.group().split() if not names.is_title(w)]) == 1
@@ -90,9 +94,10 @@ class Gazetteer:
 
 
 def _rank_of_before(text: str, start: int) -> int:
-    """Where the name at `start` begins when it is the domain of a rank written before it
-    ("Wrexham" of "the Duchess of Wrexham", a name of its own, not the Duke of Wrexham's
-    "Wrexham"), else `start`."""
+    """Where the name at `start`, known as the domain of a titled name, begins when another
+    rank and "of" are written before it ("Wrexham" of "the Duchess of Wrexham", a name of its
+    own, not the Duke of Wrexham's "Wrexham"), else `start` ("the King of Japan" leaves Japan,
+    known as no one's domain, where it is)."""
     rank = RANK_OF_BEFORE.search(text, max(0, start - 30), start)
     if rank is None or rank.group(1).lower() not in titles.DOMAIN_TITLES:
         return start  # "Most of Maren's friends"
