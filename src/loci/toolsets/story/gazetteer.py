@@ -47,8 +47,9 @@ class Gazetteer:
     domains: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, known: tuple[str, ...]) -> Gazetteer | None:
-        """The gazetteer of `known` names (None for none)."""
+    def of(cls, known: tuple[str, ...], context: Iterable[str] = ()) -> Gazetteer | None:
+        """The gazetteer of `known` names (None for none); names made with "of" among them or
+        in `context` (the others the story knows) say which are another's domain."""
         if not known:
             return None
         alternatives = "|".join(
@@ -60,7 +61,9 @@ class Gazetteer:
         surnames = frozenset(
             name.split()[-1] for name in known if len(name.split()) > 1 and name[:1].isupper()
         )
-        domains = frozenset(name.split(" of ", 1)[1] for name in known if " of " in name)
+        domains = frozenset(
+            name.split(" of ", 1)[1] for name in (*known, *context) if " of " in name
+        )
         return cls(re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])"), surnames, domains)
 
     def spans(self, text: str) -> Iterable[tuple[int, int]]:

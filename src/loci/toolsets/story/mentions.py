@@ -215,7 +215,7 @@ def _with_new_names(text: str, found: list[Mention], known: Sequence[str]) -> li
     Sparrow brings her in" missed), as the gazetteer of known names finds it in later text."""
     before = set(known)
     new = tuple(sorted({m.surface for m in found} - before))
-    gazetteer = Gazetteer.of(new)
+    gazetteer = Gazetteer.of(new, context=before)
     if gazetteer is None:
         return found
     for start, end in gazetteer.spans(text):
