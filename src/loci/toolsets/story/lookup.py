@@ -13,6 +13,7 @@ from loci.toolsets.story import common_words, kinds, names, people, store
 from loci.toolsets.story.answers import answer_spans
 from loci.toolsets.story.castview import CastView
 from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.epithets import named
 from loci.toolsets.story.models import (
     CharacterInfo,
     Mentioned,
@@ -263,6 +264,4 @@ def entities_of(
 
 def writes_as_a_name(text: str, name: str) -> bool:
     """Whether `text` writes `name` as a name: whole words, as given, capitalised."""
-    if not name[:1].isupper():
-        return False
-    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
+    return name[:1].isupper() and named(name, text)
