@@ -23,6 +23,13 @@ def test_a_name_given_as_someones_is_found() -> None:
     assert _given("They called him Long John.") == ["Long John"]
     assert _given("and her name was Mrs. Medlock.") == ["Mrs. Medlock"]
     assert _given("\"An' my name's Ben\nWeatherstaff.\"") == ["Ben"]
+    assert _given("he said, rubbing the cub's head. \"It's named Captain.\"") == ["Captain"]
+
+
+def test_a_title_said_of_a_person_or_opening_a_longer_name_is_not_given_as_a_name() -> None:
+    # His title, which `called` reads as his epithet; a name going on past a line break.
+    assert _given("The men of the Guard called him Warden, or Warden Thorne.") == []
+    assert _given("she told them my name was Prince\nCharming.") == []
 
 
 def test_a_thing_the_text_names_is_no_ones_name() -> None:
@@ -43,5 +50,7 @@ def test_the_extractor_marks_a_name_given_as_named_and_adds_it_if_ner_missed_it(
     named = {m.surface for m in found if m.named}
     assert named == {"Nut", "Shell", "Jump"}
     assert not any(m.named for m in found if m.surface == "Dickon")
+    fox = Extractor().mentions('"It\'s named Captain." Captain trotted after him.', [])
+    assert [(m.surface, m.named) for m in fox] == [("Captain", True), ("Captain", False)]
     first_nut = min((m for m in found if m.surface == "Nut"), key=lambda m: m.start)
     assert SQUIRRELS[first_nut.start : first_nut.end] == "Nut" and first_nut.named

@@ -147,7 +147,7 @@ class Extractor:
                     found[i] = replace(found[i], label=mention.label)
         found = _with_signatures(text, found, known, before)
         found = address.with_address(text, _with_dialogue(text, found), cleaned, known)
-        found = naming.with_naming(text, found, cleaned)
+        found = naming.with_naming(text, found, named_cleaned)
         found = naming.with_titled(text, found, cleaned)
         found = _with_new_names(text, found, known)
         found.sort(key=lambda m: m.start)
@@ -262,6 +262,15 @@ def cleaned(text: str, start: int, end: int) -> Mention | None:
     `namespans.name_span` says, or None when no name is there."""
     span = namespans.name_span(text, start, end)
     return None if span is None else _mention(text, *span)
+
+
+def named_cleaned(text: str, start: int, end: int) -> Mention | None:
+    """`cleaned`, or a title word alone where the text gives it as a name ("It's named
+    Captain": `naming.given` says where), which is no name elsewhere."""
+    written = text[start:end]
+    if " " not in written and names.is_title(written):
+        return Mention(written, start, end)
+    return cleaned(text, start, end)
 
 
 def with_given_name(text: str, mention: Mention) -> Mention:

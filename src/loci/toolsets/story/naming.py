@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from loci.toolsets.story import names
 from loci.toolsets.story.address import CALENDAR, NAME
 from loci.toolsets.story.place_words import PLACE_HEADS
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 #: "one's called Shell", "they called him Long John", "whose name was Jump", "my name's Ben".
 NAMING = re.compile(
     r"(?P<before>(?:\b[\w\u2019']+\s+){0,2})"
-    r"(?:(?:named|called|christened|nicknamed)(?:\s+(?:him|her|them|me|you|us))?"
+    r"(?:(?:named|called|christened|nicknamed)(?:\s+(?P<pronoun>him|her|them|me|you|us))?"
     r"|name\s+(?:is|was)|name[\u2019']s)"
     rf"[ \t]*\n?[ \t]*(?P<name>{NAME})"
     rf"(?P<more>(?:,[ \t]*{NAME})*,?[ \t]+and[ \t]+{NAME})?"
@@ -36,6 +37,8 @@ NAMING = re.compile(
 #: A title of address and a capitalised word after it, with the title's full stop or, as
 #: British print sets it, without: "Dr Doherty", where NER may see nothing.
 TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss)\.?[ \t]+[A-Z][\w\u2019'-]+")
+#: A capitalised word after a name (on the next line, maybe): the name goes on.
+NEXT_CAPITALISED = re.compile(r"\s+[A-Z]")
 #: One name of a list of names given at once: "she had called them Salt and Pepper".
 ONE_NAME = re.compile(NAME)
 #: Things a text names, which are no one: "a game called Yes", "a ship named Rose".
@@ -56,12 +59,22 @@ def given(text: str) -> list[tuple[int, int]]:
             continue
         if named.lower() in CALENDAR or (_plural(named) and any(_plural(w) for w in words)):
             continue  # "there are birds called Wendies": a kind's name, no one's
+        if names.is_title(named) and not _title_as_name(text, match):
+            continue
         spans.append(match.span("name"))
         if match.group("more"):
             more = match.start("more")
             listed = ONE_NAME.finditer(match.group("more"))
             spans += [(more + one.start(), more + one.end()) for one in listed]
     return spans
+
+
+def _title_as_name(text: str, match: re.Match[str]) -> bool:
+    """Whether a title word the text names something with is its name ("It's named
+    Captain", a fox): not a title said of a person ("they called him Warden", his epithet,
+    which `loci.toolsets.story.called` reads), nor the first word of a longer name ("my name
+    was Prince / Charming", across a line break)."""
+    return match.group("pronoun") is None and not NEXT_CAPITALISED.match(text, match.end("name"))
 
 
 def _plural(word: str) -> bool:
