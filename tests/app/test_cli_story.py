@@ -64,6 +64,26 @@ def test_import_then_read_the_story_back(tmp_path: Path) -> None:
     assert as_json == {"session_id": "voss", "text": text.replace('"', "\u201d")}
 
 
+def test_story_search_prints_the_passages_that_answer_a_query(tmp_path: Path) -> None:
+    # Two testers looked for `loci story search` and found only the MCP tool.
+    home = imported(tmp_path, manuscript(30), "voss")
+    found = loci(home, "story", "search", "voss", "Who sold the rudder?", "--limit", "2")
+    assert found.returncode == 0, found.stderr
+    first = found.stdout.split("\n2. ")[0]
+    assert first.startswith("1. [") and "Mira Voss sold the rudder." in first
+    hits = json.loads(loci(home, "story", "search", "voss", "the ledger", "--json").stdout)
+    assert hits["query"] == "the ledger" and 1 <= len(hits["hits"]) <= 5
+    assert all(hit["chunk"] is None for hit in hits["hits"])
+    for bad, said in (
+        (("nope", "the ledger"), "no story session 'nope'"),
+        (("voss", "  "), "query must not be empty"),
+        (("voss", "x", "--limit", "0"), "--limit"),
+        (("voss", "x", "--kind", "ship"), "--kind"),
+    ):
+        refused = loci(home, "story", "search", *bad)
+        assert refused.returncode != 0 and said in refused.stderr, (bad, refused.stderr)
+
+
 def test_an_undecodable_file_is_refused_naming_it_and_nothing_is_stored(tmp_path: Path) -> None:
     home, file = tmp_path / "home", tmp_path / "binary.txt"
     file.write_bytes(bytes(range(256)) * 8)

@@ -440,3 +440,39 @@ def test_maiden_and_married_names_are_written_one_before_the_other() -> None:
     josie = written("Josie Pye", 10, 300, 500, 700)
     josephine = written("Miss Josephine Barry", 200, 400, 600, 800)
     assert not _one_before_the_other(josie, josephine)
+
+
+def test_a_suggestion_the_writers_corrections_answered_is_not_offered_again(voyage: App) -> None:
+    # A tester marked a lipstick's colour `other` and was offered it for a character again;
+    # accepting undid the correction without a word.
+    offered = [s.other for s in suggest(voyage.story, "voyage").suggestions]
+    assert "the Captain" in offered
+    correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Captain")
+    correct(voyage.story, "voyage", "split", "Captain Hawkes", "the Captain")
+    assert "the Captain" not in [s.other for s in suggest(voyage.story, "voyage").suggestions]
+    undo(voyage.story, "voyage")
+    undo(voyage.story, "voyage")
+    correct(voyage.story, "voyage", "kind", "Nell Quarry", "other")
+    assert all(s.other != "Nell Quarry" for s in suggest(voyage.story, "voyage").suggestions)
+
+
+def test_a_name_marked_not_a_character_is_not_suggested_for_one(app: App) -> None:
+    from loci.toolsets.story import store
+    from loci.toolsets.story.heeded import heeded
+    from loci.toolsets.story.models import CastSuggestion
+
+    def heeded_now() -> list[CastSuggestion]:
+        with app.db.snapshot() as conn:
+            session = store.session(conn, "noir").id
+            kept = app.story.graph.corrections(conn, session)
+            return heeded([offered], kept, app.story.graph.entities(conn, session))
+
+    told(app, "noir", ["Leo Sarnoff wore Black Cherry on his collar. Leo smiled."] * 3)
+    offered = CastSuggestion(
+        action="merge", name="Leo Sarnoff", other="Black Cherry", mentions=3, reason="", evidence=""
+    )
+    assert heeded_now() == [offered]
+    correct(app.story, "noir", "kind", "Black Cherry", "other")
+    assert heeded_now() == []
+    correct(app.story, "noir", "kind", "Black Cherry", "character")
+    assert heeded_now() == [offered]  # the writer's last word on its kind

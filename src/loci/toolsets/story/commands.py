@@ -30,8 +30,10 @@ if TYPE_CHECKING:
 def register(group: click.Group) -> None:
     """Add the `story` group to the `loci` group, and `story` to `loci eval`."""
     from loci.toolsets.story import cast_commands as cast
+    from loci.toolsets.story import reading_commands as reading
 
     cast.register(story)
+    reading.register(story)
     group.add_command(story)
     evaluate = group.commands.get("eval")
     if isinstance(evaluate, click.Group):
@@ -115,32 +117,6 @@ def import_command(
                 f"{counted(result.earlier_mentions, 'earlier mention')} of names first found "
                 "later in the text counted"
             )
-
-    run(work)
-
-
-@story.command("context")
-@click.argument("session_id")
-@click.argument("current_input")
-@click.option("--max-tokens", type=click.IntRange(100, 1_000_000), help="Budget.")
-@json_option
-@click.pass_obj
-def context_command(
-    state: CliState, session_id: str, current_input: str, max_tokens: int | None, as_json: bool
-) -> None:
-    """Print the context assembled for CURRENT_INPUT (what get_story_context returns)."""
-    from loci.toolsets.story.assembly import assemble
-
-    def work() -> None:
-        with opened_app(state) as app:
-            found = assemble(app.story, session_id, current_input, max_tokens)
-        if as_json:
-            emit_json(found)
-            return
-        click.echo(found.text)
-        click.echo(f"-- {found.tokens} of {found.max_tokens} tokens", err=True)
-        for part in found.parts:
-            click.echo(f"-- {part.kind}: {part.tokens} tokens, {part.reason}", err=True)
 
     run(work)
 

@@ -42,6 +42,7 @@ from loci.toolsets.story.described import described_suggestions
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions
 from loci.toolsets.story.evidence import evidence, merge_suggestion
+from loci.toolsets.story.heeded import heeded
 from loci.toolsets.story.kinship import Parent, bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.named_last import carrier_named_last
@@ -88,7 +89,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *parent_suggestions(entities, characters, company),
         *_called(text, entities, characters, company),
     ]
-    suggested = offered_once(found_by_kind)
+    suggested = heeded(offered_once(found_by_kind), kept, entities)
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
     ranked = [s.model_copy(update={"number": n}) for n, s in enumerate(suggested[:limit], 1)]
     return CastSuggestions(
