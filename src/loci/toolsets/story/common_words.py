@@ -81,5 +81,7 @@ def _common_here(word: str, count: int, cases: Mapping[str, WordCase]) -> bool:
     if census.is_given_name(word.strip(".,")):
         return is_common_word(word, cases)
     case = cases.get(word_key(word.strip(".,")), WordCase())
+    if word_key(word.strip(".,")) in cases and case.lower == 0:
+        return False  # never written in lower case: a name's word ("Priya Nair"), no common one
     lower = bool(case.lower) and case.lower >= case.inside
     return (lower and case.inside <= count) or is_common_word(word, cases)

@@ -284,6 +284,7 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             titled |= name.surnames | (name.bare if name.surname_like else set())
     found = [surface_kind(written, votes, cases, family) for written, votes in named]
     estates = {word_key(w.split()[0]) for w, _ in named if _an_estate(w)}
+    given = _given_before(family, [w for w, _ in named], cases)
     for at, (written, votes) in enumerate(named):
         name = names.parse(written)
         member = bool(name.bare) and name.bare <= titled and not name.titles
@@ -293,6 +294,24 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             found[at] = "character"
         elif word_key(written) in estates - titled and votes.place_word and votes.said == 0:
             found[at] = "place"  # "Misselthwaite", of "Misselthwaite Manor", no one's name
+        elif found[at] == "other" and word_key(written) in given and votes.said + votes.acts:
+            found[at] = "character"  # "Priya asked", of "Priya Nair"
+    return found
+
+
+def _given_before(
+    family: set[str], written: Sequence[str], cases: Mapping[str, WordCase]
+) -> set[str]:
+    """Words the story never writes in lower case that stand before a character's family
+    name ("Priya" of "Priya Nair"): given names, though the census lacks them and they open
+    sentences only, as a common word may."""
+    found = set()
+    for name in written:
+        words = name.split()
+        if len(words) == 2 and word_key(words[1]) in family and not names.is_title(words[0]):
+            case = cases.get(word_key(words[0]))
+            if case is not None and case.lower == 0:
+                found.add(word_key(words[0]))
     return found
 
 

@@ -39,6 +39,10 @@ SURNAME_TITLES = frozenset(
     | {"sergeant", "sgt", "doctor", "dr", "professor", "prof", "inspector", "admiral"}
     | {"cap'n", "cap\u2019n", "mester"}  # as a sailor says it: "Cap'n Silver"; "Mester Craven"
     | VILLAGE_TITLES
+    # Ranks and offices nameparser does not list ("Ensign Nair" was a given name and a
+    # surname, two given names apart from "Priya Nair"; "Superintendent Bell").
+    | {"ensign", "midshipman", "cadet", "trooper", "constable", "marshal", "superintendent"}
+    | {"consul", "matron", "headmaster", "headmistress"}
 )
 #: Titles of several people at once, a firm's or brothers' ("Messrs. Maw"): no one character.
 PLURAL_TITLES = frozenset({"messrs", "mesdames", "mmes"})
