@@ -194,6 +194,34 @@ def test_an_epithet_a_rarely_named_holder_goes_by_is_suggested_without_company()
     assert epithet_suggestions(fewer, [holder]) == []
 
 
+def test_an_epithet_of_a_short_storys_one_captain_named_everywhere_is_suggested() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.epithets import epithet_suggestions
+
+    # A tester's short story: Captain Whitlock is named in half its paragraphs, seldom in one
+    # with "the Captain"; near it as often as anywhere, never far more often.
+    said = {
+        "N": "Whitlock looked at Okafor, day {}.",
+        "E": "The Captain said nothing to Okafor, day {}.",
+        ".": "The drive hummed, day {}.",
+    }
+    layout = "N.E.N." * 4 + "EN.N.E" * 4
+    text = "\n\n".join(said[c].format(day) for day, c in enumerate(layout))
+    text += "\n\nCaptain Jonah Whitlock signed the log."
+    names = ["Whitlock", "Captain Jonah Whitlock"]
+    holder = Entity(1, "Whitlock", "character", 17, Seen(0, ""), [], names)
+    crew = Entity(3, "Okafor", "character", 28, Seen(0, ""), [], ["Okafor"])
+    found = epithet_suggestions(text, [holder, crew])
+    assert [(s.name, s.other, s.mentions) for s in found] == [("Whitlock", "the Captain", 12)]
+    # Met beside no one he meets, it may be another captain.
+    alone = text.replace("nothing to Okafor", "nothing")
+    assert epithet_suggestions(alone, [holder, crew]) == []
+    # Of two captains, the one named as often as anywhere near it is no more likely than the
+    # other: company must tell.
+    other = Entity(2, "Captain Reyes", "character", 1, Seen(0, ""), [], ["Captain Reyes"])
+    assert epithet_suggestions(text, [holder, crew, other]) == []
+
+
 def test_her_majesty_is_suggested_for_the_storys_one_queen() -> None:
     from loci.toolsets.story.entity import Entity, Seen
     from loci.toolsets.story.epithets import epithet_suggestions

@@ -4,6 +4,7 @@ alias of the character who carries the title."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +31,9 @@ EPITHET_ALONE_LEAST = 6
 #: How many times as often as the story's other passages an epithet's passages must name its
 #: character, when its own paragraphs do not: company, not chance.
 PASSAGE_LIFT = 1.5
+#: How alike (cosine) the people met beside an epithet and beside its one carrier must be for
+#: chance company to do.
+SAME_COMPANY = 0.5
 #: "the" and a title, as a sailor may say it too ("the Cap'n"), but not heading a longer name:
 #: one made with "of" ("the Queen of the Marsh"), or a possessive before a capital ("the
 #: Widow's Lantern", a ship; "the Captain's hat" is his).
@@ -146,7 +150,8 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
         if len(carriers) > 1 and carriers[0].mentions < EPITHET_DOMINANCE * carriers[1].mentions:
             continue
         carrier = carriers[0]
-        beside = _company(epithet, carrier, paragraphs)
+        sole = len(carriers) == 1 and _same_company(epithet, carrier, characters, paragraphs)
+        beside = _company(epithet, carrier, paragraphs, sole)
         if not beside and not (
             len(carriers) == 1 and _named_mostly_so(epithet, carrier, paragraphs)
         ):
@@ -170,19 +175,40 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
     return suggested
 
 
-def _company(epithet: Epithet, carrier: Entity, paragraphs: Sequence[str]) -> list[str]:
+def _company(
+    epithet: Epithet, carrier: Entity, paragraphs: Sequence[str], sole: bool = False
+) -> list[str]:
     """The paragraphs (else passages) where `epithet` keeps `carrier`'s company, or none
     when it does not: "the Captain" stands where Captain Hawkes is named too, or in the
     passages that name him far more often than the story's other passages do; "the King"
-    of a story told of many kings does neither."""
+    of a story told of many kings does neither. The story's `sole` carrier of the title, who
+    meets the same people the epithet does, need only be named near it as often as
+    elsewhere: a short story's captain, named in half its passages, cannot be named near his
+    epithet far more often than by chance."""
     beside = [p for p in epithet.paragraphs if _names(carrier, p)]
     if len(beside) >= EPITHET_COMPANY * len(epithet.paragraphs):
         return beside
     beside = [p for p in epithet.passages if _names(carrier, p)]
     share = len(beside) / len(epithet.passages)
-    if share < EPITHET_COMPANY or share < PASSAGE_LIFT * _chance(epithet, carrier, paragraphs):
+    lift = 1.0 if sole else PASSAGE_LIFT
+    if share < EPITHET_COMPANY or share < lift * _chance(epithet, carrier, paragraphs):
         return []
     return beside
+
+
+def _same_company(
+    epithet: Epithet, carrier: Entity, characters: Sequence[Entity], paragraphs: Sequence[str]
+) -> bool:
+    """Whether the others named in the epithet's paragraphs are those named in its carrier's,
+    much as often (cosine at least SAME_COMPANY): "the Captain" gives orders to the crew
+    Captain Whitlock does, where "the King" of an old song meets no one King Olaf meets."""
+    others = [c for c in characters if c.id != carrier.id]
+    mine = [p for p in paragraphs if _names(carrier, p)]
+    first = [sum(_names(o, p) for p in epithet.paragraphs) for o in others]
+    second = [sum(_names(o, p) for p in mine) for o in others]
+    dot = sum(a * b for a, b in zip(first, second, strict=True))
+    norms = math.hypot(*first) * math.hypot(*second)
+    return bool(norms) and dot / norms >= SAME_COMPANY
 
 
 def _named_mostly_so(epithet: Epithet, carrier: Entity, paragraphs: Sequence[str]) -> bool:
