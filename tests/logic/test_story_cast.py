@@ -687,6 +687,24 @@ def test_a_name_is_given_to_the_one_called_by_it_never_to_the_caller() -> None:
     assert found == [("Gull", "Tobin Marsh")]
 
 
+def test_a_name_called_after_the_or_a_call_sign_is_given_to_the_one_named_before() -> None:
+    # A tester's crew "called him the Old Man"; "His call-sign ... had been Sparrow".
+    whitlock, vasquez = _entity(1, "Jonah Whitlock", "Whitlock"), _entity(2, "Vasquez")
+    hester = _entity(3, "Hester Vane")
+    sexes = {1: "m", 2: "m", 3: "f"}
+    text = (
+        "Jonah Whitlock was sixty-two. Behind his back the whole crew called him the Old Man.\n\n"
+        "Vasquez grinned. His call-sign on the old fighter wing had been Sparrow.\n\n"
+        "Vasquez waved at Hester Vane. Her nickname at school was Wren.\n\n"
+        "The exam loomed, that fateful thing known as the Entrance."
+    )
+    people = [whitlock, vasquez, hester]
+    found = [
+        (c.name, c.character.name) for c in called.callings(text, people, lambda e: sexes[e.id])
+    ]
+    assert found == [("Old Man", "Jonah Whitlock"), ("Sparrow", "Vasquez"), ("Wren", "Hester Vane")]
+
+
 def test_a_caller_named_with_a_domain_is_still_the_caller() -> None:
     # A tester's fantasy: "Only Maren of the Hollow called him Al." gave "Al" to Maren.
     aldric, maren = _entity(1, "Aldric Thorne", "Aldric"), _entity(2, "Maren")

@@ -1,6 +1,6 @@
 """Names the story says a character is called by: "They called him King-Post", "the girls
 christened him Mr. Greatheart", "known as Old Thunder", "Tobias, whom the whole harbour called
-Toby"; and a title a character comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell
+Toby", "the crew called him the Old Man", "His call-sign had been Sparrow"; and a title a character comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell
 now". The one the name is given to is the character named right before "whom", else the one
 named last before the calling (in its sentence, else the sentences before it in the paragraph),
 never the one doing the calling ("Jo called him …" names Jo's listener, not Jo). A question
@@ -34,11 +34,14 @@ _WORD = (
     + r")\.|[A-Z][\w\u2019'-]*)"
 )
 _CALLING = r"(?:called|calls|call|nicknamed|dubbed|christened)"
-#: "called him X", "christened her X", "known as X", ", whom everyone called X": the name,
-#: quoted or not.
+_NICKNAME = r"(?:nickname|call-sign|callsign|call\s+sign|pet\s+name)"
+#: "called him X", "christened her X", "known as X", ", whom everyone called X", "his
+#: call-sign had been X": the name, quoted or not ("called him the Old Man": after "the").
 CALLED = re.compile(
     rf"(?:(?P<whom>,\s*whom\b)[^,.;:!?\"\u201c\u201d]{{0,40}}?\b{_CALLING}"
-    rf"|\b{_CALLING}\s+(?P<pronoun>him|her)"
+    rf"|\b{_CALLING}\s+(?P<pronoun>him|her)(?:\s+the)?"
+    rf"|\b(?P<possessive>[Hh]is|[Hh]er)\s+{_NICKNAME}\b[^.;:!?\"\u201c\u201d]{{0,40}}?\b"
+    r"(?:is|was|had\s+been)"
     r"|\b(?:known|spoken\s+of)\s+as)\s+[\"\u201c\u2018]?"
     rf"(?P<name>{_WORD}(?:[ -]{_WORD})*)"
 )
@@ -214,7 +217,8 @@ def _callee(
     if match.group("whom"):  # "Tobias, whom the harbour called Toby": the one before "whom"
         return _named_before(paragraph, left, match.start(), characters, last_only=True)
     caller = _named_before(paragraph, left, match.start(), characters, last_only=True)
-    sex = {"him": "m", "her": "f"}.get(match.group("pronoun") or "")
+    pronoun = match.group("pronoun") or match.group("possessive") or ""
+    sex = {"him": "m", "his": "m", "her": "f"}.get(pronoun.lower())
     fitting = [
         c for c in characters if c is not caller and (sex is None or sex_of(c) in (sex, None))
     ]
