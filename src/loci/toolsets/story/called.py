@@ -1,11 +1,11 @@
 """Names the story says a character is called by: "They called him King-Post", "the girls
 christened him Mr. Greatheart", "known as Old Thunder", "Tobias, whom the whole harbour called
-Toby", "the crew called him the Old Man", "His call-sign had been Sparrow"; and a title a character comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell
-now". The one the name is given to is the character named right before "whom", else the one
-named last before the calling (in its sentence, else the sentences before it in the paragraph),
-never the one doing the calling ("Jo called him …" names Jo's listener, not Jo). A question
-answered by a name alone says so too: "Who's Old Thunder?" and, as the next paragraph,
-"Captain Ahab."
+Toby", "the crew called him the Old Man", "His call-sign had been Sparrow"; and a title a
+character comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell now". The one the
+name is given to is the character named right before "whom", else the one named last before
+the calling (in its sentence, else the sentences before it in the paragraph), never the one
+doing the calling ("Jo called him …" names Jo's listener, not Jo). A question answered by a
+name alone says so too: "Who's Old Thunder?" and, as the next paragraph, "Captain Ahab."
 
 NER often takes a nickname for a thing ("King-Post") or for a person of its own. A name that
 is a character's already is suggested only when the two are never named in one sentence, but in
