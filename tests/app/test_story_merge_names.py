@@ -120,5 +120,11 @@ def test_a_kind_adds_a_name_the_story_writes_where_the_cast_saw_none(app: App) -
         character(app.story, "ashby", "Harriet")
     with pytest.raises(NotFoundError, match=r"names nothing called 'Zebedee'$"):
         correct(app.story, "ashby", "kind", "Zebedee", "character")  # never written
+    app.story.continue_story("ashby", "", "Nobody answered the door.")
+    with pytest.raises(NotFoundError) as nobody:  # a tester was told `kind` would add it
+        character(app.story, "ashby", "Nobody")
+    assert "`kind` adds it" not in nobody.value.message
+    with pytest.raises(NotFoundError, match=r"names nothing called 'Nobody'$"):
+        correct(app.story, "ashby", "kind", "Nobody", "character")
     with pytest.raises(NotFoundError, match="the story writes it: `kind` adds it"):
         correct(app.story, "ashby", "alias", "Harriet", "Harry")  # only a kind adds a name

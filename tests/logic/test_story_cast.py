@@ -1224,3 +1224,18 @@ def test_a_character_appears_with_people_and_places_not_with_things_or_unknown_n
     relations = [(1, 4, "appears_with", 4), (1, 2, "appears_with", 3), (1, 3, "appears_with", 2)]
     relations.append((1, 5, "appears_with", 5))
     assert [r.name for r in relationships(1, relations, known)] == ["Peggy", "Holme Staithe"]
+
+
+def test_a_boulevard_a_hotel_and_a_station_are_places_by_their_names() -> None:
+    # A tester's detective story: "Wilshire Boulevard", NER's organisation five times, was a
+    # thing; so was *The Hound*'s "Northumberland Hotel".
+    firm = Votes(mentions=5, ner_other=5)
+    names = {w: firm for w in ("Wilshire Boulevard", "Northumberland Hotel", "Tethys Station")}
+    assert set(kinds_of(names).values()) == {"place"}
+
+
+def test_what_a_speaker_calls_anyone_is_no_name_unless_it_speaks_or_acts() -> None:
+    # A tester's detective story: "Listen, Mac", "Says who, Mac?" made a character "Mac".
+    called = Votes(mentions=2, ner_person=2, addressed=1)
+    names = {"Mac": called, "Buster": replace(called, acts=2, said=2)}
+    assert kinds_of(names) == {"Mac": "other", "Buster": "character"}

@@ -56,6 +56,9 @@ CALENDAR = frozenset(
         *("candlemas", "lammas", "midsummer", "hallowmas", "shrovetide", "lent"),
     )
 )
+#: Words of American slang a speaker calls anyone by, capitalised ("Listen, Mac", "Says who,
+#: Mac?"): no one's name unless the narration makes them one.
+ANYONES = frozenset({"mac", "bub", "buster", "toots"})
 #: First words of greetings, which end a spoken phrase as names do ("Good-bye, aunt, and a
 #: Merry Christmas!").
 GREETINGS = frozenset({"merry", "happy", "good", "bon"})

@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields
 from typing import Literal
 
 from loci.toolsets.story import census, names, namespans, titles
-from loci.toolsets.story.address import CALENDAR
+from loci.toolsets.story.address import ANYONES, CALENDAR
 from loci.toolsets.story.common_words import is_common_word, name_words, word_key
 from loci.toolsets.story.place_words import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
@@ -188,9 +188,12 @@ class Votes:
 def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> bool:
     """Whether `written` is a common word (or words) and its mentions do not make it a name,
     or a stop word alone, whatever its mentions say (a line of dialogue closed before "There
-    was ..." reads as spoken by "There")."""
+    was ..." reads as spoken by "There"), or a word a speaker calls anyone by ("Mac") that
+    never speaks or acts."""
     if namespans.a_stop_word(written):
         return True
+    if written.lower() in ANYONES and not (votes.said or votes.acts):
+        return True  # "Listen, Mac": what a speaker calls anyone
     parsed = names.parse(written)
     if parsed.honorific and name_words(written) != written.split():
         return False  # a title makes a name of what follows: "Mr. Flask"

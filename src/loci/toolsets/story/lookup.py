@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from loci import fields
 from loci.errors import InvalidInputError, NotFoundError
 from loci.storage.databases.db import Connection
-from loci.toolsets.story import common_words, kinds, names, people, store
+from loci.toolsets.story import common_words, kinds, names, namespans, people, store
 from loci.toolsets.story.answers import answer_spans
 from loci.toolsets.story.castview import CastView
 from loci.toolsets.story.entity import Entity
@@ -263,5 +263,6 @@ def entities_of(
 
 
 def writes_as_a_name(text: str, name: str) -> bool:
-    """Whether `text` writes `name` as a name: whole words, as given, capitalised."""
-    return name[:1].isupper() and named(name, text)
+    """Whether `text` writes `name` as a name: whole words, as given, capitalised, and not a
+    stop word alone ("Nobody", "There": a sentence opens with them)."""
+    return name[:1].isupper() and not namespans.a_stop_word(name) and named(name, text)

@@ -14,4 +14,5 @@ PLACE_HEADS = frozenset(
     | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory", "court"}
     | {"head", "moor", "heath", "fell", "tor", "fen", "scar", "farm"}
     | {"ford", "bridge", "mill", "tower", "keep"}
+    | {"boulevard", "plaza", "highway", "alley", "hotel", "station"}
 )
