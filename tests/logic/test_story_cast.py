@@ -1230,7 +1230,7 @@ def test_a_boulevard_a_hotel_and_a_station_are_places_by_their_names() -> None:
     # A tester's detective story: "Wilshire Boulevard", NER's organisation five times, was a
     # thing; so was *The Hound*'s "Northumberland Hotel".
     firm = Votes(mentions=5, ner_other=5)
-    names = {w: firm for w in ("Wilshire Boulevard", "Northumberland Hotel", "Tethys Station")}
+    names = dict.fromkeys(("Wilshire Boulevard", "Northumberland Hotel", "Tethys Station"), firm)
     assert set(kinds_of(names).values()) == {"place"}
 
 
