@@ -453,3 +453,15 @@ def test_a_childs_word_for_a_parent_called_out_is_a_name() -> None:
     )
     found = {m.surface: m for m in Extractor().mentions(text, [])}
     assert found["Mama"].addressed and found["Papa"].addressed
+
+
+def test_a_speaker_written_in_capitals_is_a_name_a_heading_in_capitals_is_not() -> None:
+    # A tester's ship's mind, "HALCYON", spoke and was called out twenty times and was missing
+    # from the cast: a word in capitals is a heading's or a shout elsewhere.
+    text = (
+        'HALCYON SYSTEM LOG\n\n"I can," said HALCYON. "STOP," said Okafor.\n\n'
+        "Then HALCYON ran its numbers again."
+    )
+    found = [(m.surface, m.said) for m in Extractor().mentions(text, [])]
+    assert ("HALCYON", True) in found and ("HALCYON", False) in found
+    assert not any(surface in ("STOP", "LOG", "SYSTEM") for surface, _ in found)

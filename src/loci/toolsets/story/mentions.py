@@ -273,6 +273,15 @@ def named_cleaned(text: str, start: int, end: int) -> Mention | None:
     return cleaned(text, start, end)
 
 
+def _in_capitals(text: str, start: int, end: int) -> Mention | None:
+    """The mention of a speaker written in capitals ('"I can," said HALCYON', a ship's mind),
+    which elsewhere is a heading's word or a shout, and no name."""
+    written = text[start:end]
+    if not (written.isalpha() and written.isupper()) or names.is_title(written):
+        return None
+    return None if namespans.a_stop_word(written) else Mention(written, start, end)
+
+
 def with_given_name(text: str, mention: Mention) -> Mention:
     """`mention`, with the given name written before a lone surname that NER left out
     ("Alphonse Frankenstein", where the small model tags only "Frankenstein"): a capitalised
@@ -313,7 +322,9 @@ def _with_dialogue(text: str, found: list[Mention]) -> list[Mention]:
     there is added)."""
     for pattern in DIALOGUE:
         for match in pattern.finditer(text):
-            mention = cleaned(text, match.start(1), match.end(1))
+            mention = cleaned(text, match.start(1), match.end(1)) or _in_capitals(
+                text, match.start(1), match.end(1)
+            )
             if mention is None:
                 continue
             at = next((i for i, m in enumerate(found) if m.start == mention.start), None)
