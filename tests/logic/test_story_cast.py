@@ -9,6 +9,8 @@ from loci.toolsets.story import called, cast, corrections
 from loci.toolsets.story.entity import Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.meetings import Together
+from loci.toolsets.story.names import parse
+from loci.toolsets.story.people import Person, shares_a_name
 from loci.toolsets.story.reading import WordCase
 
 
@@ -696,13 +698,19 @@ def test_a_name_called_after_the_or_a_call_sign_is_given_to_the_one_named_before
         "Jonah Whitlock was sixty-two. Behind his back the whole crew called him the Old Man.\n\n"
         "Vasquez grinned. His call-sign on the old fighter wing had been Sparrow.\n\n"
         "Vasquez waved at Hester Vane. Her nickname at school was Wren.\n\n"
-        "The exam loomed, that fateful thing known as the Entrance."
+        "The exam loomed, that fateful thing known as the Entrance.\n\n"
+        "Vasquez sat down. His real name was Rafe Vasquez-Ortiz."
     )
     people = [whitlock, vasquez, hester]
     found = [
         (c.name, c.character.name) for c in called.callings(text, people, lambda e: sexes[e.id])
     ]
-    assert found == [("Old Man", "Jonah Whitlock"), ("Sparrow", "Vasquez"), ("Wren", "Hester Vane")]
+    assert found == [
+        ("Old Man", "Jonah Whitlock"),
+        ("Sparrow", "Vasquez"),
+        ("Wren", "Hester Vane"),
+        ("Rafe Vasquez-Ortiz", "Vasquez"),
+    ]
 
 
 def test_a_caller_named_with_a_domain_is_still_the_caller() -> None:
@@ -1239,3 +1247,14 @@ def test_what_a_speaker_calls_anyone_is_no_name_unless_it_speaks_or_acts() -> No
     called = Votes(mentions=2, ner_person=2, addressed=1)
     names = {"Mac": called, "Buster": replace(called, acts=2, said=2)}
     assert kinds_of(names) == {"Mac": "other", "Buster": "character"}
+
+
+def test_a_man_of_a_people_who_speaks_and_acts_is_someone_and_no_longer_form_of_a_name() -> None:
+    # A tester's gangster, "the Dutchman" (24 mentions, NER's nationality 23 times), speaking
+    # and acting, was a thing; so was *Moby-Dick*'s "the Lakeman" (Steelkilt).
+    dutchman = Votes(mentions=24, ner_other=23, said=2, acts=4, article=13, male=1)
+    names = {"Dutchman": dutchman, "Talisman": replace(dutchman, said=0)}
+    assert kinds_of(names) == {"Dutchman": "character", "Talisman": "other"}
+    lakeman = Person.named(1, parse("Lakeman"), Votes())
+    lake_erie = Person.named(2, parse("Lake Erie"), Votes())
+    assert not shares_a_name(lakeman, lake_erie, ranked_pets=True)

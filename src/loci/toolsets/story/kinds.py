@@ -252,7 +252,18 @@ def surface_kind(
     kind = votes.kind(titled=(parsed.honorific and by_name) or office)
     if kind == "character" and _a_things_name(written, votes):
         return "other"
+    if kind != "place" and _a_man_by_his_people(written, votes):
+        return "character"
     return kind
+
+
+def _a_man_by_his_people(written: str, votes: Votes) -> bool:
+    """Whether `written` is one word for a man or a woman of a people or a place ("the
+    Dutchman", "the Welshman", "the Lakeman"), mostly after "the", that speaks and acts: an
+    epithet, which NER takes for a nationality (a "Talisman" never speaks)."""
+    word = written.lower()
+    people = word.endswith(("man", "woman")) and " " not in word and not word.endswith("men")
+    return people and 2 * votes.article >= votes.mentions and votes.said > 0 and votes.acts > 0
 
 
 def _a_things_name(written: str, votes: Votes) -> bool:

@@ -48,8 +48,8 @@ ARTICLES = frozenset({"the", "a", "an"})
 NOT_TITLES = frozenset({"his", "her", "me", "first"})
 DIMINUTIVE_ENDINGS = ("ie", "y", "ey")
 #: Endings that make a word from a name, not a longer form of it: a surname after a father
-#: ("Johnson"), an adverb or an adjective.
-NOT_NAME_ENDINGS = ("son", "sen", "ly", "ian", "ish")
+#: ("Johnson"), an adverb or an adjective, a man of a place ("Lakeman" is no longer "Lake").
+NOT_NAME_ENDINGS = ("son", "sen", "ly", "ian", "ish", "man")
 SHORTEST_SHORT_FORM = 4
 #: A "pet form" the census counts this many times as often as the name it would be short for
 #: is a name of its own (John, not short for Jonathan; Jack, ten times rarer than John, is).
