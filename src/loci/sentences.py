@@ -4,7 +4,7 @@ A sentence ends at ".", "!", "?" or "…" (with any closing quotes or brackets a
 white space and a word that does not start in lower case, and at a blank line (a heading has
 no full stop); never after a title's or a given name's abbreviation or an initial ("Mr.
 Darcy", "Jas. Hook", "R. Walton"), nor inside a line of dialogue whose attribution goes on
-('"Hurrah!" cried Jo'). With `lines`, a line break ends a sentence too: notes, lists and
+('"Hurrah!" cried Jo', '"Why?" Hannah Lindqvist asked'). With `lines`, a line break ends a sentence too: notes, lists and
 checkpoint contexts put one statement per line, where a novel wraps its lines anywhere.
 
 Written here rather than taken from spaCy: its sentence splitter needs its parser or senter,
@@ -32,6 +32,13 @@ ABBREVIATIONS = frozenset(
     {"mr", "mrs", "ms", "messrs", "mme", "mlle", "dr", "st", "rev", "capt", "col", "gen", "lt"}
     | {"sgt", "prof", "hon", "sr", "jr", "esq", "gov", "maj", "adm", "cpl", "fr"}
     | set(GIVEN_ABBREVIATIONS)
+)
+#: Closing quotation marks, and the name and verb of an attribution after a line of dialogue
+#: closed by "?" or "!", which go on with its sentence.
+QUOTES = "\"'\u201d\u2019"
+ATTRIBUTION = re.compile(
+    r"(?:[A-Z][\w'\u2019-]*\.?\s+){1,3}(?:said|asked|cried|replied|answered|shouted|called"
+    r"|whispered|exclaimed|muttered|demanded|snapped|yelled|screamed|begged|pleaded)\b"
 )
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 LINE_BREAK = re.compile(r"\n\s*")
@@ -93,6 +100,8 @@ def _ends_sentence(text: str, mark: int, after: int, stop: int) -> bool:
         following += 1
     if following < stop and text[following].islower():
         return False  # '"Hurrah!" cried Jo', "etc. and so on"
+    if text[mark] in "!?" and text[after - 1] in QUOTES and ATTRIBUTION.match(text, following):
+        return False  # '"What's she saying?" Hannah Lindqvist asked'
     if text[mark] != "." or (after - mark > 1 and text[mark + 1] == "."):
         return True
     word = ABBREVIATION_WORD.search(text, max(0, mark - 8), mark + 1)

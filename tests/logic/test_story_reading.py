@@ -23,6 +23,13 @@ def test_a_sentence_never_ends_at_a_title_or_an_initial_nor_inside_dialogue() ->
     at = text.index("Bingley")
     assert excerpt(text, at, at + 7) == "Mr. Darcy and Mr. Bingley came."
     assert excerpt("Then Mr. Darcy looked at Lizzy.", 10, 15) == "Then Mr. Darcy looked at Lizzy."
+    # A tester's search hit began "Hannah Lindqvist asked, when the last crate had gone past."
+    asked = '"What is she saying?" Hannah Lindqvist asked, when it had gone. "Stop!" The door shut.'
+    assert sentences.split(asked) == [
+        '"What is she saying?" Hannah Lindqvist asked, when it had gone.',
+        '"Stop!"',
+        "The door shut.",
+    ]
 
 
 def test_a_blank_line_ends_a_sentence_a_line_break_alone_does_not() -> None:
