@@ -4,8 +4,9 @@ A sentence ends at ".", "!", "?" or "…" (with any closing quotes or brackets a
 white space and a word that does not start in lower case, and at a blank line (a heading has
 no full stop); never after a title's or a given name's abbreviation or an initial ("Mr.
 Darcy", "Jas. Hook", "R. Walton"), nor inside a line of dialogue whose attribution goes on
-('"Hurrah!" cried Jo', '"Why?" Hannah Lindqvist asked'). With `lines`, a line break ends a sentence too: notes, lists and
-checkpoint contexts put one statement per line, where a novel wraps its lines anywhere.
+('"Hurrah!" cried Jo', '"Why?" Hannah Lindqvist asked'). With `lines`, a line break ends a
+sentence too: notes, lists and checkpoint contexts put one statement per line, where a novel
+wraps its lines anywhere.
 
 Written here rather than taken from spaCy: its sentence splitter needs its parser or senter,
 which would add to the cost of the NER the story already runs and load a model for every
