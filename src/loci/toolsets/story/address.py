@@ -95,11 +95,13 @@ def with_address(
     known: Iterable[str] = (),
 ) -> list[Mention]:
     """`found`, each mention of a name called out in dialogue marked `addressed` (trimmed by
-    `cleaned` as the mention was). Only the family name of a titled name `known`, or a
-    child's word for a parent, is added where no mention is ('"Moss," he said', of Mrs. Moss):
+    `cleaned` as the mention was). Only the family name of a titled name `known`, the given
+    name of an untitled one, or a child's word for a parent, is added where no mention is
+    ('"Moss," he said', of Mrs. Moss; '"Nobody, Harlan,"', of Harlan Voss):
     an interjection ends a phrase as a name does ('"Ha, ha!"', '"Right, No."'), and only NER
     or the names known say what is a name."""
     families = titled_families(known)
+    given = given_names(known)
     for start, end in called(text, families):
         mention = cleaned(text, start, end)
         if mention is None:
@@ -107,12 +109,25 @@ def with_address(
         at = next((i for i, m in enumerate(found) if m.start == mention.start), None)
         if at is not None:
             found[at] = replace(found[at], addressed=True)
-        elif mention.surface.lower() in families or kin_words.parent_word_sex(mention.surface):
-            # '"Moss," he said', of Mrs. Moss; '"…, Mama," said Kitty': a child's word for a
-            # parent, which NER seldom takes for a name.
+        elif mention.surface.lower() in families | given or kin_words.parent_word_sex(
+            mention.surface
+        ):
+            # '"Moss," he said', of Mrs. Moss; '"Nobody, Harlan,"', of Harlan Voss; '"…, Mama,"
+            # said Kitty': a child's word for a parent, which NER seldom takes for a name.
             found = [m for m in found if m.end <= mention.start or mention.end <= m.start]
             found.append(replace(mention, addressed=True))
     return found
+
+
+def given_names(known: Iterable[str]) -> frozenset[str]:
+    """The first words (lower case) of the untitled full names in `known`: "harlan" of "Harlan
+    Voss", a given name NER may never take alone."""
+    found: set[str] = set()
+    for name in known:
+        words = name.split()
+        if len(words) > 1 and words[0][:1].isupper() and not names.is_title(words[0]):
+            found.add(words[0].lower())
+    return frozenset(found)
 
 
 def titled_families(known: Iterable[str]) -> frozenset[str]:
