@@ -10,6 +10,7 @@ from loci.app import App
 from loci.errors import InvalidInputError, NotFoundError
 from loci.toolsets.story.curation import correct
 from loci.toolsets.story.lookup import character
+from tests.storytext import told
 
 HARBOUR = (
     'Tobias Reed mended the nets, and Tobias Reed laughed. "Tide," said Pim, and Pim '
@@ -128,3 +129,18 @@ def test_a_kind_adds_a_name_the_story_writes_where_the_cast_saw_none(app: App) -
         correct(app.story, "ashby", "kind", "Nobody", "character")
     with pytest.raises(NotFoundError, match="the story writes it: `kind` adds it"):
         correct(app.story, "ashby", "alias", "Harriet", "Harry")  # only a kind adds a name
+
+
+def test_a_merge_may_name_a_name_with_its_article(app: App) -> None:
+    # A tester's `merge "August Kroon" "the Dutchman"` was refused: the cast keeps "Dutchman".
+    told(
+        app,
+        "noir",
+        [
+            '"Sit," the Dutchman said. The Dutchman smiled, and the Dutchman waited.',
+            "His real name was August Kroon. August Kroon bought her a coat.",
+        ],
+    )
+    merged = correct(app.story, "noir", "merge", "August Kroon", "the Dutchman")
+    assert "Dutchman" in merged.aliases and "August Kroon" in merged.aliases
+    assert merged.corrections[-1].startswith("#1: 'Dutchman' merged into 'August Kroon'")

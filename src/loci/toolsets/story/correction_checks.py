@@ -92,6 +92,15 @@ def _listed(words: set[str]) -> str:
     return " or ".join(sorted(w.capitalize() for w in words))
 
 
+def held_form(entities: list[Entity], other: str) -> str:
+    """`other` as a name the cast holds: itself, else without its article ("the Dutchman" is
+    the cast's "Dutchman": names are kept without "the"), else itself."""
+    held = {names.key(a): a for e in entities for a in e.written}
+    if names.key(other) in held:
+        return other
+    return held.get(names.unarticled(other), other)
+
+
 def written_entity(entities: list[Entity], other: str, session: str) -> Entity:
     """The entity the story writes `other` for. A merge is kept under the name given and
     replayed by it (`corrections.replay`), so a name the story never writes (a misspelling,

@@ -40,6 +40,8 @@ def correct(
         found = store.session(conn, session)
         entities = service.graph.entities(conn, found.id)
         entity = lookup.find(entities, name)
+        if action in ("merge", "split"):
+            other = checks.held_form(entities, other)
         if entity is None:  # only a kind may name what the cast does not hold: it adds it
             text = store.rendered(conn, found.id, prompts="omit")
             written = checks.unheld(text, (action, name, other), session)
