@@ -324,6 +324,27 @@ def test_an_introduction_leaves_out_windows_that_start_mid_sentence() -> None:
     assert _introduction(rows) == first
 
 
+def test_an_introduction_is_one_passage_near_the_first_mention(app: App) -> None:
+    # Testers' introductions strung together lines from the whole story: a chapter-ten line
+    # for Leo, seven forms of address for Dorsey.
+    from loci.toolsets.story.resolution import _introduction
+
+    first = "Leo Sarnoff kept the books for the Dutchman at the Blue Parrot, and kept them well."
+    rows = [
+        (1, "Leo Sarnoff", 3, 10, first),
+        (2, "Leo", 9, 5000, "Leo was found in chapter ten with a bullet in his ear."),
+    ]
+    assert _introduction(rows) == first
+    signed = [(1, "Whitlock", 3, 10, "Whitlock, out."), (2, "Jonah Whitlock", 1, 900, first)]
+    assert _introduction(signed) == f"Whitlock, out. {first}"  # a line says nothing of him
+    story = [first, *(filler(seed, 40) for seed in range(12)), "Leo Sarnoff was found dead."]
+    for number, text in enumerate(story):
+        app.story.continue_story("noir", "", f"{text} ({number})")
+    app.story.resolve_cast("noir")
+    introduced = character(app.story, "noir", "Leo Sarnoff").first_mention.excerpt
+    assert introduced.startswith("Leo Sarnoff kept the books") and "found dead" not in introduced
+
+
 def test_her_ladyship_is_suggested_for_the_storys_one_lady_by_far_and_accepted(
     app: App,
 ) -> None:

@@ -8,6 +8,17 @@ from loci.toolsets.story.kinds import Kind
 
 #: The sentences that introduce a name are kept until they are this long.
 INTRODUCTION_CHARS = 320
+#: ... and only within this many tokens after its first mention (an introduction is one
+#: passage, not lines gathered from the whole story), unless they are shorter than a line so
+#: far ("Whitlock, out.", a log's signature, says nothing of him).
+INTRODUCTION_REACH = 300
+INTRODUCTION_LINE = 80
+
+
+def introduces(said_so_far: str, distance: int) -> bool:
+    """Whether a sentence `distance` tokens after a name's first mention goes on with the
+    introduction `said_so_far`."""
+    return distance <= INTRODUCTION_REACH or len(said_so_far) < INTRODUCTION_LINE
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import among
-from loci.toolsets.story.entity import INTRODUCTION_CHARS
+from loci.toolsets.story.entity import INTRODUCTION_CHARS, introduces
 from loci.toolsets.story.mentions import Mention
 
 RECENT_KEPT = 3
@@ -71,7 +71,11 @@ def count(row: dict[str, object], seen: Observed) -> None:
         row["first_pos"] = seen.position
         if seen.excerpt not in first:
             row["first_seen"] = f"{seen.excerpt}\n{first}"[: 2 * INTRODUCTION_CHARS].strip()
-    elif len(first) < INTRODUCTION_CHARS and seen.excerpt not in first:
+    elif (
+        len(first) < INTRODUCTION_CHARS
+        and seen.excerpt not in first
+        and introduces(first, seen.position - int(str(row["first_pos"])))
+    ):
         row["first_seen"] = f"{first}\n{seen.excerpt}".strip()
 
 

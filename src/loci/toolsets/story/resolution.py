@@ -23,7 +23,7 @@ from loci.toolsets.story import (
     kinds,
     names,
 )
-from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity, Seen
+from loci.toolsets.story.entity import INTRODUCTION_CHARS, Entity, Seen, introduces
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.meetings import Together
 from loci.toolsets.story.reading import WordCase
@@ -158,16 +158,21 @@ SENTENCE_END = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]_*]*$")
 
 
 def _introduction(members: Sequence[tuple[object, ...]]) -> str:
-    """The sentences that introduced the entity, earliest first, while they are short; a
+    """The sentences that introduced the entity, earliest first, while they are short and
+    near its first mention (names first met later are not its introduction); a
     heading (a line with no full stop: "The Weaver and the Swallow") only when nothing else
     introduced it, as it would read glued to the sentence after it."""
+    ordered = sorted(members, key=lambda r: int(str(r[3])))
+    earliest = int(str(ordered[0][3]))
     seen = [
-        sentence
-        for row in sorted(members, key=lambda r: int(str(r[3])))
+        (int(str(row[3])) - earliest, sentence)
+        for row in ordered
         for sentence in str(row[4]).split("\n")
     ]
     text = ""
-    for sentence in [s for s in seen if SENTENCE_END.search(s)] or seen:
+    for distance, sentence in [s for s in seen if SENTENCE_END.search(s[1])] or seen:
+        if not introduces(text, distance):
+            continue  # a name first met later, far from the entity's introduction
         if len(text) >= INTRODUCTION_CHARS:
             return text
         # A window that starts mid-sentence reads as a cut once glued after another.
