@@ -7,6 +7,7 @@ import pytest
 
 from loci.app import App
 from loci.toolsets.story.curation import correct, undo
+from loci.toolsets.story.kinds import Kind
 from loci.toolsets.story.lookup import character, entities_of
 from loci.toolsets.story.suggestions import suggest
 from tests.storytext import filler, told
@@ -525,3 +526,46 @@ def test_a_name_marked_not_a_character_is_not_suggested_for_one(app: App) -> Non
     assert heeded_now() == []
     correct(app.story, "noir", "kind", "Black Cherry", "character")
     assert heeded_now() == [offered]  # the writer's last word on its kind
+
+
+def test_a_name_of_no_one_is_suggested_for_the_one_whose_company_it_keeps_if_it_acts() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.kinds import Votes
+    from loci.toolsets.story.suggestions import unplaced_suggestions
+
+    def named(number: int, name: str, kind: Kind, mentions: int = 20) -> Entity:
+        return Entity(number, name, kind, mentions, Seen(0, ""), [], [name])
+
+    people = [named(1, "Leo Sarnoff", "character"), named(2, "Lorraine", "character")]
+    people.append(named(3, "Hap", "character"))
+    guest = named(4, "Black Cherry", "unknown", 5)
+    company = Company()
+    for (a, b), times in {(1, 4): 5, (1, 5): 6, (2, 3): 8, (2, 6): 4, (3, 6): 5, (4, 5): 3}.items():
+        company.paragraph.setdefault(a, Counter())[b] += times
+        company.paragraph.setdefault(b, Counter())[a] += times
+    # A pet's name that acts ("Fritz barked") keeps its master's company: his.
+    company.votes = {4: Votes(mentions=5, acts=2)}
+    found = unplaced_suggestions([*people, guest], people, company)
+    assert [(s.name, s.other) for s in found] == [("Leo Sarnoff", "Black Cherry")]
+    # A tester's lipstick colour, worn by a woman of Leo's, never acts: no one's name.
+    company.votes = {4: Votes(mentions=5)}
+    assert unplaced_suggestions([*people, guest], people, company) == []
+
+
+def test_a_title_called_out_is_suggested_for_the_storys_one_bearer_of_it() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.epithets import epithet_suggestions
+
+    # A tester's first officer, "Commander Okafor", was called "Commander" again and again.
+    said = '"Two life signs, Commander. One adult." Commander Okafor frowned at Vasquez.'
+    text = "\n\n".join(f"{said} ({day})" for day in range(4))
+    okafor = Entity(1, "Okafor", "character", 8, Seen(0, ""), [], ["Okafor", "Commander Okafor"])
+    found = epithet_suggestions(text, [okafor])
+    assert [(s.name, s.other, s.mentions) for s in found] == [("Okafor", "Commander", 4)]
+    assert found[0].reason.startswith("'Commander' is called out 4 times")
+    sir = text.replace("Commander. One", "Sir. One").replace("Commander Okafor", "Sir Okafor")
+    knight = Entity(1, "Okafor", "character", 8, Seen(0, ""), [], ["Okafor", "Sir Okafor"])
+    assert epithet_suggestions(sir, [knight]) == []  # "Yes, Sir" is said to anyone

@@ -32,6 +32,10 @@ def names_called(text: str) -> list[str]:
         ('"Come back, November!" and "Good-bye, Merry Christmas!"', []),
         # A list of places ends no spoken phrase.
         ("We went to Paris, London and Rome. It rained.", []),
+        # A speaker going on after the call (a tester's "Commander", called seven times).
+        ('"Two life signs, Commander. One adult."', ["Commander"]),
+        ('"I heard about it, Leo. Tough break."', ["Leo"]),
+        ("We went to Paris, then Rome, Italy. It rained.", []),  # narration: no call
     ],
 )
 def test_a_name_called_in_dialogue_and_nothing_else(text: str, expected: list[str]) -> None:

@@ -7,7 +7,8 @@ husband'. A minor character may be named only so, two or three times, where NER 
 name a thing's. Two places in a line of dialogue say a name is called:
 
 - after a comma, ending a spoken phrase ("Come, Watson," / "Good night, dear Jo!"), where
-  only a name, a title or a word of address stands;
+  only a name, a title or a word of address stands, the quotation closing after it or the
+  speaker going on ("Two life signs, Commander. One adult");
 - opening the line, before a comma ('"Belle," said'), where interjections stand as often
   ('"Nonsense," said'; '"Sunday! You went to-day"'): there only a given name or a titled name
   counts.
@@ -36,6 +37,9 @@ NAME = r"(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z][\w\u2019'-]+(?:[ \t]+[A-Z][\w\u2019'-]
 _FOND = r"(?:(?:my|our)\s+)?(?:(?:dear|dearest|little|poor|good|old|young|friend)\s+)?"
 #: A name called at the end of a spoken phrase, the quotation closing after it.
 CALLED_LAST = re.compile(rf",\s+{_FOND}({NAME})\s*[,.!?]+\s*[\"\u201d\u2019]")
+#: A name called at the end of a spoken sentence the speaker goes on after ("Two life signs,
+#: Commander. One adult"): a call only inside a quotation (see `_quoted`).
+CALLED_MID = re.compile(rf",\s+{_FOND}({NAME})[.!?]+\s+(?=[\"\u201c\u2018]?[A-Z])")
 #: A name called as a line of dialogue opens.
 CALLED_FIRST = re.compile(rf"(?:^|[\s(])[\"\u201c\u2018]({NAME}),[\"\u201d\u2019]?\s")
 #: A letter's salutation on a line of its own: "My dearest Meg,", "Dear Mr. Ashgrove,".
@@ -69,6 +73,7 @@ def called(text: str, families: Collection[str] = ()) -> list[tuple[int, int]]:
     the story writes after a title, which open a line of dialogue as a call: '"Moss," he
     said', of Mrs. Moss)."""
     spans = [match.span(1) for match in CALLED_LAST.finditer(text)]
+    spans += [m.span(1) for m in CALLED_MID.finditer(text) if _quoted(text, m.start())]
     spans += [match.span(1) for match in SALUTATION.finditer(text)]
     for match in CALLED_FIRST.finditer(text):
         first = match.group(1).split()[0]
@@ -80,6 +85,15 @@ def called(text: str, families: Collection[str] = ()) -> list[tuple[int, int]]:
         ):
             spans.append(match.span(1))
     return [(a, b) for a, b in spans if not _no_one(text[a:b])]
+
+
+def _quoted(text: str, at: int) -> bool:
+    """Whether `at` stands inside a quotation: after an odd number of straight double quotes
+    in its paragraph, or more opening curly quotes than closing ones."""
+    before = text[text.rfind("\n\n", 0, at) + 1 : at]
+    if '"' in before:
+        return before.count('"') % 2 == 1
+    return before.count("\u201c") > before.count("\u201d")
 
 
 def _no_one(name: str) -> bool:

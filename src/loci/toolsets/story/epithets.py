@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from loci.toolsets.story import names
+from loci.toolsets.story import address, names
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.models import CastSuggestion
 
@@ -59,6 +59,8 @@ STYLED = {
 }
 #: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.
 NOT_EPITHETS = frozenset({"mr", "mrs", "miss", "ms", "mister", "master", "lord", "lady"})
+#: Titles called out to anyone ("Yes, Sir"), no one's epithet.
+NOT_CALLED_EPITHETS = frozenset({"sir", "madam", "madame", "dame", "ma'am", "ma\u2019am"})
 #: A title's short and long forms are one title ("Dr. Seward" is a doctor).
 TITLE_FORMS = {
     "dr": "doctor",
@@ -92,13 +94,16 @@ class Epithet:
     sentence: str
     paragraphs: tuple[str, ...] = ()
     passages: tuple[str, ...] = ()
+    #: A title called out in dialogue ("Aye, Commander."), not written after "the".
+    called: bool = False
 
 
 def epithets(text: str) -> list[Epithet]:
-    """The epithets of `text`: "the" and a title ("the Captain", "the Count"), and an
+    """The epithets of `text`: "the" and a title ("the Captain", "the Count"), an
     honorific said in place of a name ("her Ladyship", "your Ladyship": the alias is
-    "Ladyship", which finds both), each written at least EPITHET_LEAST times."""
-    matches: dict[str, list[re.Match[str]]] = {}
+    "Ladyship", which finds both), and a title called out in dialogue ("Aye, Commander."),
+    each written at least EPITHET_LEAST times."""
+    matches: dict[str, list[re.Match[str] | _Span]] = {}
     for match in EPITHET.finditer(text):
         title = match.group(1)
         if names.is_title(title) and title.lower() not in NOT_EPITHETS:
@@ -107,6 +112,10 @@ def epithets(text: str) -> list[Epithet]:
         matches.setdefault(match.group(1), []).append(match)
     for match in STYLE.finditer(text):
         matches.setdefault(match.group(), []).append(match)
+    for start, end in address.called(text):
+        title = text[start:end]
+        if names.is_title(title) and title.lower() not in NOT_EPITHETS | NOT_CALLED_EPITHETS:
+            matches.setdefault(title, []).append(_Span(start, end))
     return [
         Epithet(
             written,
@@ -114,10 +123,25 @@ def epithets(text: str) -> list[Epithet]:
             _sentence(text, found[0].start()),
             tuple(_passage(text, m.start(), m.end(), 0) for m in found),
             tuple(_passage(text, m.start(), m.end(), PASSAGE_PARAGRAPHS) for m in found),
+            called=isinstance(found[0], _Span),
         )
         for written, found in matches.items()
         if len(found) >= EPITHET_LEAST
     ]
+
+
+@dataclass(frozen=True)
+class _Span:
+    """Where a title is called out, read as an epithet's match is."""
+
+    at: int
+    to: int
+
+    def start(self) -> int:
+        return self.at
+
+    def end(self) -> int:
+        return self.to
 
 
 def _passage(text: str, start: int, end: int, around: int) -> str:
@@ -162,7 +186,8 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
                 name=carrier.name,
                 other=epithet.written,
                 mentions=epithet.count,
-                reason=f"{epithet.written!r} is written {epithet.count} times, and "
+                reason=f"{epithet.written!r} is {'called out' if epithet.called else 'written'} "
+                f"{epithet.count} times, and "
                 f"{carrier.name!r} is the story's "
                 + (
                     f"only {_or(titles & _titles_of(carrier))} by name"

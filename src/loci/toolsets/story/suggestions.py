@@ -256,6 +256,11 @@ def _acts(person: Person) -> bool:
     return cues.said + cues.acts + cues.male + cues.female >= kinds.CUE_SHARE * person.count
 
 
+def _a_persons_cue(cues: kinds.Votes) -> bool:
+    """Whether a name ever speaks, acts, is called out or taken up by "he" or "she"."""
+    return cues.said + cues.acts + cues.addressed + cues.male + cues.female > 0
+
+
 def _outranks(host: Person, guest: Person) -> bool:
     """Whether `guest` may be merged into `host`: the host's names say more (a full name
     over a titled one over a single word), or as much and it is mentioned more."""
@@ -324,13 +329,15 @@ def unplaced_suggestions(
 ) -> list[CastSuggestion]:
     """A given name the cast holds for no one (neither character nor place: a pet name NER
     took for something else, "Fritz") merged into the one character whose company it keeps,
-    and never meets in a sentence."""
+    and never meets in a sentence, if it ever speaks, acts or is taken up as a person is."""
     suggested = []
     for guest in entities:
         if guest.kind not in ("unknown", "other") or guest.mentions < UNPLACED_LEAST:
             continue
         if not any(census.is_given_name(w) for a in guest.aliases for w in a.split()):
             continue  # an interjection, a nationality or a ship keeps company too
+        if not _a_persons_cue(company.votes.get(guest.id, kinds.Votes())):
+            continue  # a lipstick's colour ("Black Cherry") keeps its wearer's company
         # Company says little of a name met a few times, or of a character met less than it.
         hosts = [c for c in characters if c.mentions >= guest.mentions]
         ranked = sorted(hosts, key=lambda c: -company.likeness(guest.id, c.id))
