@@ -181,3 +181,25 @@ def test_search_by_entity_type_keeps_passages_naming_one(app: App) -> None:
     assert people and all("Mira Voss" in h.entities for h in people)
     with pytest.raises(InvalidInputError, match="entity_type"):
         search(app.story, "kinds", "fog", entity_type="theme")  # type: ignore[arg-type]
+
+
+def test_a_hits_entities_are_those_its_answer_names(app: App) -> None:
+    # A tester's hit listed names its passage, cut to the answer, no longer held.
+    from loci.toolsets.story.lookup import search
+
+    story = (
+        "Mira Voss sold the rudder to Tobias Reed at the quay. Tobias Reed paid in silver. "
+        "The gulls wheeled over the harbour wall and cried at the boats coming in. "
+        "The tide came in over the shingle, grey and slow, and the nets were hung to dry. "
+        "Smoke rose from the chimneys of the fish sheds along the front all afternoon. "
+        "A cart rattled down the cobbles with a load of barrels for the inn by the quay. "
+        "Children ran along the sea wall shouting at the gulls, and a dog barked at them. "
+        "The church bell rang the hour, and the fishermen's wives came down to the water. "
+        "A fog bank stood far out past the point, waiting for the evening to roll in. "
+        "Somebody was singing in the sail loft, an old song about a drowned sailor. "
+        "The lighthouse keeper polished the great brass lamp until it shone."
+    )
+    app.story.continue_story("cut", "", story)
+    hits = search(app.story, "cut", "Who polished the brass lamp?", max_results=1).hits
+    assert "polished the great brass lamp" in hits[0].passage
+    assert "Mira Voss" not in hits[0].passage and hits[0].entities == []

@@ -74,10 +74,17 @@ def search(
         service.tokenizer,
         service.engine.embed,
     )
+    by_name = {e.name: e for e in known}
     for hit, (start, end) in zip(hits, spans, strict=True):
         answer = hit.passage[start:end].strip()
         hit.passage = store.marked_prompt(answer) if hit.prompt else answer
+        # Those the answer names, not the whole passage it was cut from.
+        hit.entities = [n for n in hit.entities if _writes_any(answer, by_name[n].aliases)]
     return StorySearchResult(session_id=name, query=query, hits=hits)
+
+
+def _writes_any(text: str, aliases: Sequence[str]) -> bool:
+    return any(named(alias, text) for alias in aliases)
 
 
 def _hits(

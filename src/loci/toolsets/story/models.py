@@ -131,7 +131,7 @@ class StoryHit(BaseModel):
         "and in the window."
     )
     position: int = Field(description="Story position of the passage, in tokens.")
-    entities: list[str]
+    entities: list[str] = Field(description="The entities the passage names, as each is shown.")
 
 
 class StorySearchResult(BaseModel):
