@@ -37,8 +37,9 @@ def test_a_merge_with_a_name_the_story_never_writes_is_refused(
         correct(harbour.story, "harbour", "merge", "Pim", other)
     message = refused.value.message
     assert f"never writes {other!r}" in message
-    if suggested is None:
+    if suggested is None:  # a tester's "Addy" was refused with no names to go by
         assert "did you mean" not in message
+        assert "none of its names is close (story://harbour/characters" in message
     else:
         assert f"did you mean {suggested!r}" in message or f"or {suggested!r}" in message
     pim = character(harbour.story, "harbour", "Pim")

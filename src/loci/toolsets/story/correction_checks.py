@@ -154,7 +154,12 @@ def never_written(entities: list[Entity], other: str, session: str, what: str) -
     fitting = lookup.find(entities, other)
     if fitting is not None and fitting.name not in close:
         close.insert(0, fitting.name)
-    hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    hint = (
+        f"; did you mean {' or '.join(repr(name) for name in close)}?"
+        if close
+        else f"; none of its names is close (story://{session}/characters, or loci story "
+        f"characters {session} --all, lists them)"
+    )
     return NotFoundError(
         f"the story {session!r} never writes {fields.shown(other)} ({what} needs a name as "
         f"the story writes it){hint}",
