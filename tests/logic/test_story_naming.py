@@ -22,6 +22,7 @@ def test_a_name_given_as_someones_is_found() -> None:
     assert _given("There's a lad named Cartwright who runs errands.") == ["Cartwright"]
     assert _given("They called him Long John.") == ["Long John"]
     assert _given("and her name was Mrs. Medlock.") == ["Mrs. Medlock"]
+    assert _given("The butler, whose name turned out to be Hobbs, let me in.") == ["Hobbs"]
     assert _given("\"An' my name's Ben\nWeatherstaff.\"") == ["Ben"]
     assert _given("he said, rubbing the cub's head. \"It's named Captain.\"") == ["Captain"]
 

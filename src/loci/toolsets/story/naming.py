@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 NAMING = re.compile(
     r"(?P<before>(?:\b[\w\u2019']+\s+){0,2})"
     r"(?:(?:named|called|christened|nicknamed)(?:\s+(?P<pronoun>him|her|them|me|you|us))?"
-    r"|name\s+(?:is|was)|name[\u2019']s)"
+    r"|name\s+(?:is|was|turned\s+out\s+to\s+be|proved\s+to\s+be)|name[\u2019']s)"
     rf"[ \t]*\n?[ \t]*(?P<name>{NAME})"
     rf"(?P<more>(?:,[ \t]*{NAME})*,?[ \t]+and[ \t]+{NAME})?"
 )
