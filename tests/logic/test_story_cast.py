@@ -1258,3 +1258,24 @@ def test_a_man_of_a_people_who_speaks_and_acts_is_someone_and_no_longer_form_of_
     lakeman = Person.named(1, parse("Lakeman"), Votes())
     lake_erie = Person.named(2, parse("Lake Erie"), Votes())
     assert not shares_a_name(lakeman, lake_erie, ranked_pets=True)
+
+
+def test_namesakes_of_two_generations_are_two_and_their_short_names_join_neither() -> None:
+    # A tester's saga: "Thomas Hale Sr." and "Thomas Hale Jr.", "Old Tom" and "Young Tom",
+    # "Tommy" and "Tom", were one man of 62 mentions.
+    person = Votes(mentions=3, ner_person=3, acts=1)
+    written = ["Thomas Hale Sr.", "Thomas Hale Jr.", "Old Tom", "Young Tom", "Tommy", "Tom"]
+    counts = [1, 1, 3, 1, 30, 19]
+    surfaces = [
+        cast.Surface(i, w, replace(person, mentions=n, ner_person=n))
+        for i, (w, n) in enumerate(zip(written, counts, strict=True), 1)
+    ]
+    words = {w.lower().rstrip("."): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    person_of, _ = cast.gather(
+        surfaces, words | {"old": WordCase(9, 0), "young": WordCase(9, 0)}, {}
+    )
+    one = {w: person_of[i] for i, w in enumerate(written, 1)}
+    assert one["Old Tom"] == one["Thomas Hale Sr."] != one["Thomas Hale Jr."] == one["Young Tom"]
+    assert one["Tommy"] not in (one["Thomas Hale Sr."], one["Thomas Hale Jr."])
+    assert one["Tom"] not in (one["Thomas Hale Sr."], one["Thomas Hale Jr."])
+    assert parse("John Smith III").generation == "iii" and parse("Old Stubb").words == {"stubb"}

@@ -236,6 +236,15 @@ def test_names_in_one_sentence_of_narration_are_apart_and_a_restatement_is_one()
     assert ("Meg", "Jo", "sentence") in met  # both in the narration
     assert ("Teddy", "Mr. Theodore Laurence", "apposition") in met
     assert ("Kitty", "Mary", "sentence") in met  # "or" between two names that share none
+    # A tester's grandfather "Old Tom called Lila 'Bug'" was joined to Lila: one calls another.
+    calls = "Old Tom called Lila Bug from the day she was born. Tobias, called Toby, waved."
+    said = [
+        Mention(word, calls.index(word), calls.index(word) + len(word))
+        for word in ("Old Tom", "Lila", "Tobias", "Toby")
+    ]
+    met = {(said[i].surface, said[j].surface, kind) for i, j, kind in pairs(calls, said)}
+    assert ("Old Tom", "Lila", "sentence") in met
+    assert ("Tobias", "Toby", "apposition") in met
 
 
 def test_the_pronoun_after_a_name_says_its_sex_but_never_across_a_quotation() -> None:

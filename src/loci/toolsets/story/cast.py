@@ -140,8 +140,12 @@ def _candidates(
         for s in surfaces
         if kinds_of[s.id] != "household" and s.id not in alone
     }
+    written = {s.id: s.written for s in surfaces}
     for i, person in named.items():
         person.character = kinds_of[i] == "character"
+        # "Old Tom" is Tom, but the elder of two Toms: the reduced name forgets it.
+        generation = names.parse(written[i]).generation
+        person.generations |= {generation} if generation else set()
     # A place by its very name is no one's, whatever family name it carries ("Brantwell
     # House" is not Lord Brantwell).
     placed = {
@@ -278,6 +282,8 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
     """The people `guest` joins: all who carry its name and could be it, if they are one
     person; of several, the one a title of rank, the word's sex or a far greater share of
     the story's mentions singles out."""
+    people = list(people)
+    carriers_all = [h for h in people if h.id != guest.id and shares_a_name(guest, h)]
     carriers = [
         host
         for host in people
@@ -297,13 +303,17 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
         return []
     # "Captain Thornbury" is no "Mr. Thornbury" (his father) but by a full name of them
     # both ("John Silver", the pirates' "Captain Silver" and the squire's "Mr. Silver").
-    return [
+    hosts = [
         host
         for host in groups[0]
         if not _wife_apart(guest, host, evidence)
         and not names_conflict(guest, host, evidence.given_words)
         and not (host.detail < FULL_NAME and titles_differ(guest, host))
     ]
+    if guest.generations and any(p.generations - guest.generations for p in carriers_all):
+        # "Old Tom" joins "Thomas Hale Sr.", never the "Tommy" who may be the son.
+        hosts = [host for host in hosts if host.generations]
+    return hosts
 
 
 def _sure(person: Person) -> bool:

@@ -42,6 +42,14 @@ ADDRESS_WORDS = frozenset(
 #: Of those, the words that make a nickname the story writes whole ("Old Thunder", "Little
 #: Nell", "Long John"): a mention keeps them, though the person it names is the one after.
 NICKNAME_WORDS = frozenset({"old", "little", "long", "big"})
+#: Suffixes that say which of a family's namesakes a name is ("Thomas Hale Sr." is not "Thomas
+#: Hale Jr."), and the words before a name that say it too ("Old Tom", "Young Tom").
+GENERATIONS = {
+    **dict.fromkeys(("sr", "senior"), "senior"),
+    **dict.fromkeys(("jr", "junior"), "junior"),
+    **{"ii": "ii", "iii": "iii", "iv": "iv"},
+}
+ELDER_YOUNGER = {"old": "senior", "young": "junior"}
 #: An epithet's article is no word of its name ("the Captain").
 ARTICLES = frozenset({"the", "a", "an"})
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").
@@ -81,6 +89,9 @@ class Name:
     #: Whether its surname is a ruler's domain written before the title ("the Marsh Queen"),
     #: no family's name.
     domain: bool = False
+    #: Which of a family's namesakes it names ("senior": "Thomas Hale Sr.", "Old Tom";
+    #: "junior": "Jr.", "Young Tom"; or a numeral's "ii", "iii"), if it says.
+    generation: str | None = None
 
     @property
     def words(self) -> frozenset[str]:
@@ -127,6 +138,9 @@ def is_title(word: str) -> bool:
 def parse(surface: str) -> Name:
     """What a name as written says ("Mr. Fitzwilliam Darcy", "Lizzy", "Mrs. John Brooke")."""
     words = [_POSSESSIVE.sub("", w.rstrip(".")).lower() for w in _WORD.findall(surface)]
+    generation = next((GENERATIONS[w] for w in words[1:] if w in GENERATIONS), None)
+    if len(words) > 1 and words[0] in ELDER_YOUNGER:
+        generation = ELDER_YOUNGER[words[0]]
     while len(words) > 1 and (words[0] in ADDRESS_WORDS or words[0] in ARTICLES):
         words.pop(0)
     titles: list[str] = []
@@ -138,6 +152,7 @@ def parse(surface: str) -> Name:
         sex=sex,
         married=married,
         saint=bool(SAINTS & set(titles)),
+        generation=generation,
     )
     domain = _domain(base, words)
     if domain is not None:

@@ -64,6 +64,8 @@ class Person:
     name_sex: str | None = None
     #: Whether a name of it is known to be a person's (not only found again by its words).
     character: bool = False
+    #: Which of a family's namesakes its names say it is ("senior", "junior"), if any.
+    generations: set[str] = field(default_factory=set)
 
     @classmethod
     def named(cls, surface_id: int, name: names.Name, votes: Votes) -> Person:
@@ -76,6 +78,7 @@ class Person:
         person.sexes |= {name.sex} if name.sex else set()
         person.married |= set() if name.married is None else {name.married}
         person.detail = name.detail
+        person.generations |= {name.generation} if name.generation else set()
         return person
 
     @property
@@ -121,6 +124,7 @@ class Person:
         self.detail = max(self.detail, other.detail)
         self.name_sex = self.name_sex or other.name_sex
         self.character |= other.character
+        self.generations |= other.generations
 
 
 def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
@@ -215,6 +219,8 @@ def names_conflict(
         return True
     if sex_conflict(a, b) or _ranks_conflict(a.titles, b.titles):
         return True
+    if a.generations and b.generations and a.generations != b.generations:
+        return True  # "Thomas Hale Sr." and "Thomas Hale Jr.", "Old Tom" and "Young Tom"
     if _wifes_family_name(a, b) or _wifes_family_name(b, a):
         return True
     family = (a.family & b.family) - set(given_words)

@@ -13,7 +13,8 @@ DOMINANT_LEAST = 3
 
 
 def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
-    """Of several people a name fits: those who bear its title of rank or of arms too ("Sir
+    """Of several people a name fits: none when two are namesakes of two generations
+    ("Thomas Hale Sr." and "Thomas Hale Jr."); those who bear its title of rank or of arms too ("Sir
     William" is Sir William Lucas, not William Goulding; "Captain Tilney" is Captain Frederick
     Tilney, not Henry). Of several a single word fits: those of the word's own sex (by the
     pronouns that take it up), else the men (narration names men by surname alone far more
@@ -23,6 +24,8 @@ def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
     ("Hannah", said a hundred times, is not the Hannah named once); for a titled name, only
     among people all named far less often than it (its fuller forms, not the family's main
     character)."""
+    if sum(1 for g in groups if any(p.generations for p in g)) > 1:
+        return groups  # namesakes, a father and a son: which one a "Tommy" is, none says
     standing = guest.titles & RANKS | arms(guest.titles)
     titled = [g for g in groups if any(standing & (p.titles | arms(p.titles)) for p in g)]
     if titled:

@@ -28,8 +28,9 @@ WORD = re.compile(r"[^\W\d_][\w'\u2019-]*", re.UNICODE)
 OPENERS = "\"'\u201c\u2018([_*\u2014-"
 #: Words between two names that make the second another name for the first.
 NAMING = re.compile(
-    r"^(?:,?\s*(?:alias|otherwise called|called|named|nicknamed|christened|known as|"
-    r"better known as)"
+    r"^(?:,?\s*(?:alias|otherwise called|known as|better known as)"
+    # Without a comma, "called" is what one does to another: "Old Tom called Lila 'Bug'".
+    r"|,\s*(?:called|named|nicknamed|christened)"
     r"|,\s*whom\s[^,;.!?]{0,48}?\b(?:called|call|calls|named|name|names|knew as|know as)"
     r"|,?\s*whose (?:real |proper |true |christian )?name (?:was|is))\s*$",
     re.I,
