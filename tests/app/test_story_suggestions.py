@@ -569,3 +569,22 @@ def test_a_title_called_out_is_suggested_for_the_storys_one_bearer_of_it() -> No
     sir = text.replace("Commander. One", "Sir. One").replace("Commander Okafor", "Sir Okafor")
     knight = Entity(1, "Okafor", "character", 8, Seen(0, ""), [], ["Okafor", "Sir Okafor"])
     assert epithet_suggestions(sir, [knight]) == []  # "Yes, Sir" is said to anyone
+
+
+def test_two_entities_a_split_parted_are_not_suggested_as_one(app: App) -> None:
+    # A tester split "Thomas Hale Sr." off "Tommy" (his son) and was offered a merge of him
+    # with another of Tommy's names.
+    from loci.toolsets.story import store
+    from loci.toolsets.story.heeded import heeded
+    from loci.toolsets.story.models import CastSuggestion
+
+    told(app, "saga", ["Tobias Reed mended the nets by the quay.", "Mira Voss sang by the fire."])
+    correct(app.story, "saga", "merge", "Mira Voss", "Tobias Reed")
+    correct(app.story, "saga", "split", "Mira Voss", "Tobias Reed")
+    offered = CastSuggestion(
+        action="merge", name="Tobias Reed", other="Mira Voss", mentions=3, reason="", evidence=""
+    )
+    with app.db.snapshot() as conn:
+        session = store.session(conn, "saga").id
+        kept = app.story.graph.corrections(conn, session)
+        assert heeded([offered], kept, app.story.graph.entities(conn, session)) == []

@@ -1,8 +1,9 @@
 """Suggestions the writer's corrections have already answered, left out: a name the writer
 marked a place or a thing is no character's to merge into ("Black Cherry", a lipstick's
-colour, marked `other`, kept company with Leo, and was offered to him again); a name split
-off a character is not offered back to it; an entity whose kind the writer set is not offered
-another kind. A suggestion must never undo what the writer did by hand."""
+colour, marked `other`, kept company with Leo, and was offered to him again); two entities a
+split parted are not offered as one ("Thomas Hale Sr." split off "Tommy", his son); an entity
+whose kind the writer set is not offered another kind. A suggestion must never undo what the
+writer did by hand."""
 
 from __future__ import annotations
 
@@ -21,24 +22,30 @@ def heeded(
     owner = {names.key(alias): e.id for e in entities for alias in e.aliases}
     kinds = {owner.get(names.key(c.name)): str(c.other) for c in kept if c.action == "kind"}
     kinds.pop(None, None)
-    split_off = {
-        (owner.get(names.key(c.name)), names.key(c.other))
-        for c in kept
-        if c.action == "split" and c.other
-    }
-    return [s for s in suggested if not _answered(s, owner, kinds, split_off)]
+    # A split says two entities are two people: the one split off and the one it left.
+    apart: set[frozenset[int | None]] = set()
+    for c in kept:
+        if c.action == "split" and c.other:
+            left = next((owner.get(names.key(k)) for k in c.kept if names.key(k) in owner), None)
+            apart.add(frozenset({_owner(owner, c.other), left}))
+    return [s for s in suggested if not _answered(s, owner, kinds, apart)]
 
 
 def _answered(
     suggestion: CastSuggestion,
     owner: dict[str, int],
     kinds: dict[int | None, str],
-    split_off: set[tuple[int | None, str]],
+    apart: set[frozenset[int | None]],
 ) -> bool:
     host = owner.get(names.key(suggestion.name))
     if suggestion.action == "kind":
         return host in kinds
-    guest = owner.get(names.key(suggestion.other), owner.get(names.unarticled(suggestion.other)))
+    guest = _owner(owner, suggestion.other)
     if guest is not None and kinds.get(guest, "character") != "character":
         return True
-    return (host, names.key(suggestion.other)) in split_off
+    return frozenset({host, guest}) in apart
+
+
+def _owner(owner: dict[str, int], name: str) -> int | None:
+    """The entity holding `name`, as written or without its article."""
+    return owner.get(names.key(name), owner.get(names.unarticled(name)))
