@@ -200,6 +200,13 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     told(voyage, "voyage", ["Nell Dunmore laughed, and Nell Dunmore sang."], times=1)
     two = correct(voyage.story, "voyage", "merge", "Nell Quarry", "Nell Dunmore").warning
     assert two is not None and "two family names, Quarry and Dunmore, as a woman's maiden" in two
+    # A tester's twins, "Lily" and "Lila", and a father and son merged without a word.
+    told(voyage, "voyage", ['"Come here," said Lily.', '"No," said Lila, and she ran.'], times=2)
+    twins = correct(voyage.story, "voyage", "merge", "Lily", "Lila").warning
+    assert twins is not None and "two given names, Lily and Lila" in twins
+    told(voyage, "voyage", ['"Sow," said Thomas Hale Sr.', '"Reap," said Thomas Hale Jr.'], times=2)
+    hales = correct(voyage.story, "voyage", "merge", "Thomas Hale Sr.", "Thomas Hale Jr.").warning
+    assert hales is not None and "namesakes of two generations, Senior and Junior" in hales
     fine = correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
     assert fine.warning is None
     # A correction answers with whom the character appears, as its card does.

@@ -10,7 +10,7 @@ import re
 
 from loci import fields
 from loci.errors import ConflictError, InvalidInputError, LociError, NotFoundError
-from loci.toolsets.story import lookup, names
+from loci.toolsets.story import census, lookup, names
 from loci.toolsets.story.corrections import KINDS_SET, Correction
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.people import Person, names_conflict, sex_conflict
@@ -60,7 +60,7 @@ def whole_entity(entity: Entity, name: str, kind: str) -> str | None:
 def two_people(entity: Entity, other: Entity) -> str | None:
     """Why two merged entities look like two people, if they do (their names conflict)."""
     mine, theirs = person_of(entity), person_of(other)
-    if not names_conflict(mine, theirs, (), marriage=False):
+    if not names_conflict(mine, theirs, (), marriage=False) and not _given_apart(mine, theirs):
         return None
     return (
         f"{entity.name!r} and {other.name!r} look like two people ({_why_two(mine, theirs)}); "
@@ -73,19 +73,32 @@ def _why_two(mine: Person, theirs: Person) -> str:
     """What says two merged entities are two people, in words."""
     if sex_conflict(mine, theirs):
         return "a man and a woman"
-    a, b = mine.surnames | mine.surnamish, theirs.surnames | theirs.surnamish
+    if mine.generations and theirs.generations and mine.generations != theirs.generations:
+        return f"namesakes of two generations, {_listed(mine.generations)} and " + _listed(
+            theirs.generations
+        )
+    # A word the person is given by another name is no family name of theirs ("Grandma Ruth").
+    a = (mine.surnames | mine.surnamish) - mine.given
+    b = (theirs.surnames | theirs.surnamish) - theirs.given
     if a and b and not a & b:
         return (
             f"two family names, {_listed(a)} and {_listed(b)}, as a woman's maiden and "
             "married names may be"
         )
-    if (
-        mine.given
-        and theirs.given
-        and not any(names.same_given(x, y) for x in mine.given for y in theirs.given)
-    ):
-        return f"two given names, {_listed(mine.given)} and {_listed(theirs.given)}"
+    if _given_apart(mine, theirs):
+        return f"two given names, {_listed(_given_words(mine))} and {_listed(_given_words(theirs))}"
     return "their names do not fit together"
+
+
+def _given_words(person: Person) -> set[str]:
+    """The person's given names, and its single words the census lists as given names."""
+    return person.given | {w for w in person.bare if census.is_given_name(w)}
+
+
+def _given_apart(mine: Person, theirs: Person) -> bool:
+    """Whether two people go by given names that are not one name ("Lily" and "Lila", twins)."""
+    first, second = _given_words(mine), _given_words(theirs)
+    return bool(first and second) and not any(names.same_given(x, y) for x in first for y in second)
 
 
 def _listed(words: set[str]) -> str:
