@@ -185,10 +185,10 @@ def test_search_by_entity_type_keeps_passages_naming_one(app: App) -> None:
 
 def test_a_hits_entities_are_those_its_answer_names(app: App) -> None:
     # A tester's hit listed names its passage, cut to the answer, no longer held.
-    from loci.toolsets.story.lookup import search
+    from loci.toolsets.story.lookup import entities_of, search
 
     story = (
-        "Mira Voss sold the rudder to Tobias Reed at the quay. Tobias Reed paid in silver. "
+        "Mira Voss sold the rudder of the Gull to Tobias Reed at the quay. Tobias Reed paid. "
         "The gulls wheeled over the harbour wall and cried at the boats coming in. "
         "The tide came in over the shingle, grey and slow, and the nets were hung to dry. "
         "Smoke rose from the chimneys of the fish sheds along the front all afternoon. "
@@ -203,3 +203,8 @@ def test_a_hits_entities_are_those_its_answer_names(app: App) -> None:
     hits = search(app.story, "cut", "Who polished the brass lamp?", max_results=1).hits
     assert "polished the great brass lamp" in hits[0].passage
     assert "Mira Voss" not in hits[0].passage and hits[0].entities == []
+    # A tester's hit named "Hello", which the cast holds for no one.
+    sold = search(app.story, "cut", "Who sold the rudder of the Gull?", max_results=1).hits[0]
+    gull = [e for e in entities_of(app.story, "cut", None) if e.name == "Gull"]
+    assert gull and gull[0].kind not in ("character", "place", "household")
+    assert "Mira Voss" in sold.entities and "Gull" not in sold.entities

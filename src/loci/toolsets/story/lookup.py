@@ -78,9 +78,18 @@ def search(
     for hit, (start, end) in zip(hits, spans, strict=True):
         answer = hit.passage[start:end].strip()
         hit.passage = store.marked_prompt(answer) if hit.prompt else answer
-        # Those the answer names, not the whole passage it was cut from.
-        hit.entities = [n for n in hit.entities if _writes_any(answer, by_name[n].aliases)]
+        # Those the answer names, not the whole passage it was cut from; people and places,
+        # not what the cast holds for no one ("Hello").
+        hit.entities = [
+            n
+            for n in hit.entities
+            if by_name[n].kind in SHOWN_IN_HITS and _writes_any(answer, by_name[n].aliases)
+        ]
     return StorySearchResult(session_id=name, query=query, hits=hits)
+
+
+#: The kinds of entity a search hit names.
+SHOWN_IN_HITS = ("character", "place", "household")
 
 
 def _writes_any(text: str, aliases: Sequence[str]) -> bool:

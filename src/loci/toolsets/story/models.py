@@ -131,7 +131,9 @@ class StoryHit(BaseModel):
         "and in the window."
     )
     position: int = Field(description="Story position of the passage, in tokens.")
-    entities: list[str] = Field(description="The entities the passage names, as each is shown.")
+    entities: list[str] = Field(
+        description="The characters, places and households the passage names, as each is shown."
+    )
 
 
 class StorySearchResult(BaseModel):
