@@ -588,3 +588,14 @@ def test_two_entities_a_split_parted_are_not_suggested_as_one(app: App) -> None:
         session = store.session(conn, "saga").id
         kept = app.story.graph.corrections(conn, session)
         assert heeded([offered], kept, app.story.graph.entities(conn, session)) == []
+
+
+def test_a_name_whose_first_sentences_went_to_a_longer_name_keeps_its_earliest_left() -> None:
+    # A tester split "Hale" off a character and saw an empty "introduced:".
+    import json
+
+    from loci.toolsets.story.resolution import entities
+
+    recent = json.dumps([[40, "The Hale farm lay north."], [90, "Hale land again."]])
+    row = (1, "Hale", 2, 40, "", recent, 1, "other")
+    assert entities([row], [])[0].first.excerpt == "The Hale farm lay north."

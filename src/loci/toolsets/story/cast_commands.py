@@ -56,7 +56,8 @@ def shown(info: CharacterInfo) -> str:
     ]
     if others:
         lines.append(f"also: {', '.join(others)}")
-    lines.append(f"introduced: {info.first_mention.excerpt}")
+    if info.first_mention.excerpt:
+        lines.append(f"introduced: {info.first_mention.excerpt}")
     lines.extend(f"recent: {m.excerpt}" for m in info.recent_mentions)
     if info.relationships:
         met = ", ".join(f"{r.name} ({r.weight})" for r in info.relationships)

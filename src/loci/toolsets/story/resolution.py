@@ -104,8 +104,9 @@ def entities(
         members.sort(key=lambda r: (-int(str(r[2])), int(str(r[0]))))
         seen = [r for r in members if int(str(r[2])) > 0] or members
         first = min(seen, key=lambda r: int(str(r[3])))
-        introduction = _introduction(seen)
         recent = _latest(Seen(int(p), str(e)) for r in seen for p, e in json.loads(str(r[5])))
+        # A name whose first sentences went to a longer name keeps its earliest one left.
+        introduction = _introduction(seen) or (recent[0].excerpt if recent else "")
         written = [str(r[1]) for r in members]
         found.append(
             Entity(
