@@ -1279,3 +1279,19 @@ def test_namesakes_of_two_generations_are_two_and_their_short_names_join_neither
     assert one["Tommy"] not in (one["Thomas Hale Sr."], one["Thomas Hale Jr."])
     assert one["Tom"] not in (one["Thomas Hale Sr."], one["Thomas Hale Jr."])
     assert parse("John Smith III").generation == "iii" and parse("Old Stubb").words == {"stubb"}
+
+
+def test_a_childs_word_for_an_elder_called_out_is_someone() -> None:
+    # A tester's saga: "Nana", called out, NER's organisation three times, was a thing.
+    from loci.toolsets.story.kin_words import is_grandparent_word, parent_word_sex
+
+    nana = Votes(mentions=3, ner_other=3, addressed=1)
+    assert kinds_of({"Nana": nana, "Nanook": nana}) == {"Nana": "character", "Nanook": "other"}
+    assert [parent_word_sex(w) for w in ("Ma", "Pa", "Nana", "Grampa", "Map")] == [
+        "f",
+        "m",
+        "f",
+        "m",
+        None,
+    ]
+    assert is_grandparent_word("Nana") and not is_grandparent_word("Ma")

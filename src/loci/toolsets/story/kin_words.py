@@ -8,12 +8,16 @@ import re
 from loci.toolsets.story.names import key
 
 #: Nursery words for a mother and a father, in any spelling: "ma" or "mo" and an m ("Mamma",
-#: "Mummy", "Marmee"), "pa" and a p, or "da" and a d ("Papa", "Daddy").
-MOTHER_WORD = re.compile(r"m[aou]r?m+(?:a|ee|ie|y)?")
-FATHER_WORD = re.compile(r"p[ao]p+(?:a|ie|y)?|da+d+(?:a|ie|y)?")
-#: A child's words for a grandparent: "Grandfather", "Grandpapa", "Granny", "Gran".
-GRANDMOTHER_WORD = re.compile(r"grand(?:mother|ma|mamma|mama|mammy)|grann?(?:y|ie)?")
-GRANDFATHER_WORD = re.compile(r"grand(?:father|pa|papa|pappy|dad|daddy|sire)|grandad|gramps")
+#: "Mummy", "Marmee"), "pa" and a p, or "da" and a d ("Papa", "Daddy"); "Ma" and "Pa".
+MOTHER_WORD = re.compile(r"m[aou]r?m+(?:a|ee|ie|y)?|ma")
+FATHER_WORD = re.compile(r"p[ao]p+(?:a|ie|y)?|da+d+(?:a|ie|y)?|pa")
+#: A child's words for a grandparent: "Grandfather", "Grandpapa", "Granny", "Gran", "Nana".
+GRANDMOTHER_WORD = re.compile(
+    r"grand(?:mother|ma|mamma|mama|mammy)|grann?(?:y|ie)?|gramma|nann?a|nonna"
+)
+GRANDFATHER_WORD = re.compile(
+    r"grand(?:father|pa|papa|pappy|dad|daddy|sire|pop)|grandad|gramps|grampa"
+)
 
 
 def parent_word_sex(written: str) -> str | None:

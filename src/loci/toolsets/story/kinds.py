@@ -32,7 +32,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from loci.toolsets.story import census, names, namespans, titles
+from loci.toolsets.story import census, kin_words, names, namespans, titles
 from loci.toolsets.story.address import ANYONES, CALENDAR
 from loci.toolsets.story.common_words import is_common_word, name_words, word_key
 from loci.toolsets.story.place_words import PLACE_HEADS
@@ -249,6 +249,8 @@ def surface_kind(
     )
     # An office with its domain is someone's: "the Warden of the Fens", "the Bishop of London".
     office = " of " in written and names.is_title(written.split()[0])
+    if votes.addressed and kin_words.parent_word_sex(written):
+        return "character"  # '"Goodnight, Nana"': a child's word for a grandparent, called out
     kind = votes.kind(titled=(parsed.honorific and by_name) or office)
     if kind == "character" and _a_things_name(written, votes):
         return "other"
