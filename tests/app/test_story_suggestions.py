@@ -599,3 +599,22 @@ def test_a_name_whose_first_sentences_went_to_a_longer_name_keeps_its_earliest_l
     recent = json.dumps([[40, "The Hale farm lay north."], [90, "Hale land again."]])
     row = (1, "Hale", 2, 40, "", recent, 1, "other")
     assert entities([row], [])[0].first.excerpt == "The Hale farm lay north."
+
+
+def test_a_short_name_of_namesakes_of_two_generations_is_suggested_for_neither() -> None:
+    # A tester's saga: "Tommy" (the son) was offered to "Thomas Hale Sr.", named last before
+    # it far more often than "Thomas Hale Jr."
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.suggestions import same_person_suggestions
+
+    def named(number: int, aliases: list[str], mentions: int) -> Entity:
+        return Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases)
+
+    father = named(1, ["Thomas Hale Sr.", "Old Tom"], 5)
+    son = named(2, ["Thomas Hale Jr.", "Young Tom"], 2)
+    tommy = named(3, ["Tommy"], 30)
+    text = "Thomas Hale Sr. gave the reins away.\n\n" + "Tommy drove.\n\n" * 27
+    text += "Thomas Hale Jr. wrote home.\n\n" + "Tommy wrote.\n\n" * 3
+    found = same_person_suggestions([father, son, tommy], Company(), text)
+    assert all(s.other != "Tommy" for s in found)

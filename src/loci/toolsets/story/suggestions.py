@@ -219,6 +219,8 @@ def _likeliest(
     ranked = sorted(fitting, key=lambda h: -company.likeness(guest.id, h.id))
     if len(ranked) > 1 and _a_name_of_its_own(guest, ranked):
         ranked = []
+    if len({frozenset(people[h.id].generations) for h in ranked} - {frozenset()}) > 1:
+        return None  # a father's and a son's: which "Tommy" is, neither company nor order says
     if ranked:
         top = company.likeness(guest.id, ranked[0].id)
         second = company.likeness(guest.id, ranked[1].id) if len(ranked) > 1 else 0.0
