@@ -264,7 +264,7 @@ def _a_man_by_his_people(written: str, votes: Votes) -> bool:
     Dutchman", "the Welshman", "the Lakeman"), mostly after "the", that speaks and acts: an
     epithet, which NER takes for a nationality (a "Talisman" never speaks)."""
     word = written.lower()
-    people = word.endswith(("man", "woman")) and " " not in word and not word.endswith("men")
+    people = word.endswith("man") and " " not in word  # "-woman" too
     return people and 2 * votes.article >= votes.mentions and votes.said > 0 and votes.acts > 0
 
 
