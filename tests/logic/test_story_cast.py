@@ -699,7 +699,8 @@ def test_a_name_called_after_the_or_a_call_sign_is_given_to_the_one_named_before
         "Vasquez grinned. His call-sign on the old fighter wing had been Sparrow.\n\n"
         "Vasquez waved at Hester Vane. Her nickname at school was Wren.\n\n"
         "The exam loomed, that fateful thing known as the Entrance.\n\n"
-        "Vasquez sat down. His real name was Rafe Vasquez-Ortiz."
+        "Vasquez sat down. His real name was Rafe Vasquez-Ortiz.\n\n"
+        'Jonah Whitlock called Hester "Bug" from the day she was born.'
     )
     people = [whitlock, vasquez, hester]
     found = [
@@ -710,6 +711,7 @@ def test_a_name_called_after_the_or_a_call_sign_is_given_to_the_one_named_before
         ("Sparrow", "Vasquez"),
         ("Wren", "Hester Vane"),
         ("Rafe Vasquez-Ortiz", "Vasquez"),
+        ("Bug", "Hester Vane"),  # the one named between the calling and the name: not the caller
     ]
 
 

@@ -1,8 +1,9 @@
 """Names the story says a character is called by: "They called him King-Post", "the girls
 christened him Mr. Greatheart", "known as Old Thunder", "Tobias, whom the whole harbour called
-Toby", "the crew called him the Old Man", "His call-sign had been Sparrow"; and a title a
-character comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell now". The one the
-name is given to is the character named right before "whom", else the one named last before
+Toby", "the crew called him the Old Man", "His call-sign had been Sparrow", "Old Tom called
+Lila 'Bug'"; and a title a character comes into: "Arthur, now Lord Godalming", "He is Lord
+Brantwell now". The one the name is given to is the one named between the calling and the
+quoted name, else the character named right before "whom", else the one named last before
 the calling (in its sentence, else the sentences before it in the paragraph), never the one
 doing the calling ("Jo called him …" names Jo's listener, not Jo). A question answered by a
 name alone says so too: "Who's Old Thunder?" and, as the next paragraph, "Captain Ahab."
@@ -41,6 +42,8 @@ _NICKNAME = r"(?:nickname|call-sign|callsign|call\s+sign|pet\s+name|real\s+name|
 CALLED = re.compile(
     rf"(?:(?P<whom>,\s*whom\b)[^,.;:!?\"\u201c\u201d]{{0,40}}?\b{_CALLING}"
     rf"|\b{_CALLING}\s+(?P<pronoun>him|her)(?:\s+the)?"
+    # "Old Tom called Lila 'Bug'": the one called is named, the name quoted after.
+    rf"|\b{_CALLING}\s+(?P<callee>{_WORD}(?:[ ]{_WORD})?)(?=\s+[\"\u201c\u2018])"
     rf"|\b(?P<possessive>[Hh]is|[Hh]er)\s+{_NICKNAME}\b[^.;:!?\"\u201c\u201d]{{0,40}}?\b"
     r"(?:is|was|had\s+been)"
     r"|\b(?:known|spoken\s+of)\s+as)\s+[\"\u201c\u2018]?"
@@ -215,6 +218,8 @@ def _callee(
     """The character named last before the calling, its caller aside: in the calling's
     sentence, else in the sentences before it in the paragraph."""
     left, _ = sentences.around(paragraph, match.start(), match.end())
+    if match.group("callee"):  # "Old Tom called Lila 'Bug'": Lila, as the text names her
+        return _named_so(match.group("callee"), characters)
     if match.group("whom"):  # "Tobias, whom the harbour called Toby": the one before "whom"
         return _named_before(paragraph, left, match.start(), characters, last_only=True)
     caller = _named_before(paragraph, left, match.start(), characters, last_only=True)
@@ -228,6 +233,16 @@ def _callee(
         if found is not None:
             return found
     return None
+
+
+def _named_so(written: str, characters: Sequence[Entity]) -> Entity | None:
+    """The one character `written` names: by a name of theirs, else as the first word of one
+    ("Hester" of "Hester Vane"), if only one fits."""
+    wanted = names.key(written)
+    whole = [c for c in characters if any(names.key(a) == wanted for a in c.aliases)]
+    first = [c for c in characters if any(names.key(a).split()[:1] == [wanted] for a in c.aliases)]
+    found = whole or first
+    return found[0] if len(found) == 1 else None
 
 
 def _named_before(
