@@ -38,7 +38,7 @@ _FOND = r"(?:(?:my|our)\s+)?(?:(?:dear|dearest|little|poor|good|old|young|friend
 #: A name called at the end of a spoken phrase, the quotation closing after it.
 CALLED_LAST = re.compile(rf",\s+{_FOND}({NAME})\s*[,.!?]+\s*[\"\u201d\u2019]")
 #: A name called at the end of a spoken sentence the speaker goes on after ("Two life signs,
-#: Commander. One adult"): a call only inside a quotation (see `_quoted`).
+#: Commander. One adult"): a call only inside a quotation (see `in_quotation`).
 CALLED_MID = re.compile(rf",\s+{_FOND}({NAME})[.!?]+\s+(?=[\"\u201c\u2018]?[A-Z])")
 #: A name called as a line of dialogue opens.
 CALLED_FIRST = re.compile(rf"(?:^|[\s(])[\"\u201c\u2018]({NAME}),[\"\u201d\u2019]?\s")
@@ -73,7 +73,11 @@ def called(text: str, families: Collection[str] = ()) -> list[tuple[int, int]]:
     the story writes after a title, which open a line of dialogue as a call: '"Moss," he
     said', of Mrs. Moss)."""
     spans = [match.span(1) for match in CALLED_LAST.finditer(text)]
-    spans += [m.span(1) for m in CALLED_MID.finditer(text) if _quoted(text, m.start())]
+    spans += [
+        m.span(1)
+        for m in CALLED_MID.finditer(text)
+        if in_quotation(text[text.rfind("\n\n", 0, m.start()) + 1 : m.start()])
+    ]
     spans += [match.span(1) for match in SALUTATION.finditer(text)]
     for match in CALLED_FIRST.finditer(text):
         first = match.group(1).split()[0]
@@ -87,13 +91,10 @@ def called(text: str, families: Collection[str] = ()) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if not _no_one(text[a:b])]
 
 
-def _quoted(text: str, at: int) -> bool:
-    """Whether `at` stands inside a quotation: after an odd number of straight double quotes
-    in its paragraph, or more opening curly quotes than closing ones."""
-    before = text[text.rfind("\n\n", 0, at) + 1 : at]
-    if '"' in before:
-        return before.count('"') % 2 == 1
-    return before.count("\u201c") > before.count("\u201d")
+def in_quotation(before: str) -> bool:
+    """Whether what follows `before` (its paragraph so far) stands inside a quotation: after
+    an odd number of straight double quotes, or more opening curly quotes than closing ones."""
+    return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
 
 
 def _no_one(name: str) -> bool:

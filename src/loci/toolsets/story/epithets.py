@@ -103,45 +103,34 @@ def epithets(text: str) -> list[Epithet]:
     honorific said in place of a name ("her Ladyship", "your Ladyship": the alias is
     "Ladyship", which finds both), and a title called out in dialogue ("Aye, Commander."),
     each written at least EPITHET_LEAST times."""
-    matches: dict[str, list[re.Match[str] | _Span]] = {}
+    spans: dict[str, list[tuple[int, int]]] = {}
     for match in EPITHET.finditer(text):
         title = match.group(1)
         if names.is_title(title) and title.lower() not in NOT_EPITHETS:
-            matches.setdefault(f"the {title}", []).append(match)
+            spans.setdefault(f"the {title}", []).append(match.span())
     for match in HONORIFIC.finditer(text):
-        matches.setdefault(match.group(1), []).append(match)
+        spans.setdefault(match.group(1), []).append(match.span())
     for match in STYLE.finditer(text):
-        matches.setdefault(match.group(), []).append(match)
+        spans.setdefault(match.group(), []).append(match.span())
+    called: set[str] = set()
     for start, end in address.called(text):
         title = text[start:end]
         if names.is_title(title) and title.lower() not in NOT_EPITHETS | NOT_CALLED_EPITHETS:
-            matches.setdefault(title, []).append(_Span(start, end))
+            if title not in spans:
+                called.add(title)  # written no other way first ("her Ladyship")
+            spans.setdefault(title, []).append((start, end))
     return [
         Epithet(
             written,
             len(found),
-            _sentence(text, found[0].start()),
-            tuple(_passage(text, m.start(), m.end(), 0) for m in found),
-            tuple(_passage(text, m.start(), m.end(), PASSAGE_PARAGRAPHS) for m in found),
-            called=isinstance(found[0], _Span),
+            _sentence(text, found[0][0]),
+            tuple(_passage(text, start, end, 0) for start, end in found),
+            tuple(_passage(text, start, end, PASSAGE_PARAGRAPHS) for start, end in found),
+            called=written in called,
         )
-        for written, found in matches.items()
+        for written, found in spans.items()
         if len(found) >= EPITHET_LEAST
     ]
-
-
-@dataclass(frozen=True)
-class _Span:
-    """Where a title is called out, read as an epithet's match is."""
-
-    at: int
-    to: int
-
-    def start(self) -> int:
-        return self.at
-
-    def end(self) -> int:
-        return self.to
 
 
 def _passage(text: str, start: int, end: int, around: int) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from loci import sentences
 from loci.toolsets.story import names
+from loci.toolsets.story.address import in_quotation
 from loci.toolsets.story.gutenberg import in_heading
 from loci.toolsets.story.mentions import Mention
 
@@ -152,16 +153,12 @@ def _after_a(text: str, mention: Mention) -> bool:
 def _quoted(
     text: str, mentions: Sequence[Mention], paragraphs: Sequence[tuple[int, int]]
 ) -> list[bool]:
-    """Whether each mention (in text order) stands inside quotation marks: after an odd
-    number of straight double quotes in its paragraph, or after more opening curly quotes
-    than closing ones."""
+    """Whether each mention (in text order) stands inside quotation marks in its paragraph
+    (`address.in_quotation`)."""
     found: list[bool] = []
     numbers = numbered(mentions, paragraphs)
     for mention, number in zip(mentions, numbers, strict=True):
-        before = text[paragraphs[number][0] : mention.start]
-        straight = before.count('"') % 2 == 1
-        curly = before.count("\u201c") > before.count("\u201d")
-        found.append(straight or curly)
+        found.append(in_quotation(text[paragraphs[number][0] : mention.start]))
     return found
 
 
