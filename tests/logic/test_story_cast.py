@@ -313,6 +313,19 @@ def test_the_word_of_an_estate_alone_is_the_place_unless_a_titled_character_carr
     assert {"Missie Sahib"} in gathered(names)
 
 
+def test_a_name_opening_with_a_word_for_a_place_is_a_place_and_joins_no_one() -> None:
+    # Frankenstein: "proceed to Villa Lavenza", written once, NER unsure of it.
+    names = {
+        "Elizabeth Lavenza": person(3, "f"),
+        "Elizabeth": person(90, "f"),
+        "Villa Lavenza": Votes(mentions=1, ner_person=1),
+        "Cape Horn": Votes(mentions=4, ner_person=2, ner_place=2),
+    }
+    found = kinds_of(names)
+    assert found["Villa Lavenza"] == found["Cape Horn"] == "place"
+    assert {"Elizabeth", "Elizabeth Lavenza"} in gathered(names)
+
+
 def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person() -> None:
     undecided = Votes(mentions=15, ner_person=3, ner_place=3, ner_other=6, said=1, place_word=1)
     names = {

@@ -35,7 +35,7 @@ from typing import Literal
 from loci.toolsets.story import census, kin_words, names, namespans, titles
 from loci.toolsets.story.address import ANYONES, CALENDAR
 from loci.toolsets.story.common_words import is_common_word, name_words, word_key
-from loci.toolsets.story.place_words import PLACE_HEADS
+from loci.toolsets.story.place_words import PLACE_HEADS, PLACE_LEADS
 from loci.toolsets.story.reading import WordCase
 
 Kind = Literal["character", "place", "household", "other", "unknown"]
@@ -364,11 +364,16 @@ def is_a_place_by_name(written: str) -> bool:
 
 
 def _named_for_a_place(written: str) -> bool:
-    """Whether `written` is a name of two words or more ending in a word that names a kind of
-    place ("Gull Point", "Portland Street"), with no given name before it ("Lane" may end a
+    """Whether `written` is a name of two words or more opening with a word for a place
+    ("Villa Lavenza", "Cape Horn") or ending in one ("Gull Point", "Portland Street"), with no
+    given name before it ("Lane" may end a
     person's name, "Lois Lane"). Of a name with "of", the words before it say: "Toad of Toad
     Hall" is Toad, from his hall."""
     words = written.split(" of ")[0].split()
-    if len(words) < 2 or words[-1].lower() not in PLACE_HEADS:
+    if len(words) < 2:
+        return False
+    if words[0].lower() in PLACE_LEADS:
+        return True
+    if words[-1].lower() not in PLACE_HEADS:
         return False
     return not any(census.is_given_name(w) and not names.is_title(w) for w in words[:-1])

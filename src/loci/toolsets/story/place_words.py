@@ -16,3 +16,10 @@ PLACE_HEADS = frozenset(
     | {"ford", "bridge", "mill", "tower", "keep"}
     | {"boulevard", "plaza", "highway", "alley", "hotel", "station"}
 )
+
+#: The first words of names that are places ("Villa Lavenza", "Mont Blanc", "Cape Horn", "Camp
+#: Laurence"), never a given name before a family's: a place named for a family is still a place.
+PLACE_LEADS = frozenset(
+    {"villa", "mount", "mont", "monte", "lake", "loch", "lac", "fort", "port", "cape", "camp"}
+    | {"hotel", "castle", "chateau", "ch\u00e2teau", "palazzo", "piazza", "rue", "glen"}
+)
