@@ -571,6 +571,21 @@ def test_a_title_called_out_is_suggested_for_the_storys_one_bearer_of_it() -> No
     assert epithet_suggestions(sir, [knight]) == []  # "Yes, Sir" is said to anyone
 
 
+def test_a_title_its_carrier_calls_out_is_another_captains() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.epithets import epithet_suggestions
+
+    # Moby-Dick: "Ahab stolidly turned aside; then said to Mayhew, 'Captain, ...'" was the
+    # evidence that "Captain" called out is Ahab.
+    said = 'Ahab turned aside; then said to Mayhew, "Captain, I have a letter for thy mate."'
+    text = "\n\n".join(f"{said} ({day})" for day in range(4))
+    ahab = Entity(1, "Ahab", "character", 80, Seen(0, ""), [], ["Ahab", "Captain Ahab"])
+    assert epithet_suggestions(text, [ahab]) == []
+    heard = text.replace("Ahab turned aside; then said to Mayhew", "Stubb turned to Ahab")
+    found = epithet_suggestions(heard, [ahab])
+    assert [(s.name, s.other, s.mentions) for s in found] == [("Ahab", "Captain", 4)]
+
+
 def test_two_entities_a_split_parted_are_not_suggested_as_one(app: App) -> None:
     # A tester split "Thomas Hale Sr." off "Tommy" (his son) and was offered a merge of him
     # with another of Tommy's names.

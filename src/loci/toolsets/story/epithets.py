@@ -7,10 +7,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from loci.toolsets.story import address, names
 from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.mentions import SPEECH_VERBS
 from loci.toolsets.story.models import CastSuggestion
 
 #: The longest sentence of evidence shown (a longer one is cut at a word).
@@ -57,6 +58,8 @@ STYLED = {
     "his highness": {"prince"},
     "your highness": {"princess", "prince"},
 }
+#: A quotation, or its opening part where the sentence ends inside it.
+QUOTED = re.compile(r"[\"\u201c][^\"\u201d]*(?:[\"\u201d]|$)")
 #: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.
 NOT_EPITHETS = frozenset({"mr", "mrs", "miss", "ms", "mister", "master", "lord", "lady"})
 #: Titles called out to anyone ("Yes, Sir"), no one's epithet.
@@ -96,6 +99,8 @@ class Epithet:
     passages: tuple[str, ...] = ()
     #: A title called out in dialogue ("Aye, Commander."), not written after "the".
     called: bool = False
+    #: The sentence of each place it is written.
+    sentences: tuple[str, ...] = ()
 
 
 def epithets(text: str) -> list[Epithet]:
@@ -127,6 +132,7 @@ def epithets(text: str) -> list[Epithet]:
             tuple(_passage(text, start, end, 0) for start, end in found),
             tuple(_passage(text, start, end, PASSAGE_PARAGRAPHS) for start, end in found),
             called=written in called,
+            sentences=tuple(_sentence(text, start) for start, _ in found),
         )
         for written, found in spans.items()
         if len(found) >= EPITHET_LEAST
@@ -163,6 +169,10 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
         if len(carriers) > 1 and carriers[0].mentions < EPITHET_DOMINANCE * carriers[1].mentions:
             continue
         carrier = carriers[0]
+        if epithet.called:
+            epithet = _called_by_others(epithet, carrier)
+            if epithet.count < EPITHET_LEAST:
+                continue
         sole = len(carriers) == 1 and _same_company(epithet, carrier, characters, paragraphs)
         beside = _company(epithet, carrier, paragraphs, sole)
         if not beside and not (
@@ -187,6 +197,39 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
             )
         )
     return suggested
+
+
+def _called_by_others(epithet: Epithet, carrier: Entity) -> Epithet:
+    """`epithet`, a title called out, without the calls its carrier makes: no one calls
+    himself by his title, so "Ahab said to Mayhew, 'Captain, ...'" calls another captain."""
+    kept = [
+        at
+        for at, sentence in enumerate(epithet.sentences)
+        if not any(_speaks(alias, _narration(sentence)) for alias in carrier.aliases)
+    ]
+    return replace(
+        epithet,
+        count=len(kept),
+        sentence=epithet.sentences[kept[0]] if kept else epithet.sentence,
+        paragraphs=tuple(epithet.paragraphs[at] for at in kept),
+        passages=tuple(epithet.passages[at] for at in kept),
+        sentences=tuple(epithet.sentences[at] for at in kept),
+    )
+
+
+def _narration(sentence: str) -> str:
+    """What `sentence` says outside its quotation marks."""
+    return QUOTED.sub(" ", sentence)
+
+
+def _speaks(alias: str, narration: str) -> bool:
+    """Whether `narration` has `alias` speak: the name, then a verb of speech ("Ahab turned
+    aside; then said to Mayhew"), or the verb, then the name ("said Ahab")."""
+    name = rf"(?<![\w.]){re.escape(alias)}(?!\w)"
+    return (
+        re.search(rf"{name}[^.!?]{{0,60}}?\b(?:{SPEECH_VERBS})\b", narration) is not None
+        or re.search(rf"\b(?:{SPEECH_VERBS})\s+{name}", narration) is not None
+    )
 
 
 def _company(
