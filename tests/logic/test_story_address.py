@@ -75,3 +75,22 @@ def test_the_given_name_of_a_known_full_name_called_out_is_a_mention() -> None:
     assert ("Harlan", True) in found and ("Harlan", False) in found
     unknown = [m.surface for m in Extractor().mentions(text, ["Mrs. Voss"])]
     assert "Harlan" not in unknown  # no name the story knows says it is one
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Moby-Dick's Peleg, calling Queequeg by a name of his own.
+        ('"I say, Quohog, or whatever your name is, did you ever strike a fish?"', ["Quohog"]),
+        ('"All of ye, spring! Quohog! spring, thou chap with the red whiskers."', ["Quohog"]),
+        # A list names people between commas too; narration calls no one.
+        ('"Bring mother, Meg, and Jo to the door."', []),
+        ('"I saw Tom, Dick, or Harry at the gate."', []),
+        ("He waved at them, Meg, Jo, Beth, and stopped.", []),
+    ],
+)
+def test_a_name_called_inside_a_spoken_sentence_when_asked_for(
+    text: str, expected: list[str]
+) -> None:
+    assert [text[a:b] for a, b in called(text, within=True)] == expected
+    assert names_called(text) == []  # the cast's cues do not take it

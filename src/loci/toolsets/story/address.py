@@ -40,6 +40,13 @@ CALLED_LAST = re.compile(rf",\s+{_FOND}({NAME})\s*[,.!?]+\s*[\"\u201d\u2019]")
 #: A name called at the end of a spoken sentence the speaker goes on after ("Two life signs,
 #: Commander. One adult"): a call only inside a quotation (see `in_quotation`).
 CALLED_MID = re.compile(rf",\s+{_FOND}({NAME})[.!?]+\s+(?=[\"\u201c\u2018]?[A-Z])")
+#: A name called inside a spoken sentence, between commas after a word in lower case ("I say,
+#: Quohog, or whatever your name is"), or with a cry ("spring! Quohog! spring"); a list writes
+#: names between commas too ("mother, Meg, and Jo"), so the cast's cues do not take it.
+CALLED_WITHIN = re.compile(
+    rf"(?:\b[a-z][a-z'\u2019]*,\s+{_FOND}({NAME}),\s+(?!(?:and|nor)\b|[A-Z])"
+    rf"|(?:[\"\u201c]|[!?]\s)\s*({NAME})!\s+[a-z])"
+)
 #: A name called as a line of dialogue opens.
 CALLED_FIRST = re.compile(rf"(?:^|[\s(])[\"\u201c\u2018]({NAME}),[\"\u201d\u2019]?\s")
 #: A letter's salutation on a line of its own: "My dearest Meg,", "Dear Mr. Ashgrove,".
@@ -68,11 +75,16 @@ ANYONES = frozenset({"mac", "bub", "buster", "toots"})
 GREETINGS = frozenset({"merry", "happy", "good", "bon"})
 
 
-def called(text: str, families: Collection[str] = ()) -> list[tuple[int, int]]:
+def called(
+    text: str, families: Collection[str] = (), *, within: bool = False
+) -> list[tuple[int, int]]:
     """The spans of `text` where a speaker calls someone by name (`families`: the family names
     the story writes after a title, which open a line of dialogue as a call: '"Moss," he
-    said', of Mrs. Moss)."""
+    said', of Mrs. Moss); `within`, calls inside a spoken sentence too (`CALLED_WITHIN`)."""
     spans = [match.span(1) for match in CALLED_LAST.finditer(text)]
+    if within:
+        found = [m.span(m.lastindex or 1) for m in CALLED_WITHIN.finditer(text)]
+        spans += [(a, b) for a, b in found if in_quotation(text[text.rfind("\n\n", 0, a) + 1 : a])]
     spans += [
         m.span(1)
         for m in CALLED_MID.finditer(text)

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from loci import fields
 from loci.toolsets.story import census, kin_words, kinds, names, store
+from loci.toolsets.story.answered import answered_suggestions
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.described import described_suggestions
@@ -88,6 +89,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *described_suggestions(entities, characters, company, text),
         *parent_suggestions(entities, characters, company),
         *_called(text, entities, characters, company),
+        *answered_suggestions(text, entities, characters),
     ]
     suggested = heeded(offered_once(found_by_kind), kept, entities)
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))

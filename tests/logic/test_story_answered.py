@@ -1,0 +1,49 @@
+"""A name called out that another character answers, in the paragraph after, time and again:
+suggested as that character's."""
+
+from __future__ import annotations
+
+from loci.toolsets.story.answered import answered_suggestions
+from loci.toolsets.story.entity import Entity, Seen
+
+
+def _entity(number: int, name: str, mentions: int, *aliases: str) -> Entity:
+    return Entity(number, name, "character", mentions, Seen(0, ""), [], [name, *aliases])
+
+
+CALL = '"I say, Quohog, or whatever your name is, did you ever strike a fish?" cried Peleg.'
+ANSWER = "Without a word, Queequeg jumped upon the bulwarks, and Bildad stared."
+PELEG, QUEEQUEG = _entity(1, "Peleg", 30), _entity(2, "Queequeg", 60, "Mr. Queequeg")
+BILDAD = _entity(3, "Bildad", 20)
+
+
+def test_a_name_called_and_answered_by_one_character_is_suggested_as_theirs() -> None:
+    text = "\n\n".join(f"{CALL}\n\n{ANSWER} ({day})" for day in range(3))
+    quohog = _entity(4, "Quohog", 3)
+    found = answered_suggestions(text, [PELEG, QUEEQUEG, BILDAD, quohog], [PELEG, QUEEQUEG])
+    assert [(s.action, s.name, s.other, s.mentions) for s in found] == [
+        ("merge", "Queequeg", "Quohog", 3)
+    ]
+    assert "called out 3 times" in found[0].reason
+    assert "Quohog" in found[0].evidence and "Queequeg jumped" in found[0].evidence
+
+
+def test_no_suggestion_when_answers_are_few_differ_or_the_name_is_narrated() -> None:
+    quohog = _entity(4, "Quohog", 3)
+    people = [PELEG, QUEEQUEG, BILDAD, quohog]
+    twice = "\n\n".join(f"{CALL}\n\n{ANSWER}" for _ in range(2))
+    assert answered_suggestions(twice, people, people) == []
+    others = ANSWER.replace("Queequeg jumped", "Bildad jumped").replace(
+        "and Bildad", "and Queequeg"
+    )
+    differ = "\n\n".join(f"{CALL}\n\n{a}" for a in (ANSWER, others, others, ANSWER))
+    assert answered_suggestions(differ, people, people) == []
+    # A name the narration writes as much as it is called is a character of its own.
+    narrated = "\n\n".join(f"{CALL}\n\n{ANSWER} Quohog sat down." for _ in range(3))
+    assert answered_suggestions(narrated, people, people) == []
+    # The answerer named in the calling paragraph's narration says nothing of who answers.
+    beside = CALL.replace("cried Peleg", "cried Peleg to Queequeg")
+    assert (
+        answered_suggestions("\n\n".join(f"{beside}\n\n{ANSWER}" for _ in range(3)), people, people)
+        == []
+    )
