@@ -301,6 +301,24 @@ def test_suggestions_accepted_by_number_and_a_number_not_listed_refused(tmp_path
     assert "#1: 'the Captain'" in loci(home, "story", "corrections", "v").stdout
 
 
+def test_a_suggestion_declined_by_number_is_not_listed_again(tmp_path: Path) -> None:
+    voyage = (
+        "Captain Hawkes stood at the rail of the Gull. The Captain watched the storm, and "
+        "Nell Quarry brought him tea. Nell Quarry laughed at the Captain's hat."
+    )
+    home = imported(tmp_path, "\n\n".join([voyage] * 4), "v")
+    both = loci(home, "story", "suggestions", "v", "--accept", "1", "--decline", "1")
+    assert both.returncode != 0 and "accepted or declined, not both" in both.stderr
+    declined = loci(home, "story", "suggestions", "v", "--decline", "1")
+    assert declined.returncode == 0 and "1. declined alias" in declined.stdout
+    assert "'the Captain'" not in loci(home, "story", "suggestions", "v").stdout
+    assert "#1: 'the Captain' kept apart" in loci(home, "story", "corrections", "v").stdout
+    assert loci(home, "story", "undo", "v").returncode == 0
+    assert (
+        "1. alias 'Captain Hawkes' 'the Captain'" in loci(home, "story", "suggestions", "v").stdout
+    )
+
+
 def test_the_cast_listing_counts_the_names_it_does_not_show(tmp_path: Path) -> None:
     scenes = [
         "Mr. Tobias Reed came in. Tobias Reed sat down.",

@@ -506,6 +506,30 @@ def test_a_suggestion_the_writers_corrections_answered_is_not_offered_again(voya
     assert all(s.other != "Nell Quarry" for s in suggest(voyage.story, "voyage").suggestions)
 
 
+def test_a_suggestion_declined_is_not_offered_again_until_undone(voyage: App) -> None:
+    from loci.errors import InvalidInputError, NotFoundError
+    from loci.toolsets.story.curation import accept
+
+    offered = next(
+        s for s in suggest(voyage.story, "voyage").suggestions if s.other == "the Captain"
+    )
+    before = character(voyage.story, "voyage", "Captain Hawkes")
+    done = accept(voyage.story, "voyage", [offered], declining=True)
+    assert not done.refused and done.applied[0].name == "Captain Hawkes"
+    after = character(voyage.story, "voyage", "Captain Hawkes")
+    assert after.mentions == before.mentions and after.aliases == before.aliases  # cast as it was
+    assert "'the Captain' kept apart from 'Captain Hawkes'" in after.corrections[-1]
+    assert all(s.other != "the Captain" for s in suggest(voyage.story, "voyage").suggestions)
+    undo(voyage.story, "voyage")
+    assert any(s.other == "the Captain" for s in suggest(voyage.story, "voyage").suggestions)
+    # Nothing the story never writes, and no name of the entity itself, is kept apart.
+    with pytest.raises(NotFoundError, match="never writes 'the Admiral'"):
+        correct(voyage.story, "voyage", "apart", "Captain Hawkes", "the Admiral")
+    with pytest.raises(InvalidInputError, match="split it off"):
+        correct(voyage.story, "voyage", "apart", "Nell Quarry", "Nell")
+    assert suggest(voyage.story, "voyage").corrections == []
+
+
 def test_a_name_marked_not_a_character_is_not_suggested_for_one(app: App) -> None:
     from loci.toolsets.story import store
     from loci.toolsets.story.heeded import heeded

@@ -268,7 +268,17 @@ def test_a_suggestion_is_accepted_and_undone_from_the_story_page(pages: Pages) -
     assert undone.status_code == 303
     back = client.get(undone.headers["location"]).text
     assert "Undone: #1: &#39;the Captain&#39; added" in back
-    assert "“the Captain” is another name of" in back.split('id="suggestions"')[1]
+    offered = back.split('id="suggestions"')[1]
+    assert "“the Captain” is another name of" in offered
+    # Declined with the button beside it: the names kept apart, not offered again.
+    decline = offered.split("Decline")[0].rsplit("<form", 1)[1]
+    assert 'name="action" value="apart"' in decline
+    form = {**form, "form_token": form_token(back), "action": "apart"}
+    declined = client.post("/ui/story/voyage/correct", data=form, headers={"Origin": ORIGIN})
+    assert declined.status_code == 303
+    last = client.get("/ui/story/voyage").text
+    assert "“the Captain”" not in last.split('id="corrections"')[0]
+    assert "&#39;the Captain&#39; kept apart from" in last.split('id="corrections"')[1]
 
 
 def test_a_conflict_is_shown_side_by_side_and_settled_with_one_button(pages: Pages) -> None:

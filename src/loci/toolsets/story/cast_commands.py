@@ -105,6 +105,11 @@ CORRECTIONS = (
         "mentions are counted in all of the text, what is already stored included.",
     ),
     _correction("kind", "KIND", "Say what NAME is: character, place, or other (not a character)."),
+    _correction(
+        "apart",
+        "OTHER",
+        "Say OTHER is not NAME: a suggestion to join them is declined, and not offered again.",
+    ),
 )
 
 
@@ -160,6 +165,13 @@ def undo_command(state: CliState, session_id: str, number: int | None, as_json: 
     help="Apply suggestion NUMBER (repeatable), as listed.",
 )
 @click.option("--accept-all", is_flag=True, help="Apply every suggestion listed, in order.")
+@click.option(
+    "--decline",
+    "declined",
+    type=click.IntRange(1),
+    multiple=True,
+    help="Decline suggestion NUMBER (repeatable): it is not offered again.",
+)
 @json_option
 @click.pass_obj
 def suggestions_command(
@@ -168,43 +180,46 @@ def suggestions_command(
     limit: int,
     accepted: tuple[int, ...],
     accept_all: bool,
+    declined: tuple[int, ...],
     as_json: bool,
 ) -> None:
     """List corrections of the cast of SESSION_ID a careful reader would suggest, best
     first, each with the mentions it would set right, why, and a sentence of evidence; with
-    --accept N (or --accept-all) apply them. `story undo` takes one back."""
+    --accept N (or --accept-all) apply them, with --decline N say they are wrong. `story
+    undo` takes one back."""
     from loci.toolsets.story.curation import accept
     from loci.toolsets.story.suggestions import suggest
 
     def work() -> None:
         with opened_app(state) as app:
             found = suggest(app.story, session_id, limit)
-            chosen = [s for s in found.suggestions if accept_all or s.number in set(accepted)]
-            unknown = sorted(set(accepted) - {s.number for s in found.suggestions})
-            if unknown:
+            if set(accepted) & set(declined) or (accept_all and declined):
                 raise InvalidInputError(
-                    f"no suggestion {', '.join(map(str, unknown))}: "
-                    f"{counted(len(found.suggestions), 'suggestion')} now (they are numbered "
-                    "anew once one is applied: list them again)",
-                    field="accept",
+                    "a suggestion is accepted or declined, not both", field="decline"
                 )
+            _refuse_unlisted(found, set(accepted) | set(declined))
+            chosen = [s for s in found.suggestions if accept_all or s.number in set(accepted)]
             done = accept(app.story, session_id, chosen)
-        applied, refused = done.applied, done.refused
+            no = [s for s in found.suggestions if s.number in set(declined)]
+            said_no = accept(app.story, session_id, no, declining=True)
+        refused = done.refused | said_no.refused
         if as_json:
             emit_json(
                 {
                     **found.model_dump(),
-                    "applied": [a.model_dump() for a in applied],
+                    "applied": [a.model_dump() for a in done.applied],
+                    "declined": [s.number for s in no if s.number not in refused],
                     "refused": [{"number": n, **e.to_dict()} for n, e in refused.items()],
                 }
             )
         else:
-            _list_suggestions(found.suggestions, chosen, refused)
-            _say_what_is_left(session_id, found, chosen, len(applied))
+            _list_suggestions(found.suggestions, chosen, no, refused)
+            made = len(done.applied) + len(said_no.applied)
+            _say_what_is_left(session_id, found, [*chosen, *no], made)
         if refused:
             click.echo(
-                f"error: {len(refused)} of {counted(len(chosen), 'suggestion')} not applied "
-                "(said above); the others were",
+                f"error: {len(refused)} of {counted(len(chosen) + len(no), 'suggestion')} not "
+                "applied (said above); the others were",
                 err=True,
             )
             sys.exit(next(iter(refused.values())).exit_code)
@@ -212,11 +227,26 @@ def suggestions_command(
     run(work)
 
 
+def _refuse_unlisted(found: CastSuggestions, numbers: set[int]) -> None:
+    unknown = sorted(numbers - {s.number for s in found.suggestions})
+    if unknown:
+        raise InvalidInputError(
+            f"no suggestion {', '.join(map(str, unknown))}: "
+            f"{counted(len(found.suggestions), 'suggestion')} now (they are numbered "
+            "anew once one is applied: list them again)",
+            field="accept",
+        )
+
+
 def _list_suggestions(
-    listed: list[CastSuggestion], chosen: list[CastSuggestion], refused: dict[int, LociError]
+    listed: list[CastSuggestion],
+    chosen: list[CastSuggestion],
+    declined: list[CastSuggestion],
+    refused: dict[int, LociError],
 ) -> None:
     for s in listed:
-        mark = "applied " if s in chosen and s.number not in refused else ""
+        done = s.number not in refused
+        mark = "applied " if s in chosen and done else "declined " if s in declined and done else ""
         click.echo(f"{s.number}. {mark}{s.action} {s.name!r} {s.other!r}: {s.reason}")
         click.echo(f"   {s.mentions} mentions; evidence: {s.evidence}")
         if s.number in refused:

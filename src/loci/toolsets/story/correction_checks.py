@@ -227,12 +227,26 @@ def checked(
             'without "the", and each of its uses is counted already',
             field="other",
         )
+    elif action == "apart" and holder is not None and holder.id == entity.id:
+        raise InvalidInputError(
+            f"{other!r} is a name of {entity.name!r} itself: split it off to part them",
+            field="other",
+        )
     elif action == "kind" and other not in KINDS_SET:
         raise InvalidInputError(
             f"kind must be one of {', '.join(KINDS_SET)}, got {fields.shown(other)}",
             field="other",
         )
     return _kept_name(entity, name)
+
+
+def apart_written(text: str, entities: list[Entity], other: str, session: str) -> None:
+    """Refuse to keep apart a name no entity holds (only an epithet declined as an alias,
+    "Captain", may be one) unless the story writes it."""
+    if any(names.key(other) == names.key(a) for e in entities for a in e.aliases):
+        return
+    if not re.search(rf"(?<![\w.]){re.escape(names.unarticled(other))}(?!\w)", text, re.I):
+        raise never_written(entities, other, session, "keeping apart")
 
 
 def _kept_name(entity: Entity, name: str) -> str:

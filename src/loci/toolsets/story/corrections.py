@@ -9,7 +9,9 @@ later reading of the story never undoes one:
   split off, the evidence that joined them may no longer hold);
 - `alias` NAME OTHER: OTHER is another name of NAME (found in the text from now on);
 - `rename` NAME OTHER: the entity is shown as OTHER (which becomes one of its names);
-- `kind` NAME OTHER: the entity is a `character`, a `place`, or `other` (not a character).
+- `kind` NAME OTHER: the entity is a `character`, a `place`, or `other` (not a character);
+- `apart` NAME OTHER: OTHER is not NAME, whatever a suggestion says: the writer declined to
+  join them, and no suggestion offers it again (the cast is left as it is).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from typing import Literal
 from loci.toolsets.story import names
 from loci.toolsets.story.kinds import Kind
 
-Action = Literal["merge", "split", "alias", "rename", "kind"]
-ACTIONS: tuple[Action, ...] = ("merge", "split", "alias", "rename", "kind")
+Action = Literal["merge", "split", "alias", "rename", "kind", "apart"]
+ACTIONS: tuple[Action, ...] = ("merge", "split", "alias", "rename", "kind", "apart")
 KINDS_SET: tuple[Kind, ...] = ("character", "place", "other")
 
 
@@ -71,6 +73,7 @@ class Correction:
             "alias": f"{self.other!r} added as a name of {self.name!r}",
             "rename": f"{self.name!r} renamed {self.other!r}",
             "kind": f"{self.name!r} marked as {self.other}",
+            "apart": f"{self.other!r} kept apart from {self.name!r}",
         }.get(self.action, self.action)
         number = "" if self.id is None else f"#{self.id}: "
         return f"{number}{what} by the writer (interaction {self.interaction})"

@@ -40,7 +40,7 @@ def correct(
         found = store.session(conn, session)
         entities = service.graph.entities(conn, found.id)
         entity = lookup.find(entities, name)
-        if action in ("merge", "split"):
+        if action in ("merge", "split", "apart"):
             other = checks.held_form(entities, other)
         if entity is None:  # only a kind may name what the cast does not hold: it adds it
             text = store.rendered(conn, found.id, prompts="omit")
@@ -50,6 +50,9 @@ def correct(
             written = _target(conn, found.id, entities, entity, (action, name, other), session)
             if action == "kind":
                 checks.refuse_a_kind_given(service.graph.corrections(conn, found.id), entity, other)
+            elif action == "apart":
+                text = store.rendered(conn, found.id, prompts="omit")
+                checks.apart_written(text, entities, other, session)
             # A split keeps the entity's other names together, as they stood.
             kept = tuple(a for a in entity.aliases if names.key(a) != names.key(other))
         correction = Correction(
@@ -109,18 +112,39 @@ class Accepted:
     refused: dict[int, LociError] = field(default_factory=dict)
 
 
-def accept(service: StoryService, session_id: str, chosen: Sequence[CastSuggestion]) -> Accepted:
-    """Apply the suggestions `chosen`, in order: one refused (an earlier one took its name,
-    say) is reported, and the others are still applied."""
+def accept(
+    service: StoryService,
+    session_id: str,
+    chosen: Sequence[CastSuggestion],
+    *,
+    declining: bool = False,
+) -> Accepted:
+    """Apply the suggestions `chosen` (with `declining`, say they are wrong: `decline`), in
+    order: one refused (an earlier one took its name, say) is reported, and the others are
+    still applied."""
     done = Accepted()
     for suggestion in chosen:
         try:
-            done.applied.append(
-                correct(service, session_id, suggestion.action, suggestion.name, suggestion.other)
-            )
+            if declining:
+                done.applied.append(decline(service, session_id, suggestion))
+            else:
+                done.applied.append(
+                    correct(
+                        service, session_id, suggestion.action, suggestion.name, suggestion.other
+                    )
+                )
         except LociError as exc:
             done.refused[suggestion.number] = exc
     return done
+
+
+def decline(service: StoryService, session_id: str, suggestion: CastSuggestion) -> CharacterInfo:
+    """Say a suggestion is wrong, so it is not offered again: a merge or an alias by keeping
+    its two names apart; a kind by setting the kind the entity has."""
+    if suggestion.action != "kind":
+        return correct(service, session_id, "apart", suggestion.name, suggestion.other)
+    kind = lookup.character(service, session_id, suggestion.name).kind
+    return correct(service, session_id, "kind", suggestion.name, kind)
 
 
 def undo(service: StoryService, session_id: str, number: int | None = None) -> UndoResult:

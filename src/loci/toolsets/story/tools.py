@@ -130,13 +130,14 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
     def correct_character(
         session_id: SessionId,
         action: Annotated[
-            Literal["rename", "merge", "split", "alias", "kind"],
+            Literal["rename", "merge", "split", "alias", "kind", "apart"],
             Field(
                 description="rename: show the entity as `other`; merge: `other` is the same "
                 "entity as `name`; split: `other` (one of its names) is someone else; alias: "
                 "`other` is another name of it; kind: `other` is character, place or other "
                 "(other: not a character), and words the story writes as a name that the cast "
-                "missed are added."
+                "missed are added; apart: `other` is not `name` (a suggestion to join them "
+                "declined: it is not offered again)."
             ),
         ],
         name: Annotated[str, Field(max_length=128, description="Any name of the entity.")],
@@ -160,7 +161,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         one character's, a name that fits several people, a married or maiden name, a name
         that is no person's), each with the mentions it would set right, why, and a sentence
         of evidence, best first. Accept one by calling correct_character with its action,
-        name and other; also lists the corrections made so far."""
+        name and other; decline a merge or an alias with action `apart` (a kind: with the
+        kind the entity has); also lists the corrections made so far."""
         from loci.toolsets.story.suggestions import suggest
 
         return provider.call(lambda app: suggest(app.story, session_id, limit))
