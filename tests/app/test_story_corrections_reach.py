@@ -209,6 +209,13 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     assert hales is not None and "namesakes of two generations, Senior and Junior" in hales
     fine = correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
     assert fine.warning is None
+    # Treasure Island: "Joyce" (a census woman's name) is Richard Joyce's family name.
+    from loci.toolsets.story.correction_checks import two_people
+    from loci.toolsets.story.entity import Entity, Seen
+
+    joyce = Entity(1, "Joyce", "character", 9, Seen(0, ""), [], ["Joyce"])
+    richard = Entity(2, "Richard Joyce", "character", 3, Seen(0, ""), [], ["Richard Joyce"])
+    assert two_people(joyce, richard) is None
     # A correction answers with whom the character appears, as its card does.
     card = character(voyage.story, "voyage", "Captain Hawkes")
     assert fine.relationships == card.relationships and fine.relationships

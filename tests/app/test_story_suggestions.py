@@ -223,6 +223,27 @@ def test_an_epithet_of_a_short_storys_one_captain_named_everywhere_is_suggested(
     assert epithet_suggestions(text, [holder, crew, other]) == []
 
 
+def test_a_calling_in_lower_case_is_suggested_and_ranks_go_by_how_often_they_are_borne() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.epithets import epithet_suggestions
+
+    # Treasure Island: "says the doctor" (111 times) is Dr. Livesey, the one doctor; "the
+    # captain" is no one's by far: Silver, named everywhere, is "Cap'n Silver" once.
+    scenes = [
+        '"Were you addressing me?" says the doctor, and Dr. Livesey rose.',
+        "Captain Smollett frowned; the captain went below, and Silver laughed.",
+        '"Cap\u2019n Silver," said Morgan; the doctor and Silver watched the captain.',
+        "Captain Smollett and Captain Smollett's mate; Silver and Silver; the doctor slept.",
+    ]
+    text = "\n\n".join(scenes * 3)
+    livesey = Entity(1, "Dr. Livesey", "character", 3, Seen(0, ""), [], ["Dr. Livesey"])
+    smollett = Entity(2, "Captain Smollett", "character", 9, Seen(0, ""), [], ["Captain Smollett"])
+    silver = Entity(3, "Silver", "character", 400, Seen(0, ""), [], ["Silver", "Cap\u2019n Silver"])
+    found = epithet_suggestions(text, [livesey, smollett, silver])
+    assert [(s.name, s.other, s.mentions) for s in found] == [("Dr. Livesey", "the doctor", 9)]
+    assert "only doctor by name" in found[0].reason
+
+
 def test_her_majesty_is_suggested_for_the_storys_one_queen() -> None:
     from loci.toolsets.story.entity import Entity, Seen
     from loci.toolsets.story.epithets import epithet_suggestions

@@ -90,3 +90,22 @@ def test_a_doctor_and_a_mister_of_one_name_are_not_suggested_as_one() -> None:
     company.paragraph = {1: Counter({3: 9}), 2: Counter({3: 9}), 3: Counter({1: 9, 2: 9})}
     colin = _entity(3, ["Colin"], 300)
     assert same_person_suggestions([doctor, mister, colin], company, "") == []
+
+
+def test_a_bare_name_pages_from_every_carrier_is_no_ones_and_many_such_suggest_nothing() -> None:
+    # Treasure Island: the seaman "Tom" whom Silver kills, chapters after Tom Redruth was
+    # named, is someone else; half the "Tom"s so far off leave "Tom" to no one.
+    page = "The sea was grey and the wind was cold. " * 80  # far beyond a page
+    near = "Tom Redruth loaded the guns. Tom fired. Tom swore."
+    far = f"{page}Where'd I be, Tom? Tom stood. Tom fell."
+    found = named_last(near + far, "Tom", {1: ["Tom Redruth"], 2: ["Tom Morgan"]})
+    assert dict(found.counts) == {1: 2} and found.away == 3
+    characters = [
+        _entity(1, ["Tom Redruth"], 20),
+        _entity(2, ["Tom Morgan"], 20),
+        _entity(3, ["Tom"], 30),
+    ]
+    close = "\n\n".join([near] * 5)
+    suggested = same_person_suggestions(characters, Company(), close)
+    assert [(s.name, s.other) for s in suggested] == [("Tom Redruth", "Tom")]
+    assert same_person_suggestions(characters, Company(), close + "\n\n" + far * 4) == []

@@ -96,8 +96,9 @@ def _given_words(person: Person) -> set[str]:
 
 
 def _given_apart(mine: Person, theirs: Person) -> bool:
-    """Whether two people go by given names that are not one name ("Lily" and "Lila", twins)."""
-    first, second = _given_words(mine), _given_words(theirs)
+    """Whether two people go by given names that are not one name ("Lily" and "Lila", twins);
+    a word that is the other's family name is none ("Joyce" of Richard Joyce)."""
+    first, second = _given_words(mine) - theirs.surnames, _given_words(theirs) - mine.surnames
     return bool(first and second) and not any(names.same_given(x, y) for x in first for y in second)
 
 

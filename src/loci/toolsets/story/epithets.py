@@ -42,6 +42,14 @@ EPITHET = re.compile(
     r"\b[Tt]he ([A-Z][a-z]+(?:['\u2019]n)?)\b"
     r"(?![ \t]+(?:[A-Z]|of\b)|['\u2019]s[ \t]+\n?[ \t]*[A-Z])"
 )
+#: "the" and a title in lower case, as a narrator names someone by their calling ("says the
+#: doctor", "the squire was"): titles a common word seldom is ("the general", "the count" are).
+TITLE_WORDS = (
+    "doctor|captain|squire|colonel|professor|inspector|sergeant|lieutenant|admiral|governor"
+    "|parson|vicar|rector|curate|bishop|duke|duchess|earl|baron|baroness|countess|marquis"
+    "|king|queen|prince|princess|emperor|empress|sheriff|magistrate|commander|commodore"
+)
+LOWER_EPITHET = re.compile(rf"\b[Tt]he ({TITLE_WORDS})\b(?![ \t]+of\b)")
 #: An honorific said in place of a name, after a possessive: "her Ladyship", "your Lordship".
 HONORIFIC = re.compile(r"\b(?:[Hh]er|[Hh]is|[Yy]our)\s+(Ladyship|Lordship)\b")
 #: A style said in place of a name ("Her Majesty", "Your Grace", "His Highness"; not "Her
@@ -109,10 +117,11 @@ def epithets(text: str) -> list[Epithet]:
     "Ladyship", which finds both), and a title called out in dialogue ("Aye, Commander."),
     each written at least EPITHET_LEAST times."""
     spans: dict[str, list[tuple[int, int]]] = {}
-    for match in EPITHET.finditer(text):
-        title = match.group(1)
-        if names.is_title(title) and title.lower() not in NOT_EPITHETS:
-            spans.setdefault(f"the {title}", []).append(match.span())
+    for pattern in (EPITHET, LOWER_EPITHET):
+        for match in pattern.finditer(text):
+            title = match.group(1)
+            if names.is_title(title) and title.lower() not in NOT_EPITHETS:
+                spans.setdefault(f"the {title}", []).append(match.span())
     for match in HONORIFIC.finditer(text):
         spans.setdefault(match.group(1), []).append(match.span())
     for match in STYLE.finditer(text):
@@ -161,12 +170,16 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
             continue
         key = names.key(epithet.written)
         titles = STYLED.get(key) or {_title(key.split()[-1])}
-        carriers = sorted(
-            (e for e in characters if titles & _titles_of(e)), key=lambda e: -e.mentions
-        )
+        titled = {
+            e.id: _titled_mentions(text, e, titles) for e in characters if titles & _titles_of(e)
+        }
+        carriers = sorted((e for e in characters if e.id in titled), key=lambda e: -titled[e.id])
         if not carriers:
             continue
-        if len(carriers) > 1 and carriers[0].mentions < EPITHET_DOMINANCE * carriers[1].mentions:
+        if (
+            len(carriers) > 1
+            and titled[carriers[0].id] < EPITHET_DOMINANCE * titled[carriers[1].id]
+        ):
             continue
         carrier = carriers[0]
         if epithet.called:
@@ -197,6 +210,14 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
             )
         )
     return suggested
+
+
+def _titled_mentions(text: str, carrier: Entity, titles: set[str]) -> int:
+    """How often `text` names `carrier` with one of `titles` ("Captain Smollett", "Cap'n
+    Smollett"): a captain the story names a thousand times, once "Cap'n Silver", is no likelier
+    "the captain" than one always named by his rank."""
+    titled = [a for a in carrier.aliases if titles & _titles_of(replace(carrier, aliases=[a]))]
+    return sum(len(re.findall(rf"(?<![\w.]){re.escape(a)}(?!\w)", text)) for a in titled)
 
 
 def _called_by_others(epithet: Epithet, carrier: Entity) -> Epithet:

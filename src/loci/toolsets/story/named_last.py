@@ -5,7 +5,10 @@ and the boys' company and the murderer's overlap too much for company to tell th
 "Injun Joe": the bare name is mostly the boy's, which a reader sees at once.
 
 The count reads the text as written (whole words, a name's words across a line break); a
-"Joe" inside a longer name ("Injun Joe") is that name, not the bare one.
+"Joe" inside a longer name ("Injun Joe") is that name, not the bare one. A bare name written
+pages after any carrier's name follows none of them: *Treasure Island*'s seaman "Tom", whom
+Silver kills, is no Tom Redruth, named three chapters before; a name mostly so far from its
+carriers is no one's of them.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ NAMED_LAST_LEAST = 5
 FEW_MENTIONS = 10
 #: The most characters a name runs past a shorter one inside it ("Joe" in "Joe Harper").
 LONGEST_NAME = 80
+#: How far (characters, about a page) a carrier's name may stand before a bare name it is
+#: the last named before.
+NAMED_LAST_REACH = 3000
 #: How far before a bare name the sentence of evidence may begin at the carrier's name.
 EVIDENCE_REACH = 240
 
@@ -39,6 +45,8 @@ class NamedLast:
 
     counts: Counter[int]
     closest: dict[int, tuple[int, int]]
+    #: How many times the bare name stands beyond reach of every carrier's name.
+    away: int = 0
 
 
 def carrier_named_last(
@@ -57,14 +65,17 @@ def carrier_named_last(
         found.counts, carriers, top
     ):
         return None
+    if 2 * times < found.counts.total() + found.away:
+        return None  # mostly far from them all: someone else's too
     by_id = {c.id: c for c in carriers}
     others = (
         ", ".join(f"{n} after {by_id[c].name!r}" for c, n in ranked[1:]) or "none after another"
     )
+    far = f", {found.away} far from any of them" if found.away else ""
     reason = (
         f"{guest.name!r}, a name {len(carriers)} people carry, is written alone "
-        f"{found.counts.total()} times: {times} after {by_id[top].name!r} was the last of them "
-        f"named, {others}"
+        f"{found.counts.total() + found.away} times: {times} after {by_id[top].name!r} was the "
+        f"last of them named, {others}{far}"
     )
     return by_id[top], reason, evidence_between(text, found.closest[top])
 
@@ -91,18 +102,20 @@ def named_last(text: str, written: str, carriers: Mapping[int, Sequence[str]]) -
     ends = [end for end, _, _ in marks]
     counts: Counter[int] = Counter()
     closest: dict[int, tuple[int, int]] = {}
+    away = 0
     for start, end in _spans(text, written):
         if _inside(marks, bisect.bisect_left(ends, end), start, end):
             continue  # a longer name: "Joe" of "Injun Joe"
         last = bisect.bisect_right(ends, start) - 1
-        if last < 0:
+        if last < 0 or start - marks[last][0] > NAMED_LAST_REACH:
+            away += 1
             continue
         _, begun, carrier = marks[last]
         counts[carrier] += 1
         near = closest.get(carrier)
         if near is None or end - begun < near[1] - near[0]:
             closest[carrier] = (begun, end)
-    return NamedLast(counts, closest)
+    return NamedLast(counts, closest, away)
 
 
 def _inside(marks: Sequence[tuple[int, int, int]], first: int, start: int, end: int) -> bool:
