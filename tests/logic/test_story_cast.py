@@ -372,6 +372,67 @@ def test_a_given_name_and_patronymic_is_the_full_name_with_them() -> None:
     assert {"Ekaterina Ivanovna Orlova", "Ivanovna Orlova"} in groups
 
 
+def test_treasure_islands_cry_hole_and_king_are_read_as_a_reader_does() -> None:
+    names = {
+        "Yo-ho-ho": Votes(mentions=8, ner_person=7),  # a sea-song's cry
+        "George Merry": person(10, "m"),
+        "George": person(25, "m"),
+        "King George": Votes(mentions=2),  # the king, no pirate
+        "Kitt\u2019s Hole": Votes(mentions=3, ner_person=2),
+    }
+    found = kinds_of(names)
+    assert found["Yo-ho-ho"] == "other"
+    assert found["Kitt\u2019s Hole"] == "place"
+    groups = gathered(names)
+    assert {"George Merry", "George"} in groups and {"King George"} in groups
+
+
+def test_the_plural_of_a_name_that_is_no_ones_is_no_one_whatever_ner_says() -> None:
+    # Moby-Dick: "the Nantucketers", NER's person ten times out of ten, never a cue.
+    names = {
+        "Nantucketer": Votes(mentions=21, ner_person=4, ner_place=3, ner_other=13, article=6),
+        "Nantucketers": Votes(mentions=10, ner_person=10, article=1),
+        "Nantucket": Votes(mentions=80, ner_place=53, place_word=22),
+        "Starbuck": person(190, "m"),
+        "Starbucks": Votes(mentions=3, ner_person=3, said=1),  # a cue: someone's
+    }
+    found = kinds_of(names)
+    assert found["Nantucketers"] == "other" and found["Starbuck"] == "character"
+
+
+def test_a_word_one_writes_and_another_carries_as_a_pet_form_joins_neither() -> None:
+    # Treasure Island: "Dick" (46 times) is Dick Johnson's, named once in full; the servant
+    # Richard Joyce, far more often named, is "Joyce".
+    names = {
+        "Dick Johnson": person(1, "m"),
+        "Richard Joyce": person(3, "m"),
+        "Joyce": person(20, "m"),
+        "Dick": person(46, "m"),
+    }
+    groups = gathered(names)
+    assert {"Dick"} in groups and {"Richard Joyce", "Joyce"} in groups
+    names.pop("Dick Johnson")
+    assert {"Dick", "Richard Joyce", "Joyce"} in gathered(names)  # the one it may be
+
+
+def test_a_patronymic_as_older_translations_spell_it_is_no_surname() -> None:
+    # Fathers and Sons (1921): "Paul Petrovitch", "Vasili Ivanitch", "Arina Savishna".
+    names = {
+        "Paul Petrovitch Kirsanov": person(2, "m"),
+        "Paul Petrovitch": person(150, "m"),
+        "Paul": person(20, "m"),
+        "Evgenii Vasilitch Bazarov": person(1, "m"),
+        "Evgenii Vasilitch": person(10, "m"),
+        "Bazarov": person(400, "m"),
+        "Arina Savishna": person(2, "f"),
+        "Arina Vlasievna": person(25, "f"),
+    }
+    groups = gathered(names)
+    assert {"Paul Petrovitch Kirsanov", "Paul Petrovitch", "Paul"} in groups
+    assert {"Evgenii Vasilitch Bazarov", "Evgenii Vasilitch", "Bazarov"} in groups
+    assert {"Arina Savishna", "Arina Vlasievna"} in groups
+
+
 def test_a_day_is_no_one_and_no_place() -> None:
     # A tester's "St. Tatiana's Day" was a place: a saint's name is read as one.
     feast = Votes(mentions=3, ner_place=1, ner_other=1, place_word=1)
@@ -700,6 +761,21 @@ def test_a_name_is_given_to_the_one_called_by_it_never_to_the_caller() -> None:
         for c in called.callings(known, [tobin, hester], lambda e: sexes[e.id])
     ]
     assert found == [("Gull", "Tobin Marsh")]
+
+
+def test_a_name_set_beside_a_description_as_they_called_him_is_the_one_named_before() -> None:
+    # Treasure Island: "He was a great confidant of Long John Silver, and so the mention of
+    # his name leads me on to speak of our ship's cook, Barbecue, as the men called him."
+    silver, hands = _entity(1, "Long John Silver", "Silver"), _entity(2, "Israel Hands", "Hands")
+    text = (
+        "Hands was a careful seaman. He was a great confidant of Long John Silver, and so "
+        "the mention of his name leads me on to speak of our ship\u2019s cook, Barbecue, as "
+        "the men called him.\n\nTom, as the boys called him, was late."
+    )
+    found = [
+        (c.name, c.character.name) for c in called.callings(text, [silver, hands], lambda e: "m")
+    ]
+    assert found == [("Barbecue", "Long John Silver")]  # "Tom, as ..." calls Tom himself
 
 
 def test_a_name_called_after_the_or_a_call_sign_is_given_to_the_one_named_before() -> None:

@@ -108,6 +108,8 @@ def test_a_saint_is_not_a_person_and_a_name_has_a_level_of_detail() -> None:
         ("tash", "tashtego"),
         ("bethy", "beth"),
         ("nell", "eleanor"),  # the nickname list knows Nelly for Eleanor, not Nell
+        ("arkasha", "arkady"),  # Russian pet forms, which the nickname list does not know
+        ("anfisushka", "anfisa"),
     ],
 )
 def test_one_given_name(a: str, b: str) -> None:
@@ -119,6 +121,7 @@ def test_one_given_name(a: str, b: str) -> None:
     [
         *(("john", "james"), ("meg", "amy"), ("jo", "hannah"), ("s", "billy")),
         *(("victor", "victoria"), ("mar", "mary")),  # "Mar" is no given name to be short
+        ("nikolai", "nikolaievna"),  # his daughter's patronymic, no longer form of his name
     ],
 )
 def test_two_given_names(a: str, b: str) -> None:

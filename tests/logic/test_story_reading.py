@@ -343,10 +343,12 @@ def test_an_adverb_opening_a_sentence_and_a_chapters_number_are_no_part_of_a_nam
 
     text = (
         "Sorrowfully Dorothy left the Throne Room. Unfortunately Liza returned to her "
-        "puddings. Emily Brown laughed, and the Cowardly Lion roared."
+        "puddings. Emily Brown laughed, and the Cowardly Lion roared. Dimly Katia saw it. "
+        "Kelly Moss waved."
     )
-    found = [m.surface for m in Extractor().mentions(text, ["Cowardly Lion"])]
+    found = [m.surface for m in Extractor().mentions(text, ["Cowardly Lion", "Katia"])]
     assert "Dorothy" in found and "Liza" in found and "Emily Brown" in found
+    assert "Katia" in found and "Kelly Moss" in found  # "Kelly" is a given name
     assert "Cowardly Lion" in found  # an adjective after "the" opens no sentence
     opening = "The night was wild.\n\n\nChapter 7\n\n\nOn my return, Victor wrote to me."
     assert [m.surface for m in Extractor().mentions(opening, [])] == ["Victor"]
@@ -416,17 +418,25 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
 
     text = (
         "Tell Lucy her father has a parrot for her. Tell Hannah that I have not forgotten "
-        "her brother. \u201cAsk Mr. Gray to wait, Parker.\u201d Old Tell Morgan came in."
+        "her brother. \u201cAsk Mr. Gray to wait, Parker.\u201d Old Tell Morgan came in. "
+        "Said Anfisushka: \u201cGo.\u201d"
     )
     spans = {
         written: name_span(text, text.index(written), text.index(written) + len(written))
-        for written in ("Tell Lucy", "Tell Hannah", "Ask Mr. Gray", "Tell Morgan")
+        for written in (
+            "Tell Lucy",
+            "Tell Hannah",
+            "Ask Mr. Gray",
+            "Tell Morgan",
+            "Said Anfisushka",
+        )
     }
     named = {w: text[span[0] : span[1]] for w, span in spans.items() if span is not None}
     assert named == {
         "Tell Lucy": "Lucy",
         "Tell Hannah": "Hannah",
         "Ask Mr. Gray": "Mr. Gray",
+        "Said Anfisushka": "Anfisushka",
         "Tell Morgan": "Tell Morgan",  # not opening a sentence: a name of its own
     }
 

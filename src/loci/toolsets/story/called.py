@@ -1,12 +1,13 @@
 """Names the story says a character is called by: "They called him King-Post", "the girls
 christened him Mr. Greatheart", "known as Old Thunder", "Tobias, whom the whole harbour called
 Toby", "the crew called him the Old Man", "His call-sign had been Sparrow", "Old Tom called
-Lila 'Bug'"; and a title a character comes into: "Arthur, now Lord Godalming", "He is Lord
-Brantwell now". The one the name is given to is the one named between the calling and the
-quoted name, else the character named right before "whom", else the one named last before
-the calling (in its sentence, else the sentences before it in the paragraph), never the one
-doing the calling ("Jo called him …" names Jo's listener, not Jo). A question answered by a
-name alone says so too: "Who's Old Thunder?" and, as the next paragraph, "Captain Ahab."
+Lila 'Bug'", "our ship's cook, Barbecue, as the men called him"; and a title a character
+comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell now". The one the name is
+given to is the one named between the calling and the quoted name, else the character named
+right before "whom", else the one named last before the calling (in its sentence, else the
+sentences before it in the paragraph), never the one doing the calling ("Jo called him …"
+names Jo's listener, not Jo). A question answered by a name alone says so too: "Who's Old
+Thunder?" and, as the next paragraph, "Captain Ahab."
 
 NER often takes a nickname for a thing ("King-Post") or for a person of its own. A name that
 is a character's already is suggested only when the two are never named in one sentence, but in
@@ -58,6 +59,12 @@ TITLED = (
     re.compile(rf"\b(?:became|becomes|has\s+become)\s+(?P<name>{_RANK}\s+{_WORD})"),
     re.compile(rf"\b(?:is|was)\s+(?P<name>{_RANK}\s+{_WORD})\s+now\b"),
 )
+#: "our ship's cook, Barbecue, as the men called him": a name set beside a description, then
+#: the calling (after a word in lower case: "Tom, as the boys called him" names Tom himself).
+AS_CALLED = re.compile(
+    rf"(?<=[a-z]),\s+(?P<name>{_WORD}(?:[ -]{_WORD})*),?\s+as\s+[^,.;:!?\"\u201c\u201d]{{0,40}}?"
+    rf"\b{_CALLING}\s+(?P<pronoun>him|her)\b"
+)
 #: "he is ..." before a title taken: the sex of the one who takes it.
 SUBJECT = re.compile(r"\b(?:(he)|(she))\s+(?:is|was|has)\b[\w\s]*$", re.IGNORECASE)
 #: "Who's Old Thunder?", "Who is Sparrow?": a question asking who a name is.
@@ -101,6 +108,13 @@ def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator
             callee = _callee(paragraph, match, characters, sex_of)
             if said and callee is not None:
                 yield Calling(said, callee, _sentence(paragraph, match))
+        for match in AS_CALLED.finditer(paragraph):
+            said = _called_name(match.group("name"))
+            sex = "m" if match.group("pronoun").lower() == "him" else "f"
+            fitting = [c for c in characters if sex_of(c) in (sex, None)]
+            callee = _last_before(paragraph, match.start(), fitting)
+            if said and callee is not None:
+                yield Calling(said, callee, _sentence(paragraph, match))
         yield from _titled(paragraph, characters, sex_of)
         if number + 1 < len(paragraphs):
             yield from _answered(paragraph, paragraphs[number + 1], characters)
@@ -115,11 +129,9 @@ def _titled(paragraph: str, characters: Sequence[Entity], sex_of: SexOf) -> Iter
             subject = SUBJECT.search(paragraph, left, match.start("name"))
             sex = None if subject is None else ("m" if subject.group(1) else "f")
             fitting = [c for c in characters if sex is None or sex_of(c) in (sex, None)]
-            for start, end in ((left, match.start()), (0, left)):
-                found = _named_before(paragraph, start, end, fitting)
-                if found is not None:
-                    yield Calling(match.group("name"), found, _sentence(paragraph, match))
-                    break
+            found = _last_before(paragraph, match.start(), fitting)
+            if found is not None:
+                yield Calling(match.group("name"), found, _sentence(paragraph, match))
 
 
 def _answered(question: str, reply: str, characters: Sequence[Entity]) -> Iterator[Calling]:
@@ -228,11 +240,16 @@ def _callee(
     fitting = [
         c for c in characters if c is not caller and (sex is None or sex_of(c) in (sex, None))
     ]
-    for start, end in ((left, match.start()), (0, left)):
-        found = _named_before(paragraph, start, end, fitting)
-        if found is not None:
-            return found
-    return None
+    return _last_before(paragraph, match.start(), fitting)
+
+
+def _last_before(paragraph: str, at: int, characters: Sequence[Entity]) -> Entity | None:
+    """The character named last before `at` in its sentence, else in the sentences before it
+    in the paragraph."""
+    left, _ = sentences.around(paragraph, at, at + 1)
+    return _named_before(paragraph, left, at, characters) or _named_before(
+        paragraph, 0, left, characters
+    )
 
 
 def _named_so(written: str, characters: Sequence[Entity]) -> Entity | None:

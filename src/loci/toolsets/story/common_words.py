@@ -1,6 +1,7 @@
 """Common words in and around names: how the story writes a word (a common word is one it
 writes in lower case far more often than it capitalises it inside a sentence), a name's words
-that are no titles, and a name without the common words around it ("Poor Beth" is Beth)."""
+that are no titles, a name without the common words around it ("Poor Beth" is Beth), and a
+cry NER takes for a name ("Yo-ho-ho")."""
 
 from __future__ import annotations
 
@@ -85,3 +86,11 @@ def _common_here(word: str, count: int, cases: Mapping[str, WordCase]) -> bool:
         return False  # never written in lower case: a name's word ("Priya Nair"), no common one
     lower = bool(case.lower) and case.lower >= case.inside
     return (lower and case.inside <= count) or is_common_word(word, cases)
+
+
+def a_cry(written: str) -> bool:
+    """Whether `written` is a cry of short syllables strung with hyphens ("Yo-ho-ho", "Ha-ha",
+    "Tra-la-la"), which NER takes for a name."""
+    parts = written.lower().split("-")
+    short = len(parts) > 1 and all(0 < len(part) <= 3 for part in parts)
+    return short and (len(parts) > 2 or parts[0] == parts[1])

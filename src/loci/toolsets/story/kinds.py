@@ -34,7 +34,7 @@ from typing import Literal
 
 from loci.toolsets.story import census, kin_words, names, namespans, titles
 from loci.toolsets.story.address import ANYONES, CALENDAR
-from loci.toolsets.story.common_words import is_common_word, name_words, word_key
+from loci.toolsets.story.common_words import a_cry, is_common_word, name_words, word_key
 from loci.toolsets.story.place_words import PLACE_HEADS, PLACE_LEADS
 from loci.toolsets.story.reading import WordCase
 
@@ -194,6 +194,8 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
         return True
     if written.lower() in ANYONES and not (votes.said or votes.acts):
         return True  # "Listen, Mac": what a speaker calls anyone
+    if a_cry(written):
+        return True
     parsed = names.parse(written)
     if parsed.honorific and name_words(written) != written.split():
         return False  # a title makes a name of what follows: "Mr. Flask"
@@ -299,6 +301,9 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             family |= set() if name.domain else name.surnames | name.bare
             titled |= name.surnames | (name.bare if name.surname_like else set())
     found = [surface_kind(written, votes, cases, family) for written, votes in named]
+    no_ones = {
+        word_key(w) for (w, _), kind in zip(named, found, strict=True) if kind != "character"
+    }
     estates = {word_key(w.split()[0]) for w, _ in named if _an_estate(w)}
     given = _given_before(family, [w for w, _ in named], cases)
     for at, (written, votes) in enumerate(named):
@@ -312,7 +317,21 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             found[at] = "place"  # "Misselthwaite", of "Misselthwaite Manor", no one's name
         elif found[at] == "other" and word_key(written) in given and votes.said + votes.acts:
             found[at] = "character"  # "Priya asked", of "Priya Nair"
+        elif found[at] == "character" and _plural_of(written, no_ones) and not _cued(votes):
+            found[at] = "other"  # "Nantucketers", of "Nantucketer": NER's people, no one
     return found
+
+
+def _plural_of(written: str, words: Collection[str]) -> bool:
+    """Whether `written` is one word, the plural of one of `words`."""
+    key = word_key(written)
+    return " " not in written and key.endswith("s") and key[:-1] in words
+
+
+def _cued(votes: Votes) -> bool:
+    """Whether a reader sees a person in the mentions: speaking, acting, called out, taken up
+    by "he" or "she", or named so."""
+    return bool(votes.said + votes.acts + votes.addressed + votes.male + votes.female + votes.named)
 
 
 def _given_before(

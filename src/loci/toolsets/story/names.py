@@ -54,7 +54,8 @@ ELDER_YOUNGER = {"old": "senior", "young": "junior"}
 ARTICLES = frozenset({"the", "a", "an"})
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").
 NOT_TITLES = frozenset({"his", "her", "me", "first"})
-DIMINUTIVE_ENDINGS = ("ie", "y", "ey")
+#: Endings of pet forms: English ("Bethy", "Laurie") and Russian ("Arkasha", "Anfisushka").
+DIMINUTIVE_ENDINGS = ("ie", "y", "ey", "sha", "ushka", "enka", "ochka", "echka")
 #: Endings that make a word from a name, not a longer form of it: a surname after a father
 #: ("Johnson"), an adverb or an adjective, a man of a place ("Lakeman" is no longer "Lake").
 NOT_NAME_ENDINGS = ("son", "sen", "ly", "ian", "ish", "man")
@@ -62,9 +63,9 @@ SHORTEST_SHORT_FORM = 4
 #: A "pet form" the census counts this many times as often as the name it would be short for
 #: is a name of its own (John, not short for Jonathan; Jack, ten times rarer than John, is).
 NAME_IN_ITS_OWN_RIGHT = 5
-#: A father's name made a middle name, as Russian names make it ("Dmitri Ivanovich", "Anna
-#: Petrovna"): no surname, and the name is the given name's.
-PATRONYMIC = re.compile(r"[a-z]{2,}(?:ovich|evich|ovna|evna|ichna)")
+#: A father's name made a middle name ("Dmitri Ivanovich", "Anna Petrovna"; in older
+#: translations "Paul Petrovitch", "Arina Savishna"): no surname, the given name's.
+PATRONYMIC = re.compile(r"[a-z]{2,}(?:ovi?t?ch|evi?t?ch|ovna|evna|ichna|ishna)|[a-z]{3,}itch")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
 
@@ -283,8 +284,8 @@ def short_form(short: str, full: str, cut: bool = True) -> bool:
     """`short` cut from `full` ("tash", "tashtego"; unless `cut` is false), or a pet form
     built on its first letters ("laurie", "laurence"; "bethy", "beth"), at least four letters
     either way."""
-    if full.endswith(NOT_NAME_ENDINGS):
-        return False  # "Johnson" is no longer John, nor "Johnsonianly"
+    if full.endswith(NOT_NAME_ENDINGS) or PATRONYMIC.fullmatch(full):
+        return False  # "Johnson" is no longer John, nor "Nikolaievna" (his daughter)
     if cut and len(short) >= SHORTEST_SHORT_FORM and len(full) > len(short) + 1:
         return full.startswith(short) or _pet_form(short, full)
     return _pet_form(short, full)

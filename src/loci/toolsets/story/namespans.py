@@ -88,14 +88,16 @@ OF_TAIL = re.compile(
 )
 MAX_NAME_WORDS = 5
 #: A capitalised word ending in "ly" and longer than this that is no given name is an adverb
-#: opening a sentence ("Sorrowfully Dorothy"), not a name's ("Emily", "Kelly" are names).
-ADVERB_LEAST = 5
+#: opening a sentence ("Sorrowfully Dorothy", "Dimly Katia"), not a name's ("Emily", "Kelly").
+ADVERB_LEAST = 4
 #: Verbs that open a sentence asking something of the one named next ("Tell Lucy her father
 #: is coming", "Ask Mr. Gray to wait"): no word of the name.
 IMPERATIVES = frozenset(
     {"tell", "ask", "kiss", "let", "bid", "thank", "help", "send", "bring", "remind", "wish"}
     | {"hug", "beg", "forgive", "excuse", "fetch", "give"}
 )
+#: Verbs of speech that open a sentence before the one speaking ("Said Anfisushka: ...").
+SPOKEN_FIRST = frozenset({"said", "cried", "replied", "answered", "asked", "exclaimed"})
 #: A possessive and a word for a place after a name: the place is named for them ("Lincoln's
 #: Inn", "Lover's Lane", "Jackson's Island"), where NER stops at the name.
 POSSESSIVE_PLACE = re.compile(r"['\u2019]s[ \t]+([A-Z][a-z]+)\b")
@@ -244,7 +246,8 @@ def _before_a_name(word: str, opening: bool) -> bool:
     """A capitalised word that starts no name when one follows it: a stop word, the vocative
     "O", or a word of address ("Friend John", "Dear Jo"), but not one that makes a nickname
     ("Old Thunder"); and, `opening` a sentence, an adverb ("Sorrowfully Dorothy", but "the
-    Cowardly Lion") or a verb asking something of the one named ("Tell Lucy")."""
+    Cowardly Lion"), a verb asking something of the one named ("Tell Lucy") or a verb of
+    speech ("Said Anfisushka")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
     lowered = word.lower()
@@ -256,7 +259,7 @@ def _before_a_name(word: str, opening: bool) -> bool:
         and len(lowered) > ADVERB_LEAST
         and not census.is_given_name(word)
     )
-    imperative = opening and lowered in IMPERATIVES
+    imperative = opening and lowered in IMPERATIVES | SPOKEN_FIRST
     return (
         lowered in STOP_WORDS
         or word == "O"

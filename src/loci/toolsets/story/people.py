@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from loci.toolsets.story import census, names
+from loci.toolsets.story import census, names, titles
 from loci.toolsets.story.kinds import Votes
 
 #: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins.
@@ -221,10 +221,19 @@ def names_conflict(
         return True
     if a.generations and b.generations and a.generations != b.generations:
         return True  # "Thomas Hale Sr." and "Thomas Hale Jr.", "Old Tom" and "Young Tom"
+    if _monarch_and_family(a, b) or _monarch_and_family(b, a):
+        return True
     if _wifes_family_name(a, b) or _wifes_family_name(b, a):
         return True
     family = (a.family & b.family) - set(given_words)
     return marriage and bool(family) and len(a.married | b.married) > 1
+
+
+def _monarch_and_family(monarch: Person, other: Person) -> bool:
+    """Whether one is a monarch ("King George") and the other, untitled so, has a family name
+    ("George Merry", a pirate): a king is no one's George of a family."""
+    crowned = titles.MONARCHS
+    return bool(monarch.titles & crowned) and not other.titles & crowned and bool(other.surnames)
 
 
 def _wifes_family_name(word: Person, wife: Person) -> bool:

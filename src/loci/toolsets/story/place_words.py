@@ -13,7 +13,7 @@ PLACE_HEADS = frozenset(
     | {"gardens", "yard", "wharf", "quay", "pier", "city", "town", "village", "county"}
     | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory", "court"}
     | {"head", "moor", "heath", "fell", "tor", "fen", "scar", "farm"}
-    | {"ford", "bridge", "mill", "tower", "keep"}
+    | {"ford", "bridge", "mill", "tower", "keep", "hole"}
     | {"boulevard", "plaza", "highway", "alley", "hotel", "station"}
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from loci.toolsets.story import names
 from loci.toolsets.story.people import RANKS, Person, arms
 
 #: A single word fitting several people goes to one mentioned this many times as often as
@@ -32,6 +33,8 @@ def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
         return titled
     if guest.detail > 0 and any(DOMINANCE * sum(p.count for p in g) > guest.count for g in groups):
         return groups  # "Mr. Laurence" is no more Laurie for Laurie's being named more
+    if guest.detail == 0 and _literal_and_pet(guest, groups):
+        return groups  # "Dick": Dick Johnson's, or a pet form of Richard Joyce's? None says
     if guest.detail == 0:
         sex = guest.votes.sex()
         if sex is not None:
@@ -57,6 +60,27 @@ def _dominant(groups: list[list[Person]]) -> list[Person] | None:
         if first >= max(DOMINANT_LEAST, DOMINANCE * second):
             return ranked[0]
     return None
+
+
+def _literal_and_pet(guest: Person, groups: list[list[Person]]) -> bool:
+    """Whether one of `groups` writes the guest's word as the given name of a full name ("Dick
+    Johnson") and another has a name the word is a pet form of ("Richard Joyce"): two people it
+    may be, the one named more often no likelier. ("Mr. Laurie" is no full name; "Elizabeth" is
+    no pet form of Beth's, but her formal name.)"""
+    literal = [any(guest.words & p.given and p.surnames for p in g) for g in groups]
+    pet = [any(_pet_of(w, p.given) for p in g for w in guest.words) for g in groups]
+    return any(literal) and any(p and not lit for p, lit in zip(pet, literal, strict=True))
+
+
+def _pet_of(word: str, given: set[str]) -> bool:
+    """Whether `word` is a pet or short form of one of `given` (the nickname list relates
+    names both ways: the pet form is the one no longer than the other)."""
+    return any(
+        word != name
+        and len(word) <= len(name)
+        and (name in names.formal(word) or names.short_form(word, name))
+        for name in given
+    )
 
 
 def _sex_of(group: Sequence[Person]) -> str | None:

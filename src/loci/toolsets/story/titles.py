@@ -52,6 +52,8 @@ DOMAIN_TITLES = frozenset(
     {"king", "queen", "prince", "princess", "duke", "duchess", "count", "countess", "earl"}
     | {"baron", "baroness", "lord", "lady", "emperor", "empress", "marquis", "bishop"}
 )
+#: Titles of monarchs, named by a given name alone ("King George"), never by a family's.
+MONARCHS = frozenset({"king", "queen", "emperor", "empress", "tsar", "czar", "pope", "sultan"})
 #: Titles that name a person by a given name only ("Sir William", "Dame Edith").
 GIVEN_TITLES = frozenset({"sir", "dame"})
 SAINTS = frozenset({"st", "saint", "ste"})
