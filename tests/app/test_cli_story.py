@@ -319,6 +319,27 @@ def test_a_suggestion_declined_by_number_is_not_listed_again(tmp_path: Path) -> 
     )
 
 
+def test_an_import_into_a_session_another_import_is_filling_is_refused(tmp_path: Path) -> None:
+    # Two imports of one book into one session, started at once, each added the whole text.
+    from loci.storage.databases.sqlite import SqliteDatabase
+
+    home = imported(tmp_path, "The harbour was quiet. Tobias Reed mended the nets.", "s")
+    file = tmp_path / "more.txt"
+    file.write_text("Mira Voss sang by the fire.", encoding="utf-8")
+    other = SqliteDatabase(home / "loci.db")
+    try:
+        with other.claim("story-import:s") as held:
+            assert held
+            refused = loci(home, "story", "import", str(file), "--session", "s")
+        assert refused.returncode == 4, refused.stderr
+        assert "an import into 's' is running already" in refused.stderr
+        assert "Mira" not in loci(home, "story", "export", "s").stdout  # nothing added
+    finally:
+        other.close()
+    done = loci(home, "story", "import", str(file), "--session", "s")  # the claim let go
+    assert done.returncode == 0 and "Mira" in loci(home, "story", "export", "s").stdout
+
+
 def test_the_cast_listing_counts_the_names_it_does_not_show(tmp_path: Path) -> None:
     scenes = [
         "Mr. Tobias Reed came in. Tobias Reed sat down.",

@@ -3,13 +3,18 @@ migrations, constraint errors and SQL written once for both."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
 from loci.errors import StorageUnavailableError
 from loci.storage.databases.db import CONSTRAINT_ERRORS
 from loci.storage.databases.schema import Schema
+from loci.storage.databases.sqlite import SqliteDatabase
 
 NOTES = Schema(
     "notes",
@@ -145,3 +150,65 @@ def test_postgres_refuses_owners_without_postgres_tables(postgres_url):
     sqlite_only = Schema("later", ("CREATE TABLE later (x INTEGER);",))
     with pytest.raises(StorageUnavailableError, match="do not run on PostgreSQL yet: later"):
         PostgresDatabase(postgres_url, schemas=(sqlite_only,))
+
+
+def test_a_claim_is_held_against_another_server_and_let_go_after(open_store):
+    first, second = open_store(), open_store()
+    with first.claim("story-import:novel") as held:
+        assert held
+        with second.claim("story-import:novel") as also:
+            assert not also  # another server of the store is refused
+        with second.claim("story-import:other") as other:
+            assert other  # a claim holds its own name only
+    with second.claim("story-import:novel") as after:
+        assert after
+
+
+HOLDER = """
+import sys
+from pathlib import Path
+where = sys.argv[1]
+if where.startswith("postgresql"):
+    from loci.storage.databases.postgres.database import PostgresDatabase
+    db = PostgresDatabase(where)
+else:
+    from loci.storage.databases.sqlite import SqliteDatabase
+    db = SqliteDatabase(Path(where))
+with db.claim("story-import:novel") as held:
+    print("held" if held else "refused", flush=True)
+    sys.stdin.read()  # until killed
+"""
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_claim_ends_with_its_process_when_killed(request, tmp_path, kind):
+    where = (
+        str(tmp_path / "loci.db") if kind == "sqlite" else request.getfixturevalue("postgres_url")
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, where],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        if kind == "sqlite":
+            store = SqliteDatabase(Path(where))
+        else:
+            from loci.storage.databases.postgres.database import PostgresDatabase
+
+            store = PostgresDatabase(where)
+        with store.claim("story-import:novel") as held:
+            assert not held
+    finally:
+        holder.kill()
+        holder.wait(timeout=60)
+    # The server may see the connection end a moment after the process does: a bounded wait.
+    deadline = time.monotonic() + 30
+    while True:
+        with store.claim("story-import:novel") as held:
+            if held or time.monotonic() > deadline:
+                break
+    assert held
+    store.close()

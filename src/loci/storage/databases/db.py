@@ -103,6 +103,13 @@ class Database(Protocol):
         """A read transaction: every query inside sees the same committed state."""
         ...
 
+    def claim(self, name: str) -> AbstractContextManager[bool]:
+        """Hold `name` against every other process of the store while the block runs: True
+        if this one holds it, False if another does. A claim ends with the block, or with the
+        process however it ends (killed too): a long job claims its work so that a second
+        copy of it started by mistake is refused, not run beside it."""
+        ...
+
     def write_behind(self, work: DeferredWrite) -> None:
         """Queue bookkeeping the caller need not wait for (access statistics): it runs in its
         own transaction, without the before-commit work, and must change nothing that an

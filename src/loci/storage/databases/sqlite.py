@@ -9,6 +9,8 @@ lock is held for longer than that.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import logging
 import os
 import sqlite3
@@ -124,6 +126,24 @@ class SqliteDatabase:
                     yield self._conn
                 finally:
                     _roll_back(self._conn)
+
+    @contextmanager
+    def claim(self, name: str) -> Iterator[bool]:
+        """Hold `name` with a lock on a file beside the store's (`flock`, which the system lets
+        go when the process ends, however it ends)."""
+        digest = hashlib.sha256(name.encode()).hexdigest()[:16]
+        path = self.path.with_name(f"{self.path.name}.claim-{digest}")
+        with translated(self.path):
+            handle = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE_MODE)
+        try:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+            else:
+                yield True
+        finally:
+            os.close(handle)  # the lock goes with the last descriptor
 
     def write_behind(self, work: DeferredWrite) -> None:
         """Queue a write the caller need not wait for (it runs in its own transaction)."""

@@ -82,13 +82,19 @@ def import_command(
     as it goes. A session that holds the text already is refused (--again adds it anyway); an
     import that was interrupted goes on where it stopped.
     """
-    from loci.errors import InvalidInputError
+    from loci.errors import ConflictError, InvalidInputError
     from loci.toolsets.story import manuscript
 
     def work() -> None:
         text = manuscript.book(manuscript.read_text(file), keep_gutenberg)
-        with opened_app(state) as app:
+        with opened_app(state) as app, app.db.claim(f"story-import:{session_id}") as held:
             app.story.session_name(session_id)
+            if not held:  # two imports at once would each add the whole text
+                raise ConflictError(
+                    f"an import into {session_id!r} is running already: wait for it to end "
+                    "(a stopped one goes on where it stopped when run again)",
+                    session_id=session_id,
+                )
             pieces = list(manuscript.interactions(text, app.story.counter, tokens))
             if not pieces:
                 raise InvalidInputError(f"{file}: no text to import", field="file")

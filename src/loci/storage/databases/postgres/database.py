@@ -18,6 +18,7 @@ call connects again.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from collections.abc import Iterator, Sequence
@@ -104,6 +105,19 @@ class PostgresDatabase:
             except BaseException:
                 _roll_back(conn)
                 raise
+
+    @contextmanager
+    def claim(self, name: str) -> Iterator[bool]:
+        """Hold `name` with a session advisory lock on a connection of its own, which the
+        server lets go when that connection ends (the process killed too)."""
+        key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+        conn = connect(self._url, self._timeout)
+        try:
+            with translated(self.location):
+                row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+            yield bool(row and row[0])
+        finally:
+            conn.close()
 
     @contextmanager
     def snapshot(self) -> Iterator[PgConnection]:
