@@ -400,6 +400,21 @@ def test_the_plural_of_a_name_that_is_no_ones_is_no_one_whatever_ner_says() -> N
     assert found["Nantucketers"] == "other" and found["Starbuck"] == "character"
 
 
+def test_a_cry_and_a_day_are_no_one_and_a_feast_no_longer_form_of_a_name() -> None:
+    # Wuthering Heights: "Oh" (99 times, taken up by "he" and "she"), "Sunday" (he, once),
+    # and "Michaelmas" joined to "Michael".
+    names = {
+        "Oh": Votes(mentions=99, ner_place=1, acts=1, male=7, female=9),
+        "Sunday": Votes(mentions=10, said=1, acts=1, male=1),
+        "Friday": Votes(mentions=40, ner_person=30, said=12, acts=10, male=20),  # Crusoe's
+        "Michael": person(3, "m"),
+        "Michaelmas": Votes(mentions=2, ner_other=1),
+    }
+    found = kinds_of(names)
+    assert found["Oh"] == found["Sunday"] == "other" and found["Friday"] == "character"
+    assert {"Michael"} in gathered(names)
+
+
 def test_a_word_one_writes_and_another_carries_as_a_pet_form_joins_neither() -> None:
     # Treasure Island: "Dick" (46 times) is Dick Johnson's, named once in full; the servant
     # Richard Joyce, far more often named, is "Joyce".

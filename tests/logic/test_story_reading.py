@@ -419,7 +419,7 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
     text = (
         "Tell Lucy her father has a parrot for her. Tell Hannah that I have not forgotten "
         "her brother. \u201cAsk Mr. Gray to wait, Parker.\u201d Old Tell Morgan came in. "
-        "Said Anfisushka: \u201cGo.\u201d"
+        "Said Anfisushka: \u201cGo.\u201d Leaving Joseph there, we rode. 'Send Ellen, then.'"
     )
     spans = {
         written: name_span(text, text.index(written), text.index(written) + len(written))
@@ -429,6 +429,8 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
             "Ask Mr. Gray",
             "Tell Morgan",
             "Said Anfisushka",
+            "Leaving Joseph",
+            "Send Ellen",
         )
     }
     named = {w: text[span[0] : span[1]] for w, span in spans.items() if span is not None}
@@ -437,6 +439,8 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
         "Tell Hannah": "Hannah",
         "Ask Mr. Gray": "Mr. Gray",
         "Said Anfisushka": "Anfisushka",
+        "Leaving Joseph": "Joseph",  # a participle, as an adverb is
+        "Send Ellen": "Ellen",  # a line of dialogue in single quotes opens with the verb
         "Tell Morgan": "Tell Morgan",  # not opening a sentence: a name of its own
     }
 

@@ -58,15 +58,21 @@ SALUTATION = re.compile(
 #: story.
 OATHS = frozenset({"god", "heaven", "heavens", "christ", "jesus", "jove", "gad", "goodness"})
 #: Months, days and feasts, which end a spoken phrase as names do ("Come back, November!").
-CALENDAR = frozenset(
+MONTHS = frozenset(
     (
         *("january", "february", "march", "april", "may", "june", "july", "august"),
         *("september", "october", "november", "december"),
+    )
+)
+CALENDAR = MONTHS | frozenset(
+    (
         *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
         *("christmas", "easter", "whitsun", "whitsuntide", "michaelmas", "martinmas"),
         *("candlemas", "lammas", "midsummer", "hallowmas", "shrovetide", "lent"),
     )
 )
+#: Days and feasts: never a family's name, as a month may be ("March").
+DAYS = CALENDAR - MONTHS
 #: Words of American slang a speaker calls anyone by, capitalised ("Listen, Mac", "Says who,
 #: Mac?"): no one's name unless the narration makes them one.
 ANYONES = frozenset({"mac", "bub", "buster", "toots"})

@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields
 from typing import Literal
 
 from loci.toolsets.story import census, kin_words, names, namespans, titles
-from loci.toolsets.story.address import ANYONES, CALENDAR
+from loci.toolsets.story.address import ANYONES, CALENDAR, DAYS
 from loci.toolsets.story.common_words import a_cry, is_common_word, name_words, word_key
 from loci.toolsets.story.place_words import PLACE_HEADS, PLACE_LEADS
 from loci.toolsets.story.reading import WordCase
@@ -196,6 +196,8 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
         return True  # "Listen, Mac": what a speaker calls anyone
     if a_cry(written):
         return True
+    if written.lower() in DAYS and votes.said < SPEAKS_LEAST:
+        return True  # "Sunday", taken up by "he" once; Crusoe's Friday speaks
     parsed = names.parse(written)
     if parsed.honorific and name_words(written) != written.split():
         return False  # a title makes a name of what follows: "Mr. Flask"

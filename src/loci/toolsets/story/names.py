@@ -60,6 +60,7 @@ DIMINUTIVE_ENDINGS = ("ie", "y", "ey", "sha", "ushka", "enka", "ochka", "echka")
 #: ("Johnson"), an adverb or an adjective, a man of a place ("Lakeman" is no longer "Lake").
 NOT_NAME_ENDINGS = ("son", "sen", "ly", "ian", "ish", "man")
 SHORTEST_SHORT_FORM = 4
+FEASTS = frozenset({"michaelmas", "martinmas", "christmas", "candlemas", "lammas", "hallowmas"})
 #: A "pet form" the census counts this many times as often as the name it would be short for
 #: is a name of its own (John, not short for Jonathan; Jack, ten times rarer than John, is).
 NAME_IN_ITS_OWN_RIGHT = 5
@@ -284,8 +285,8 @@ def short_form(short: str, full: str, cut: bool = True) -> bool:
     """`short` cut from `full` ("tash", "tashtego"; unless `cut` is false), or a pet form
     built on its first letters ("laurie", "laurence"; "bethy", "beth"), at least four letters
     either way."""
-    if full.endswith(NOT_NAME_ENDINGS) or PATRONYMIC.fullmatch(full):
-        return False  # "Johnson" is no longer John, nor "Nikolaievna" (his daughter)
+    if full.endswith(NOT_NAME_ENDINGS) or PATRONYMIC.fullmatch(full) or full in FEASTS:
+        return False  # "Johnson" is no longer John, nor "Nikolaievna", nor "Michaelmas"
     if cut and len(short) >= SHORTEST_SHORT_FORM and len(full) > len(short) + 1:
         return full.startswith(short) or _pet_form(short, full)
     return _pet_form(short, full)

@@ -94,7 +94,7 @@ ADVERB_LEAST = 4
 #: is coming", "Ask Mr. Gray to wait"): no word of the name.
 IMPERATIVES = frozenset(
     {"tell", "ask", "kiss", "let", "bid", "thank", "help", "send", "bring", "remind", "wish"}
-    | {"hug", "beg", "forgive", "excuse", "fetch", "give"}
+    | {"hug", "beg", "forgive", "excuse", "fetch", "give", "inform", "order", "warn", "call"}
 )
 #: Verbs of speech that open a sentence before the one speaking ("Said Anfisushka: ...").
 SPOKEN_FIRST = frozenset({"said", "cried", "replied", "answered", "asked", "exclaimed"})
@@ -114,6 +114,12 @@ LABEL_LINE = re.compile(r"\n[ \t]*[A-Z][\w-]*[ \t]*:")
 #: ("Ladyship" alone is the alias of "her Ladyship" and "your Ladyship": a name.)
 STYLES = frozenset({"Grace", "Majesty", "Highness"})
 STYLE_BEFORE = re.compile(r"\b(?:[Hh]er|[Hh]is|[Yy]our)[ \t]+\n?[ \t]*$")
+#: Cries opening a line of dialogue as a name does ('"Oh, Heathcliff!"'), which spaCy lists
+#: among no stop words: NER now and then takes one for a name, and every later one follows.
+INTERJECTIONS = frozenset(
+    {"oh", "ah", "aye", "ay", "eh", "ha", "hey", "alas", "nay", "yea", "pshaw", "pooh", "bah"}
+    | {"hush", "hurrah", "hurray", "hooray", "huzza", "lo", "fie", "ahoy", "ugh", "humph"}
+)
 #: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
 
@@ -135,12 +141,13 @@ def is_name(surface: str) -> bool:
 
 
 def a_stop_word(surface: str) -> bool:
-    """Whether `surface` is one word spaCy lists as a stop word and no given name ("There",
-    "This"; "May" and "Will" are names), with any contraction ("I've", "You'll")."""
+    """Whether `surface` is one word spaCy lists as a stop word, or a cry, and no given name
+    ("There", "This", "Oh"; "May" and "Will" are names), with any contraction ("I've")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    word = CONTRACTION.sub("", surface.strip(".,'\u2019"))
-    return " " not in word and word.lower() in STOP_WORDS and not census.is_given_name(word)
+    word = CONTRACTION.sub("", surface.strip(".,'\u2019")).lower()
+    common = word in STOP_WORDS or word in INTERJECTIONS
+    return " " not in word and common and not census.is_given_name(word)
 
 
 def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -238,7 +245,7 @@ def _before_a_full_name(word: str, text: str, start: int, end: int) -> bool:
 
 def _opening(text: str, start: int) -> bool:
     """Whether a word at `start` opens a sentence, a line of dialogue or the text."""
-    before = text[max(0, start - 4) : start].rstrip(' \t"\u201c\u2018(')
+    before = text[max(0, start - 4) : start].rstrip(" \t\"\u201c\u2018('")
     return not before or before[-1] in ".!?:;\n\u201d"
 
 
@@ -253,11 +260,13 @@ def _before_a_name(word: str, opening: bool) -> bool:
     lowered = word.lower()
     if lowered in names.NICKNAME_WORDS:
         return False
+    # An adverb or a participle: "Sorrowfully Dorothy", "Leaving Joseph" (not "Browning").
     adverb = (
         opening
-        and lowered.endswith("ly")
+        and lowered.endswith(("ly", "ing"))
         and len(lowered) > ADVERB_LEAST
         and not census.is_given_name(word)
+        and not census.is_common_surname(word)
     )
     imperative = opening and lowered in IMPERATIVES | SPOKEN_FIRST
     return (
