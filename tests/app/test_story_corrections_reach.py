@@ -273,3 +273,26 @@ def test_two_names_found_later_meet_in_the_text_read_before_them(app: App) -> No
     met = {r.name: r.weight for r in character(app.story, "mill", "Hester Pell").relationships}
     # Once in the heading's paragraph, and twice in the next (Jonas is named twice there).
     assert met == {"Jonas Marrow": 3}
+
+
+def test_names_a_correction_moves_between_other_entities_are_reported() -> None:
+    # A tester split "Paul Petrovitch Kirsanov" off "Kirsanov": the rest of that entity then
+    # joined Arkady without a word.
+    from loci.toolsets.story.correction_checks import moved_elsewhere
+    from loci.toolsets.story.entity import Entity, Seen
+
+    def entity(number: int, *written: str) -> Entity:
+        return Entity(number, written[0], "character", 9, Seen(0, ""), [], list(written))
+
+    kirsanov = entity(1, "Kirsanov", "General Kirsanov", "Paul Petrovitch Kirsanov")
+    arkady = entity(2, "Arkady", "Arkady Kirsanov")
+    before = [kirsanov, arkady]
+    after = [entity(3, "Arkady", "Arkady Kirsanov", "Kirsanov", "General Kirsanov")]
+    after.append(entity(4, "Paul Petrovitch Kirsanov"))
+    said = moved_elsewhere(before, after, set())
+    assert said is not None
+    assert "'Kirsanov', 'General Kirsanov' (of 'Kirsanov') joined 'Arkady'" in said
+    assert "undo" in said
+    # A merge's own two entities together are what it was asked to do.
+    assert moved_elsewhere(before, after[:1], {1, 2}) is None
+    assert moved_elsewhere(before, before, set()) is None

@@ -678,3 +678,27 @@ def test_a_short_name_of_namesakes_of_two_generations_is_suggested_for_neither()
     text += "Thomas Hale Jr. wrote home.\n\n" + "Tommy wrote.\n\n" * 3
     found = same_person_suggestions([father, son, tommy], Company(), text)
     assert all(s.other != "Tommy" for s in found)
+
+
+def test_a_correction_naming_a_name_the_cast_missed_never_corrects_another_it_fits() -> None:
+    # A tester's "kind Frances character" marked Fanny, Isabella's spaniel, and a merge into
+    # "Frances" merged Hindley's wife into the dog: Fanny is a pet form of Frances.
+    from loci.toolsets.story.curation import named
+    from loci.toolsets.story.entity import Entity, Seen
+
+    fanny = Entity(1, "Fanny", "character", 2, Seen(0, ""), [], ["Fanny"])
+    laurie = Entity(2, "Laurie", "character", 90, Seen(0, ""), [], ["Laurie", "Theodore Laurence"])
+    text = "Fanny barked. Frances coughed, and Frances smiled at Laurie."
+    assert named([fanny, laurie], "Frances", lambda: text) is None  # `kind` adds it
+    assert named([fanny, laurie], "Fanny", lambda: text) is fanny
+    # A name the story never writes finds the one whose names fit it, as before.
+    assert named([fanny, laurie], "Teddy Laurence", lambda: text) is laurie
+
+
+def test_character_info_by_a_name_no_entity_holds_says_so(app: App) -> None:
+    told(app, "nets", ["Tobias Reed mended the nets. Tobias Reed sang.", "Mira Voss sang."])
+    exact = character(app.story, "nets", "Tobias Reed")
+    assert exact.warning is None
+    fitting = character(app.story, "nets", "Mr. Tobias Reed")
+    assert fitting.name == "Tobias Reed" and fitting.warning is not None
+    assert "no entity holds the name 'Mr. Tobias Reed'" in fitting.warning

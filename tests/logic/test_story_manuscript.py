@@ -86,6 +86,22 @@ def test_a_gutenberg_books_front_and_back_matter_are_not_the_story() -> None:
     assert gutenberg.story_part(ending) == ending  # not a Gutenberg file: all of it
 
 
+def test_an_older_gutenberg_file_with_no_start_line_loses_its_front_matter_too() -> None:
+    # A tester's Fathers and Sons (1921): a title page and an editor's introduction, no START
+    # line, and "End of Project Gutenberg's Fathers and Sons" at the end; the introduction's
+    # translators were listed as characters.
+    story = f"I\n\n{PROSE}\n\nII\n\n{PROSE}"
+    old = (
+        "FATHERS AND SONS\n\nBY\n\nIVAN S. TURGENEV\n\n\nINTRODUCTION\n\n"
+        f"In this masterly novel, F. P. Abbott wrote, Turgenev drew a character. {PROSE}\n\n"
+        f"{story}\n\n\nEnd of Project Gutenberg's Fathers and Sons, by Ivan Sergeevich Turgenev\n"
+    )
+    assert book(old) == story
+    assert book(old, keep_gutenberg=True) == old
+    told = f"INTRODUCTION\n\n{PROSE}\n\n{story}"  # no end line: anyone's text, kept whole
+    assert book(told) == told
+
+
 def test_interactions_are_whole_paragraphs_of_about_the_size_asked() -> None:
     counter = BpeCounter()
     text = "\n\n".join(filler(seed) for seed in range(20))

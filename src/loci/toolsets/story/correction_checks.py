@@ -256,3 +256,40 @@ def _kept_name(entity: Entity, name: str) -> str:
     stored = entity.written
     wanted = names.key(name)
     return next((alias for alias in stored if names.key(alias) == wanted), stored[0])
+
+
+#: The most entities a report of names moved elsewhere lists.
+MOVED_LISTED = 5
+
+
+def moved_elsewhere(before: list[Entity], after: list[Entity], joined: set[int]) -> str | None:
+    """The names a correction moved between entities it does not name, in words, if it moved
+    any: a split lets go the evidence that kept names apart or together, and the cast is
+    worked out again ("General Kirsanov", of the Kirsanov the writer split "Paul Petrovitch
+    Kirsanov" off, then joined Arkady). `joined`: the entities (before) the correction itself
+    puts together (a merge's two)."""
+    owner = {names.key(a): e for e in before for a in e.written}
+    said = []
+    for entity in after:
+        came: dict[int, tuple[Entity, list[str]]] = {}
+        for alias in entity.written:
+            was = owner.get(names.key(alias))
+            if was is not None:
+                came.setdefault(was.id, (was, []))[1].append(alias)
+        if len(came) < 2 or set(came) <= joined:
+            continue
+        home = max(came.values(), key=lambda pair: len(pair[1]))[0]
+        for was, moved in came.values():
+            if was is not home and not ({was.id, home.id} <= joined):
+                said.append(
+                    f"{', '.join(map(repr, moved))} (of {was.name!r}) joined {entity.name!r}"
+                )
+    if not said:
+        return None
+    more = f"; and {len(said) - MOVED_LISTED} more" if len(said) > MOVED_LISTED else ""
+    return (
+        "the cast worked out again moved other names too: "
+        + "; ".join(said[:MOVED_LISTED])
+        + more
+        + " (undo_cast_correction, `loci story undo`, takes it all back)"
+    )

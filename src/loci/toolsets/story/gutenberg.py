@@ -1,6 +1,7 @@
 """A Project Gutenberg book without what is not the story.
 
-Around the book, Project Gutenberg puts its header and licence between START and END lines;
+Around the book, Project Gutenberg puts its header and licence between START and END lines (an
+older file may have no START line, and ends "End of Project Gutenberg's <title>");
 inside them, a printed book still has front matter (title page, dedication, preface, contents,
 list of illustrations) and may have back matter (the publisher's advertisements, a list of the
 author's works, transcriber's notes). The story is read from the first chapter heading that
@@ -13,8 +14,15 @@ from __future__ import annotations
 
 import re
 
-START = re.compile(r"^\s*\*\*\* ?START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.M | re.I)
-END = re.compile(r"^\s*\*\*\* ?END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.M | re.I)
+START = re.compile(
+    r"^\s*(?:\*\*\* ?START OF (?:THE|THIS) PROJECT GUTENBERG|\*END\*THE SMALL PRINT).*$",
+    re.M | re.I,
+)
+END = re.compile(
+    r"^\s*(?:\*\*\* ?END OF (?:THE|THIS) PROJECT GUTENBERG"
+    r"|End of (?:the )?Project Gutenberg(?:['\u2019]s| e-?book| e-?text)).*$",
+    re.M | re.I,
+)
 NUMBER = r"(?:\d+|[IVXLCDM]+|one|two|three|four|five|six|seven|eight|nine|ten|first|the first)"
 #: A chapter heading on a line of its own ("CHAPTER I.", "Letter 1", "BOOK II", "IV.").
 HEADING = re.compile(
@@ -40,17 +48,20 @@ PROSE_WORDS = 25
 
 
 def licensed_part(text: str) -> str:
-    """The text between Project Gutenberg's START and END lines (unchanged without them)."""
-    start, end = START.search(text), END.search(text)
-    if start is None or end is None or end.start() < start.end():
+    """The text between Project Gutenberg's START (or the text's start) and END lines
+    (unchanged without an END line)."""
+    if not is_gutenberg(text):
         return text
-    return text[start.end() : end.start()].strip("\n")
+    start, end = START.search(text), END.search(text)
+    assert end is not None
+    return text[start.end() if start else 0 : end.start()].strip("\n")
 
 
 def is_gutenberg(text: str) -> bool:
-    """Whether `text` carries Project Gutenberg's START and END lines."""
+    """Whether `text` carries Project Gutenberg's END line, after its START line if it has
+    one."""
     start, end = START.search(text), END.search(text)
-    return start is not None and end is not None and start.end() <= end.start()
+    return end is not None and (start is None or start.end() <= end.start())
 
 
 def story_part(text: str) -> str:

@@ -158,7 +158,10 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
             )
         relations = service.graph.related(conn, known, [entity.id])
     met = relationships(entity.id, relations, known)
-    return info(name, entity, found.settings.confirm_after, met)
+    shown = info(name, entity, found.settings.confirm_after, met)
+    if holder(known, wanted) is None:  # "Frances" shows Fanny, whose names it fits
+        shown.warning = f"no entity holds the name {wanted!r}: this is the one whose names fit it"
+    return shown
 
 
 def relationships(
@@ -184,10 +187,20 @@ def find(entities: Sequence[Entity], wanted: str) -> Entity | None:
     """The entity `wanted` names: the one with that name (as written, in any case), else the
     one whose names it fits without conflict, sharing most of its words, a character before a
     place, the most mentioned ("Theodore Laurence" is Laurie, never Mrs. Laurence)."""
+    return holder(entities, wanted) or _fitting(entities, wanted)
+
+
+def holder(entities: Sequence[Entity], wanted: str) -> Entity | None:
+    """The entity holding the name `wanted` (as written, in any case, or without its
+    article), if one does."""
     for key in dict.fromkeys([names.key(wanted), names.unarticled(wanted)]):
         for entity in entities:
             if any(names.key(alias) == key for alias in [entity.name, *entity.aliases]):
                 return entity
+    return None
+
+
+def _fitting(entities: Sequence[Entity], wanted: str) -> Entity | None:
     guest = people.Person.named(0, names.parse(wanted), kinds.Votes())
     best: tuple[int, bool, int] | None = None
     found: Entity | None = None
