@@ -38,3 +38,13 @@ def test_a_married_name_is_suggested_for_the_woman_called_its_husbands_wife(app:
 def test_a_daughter_of_the_name_is_not_suggested_for_his_wife(app: App) -> None:
     told(app, "farm", DAUGHTER)
     assert not any(s.other == "Mrs. Pruett" for s in suggest(app.story, "farm").suggestions)
+
+
+def test_a_list_of_servants_after_his_wife_names_no_wife(app: App) -> None:
+    # Jane Eyre: "John and his wife, Leah the housemaid, and Sophie the French nurse" offered
+    # "Leah" as a wife.
+    from loci.toolsets.story.wives import WIFE
+
+    listed = "The household, viz., John and his wife, Leah the\nhousemaid, and Sophie the nurse."
+    assert WIFE.search(listed) is None
+    assert WIFE.search("Amos Pruett laughed, and his wife Lettie was small.") is not None

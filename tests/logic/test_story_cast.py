@@ -119,6 +119,31 @@ def test_two_johns_stay_apart_and_a_saint_is_not_a_person() -> None:
     assert {"John"} in groups and {"St. John"} in groups
 
 
+def test_a_given_name_before_a_titled_characters_family_name_is_someone_whatever_ner_says() -> None:
+    # Jane Eyre: NER labelled "Blanche Ingram" and "Blanche" (called out twice) a thing's.
+    names = {
+        "Miss Ingram": person(58, "f"),
+        "Blanche Ingram": Votes(mentions=5, ner_other=5),
+        "Blanche": Votes(mentions=13, ner_other=13, addressed=2),
+        "Ingram Park": Votes(mentions=3, ner_other=3),
+    }
+    found = kinds_of(names)
+    assert found["Blanche Ingram"] == found["Blanche"] == "character"
+    assert found["Ingram Park"] == "place"
+
+
+def test_a_saints_name_that_speaks_or_carries_a_title_is_someones() -> None:
+    # Jane Eyre: St. John Rivers speaks a hundred times; "Mr. St. John" is a man's name.
+    names = {
+        "St. John": Votes(mentions=101, ner_person=22, ner_place=56, said=10, acts=14, male=14),
+        "Mr. St. John": Votes(mentions=22, ner_person=20, acts=2, male=7),
+        "St. Petersburgh": Votes(mentions=6, ner_place=5, place_word=3),
+    }
+    found = kinds_of(names)
+    assert found["St. John"] == found["Mr. St. John"] == "character"
+    assert found["St. Petersburgh"] == "place"
+
+
 def test_names_met_in_sentences_of_narration_are_two_people() -> None:
     names = {"Mr. Laurence": person(300, "m"), "Laurie": person(600, "m"), "Laurence": person(10)}
     assert {"Laurence"} in gathered(names)  # either one's, so neither's

@@ -70,8 +70,11 @@ STYLED = {
 QUOTED = re.compile(r"[\"\u201c][^\"\u201d]*(?:[\"\u201d]|$)")
 #: Titles that are no epithet alone: "the Miss Lucases" names a family, "the Lord" God.
 NOT_EPITHETS = frozenset({"mr", "mrs", "miss", "ms", "mister", "master", "lord", "lady"})
-#: Titles called out to anyone ("Yes, Sir"), no one's epithet.
-NOT_CALLED_EPITHETS = frozenset({"sir", "madam", "madame", "dame", "ma'am", "ma\u2019am"})
+#: Titles called out to anyone ("Yes, Sir"), no one's epithet; a saint's is the first word of
+#: a name ("A little more, St. John").
+NOT_CALLED_EPITHETS = frozenset(
+    {"sir", "madam", "madame", "dame", "ma'am", "ma\u2019am", "st", "saint", "ste"}
+)
 #: A title's short and long forms are one title ("Dr. Seward" is a doctor).
 TITLE_FORMS = {
     "dr": "doctor",

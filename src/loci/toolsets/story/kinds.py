@@ -8,8 +8,8 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   ("Hush!", "Adieu"), unless its mentions say otherwise (it speaks, carries a title, or is
   where things happen: "in Nice");
 - a firm's name names no one ("Messrs. Maw");
-- a day is no one ("St. Tatiana's Day", "Christmas Eve"); a saint's name is a place or a
-  feast ("St. John", "St. Petersburgh");
+- a day is no one ("St. Tatiana's Day"); a saint's name is a place or a feast ("St.
+  Petersburgh"), unless it speaks or a title stands before it ("St. John" Rivers, "Mr. St. John");
 - a plural of a family's name, mostly after "the", is a household ("the Marches"); any other
   plural mostly after "the" is a place or a people, no one character ("the Warrens");
 - otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
@@ -32,7 +32,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from loci.toolsets.story import census, kin_words, names, namespans, titles
+from loci.toolsets.story import census, family_names, kin_words, names, namespans, titles
 from loci.toolsets.story.address import ANYONES, CALENDAR, DAYS
 from loci.toolsets.story.common_words import a_cry, is_common_word, name_words, word_key
 from loci.toolsets.story.place_words import PLACE_HEADS, PLACE_LEADS
@@ -236,7 +236,7 @@ def surface_kind(
         return "other"  # a common word, or a firm ("Messrs. Maw")
     if is_a_day_by_name(written):
         return "other"
-    if is_a_place_by_name(written):
+    if is_a_place_by_name(written) and not (parsed.saint and votes.said >= SPEAKS_LEAST):
         return "place"
     if is_household(written, votes, family_names):
         return "household"
@@ -307,7 +307,9 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
         word_key(w) for (w, _), kind in zip(named, found, strict=True) if kind != "character"
     }
     estates = {word_key(w.split()[0]) for w, _ in named if _an_estate(w)}
-    given = _given_before(family, [w for w, _ in named], cases)
+    written_names = [w for w, _ in named]
+    full = family_names.full_names(titled, written_names)  # "Blanche Ingram", NER's "other"
+    given = family_names.given_before(family, written_names, cases) | family_names.given(full)
     for at, (written, votes) in enumerate(named):
         name = names.parse(written)
         member = bool(name.bare) and name.bare <= titled and not name.titles
@@ -317,7 +319,9 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             found[at] = "character"
         elif word_key(written) in estates - titled and votes.place_word and votes.said == 0:
             found[at] = "place"  # "Misselthwaite", of "Misselthwaite Manor", no one's name
-        elif found[at] == "other" and word_key(written) in given and votes.said + votes.acts:
+        elif found[at] == "other" and (
+            written in full or (word_key(written) in given and _cued(votes))
+        ):
             found[at] = "character"  # "Priya asked", of "Priya Nair"
         elif found[at] == "character" and _plural_of(written, no_ones) and not _cued(votes):
             found[at] = "other"  # "Nantucketers", of "Nantucketer": NER's people, no one
@@ -334,22 +338,6 @@ def _cued(votes: Votes) -> bool:
     """Whether a reader sees a person in the mentions: speaking, acting, called out, taken up
     by "he" or "she", or named so."""
     return bool(votes.said + votes.acts + votes.addressed + votes.male + votes.female + votes.named)
-
-
-def _given_before(
-    family: set[str], written: Sequence[str], cases: Mapping[str, WordCase]
-) -> set[str]:
-    """Words the story never writes in lower case that stand before a character's family
-    name ("Priya" of "Priya Nair"): given names, though the census lacks them and they open
-    sentences only, as a common word may."""
-    found = set()
-    for name in written:
-        words = name.split()
-        if len(words) == 2 and word_key(words[1]) in family and not names.is_title(words[0]):
-            case = cases.get(word_key(words[0]))
-            if case is not None and case.lower == 0:
-                found.add(word_key(words[0]))
-    return found
 
 
 def _an_estate(written: str) -> bool:
@@ -381,7 +369,7 @@ def is_a_place_by_name(written: str) -> bool:
     """Whether the name itself says it is a place, whatever its mentions say: a saint's ("St.
     Petersburgh") or one ending in a word for a place ("Brantwell House")."""
     parsed = names.parse(written)
-    return parsed.saint or (not parsed.honorific and _named_for_a_place(written))
+    return not parsed.honorific and (parsed.saint or _named_for_a_place(written))
 
 
 def _named_for_a_place(written: str) -> bool:

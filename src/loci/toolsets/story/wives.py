@@ -22,9 +22,11 @@ from loci.toolsets.story.evidence import merge_suggestion
 from loci.toolsets.story.models import CastSuggestion
 from loci.toolsets.story.people import Person
 
-#: "his wife Lettie", "Amos's wife, Lettie".
+#: "his wife Lettie", "Amos's wife, Lettie"; not a list's next one with a calling of her own
+#: ("John and his wife, Leah the housemaid, and Sophie the French nurse").
 WIFE = re.compile(
     rf"\b(?:[Hh]is|(?P<owner>{NAME})['\u2019]s)[ \t]+wife,?[ \t]+\n?[ \t]*(?P<wife>{NAME})"
+    r"(?![\w'\u2019-]|\s+the\s+[a-z])"
 )
 #: Where a sentence ends, for the husband "his" refers to: the man named last before it.
 SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019]?\s|\n\s*\n")

@@ -1,0 +1,45 @@
+"""Names of a family the story's characters carry: a given name before the family name of a
+titled character ("Blanche Ingram", of "Miss Ingram") names a person, whatever NER labelled
+it, and so does that given name alone when its mentions show someone ("Blanche", called out)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+from loci.toolsets.story import census, names
+from loci.toolsets.story.common_words import word_key
+from loci.toolsets.story.reading import WordCase
+
+
+def full_names(family: Collection[str], written: Sequence[str]) -> set[str]:
+    """The names of `written` that are a given name the census lists and one of the `family`
+    names (of titled characters): "Blanche Ingram", beside "Miss Ingram"."""
+    return {
+        name
+        for name in written
+        if len(words := name.split()) == 2
+        and word_key(words[1]) in family
+        and census.is_given_name(words[0])
+        and not names.is_title(words[0])
+    }
+
+
+def given(full: Collection[str]) -> set[str]:
+    """The given names of the full names `full`."""
+    return {word_key(name.split()[0]) for name in full}
+
+
+def given_before(
+    family: Collection[str], written: Sequence[str], cases: Mapping[str, WordCase]
+) -> set[str]:
+    """Words the story never writes in lower case that stand before a character's family
+    name ("Priya" of "Priya Nair"): given names, though the census lacks them and they open
+    sentences only, as a common word may."""
+    found = set()
+    for name in written:
+        words = name.split()
+        if len(words) == 2 and word_key(words[1]) in family and not names.is_title(words[0]):
+            case = cases.get(word_key(words[0]))
+            if case is not None and case.lower == 0:
+                found.add(word_key(words[0]))
+    return found
