@@ -66,6 +66,10 @@ def test_accepting_goes_on_past_a_suggestion_refused(voyage: App) -> None:
     assert "never writes 'the Widow'" in done.refused[unwritten.number].message
     assert len(done.applied) == len(listed)
     assert "the Captain" in character(voyage.story, "voyage", "Captain Hawkes").aliases
+    # An applied suggestion that warns (two people merged) has its warning kept by number.
+    two = unwritten.model_copy(update={"action": "merge", "other": "Captain Hawkes"})
+    warned = accept(voyage.story, "voyage", [two])
+    assert "look like two people" in warned.warnings[two.number]
 
 
 def test_a_sailors_epithet_is_suggested_for_the_storys_one_captain(app: App) -> None:

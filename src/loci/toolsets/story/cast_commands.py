@@ -214,6 +214,8 @@ def suggestions_command(
             )
         else:
             _list_suggestions(found.suggestions, chosen, no, refused)
+            for number, warning in sorted((done.warnings | said_no.warnings).items()):
+                click.echo(f"warning ({number}): {warning}")
             made = len(done.applied) + len(said_no.applied)
             _say_what_is_left(session_id, found, [*chosen, *no], made)
         if refused:

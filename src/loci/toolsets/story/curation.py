@@ -127,11 +127,12 @@ def _target(
 
 @dataclass
 class Accepted:
-    """What accepting suggestions did: the entities as each applied one left them, and the
-    error of each refused, by its number."""
+    """What accepting suggestions did: the entities as each applied one left them, the error
+    of each refused and the warning of each applied that gave one, by its number."""
 
     applied: list[CharacterInfo] = field(default_factory=list)
     refused: dict[int, LociError] = field(default_factory=dict)
+    warnings: dict[int, str] = field(default_factory=dict)
 
 
 def accept(
@@ -148,15 +149,17 @@ def accept(
     for suggestion in chosen:
         try:
             if declining:
-                done.applied.append(decline(service, session_id, suggestion))
+                result = decline(service, session_id, suggestion)
             else:
-                done.applied.append(
-                    correct(
-                        service, session_id, suggestion.action, suggestion.name, suggestion.other
-                    )
+                result = correct(
+                    service, session_id, suggestion.action, suggestion.name, suggestion.other
                 )
         except LociError as exc:
             done.refused[suggestion.number] = exc
+            continue
+        done.applied.append(result)
+        if result.warning:
+            done.warnings[suggestion.number] = result.warning
     return done
 
 
