@@ -1,5 +1,5 @@
 """Names of a family the story's characters carry: a given name before the family name of a
-titled character ("Blanche Ingram", of "Miss Ingram") names a person, whatever NER labelled
+character ("Blanche Ingram", of "Miss Ingram") names a person, whatever NER labelled
 it, and so does that given name alone when its mentions show someone ("Blanche", called out)."""
 
 from __future__ import annotations
@@ -8,17 +8,20 @@ from collections.abc import Collection, Mapping, Sequence
 
 from loci.toolsets.story import census, names
 from loci.toolsets.story.common_words import word_key
+from loci.toolsets.story.place_words import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
 
 
 def full_names(family: Collection[str], written: Sequence[str]) -> set[str]:
     """The names of `written` that are a given name the census lists and one of the `family`
-    names (of titled characters): "Blanche Ingram", beside "Miss Ingram"."""
+    names (of characters): "Blanche Ingram", beside "Miss Ingram"; not a house named
+    for the family ("Lucas Lodge")."""
     return {
         name
         for name in written
         if len(words := name.split()) == 2
         and word_key(words[1]) in family
+        and word_key(words[1]) not in PLACE_HEADS
         and census.is_given_name(words[0])
         and not names.is_title(words[0])
     }

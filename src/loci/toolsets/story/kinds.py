@@ -308,8 +308,8 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     }
     estates = {word_key(w.split()[0]) for w, _ in named if _an_estate(w)}
     written_names = [w for w, _ in named]
-    full = family_names.full_names(titled, written_names)  # "Blanche Ingram", NER's "other"
-    given = family_names.given_before(family, written_names, cases) | family_names.given(full)
+    full = family_names.full_names(family, written_names)  # "Blanche Ingram", NER's "other"
+    given = family_names.given_before(family, written_names, cases)
     for at, (written, votes) in enumerate(named):
         name = names.parse(written)
         member = bool(name.bare) and name.bare <= titled and not name.titles
@@ -320,7 +320,9 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
         elif word_key(written) in estates - titled and votes.place_word and votes.said == 0:
             found[at] = "place"  # "Misselthwaite", of "Misselthwaite Manor", no one's name
         elif found[at] == "other" and (
-            written in full or (word_key(written) in given and _cued(votes))
+            written in full
+            or (word_key(written) in given and votes.said + votes.acts)
+            or (word_key(written) in family_names.given(full) and _cued(votes))
         ):
             found[at] = "character"  # "Priya asked", of "Priya Nair"
         elif found[at] == "character" and _plural_of(written, no_ones) and not _cued(votes):
