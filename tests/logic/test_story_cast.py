@@ -142,6 +142,10 @@ def test_a_saints_name_that_speaks_or_carries_a_title_is_someones() -> None:
     found = kinds_of(names)
     assert found["St. John"] == found["Mr. St. John"] == "character"
     assert found["St. Petersburgh"] == "place"
+    # A saint's name is no other John's: John Reed, Jane's cousin, stays himself.
+    names |= {"John": person(40, "m"), "John Reed": person(10, "m")}
+    groups = gathered(names)
+    assert {"St. John", "Mr. St. John"} in groups and {"John", "John Reed"} in groups
 
 
 def test_names_met_in_sentences_of_narration_are_two_people() -> None:

@@ -219,6 +219,8 @@ def names_conflict(
         return True
     if sex_conflict(a, b) or _ranks_conflict(a.titles, b.titles):
         return True
+    if bool(a.titles & titles.SAINTS) != bool(b.titles & titles.SAINTS):
+        return True  # "St. John" Rivers is no John Reed
     if a.generations and b.generations and a.generations != b.generations:
         return True  # "Thomas Hale Sr." and "Thomas Hale Jr.", "Old Tom" and "Young Tom"
     if _monarch_and_family(a, b) or _monarch_and_family(b, a):
