@@ -116,7 +116,8 @@ def _answer(
     calling = text[paragraphs[at][0] : paragraphs[at][1]]
     if named[0].id in {e.id for e in finder.named(QUOTED.sub(" ", calling))}:
         return None
-    first = next(s for s in sentences.split(following) if named[0].id in _ids(finder, s))
+    held = (s for s in sentences.split(following) if named[0].id in _ids(finder, s))
+    first = next(held, following)  # a name read across a quotation taken out: its paragraph
     return named[0], sentences.clipped(" ".join(first.split()), EVIDENCE_CHARS // 2)
 
 

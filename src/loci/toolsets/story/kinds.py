@@ -310,6 +310,7 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     written_names = [w for w, _ in named]
     full = family_names.full_names(family, written_names)  # "Blanche Ingram", NER's "other"
     given = family_names.given_before(family, written_names, cases)
+    full_given = family_names.given(full)
     for at, (written, votes) in enumerate(named):
         name = names.parse(written)
         member = bool(name.bare) and name.bare <= titled and not name.titles
@@ -322,7 +323,7 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
         elif found[at] == "other" and (
             written in full
             or (word_key(written) in given and votes.said + votes.acts)
-            or (word_key(written) in family_names.given(full) and _cued(votes))
+            or (word_key(written) in full_given and _cued(votes))
         ):
             found[at] = "character"  # "Priya asked", of "Priya Nair"
         elif found[at] == "character" and _plural_of(written, no_ones) and not _cued(votes):
