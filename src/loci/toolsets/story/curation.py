@@ -85,15 +85,11 @@ def correct(
     joined = {
         e.id
         for e in entities
-        if action in ("merge", "alias") and e in (entity, _of(entities, other))
+        if action in ("merge", "alias") and e in (entity, lookup.holder(entities, other))
     }
     moved = checks.moved_elsewhere(entities, after, joined)
     result.warning = "; ".join(w for w in (result.warning, moved) if w) or None
     return result
-
-
-def _of(entities: list[Entity], name: str) -> Entity | None:
-    return lookup.holder(entities, name)
 
 
 def named(entities: list[Entity], name: str, text: Callable[[], str]) -> Entity | None:
