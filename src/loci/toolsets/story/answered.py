@@ -20,6 +20,7 @@ from loci import sentences
 from loci.toolsets.story import address, names
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import EVIDENCE_CHARS, QUOTED
+from loci.toolsets.story.evidence import merge_suggestion
 from loci.toolsets.story.models import CastSuggestion
 
 #: The fewest calls one character answers for the name to be suggested as theirs.
@@ -67,17 +68,11 @@ def answered_suggestions(
             continue
         if host.mentions < guest.mentions:
             continue
-        suggested.append(
-            CastSuggestion(
-                action="merge",
-                name=host.name,
-                other=guest.name,
-                mentions=guest.mentions,
-                reason=f"{guest.name!r} is called out {len(starts)} times, and {count} times "
-                f"the paragraph after opens on {host.name!r}, who answers to it",
-                evidence=said[host_id],
-            )
+        reason = (
+            f"{guest.name!r} is called out {len(starts)} times, and {count} times the "
+            f"paragraph after opens on {host.name!r}, who answers to it"
         )
+        suggested.append(merge_suggestion(guest, host, reason, said[host_id]))
     return suggested
 
 

@@ -100,18 +100,25 @@ TITLE_FORMS = {
 
 @dataclass(frozen=True)
 class Epithet:
-    """ "the <Title>" as the story writes it: how often, the first sentence holding it, the
+    """ "the <Title>" as the story writes it: the sentence of each place it is written, the
     paragraphs it stands in, and their passages (with PASSAGE_PARAGRAPHS on each side)."""
 
     written: str
-    count: int
-    sentence: str
-    paragraphs: tuple[str, ...] = ()
-    passages: tuple[str, ...] = ()
+    sentences: tuple[str, ...]
+    paragraphs: tuple[str, ...]
+    passages: tuple[str, ...]
     #: A title called out in dialogue ("Aye, Commander."), not written after "the".
     called: bool = False
-    #: The sentence of each place it is written.
-    sentences: tuple[str, ...] = ()
+
+    @property
+    def count(self) -> int:
+        """How often it is written."""
+        return len(self.sentences)
+
+    @property
+    def sentence(self) -> str:
+        """The first sentence holding it."""
+        return self.sentences[0] if self.sentences else ""
 
 
 def epithets(text: str) -> list[Epithet]:
@@ -139,12 +146,10 @@ def epithets(text: str) -> list[Epithet]:
     return [
         Epithet(
             written,
-            len(found),
-            _sentence(text, found[0][0]),
+            tuple(_sentence(text, start) for start, _ in found),
             tuple(_passage(text, start, end, 0) for start, end in found),
             tuple(_passage(text, start, end, PASSAGE_PARAGRAPHS) for start, end in found),
             called=written in called,
-            sentences=tuple(_sentence(text, start) for start, _ in found),
         )
         for written, found in spans.items()
         if len(found) >= EPITHET_LEAST
@@ -233,11 +238,9 @@ def _called_by_others(epithet: Epithet, carrier: Entity) -> Epithet:
     ]
     return replace(
         epithet,
-        count=len(kept),
-        sentence=epithet.sentences[kept[0]] if kept else epithet.sentence,
+        sentences=tuple(epithet.sentences[at] for at in kept),
         paragraphs=tuple(epithet.paragraphs[at] for at in kept),
         passages=tuple(epithet.passages[at] for at in kept),
-        sentences=tuple(epithet.sentences[at] for at in kept),
     )
 
 

@@ -27,16 +27,16 @@ def evidence(entity: Entity, other: Entity | None = None) -> str:
     return sentences.clipped((both or own or [""])[0], EVIDENCE_CHARS)
 
 
-def merge_suggestion(guest: Entity, host: Entity, reason: str) -> CastSuggestion:
-    """The suggestion to merge `guest` into `host` for `reason`, with a sentence naming them
-    as evidence; it sets right the guest's mentions."""
+def merge_suggestion(guest: Entity, host: Entity, reason: str, said: str = "") -> CastSuggestion:
+    """The suggestion to merge `guest` into `host` for `reason`, with `said` as evidence, else
+    a sentence naming them; it sets right the guest's mentions."""
     return CastSuggestion(
         action="merge",
         name=host.name,
         other=guest.name,
         mentions=guest.mentions,
         reason=reason,
-        evidence=evidence(guest, host),
+        evidence=said or evidence(guest, host),
     )
 
 
