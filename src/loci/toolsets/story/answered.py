@@ -50,7 +50,7 @@ def answered_suggestions(
     suggested = []
     for guest_id, starts in calls.items():
         guest = by_id[guest_id]
-        if len(starts) < ANSWERED_LEAST or _narrated(text, guest) > NARRATED_SHARE:
+        if len(starts) < ANSWERED_LEAST or _narrated(text, paragraphs, guest) > NARRATED_SHARE:
             continue
         answers: Counter[int] = Counter()
         said: dict[int, str] = {}
@@ -120,11 +120,12 @@ def _ids(finder: _Finder, text: str) -> set[int]:
     return {e.id for e in finder.named(text)}
 
 
-def _narrated(text: str, guest: Entity) -> float:
-    """The share of the guest's names' uses that stand outside quotation marks."""
+def _narrated(text: str, paragraphs: Sequence[tuple[int, int]], guest: Entity) -> float:
+    """The share of the guest's names' uses that stand outside quotation marks (`paragraphs`:
+    the spans of the text's paragraphs)."""
     pattern = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, guest.aliases))})(?!\w)")
     inside = outside = 0
-    for left, right in _paragraphs(text):
+    for left, right in paragraphs:
         paragraph = text[left:right]
         uses = len(pattern.findall(paragraph))
         if uses:
