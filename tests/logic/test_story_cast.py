@@ -146,6 +146,15 @@ def test_a_saints_name_that_speaks_or_carries_a_title_is_someones() -> None:
     names |= {"John": person(40, "m"), "John Reed": person(10, "m")}
     groups = gathered(names)
     assert {"St. John", "Mr. St. John"} in groups and {"John", "John Reed"} in groups
+    # His family name and its "Mr." are his: he is the one man of the family.
+    names |= {
+        "Mr. St. John Rivers": person(2, "m"),
+        "Mr. Rivers": person(33, "m"),
+        "Diana Rivers": person(4, "f"),
+    }
+    groups = gathered(names)
+    assert {"St. John", "Mr. St. John", "Mr. St. John Rivers", "Mr. Rivers"} in groups
+    assert {"John", "John Reed"} in groups
 
 
 def test_names_met_in_sentences_of_narration_are_two_people() -> None:
@@ -1165,6 +1174,42 @@ def test_a_name_that_fits_a_wife_and_her_daughter_joins_neither_to_the_other() -
         }
     )
     assert not any({"Mrs. Darling", "Wendy Moira Angela Darling"} <= g for g in groups)
+
+
+def test_a_wife_by_family_name_is_the_one_woman_of_a_family_the_story_names_no_more_of() -> None:
+    # Jane Eyre: the servant Grace Poole is "Mrs. Poole"; Wuthering Heights: Ellen Dean.
+    story = {
+        "Grace Poole": person(27, "f"),
+        "Grace": person(11, "f"),
+        "Mrs. Poole": person(11, "f"),
+    }
+    assert {"Grace Poole", "Grace", "Mrs. Poole"} in gathered(story)
+    # Called "Miss Nelly" as a girl: a "Miss" by her given name, of a family of one.
+    dean = {
+        "Ellen Dean": person(20, "f"),
+        "Miss Nelly": person(3, "f"),
+        "Mrs. Dean": person(37, "f"),
+    }
+    assert {"Ellen Dean", "Miss Nelly", "Mrs. Dean", "Mistress Dean"} in gathered(
+        {**dean, "Mistress Dean": person(2, "f")}
+    )
+    # Of a family of more, "Miss Isabella" Linton is no "Mrs. Linton".
+    linton = {"Isabella Linton": person(20, "f"), "Miss Isabella": person(3, "f")}
+    groups = gathered({**linton, "Mrs. Linton": person(30, "f"), "Edgar Linton": person(9, "m")})
+    assert {"Mrs. Linton"} in groups
+    # A husband of the name makes her his wife, not Grace; so does meeting her in a sentence.
+    groups = gathered({**story, "Mr. Poole": person(3, "m")})
+    assert not any({"Grace Poole", "Mrs. Poole"} <= group for group in groups)
+    groups = gathered(story, met={("Mrs. Poole", "Grace Poole"): Together(sentence=1)})
+    assert not any({"Grace Poole", "Mrs. Poole"} <= group for group in groups)
+
+
+def test_a_name_in_another_languages_spelling_is_one_persons() -> None:
+    # Jane Eyre: Mrs. Fairfax's "Adela Varens" is the "Adèle" of the rest of the book.
+    groups = gathered(
+        {"Adela Varens": person(2, "f"), "Adela": person(4, "f"), "Adèle": person(134, "f")}
+    )
+    assert {"Adela Varens", "Adela", "Adèle"} in groups
 
 
 def test_two_ranks_of_arms_of_one_name_are_two_men() -> None:

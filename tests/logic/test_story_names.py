@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from loci.toolsets.story.names import parse, same_given, short_form, takes_of
+from loci.toolsets.story.given_names import same_given, short_form
+from loci.toolsets.story.names import parse, takes_of
 
 
 def test_a_title_a_given_name_and_a_surname_are_told_apart() -> None:
@@ -21,6 +22,12 @@ def test_a_title_a_given_name_and_a_surname_are_told_apart() -> None:
     assert parse("Madam Mina").sex == "f" and parse("Madam Mina").bare == {"mina"}
     assert parse("Mistress Mary").sex == "f" and parse("Mistress Mary").bare == {"mary"}
     assert parse("Mester Craven").sex == "m" and parse("Mester Craven").surname_like
+
+
+def test_a_name_is_read_without_its_accents() -> None:
+    # Jane Eyre: "Adèle" is the "Adela Varens" Mrs. Fairfax names; the census knows "Adele".
+    assert parse("Adèle").bare == {"adele"} and parse("Miss Adèle").sex == "f"
+    assert parse("Céline Varens").given == {"celine"}
 
 
 def test_a_name_made_with_of_is_known_by_its_domain() -> None:
@@ -110,6 +117,8 @@ def test_a_saint_is_not_a_person_and_a_name_has_a_level_of_detail() -> None:
         ("nell", "eleanor"),  # the nickname list knows Nelly for Eleanor, not Nell
         ("arkasha", "arkady"),  # Russian pet forms, which the nickname list does not know
         ("anfisushka", "anfisa"),
+        ("adela", "adele"),  # one woman's name in two languages' spelling
+        ("louisa", "louise"),
     ],
 )
 def test_one_given_name(a: str, b: str) -> None:
@@ -122,6 +131,8 @@ def test_one_given_name(a: str, b: str) -> None:
         *(("john", "james"), ("meg", "amy"), ("jo", "hannah"), ("s", "billy")),
         *(("victor", "victoria"), ("mar", "mary")),  # "Mar" is no given name to be short
         ("nikolai", "nikolaievna"),  # his daughter's patronymic, no longer form of his name
+        ("mario", "maria"),  # a man's name and a woman's
+        ("alda", "alde"),  # no census name, no spelling of one
     ],
 )
 def test_two_given_names(a: str, b: str) -> None:

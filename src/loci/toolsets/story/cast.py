@@ -30,19 +30,20 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from loci.toolsets.story import common_words, kinds, names, titles
+from loci.toolsets.story import common_words, given_names, kinds, names, titles
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married
 from loci.toolsets.story.meetings import Evidence, Together
 from loci.toolsets.story.people import (
     Person,
-    names_conflict,
+    lone_families,
     read_aunts_by_given_name,
     read_described,
     read_given_after_mr,
     shares_a_name,
     titles_differ,
     wed_by_titles,
+    wife_by_name,
 )
 from loci.toolsets.story.preference import preferred
 from loci.toolsets.story.reading import WordCase
@@ -89,7 +90,7 @@ def gather(
     read_described(people.values())
     read_given_after_mr(people.values())
     given_words = {w for p in people.values() for w in p.given} | {
-        w for p in people.values() for w in p.bare if names.related(w)
+        w for p in people.values() for w in p.bare if given_names.related(w)
     }
     _give_name_sexes(people.values(), given_words)
     # A word the story writes only as a surname is no given name, whatever the nickname
@@ -97,6 +98,7 @@ def gather(
     given_words -= wed_by_titles(people.values())
     read_aunts_by_given_name(people.values(), given_words)
     evidence = Evidence.read(together, given_words, {i: p.words for i, p in people.items()})
+    evidence.lone_families = lone_families(people.values())
     written = {
         s.id: Written(s.first, s.latest, frozenset(people[s.id].surnames))
         for s in surfaces
@@ -152,7 +154,7 @@ def _candidates(
         s.id for s in surfaces if kinds_of[s.id] == "place" and kinds.is_a_place_by_name(s.written)
     }
     people_words = {w for p in named.values() if p.character for w in p.words}
-    related_words = {r for w in people_words for r in names.related(w)}
+    related_words = {r for w in people_words for r in given_names.related(w)}
     return {
         i: p
         for i, p in named.items()
@@ -202,7 +204,7 @@ def _join_restated(people: dict[int, Person], evidence: Evidence) -> None:
         if a not in owner or b not in owner or owner[a] == owner[b]:
             continue
         first, second = people[owner[a]], people[owner[b]]
-        if names_conflict(first, second, evidence.given_words):
+        if evidence.names_conflict(first, second):
             continue
         host, guest = (first, second) if _outranks(first, second) else (second, first)
         _merge(people, host, [guest], owner)
@@ -267,15 +269,15 @@ class _Index:
         near: set[int] = set()
         for word in guest.words:
             initials = (f"^{word}",) if len(word) == 1 else (word[:1],)
-            base = names.doubled_base(word)  # "ratty": "rat"
+            base = given_names.doubled_base(word)  # "ratty": "rat"
             pets = (base, _prefix(base)) if base else ()
-            for entry in (word, _prefix(word), *initials, *names.related(word), *pets):
+            for entry in (word, _prefix(word), *initials, *given_names.related(word), *pets):
                 near |= self.found.get(entry, set())
         return near
 
 
 def _prefix(word: str) -> str:
-    return f"{word[: names.SHORTEST_SHORT_FORM]}*"
+    return f"{word[: given_names.SHORTEST_SHORT_FORM]}*"
 
 
 def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[Person]:
@@ -290,13 +292,13 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
         if host.id != guest.id
         and _outranks(host, guest)
         and shares_a_name(guest, host)
-        and not names_conflict(guest, host, evidence.given_words, marriage=False)
+        and not evidence.names_conflict(guest, host, marriage=False)
         and not evidence.seen_apart(guest, host)
     ]
     # A stray name ("Camp Laurence", met once, never known for a person) makes no one
     # ambiguous; it is a host only when nobody surer carries the name.
     sure = [host for host in carriers if _sure(host)]
-    groups = _groups(sure or carriers, evidence)
+    groups = _groups(sure or carriers, evidence, people)
     if len(groups) > 1:
         groups = preferred(guest, groups)
     if len(groups) != 1:
@@ -306,8 +308,8 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
     hosts = [
         host
         for host in groups[0]
-        if not _wife_apart(guest, host, evidence)
-        and not names_conflict(guest, host, evidence.given_words)
+        if not _wife_apart(guest, host, evidence, people)
+        and not evidence.names_conflict(guest, host)
         and not (host.detail < FULL_NAME and titles_differ(guest, host))
     ]
     if guest.generations and any(p.generations - guest.generations for p in carriers_all):
@@ -326,7 +328,9 @@ def _sure(person: Person) -> bool:
     )
 
 
-def _groups(carriers: Sequence[Person], evidence: Evidence) -> list[list[Person]]:
+def _groups(
+    carriers: Sequence[Person], evidence: Evidence, near: Sequence[Person]
+) -> list[list[Person]]:
     """The carriers as the people they can be: each joins the first group (most mentioned
     first) all of whose members it can be one person with, and shares a name with
     ("Catherine" fits Kitty and Lady Catherine, who share none: two groups; "Tilney" fits
@@ -334,7 +338,7 @@ def _groups(carriers: Sequence[Person], evidence: Evidence) -> list[list[Person]
     groups: list[list[Person]] = []
     for carrier in sorted(carriers, key=lambda p: (-p.count, p.id)):
         for group in groups:
-            if all(_one_with(carrier, member, evidence) for member in group):
+            if all(_one_with(carrier, member, evidence, near) for member in group):
                 group.append(carrier)
                 break
         else:
@@ -342,19 +346,31 @@ def _groups(carriers: Sequence[Person], evidence: Evidence) -> list[list[Person]
     return groups
 
 
-def _one_with(a: Person, b: Person, evidence: Evidence) -> bool:
-    if evidence.conflict(a, b) or _wife_apart(a, b, evidence) or _wife_apart(b, a, evidence):
+def _one_with(a: Person, b: Person, evidence: Evidence, near: Sequence[Person]) -> bool:
+    if evidence.conflict(a, b):
+        return False
+    if _wife_apart(a, b, evidence, near) or _wife_apart(b, a, evidence, near):
         return False
     return shares_a_name(a, b) or shares_a_name(b, a)
 
 
-def _wife_apart(wife: Person, other: Person, evidence: Evidence) -> bool:
+def _wife_apart(wife: Person, other: Person, evidence: Evidence, near: Sequence[Person]) -> bool:
     """Whether `wife`, a married woman named by her husband's name, is someone other than
-    `other`, whom nothing says is married: "Mrs. Gardiner" is not Sallie Gardiner, her
-    daughter, nor "Mrs. Darling" Wendy Moira Angela Darling; "Mrs. Laurence" is not James
-    Laurence."""
+    `other`, whom nothing says is married, when the story names more of her family (among
+    `near`): "Mrs. Gardiner" is not Sallie Gardiner, her daughter, nor "Mrs. Darling" Wendy
+    Moira Angela Darling; "Mrs. Laurence" is not James Laurence. Of a family the story names
+    no one else of (but by the wife's titles), "Mrs. Dean" is Ellen Dean (a servant called
+    so), unless the two ever meet in a sentence ("Mrs. Hale watched from the gate, and Tilly
+    Hale waved to her": her mother; "'Mrs. Poole,' said she, addressing Grace" would take
+    reading who is addressed)."""
     by_given = bool((wife.given | wife.bare) & evidence.given_words)
-    return True in wife.married and not by_given and True not in other.married
+    if True not in wife.married or by_given or True in other.married:
+        return False
+    kin = any(
+        p.id not in (wife.id, other.id) and p.words & wife.family and not wife_by_name(p)
+        for p in near
+    )
+    return kin or evidence.met(wife, other) > 0
 
 
 def _outranks(host: Person, guest: Person) -> bool:

@@ -10,7 +10,7 @@ import re
 
 from loci import fields
 from loci.errors import ConflictError, InvalidInputError, LociError, NotFoundError
-from loci.toolsets.story import census, lookup, names
+from loci.toolsets.story import census, given_names, lookup, names
 from loci.toolsets.story.corrections import KINDS_SET, Correction
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.people import Person, names_conflict, sex_conflict
@@ -99,7 +99,9 @@ def _given_apart(mine: Person, theirs: Person) -> bool:
     """Whether two people go by given names that are not one name ("Lily" and "Lila", twins);
     a word that is the other's family name is none ("Joyce" of Richard Joyce)."""
     first, second = _given_words(mine) - theirs.surnames, _given_words(theirs) - mine.surnames
-    return bool(first and second) and not any(names.same_given(x, y) for x in first for y in second)
+    return bool(first and second) and not any(
+        given_names.same_given(x, y) for x in first for y in second
+    )
 
 
 def _listed(words: set[str]) -> str:

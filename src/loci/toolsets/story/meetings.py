@@ -35,6 +35,8 @@ class Evidence:
     restated: list[tuple[int, int, int]] = field(default_factory=list)
     given_words: frozenset[str] = frozenset()
     words_of: dict[int, frozenset[str]] = field(default_factory=dict)
+    #: The family names the story gives one woman only (`people.lone_families`).
+    lone_families: frozenset[str] = frozenset()
 
     @classmethod
     def read(
@@ -76,9 +78,22 @@ class Evidence:
             APART_SENTENCES, SAME_NAME_APART * APART_SHARE * least
         )
 
+    def met(self, a: Person, b: Person) -> int:
+        """In how many sentences of narration names of `a` and of `b` met."""
+        others = set(b.members)
+        return sum(
+            count
+            for member in a.members
+            for other, count in self.apart.get(member, {}).items()
+            if other in others
+        )
+
     def conflict(self, a: Person, b: Person) -> bool:
         """Whether `a` and `b` are two people (by their names, their titles, or their
         meetings)."""
-        return (
-            names_conflict(a, b, self.given_words) or titles_differ(a, b) or self.seen_apart(a, b)
-        )
+        return self.names_conflict(a, b) or titles_differ(a, b) or self.seen_apart(a, b)
+
+    def names_conflict(self, a: Person, b: Person, marriage: bool = True) -> bool:
+        """Whether the names of `a` and `b` cannot be one person's in this story
+        (`people.names_conflict`)."""
+        return names_conflict(a, b, self.given_words, marriage, self.lone_families)

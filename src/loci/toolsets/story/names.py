@@ -1,25 +1,21 @@
-"""Personal names: what one way of naming someone says, and when two can be one person.
+"""Personal names: what one way of naming someone says.
 
 The libraries made for names do the reading: `nameparser` knows the titles ("Mr.", "Captain",
 "Aunt"), which of them go with a given name ("Sir William"), surname particles ("de Bourgh")
-and suffixes; `nicknames` knows that Meg is Margaret, Teddy Theodore and Jack John; the US
-census lists of given names that the `names` package ships say which are men's and which
-women's. What no library records of titles is kept in `loci.toolsets.story.titles`.
-Short forms that the nickname list lacks are read from the names themselves: spellings of one
-diminutive ("Kitty", "Kittie"), a name cut short ("Tash" for Tashtego) and a pet form built on a
-name's first letters ("Laurie" for Laurence).
+and suffixes; the US census lists of given names that the `names` package ships say which are
+men's and which women's. What no library records of titles is kept in
+`loci.toolsets.story.titles`; when two given names can be one person's, in
+`loci.toolsets.story.given_names`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
 
-from loci.sentences import GIVEN_ABBREVIATIONS
-from loci.toolsets.story.census import census_sex, given_not_surname, given_share, is_given_name
+from loci.toolsets.story.census import census_sex, given_not_surname, is_given_name
 from loci.toolsets.story.place_words import PLACE_HEADS
 from loci.toolsets.story.titles import (
     DOMAIN_TITLES,
@@ -29,9 +25,6 @@ from loci.toolsets.story.titles import (
     SEXED_TITLES,
     SURNAME_TITLES,
 )
-
-if TYPE_CHECKING:
-    from nicknames import NickNamer
 
 #: Words of address or affection written before a name that are no part of it ("Friend John",
 #: "Dear Jo", "Poor Beth", "Old Stubb"): the name is the one after them.
@@ -54,16 +47,6 @@ ELDER_YOUNGER = {"old": "senior", "young": "junior"}
 ARTICLES = frozenset({"the", "a", "an"})
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").
 NOT_TITLES = frozenset({"his", "her", "me", "first"})
-#: Endings of pet forms: English ("Bethy", "Laurie") and Russian ("Arkasha", "Anfisushka").
-DIMINUTIVE_ENDINGS = ("ie", "y", "ey", "sha", "ushka", "enka", "ochka", "echka")
-#: Endings that make a word from a name, not a longer form of it: a surname after a father
-#: ("Johnson"), an adverb or an adjective, a man of a place ("Lakeman" is no longer "Lake").
-NOT_NAME_ENDINGS = ("son", "sen", "ly", "ian", "ish", "man")
-SHORTEST_SHORT_FORM = 4
-FEASTS = frozenset({"michaelmas", "martinmas", "christmas", "candlemas", "lammas", "hallowmas"})
-#: A "pet form" the census counts this many times as often as the name it would be short for
-#: is a name of its own (John, not short for Jonathan; Jack, ten times rarer than John, is).
-NAME_IN_ITS_OWN_RIGHT = 5
 #: A father's name made a middle name ("Dmitri Ivanovich", "Anna Petrovna"; in older
 #: translations "Paul Petrovitch", "Arina Savishna"): no surname, the given name's.
 PATRONYMIC = re.compile(r"[a-z]{2,}(?:ovi?t?ch|evi?t?ch|ovna|evna|ichna|ishna)|[a-z]{3,}itch")
@@ -139,7 +122,9 @@ def is_title(word: str) -> bool:
 @lru_cache(maxsize=65_536)
 def parse(surface: str) -> Name:
     """What a name as written says ("Mr. Fitzwilliam Darcy", "Lizzy", "Mrs. John Brooke")."""
-    words = [_POSSESSIVE.sub("", w.rstrip(".")).lower() for w in _WORD.findall(surface)]
+    words = [
+        _unaccented(_POSSESSIVE.sub("", w.rstrip(".")).lower()) for w in _WORD.findall(surface)
+    ]
     generation = next((GENERATIONS[w] for w in words[1:] if w in GENERATIONS), None)
     if len(words) > 1 and words[0] in ELDER_YOUNGER:
         generation = ELDER_YOUNGER[words[0]]
@@ -178,6 +163,13 @@ def parse(surface: str) -> Name:
     if married and sex == "f" and census_sex(words[0]) != "f":
         return _replace(base, surnames=frozenset({words[-1]}), husband=given)
     return _replace(base, given=given, surnames=frozenset({words[-1]}))
+
+
+def _unaccented(word: str) -> str:
+    """`word` without its accents: "Adèle" and "Adele" are one name, and the census and the
+    nickname list know the name only so."""
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _domain(base: Name, words: list[str]) -> Name | None:
@@ -241,142 +233,6 @@ def _sex(titles: list[str]) -> tuple[str | None, bool | None]:
         if title in SEXED_TITLES:
             return SEXED_TITLES[title]
     return None, None
-
-
-def same_given(a: str, b: str, initials: bool = True) -> bool:
-    """Whether two given names can be one person's: equal, an initial of the other ("R." and
-    "Robert", or of a name the other is a pet form of: "W." and Billy; unless `initials` is
-    false), a nickname of the other (Meg and Margaret), or a short form of it."""
-    a, b = GIVEN_ABBREVIATIONS.get(a, a), GIVEN_ABBREVIATIONS.get(b, b)  # "Jas." is James
-    if a == b:
-        return True
-    if len(a) == 1 or len(b) == 1:
-        initial, name = sorted((a, b), key=len)
-        return initials and (initial == name[0] or initial in {f[0] for f in formal(name)})
-    return _nickname(a, b) or _short_given(a, b) or _short_given(b, a)
-
-
-def _short_given(short: str, full: str) -> bool:
-    """`short` a short or pet form of the given name `full`; a name cut from another that the
-    census holds for the other sex is a name of its own ("Victor" is no Victoria; "Laurie",
-    a pet form, may be Laurence)."""
-    if not short_form(short, full):
-        return False
-    sexes = {census_sex(short), census_sex(full)}
-    return _pet_form(short, full) or None in sexes or len(sexes) == 1
-
-
-def anothers_pet_form(word: str, pet: str, carried: Iterable[str]) -> bool:
-    """Whether `pet`, a shorter name the nickname list relates to `word`, is here the pet form
-    of another name: one the person carries too (`carried`) and `word` is not. "Eliza" is
-    short for Louisa and for Elizabeth; an Elizabeth's Eliza makes no Louisa of her."""
-    if len(pet) >= len(word) or not _nickname(word, pet):
-        return False
-    return any(
-        len(full) > len(pet)
-        and full != word
-        and same_given(pet, full, initials=False)
-        and not same_given(word, full, initials=False)
-        for full in carried
-    )
-
-
-def short_form(short: str, full: str, cut: bool = True) -> bool:
-    """`short` cut from `full` ("tash", "tashtego"; unless `cut` is false), or a pet form
-    built on its first letters ("laurie", "laurence"; "bethy", "beth"), at least four letters
-    either way."""
-    if full.endswith(NOT_NAME_ENDINGS) or PATRONYMIC.fullmatch(full) or full in FEASTS:
-        return False  # "Johnson" is no longer John, nor "Nikolaievna", nor "Michaelmas"
-    if cut and len(short) >= SHORTEST_SHORT_FORM and len(full) > len(short) + 1:
-        return full.startswith(short) or _pet_form(short, full)
-    return _pet_form(short, full)
-
-
-def doubled_base(short: str) -> str | None:
-    """The name `short` is a pet form of with its last consonant doubled and a diminutive
-    ending ("rat" of "ratty", "tom" of "tommy"), if it is one."""
-    for ending in DIMINUTIVE_ENDINGS:
-        stem = short[: -len(ending)]
-        doubled = len(stem) >= 4 and stem[-1] == stem[-2] and stem[-1] not in "aeiou"
-        if short.endswith(ending) and doubled and not is_title(stem[:-1]):
-            return stem[:-1]
-    return None
-
-
-def _pet_form(short: str, full: str) -> bool:
-    """`short` is `full`'s first four letters or more, and a diminutive ending; or `full`,
-    of three letters or more, with its last consonant doubled and the ending ("Ratty" for
-    Rat, "Tommy" for Tom)."""
-    if doubled_base(short) == full:
-        return True
-    for ending in DIMINUTIVE_ENDINGS:
-        stem = short[: -len(ending)]
-        fits = short.endswith(ending) and len(stem) >= SHORTEST_SHORT_FORM and full != short
-        fits = fits and not is_title(stem)  # "Missie" is no pet form of Misselthwaite
-        if fits and full.startswith(stem):
-            return True
-    return False
-
-
-def _nickname(a: str, b: str) -> bool:
-    """Whether `nicknames` makes one of `a`, `b` a pet form of the other, and the census does
-    not hold the pet form a name in its own right, far commoner than its "formal" one: the
-    list calls John a pet form of Jonathan, and a reader calls them two men."""
-    if related(a).isdisjoint(_spellings(b)) and related(b).isdisjoint(_spellings(a)):
-        return False
-    return not (_commoner(a, b) and a not in formal(b)) and not (
-        _commoner(b, a) and b not in formal(a)
-    )
-
-
-def _commoner(pet: str, full: str) -> bool:
-    """Whether the census holds `pet` NAME_IN_ITS_OWN_RIGHT times as often as `full` (as a
-    given name of either sex), and `full` at all."""
-    share, full_share = given_share(pet), given_share(full)
-    return full_share > 0 and share >= NAME_IN_ITS_OWN_RIGHT * full_share
-
-
-@cache
-def related(name: str) -> frozenset[str]:
-    """Every name `nicknames` relates to any spelling of `name` (its nicknames, the names it
-    is a nickname of), as spellings."""
-    namer = _namer()
-    found: set[str] = set()
-    for spelling in _spellings(name) | _diminutives(name):
-        found |= namer.nicknames_of(spelling) | namer.canonicals_of(spelling)
-    return frozenset(s for name in found for s in _spellings(name))
-
-
-def _diminutives(name: str) -> frozenset[str]:
-    """A short given name's diminutives ("Nell": Nelly, Nellie), whose formal names are its
-    own (the nickname list knows Nelly for Eleanor, not Nell)."""
-    if name.endswith(DIMINUTIVE_ENDINGS) or given_share(name) == 0:
-        return frozenset()
-    return frozenset(name + ending for ending in DIMINUTIVE_ENDINGS)
-
-
-def formal(name: str) -> frozenset[str]:
-    """The names `nicknames` says `name` (any spelling of it) is a pet form of ("william"
-    for "billy")."""
-    namer = _namer()
-    spellings = _spellings(name) | _diminutives(name)
-    return frozenset(f for spelling in spellings for f in namer.canonicals_of(spelling))
-
-
-def _spellings(name: str) -> frozenset[str]:
-    """One diminutive's spellings: Kitty, Kittie, Kittey."""
-    for ending in DIMINUTIVE_ENDINGS:
-        stem = name[: -len(ending)]
-        if name.endswith(ending) and len(stem) >= 2:
-            return frozenset(stem + e for e in DIMINUTIVE_ENDINGS)
-    return frozenset({name})
-
-
-@cache
-def _namer() -> NickNamer:
-    from nicknames import NickNamer
-
-    return NickNamer()
 
 
 @cache

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from loci.toolsets.story import census, names, titles
+from loci.toolsets.story import census, given_names, names, titles
 from loci.toolsets.story.kinds import Votes
 
 #: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins.
@@ -206,21 +206,31 @@ def _census_sex(given: set[str]) -> str | None:
 
 
 def names_conflict(
-    a: Person, b: Person, given_words: Collection[str], marriage: bool = True
+    a: Person,
+    b: Person,
+    given_words: Collection[str],
+    marriage: bool = True,
+    lone: Collection[str] = (),
 ) -> bool:
     """Whether the names of `a` and `b` cannot be one person's. `given_words` are the words
     the story uses as given names: "Mrs." and "Miss" conflict (unless `marriage` is false)
     only with a family name ("Miss Meg" marries and becomes "Mrs. Meg"; "Miss Bennet" is not
-    "Mrs. Bennet")."""
+    "Mrs. Bennet"), and a "Miss" by a given name with a "Mrs." of the family only when the
+    story names more of the family than one woman (`lone`: the family names it does not, see
+    `lone_families`)."""
     a_surnames, b_surnames = a.surnames | a.surnamish, b.surnames | b.surnamish
     if a_surnames and b_surnames and not a_surnames & b_surnames:
         return True
-    if a.given and b.given and not any(names.same_given(x, y) for x in a.given for y in b.given):
+    if (
+        a.given
+        and b.given
+        and not any(given_names.same_given(x, y) for x in a.given for y in b.given)
+    ):
         return True
     if sex_conflict(a, b) or _ranks_conflict(a.titles, b.titles):
         return True
-    if bool(a.titles & titles.SAINTS) != bool(b.titles & titles.SAINTS):
-        return True  # "St. John" Rivers is no John Reed
+    if _saints_namesake(a, b) or _saints_namesake(b, a):
+        return True
     if a.generations and b.generations and a.generations != b.generations:
         return True  # "Thomas Hale Sr." and "Thomas Hale Jr.", "Old Tom" and "Young Tom"
     if _monarch_and_family(a, b) or _monarch_and_family(b, a):
@@ -228,7 +238,54 @@ def names_conflict(
     if _wifes_family_name(a, b) or _wifes_family_name(b, a):
         return True
     family = (a.family & b.family) - set(given_words)
-    return marriage and bool(family) and len(a.married | b.married) > 1
+    if not (marriage and family):
+        return False
+    return _miss_and_mrs(a, b, family, lone) or _miss_and_mrs(b, a, family, lone)
+
+
+def _miss_and_mrs(miss: Person, mrs: Person, family: set[str], lone: Collection[str]) -> bool:
+    """Whether `miss` is a "Miss" and `mrs` a "Mrs." of the family name: "Miss Bennet" and
+    "Mrs. Bennet"; "Miss Isabella" Linton and "Mrs. Linton"; not "Miss Nelly" and "Mrs. Dean"
+    when Ellen Dean is the only Dean."""
+    by_family = (miss.bare | miss.surnamish) & family
+    if not (False in miss.married and True in mrs.married):
+        return False
+    return bool(by_family) or not family <= set(lone)
+
+
+def lone_families(people: Iterable[Person]) -> frozenset[str]:
+    """The family names the story gives one woman only: every full name with it carries one
+    given name (or pet forms of it), and no one else bears it but by a married woman's title
+    ("Dean": Ellen Dean, Nelly Dean, "Mrs. Dean", "Mistress Dean")."""
+    given_of: dict[str, set[str]] = {}
+    others: set[str] = set()
+    for person in people:
+        for word in person.surnames:
+            given_of.setdefault(word, set()).update(person.given)
+        if not person.given and not wife_by_name(person):
+            others |= person.surnamish | person.bare
+    return frozenset(
+        family
+        for family, given in given_of.items()
+        if family not in others and all(given_names.same_given(x, y) for x in given for y in given)
+    )
+
+
+def wife_by_name(person: Person) -> bool:
+    """A woman known only by a title no "Miss" and a family name ("Mrs. Dean", "Mistress
+    Dean")."""
+    titled = bool(person.titles) and False not in person.married
+    return person.sex == "f" and titled and not person.given
+
+
+def _saints_namesake(saint: Person, other: Person) -> bool:
+    """Whether `saint` is named by a saint's name ("St. John" Rivers) and `other`, untitled so,
+    carries the saint's word without the saint's family name ("John", "John Reed"): the
+    saint's name is a name of its own. "Mr. Rivers" and "John Rivers" may be his."""
+    if not saint.titles & titles.SAINTS or other.titles & titles.SAINTS:
+        return False
+    word = (saint.given | saint.bare) & (other.given | other.bare)
+    return bool(word) and not saint.surnames & other.surnames
 
 
 def _monarch_and_family(monarch: Person, other: Person) -> bool:
@@ -317,8 +374,8 @@ def _a_form_of_surname(word: str, surname: str) -> bool:
     is a given name too ("Laurie" for Laurence). A given name is a name of its own: "Dick"
     is no Dickens, "Harry" no Harrowden."""
     if census.is_given_name(word):
-        return census.is_given_name(surname) and names.short_form(word, surname, cut=False)
-    return names.short_form(word, surname)
+        return census.is_given_name(surname) and given_names.short_form(word, surname, cut=False)
+    return given_names.short_form(word, surname)
 
 
 def _given_in(word: str, given: Iterable[str], familiar: bool = True) -> bool:
@@ -327,8 +384,8 @@ def _given_in(word: str, given: Iterable[str], familiar: bool = True) -> bool:
         word == other
         or (
             familiar
-            and names.same_given(word, other, initials=False)
-            and not names.anothers_pet_form(word, other, carried)
+            and given_names.same_given(word, other, initials=False)
+            and not given_names.anothers_pet_form(word, other, carried)
         )
         for other in carried
     )

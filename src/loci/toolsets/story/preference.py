@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from loci.toolsets.story import names
+from loci.toolsets.story import given_names
 from loci.toolsets.story.people import RANKS, Person, arms
 
 #: A single word fitting several people goes to one mentioned this many times as often as
@@ -78,7 +78,7 @@ def _pet_of(word: str, given: set[str]) -> bool:
     return any(
         word != name
         and len(word) <= len(name)
-        and (name in names.formal(word) or names.short_form(word, name))
+        and (name in given_names.formal(word) or given_names.short_form(word, name))
         for name in given
     )
 

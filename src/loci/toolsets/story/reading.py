@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from loci import sentences
-from loci.toolsets.story import names
+from loci.toolsets.story import given_names, names
 from loci.toolsets.story.address import in_quotation
 from loci.toolsets.story.gutenberg import in_heading
 from loci.toolsets.story.mentions import Mention
@@ -127,7 +127,7 @@ def _restates(text: str, first: Mention, second: Mention) -> bool:
     if not RESTATING.match(gap):
         return False
     a, b = names.parse(first.surface).words, names.parse(second.surface).words
-    return any(x == y or names.same_given(x, y) for x in a for y in b)
+    return any(x == y or given_names.same_given(x, y) for x in a for y in b)
 
 
 def _epithet_after(text: str, first: Mention, second: Mention) -> bool:
