@@ -30,6 +30,13 @@ def test_a_name_is_read_without_its_accents() -> None:
     assert parse("Céline Varens").given == {"celine"}
 
 
+def test_a_patronymic_names_the_father_whatever_its_spelling() -> None:
+    assert parse("Anna Sergievna").fathers == {"serg"} and parse("Anna Sergievna").given == {"anna"}
+    assert parse("Theodosia Nikolaievna").fathers == parse("Theodosia Nikolaevna").fathers
+    assert parse("Evgenii Vasilitch Bazarov").fathers == parse("Vasilievitch").fathers | {"vasi"}
+    assert not parse("Mr. Fitch").fathers and not parse("Henry Fitch").fathers
+
+
 def test_a_name_made_with_of_is_known_by_its_domain() -> None:
     west, east = parse("the Wicked Witch of the West"), parse("Wicked Witch of the East")
     assert west.bare == {"wicked", "witch"} and west.surnames == {"west"}

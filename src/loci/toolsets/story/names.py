@@ -49,6 +49,9 @@ ARTICLES = frozenset({"the", "a", "an"})
 NOT_TITLES = frozenset({"his", "her", "me", "first"})
 #: A father's name made a middle name ("Dmitri Ivanovich", "Anna Petrovna"; in older
 #: translations "Paul Petrovitch", "Arina Savishna"): no surname, the given name's.
+#: A patronymic's first letters name the father whatever the spelling ("Vasilitch",
+#: "Vasilievitch").
+FATHER_LETTERS = 4
 PATRONYMIC = re.compile(r"[a-z]{2,}(?:ovi?t?ch|evi?t?ch|ovna|evna|ichna|ishna)|[a-z]{3,}itch")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
@@ -77,6 +80,9 @@ class Name:
     #: Which of a family's namesakes it names ("senior": "Thomas Hale Sr.", "Old Tom";
     #: "junior": "Jr.", "Young Tom"; or a numeral's "ii", "iii"), if it says.
     generation: str | None = None
+    #: The fathers its patronymics name, by their first letters ("Anna Sergievna": "serg";
+    #: "Nikolaievna" and "Nikolaevna" are one father's "niko").
+    fathers: frozenset[str] = frozenset()
 
     @property
     def words(self) -> frozenset[str]:
@@ -134,12 +140,14 @@ def parse(surface: str) -> Name:
     while len(words) > 1 and is_title(words[0]):
         titles.append(words.pop(0))
     sex, married = _sex(titles)
+    patronymics = [w for w in words if PATRONYMIC.fullmatch(w)] if len(words) > 1 else []
     base = Name(
         titles=frozenset(titles),
         sex=sex,
         married=married,
         saint=bool(SAINTS & set(titles)),
         generation=generation,
+        fathers=frozenset(w[:FATHER_LETTERS] for w in patronymics),
     )
     domain = _domain(base, words)
     if domain is not None:

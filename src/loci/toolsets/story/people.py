@@ -66,6 +66,8 @@ class Person:
     character: bool = False
     #: Which of a family's namesakes its names say it is ("senior", "junior"), if any.
     generations: set[str] = field(default_factory=set)
+    #: The fathers its patronymics name (`loci.toolsets.story.names.Name.fathers`).
+    fathers: set[str] = field(default_factory=set)
 
     @classmethod
     def named(cls, surface_id: int, name: names.Name, votes: Votes) -> Person:
@@ -79,6 +81,7 @@ class Person:
         person.married |= set() if name.married is None else {name.married}
         person.detail = name.detail
         person.generations |= {name.generation} if name.generation else set()
+        person.fathers |= name.fathers
         return person
 
     @property
@@ -125,6 +128,7 @@ class Person:
         self.name_sex = self.name_sex or other.name_sex
         self.character |= other.character
         self.generations |= other.generations
+        self.fathers |= other.fathers
 
 
 def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
@@ -231,6 +235,8 @@ def names_conflict(
         return True
     if _saints_namesake(a, b) or _saints_namesake(b, a):
         return True
+    if a.fathers and b.fathers and not a.fathers & b.fathers:
+        return True  # "Anna Sergievna" and "Anna Vlasievna": two fathers' daughters
     if a.generations and b.generations and a.generations != b.generations:
         return True  # "Thomas Hale Sr." and "Thomas Hale Jr.", "Old Tom" and "Young Tom"
     if _monarch_and_family(a, b) or _monarch_and_family(b, a):
