@@ -1160,7 +1160,12 @@ def test_a_womans_maiden_name_before_her_wedding_and_her_married_name_after_are_
     no_husband = gathered(
         {**story, "Jonathan Harker": person(40, "f")}, spans=wedding | {"Mrs. Harker": (520, 1990)}
     )
-    for groups in (side_by_side, no_husband):
+    # Nor when no woman of the story is "Mrs." of the family (Jane Eyre: Mary Ingram, of
+    # Thornfield's guests, and Mary Rivers, St. John's sister, met chapters later).
+    no_wife = gathered(
+        {name: votes for name, votes in story.items() if name != "Mrs. Harker"}, spans=wedding
+    )
+    for groups in (side_by_side, no_husband, no_wife):
         assert not any({"Mina Murray", "Mina Harker"} <= group for group in groups)
 
 
@@ -1226,6 +1231,21 @@ def test_two_patronymics_are_two_fathers_children() -> None:
     )
     assert {"Anna Vlasievna"} in groups
     assert {"Theodosia Nikolaievna", "Theodosia Nikolaevna"} in groups
+
+
+def test_two_meetings_in_a_long_book_do_not_make_two_people() -> None:
+    # Jane Eyre: "to take Miss Ingram to my bosom ... my beautiful Blanche" and one more
+    # sentence name Blanche twice; her sister Mary Ingram is named five times.
+    ingrams = {
+        "Miss Ingram": person(58, "f"),
+        "Blanche Ingram": person(5, "f"),
+        "Blanche": person(13, "f"),
+        "Mary Ingram": person(5, "f"),
+    }
+    groups = gathered(ingrams, met={("Miss Ingram", "Blanche"): Together(sentence=2)})
+    assert not any({"Miss Ingram", "Mary Ingram"} <= group for group in groups)
+    apart = gathered(ingrams, met={("Miss Ingram", "Blanche"): Together(sentence=6)})
+    assert not any({"Miss Ingram", "Blanche"} <= group for group in apart)
 
 
 def test_two_ranks_of_arms_of_one_name_are_two_men() -> None:

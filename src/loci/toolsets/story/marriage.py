@@ -2,9 +2,9 @@
 "Mina Harker" after it are one woman. A reader knows it by what the story shows: the same
 given name; the maiden surname written before the married one first is, and after it once at
 most (a stray memory: "Sallie Gardiner's wedding cake"); a man of the story who bears the
-married one (her husband); and the two names never meeting in a sentence as two people. Two
-women of one given name in two families fail one of these: both names written in the same
-stretch of the story, or no man of the second family.
+married one (her husband), and a woman it calls "Mrs." of it; and the two names never meeting
+in a sentence as two people. Two women of one given name in two families fail one of these:
+both names written in the same stretch of the story, no man of the second family, or no wife.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from loci.toolsets.story.meetings import Evidence
-from loci.toolsets.story.people import Person
+from loci.toolsets.story.people import Person, wife_by_name
 
 #: The mentions of a maiden name the story may write after the married name first appears.
 WRITTEN_AFTER = 1
@@ -35,6 +35,9 @@ def maiden_and_married(
     """Pairs of one woman's people: (by her maiden name, by her married name)."""
     women = [p for p in people.values() if p.sex == "f" and p.given and len(p.surnames) == 1]
     husbands = {w for p in people.values() if p.sex == "m" for w in p.surnames}
+    # A family a woman marries into has a wife the story calls by its name ("Mrs. Moffat"):
+    # the sisters "Diana and Mary Rivers" were born to theirs.
+    husbands &= {w for p in people.values() if wife_by_name(p) for w in p.family}
     pairs = []
     taken: set[int] = set()
     for maiden in sorted(women, key=lambda p: (-p.count, p.id)):
