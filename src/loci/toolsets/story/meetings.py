@@ -12,7 +12,7 @@ from loci.toolsets.story.people import Person, names_conflict, titles_differ
 
 #: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
 #: more) are two people.
-APART_SENTENCES = 3
+APART_SENTENCES = 2
 APART_SHARE = 0.1
 SAME_NAME_APART = 3
 
