@@ -201,8 +201,11 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
     parsed = names.parse(written)
     if parsed.honorific and name_words(written) != written.split():
         return False  # a title makes a name of what follows: "Mr. Flask"
-    if not all(is_common_word(w, cases) for w in name_words(written)):
+    words = name_words(written)
+    if not all(is_common_word(w, cases) for w in words):
         return False
+    if len(words) == 1 and words[0].lower().endswith("ing"):
+        return True  # "Having stifled my sobs, ... I resumed": a sentence's opening, no one
     speaks = votes.said >= 2
     located = votes.ner_place + votes.place_word >= DECISIVE_SHARE * max(1, votes.mentions)
     # A word the text gives as someone's name is one: "he's called Nut".
