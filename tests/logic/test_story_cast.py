@@ -764,6 +764,19 @@ def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it
     characters[1].aliases.append("Mrs. Bhaer")
     found = parent_suggestions([marmee, *characters], characters, company)
     assert [(s.name, s.other) for s in found] == [("Mrs. March", "Marmee")]
+    # "Mr." tells no father from his sons: Fathers and Sons' "Monsieur Kirsanov" may be
+    # Nikolai, Paul or Arkady Kirsanov, and "Papa" is suggested for none of them.
+    papa = entity(11, ["Papa"], 12, "unknown")
+    kirsanovs = [
+        entity(12, ["Arkady", "Arkady Kirsanov"], 365),
+        entity(13, ["Nikolai Petrovitch", "Nikolai Petrovitch Kirsanov"], 178),
+        entity(14, ["Monsieur Kirsanov"], 5),
+    ]
+    company = Company()
+    for other, count in ((12, 9), (13, 4)):
+        company.paragraph.setdefault(11, Counter())[other] += count
+        company.paragraph.setdefault(other, Counter())[11] += count
+    assert not parent_suggestions([papa, *kirsanovs], kirsanovs, company)
     assert [parent_word_sex(w) for w in ("Mamma", "Papa", "Daddy", "Martha", "Pip")] == [
         "f",
         "m",

@@ -151,7 +151,25 @@ def parent_named(
         return None
     family, beside = ranked[0]
     theirs = [p for p in parents if family in titled[p.id]]
-    return Parent(theirs[0], family, beside) if len(theirs) == 1 else None
+    if len(theirs) != 1 or _one_of_the_sons(theirs[0], family, characters, people):
+        return None
+    return Parent(theirs[0], family, beside)
+
+
+def _one_of_the_sons(
+    father: Entity, family: str, characters: Sequence[Entity], people: Mapping[int, Person]
+) -> bool:
+    """Whether `father`, titled by the family name alone ("Monsieur Kirsanov"), may be any of
+    the family's men the story names by given name (Nikolai, Paul and Arkady Kirsanov): "Mr."
+    tells no father from his sons, as "Mrs." tells a wife from her daughters."""
+    mine = people[father.id]
+    if mine.sex != "m" or mine.given:
+        return False
+    return any(
+        c.id != father.id and people[c.id].sex != "f" and family in people[c.id].surnames
+        for c in characters
+        if people[c.id].given
+    )
 
 
 def _titled_families(entity: Entity, sex: str) -> set[str]:
