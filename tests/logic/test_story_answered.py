@@ -47,3 +47,21 @@ def test_no_suggestion_when_answers_are_few_differ_or_the_name_is_narrated() -> 
         answered_suggestions("\n\n".join(f"{beside}\n\n{ANSWER}" for _ in range(3)), people, people)
         == []
     )
+
+
+def test_a_name_the_narrator_answers_as_often_as_their_own_is_the_narrators() -> None:
+    # Great Expectations: Herbert calls Pip "Handel", and Pip, who tells the story, answers.
+    pip, herbert = _entity(1, "Pip", 300), _entity(2, "Herbert", 200)
+    handel, joe = _entity(3, "Handel", 4), _entity(4, "Joe", 250)
+    own = '"Come along, Pip," said Joe.\n\n"Yes," said I.'
+    nickname = '"Lucky for you, Handel," said Herbert.\n\n"I know it," said I.'
+    aside = '"Come in, Joe," said Herbert.\n\nI sat down to my breakfast.'
+    people = [pip, herbert, handel, joe]
+    text = "\n\n".join([own, own, own, nickname, nickname, nickname, aside, aside, aside])
+    found = answered_suggestions(text, people, people)
+    assert [(s.action, s.name, s.other) for s in found] == [("merge", "Pip", "Handel")]
+    assert "the narrator answers" in found[0].reason and "said I" in found[0].evidence
+    # The narrator calling a name, then speaking on, is no answer to it.
+    called = '"Come here, Handel," said I to the waiter.\n\n"Thank you," said I.'
+    text = "\n\n".join([own, own, own, called, called, called])
+    assert answered_suggestions(text, people, people) == []

@@ -7,6 +7,11 @@ for a character, a nickname or a mistake, which no list of names knows.
 A name the narration writes often is a character of its own whoever answers it, and a name
 called out beside its answerer in the same paragraph's narration says nothing of who answers
 (the one calling, or someone else present, may be named there).
+
+In a story told in the first person the answer is the narrator's ("'Handel, my dear
+fellow,' ... 'Yes,' said I"): the narrator answers to a name of their own more often than to
+any other ("Pip"), and a name seldom narrated that the narrator answers as often is theirs too
+(Herbert's "Handel" for Pip).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from loci.toolsets.story import address, names
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import EVIDENCE_CHARS, QUOTED
 from loci.toolsets.story.evidence import merge_suggestion
+from loci.toolsets.story.mentions import SPEECH_VERBS
 from loci.toolsets.story.models import CastSuggestion
 
 #: The fewest calls one character answers for the name to be suggested as theirs.
@@ -29,6 +35,10 @@ ANSWERED_LEAST = 3
 ANSWERED_SHARE = 0.6
 #: A name written in narration more than this share of its uses is a character of its own.
 NARRATED_SHARE = 0.25
+#: The id the narrator's answers are kept under (no entity's).
+NARRATOR = -1
+#: The narrator speaking in a paragraph's narration: "said I", "I replied".
+NARRATOR_SPEAKS = re.compile(rf"\b(?:{SPEECH_VERBS})\s+I\b|\bI\s+(?:{SPEECH_VERBS})\b")
 
 
 def answered_suggestions(
@@ -36,44 +46,107 @@ def answered_suggestions(
 ) -> list[CastSuggestion]:
     """A merge of each name called out at least ANSWERED_LEAST times, seldom written in
     narration, into the one character the paragraph after its calls names first, most times
-    (at least ANSWERED_SHARE of them), and who is mentioned at least as often."""
-    paragraphs = _paragraphs(text)
-    ends = [end for _, end in paragraphs]
-    owner = {names.key(a): e for e in entities if e.kind != "place" for a in e.aliases}
-    calls: dict[int, list[int]] = {}
-    for start, end in sorted(set(address.called(text, within=True))):
-        guest = owner.get(names.key(text[start:end]))
-        if guest is not None:
-            calls.setdefault(guest.id, []).append(start)
+    (at least ANSWERED_SHARE of them), and who is mentioned at least as often; or, where the
+    narrator answers it, into the narrator's own name."""
+    calls = _Calls.read(text, entities, characters)
     by_id = {e.id: e for e in entities}
-    finder = _Finder(characters)
     suggested = []
-    for guest_id, starts in calls.items():
+    for guest_id, starts in calls.starts.items():
         guest = by_id[guest_id]
-        if len(starts) < ANSWERED_LEAST or _narrated(text, paragraphs, guest) > NARRATED_SHARE:
+        if len(starts) < ANSWERED_LEAST or calls.narrated(guest) > NARRATED_SHARE:
             continue
-        answers: Counter[int] = Counter()
-        said: dict[int, str] = {}
-        for start in starts:
-            at = bisect.bisect_right(ends, start)
-            found = _answer(text, paragraphs, at, finder, guest)
-            if found is not None:
-                answers[found[0].id] += 1
-                said.setdefault(found[0].id, f"{_sentence(text, start)} {found[1]}")
-        if not answers:
-            continue
-        host_id, count = answers.most_common(1)[0]
-        host = by_id[host_id]
-        if count < max(ANSWERED_LEAST, ANSWERED_SHARE * len(starts)):
-            continue
-        if host.mentions < guest.mentions:
-            continue
-        reason = (
-            f"{guest.name!r} is called out {len(starts)} times, and {count} times the "
-            f"paragraph after opens on {host.name!r}, who answers to it"
-        )
-        suggested.append(merge_suggestion(guest, host, reason, said[host_id]))
+        found = calls.answerer(guest, len(starts))
+        if found is not None and found[0].mentions >= guest.mentions:
+            suggested.append(merge_suggestion(guest, *found))
     return suggested
+
+
+class _Calls:
+    """The names called out in a text, where, and who answers each call."""
+
+    def __init__(self, text: str, characters: Sequence[Entity]) -> None:
+        self.text = text
+        self.paragraphs = _paragraphs(text)
+        self.ends = [end for _, end in self.paragraphs]
+        self.finder = _Finder(characters)
+        self.starts: dict[int, list[int]] = {}
+        self.answers: dict[int, Counter[int]] = {}
+        self.said: dict[tuple[int, int], str] = {}
+        #: How often the narrator answers each name's calls.
+        self.by_narrator: Counter[int] = Counter()
+
+    @classmethod
+    def read(cls, text: str, entities: Sequence[Entity], characters: Sequence[Entity]) -> _Calls:
+        """The calls of `text` of the names of `entities` (places aside), and their answers."""
+        calls = cls(text, characters)
+        owner = {names.key(a): e for e in entities if e.kind != "place" for a in e.aliases}
+        for start, end in sorted(set(address.called(text, within=True))):
+            guest = owner.get(names.key(text[start:end]))
+            if guest is not None:
+                calls.starts.setdefault(guest.id, []).append(start)
+                calls._answered(guest, start)
+        return calls
+
+    def _answered(self, guest: Entity, start: int) -> None:
+        at = bisect.bisect_right(self.ends, start)
+        if at + 1 < len(self.paragraphs):
+            # The narrator calling ('"William," said I') is not the narrator answering.
+            calling, after = (self._narration(at + k) for k in (0, 1))
+            if NARRATOR_SPEAKS.search(after) and not NARRATOR_SPEAKS.search(calling):
+                self.by_narrator[guest.id] += 1
+                said = f"{_sentence(self.text, start)} {self._narrator_says(at + 1)}"
+                self.said.setdefault((guest.id, NARRATOR), said)
+        found = _answer(self.text, self.paragraphs, at, self.finder, guest)
+        if found is not None:
+            self.answers.setdefault(guest.id, Counter())[found[0].id] += 1
+            said = f"{_sentence(self.text, start)} {found[1]}"
+            self.said.setdefault((guest.id, found[0].id), said)
+
+    def _narrator_says(self, at: int) -> str:
+        """The sentence of paragraph `at` where the narrator speaks."""
+        left, right = self.paragraphs[at]
+        found = sentences.split(self.text[left:right])
+        said = next((s for s in found if NARRATOR_SPEAKS.search(s)), found[0])
+        return sentences.clipped(" ".join(said.split()), EVIDENCE_CHARS // 2)
+
+    def _narration(self, at: int) -> str:
+        left, right = self.paragraphs[at]
+        return QUOTED.sub(" ", self.text[left:right])
+
+    def answerer(self, guest: Entity, calls: int) -> tuple[Entity, str, str] | None:
+        """The character who answers most of the guest's `calls`, with the reason and a
+        sentence of evidence, if one does often enough."""
+        answers = self.answers.get(guest.id, Counter())
+        if answers:
+            host_id, count = answers.most_common(1)[0]
+            if count >= max(ANSWERED_LEAST, ANSWERED_SHARE * calls):
+                host = self.finder.by_id[host_id]
+                reason = (
+                    f"{guest.name!r} is called out {calls} times, and {count} times the "
+                    f"paragraph after opens on {host.name!r}, who answers to it"
+                )
+                return host, reason, self.said[(guest.id, host_id)]
+        return self._narrators(guest, calls)
+
+    def _narrators(self, guest: Entity, calls: int) -> tuple[Entity, str, str] | None:
+        """The narrator's name, when the narrator answers the guest's calls as often as their
+        own name's (and at least ANSWERED_LEAST times)."""
+        ranked = [(n, i) for i, n in self.by_narrator.most_common() if i in self.finder.by_id]
+        if not ranked or ranked[0][1] == guest.id or ranked[0][0] < ANSWERED_LEAST:
+            return None
+        count, narrator = self.by_narrator[guest.id], self.finder.by_id[ranked[0][1]]
+        own = ranked[0][0] / len(self.starts[narrator.id])
+        if count < ANSWERED_LEAST or count < own * calls:
+            return None
+        reason = (
+            f"{guest.name!r} is called out {calls} times, and {count} times the narrator "
+            f"answers in the paragraph after, as to {narrator.name!r}, the narrator's own name"
+        )
+        return narrator, reason, self.said[(guest.id, NARRATOR)]
+
+    def narrated(self, guest: Entity) -> float:
+        """The share of the guest's names' uses that stand outside quotation marks."""
+        return _narrated(self.text, self.paragraphs, guest)
 
 
 class _Finder:
@@ -81,6 +154,7 @@ class _Finder:
 
     def __init__(self, characters: Sequence[Entity]) -> None:
         self.owner = {a: e for e in characters for a in e.aliases}
+        self.by_id = {e.id: e for e in characters}
         alternatives = "|".join(map(re.escape, sorted(self.owner, key=len, reverse=True)))
         self.pattern = re.compile(rf"(?<![\w.])(?:{alternatives})(?!\w)") if self.owner else None
 
