@@ -35,6 +35,8 @@ def test_a_patronymic_names_the_father_whatever_its_spelling() -> None:
     assert parse("Theodosia Nikolaievna").fathers == parse("Theodosia Nikolaevna").fathers
     assert parse("Evgenii Vasilitch Bazarov").fathers == parse("Vasilievitch").fathers | {"vasi"}
     assert not parse("Mr. Fitch").fathers and not parse("Henry Fitch").fathers
+    # Great Expectations: "Abel Magwitch" is a given name and a surname.
+    assert parse("Abel Magwitch").surnames == {"magwitch"} and not parse("Abel Magwitch").fathers
 
 
 def test_a_name_made_with_of_is_known_by_its_domain() -> None:

@@ -48,11 +48,12 @@ ARTICLES = frozenset({"the", "a", "an"})
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").
 NOT_TITLES = frozenset({"his", "her", "me", "first"})
 #: A father's name made a middle name ("Dmitri Ivanovich", "Anna Petrovna"; in older
-#: translations "Paul Petrovitch", "Arina Savishna"): no surname, the given name's.
+#: translations "Paul Petrovitch", "Arina Savishna"): no surname, the given name's. An English
+#: "-witch" is a surname ("Abel Magwitch").
+PATRONYMIC = re.compile(r"[a-z]{2,}(?:ovi?t?ch|evi?t?ch|ovna|evna|ichna|ishna)|[a-z]{3,}(?<!w)itch")
 #: A patronymic's first letters name the father whatever the spelling ("Vasilitch",
 #: "Vasilievitch").
 FATHER_LETTERS = 4
-PATRONYMIC = re.compile(r"[a-z]{2,}(?:ovi?t?ch|evi?t?ch|ovna|evna|ichna|ishna)|[a-z]{3,}itch")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
 
