@@ -1263,6 +1263,28 @@ def test_two_patronymics_are_two_fathers_children() -> None:
     assert {"Theodosia Nikolaievna", "Theodosia Nikolaevna"} in groups
 
 
+def test_a_wife_called_by_her_husbands_given_name_is_his_wife() -> None:
+    # Great Expectations: "Mrs. Joe" is Mrs. Joe Gargery (and no Joe, her husband).
+    gargerys = {
+        "Joe Gargery": person(40, "m"),
+        "Joe": person(700, "m"),
+        "Mrs. Joe": person(63, "f"),
+        "Mrs. Joe Gargery": person(4, "f"),
+        "Mrs. J. Gargery": person(3, "f"),
+    }
+    groups = gathered(gargerys)
+    assert {"Mrs. Joe", "Mrs. Joe Gargery", "Mrs. J. Gargery"} in groups
+    assert {"Joe Gargery", "Joe"} in groups
+    # Wuthering Heights: "Mrs. Linton" is of the Lintons (Edgar Linton's wife), not the wife
+    # of Linton Heathcliff, "Mrs. Linton Heathcliff".
+    lintons = {
+        "Edgar Linton": person(30, "m"),
+        "Mrs. Linton": person(60, "f"),
+        "Mrs. Linton Heathcliff": person(2, "f"),
+    }
+    assert {"Mrs. Linton"} in gathered(lintons)
+
+
 def test_two_ranks_of_arms_of_one_name_are_two_men() -> None:
     groups = gathered(
         {

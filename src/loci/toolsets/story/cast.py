@@ -34,15 +34,17 @@ from loci.toolsets.story import common_words, given_names, kinds, names, titles
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married
 from loci.toolsets.story.meetings import Evidence, Together
-from loci.toolsets.story.people import (
-    Person,
-    lone_families,
+from loci.toolsets.story.name_readings import (
     read_aunts_by_given_name,
     read_described,
     read_given_after_mr,
+    wed_by_titles,
+)
+from loci.toolsets.story.people import (
+    Person,
+    lone_families,
     shares_a_name,
     titles_differ,
-    wed_by_titles,
     wife_by_name,
 )
 from loci.toolsets.story.preference import preferred
@@ -254,20 +256,20 @@ def _pass(people: dict[int, Person], evidence: Evidence) -> bool:
 
 
 class _Index:
-    """The people who may share a name with a guest: by word, by a word's first letters
-    (short and pet forms), by nickname, and by initial."""
+    """The people who may share a name with a guest: by word (a wife's husband's given name
+    too), by a word's first letters (short and pet forms), by nickname, and by initial."""
 
     def __init__(self, people: Iterable[Person]) -> None:
         self.found: dict[str, set[int]] = {}
         for person in people:
-            for word in person.words:
+            for word in person.words | person.husbands:
                 for entry in (word, _prefix(word), f"^{word[:1]}"):
                     self.found.setdefault(entry, set()).add(person.id)
 
     def near(self, guest: Person) -> set[int]:
         """Ids of people (as first indexed) who may share a name with `guest`."""
         near: set[int] = set()
-        for word in guest.words:
+        for word in guest.words | guest.husbands:
             initials = (f"^{word}",) if len(word) == 1 else (word[:1],)
             base = given_names.doubled_base(word)  # "ratty": "rat"
             pets = (base, _prefix(base)) if base else ()

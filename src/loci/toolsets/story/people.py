@@ -8,7 +8,6 @@ cues of all its mentions.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
@@ -35,13 +34,6 @@ ARMS = {
     "major": "major",
     "admiral": "admiral",
 }
-#: Titles that, before a family name alone, name a wife: "Lady Lucas" is Sir William's, while
-#: "Lady Catherine", by her own given name, is a peer's daughter, married or not.
-WIFE_TITLES = frozenset({"lady"})
-AUNT = frozenset({"aunt"})
-#: A word before a given name is said of its bearer when the story writes the given name
-#: alone this many times as often as the two ("Yorkshire Martha" once, "Martha" 190 times).
-DESCRIBED_RARITY = 10
 
 
 @dataclass
@@ -68,6 +60,8 @@ class Person:
     generations: set[str] = field(default_factory=set)
     #: The fathers its patronymics name (`loci.toolsets.story.names.Name.fathers`).
     fathers: set[str] = field(default_factory=set)
+    #: A wife's husband's given names ("joe" of "Mrs. Joe Gargery").
+    husbands: set[str] = field(default_factory=set)
 
     @classmethod
     def named(cls, surface_id: int, name: names.Name, votes: Votes) -> Person:
@@ -82,6 +76,7 @@ class Person:
         person.detail = name.detail
         person.generations |= {name.generation} if name.generation else set()
         person.fathers |= name.fathers
+        person.husbands |= name.husband
         return person
 
     @property
@@ -129,79 +124,7 @@ class Person:
         self.character |= other.character
         self.generations |= other.generations
         self.fathers |= other.fathers
-
-
-def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
-    """Mark as married each woman named by a wife's title and a family name alone ("Lady
-    Lucas": she bears her husband's name, so no daughter of the family is she); returns the
-    family names: the words the story writes as the surname of a full name and never as a
-    given name ("Lucas"), whatever the nickname list says of them."""
-    listed = list(people)
-    families = frozenset(w for p in listed for w in p.surnames) - {
-        w for p in listed for w in p.given
-    }
-    for person in listed:
-        by_family_name = bool(person.bare) and person.bare <= families
-        if person.titles & WIFE_TITLES and not person.given and by_family_name:
-            person.married.add(True)
-    return families
-
-
-def read_described(people: Iterable[Person]) -> None:
-    """Read the first word of a two-word name as said of the one named, not as a given name,
-    when it is no given name and the second is one the census seldom holds as a surname,
-    that the story writes alone DESCRIBED_RARITY times as often and never after "Mr." or
-    "Mrs.": "Yorkshire Martha" and "Weary Hannah", said once, are Martha and Hannah, and
-    "Yorkshire" no name of Martha's. "Injun Joe", written as often as "Joe", is a name of its
-    own; "Fitzwilliam Darcy", of "Mr. Darcy", a full name."""
-    listed = list(people)
-    plain = MISTER | {"mrs"}
-    surnames = {w for p in listed if p.titles & plain for w in p.surnamish | p.surnames}
-    alone: Counter[str] = Counter()
-    for person in listed:
-        if not person.titles and len(person.words) == 1:
-            alone.update(dict.fromkeys(person.words, person.count))
-    for person in listed:
-        if person.titles or person.bare or person.surnamish or not person.character:
-            continue
-        if len(person.given) == len(person.surnames) == 1:
-            (word,), (given,) = person.given, person.surnames
-            said_alone = alone[given] >= DESCRIBED_RARITY * person.count
-            if said_alone and given not in surnames and _described(word, given):
-                person.given, person.surnames, person.detail = {given}, set(), 1
-
-
-def _described(word: str, given: str) -> bool:
-    return not census.is_given_name(word) and census.given_not_surname(given)
-
-
-def read_given_after_mr(people: Iterable[Person]) -> None:
-    """Read a plain title before a given name as that given name, not a family name: "Mr."
-    before a word the story writes as a given name and never as a surname ("Mr. Godfrey", as
-    the servants call Godfrey Cass), and "Mrs." or "Ms." before the given name of a full name
-    the story writes with that title ("Mrs. Rachel" for Mrs. Rachel Lynde). A married woman's
-    "Mrs." goes before surnames that are given names often ("Mrs. Thomas"), so only her own
-    full name says the word is hers."""
-    listed = list(people)
-    given = {w for p in listed for w in p.given} - {w for p in listed for w in p.surnames}
-    titled = {(t, w) for p in listed if p.surnames for t in p.titles for w in p.given}
-    for person in listed:
-        words = person.surnamish
-        if not (words and person.titles):
-            continue
-        mister = person.titles <= MISTER and words <= given
-        if mister or all((t, w) in titled for t in person.titles for w in words):
-            person.bare |= words
-            person.surnamish = set()
-
-
-def read_aunts_by_given_name(people: Iterable[Person], given_words: Collection[str]) -> None:
-    """An aunt called by her given name ("Aunt Marilla" of Marilla Cuthbert, "Aunt
-    Josephine") says nothing of marriage, as one called by her surname does ("Aunt March" is
-    a Mrs. March): she may be the "Miss Cuthbert" of the same story."""
-    for person in people:
-        if person.titles == AUNT and person.bare and person.bare <= set(given_words):
-            person.married.discard(True)
+        self.husbands |= other.husbands
 
 
 def _census_sex(given: set[str]) -> str | None:
@@ -356,7 +279,7 @@ def shares_a_name(guest: Person, host: Person, ranked_pets: bool = False) -> boo
     not Lady Catherine (unless `ranked_pets`: a suggestion may weigh "Harry" for Lord Henry,
     as his friends call him). An initial shares nothing by itself: it only fits a name that
     shares another word ("R. Walton" and Robert Walton, by the surname), never "Roman" or
-    "Rothwick" by their first letter."""
+    "Rothwick" by their first letter. A wife may be called by her husband's given name."""
     familiar = ranked_pets or not (guest.titles & RANKS or host.titles & RANKS)
     for word in guest.given:
         if _given_in(word, host.given | host.bare, familiar):
@@ -364,6 +287,8 @@ def shares_a_name(guest: Person, host: Person, ranked_pets: bool = False) -> boo
     for word in guest.surnames | guest.surnamish:
         if word in host.surnames | host.bare | host.surnamish:
             return True
+    if _by_husbands_name(guest, host) or _by_husbands_name(host, guest):
+        return True
     for word in guest.bare:
         if word in host.words:
             return True
@@ -373,6 +298,13 @@ def shares_a_name(guest: Person, host: Person, ranked_pets: bool = False) -> boo
         ):
             return True
     return False
+
+
+def _by_husbands_name(wife: Person, other: Person) -> bool:
+    """Whether `wife` is called by the given name of `other`'s husband ("Mrs. Joe", of "Mrs.
+    Joe Gargery")."""
+    married = True in wife.married and True in other.married
+    return married and bool(wife.bare & other.husbands)
 
 
 def _a_form_of_surname(word: str, surname: str) -> bool:

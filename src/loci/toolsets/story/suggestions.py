@@ -46,6 +46,7 @@ from loci.toolsets.story.evidence import evidence, merge_suggestion
 from loci.toolsets.story.heeded import heeded
 from loci.toolsets.story.kinship import Parent, bride, parent_named
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
+from loci.toolsets.story.name_readings import wed_by_titles
 from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.not_people import not_people_suggestions
 from loci.toolsets.story.people import (
@@ -53,7 +54,6 @@ from loci.toolsets.story.people import (
     callings_differ,
     names_conflict,
     shares_a_name,
-    wed_by_titles,
 )
 from loci.toolsets.story.titled_names import titled_name_suggestions
 from loci.toolsets.story.wives import stated_wife_suggestions

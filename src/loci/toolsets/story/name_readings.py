@@ -1,0 +1,97 @@
+"""What a story's names say of the people they name, read before any are joined: a wife by a
+title and her family name ("Lady Lucas"), a word said of a given name's bearer ("Yorkshire
+Martha"), a given name after a plain title ("Mr. Godfrey", "Mrs. Rachel", "Mrs. Joe"), and
+an aunt called by her given name ("Aunt Marilla").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable
+
+from loci.toolsets.story import census
+from loci.toolsets.story.people import MISTER, Person
+
+#: Titles that, before a family name alone, name a wife: "Lady Lucas" is Sir William's, while
+#: "Lady Catherine", by her own given name, is a peer's daughter, married or not.
+WIFE_TITLES = frozenset({"lady"})
+AUNT = frozenset({"aunt"})
+#: A word before a given name is said of its bearer when the story writes the given name
+#: alone this many times as often as the two ("Yorkshire Martha" once, "Martha" 190 times).
+DESCRIBED_RARITY = 10
+
+
+def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
+    """Mark as married each woman named by a wife's title and a family name alone ("Lady
+    Lucas": she bears her husband's name, so no daughter of the family is she); returns the
+    family names: the words the story writes as the surname of a full name and never as a
+    given name ("Lucas"), whatever the nickname list says of them."""
+    listed = list(people)
+    families = frozenset(w for p in listed for w in p.surnames) - {
+        w for p in listed for w in p.given
+    }
+    for person in listed:
+        by_family_name = bool(person.bare) and person.bare <= families
+        if person.titles & WIFE_TITLES and not person.given and by_family_name:
+            person.married.add(True)
+    return families
+
+
+def read_described(people: Iterable[Person]) -> None:
+    """Read the first word of a two-word name as said of the one named, not as a given name,
+    when it is no given name and the second is one the census seldom holds as a surname,
+    that the story writes alone DESCRIBED_RARITY times as often and never after "Mr." or
+    "Mrs.": "Yorkshire Martha" and "Weary Hannah", said once, are Martha and Hannah, and
+    "Yorkshire" no name of Martha's. "Injun Joe", written as often as "Joe", is a name of its
+    own; "Fitzwilliam Darcy", of "Mr. Darcy", a full name."""
+    listed = list(people)
+    plain = MISTER | {"mrs"}
+    surnames = {w for p in listed if p.titles & plain for w in p.surnamish | p.surnames}
+    alone: Counter[str] = Counter()
+    for person in listed:
+        if not person.titles and len(person.words) == 1:
+            alone.update(dict.fromkeys(person.words, person.count))
+    for person in listed:
+        if person.titles or person.bare or person.surnamish or not person.character:
+            continue
+        if len(person.given) == len(person.surnames) == 1:
+            (word,), (given,) = person.given, person.surnames
+            said_alone = alone[given] >= DESCRIBED_RARITY * person.count
+            if said_alone and given not in surnames and _described(word, given):
+                person.given, person.surnames, person.detail = {given}, set(), 1
+
+
+def _described(word: str, given: str) -> bool:
+    return not census.is_given_name(word) and census.given_not_surname(given)
+
+
+def read_given_after_mr(people: Iterable[Person]) -> None:
+    """Read a plain title before a given name as that given name, not a family name: "Mr."
+    before a word the story writes as a given name and never as a surname ("Mr. Godfrey", as
+    the servants call Godfrey Cass), and "Mrs." or "Ms." before the given name of a full name
+    the story writes with that title ("Mrs. Rachel" for Mrs. Rachel Lynde), or before her
+    husband's given name that no one bears as a surname ("Mrs. Joe", of Mrs. Joe Gargery). A
+    married woman's "Mrs." goes before surnames that are given names often ("Mrs. Thomas"),
+    so only her own full name says the word is hers."""
+    listed = list(people)
+    surnames = {w for p in listed for w in p.surnames}
+    given = {w for p in listed for w in p.given} - surnames
+    titled = {(t, w) for p in listed if p.surnames for t in p.titles for w in p.given}
+    titled |= {(t, w) for p in listed for t in p.titles for w in p.husbands - surnames}
+    for person in listed:
+        words = person.surnamish
+        if not (words and person.titles):
+            continue
+        mister = person.titles <= MISTER and words <= given
+        if mister or all((t, w) in titled for t in person.titles for w in words):
+            person.bare |= words
+            person.surnamish = set()
+
+
+def read_aunts_by_given_name(people: Iterable[Person], given_words: Collection[str]) -> None:
+    """An aunt called by her given name ("Aunt Marilla" of Marilla Cuthbert, "Aunt
+    Josephine") says nothing of marriage, as one called by her surname does ("Aunt March" is
+    a Mrs. March): she may be the "Miss Cuthbert" of the same story."""
+    for person in people:
+        if person.titles == AUNT and person.bare and person.bare <= set(given_words):
+            person.married.discard(True)
