@@ -200,6 +200,12 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     told(voyage, "voyage", ["Nell Dunmore laughed, and Nell Dunmore sang."], times=1)
     two = correct(voyage.story, "voyage", "merge", "Nell Quarry", "Nell Dunmore").warning
     assert two is not None and "two family names, Quarry and Dunmore, as a woman's maiden" in two
+    # Of two men, no maiden and married names (a tester merging Magwitch into Provis).
+    told(voyage, "voyage", ["Mr. Provis nodded, and Mr. Provis spoke."], times=1)
+    told(voyage, "voyage", ["Mr. Magwitch wept, and Mr. Magwitch sat."], times=1)
+    men = correct(voyage.story, "voyage", "merge", "Mr. Provis", "Mr. Magwitch").warning
+    assert men is not None and "two family names, Provis and Magwitch)" in men
+    assert "maiden" not in men
     # A tester's twins, "Lily" and "Lila", and a father and son merged without a word.
     told(voyage, "voyage", ['"Come here," said Lily.', '"No," said Lila, and she ran.'], times=2)
     twins = correct(voyage.story, "voyage", "merge", "Lily", "Lila").warning

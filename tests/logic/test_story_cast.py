@@ -10,7 +10,7 @@ from loci.toolsets.story.entity import Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.meetings import Together
 from loci.toolsets.story.names import parse
-from loci.toolsets.story.people import Person, shares_a_name
+from loci.toolsets.story.people import Person, names_conflict, shares_a_name
 from loci.toolsets.story.reading import WordCase
 
 
@@ -728,6 +728,11 @@ def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride(
         company.sentence.setdefault(b, Counter())[a] += count
     suggested = [(s.name, s.other) for s in wife_suggestions(characters, company)]
     assert suggested == [("Charlotte", "Mrs. Collins")]
+    # Named beside the married name in two sentences, she is another woman (Emma: Harriet,
+    # named with Mr. Elton in 52 sentences, meets "Mrs. Elton" in four).
+    company.sentence.setdefault(2, Counter())[4] += 2
+    company.sentence.setdefault(4, Counter())[2] += 2
+    assert wife_suggestions(characters, company) == []
 
 
 def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it_is_said_beside() -> (
@@ -845,6 +850,23 @@ def test_a_name_is_given_to_the_one_called_by_it_never_to_the_caller() -> None:
         for c in called.callings(known, [tobin, hester], lambda e: sexes[e.id])
     ]
     assert found == [("Gull", "Tobin Marsh")]
+
+
+def test_her_in_a_line_of_dialogue_is_neither_the_speaker_nor_the_one_spoken_to() -> None:
+    # Emma: Harriet, to Emma, of Mr. Elton's bride: "He called her 'Augusta.'"
+    emma, harriet = _entity(1, "Emma", "Miss Woodhouse"), _entity(2, "Harriet", "Harriet Smith")
+    text = (
+        '"Yes," said Harriet earnestly, "I wish them happy. No, indeed, Miss Woodhouse, you '
+        "need not be afraid. Happy creature! He called her \u2018Augusta.\u2019 How "
+        'delightful!"'
+    )
+    found = list(called.callings(text, [emma, harriet], lambda e: "f"))
+    assert found == []
+    # Of a third woman named in the speech, it is hers.
+    hawkins = _entity(3, "Miss Hawkins")
+    text = text.replace("I wish them happy.", "I wish Miss Hawkins happy.")
+    found = list(called.callings(text, [emma, harriet, hawkins], lambda e: "f"))
+    assert [(c.name, c.character.name) for c in found] == [("Augusta", "Miss Hawkins")]
 
 
 def test_a_name_set_beside_a_description_as_they_called_him_is_the_one_named_before() -> None:
@@ -1283,6 +1305,39 @@ def test_a_wife_called_by_her_husbands_given_name_is_his_wife() -> None:
         "Mrs. Linton Heathcliff": person(2, "f"),
     }
     assert {"Mrs. Linton"} in gathered(lintons)
+
+
+def test_a_title_and_a_full_name_written_again_and_again_tell_a_brother_from_the_head() -> None:
+    # Emma: "Mr. John Knightley" (29 times) is not "Mr. Knightley", his elder brother; "Mr.
+    # Frank Churchill" not "Mr. Churchill", his uncle.
+    knightleys = {
+        "Mr. Knightley": person(176, "m"),
+        "Mr. John Knightley": person(29, "m"),
+        "John Knightley": person(40, "m"),
+    }
+    assert {"Mr. Knightley"} in gathered(knightleys)
+    # Written with his given name a few times only, he is the head himself (Great
+    # Expectations: "Mr. Matthew Pocket", seven times, is "Mr. Pocket").
+    pockets = {"Mr. Pocket": person(52, "m"), "Mr. Matthew Pocket": person(7, "m")}
+    assert {"Mr. Pocket", "Mr. Matthew Pocket"} in gathered(pockets)
+
+
+def test_an_initial_names_no_one_by_itself() -> None:
+    # Emma: "Miss F", Jane Fairfax's signature, is no "F. C. Weston Churchill"; "Mr. E." fits
+    # Mr. Elton though it shares no word with him.
+    groups = gathered(
+        {
+            "Frank Churchill": person(100, "m"),
+            "F. C. Weston Churchill": person(1),
+            "Miss F": person(2, "f"),
+        }
+    )
+    assert {"Miss F"} in groups
+    elton, e = (
+        Person.named(1, parse("Mr. Elton"), Votes()),
+        Person.named(2, parse("Mr. E."), Votes()),
+    )
+    assert not names_conflict(elton, e, ())
 
 
 def test_two_ranks_of_arms_of_one_name_are_two_men() -> None:

@@ -19,13 +19,13 @@ her own.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from loci import sentences
-from loci.toolsets.story import names
+from loci.toolsets.story import address, names
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.epithets import EVIDENCE_CHARS
+from loci.toolsets.story.epithets import EVIDENCE_CHARS, QUOTED
 from loci.toolsets.story.models import CastSuggestion
 
 #: A word of a name: a title's abbreviation with its stop ("Mr."), or a capitalised word with
@@ -240,15 +240,34 @@ def _callee(
     fitting = [
         c for c in characters if c is not caller and (sex is None or sex_of(c) in (sex, None))
     ]
-    return _last_before(paragraph, match.start(), fitting)
+    # The one spoken to is "you" and the speaker "I", never "her": '"Yes," said Harriet,
+    # "... Miss Woodhouse, ... He called her Augusta"' is said of Miss Hawkins.
+    skipped = set(address.called(paragraph, within=True))
+    if address.in_quotation(paragraph[: match.start()]):
+        skipped |= set(_narration(paragraph))
+    return _last_before(paragraph, match.start(), fitting, skipped)
 
 
-def _last_before(paragraph: str, at: int, characters: Sequence[Entity]) -> Entity | None:
+def _narration(paragraph: str) -> Iterator[tuple[int, int]]:
+    """The spans of `paragraph` outside quotation marks."""
+    at = 0
+    for quoted in QUOTED.finditer(paragraph):
+        yield at, quoted.start()
+        at = quoted.end()
+    yield at, len(paragraph)
+
+
+def _last_before(
+    paragraph: str,
+    at: int,
+    characters: Sequence[Entity],
+    skipped: Collection[tuple[int, int]] = (),
+) -> Entity | None:
     """The character named last before `at` in its sentence, else in the sentences before it
-    in the paragraph."""
+    in the paragraph (but where `skipped` spans of the paragraph name them)."""
     left, _ = sentences.around(paragraph, at, at + 1)
-    return _named_before(paragraph, left, at, characters) or _named_before(
-        paragraph, 0, left, characters
+    return _named_before(paragraph, left, at, characters, skipped=skipped) or _named_before(
+        paragraph, 0, left, characters, skipped=skipped
     )
 
 
@@ -269,15 +288,20 @@ def _named_before(
     characters: Sequence[Entity],
     *,
     last_only: bool = False,
+    skipped: Collection[tuple[int, int]] = (),
 ) -> Entity | None:
     """The character whose name ends last in paragraph[start:end] (the one right before the
-    verb, with `last_only`, if a name stands there, or only its domain after it)."""
+    verb, with `last_only`, if a name stands there, or only its domain after it), but where
+    `skipped` spans name them."""
     span = paragraph[start:end]
     best: tuple[int, Entity] | None = None
     for entity in characters:
         for alias in entity.aliases:
             for found in re.finditer(_whole(alias), span):
                 if last_only and not ONLY_A_DOMAIN.fullmatch(span, found.end()):
+                    continue
+                at = (start + found.start(), start + found.end())
+                if any(a < at[1] and at[0] < b for a, b in skipped):
                     continue
                 if best is None or found.end() > best[0]:
                     best = (found.end(), entity)

@@ -41,6 +41,7 @@ from loci.toolsets.story.name_readings import (
     wed_by_titles,
 )
 from loci.toolsets.story.people import (
+    INITIALS,
     Person,
     lone_families,
     shares_a_name,
@@ -181,7 +182,8 @@ def _give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> 
     for person in listed:
         sex = person.sex
         if sex is not None and not person.surnames:
-            for word in (person.given | person.bare) & set(given_words):
+            # An initial is no given name: "Miss F" signs a letter; "F. C." is a man's.
+            for word in (person.given | person.bare) & set(given_words) - INITIALS:
                 votes.setdefault(word, Counter())[sex] += person.count
     sex_of = {
         word: counted.most_common(1)[0][0]

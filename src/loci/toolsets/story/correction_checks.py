@@ -81,10 +81,9 @@ def _why_two(mine: Person, theirs: Person) -> str:
     a = (mine.surnames | mine.surnamish) - mine.given
     b = (theirs.surnames | theirs.surnamish) - theirs.given
     if a and b and not a & b:
-        return (
-            f"two family names, {_listed(a)} and {_listed(b)}, as a woman's maiden and "
-            "married names may be"
-        )
+        women = "m" not in (mine.sex, theirs.sex)
+        maiden = ", as a woman's maiden and married names may be" if women else ""
+        return f"two family names, {_listed(a)} and {_listed(b)}{maiden}"
     if _given_apart(mine, theirs):
         return f"two given names, {_listed(_given_words(mine))} and {_listed(_given_words(theirs))}"
     return "their names do not fit together"

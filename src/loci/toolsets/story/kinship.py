@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from loci.toolsets.story import kin_words, names
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.meetings import APART_SENTENCES, APART_SHARE
+from loci.toolsets.story.meetings import APART_SENTENCES
 from loci.toolsets.story.people import Person
 
 #: A married name goes to the woman named with her husband in this many sentences at least,
@@ -95,8 +95,9 @@ def _wife(
     ranked = sorted(share, key=lambda i: -share[i])
     if not ranked or (len(ranked) > 1 and share[ranked[0]] < WIFE_MARGIN * share[ranked[1]]):
         return None
-    met = company.met_in_sentences(guest.id, ranked[0])
-    apart = met >= max(APART_SENTENCES, APART_SHARE * guest.mentions)
+    # A bride and her married name are seldom named side by side ("Meg" and "Mrs. Brooke",
+    # never): Harriet, named with "Mrs. Elton" in four sentences, is not she.
+    apart = company.met_in_sentences(guest.id, ranked[0]) >= APART_SENTENCES
     return None if apart else next(w for w in characters if w.id == ranked[0])
 
 

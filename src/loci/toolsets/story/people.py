@@ -8,6 +8,7 @@ cues of all its mentions.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
@@ -21,6 +22,13 @@ WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
 MISTER = frozenset({"mr", "mister", "mester"})
 #: Titles of a doctor, a calling seldom written as "Mr." of the same man.
 DOCTOR = frozenset({"dr", "doctor"})
+#: Single letters: an initial shares no name by itself ("Miss F", a letter's signature, is no
+#: "F. C. Weston Churchill").
+INITIALS = frozenset("abcdefghijklmnopqrstuvwxyz")
+#: A plain title and a full name written this often tell their bearer from the one the title
+#: and the family name alone name: "Mr. John Knightley" (29 times) is not "Mr. Knightley",
+#: his elder brother, nor "Mr. Frank Churchill" his uncle "Mr. Churchill".
+DISTINGUISHED_LEAST = 10
 #: Ranks of arms, as the story may shorten them. Someone the story calls by a rank is seldom
 #: "Mr." too ("Captain Tilney" is Frederick; "Mr. Tilney" his brother Henry), never "Miss" or
 #: "Mrs." ("General Tilney" is not Miss Tilney, his daughter), and not by another rank (a
@@ -62,6 +70,9 @@ class Person:
     fathers: set[str] = field(default_factory=set)
     #: A wife's husband's given names ("joe" of "Mrs. Joe Gargery").
     husbands: set[str] = field(default_factory=set)
+    #: The plain titles and family names a full name of it is written with again and again
+    #: ("Mr. John Knightley": ("mr", "knightley")), to tell it from the family's head.
+    distinguished: set[tuple[str, str]] = field(default_factory=set)
 
     @classmethod
     def named(cls, surface_id: int, name: names.Name, votes: Votes) -> Person:
@@ -77,6 +88,8 @@ class Person:
         person.generations |= {name.generation} if name.generation else set()
         person.fathers |= name.fathers
         person.husbands |= name.husband
+        if name.given and votes.mentions >= DISTINGUISHED_LEAST:
+            person.distinguished |= {(t, w) for t in name.titles & PLAIN for w in name.surnames}
         return person
 
     @property
@@ -125,6 +138,7 @@ class Person:
         self.generations |= other.generations
         self.fathers |= other.fathers
         self.husbands |= other.husbands
+        self.distinguished |= other.distinguished
 
 
 def _census_sex(given: set[str]) -> str | None:
@@ -146,7 +160,7 @@ def names_conflict(
     story names more of the family than one woman (`lone`: the family names it does not, see
     `lone_families`)."""
     a_surnames, b_surnames = a.surnames | a.surnamish, b.surnames | b.surnamish
-    if a_surnames and b_surnames and not a_surnames & b_surnames:
+    if a_surnames and b_surnames and not _surnames_fit(a_surnames, b_surnames):
         return True
     if (
         a.given
@@ -157,6 +171,8 @@ def names_conflict(
     if sex_conflict(a, b) or _ranks_conflict(a.titles, b.titles):
         return True
     if _saints_namesake(a, b) or _saints_namesake(b, a):
+        return True
+    if _the_familys_head(a, b) or _the_familys_head(b, a):
         return True
     if a.fathers and b.fathers and not a.fathers & b.fathers:
         return True  # "Anna Sergievna" and "Anna Vlasievna": two fathers' daughters
@@ -207,6 +223,16 @@ def wife_by_name(person: Person) -> bool:
     return person.sex == "f" and titled and not person.given
 
 
+def _surnames_fit(a: set[str], b: set[str]) -> bool:
+    """Whether two sets of family names can be one person's: a shared one, or an initial of
+    the other's ("Mr. E." of Mr. Elton, as a letter writes it)."""
+    return bool(a & b) or _initial_of(a, b) or _initial_of(b, a)
+
+
+def _initial_of(initials: set[str], words: set[str]) -> bool:
+    return any(len(w) > 1 and w[:1] in initials for w in words)
+
+
 def _saints_namesake(saint: Person, other: Person) -> bool:
     """Whether `saint` is named by a saint's name ("St. John" Rivers) and `other`, untitled so,
     carries the saint's word without the saint's family name ("John", "John Reed"): the
@@ -215,6 +241,31 @@ def _saints_namesake(saint: Person, other: Person) -> bool:
         return False
     word = (saint.given | saint.bare) & (other.given | other.bare)
     return bool(word) and not saint.surnames & other.surnames
+
+
+def distinguished(aliases: Iterable[str], text: str) -> set[tuple[str, str]]:
+    """The plain titles and family names of the full names among `aliases` that `text`
+    writes DISTINGUISHED_LEAST times or more (`Person.distinguished`)."""
+    found: set[tuple[str, str]] = set()
+    for alias in aliases:
+        name = names.parse(alias)
+        if name.given and name.titles & PLAIN and _written(alias, text) >= DISTINGUISHED_LEAST:
+            found |= {(t, w) for t in name.titles & PLAIN for w in name.surnames}
+    return found
+
+
+def _written(alias: str, text: str) -> int:
+    words = r"\s+".join(map(re.escape, alias.split()))
+    return len(re.findall(rf"(?<![\w.]){words}(?!\w)", text))
+
+
+def _the_familys_head(head: Person, other: Person) -> bool:
+    """Whether `head` is named by a plain title and the family name alone ("Mr. Knightley")
+    where `other` is written again and again with that title and a given name too ("Mr. John
+    Knightley"): the story tells them apart so."""
+    if head.given:
+        return False
+    return any((t, w) in other.distinguished for t in head.titles for w in head.surnamish)
 
 
 def _monarch_and_family(monarch: Person, other: Person) -> bool:
@@ -289,7 +340,7 @@ def shares_a_name(guest: Person, host: Person, ranked_pets: bool = False) -> boo
             return True
     if _by_husbands_name(guest, host) or _by_husbands_name(host, guest):
         return True
-    for word in guest.bare:
+    for word in guest.bare - INITIALS:
         if word in host.words:
             return True
         if familiar and (

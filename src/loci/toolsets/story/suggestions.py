@@ -52,6 +52,7 @@ from loci.toolsets.story.not_people import not_people_suggestions
 from loci.toolsets.story.people import (
     Person,
     callings_differ,
+    distinguished,
     names_conflict,
     shares_a_name,
 )
@@ -83,7 +84,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *same_person_suggestions(characters, company, text),
         *wife_suggestions(characters, company),
         *stated_wife_suggestions(text, characters, _people(characters, company), company),
-        *titled_name_suggestions(characters, company),
+        *titled_name_suggestions(characters, company, text),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
         *described_suggestions(entities, characters, company, text),
@@ -148,6 +149,8 @@ def same_person_suggestions(
     more often; a maiden name, to the same woman's married one. (A married name alone, "Mrs.
     Brooke", is `wife_suggestions`'.)"""
     people = _people(characters, company)
+    for entity in characters:
+        people[entity.id].distinguished |= distinguished(entity.aliases, text)
     suggested: list[CastSuggestion] = []
     for guest in sorted(characters, key=lambda e: e.mentions):
         hosts = [h for h in characters if _outranks(people[h.id], people[guest.id])]

@@ -18,7 +18,7 @@ from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.evidence import merge_suggestion
 from loci.toolsets.story.models import CastSuggestion
-from loci.toolsets.story.people import ARMS, DOCTOR, MISTER
+from loci.toolsets.story.people import ARMS, DOCTOR, MISTER, distinguished
 from loci.toolsets.story.titles import SURNAME_TITLES
 
 
@@ -55,10 +55,14 @@ def titled_full_names(entity: Entity) -> set[tuple[str, str]]:
     return found
 
 
-def titled_name_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
+def titled_name_suggestions(
+    characters: Sequence[Entity], company: Company, text: str = ""
+) -> list[CastSuggestion]:
     """Merges of a title and a family name into the one character written by a full name
-    with the same title and family name, where the two never meet in a sentence."""
-    written = {e.id: titled_full_names(e) for e in characters}
+    with the same title and family name, where the two never meet in a sentence, and `text`
+    does not write the full name so again and again to tell him from the family's head ("Mr.
+    John Knightley", 29 times, is not "Mr. Knightley")."""
+    written = {e.id: titled_full_names(e) - distinguished(e.aliases, text) for e in characters}
     suggested = []
     for guest in characters:
         short = titled_surname(guest)
