@@ -22,6 +22,8 @@ WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
 MISTER = frozenset({"mr", "mister", "mester"})
 #: Titles of a doctor, a calling seldom written as "Mr." of the same man.
 DOCTOR = frozenset({"dr", "doctor"})
+#: Pronouns taking a name up overrule the sex the census gives its given name when this many.
+CENSUS_OUTVOTED = 10
 #: Single letters: an initial shares no name by itself ("Miss F", a letter's signature, is no
 #: "F. C. Weston Churchill").
 INITIALS = frozenset("abcdefghijklmnopqrstuvwxyz")
@@ -112,7 +114,16 @@ class Person:
         if self.sexes:
             return None
         by_rank = "m" if arms(self.titles) else None  # "General Carrow", whom no "he" took up
-        return self.votes.sex() or self.name_sex or _census_sex(self.given) or by_rank
+        return self._pronouns_sex() or self.name_sex or _census_sex(self.given) or by_rank
+
+    def _pronouns_sex(self) -> str | None:
+        """The sex the pronouns taking its names up say, unless they are few and say
+        otherwise than the census of its given name: "Frank", talked of by the heroine, is
+        taken up by "she" six times in seven, and is a man."""
+        voted = self.votes.sex()
+        census_said = _census_sex(self.given | self.bare)
+        few = self.votes.male + self.votes.female < CENSUS_OUTVOTED
+        return None if voted and census_said not in (None, voted) and few else voted
 
     def absorb(self, other: Person) -> None:
         """Take another person's names (they are one)."""
