@@ -31,3 +31,17 @@ def test_bad_input_gets_a_message_and_an_exit_code_and_changes_nothing(tmp_path:
         assert words in result.stderr and "Traceback" not in result.stderr, (args, result.stderr)
     assert not (tmp_path / "missing").exists()
     assert json.loads(loci(home, "stats", "--json").stdout)["total_memories"] == 1
+
+
+def test_an_option_of_loci_itself_after_the_command_says_where_it_goes(tmp_path: Path) -> None:
+    # A tester wrote `loci story import book.txt --session s --home DIR` and was told only
+    # that the command has no such option.
+    elsewhere = tmp_path / "elsewhere"
+    result = loci(tmp_path / "home", "stats", "--home", str(elsewhere))
+    assert result.returncode == 2
+    assert "--home is an option of loci itself" in result.stderr
+    assert f"loci --home {elsewhere} stats" in result.stderr
+    assert not elsewhere.exists()
+    # Its value after "--", or the option written first, is no misplaced option.
+    assert loci(tmp_path / "home", "--home", str(elsewhere), "stats").returncode == 0
+    assert "itself" not in loci(tmp_path / "home", "remember", "--", "--home").stderr

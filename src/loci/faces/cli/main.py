@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -13,8 +14,42 @@ from loci.errors import StorageUnavailableError
 from loci.faces.cli.clients import CLIENTS, http_snippet, stdio_snippet
 from loci.faces.cli.output import CliState, emit_json, json_option, run
 
+#: The options of `loci` itself, which go before the command.
+GLOBAL_OPTIONS = ("--config", "--home", "--database")
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _Loci(click.Group):
+    """The `loci` group: an option of its own written after the command is named so, with
+    the command as it should be (click would say only that the command has no such option)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        at = _misplaced(args)
+        if at is not None:
+            width = 1 if "=" in args[at] else 2
+            moved = [*args[at : at + width], *args[:at], *args[at + width :]]
+            name = args[at].split("=", 1)[0]
+            raise click.UsageError(
+                f"{name} is an option of loci itself and goes before the command: "
+                f"loci {shlex.join(moved)}",
+                ctx,
+            )
+        return super().parse_args(ctx, args)
+
+
+def _misplaced(args: list[str]) -> int | None:
+    """Where in `args` the first option of `loci` itself written after the command is."""
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        at += 2 if args[at] in GLOBAL_OPTIONS else 1
+    for index in range(at + 1, len(args)):
+        if args[index] == "--":
+            return None
+        if args[index].split("=", 1)[0] in GLOBAL_OPTIONS:
+            return index
+    return None
+
+
+@click.group(cls=_Loci, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="loci")
 @click.option(
     "--config",
