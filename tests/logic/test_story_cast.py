@@ -1569,6 +1569,11 @@ def test_what_a_speaker_calls_anyone_is_no_name_unless_it_speaks_or_acts() -> No
     called = Votes(mentions=2, ner_person=2, addressed=1)
     names = {"Mac": called, "Buster": replace(called, acts=2, said=2)}
     assert kinds_of(names) == {"Mac": "other", "Buster": "character"}
+    # Great Expectations: Pumblechook's "Mum" to Mrs. Joe, 21 times, 15 of them called out;
+    # a mother called so who speaks ('said Mum') is someone.
+    mum = Votes(mentions=21, ner_person=21, addressed=15)
+    assert kinds_of({"Mum": mum}) == {"Mum": "other"}
+    assert kinds_of({"Mum": replace(mum, said=6, acts=3)}) == {"Mum": "character"}
 
 
 def test_a_man_of_a_people_who_speaks_and_acts_is_someone_and_no_longer_form_of_a_name() -> None:

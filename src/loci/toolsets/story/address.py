@@ -73,9 +73,9 @@ CALENDAR = MONTHS | frozenset(
 )
 #: Days and feasts: never a family's name, as a month may be ("March").
 DAYS = CALENDAR - MONTHS
-#: Words of American slang a speaker calls anyone by, capitalised ("Listen, Mac", "Says who,
-#: Mac?"): no one's name unless the narration makes them one.
-ANYONES = frozenset({"mac", "bub", "buster", "toots"})
+#: Words of slang a speaker calls anyone by, capitalised ("Listen, Mac", "Says who, Mac?";
+#: "Mum", a Dickens tradesman's ma'am): no one's name unless the narration makes them one.
+ANYONES = frozenset({"mac", "bub", "buster", "toots", "mum"})
 #: First words of greetings, which end a spoken phrase as names do ("Good-bye, aunt, and a
 #: Merry Christmas!").
 GREETINGS = frozenset({"merry", "happy", "good", "bon"})
