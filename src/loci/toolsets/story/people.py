@@ -90,8 +90,8 @@ class Person:
         person.generations |= {name.generation} if name.generation else set()
         person.fathers |= name.fathers
         person.husbands |= name.husband
-        if name.given and votes.mentions >= DISTINGUISHED_LEAST:
-            person.distinguished |= {(t, w) for t in name.titles & PLAIN for w in name.surnames}
+        if votes.mentions >= DISTINGUISHED_LEAST:
+            person.distinguished |= _plain_family(name)
         return person
 
     @property
@@ -259,10 +259,18 @@ def distinguished(aliases: Iterable[str], text: str) -> set[tuple[str, str]]:
     writes DISTINGUISHED_LEAST times or more (`Person.distinguished`)."""
     found: set[tuple[str, str]] = set()
     for alias in aliases:
-        name = names.parse(alias)
-        if name.given and name.titles & PLAIN and _written(alias, text) >= DISTINGUISHED_LEAST:
-            found |= {(t, w) for t in name.titles & PLAIN for w in name.surnames}
+        plain = _plain_family(names.parse(alias))
+        if plain and _written(alias, text) >= DISTINGUISHED_LEAST:
+            found |= plain
     return found
+
+
+def _plain_family(name: names.Name) -> set[tuple[str, str]]:
+    """The plain titles and family names of a full name written with a plain title ("Mr. John
+    Knightley": ("mr", "knightley")); none of another name."""
+    if not name.given:
+        return set()
+    return {(t, w) for t in name.titles & PLAIN for w in name.surnames}
 
 
 def _written(alias: str, text: str) -> int:
