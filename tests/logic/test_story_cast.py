@@ -1535,6 +1535,13 @@ def test_a_stop_word_alone_is_no_name_whatever_its_mentions_say() -> None:
     assert kinds.surface_kind("There", there, {"there": WordCase(222, 0)}, set()) == "other"
     may = Votes(mentions=20, said=4, female=5)
     assert kinds.surface_kind("May", may, {"may": WordCase(300, 10)}, set()) == "character"
+    # Emma: "So" (49 mentions, "So very odd"), a census given name a few times in a
+    # million; "So Elton" (a sentence's opening) is Elton, and makes no given name of "So".
+    so = Votes(mentions=49, said=1, acts=2, female=2)
+    assert kinds.surface_kind("So", so, {"so": WordCase(899, 10)}, set()) == "other"
+    elton = Votes(mentions=200, ner_person=200, said=20, male=40)
+    named = [("Mr. Elton", elton), ("So Elton", Votes(mentions=1, ner_person=1)), ("So", so)]
+    assert kinds.story_kinds(named, {"so": WordCase(899, 10)})[2] == "other"
     # The Secret Garden: "I've" said and acting (a line of dialogue opened by it).
     ive = Votes(mentions=15, said=1, acts=5)
     assert kinds.surface_kind("I've", ive, {"i've": WordCase(0, 19)}, set()) == "other"

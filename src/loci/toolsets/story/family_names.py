@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from loci.toolsets.story import census, names
+from loci.toolsets.story import census, names, namespans
 from loci.toolsets.story.common_words import word_key
 from loci.toolsets.story.place_words import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
@@ -24,6 +24,7 @@ def full_names(family: Collection[str], written: Sequence[str]) -> set[str]:
         and word_key(words[1]) not in PLACE_HEADS
         and census.is_given_name(words[0])
         and not names.is_title(words[0])
+        and not namespans.a_stop_word(words[0])  # "So Elton", a sentence's opening
     }
 
 

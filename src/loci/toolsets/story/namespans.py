@@ -87,6 +87,9 @@ OF_TAIL = re.compile(
     )
 )
 MAX_NAME_WORDS = 5
+#: A stop word the census holds as a given name this often is a name ("May", "Will"); "So"
+#: and "In", held a few times in a million, are not.
+STOP_WORD_NAME_SHARE = 0.01
 #: A capitalised word ending in "ly" and longer than this that is no given name is an adverb
 #: opening a sentence ("Sorrowfully Dorothy", "Dimly Katia"), not a name's ("Emily", "Kelly").
 ADVERB_LEAST = 4
@@ -142,12 +145,13 @@ def is_name(surface: str) -> bool:
 
 def a_stop_word(surface: str) -> bool:
     """Whether `surface` is one word spaCy lists as a stop word, or a cry, and no given name
-    ("There", "This", "Oh"; "May" and "Will" are names), with any contraction ("I've")."""
+    the census holds often ("There", "This", "Oh", "So"; "May" and "Will" are names), with any
+    contraction ("I've")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
     word = CONTRACTION.sub("", surface.strip(".,'\u2019")).lower()
     common = word in STOP_WORDS or word in INTERJECTIONS
-    return " " not in word and common and not census.is_given_name(word)
+    return " " not in word and common and census.given_share(word) < STOP_WORD_NAME_SHARE
 
 
 def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
