@@ -850,6 +850,9 @@ def test_a_name_is_given_to_the_one_called_by_it_never_to_the_caller() -> None:
         for c in called.callings(known, [tobin, hester], lambda e: sexes[e.id])
     ]
     assert found == [("Gull", "Tobin Marsh")]
+    # Sense and Sensibility: "a third, almost as well known as Willoughby's" is a voice.
+    voice = "Tobin turned, and a voice almost as well known as Hester\u2019s called to him."
+    assert list(called.callings(voice, [tobin, hester], lambda e: sexes[e.id])) == []
 
 
 def test_her_in_a_line_of_dialogue_is_neither_the_speaker_nor_the_one_spoken_to() -> None:

@@ -211,9 +211,11 @@ def _saying(found: Sequence[Calling], entity: Entity, calling: Calling) -> int:
 
 
 def _called_name(found: str) -> str:
-    """The name as called, unless it is a title alone ("Mr.")."""
+    """The name as called, unless it is a title alone ("Mr.") or a possessive ("a voice almost
+    as well known as Willoughby's": his voice, no name)."""
     found = found.strip("-")
-    return found if found and not names.is_title(found.rstrip(".")) else ""
+    possessive = found.endswith(("'s", "\u2019s"))
+    return found if found and not possessive and not names.is_title(found.rstrip(".")) else ""
 
 
 def _held_form(name: str, held: dict[str, Entity]) -> str:
