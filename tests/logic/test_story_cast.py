@@ -211,6 +211,11 @@ def test_common_words_and_households_are_not_characters() -> None:
     assert [kinds[s.id] for s in surfaces] == [
         *("other", "other", "character", "household", "other")
     ]
+    # A word ending in "-ing" the story capitalises inside sentences may be a name ("Thing",
+    # a hand that speaks, beside "the Thing" it is called).
+    thing = [cast.Surface(1, "Thing", Votes(mentions=12, said=3, acts=4))]
+    _, kinds = cast.gather(thing, {"thing": WordCase(lower=200, inside=12)}, {})
+    assert kinds[1] == "character"
 
 
 def test_a_name_the_text_gives_as_someones_is_a_character_whatever_ner_says() -> None:

@@ -204,8 +204,11 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
     words = name_words(written)
     if not all(is_common_word(w, cases) for w in words):
         return False
-    if len(words) == 1 and words[0].lower().endswith("ing"):
-        return True  # "Having stifled my sobs, ... I resumed": a sentence's opening, no one
+    # "Having stifled my sobs, ... I resumed": capitalised only where a sentence opens, no one
+    # ("the King", "Mrs. Darling" capitalise theirs inside sentences).
+    participle = len(words) == 1 and words[0].lower().endswith("ing")
+    if participle and cases.get(word_key(words[0]), WordCase()).inside == 0:
+        return True
     speaks = votes.said >= 2
     located = votes.ner_place + votes.place_word >= DECISIVE_SHARE * max(1, votes.mentions)
     # A word the text gives as someone's name is one: "he's called Nut".
