@@ -42,6 +42,9 @@ def test_a_merge_with_a_name_the_story_never_writes_is_refused(
         assert "none of its names is close (story://harbour/characters" in message
     else:
         assert f"did you mean {suggested!r}" in message or f"or {suggested!r}" in message
+        # Never the name refused: "Reed" is listed (inside "Tobias Reed"), never written
+        # alone (a tester's "never writes 'Henry Dashwood' ... did you mean 'Henry Dashwood'").
+        assert repr(other) not in message.split("did you mean", 1)[1]
     pim = character(harbour.story, "harbour", "Pim")
     assert pim.aliases == ["Pim"] and pim.corrections == []  # nothing logged
 

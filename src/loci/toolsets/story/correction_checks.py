@@ -163,8 +163,10 @@ def no_name_there(
 
 def never_written(entities: list[Entity], other: str, session: str, what: str) -> NotFoundError:
     """The refusal of a correction naming something the story never writes, with the
-    story's names closest to it."""
-    written = sorted({alias for e in entities for alias in [e.name, *e.aliases]})
+    story's names closest to it: names it writes, never the one refused ("Henry Dashwood",
+    listed only as written inside "Mr. Henry Dashwood")."""
+    wanted = names.key(other)
+    written = sorted({a for e in entities for a in [e.name, *e.written] if names.key(a) != wanted})
     close = difflib.get_close_matches(other, written, n=3, cutoff=0.6)
     fitting = lookup.find(entities, other)
     if fitting is not None and fitting.name not in close:
