@@ -35,8 +35,6 @@ ANSWERED_LEAST = 3
 ANSWERED_SHARE = 0.6
 #: A name written in narration more than this share of its uses is a character of its own.
 NARRATED_SHARE = 0.25
-#: The id the narrator's answers are kept under (no entity's).
-NARRATOR = -1
 #: The narrator speaking in a paragraph's narration: "said I", "I replied".
 NARRATOR_SPEAKS = re.compile(rf"\b(?:{SPEECH_VERBS})\s+I\b|\bI\s+(?:{SPEECH_VERBS})\b")
 
@@ -72,8 +70,9 @@ class _Calls:
         self.starts: dict[int, list[int]] = {}
         self.answers: dict[int, Counter[int]] = {}
         self.said: dict[tuple[int, int], str] = {}
-        #: How often the narrator answers each name's calls.
+        #: How often the narrator answers each name's calls, and the first call answered.
         self.by_narrator: Counter[int] = Counter()
+        self.narrator_said: dict[int, str] = {}
 
     @classmethod
     def read(cls, text: str, entities: Sequence[Entity], characters: Sequence[Entity]) -> _Calls:
@@ -95,7 +94,7 @@ class _Calls:
             if NARRATOR_SPEAKS.search(after) and not NARRATOR_SPEAKS.search(calling):
                 self.by_narrator[guest.id] += 1
                 said = f"{_sentence(self.text, start)} {self._narrator_says(at + 1)}"
-                self.said.setdefault((guest.id, NARRATOR), said)
+                self.narrator_said.setdefault(guest.id, said)
         found = _answer(self.text, self.paragraphs, at, self.finder, guest)
         if found is not None:
             self.answers.setdefault(guest.id, Counter())[found[0].id] += 1
@@ -142,7 +141,7 @@ class _Calls:
             f"{guest.name!r} is called out {calls} times, and {count} times the narrator "
             f"answers in the paragraph after, as to {narrator.name!r}, the narrator's own name"
         )
-        return narrator, reason, self.said[(guest.id, NARRATOR)]
+        return narrator, reason, self.narrator_said[guest.id]
 
     def narrated(self, guest: Entity) -> float:
         """The share of the guest's names' uses that stand outside quotation marks."""

@@ -121,9 +121,9 @@ class Person:
         otherwise than the census of its given name: "Frank", talked of by the heroine, is
         taken up by "she" six times in seven, and is a man."""
         voted = self.votes.sex()
-        census_said = _census_sex(self.given | self.bare)
-        few = self.votes.male + self.votes.female < CENSUS_OUTVOTED
-        return None if voted and census_said not in (None, voted) and few else voted
+        if voted is None or self.votes.male + self.votes.female >= CENSUS_OUTVOTED:
+            return voted
+        return voted if _census_sex(self.given | self.bare) in (None, voted) else None
 
     def absorb(self, other: Person) -> None:
         """Take another person's names (they are one)."""
