@@ -191,6 +191,24 @@ def test_a_split_takes_one_name_off_and_leaves_the_rest_together(app: App) -> No
     assert {"John", "Mr. Brand"} <= set(after.aliases) and "John Brand" not in after.aliases
 
 
+def test_names_the_writer_kept_apart_are_never_joined_by_a_later_reading(app: App) -> None:
+    # A tester kept "Robert" apart from Lucy; the cast, worked out again after a split,
+    # joined them all the same. Here a full name written later would join both.
+    told(
+        app,
+        "ride",
+        [
+            "At dawn John rode north, and the dogs ran after John.",
+            "The road was long, said Mr. Brand, and the horses slowed.",
+        ],
+    )
+    assert character(app.story, "ride", "John").name != "Mr. Brand"
+    correct(app.story, "ride", "apart", "Mr. Brand", "John")
+    told(app, "ride", ["By noon John Brand stopped, and John Brand watered the horses."])
+    john = character(app.story, "ride", "John")
+    assert "Mr. Brand" not in john.aliases and "John Brand" in john.aliases
+
+
 def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     merged = correct(voyage.story, "voyage", "merge", "Captain Hawkes", "Nell Quarry")
     assert merged.warning is not None and "look like two people" in merged.warning

@@ -564,6 +564,21 @@ def test_the_writers_corrections_are_applied_over_the_automatic_cast() -> None:
     assert fixed.kind_of[3] == "character"
 
 
+def test_the_names_a_split_left_never_take_another_entity_with_them() -> None:
+    # Sense and Sensibility: splitting "Mr. Ferrars" off Robert, the cast worked out again put
+    # "Robert" into Lucy's entity, and the split's "names kept together" took all of his
+    # names there.
+    id_of = {"lucy": 1, "miss steele": 2, "robert": 3, "mr robert ferrars": 4, "mr ferrars": 5}
+    automatic = {1: 1, 2: 1, 3: 1, 4: 4, 5: 5}
+    kinds: dict[int, Kind] = dict.fromkeys(automatic, "character")
+    split = corrections.Correction(
+        "split", "Robert", "Mr. Ferrars", 1, "now", kept=("Robert", "Mr. Robert Ferrars")
+    )
+    fixed = corrections.replay(corrections.Cast(dict(automatic), kinds, {}), [split], id_of)
+    assert fixed.person_of[1] == fixed.person_of[2] != fixed.person_of[3]
+    assert fixed.person_of[3] == fixed.person_of[4] != fixed.person_of[5]
+
+
 def test_a_kind_the_writer_set_stays_when_a_characters_name_joins_later() -> None:
     # A tester marked "Gull Scar" a place, then added "the Scar", which the cast took for a
     # character, as its alias: the place became a character again.

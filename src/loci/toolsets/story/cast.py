@@ -85,9 +85,11 @@ def gather(
     cases: Mapping[str, WordCase],
     together: Mapping[tuple[int, int], Together],
     alone: Iterable[int] = (),
+    declined: Iterable[frozenset[int]] = (),
 ) -> tuple[dict[int, int], dict[int, Kind]]:
     """Each surface's person (the id of one of its surfaces) and each surface's kind.
-    Surfaces in `alone` (split off by the writer) are never joined to anyone here."""
+    Surfaces in `alone` (split off by the writer) are never joined to anyone here, nor the
+    pairs in `declined` (kept apart by the writer) to each other."""
     kinds_of = _surface_kinds(surfaces, cases)
     people = _candidates(surfaces, cases, kinds_of, set(alone))
     read_described(people.values())
@@ -102,6 +104,7 @@ def gather(
     read_aunts_by_given_name(people.values(), given_words)
     evidence = Evidence.read(together, given_words, {i: p.words for i, p in people.items()})
     evidence.lone_families = lone_families(people.values())
+    evidence.declined = frozenset(declined)
     written = {
         s.id: Written(s.first, s.latest, frozenset(people[s.id].surnames))
         for s in surfaces

@@ -11,7 +11,8 @@ later reading of the story never undoes one:
 - `rename` NAME OTHER: the entity is shown as OTHER (which becomes one of its names);
 - `kind` NAME OTHER: the entity is a `character`, a `place`, or `other` (not a character);
 - `apart` NAME OTHER: OTHER is not NAME, whatever a suggestion says: the writer declined to
-  join them, and no suggestion offers it again (the cast is left as it is).
+  join them, no suggestion offers it again, and no automatic resolution joins them (the cast
+  is left as it is).
 """
 
 from __future__ import annotations
@@ -98,11 +99,17 @@ class Cast:
 
 
 def _together(cast: Cast, kept: list[int]) -> None:
-    """Put the people of `kept` names into one (the first one's)."""
-    if kept:
-        person = cast.person_of[kept[0]]
-        for name in kept[1:]:
-            cast.move(cast.members(cast.person_of[name]), person)
+    """Put the `kept` names into one person, with the names the cast joined to them since,
+    but never with another entity: a kept name the cast, worked out again, put into a person
+    headed by a name not kept comes out of it alone ("Robert", of the Robert the writer split
+    "Mr. Ferrars" off, had joined Lucy by "Mrs. Robert Ferrars", and took his names there)."""
+    if not kept:
+        return
+    ours = set(kept)
+    heads = [cast.person_of[name] for name in kept]
+    person = next((head for head in heads if head in ours), kept[0])
+    for name, head in zip(kept, heads, strict=True):
+        cast.move(cast.members(head) if head in ours else [name], person)
 
 
 def kept_apart(corrections: list[Correction], id_of: Mapping[str, int]) -> set[int]:
@@ -112,6 +119,16 @@ def kept_apart(corrections: list[Correction], id_of: Mapping[str, int]) -> set[i
         for c in corrections
         if c.action == "split" and c.other and names.key(c.other) in id_of
     }
+
+
+def declined(corrections: list[Correction], id_of: Mapping[str, int]) -> set[frozenset[int]]:
+    """The pairs of names the writer kept apart: no automatic resolution makes them one."""
+    pairs = (
+        (id_of.get(names.key(c.name)), id_of.get(names.key(c.other or "")))
+        for c in corrections
+        if c.action == "apart"
+    )
+    return {frozenset({a, b}) for a, b in pairs if a is not None and b is not None}
 
 
 def replay(cast: Cast, corrections: list[Correction], id_of: Mapping[str, int]) -> Cast:

@@ -4,10 +4,11 @@ Sawyer". They are listed to find the character by; a correction names the story'
 (`Entity.derived`, `Entity.written`).
 
 - A titled name gives the name without its title: a full name always ("Fitzwilliam Darcy" in
-  "Mr. Fitzwilliam Darcy"), a single word when only this entity is called by it with a title
-  ("Waldman" in "M. Waldman"), or a man and women are, for the man (`_owners`), never when two
-  men are ("Tilney", of Mr. Tilney and Captain Tilney) nor when a name of another not called
-  by it with a title holds the word ("Lynde" of Mrs. Lynde and Thomas Lynde).
+  "Mr. Fitzwilliam Darcy"; not a wife's by her husband's, "Mrs. Robert Ferrars"), a single
+  word when only this entity is called by it with a title ("Waldman" in "M. Waldman"), or a
+  man and women are, for the man (`_owners`), never when two men are ("Tilney", of Mr.
+  Tilney and Captain Tilney) nor when a name of another not called by it with a title holds
+  the word ("Lynde" of Mrs. Lynde and Thomas Lynde).
 - A character's given name and surname, written twice or more (with a title or without),
   give the surname when no other entity's name holds it ("Sawyer", and "Burdon" of "Sir
   Thomas Burdon"; not "Rogers", Ben's and Sally's).
@@ -35,7 +36,8 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
     for entity in found:
         for alias in entity.aliases:
             rest = _untitled(alias)
-            if rest is not None:
+            # "Mrs. Robert Ferrars" is Lucy's name; "Robert Ferrars" is her husband's.
+            if rest is not None and not names.parse(alias).husband:
                 untitled.setdefault(rest, []).append((entity, names.parse(alias).sex))
             # "Sir Thomas Burdon" gives "Burdon" as "Thomas Burdon" does.
             surname = _surname(rest or alias) if entity.kind == "character" else None

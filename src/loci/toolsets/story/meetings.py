@@ -37,6 +37,8 @@ class Evidence:
     words_of: dict[int, frozenset[str]] = field(default_factory=dict)
     #: The family names the story gives one woman only (`people.lone_families`).
     lone_families: frozenset[str] = frozenset()
+    #: The pairs of names the writer kept apart (`corrections.declined`).
+    declined: frozenset[frozenset[int]] = frozenset()
 
     @classmethod
     def read(
@@ -62,7 +64,10 @@ class Evidence:
     def seen_apart(self, a: Person, b: Person) -> bool:
         """Whether the two met in sentences often enough to be two people: their different
         names ("De Lacey" and Felix), or, three times as often, two forms of one name ("Mr.
-        Stubb" and "Stubb", which a speaker and the narration may use side by side)."""
+        Stubb" and "Stubb", which a speaker and the narration may use side by side); or the
+        writer said they are two."""
+        if self.declined_by_writer(a, b):
+            return True
         others = set(b.members)
         different = alike = 0
         for member in a.members:
@@ -76,6 +81,12 @@ class Evidence:
         least = min(a.count, b.count)
         return different >= max(APART_SENTENCES, APART_SHARE * least) or alike >= max(
             APART_SENTENCES, SAME_NAME_APART * APART_SHARE * least
+        )
+
+    def declined_by_writer(self, a: Person, b: Person) -> bool:
+        """Whether the writer kept a name of `a` apart from a name of `b`."""
+        return bool(self.declined) and any(
+            frozenset({mine, theirs}) in self.declined for mine in a.members for theirs in b.members
         )
 
     def met(self, a: Person, b: Person) -> int:
@@ -95,5 +106,7 @@ class Evidence:
 
     def names_conflict(self, a: Person, b: Person, marriage: bool = True) -> bool:
         """Whether the names of `a` and `b` cannot be one person's in this story
-        (`people.names_conflict`)."""
-        return names_conflict(a, b, self.given_words, marriage, self.lone_families)
+        (`people.names_conflict`), or the writer said they are two."""
+        return self.declined_by_writer(a, b) or names_conflict(
+            a, b, self.given_words, marriage, self.lone_families
+        )

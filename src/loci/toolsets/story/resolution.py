@@ -48,6 +48,7 @@ def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) 
         _cases(conn, session, [s.written for s in surfaces]),
         _together(conn, session),
         corrections.kept_apart(kept, id_of),
+        corrections.declined(kept, id_of),
     )
     fixed = corrections.replay(corrections.Cast(person_of, kind_of, {}), kept, id_of)
     changed = [
