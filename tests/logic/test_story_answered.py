@@ -65,3 +65,19 @@ def test_a_name_the_narrator_answers_as_often_as_their_own_is_the_narrators() ->
     called = '"Come here, Handel," said I to the waiter.\n\n"Thank you," said I.'
     text = "\n\n".join([own, own, own, called, called, called])
     assert answered_suggestions(text, people, people) == []
+
+
+def test_an_epithet_answering_a_narrated_name_is_suggested_as_that_names() -> None:
+    # Oliver Twist: the narration calls Fagin "the Jew" as often as "Fagin", and the Jew
+    # answers the calls of "Fagin" in the paragraph after, time and again.
+    fagin, jew, sikes = _entity(1, "Fagin", 300), _entity(2, "Jew", 320), _entity(3, "Sikes", 400)
+    call = '"What\'s the matter, Fagin?" asked Sikes.'
+    answer = '"Matter!" replied the Jew. "Nothing." Fagin sat down.'
+    people = [fagin, jew, sikes]
+    text = "\n\n".join(f"{call}\n\n{answer} ({n})" for n in range(3))
+    found = answered_suggestions(text, people, people)
+    assert [(s.action, s.name, s.other) for s in found] == [("merge", "Fagin", "Jew")]
+    assert "opens on 'the Jew'" in found[0].reason and "replied the Jew" in found[0].evidence
+    # Answered by a name, not an epithet, a narrated name stays a character of its own.
+    by_name = text.replace("replied the Jew", "replied Jew")
+    assert answered_suggestions(by_name, people, people) == []
