@@ -1652,3 +1652,33 @@ def test_a_childs_word_for_an_elder_called_out_is_someone() -> None:
         None,
     ]
     assert is_grandparent_word("Nana") and not is_grandparent_word("Ma")
+
+
+def test_a_womans_given_name_alone_joins_no_man_by_a_pet_form_they_share() -> None:
+    # Oliver Twist: "Charlotte", the Sowerberrys' maid (no pronoun takes her name up), joined
+    # "Charley Bates" by "Charley", a pet form of both Charlotte and Charles.
+    groups = gathered(
+        {
+            "Charley Bates": person(34),
+            "Master Bates": person(50),
+            "Master Charles Bates": person(3),
+            "Charlotte": Votes(mentions=51, ner_person=2, ner_place=49, said=18),
+        }
+    )
+    assert {"Charlotte"} in groups
+    assert {"Charley Bates", "Master Bates", "Master Charles Bates"} in groups
+
+
+def test_a_wifes_husbands_given_name_is_no_name_of_hers_to_join_by() -> None:
+    # Great Expectations: "Jo" (Pip's letter to Joe), a woman's name by the census, joined
+    # "Mrs. Joe" by the word "Joe" of her name, which is her husband's.
+    groups = gathered(
+        {
+            "Joe": person(700, "m"),
+            "Joe Gargery": person(20),
+            "Mrs. Joe": person(60, "f"),
+            "Mrs. Joe Gargery": person(3),
+            "Jo": Votes(mentions=2, ner_person=2),
+        }
+    )
+    assert {"Mrs. Joe", "Mrs. Joe Gargery"} in groups

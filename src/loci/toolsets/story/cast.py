@@ -26,8 +26,7 @@ joined (`loci.toolsets.story.marriage`), and the names that fitted both look aga
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from loci.toolsets.story import common_words, given_names, kinds, names, titles
@@ -35,13 +34,13 @@ from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married
 from loci.toolsets.story.meetings import Evidence, Together
 from loci.toolsets.story.name_readings import (
+    give_name_sexes,
     read_aunts_by_given_name,
     read_described,
     read_given_after_mr,
     wed_by_titles,
 )
 from loci.toolsets.story.people import (
-    INITIALS,
     Person,
     lone_families,
     shares_a_name,
@@ -55,8 +54,6 @@ PASSES = 4
 #: A name not known to be a person's takes others in only when met this often (one stray
 #: mention, "Camp Laurence", would make every Laurie ambiguous).
 UNSURE_HOST_LEAST = 3
-#: Share of the uses of a given name that must agree on a sex for the name to have it.
-NAME_SEX_SHARE = 0.75
 #: The order names look for their person: full names, single words, titled names.
 LEVELS = (2, 0, 1)
 #: The detail of a full name (`loci.toolsets.story.names.Name.detail`).
@@ -97,7 +94,7 @@ def gather(
     given_words = {w for p in people.values() for w in p.given} | {
         w for p in people.values() for w in p.bare if given_names.related(w)
     }
-    _give_name_sexes(people.values(), given_words)
+    give_name_sexes(people.values(), given_words)
     # A word the story writes only as a surname is no given name, whatever the nickname
     # list knows of it: "Lady Lucas" names no Lucas daughter.
     given_words -= wed_by_titles(people.values())
@@ -175,28 +172,6 @@ def _candidates(
             )
         )
     }
-
-
-def _give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> None:
-    """Give each person whose names say no sex the sex the story gives its given name
-    elsewhere: a title ("Miss Amy", "Sir James") or the pronouns of the name alone."""
-    votes: dict[str, Counter[str]] = {}
-    listed = list(people)
-    for person in listed:
-        sex = person.sex
-        if sex is not None and not person.surnames:
-            # An initial is no given name: "Miss F" signs a letter; "F. C." is a man's.
-            for word in (person.given | person.bare) & set(given_words) - INITIALS:
-                votes.setdefault(word, Counter())[sex] += person.count
-    sex_of = {
-        word: counted.most_common(1)[0][0]
-        for word, counted in votes.items()
-        if counted.most_common(1)[0][1] >= NAME_SEX_SHARE * sum(counted.values())
-    }
-    for person in listed:
-        found = {sex_of[w] for w in person.given if w in sex_of}
-        if len(found) == 1:
-            person.name_sex = found.pop()
 
 
 def _surface_kinds(surfaces: Sequence[Surface], cases: Mapping[str, WordCase]) -> dict[int, Kind]:

@@ -1,7 +1,7 @@
 """What a story's names say of the people they name, read before any are joined: a wife by a
 title and her family name ("Lady Lucas"), a word said of a given name's bearer ("Yorkshire
 Martha"), a given name after a plain title ("Mr. Godfrey", "Mrs. Rachel", "Mrs. Joe"), and
-an aunt called by her given name ("Aunt Marilla").
+an aunt called by her given name ("Aunt Marilla"), and the sex a given name has elsewhere.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 
 from loci.toolsets.story import census
-from loci.toolsets.story.people import MISTER, Person
+from loci.toolsets.story.people import INITIALS, MISTER, Person
 
 #: Titles that, before a family name alone, name a wife: "Lady Lucas" is Sir William's, while
 #: "Lady Catherine", by her own given name, is a peer's daughter, married or not.
@@ -19,6 +19,8 @@ AUNT = frozenset({"aunt"})
 #: A word before a given name is said of its bearer when the story writes the given name
 #: alone this many times as often as the two ("Yorkshire Martha" once, "Martha" 190 times).
 DESCRIBED_RARITY = 10
+#: Share of the uses of a given name that must agree on a sex for the name to have it.
+NAME_SEX_SHARE = 0.75
 
 
 def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
@@ -77,15 +79,17 @@ def read_given_after_mr(people: Iterable[Person]) -> None:
     surnames = {w for p in listed for w in p.surnames}
     given = {w for p in listed for w in p.given} - surnames
     titled = {(t, w) for p in listed if p.surnames for t in p.titles for w in p.given}
-    titled |= {(t, w) for p in listed for t in p.titles for w in p.husbands - surnames}
+    wed = {(t, w) for p in listed for t in p.titles for w in p.husbands - surnames}
     for person in listed:
         words = person.surnamish
         if not (words and person.titles):
             continue
         mister = person.titles <= MISTER and words <= given
-        if mister or all((t, w) in titled for t in person.titles for w in words):
+        if mister or all((t, w) in titled | wed for t in person.titles for w in words):
             person.bare |= words
             person.surnamish = set()
+        if all((t, w) in wed for t in person.titles for w in words):
+            person.husbands |= words  # "Joe" of "Mrs. Joe" is her husband's: "Jo" no name of hers
 
 
 def read_aunts_by_given_name(people: Iterable[Person], given_words: Collection[str]) -> None:
@@ -95,3 +99,33 @@ def read_aunts_by_given_name(people: Iterable[Person], given_words: Collection[s
     for person in people:
         if person.titles == AUNT and person.bare and person.bare <= set(given_words):
             person.married.discard(True)
+
+
+def give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> None:
+    """Give each person whose names say no sex the sex the story gives its given name
+    elsewhere: a title ("Miss Amy", "Sir James") or the pronouns of the name alone. A single
+    word the census holds far more as a given name than as a surname, and no one of the
+    story bears as a family name, has the census's sex: "Charlotte", a maid no pronoun takes
+    up, is no "Charley Bates" (both "Charley"); "Darcy" and "Joyce", family names in their
+    stories, say none."""
+    votes: dict[str, Counter[str]] = {}
+    listed = list(people)
+    for person in listed:
+        sex = person.sex
+        if sex is not None and not person.surnames:
+            # An initial is no given name: "Miss F" signs a letter; "F. C." is a man's.
+            for word in (person.given | person.bare) & set(given_words) - INITIALS:
+                votes.setdefault(word, Counter())[sex] += person.count
+    sex_of = {
+        word: counted.most_common(1)[0][0]
+        for word, counted in votes.items()
+        if counted.most_common(1)[0][1] >= NAME_SEX_SHARE * sum(counted.values())
+    }
+    families = {w for p in listed for w in p.surnames | p.surnamish}
+    for person in listed:
+        found: set[str | None] = {sex_of[w] for w in person.given if w in sex_of}
+        if not person.given:
+            bare = {w for w in person.bare - families if census.given_not_surname(w)}
+            found = {census.census_sex(w) for w in bare} - {None}
+        if len(found) == 1:
+            person.name_sex = found.pop()

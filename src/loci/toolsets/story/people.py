@@ -359,11 +359,12 @@ def shares_a_name(guest: Person, host: Person, ranked_pets: bool = False) -> boo
             return True
     if _by_husbands_name(guest, host) or _by_husbands_name(host, guest):
         return True
+    own = host.words - host.husbands  # "Jo" is no "Mrs. Joe"'s: "Joe" is her husband's
     for word in guest.bare - INITIALS:
-        if word in host.words:
+        if word in own:
             return True
         if familiar and (
-            _given_in(word, host.given | host.bare)
+            _given_in(word, (host.given | host.bare) & own)
             or any(_a_form_of_surname(word, s) for s in host.surnames)
         ):
             return True
