@@ -4,11 +4,11 @@ whatever your name is, did you ever strike a fish?"), and each time the next par
 Queequeg ("Without saying a word, Queequeg ... jumped upon the bulwarks"): a speaker's own name
 for a character, a nickname or a mistake, which no list of names knows.
 
-A name the narration writes often is a character of its own whoever answers it, unless the one
-who answers is named by an epithet ("'What's the matter, Fagin?' ... 'Matter!' replied the
-Jew": the epithet is the name's); and a name called out beside its answerer in the same
-paragraph's narration says nothing of who answers (the one calling, or someone else present,
-may be named there).
+A name the narration writes often is a character of its own, unless another answers it in a
+good share of its calls ("'What's the matter, Fagin?' ... 'Matter!' replied the Jew";
+"'But you will not give me your advice, Miss Dashwood?' 'No,' answered Elinor"); and a name
+called out beside its answerer in the same paragraph's narration says nothing of who answers
+(the one calling, or someone else present, may be named there).
 
 In a story told in the first person the answer is the narrator's ("'Handel, my dear
 fellow,' ... 'Yes,' said I"): the narrator answers to a name of their own more often than to
@@ -37,6 +37,8 @@ ANSWERED_LEAST = 3
 ANSWERED_SHARE = 0.6
 #: A name written in narration more than this share of its uses is a character of its own.
 NARRATED_SHARE = 0.25
+#: ... unless another character answers this share of its calls.
+NARRATED_ANSWERED = 0.4
 #: A name written after "the" in this share of its uses is an epithet ("the Jew").
 EPITHET_SHARE = 0.5
 #: The narrator speaking in a paragraph's narration: "said I", "I replied".
@@ -58,9 +60,7 @@ def answered_suggestions(
         if len(starts) < ANSWERED_LEAST:
             continue
         if calls.narrated(guest) > NARRATED_SHARE:
-            epithet = calls.epithet_answering(guest, len(starts))
-            if epithet is not None:
-                suggested.append(merge_suggestion(epithet[0], guest, *epithet[1:]))
+            suggested.extend(calls.narrated_answered(guest, len(starts)))
             continue
         found = calls.answerer(guest, len(starts))
         if found is not None and found[0].mentions >= guest.mentions:
@@ -136,25 +136,36 @@ class _Calls:
                 return host, reason, self.said[(guest.id, host_id)]
         return self._narrators(guest, calls)
 
-    def epithet_answering(self, guest: Entity, calls: int) -> tuple[Entity, str, str] | None:
-        """The character named by an epithet ("the Jew", written after "the" in most of its
-        uses) that answers most of the guest's answered calls (at least ANSWERED_LEAST), with
-        the reason and a sentence of evidence: the epithet is the guest's, however often the
-        narration writes the guest's name too (Oliver Twist's "Fagin", called out 47 times,
-        answered by "the Jew" 26 times and by no one else more than 3)."""
+    def narrated_answered(self, guest: Entity, calls: int) -> list[CastSuggestion]:
+        """A merge of a name the narration writes often and another character answers to,
+        in the paragraph after, in NARRATED_ANSWERED of its calls (and most of its answered
+        ones): *Sense and Sensibility*'s "Miss Dashwood", answered by Elinor 8 times of 18;
+        *Oliver Twist*'s "Fagin", by "the Jew" 26 times of 47 (an epithet, written after
+        "the" in most of its uses, goes into the name; a name answering, into the more
+        mentioned of the two)."""
         answers = self.answers.get(guest.id, Counter())
         if not answers:
-            return None
+            return []
         host_id, count = answers.most_common(1)[0]
         host = self.finder.by_id[host_id]
-        answered = sum(answers.values())
-        if count < max(ANSWERED_LEAST, ANSWERED_SHARE * answered) or not _epithet(self.text, host):
-            return None
+        least = max(
+            ANSWERED_LEAST, ANSWERED_SHARE * sum(answers.values()), NARRATED_ANSWERED * calls
+        )
+        if count < least:
+            return []
+        said = self.said[(guest.id, host_id)]
+        if _epithet(self.text, host):
+            reason = (
+                f"{guest.name!r} is called out {calls} times, and {count} times the paragraph "
+                f"after opens on 'the {host.name}', who answers to it"
+            )
+            return [merge_suggestion(host, guest, reason, said)]
         reason = (
             f"{guest.name!r} is called out {calls} times, and {count} times the paragraph "
-            f"after opens on 'the {host.name}', who answers to it"
+            f"after opens on {host.name!r}, who answers to it"
         )
-        return host, reason, self.said[(guest.id, host_id)]
+        main, other = (host, guest) if host.mentions >= guest.mentions else (guest, host)
+        return [merge_suggestion(other, main, reason, said)]
 
     def _narrators(self, guest: Entity, calls: int) -> tuple[Entity, str, str] | None:
         """The narrator's name, when the narrator answers the guest's calls as often as their
