@@ -72,6 +72,32 @@ def test_accepting_goes_on_past_a_suggestion_refused(voyage: App) -> None:
     assert "look like two people" in warned.warnings[two.number]
 
 
+def test_a_name_an_earlier_suggestion_took_is_not_merged_again_with_its_new_entity(
+    voyage: App,
+) -> None:
+    # Sense and Sensibility: "Miss Dashwood" was offered to Elinor (who answers to it) and to
+    # Marianne (by company); accepting both in one step would have merged Elinor into
+    # Marianne.
+    from loci.toolsets.story.curation import accept
+    from loci.toolsets.story.models import CastSuggestion
+
+    told(voyage, "voyage", ['"Come, Tom Pike," said Nell Quarry, and Tom Pike came.'] * 2)
+    offer = CastSuggestion(
+        number=1,
+        action="merge",
+        name="Nell Quarry",
+        other="Tom Pike",
+        mentions=4,
+        reason="",
+        evidence="",
+    )
+    again = offer.model_copy(update={"number": 2, "name": "Captain Hawkes"})
+    done = accept(voyage.story, "voyage", [offer, again])
+    assert len(done.applied) == 1 and list(done.refused) == [2]
+    assert "'Tom Pike' is now a name of 'Nell Quarry'" in done.refused[2].message
+    assert "Nell Quarry" not in character(voyage.story, "voyage", "Captain Hawkes").aliases
+
+
 def test_a_sailors_epithet_is_suggested_for_the_storys_one_captain(app: App) -> None:
     scenes = [
         "Captain Marrow stood at the rail. Captain Marrow said nothing to anyone.",

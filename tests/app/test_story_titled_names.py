@@ -8,7 +8,8 @@ from loci.app import App
 from loci.toolsets.story.curation import correct
 from loci.toolsets.story.lookup import character
 from loci.toolsets.story.models import CastSuggestion
-from loci.toolsets.story.suggestions import offered_once, suggest
+from loci.toolsets.story.offered import offered_once, one_entity_each
+from loci.toolsets.story.suggestions import suggest
 from loci.toolsets.story.titled_names import calling
 from tests.app.test_story_suggestions import names_of
 from tests.storytext import told
@@ -31,8 +32,11 @@ def test_a_titled_family_name_is_suggested_for_the_one_full_name_written_with_th
     assert not any({"Mr. Craven", "Mr. Archibald Craven"} <= aliases for aliases in held)
     found = suggest(app.story, "manor").suggestions
     titled = {s.other: s for s in found if "by title and family name" in s.reason}
-    assert set(titled) == {"Mr. Craven", "Mester Craven"}  # not Dr. Craven, a doctor
-    assert {s.name for s in titled.values()} == {"Mr. Archibald Craven"}
+    assert "Dr. Craven" not in titled  # a doctor
+    assert titled["Mr. Craven"].name == "Mr. Archibald Craven"
+    # Offered once, to one entity ("Mr. Craven", whom the suggestion above gives Archibald).
+    mester = [s.name for s in found if s.other == "Mester Craven"]
+    assert len(mester) == 1 and mester[0] in ("Mr. Craven", "Mr. Archibald Craven")
     mr = titled["Mr. Craven"]
     assert (
         mr.action == "merge" and mr.mentions == character(app.story, "manor", "Mr. Craven").mentions
@@ -75,6 +79,17 @@ def test_a_correction_two_kinds_of_evidence_propose_is_offered_once() -> None:
         ("Mr. Brand", "keeps the same company"),
         ("Brand", "keeps the same company"),
     ]
+
+
+def test_a_name_is_offered_to_one_entity_only_the_first_found() -> None:
+    # Sense and Sensibility: "Miss Dashwood" was offered to Elinor, who answers to it, and to
+    # Marianne, whose company it keeps; accepting both merges the sisters.
+    answered = CastSuggestion(
+        action="merge", name="Elinor", other="Miss Dashwood", mentions=70, reason="", evidence=""
+    )
+    company = answered.model_copy(update={"name": "Marianne"})
+    alias = answered.model_copy(update={"action": "alias", "name": "Marianne"})
+    assert one_entity_each([answered, company, alias]) == [answered, alias]
 
 
 def test_callings_read_a_title_as_what_it_calls_someone() -> None:

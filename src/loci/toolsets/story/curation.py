@@ -142,8 +142,11 @@ def accept(
     order: one refused (an earlier one took its name, say) is reported, and the others are
     still applied."""
     done = Accepted()
+    before = _entity_names(service, session_id)
     for suggestion in chosen:
         try:
+            if done.applied and not declining:
+                _still_holds(suggestion, before, _entity_names(service, session_id))
             if declining:
                 result = decline(service, session_id, suggestion)
             else:
@@ -157,6 +160,38 @@ def accept(
         if result.warning:
             done.warnings[suggestion.number] = result.warning
     return done
+
+
+def _entity_names(service: StoryService, session_id: str) -> dict[str, tuple[str, set[str]]]:
+    """Each name of the cast (its key), with its entity's name and all its names' keys."""
+    session = service.session_name(session_id)
+    with service.db.snapshot() as conn:
+        entities = service.graph.entities(conn, store.session(conn, session).id)
+    return {
+        names.key(alias): (e.name, {names.key(a) for a in e.aliases})
+        for e in entities
+        for alias in e.aliases
+    }
+
+
+def _still_holds(
+    suggestion: CastSuggestion,
+    before: dict[str, tuple[str, set[str]]],
+    after: dict[str, tuple[str, set[str]]],
+) -> None:
+    """Refuse a merge or alias whose name an earlier suggestion accepted with it put into a
+    third entity: "Miss Dashwood", offered to Elinor and to Marianne, must not take Elinor
+    into Marianne once the first is accepted."""
+    other, host = names.key(suggestion.other), names.key(suggestion.name)
+    if suggestion.action == "kind" or other not in before or other not in after:
+        return
+    came = after[other][1] - before[other][1] - before.get(host, ("", set()))[1]
+    if came:
+        raise ConflictError(
+            f"{suggestion.other!r} is now a name of {after[other][0]!r}, by a suggestion "
+            "accepted before this one: list the suggestions again to see what still holds",
+            field="other",
+        )
 
 
 def decline(service: StoryService, session_id: str, suggestion: CastSuggestion) -> CharacterInfo:

@@ -49,6 +49,7 @@ from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.name_readings import wed_by_titles
 from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.not_people import not_people_suggestions
+from loci.toolsets.story.offered import offered_once, one_entity_each
 from loci.toolsets.story.people import (
     Person,
     callings_differ,
@@ -81,6 +82,9 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
     found_by_kind = [
         *epithet_suggestions(text, characters),
+        # Who answers to a name outweighs whose company it keeps: "Miss Dashwood", answered
+        # by Elinor, keeps Marianne's company as much.
+        *answered_suggestions(text, entities, characters),
         *same_person_suggestions(characters, company, text),
         *wife_suggestions(characters, company),
         *stated_wife_suggestions(text, characters, _people(characters, company), company),
@@ -90,20 +94,13 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *described_suggestions(entities, characters, company, text),
         *parent_suggestions(entities, characters, company),
         *_called(text, entities, characters, company),
-        *answered_suggestions(text, entities, characters),
     ]
-    suggested = heeded(offered_once(found_by_kind), kept, entities)
+    suggested = one_entity_each(heeded(offered_once(found_by_kind), kept, entities))
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
     ranked = [s.model_copy(update={"number": n}) for n, s in enumerate(suggested[:limit], 1)]
     return CastSuggestions(
         session_id=session, suggestions=ranked, corrections=[c.described() for c in kept]
     )
-
-
-def offered_once(found: Sequence[CastSuggestion]) -> list[CastSuggestion]:
-    """The suggestions, each correction once with the first reason given for it (two kinds of
-    evidence may propose one: a full name's company and its title)."""
-    return list({(s.action, s.name, s.other): s for s in reversed(found)}.values())
 
 
 #: Two names keep the same company when their likeness reaches this, and one of several
