@@ -9,6 +9,7 @@ from loci.toolsets.story import called, cast, corrections
 from loci.toolsets.story.entity import Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.meetings import Together
+from loci.toolsets.story.name_readings import sisters
 from loci.toolsets.story.names import parse
 from loci.toolsets.story.people import Person, names_conflict, shares_a_name
 from loci.toolsets.story.reading import WordCase
@@ -721,7 +722,8 @@ def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride(
 
     from loci.toolsets.story.company import Company
     from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.suggestions import wife_suggestions
+    from loci.toolsets.story.kinship import wife_suggestions
+    from loci.toolsets.story.suggestions import people_of
 
     def entity(number: int, aliases: list[str], mentions: int, first: int) -> Entity:
         seen = [Seen(first, ""), Seen(1000, "")]
@@ -746,13 +748,14 @@ def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride(
     for (a, b), count in met.items():
         company.sentence.setdefault(a, Counter())[b] += count
         company.sentence.setdefault(b, Counter())[a] += count
-    suggested = [(s.name, s.other) for s in wife_suggestions(characters, company)]
+    people = people_of(characters, company)
+    suggested = [(s.name, s.other) for s in wife_suggestions(characters, people, company)]
     assert suggested == [("Charlotte", "Mrs. Collins")]
     # Named beside the married name in two sentences, she is another woman (Emma: Harriet,
     # named with Mr. Elton in 52 sentences, meets "Mrs. Elton" in four).
     company.sentence.setdefault(2, Counter())[4] += 2
     company.sentence.setdefault(4, Counter())[2] += 2
-    assert wife_suggestions(characters, company) == []
+    assert wife_suggestions(characters, people, company) == []
 
 
 def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it_is_said_beside() -> (
@@ -1682,3 +1685,72 @@ def test_a_wifes_husbands_given_name_is_no_name_of_hers_to_join_by() -> None:
         }
     )
     assert {"Mrs. Joe", "Mrs. Joe Gargery"} in groups
+
+
+def test_a_family_name_goes_to_the_full_name_whose_given_name_the_story_writes_alone() -> None:
+    # Jane Eyre: "Mr. Mason" (23) and "Mason" (31) went to "Jonas Mason", Bertha's father,
+    # named once, not to Richard Mason, named once but "Richard" six times.
+    groups = gathered(
+        {
+            "Jonas Mason": person(1),
+            "Richard Mason": person(1),
+            "Mr. Mason": person(23, "m"),
+            "Mason": person(31),
+            "Richard": person(6),
+        }
+    )
+    assert {"Richard Mason", "Richard", "Mr. Mason", "Mason"} in groups
+
+
+def test_miss_and_a_family_name_of_sisters_is_the_eldest_not_a_younger_one() -> None:
+    # Sense and Sensibility: "Miss Steele" (Anne, the elder) joined Lucy, "Miss Lucy Steele";
+    # the story writes of "the Miss Steeles", two sisters.
+    lucy = {
+        "Lucy": person(173, "f"),
+        "Lucy Steele": person(7),
+        "Miss Lucy Steele": person(3),
+        "Miss Steele": person(27),
+    }
+    plural = {"Miss Steeles": Votes(mentions=29, ner_person=29)}
+    assert {"Miss Steele"} in gathered({**lucy, **plural})
+    assert {"Lucy", "Lucy Steele", "Miss Lucy Steele"} in gathered({**lucy, **plural})
+    # Of a family the story never writes of as sisters, she is the one Miss Steele.
+    assert {"Lucy", "Lucy Steele", "Miss Lucy Steele", "Miss Steele"} in gathered(lucy)
+    # A family name ending in "s" is no plural ("Miss Williams" is no two Williams), nor one
+    # written once.
+    people = [
+        Person.named(i, parse(name), person(5))
+        for i, name in enumerate(["William Dobbin", "Miss Williams", "Lucy Steele"])
+    ]
+    written = [("Miss Williams", 6), ("Miss Steeles", 2)]
+    assert sisters(written, people) == {"steele"}
+    assert sisters([("Miss Steeles", 1)], people) == frozenset()
+
+
+def test_miss_and_a_family_name_of_sisters_is_not_suggested_for_a_younger_one() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.suggestions import same_person_suggestions
+
+    def entity(number: int, aliases: list[str], mentions: int) -> Entity:
+        return Entity(number, aliases[0], "character", mentions, Seen(number, ""), [], aliases)
+
+    characters = [
+        entity(1, ["Lucy", "Lucy Steele", "Miss Lucy Steele"], 180),
+        entity(2, ["Miss Steele"], 27),
+        entity(3, ["Edward"], 260),
+        entity(4, ["Elinor"], 680),
+        entity(5, ["Sir John"], 110),
+        entity(6, ["Marianne"], 560),
+    ]
+    company = Company()
+    met = {(1, 3): 30, (2, 3): 6, (1, 5): 20, (2, 5): 5, (4, 6): 90, (3, 4): 60, (5, 6): 30}
+    for (a, b), count in met.items():
+        company.paragraph.setdefault(a, Counter())[b] += count
+        company.paragraph.setdefault(b, Counter())[a] += count
+    plain = "Miss Steele laughed. Lucy sang."
+    offered = [(s.name, s.other) for s in same_person_suggestions(characters, company, plain)]
+    assert offered == [("Lucy", "Miss Steele")]
+    sisters = f"{plain} The Miss Steeles came. The Miss Steeles left."
+    assert same_person_suggestions(characters, company, sisters) == []

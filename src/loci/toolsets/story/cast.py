@@ -35,9 +35,11 @@ from loci.toolsets.story.marriage import Written, maiden_and_married
 from loci.toolsets.story.meetings import Evidence, Together
 from loci.toolsets.story.name_readings import (
     give_name_sexes,
+    given_alone,
     read_aunts_by_given_name,
     read_described,
     read_given_after_mr,
+    sisters,
     wed_by_titles,
 )
 from loci.toolsets.story.people import (
@@ -102,6 +104,8 @@ def gather(
     evidence = Evidence.read(together, given_words, {i: p.words for i, p in people.items()})
     evidence.lone_families = lone_families(people.values())
     evidence.declined = frozenset(declined)
+    evidence.given_alone = given_alone(people.values())
+    evidence.sisters = sisters([(s.written, s.count) for s in surfaces], people.values())
     written = {
         s.id: Written(s.first, s.latest, frozenset(people[s.id].surnames))
         for s in surfaces
@@ -314,11 +318,13 @@ def _groups(
     carriers: Sequence[Person], evidence: Evidence, near: Sequence[Person]
 ) -> list[list[Person]]:
     """The carriers as the people they can be: each joins the first group (most mentioned
-    first) all of whose members it can be one person with, and shares a name with
-    ("Catherine" fits Kitty and Lady Catherine, who share none: two groups; "Tilney" fits
-    "Mr. Tilney" and "Captain Tilney", called by different titles: two groups)."""
+    first, with the mentions of its given name alone) all of whose members it can be one
+    person with, and shares a name with ("Catherine" fits Kitty and Lady Catherine, who share
+    none: two groups; "Tilney" fits "Mr. Tilney" and "Captain Tilney", called by different
+    titles: two groups; "Mr. Mason" fits Richard Mason, named once but "Richard" six times,
+    before Jonas Mason, named once)."""
     groups: list[list[Person]] = []
-    for carrier in sorted(carriers, key=lambda p: (-p.count, p.id)):
+    for carrier in sorted(carriers, key=lambda p: (-p.count - evidence.alone(p), p.id)):
         for group in groups:
             if all(_one_with(carrier, member, evidence, near) for member in group):
                 group.append(carrier)

@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from loci.toolsets.story import kin_words, names
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.evidence import evidence
 from loci.toolsets.story.meetings import APART_SENTENCES
+from loci.toolsets.story.models import CastSuggestion
 from loci.toolsets.story.people import Person
 
 #: A married name goes to the woman named with her husband in this many sentences at least,
@@ -181,3 +183,29 @@ def _titled_families(entity: Entity, sex: str) -> set[str]:
         if name.titles & PARENT_TITLES[sex]:
             found |= name.surnames | name.bare
     return found
+
+
+def wife_suggestions(
+    characters: Sequence[Entity], people: Mapping[int, Person], company: Company
+) -> list[CastSuggestion]:
+    """A married name alone ("Mrs. Brooke") merged into the woman the story gave it to at a
+    wedding it tells (`bride`; `people`: each character's names as one person)."""
+    suggested = []
+    for guest in characters:
+        found = bride(guest, characters, people, company)
+        if found is not None:
+            wife, husband = found
+            together = company.met_in_sentences(wife.id, husband.id)
+            suggested.append(
+                CastSuggestion(
+                    action="merge",
+                    name=wife.name,
+                    other=guest.name,
+                    mentions=guest.mentions,
+                    reason=f"{guest.name!r} is the wife of {husband.name!r} by name, and "
+                    f"{wife.name!r} is the woman named with him in {together} sentences, "
+                    "far more often for her share of the story than any other",
+                    evidence=evidence(guest, wife) or evidence(wife, husband),
+                )
+            )
+    return suggested

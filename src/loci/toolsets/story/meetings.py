@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from loci.toolsets.story.name_readings import eldest_and_younger
 from loci.toolsets.story.people import Person, names_conflict, titles_differ
 
 #: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
@@ -39,6 +40,10 @@ class Evidence:
     lone_families: frozenset[str] = frozenset()
     #: The pairs of names the writer kept apart (`corrections.declined`).
     declined: frozenset[frozenset[int]] = frozenset()
+    #: How often the story writes each given name alone (`name_readings.given_alone`).
+    given_alone: dict[str, int] = field(default_factory=dict)
+    #: The families the story writes of as two daughters or more (`name_readings.sisters`).
+    sisters: frozenset[str] = frozenset()
 
     @classmethod
     def read(
@@ -89,6 +94,10 @@ class Evidence:
             frozenset({mine, theirs}) in self.declined for mine in a.members for theirs in b.members
         )
 
+    def alone(self, person: Person) -> int:
+        """How often the story writes a given name of `person` alone."""
+        return sum(self.given_alone.get(word, 0) for word in person.given)
+
     def met(self, a: Person, b: Person) -> int:
         """In how many sentences of narration names of `a` and of `b` met."""
         others = set(b.members)
@@ -107,6 +116,6 @@ class Evidence:
     def names_conflict(self, a: Person, b: Person, marriage: bool = True) -> bool:
         """Whether the names of `a` and `b` cannot be one person's in this story
         (`people.names_conflict`), or the writer said they are two."""
-        return self.declined_by_writer(a, b) or names_conflict(
-            a, b, self.given_words, marriage, self.lone_families
-        )
+        if self.declined_by_writer(a, b) or eldest_and_younger(a, b, self.sisters):
+            return True
+        return names_conflict(a, b, self.given_words, marriage, self.lone_families)

@@ -6,10 +6,11 @@ an aunt called by her given name ("Aunt Marilla"), and the sex a given name has 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 
-from loci.toolsets.story import census
+from loci.toolsets.story import census, names
 from loci.toolsets.story.people import INITIALS, MISTER, Person
 
 #: Titles that, before a family name alone, name a wife: "Lady Lucas" is Sir William's, while
@@ -21,6 +22,9 @@ AUNT = frozenset({"aunt"})
 DESCRIBED_RARITY = 10
 #: Share of the uses of a given name that must agree on a sex for the name to have it.
 NAME_SEX_SHARE = 0.75
+#: A family's daughters written of together ("the Miss Steeles") this often are sisters.
+SISTERS_LEAST = 2
+MISSES = re.compile(r"\bMiss(?:es)?\s+[A-Z][\w'\u2019-]*")
 
 
 def wed_by_titles(people: Iterable[Person]) -> frozenset[str]:
@@ -129,3 +133,56 @@ def give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> N
             found = {census.census_sex(w) for w in bare} - {None}
         if len(found) == 1:
             person.name_sex = found.pop()
+
+
+def given_alone(people: Iterable[Person]) -> dict[str, int]:
+    """How often the story writes each word of its full names' given names as a name alone,
+    untitled ("Richard", six times, of Richard Mason)."""
+    listed = list(people)
+    given = {w for p in listed for w in p.given if p.surnames}
+    alone: Counter[str] = Counter()
+    for person in listed:
+        if not (person.titles or person.given or person.surnames) and person.bare <= given:
+            alone.update(dict.fromkeys(person.bare, person.count))
+    return dict(alone)
+
+
+def sisters(written: Iterable[tuple[str, int]], people: Iterable[Person]) -> frozenset[str]:
+    """The families the story writes of as two daughters or more, SISTERS_LEAST times or more
+    ("the Miss Steeles", "the Miss Lucases", "the Misses Eshton"): a family name of the
+    story's, never a given name ("Miss Williams" is no two Williams), nor one written once
+    ("the Miss Smiths", of Harriet's kin, once in *Emma*)."""
+    listed = list(people)
+    given = {w for p in listed for w in p.given}
+    families = {w for p in listed for w in p.surnames} | {
+        w for p in listed if p.titles for w in p.bare | p.surnamish
+    }
+    found = set()
+    for surface, count in written:
+        name = names.parse(surface)
+        if count < SISTERS_LEAST or len(name.bare) != 1:
+            continue
+        (word,) = name.bare
+        if name.titles == {"misses"}:
+            found.add(word)
+        elif name.titles == {"miss"}:
+            found |= {word.removesuffix("s"), word.removesuffix("es")} - {word}
+    return frozenset(found & families - given)
+
+
+def sisters_written(text: str, people: Iterable[Person]) -> frozenset[str]:
+    """`sisters` of the names "Miss" or "Misses" opens in `text`."""
+    return sisters(Counter(MISSES.findall(text)).items(), people)
+
+
+def eldest_and_younger(a: Person, b: Person, of_sisters: Collection[str]) -> bool:
+    """Whether one of the two is "Miss" and a family name of sisters ("Miss Steele", of "the
+    Miss Steeles"), which names the eldest daughter, and the other a "Miss" of the family by
+    her given name ("Miss Lucy Steele"): a younger one."""
+    return _eldest(a, b, of_sisters) or _eldest(b, a, of_sisters)
+
+
+def _eldest(eldest: Person, younger: Person, of_sisters: Collection[str]) -> bool:
+    if "miss" not in eldest.titles or eldest.given or "miss" not in younger.titles:
+        return False
+    return bool(younger.given and eldest.family & younger.family & set(of_sisters))

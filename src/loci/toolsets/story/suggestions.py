@@ -44,9 +44,9 @@ from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions
 from loci.toolsets.story.evidence import evidence, merge_suggestion
 from loci.toolsets.story.heeded import heeded
-from loci.toolsets.story.kinship import Parent, bride, parent_named
+from loci.toolsets.story.kinship import Parent, parent_named, wife_suggestions
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
-from loci.toolsets.story.name_readings import wed_by_titles
+from loci.toolsets.story.name_readings import eldest_and_younger, sisters_written, wed_by_titles
 from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.not_people import not_people_suggestions
 from loci.toolsets.story.offered import offered_once, one_entity_each
@@ -86,8 +86,8 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         # by Elinor, keeps Marianne's company as much.
         *answered_suggestions(text, entities, characters),
         *same_person_suggestions(characters, company, text),
-        *wife_suggestions(characters, company),
-        *stated_wife_suggestions(text, characters, _people(characters, company), company),
+        *wife_suggestions(characters, people_of(characters, company), company),
+        *stated_wife_suggestions(text, characters, people_of(characters, company), company),
         *titled_name_suggestions(characters, company, text),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
@@ -117,7 +117,7 @@ APART_SHARE = 0.1
 def _called(
     text: str, entities: Sequence[Entity], characters: Sequence[Entity], company: Company
 ) -> list[CastSuggestion]:
-    people = _people(characters, company)
+    people = people_of(characters, company)
     return called_suggestions(
         text,
         entities,
@@ -144,13 +144,19 @@ def same_person_suggestions(
     """Merges of a character into the one it most likely is: a name several people carry,
     given to the one who keeps its company, else to the one `text` names last before it far
     more often; a maiden name, to the same woman's married one. (A married name alone, "Mrs.
-    Brooke", is `wife_suggestions`'.)"""
-    people = _people(characters, company)
+    Brooke", is `kinship.wife_suggestions`'.)"""
+    people = people_of(characters, company)
     for entity in characters:
         people[entity.id].distinguished |= distinguished(entity.aliases, text)
+    sisters = sisters_written(text, people.values())
     suggested: list[CastSuggestion] = []
     for guest in sorted(characters, key=lambda e: e.mentions):
-        hosts = [h for h in characters if _outranks(people[h.id], people[guest.id])]
+        hosts = [
+            h
+            for h in characters
+            if _outranks(people[h.id], people[guest.id])
+            and not eldest_and_younger(people[h.id], people[guest.id], sisters)
+        ]
         best = _likeliest(guest, hosts, people, company, text)
         if best is not None:
             host, reason, said = best
@@ -167,36 +173,11 @@ def same_person_suggestions(
     return suggested
 
 
-def _people(characters: Sequence[Entity], company: Company) -> dict[int, Person]:
+def people_of(characters: Sequence[Entity], company: Company) -> dict[int, Person]:
     """Each character's names as one person, a lady by a family name alone a wife."""
     people = {e.id: person_of(e, company.votes.get(e.id)) for e in characters}
     wed_by_titles(people.values())  # "Lady Lucas" is no daughter of the Lucases
     return people
-
-
-def wife_suggestions(characters: Sequence[Entity], company: Company) -> list[CastSuggestion]:
-    """A married name alone ("Mrs. Brooke") merged into the woman the story gave it to at a
-    wedding it tells (`loci.toolsets.story.kinship.bride`)."""
-    people = _people(characters, company)
-    suggested = []
-    for guest in characters:
-        found = bride(guest, characters, people, company)
-        if found is not None:
-            wife, husband = found
-            together = company.met_in_sentences(wife.id, husband.id)
-            suggested.append(
-                CastSuggestion(
-                    action="merge",
-                    name=wife.name,
-                    other=guest.name,
-                    mentions=guest.mentions,
-                    reason=f"{guest.name!r} is the wife of {husband.name!r} by name, and "
-                    f"{wife.name!r} is the woman named with him in {together} sentences, "
-                    "far more often for her share of the story than any other",
-                    evidence=evidence(guest, wife) or evidence(wife, husband),
-                )
-            )
-    return suggested
 
 
 def _likeliest(
@@ -375,7 +356,7 @@ def parent_suggestions(
 ) -> list[CastSuggestion]:
     """A child's word for a parent said as a name ("Marmee"), merged into the one mother
     (father) of the family it is said beside ("Mrs. March", beside Meg, Jo and Beth March)."""
-    people = _people(characters, company)
+    people = people_of(characters, company)
     suggested = []
     for guest in entities:
         if guest.kind == "place" or guest.mentions < UNPLACED_LEAST:
