@@ -48,3 +48,20 @@ def test_a_list_of_servants_after_his_wife_names_no_wife(app: App) -> None:
     listed = "The household, viz., John and his wife, Leah the\nhousemaid, and Sophie the nurse."
     assert WIFE.search(listed) is None
     assert WIFE.search("Amos Pruett laughed, and his wife Lettie was small.") is not None
+
+
+def test_a_married_name_goes_to_the_woman_whose_marriage_the_story_tells(app: App) -> None:
+    # Sense and Sensibility: "Mrs. Willoughby" was offered to Marianne, named beside
+    # Willoughby in 66 sentences; the story tells of "Mr. Willoughby's marriage with Miss Grey".
+    story = [
+        "Mr. Willoughby rode with Nell Quarry, and Mr. Willoughby laughed with Nell Quarry.",
+        "Nell Quarry sang, and Mr. Willoughby turned her pages. Nell Quarry blushed.",
+        "The talk was all of Mr. Willoughby's marriage with Miss Grey. Miss Grey was rich.",
+        "Mrs. Willoughby drove out in the new carriage, and Mrs. Willoughby bowed.",
+    ]
+    told(app, "town", story)
+    found = suggest(app.story, "town").suggestions
+    married = [s for s in found if s.other == "Mrs. Willoughby"]
+    assert [s.name for s in married] == ["Miss Grey"]
+    assert "his marriage with her" in married[0].reason
+    assert "marriage with Miss Grey" in married[0].evidence

@@ -86,8 +86,9 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         # by Elinor, keeps Marianne's company as much.
         *answered_suggestions(text, entities, characters),
         *same_person_suggestions(characters, company, text),
-        *wife_suggestions(characters, people_of(characters, company), company),
+        # A wife the story names outweighs the woman named most beside the husband.
         *stated_wife_suggestions(text, characters, people_of(characters, company), company),
+        *wife_suggestions(characters, people_of(characters, company), company),
         *titled_name_suggestions(characters, company, text),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
