@@ -1754,3 +1754,21 @@ def test_miss_and_a_family_name_of_sisters_is_not_suggested_for_a_younger_one() 
     assert offered == [("Lucy", "Miss Steele")]
     sisters = f"{plain} The Miss Steeles came. The Miss Steeles left."
     assert same_person_suggestions(characters, company, sisters) == []
+
+
+def test_a_russian_pet_form_joins_the_one_given_name_it_is_built_on() -> None:
+    # Fathers and Sons: "Katia" (88) and "Thenichka" (85) stayed apart from Katerina
+    # Sergievna and Theodosia Nikolaievna: no list of English nicknames holds them.
+    russian = {
+        "Katerina Sergievna": person(7, "f"),
+        "Katia": person(88, "f"),
+        "Theodosia Nikolaievna": person(5, "f"),
+        "Thenichka": person(85, "f"),
+        "Arkady Nikolaievitch": person(20, "m"),
+    }
+    groups = gathered(russian)
+    assert {"Katerina Sergievna", "Katia"} in groups
+    assert {"Theodosia Nikolaievna", "Thenichka"} in groups
+    # In a story that names no one by a patronymic, "Maria" is no Martha.
+    english = gathered({"Martha Brown": person(30, "f"), "Maria": person(20, "f")})
+    assert {"Maria"} in english

@@ -39,6 +39,7 @@ from loci.toolsets.story.name_readings import (
     read_aunts_by_given_name,
     read_described,
     read_given_after_mr,
+    read_russian_pet_forms,
     sisters,
     wed_by_titles,
 )
@@ -93,6 +94,7 @@ def gather(
     people = _candidates(surfaces, cases, kinds_of, set(alone))
     read_described(people.values())
     read_given_after_mr(people.values())
+    read_russian_pet_forms(people.values())
     given_words = {w for p in people.values() for w in p.given} | {
         w for p in people.values() for w in p.bare if given_names.related(w)
     }

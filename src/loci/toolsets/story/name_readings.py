@@ -24,6 +24,11 @@ DESCRIBED_RARITY = 10
 NAME_SEX_SHARE = 0.75
 #: A family's daughters written of together ("the Miss Steeles") this often are sisters.
 SISTERS_LEAST = 2
+#: A story naming this many people by patronymics is read for Russian pet forms, which end so.
+PATRONYMIC_STORY = 3
+RUSSIAN_PET = re.compile(r"[a-z]{2,}(?:ia|ya|sha|ichka|echka|ushka|enka|iusha)")
+#: ... of given names this long or more.
+PET_OF_LEAST = 5
 MISSES = re.compile(r"\bMiss(?:es)?\s+[A-Z][\w'\u2019-]*")
 
 
@@ -186,3 +191,23 @@ def _eldest(eldest: Person, younger: Person, of_sisters: Collection[str]) -> boo
     if "miss" not in eldest.titles or eldest.given or "miss" not in younger.titles:
         return False
     return bool(younger.given and eldest.family & younger.family & set(of_sisters))
+
+
+def read_russian_pet_forms(people: Iterable[Person]) -> None:
+    """In a story that names PATRONYMIC_STORY people or more by their fathers' names (a Russian
+    one, in translation), read a single word with a Russian pet ending as the pet form of the
+    one given name of five letters or more the story writes beginning with its first three
+    letters: "Katia" is Katerina Sergievna, "Arkasha" Arkady, "Thenichka" Theodosia
+    Nikolaievna, "Vasia" Vasili Ivanitch: forms no list of English nicknames holds, whose
+    endings English names rarely have ("Maria" of Martha, in an English story, is not read)."""
+    listed = list(people)
+    if sum(bool(p.fathers) for p in listed) < PATRONYMIC_STORY:
+        return
+    given = {w for p in listed for w in p.given if len(w) >= PET_OF_LEAST}
+    for person in listed:
+        if person.given or person.titles or len(person.bare) != 1:
+            continue
+        (word,) = person.bare
+        full = {g for g in given if g[:3] == word[:3] and g != word}
+        if RUSSIAN_PET.fullmatch(word) and len(full) == 1:
+            person.given |= full
