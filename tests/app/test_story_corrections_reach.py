@@ -240,6 +240,10 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     joyce = Entity(1, "Joyce", "character", 9, Seen(0, ""), [], ["Joyce"])
     richard = Entity(2, "Richard Joyce", "character", 3, Seen(0, ""), [], ["Richard Joyce"])
     assert two_people(joyce, richard) is None
+    # Persuasion: "Clay", of Mrs Clay, is her family's name, no given name beside "Penelope".
+    clay = Entity(3, "Mrs Clay", "character", 66, Seen(0, ""), [], ["Mrs Clay", "Clay"])
+    penelope = Entity(4, "Penelope", "character", 2, Seen(0, ""), [], ["Penelope"])
+    assert two_people(clay, penelope) is None
     # A correction answers with whom the character appears, as its card does.
     card = character(voyage.story, "voyage", "Captain Hawkes")
     assert fine.relationships == card.relationships and fine.relationships
@@ -320,3 +324,11 @@ def test_names_a_correction_moves_between_other_entities_are_reported() -> None:
     # A merge's own two entities together are what it was asked to do.
     assert moved_elsewhere(before, after[:1], {1, 2}) is None
     assert moved_elsewhere(before, before, set()) is None
+    # Persuasion: Richard's three names joined "Mr Musgrove": reported as "'Mr
+    # Musgrove' (of 'Mr Musgrove') joined 'Mr Musgrove'".
+    musgrove = entity(5, "Mr Musgrove")
+    richard = entity(6, "Richard", "Dick", "Dick Musgrove")
+    joined = entity(7, "Mr Musgrove", *musgrove.written, *richard.written)
+    said = moved_elsewhere([musgrove, richard], [joined], set())
+    assert said is not None and "(of 'Richard') joined 'Mr Musgrove'" in said
+    assert "(of 'Mr Musgrove')" not in said

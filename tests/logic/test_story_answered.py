@@ -85,3 +85,15 @@ def test_a_narrated_name_another_answers_in_many_of_its_calls_is_suggested_as_th
     by_name = text.replace("replied the Jew", "replied Jew")
     found = answered_suggestions(by_name, people, people)
     assert [(s.name, s.other) for s in found] == [("Jew", "Fagin")]
+
+
+def test_a_sister_answering_a_narrated_name_is_not_offered_her_sisters_names() -> None:
+    # Persuasion: "Miss Elliot" (Elizabeth) is called out where Anne, whose story it is,
+    # opens the paragraph after: Elizabeth was offered to Anne, 137 mentions.
+    anne = _entity(1, "Anne", 500, "Anne Elliot")
+    elizabeth = _entity(2, "Elizabeth", 137, "Miss Elliot", "Elizabeth Elliot")
+    call = '"Miss Elliot, I am sure you are tired," cried Mrs Croft.'
+    answer = "Anne was still in the lane. Elizabeth had gone on."
+    people = [anne, elizabeth]
+    text = "\n\n".join(f"{call}\n\n{answer} ({n})" for n in range(3))
+    assert answered_suggestions(text, people, people) == []

@@ -173,3 +173,11 @@ def test_the_census_tells_a_given_name_from_one_that_is_a_surname_as_often() -> 
     assert not census.given_not_surname("williams") and not census.given_not_surname("bell")
     assert not census.given_not_surname("yorkshire")  # no given name at all
     assert census.census_sex("martha") == "f" and census.is_given_name("Alphonse")
+
+
+def test_cousin_before_a_given_name_is_a_word_of_kin_not_a_given_name() -> None:
+    # Persuasion: "Cousin Charles" was read as a given name "Cousin" and a family "Charles",
+    # and merging Charles Hayter with it warned of "two family names, Hayter and Charles".
+    cousin = parse("Cousin Charles")
+    assert cousin.titles == {"cousin"} and cousin.words == {"charles"}
+    assert not cousin.surnames

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from loci import sentences
-from loci.toolsets.story import address, names
+from loci.toolsets.story import address, census, given_names, names
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import EVIDENCE_CHARS, QUOTED
 from loci.toolsets.story.evidence import merge_suggestion
@@ -151,7 +151,7 @@ class _Calls:
         least = max(
             ANSWERED_LEAST, ANSWERED_SHARE * sum(answers.values()), NARRATED_ANSWERED * calls
         )
-        if count < least:
+        if count < least or _given_apart(guest, host):
             return []
         said = self.said[(guest.id, host_id)]
         if _epithet(self.text, host):
@@ -246,6 +246,25 @@ def _narrated(text: str, paragraphs: Sequence[tuple[int, int]], guest: Entity) -
             outside += narrated
             inside += uses - narrated
     return outside / (inside + outside) if inside + outside else 1.0
+
+
+def _given_apart(a: Entity, b: Entity) -> bool:
+    """Whether the two go by given names that are no one name: *Persuasion*'s Elizabeth, whose
+    "Miss Elliot" is called out where her sister Anne answers, is no Anne."""
+    mine, theirs = _given(a), _given(b)
+    return bool(mine and theirs) and not any(
+        given_names.same_given(x, y) for x in mine for y in theirs
+    )
+
+
+def _given(entity: Entity) -> set[str]:
+    """The given names of the entity's names, and its single words the census holds as given
+    names far more than as surnames."""
+    found: set[str] = set()
+    for alias in entity.aliases:
+        name = names.parse(alias)
+        found |= name.given | {w for w in name.bare if census.given_not_surname(w)}
+    return found
 
 
 def _epithet(text: str, entity: Entity) -> bool:

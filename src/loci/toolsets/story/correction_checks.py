@@ -90,8 +90,10 @@ def _why_two(mine: Person, theirs: Person) -> str:
 
 
 def _given_words(person: Person) -> set[str]:
-    """The person's given names, and its single words the census lists as given names."""
-    return person.given | {w for w in person.bare if census.is_given_name(w)}
+    """The person's given names, and its single words the census lists as given names, but
+    for its family's name ("Clay", of Mrs Clay, is no given name of hers)."""
+    family = person.surnames | person.surnamish
+    return person.given | {w for w in person.bare - family if census.is_given_name(w)}
 
 
 def _given_apart(mine: Person, theirs: Person) -> bool:
@@ -281,7 +283,11 @@ def moved_elsewhere(before: list[Entity], after: list[Entity], joined: set[int])
                 came.setdefault(was.id, (was, []))[1].append(alias)
         if len(came) < 2 or set(came) <= joined:
             continue
-        home = max(came.values(), key=lambda pair: len(pair[1]))[0]
+        # Its home is the entity of its name, else the one that brought it most names.
+        ranked = sorted(
+            came.values(), key=lambda pair: (pair[0].name != entity.name, -len(pair[1]))
+        )
+        home = ranked[0][0]
         for was, moved in came.values():
             if was is not home and not ({was.id, home.id} <= joined):
                 said.append(

@@ -56,7 +56,10 @@ DOMAIN_TITLES = frozenset(
 MONARCHS = frozenset({"king", "queen", "emperor", "empress", "tsar", "czar", "pope", "sultan"})
 #: Titles that name a person by a given name only ("Sir William", "Dame Edith").
 GIVEN_TITLES = frozenset({"sir", "dame"})
+#: Words of kin a person is called by before a given name that nameparser does not list as
+#: titles ("Cousin Charles": Charles, no family named Charles).
+KIN_TITLES = frozenset({"cousin"})
 SAINTS = frozenset({"st", "saint", "ste"})
-HONORIFICS = frozenset(SEXED_TITLES) | SURNAME_TITLES | GIVEN_TITLES
+HONORIFICS = frozenset(SEXED_TITLES) | SURNAME_TITLES | GIVEN_TITLES | KIN_TITLES
 #: Honorifics said in place of a name ("her Ladyship", "his Lordship"): a title alone, no name.
 ADDRESS_TITLES = frozenset({"ladyship", "lordship", "worship", "reverence", "eminence", "holiness"})
