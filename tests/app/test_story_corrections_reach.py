@@ -191,6 +191,27 @@ def test_a_split_takes_one_name_off_and_leaves_the_rest_together(app: App) -> No
     assert {"John", "Mr. Brand"} <= set(after.aliases) and "John Brand" not in after.aliases
 
 
+def test_a_split_takes_the_names_that_are_forms_of_the_name_split_off(app: App) -> None:
+    # Persuasion: splitting "Richard" off "Mr Musgrove" moved "Richard" alone; "Dick" and
+    # "Dick Musgrove" stayed, and took two more splits and two merges.
+    story = [
+        "Mr. Musgrove sat by the fire, and Charles Musgrove read aloud to him.",
+        "Richard went to sea at last. Dick wrote home once, and Dick Musgrove was lost.",
+    ]
+    told(app, "hall", story * 3)
+    correct(app.story, "hall", "merge", "Mr. Musgrove", "Charles Musgrove")
+    correct(app.story, "hall", "merge", "Mr. Musgrove", "Dick")
+    joined = character(app.story, "hall", "Mr. Musgrove")  # one entity, as the tester had it
+    assert {"Richard", "Dick", "Dick Musgrove", "Charles Musgrove"} <= set(joined.aliases)
+    split = correct(app.story, "hall", "split", "Mr. Musgrove", "Richard")
+    assert set(split.aliases) - set(split.derived_aliases) == {"Richard", "Dick", "Dick Musgrove"}
+    kept = character(app.story, "hall", "Mr. Musgrove")
+    assert "Charles Musgrove" in kept.aliases and "Dick" not in kept.aliases
+    assert "with 'Dick', 'Dick Musgrove'" in listing(app.story, "hall")[-1]
+    undo(app.story, "hall")
+    assert "Dick" in character(app.story, "hall", "Mr. Musgrove").aliases
+
+
 def test_names_the_writer_kept_apart_are_never_joined_by_a_later_reading(app: App) -> None:
     # A tester kept "Robert" apart from Lucy; the cast, worked out again after a split,
     # joined them all the same. Here a full name written later would join both.

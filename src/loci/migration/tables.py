@@ -212,7 +212,7 @@ TABLES = (
         ("id",),
         (
             *("id", "session", "action", "name", "other", "interaction", "at"),
-            *("created", "kept", "number"),
+            *("created", "kept", "number", "along"),
         ),
         counted=True,
     ),

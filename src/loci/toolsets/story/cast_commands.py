@@ -96,7 +96,10 @@ CORRECTIONS = (
     ),
     _correction("merge", "OTHER", 'Make OTHER and NAME one entity ("Teddy" is Laurie).'),
     _correction(
-        "split", "OTHER", "Split the name OTHER off NAME: it is someone or something else."
+        "split",
+        "OTHER",
+        "Split the name OTHER off NAME: it is someone or something else; its own forms go "
+        "with it ('Dick' and 'Dick Musgrove' with 'Richard').",
     ),
     _correction(
         "alias",

@@ -246,6 +246,36 @@ def checked(
     return _kept_name(entity, name)
 
 
+def along(entity: Entity, name: str, other: str) -> tuple[str, ...]:
+    """The names a split of `other` off `entity` takes along: its own forms, whose given names
+    are all forms of `other`'s and of no given name of the names left ("Dick" and "Dick
+    Musgrove", splitting "Richard" off "Mr Musgrove"); never `name`, the one the writer keeps
+    the entity by, nor the name it is shown by (a rename's), nor anything when `other` has no
+    given name ("Mr. Ferrars")."""
+    mine = _given_of(other)
+    rest = [a for a in entity.written if names.key(a) != names.key(other)]
+    stays = {names.key(name), names.key(entity.name)}
+    fits = {
+        a
+        for a in rest
+        if mine
+        and names.key(a) not in stays
+        and _given_of(a)
+        and all(_forms_of(x, mine) for x in _given_of(a))
+    }
+    left = {w for a in rest if a not in fits for w in _given_of(a)}
+    return tuple(a for a in rest if a in fits and not any(_forms_of(x, left) for x in _given_of(a)))
+
+
+def _given_of(name: str) -> set[str]:
+    parsed = names.parse(name)
+    return set(parsed.given) | {w for w in parsed.bare if census.is_given_name(w)}
+
+
+def _forms_of(word: str, given: set[str]) -> bool:
+    return any(given_names.same_given(word, other, initials=False) for other in given)
+
+
 def apart_written(text: str, entities: list[Entity], other: str, session: str) -> None:
     """Refuse to keep apart a name no entity holds (only an epithet declined as an alias,
     "Captain", may be one) unless the story writes it."""

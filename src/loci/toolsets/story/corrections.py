@@ -4,9 +4,10 @@ Corrections are kept in order and replayed, last, over every resolution of who i
 later reading of the story never undoes one:
 
 - `merge` NAME OTHER: the two are one entity;
-- `split` NAME OTHER: OTHER (one of NAME's names) is an entity of its own, and no automatic
-  resolution joins it to anyone again; the names NAME kept stay one entity (without the name
-  split off, the evidence that joined them may no longer hold);
+- `split` NAME OTHER: OTHER (one of NAME's names) is an entity of its own, with the names that
+  are its own forms (`correction_checks.along`: "Dick" and "Dick Musgrove" with "Richard"),
+  and no automatic resolution joins them to anyone again; the names NAME kept stay one
+  entity (without the names split off, the evidence that joined them may no longer hold);
 - `alias` NAME OTHER: OTHER is another name of NAME (found in the text from now on);
 - `rename` NAME OTHER: the entity is shown as OTHER (which becomes one of its names);
 - `kind` NAME OTHER: the entity is a `character`, a `place`, or `other` (not a character);
@@ -43,12 +44,14 @@ class Correction:
     id: int | None = None
     #: For a split: the names the entity kept, which stay together.
     kept: tuple[str, ...] = ()
+    #: For a split: the names that went with the one split off (its own forms).
+    along: tuple[str, ...] = ()
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> Correction:
         """A correction from its row (action, name, other, interaction, at, number, created,
-        kept)."""
-        action, name, other, interaction, at, number, _, kept = row
+        kept, along)."""
+        action, name, other, interaction, at, number, _, kept, along = row
         return cls(
             str(action),
             str(name),
@@ -57,7 +60,12 @@ class Correction:
             str(at),
             int(str(number)),
             tuple(json.loads(str(kept))),
+            tuple(json.loads(str(along))),
         )
+
+    def split_off(self) -> list[str]:
+        """For a split: the name split off, and the names that went with it."""
+        return [self.other, *self.along] if self.action == "split" and self.other else []
 
     def new_names(self) -> list[str]:
         """Names the correction brings that the story may not have met yet (a kind may name
@@ -70,7 +78,7 @@ class Correction:
         """The correction in words, for character info."""
         what = {
             "merge": f"{self.other!r} merged into {self.name!r}",
-            "split": f"{self.other!r} split off from {self.name!r}",
+            "split": f"{self.other!r} split off from {self.name!r}{self._along()}",
             "alias": f"{self.other!r} added as a name of {self.name!r}",
             "rename": f"{self.name!r} renamed {self.other!r}",
             "kind": f"{self.name!r} marked as {self.other}",
@@ -78,6 +86,9 @@ class Correction:
         }.get(self.action, self.action)
         number = "" if self.id is None else f"#{self.id}: "
         return f"{number}{what} by the writer (interaction {self.interaction})"
+
+    def _along(self) -> str:
+        return f" (with {', '.join(map(repr, self.along))})" if self.along else ""
 
 
 @dataclass
@@ -113,12 +124,10 @@ def _together(cast: Cast, kept: list[int]) -> None:
 
 
 def kept_apart(corrections: list[Correction], id_of: Mapping[str, int]) -> set[int]:
-    """The names split off by the writer: no automatic resolution joins them."""
-    return {
-        id_of[names.key(c.other)]
-        for c in corrections
-        if c.action == "split" and c.other and names.key(c.other) in id_of
-    }
+    """The names split off by the writer (and those that went with them): no automatic
+    resolution joins them."""
+    split = (names.key(w) for c in corrections if c.action == "split" for w in c.split_off())
+    return {id_of[key] for key in split if key in id_of}
 
 
 def declined(corrections: list[Correction], id_of: Mapping[str, int]) -> set[frozenset[int]]:
@@ -152,7 +161,8 @@ def replay(cast: Cast, corrections: list[Correction], id_of: Mapping[str, int]) 
             if correction.action == "rename":
                 cast.shown[person] = str(correction.other)
         elif correction.action == "split" and other is not None:
-            cast.move([other], other)
+            along = [id_of[k] for k in map(names.key, correction.along) if k in id_of]
+            cast.move([other, *along], other)
             cast.shown.pop(other, None)
             _together(cast, [id_of[k] for k in map(names.key, correction.kept) if k in id_of])
         elif correction.action == "kind" and correction.other in KINDS_SET:

@@ -46,6 +46,7 @@ def correct(
             text = store.rendered(conn, found.id, prompts="omit")
             written = checks.unheld(text, (action, name, other), session)
             kept: tuple[str, ...] = ()
+            along: tuple[str, ...] = ()
         else:
             written = _target(conn, found.id, entities, entity, (action, name, other), session)
             if action == "kind":
@@ -53,8 +54,11 @@ def correct(
             elif action == "apart":
                 text = store.rendered(conn, found.id, prompts="omit")
                 checks.apart_written(text, entities, other, session)
-            # A split keeps the entity's other names together, as they stood.
-            kept = tuple(a for a in entity.aliases if names.key(a) != names.key(other))
+            # A split takes the name's own forms along, and keeps the entity's other names
+            # together, as they stood.
+            along = checks.along(entity, written, other) if action == "split" else ()
+            off = {names.key(a) for a in (other, *along)}
+            kept = tuple(a for a in entity.aliases if names.key(a) not in off)
         correction = Correction(
             action,
             written,
@@ -62,6 +66,7 @@ def correct(
             found.interactions,
             now(),
             kept=kept if action == "split" else (),
+            along=along,
         )
         created = service.graph.correct(conn, found.id, correction)
         if created:  # a name new to the story: read the text already stored for it
@@ -251,7 +256,7 @@ def _refuse_under_later(kept: list[Correction], number: int, session: str) -> No
 def _shared(later: Correction, target: Correction) -> str:
     """The names `target` names that `later` names too, quoted as `target` writes them."""
     both = _touched(later) & _relied_on(target)
-    written = [target.name, *target.kept, target.other or ""]
+    written = [target.name, *target.kept, target.other or "", *target.along]
     return " and ".join(dict.fromkeys(repr(w) for w in written if w and names.key(w) in both))
 
 
@@ -266,7 +271,7 @@ def _relied_on(correction: Correction) -> set[str]:
 
 def _touched(correction: Correction) -> set[str]:
     """The names a correction names (a kind is no name)."""
-    written = {correction.name, *correction.kept}
+    written = {correction.name, *correction.kept, *correction.along}
     if correction.other and correction.action != "kind":
         written.add(correction.other)
     return {names.key(w) for w in written}

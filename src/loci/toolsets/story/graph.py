@@ -181,8 +181,8 @@ class SqliteGraph:
         ).fetchone()
         conn.execute(
             "INSERT INTO story_corrections "
-            "(session, number, action, name, other, interaction, at, created, kept) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "(session, number, action, name, other, interaction, at, created, kept, along) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 session,
                 int(number),
@@ -193,6 +193,7 @@ class SqliteGraph:
                 correction.at,
                 json.dumps(created),
                 json.dumps(list(correction.kept)),
+                json.dumps(list(correction.along)),
             ),
         )
         return created
@@ -205,7 +206,7 @@ class SqliteGraph:
             which = "number = ?"
         row = conn.execute(
             "DELETE FROM story_corrections WHERE session = ? AND "
-            f"{which} RETURNING action, name, other, interaction, at, number, created, kept",
+            f"{which} RETURNING action, name, other, interaction, at, number, created, kept, along",
             (session, *wanted),
         ).fetchone()
         if row is None:
@@ -267,7 +268,7 @@ class SqliteGraph:
     def corrections(self, conn: Connection, session: int) -> list[Correction]:
         """The writer's corrections, in order."""
         rows = conn.execute(
-            "SELECT action, name, other, interaction, at, number, created, kept "
+            "SELECT action, name, other, interaction, at, number, created, kept, along "
             "FROM story_corrections WHERE session = ? ORDER BY id",
             (session,),
         )

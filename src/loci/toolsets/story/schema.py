@@ -347,6 +347,11 @@ SPLIT_KEPT = """
 ALTER TABLE story_corrections ADD COLUMN kept TEXT NOT NULL DEFAULT '[]';
 """
 
+#: The names a split took with the name split off (its own forms: "Dick" with "Richard").
+SPLIT_ALONG = """
+ALTER TABLE story_corrections ADD COLUMN along TEXT NOT NULL DEFAULT '[]';
+"""
+
 #: Each story numbers its own corrections, and never gives a number twice: a number the writer
 #: noted still names the same correction, or none, after undoing others. The corrections kept
 #: so far take their order in their story.
@@ -376,6 +381,7 @@ STORY_SCHEMA = Schema(
         *(STORY_TABLES, CAST_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS),
         NAME_ADDRESSED,
         NAME_NAMED,
+        SPLIT_ALONG,
     ),
     legacy=(13, 15),
     postgres=(
@@ -385,5 +391,6 @@ STORY_SCHEMA = Schema(
         CORRECTION_NUMBERS,
         NAME_ADDRESSED,
         NAME_NAMED,
+        SPLIT_ALONG,
     ),
 )

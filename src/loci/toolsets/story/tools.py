@@ -133,7 +133,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
             Literal["rename", "merge", "split", "alias", "kind", "apart"],
             Field(
                 description="rename: show the entity as `other`; merge: `other` is the same "
-                "entity as `name`; split: `other` (one of its names) is someone else; alias: "
+                "entity as `name`; split: `other` (one of its names) is someone else, with its own "
+                'forms ("Dick" with "Richard"); alias: '
                 "`other` is another name of it; kind: `other` is character, place or other "
                 "(other: not a character), and words the story writes as a name that the cast "
                 "missed are added; apart: `other` is not `name` (a suggestion to join them "
