@@ -154,7 +154,7 @@ class _Calls:
         if count < least or _given_apart(guest, host):
             return []
         said = self.said[(guest.id, host_id)]
-        if _epithet(self.text, host):
+        if written_after_the(self.text, host):
             reason = (
                 f"{guest.name!r} is called out {calls} times, and {count} times the paragraph "
                 f"after opens on 'the {host.name}', who answers to it"
@@ -267,7 +267,7 @@ def _given(entity: Entity) -> set[str]:
     return found
 
 
-def _epithet(text: str, entity: Entity) -> bool:
+def written_after_the(text: str, entity: Entity) -> bool:
     """Whether the story writes the entity's names after "the" in at least EPITHET_SHARE of
     their uses ("the Jew", "the Dodger")."""
     names_of = "|".join(map(re.escape, entity.aliases))

@@ -49,7 +49,7 @@ from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.name_readings import eldest_and_younger, sisters_written, wed_by_titles
 from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.not_people import not_people_suggestions
-from loci.toolsets.story.offered import offered_once, one_entity_each
+from loci.toolsets.story.offered import offered_once, one_entity_each, shown_first
 from loci.toolsets.story.people import (
     Person,
     callings_differ,
@@ -98,7 +98,10 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     ]
     suggested = one_entity_each(heeded(offered_once(found_by_kind), kept, entities))
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
-    ranked = [s.model_copy(update={"number": n}) for n, s in enumerate(suggested[:limit], 1)]
+    ranked = [
+        shown_first(s, entities, text).model_copy(update={"number": n})
+        for n, s in enumerate(suggested[:limit], 1)
+    ]
     return CastSuggestions(
         session_id=session, suggestions=ranked, corrections=[c.described() for c in kept]
     )
