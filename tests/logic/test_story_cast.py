@@ -1772,3 +1772,17 @@ def test_a_russian_pet_form_joins_the_one_given_name_it_is_built_on() -> None:
     # In a story that names no one by a patronymic, "Maria" is no Martha.
     english = gathered({"Martha Brown": person(30, "f"), "Maria": person(20, "f")})
     assert {"Maria"} in english
+
+
+def test_a_name_the_story_restates_one_by_may_be_anothers_surname() -> None:
+    # A Tale of Two Cities: "Charles Evremonde, called Darnay" made "Darnay" (102) Charles
+    # Evremonde's, apart from Charles Darnay (86) by their two surnames: five entities.
+    named = {
+        "Charles Evremonde": person(5, "m"),
+        "Darnay": person(102),
+        "Charles Darnay": person(86, "m"),
+        "Mr. Darnay": person(20),
+        "Citizen Evremonde": person(6),
+    }
+    restated = {("Charles Evremonde", "Darnay"): Together(apposition=1)}
+    assert set(named) in gathered(named, restated)

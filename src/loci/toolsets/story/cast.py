@@ -36,6 +36,7 @@ from loci.toolsets.story.meetings import Evidence, Together
 from loci.toolsets.story.name_readings import (
     give_name_sexes,
     given_alone,
+    lone_families,
     read_aunts_by_given_name,
     read_described,
     read_given_after_mr,
@@ -45,7 +46,6 @@ from loci.toolsets.story.name_readings import (
 )
 from loci.toolsets.story.people import (
     Person,
-    lone_families,
     shares_a_name,
     titles_differ,
     wife_by_name,
@@ -195,6 +195,7 @@ def _join_restated(people: dict[int, Person], evidence: Evidence) -> None:
         if evidence.names_conflict(first, second):
             continue
         host, guest = (first, second) if _outranks(first, second) else (second, first)
+        host.called |= guest.words
         _merge(people, host, [guest], owner)
 
 

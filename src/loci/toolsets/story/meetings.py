@@ -36,7 +36,7 @@ class Evidence:
     restated: list[tuple[int, int, int]] = field(default_factory=list)
     given_words: frozenset[str] = frozenset()
     words_of: dict[int, frozenset[str]] = field(default_factory=dict)
-    #: The family names the story gives one woman only (`people.lone_families`).
+    #: The family names the story gives one woman only (`name_readings.lone_families`).
     lone_families: frozenset[str] = frozenset()
     #: The pairs of names the writer kept apart (`corrections.declined`).
     declined: frozenset[frozenset[int]] = frozenset()

@@ -10,8 +10,8 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 
-from loci.toolsets.story import census, names
-from loci.toolsets.story.people import INITIALS, MISTER, Person
+from loci.toolsets.story import census, given_names, names
+from loci.toolsets.story.people import INITIALS, MISTER, Person, wife_by_name
 
 #: Titles that, before a family name alone, name a wife: "Lady Lucas" is Sir William's, while
 #: "Lady Catherine", by her own given name, is a peer's daughter, married or not.
@@ -211,3 +211,21 @@ def read_russian_pet_forms(people: Iterable[Person]) -> None:
         full = {g for g in given if g[:3] == word[:3] and g != word}
         if RUSSIAN_PET.fullmatch(word) and len(full) == 1:
             person.given |= full
+
+
+def lone_families(people: Iterable[Person]) -> frozenset[str]:
+    """The family names the story gives one woman only: every full name with it carries one
+    given name (or pet forms of it), and no one else bears it but by a married woman's title
+    ("Dean": Ellen Dean, Nelly Dean, "Mrs. Dean", "Mistress Dean")."""
+    given_of: dict[str, set[str]] = {}
+    others: set[str] = set()
+    for person in people:
+        for word in person.surnames:
+            given_of.setdefault(word, set()).update(person.given)
+        if not person.given and not wife_by_name(person):
+            others |= person.surnamish | person.bare
+    return frozenset(
+        family
+        for family, given in given_of.items()
+        if family not in others and all(given_names.same_given(x, y) for x in given for y in given)
+    )

@@ -72,6 +72,9 @@ class Person:
     fathers: set[str] = field(default_factory=set)
     #: A wife's husband's given names ("joe" of "Mrs. Joe Gargery").
     husbands: set[str] = field(default_factory=set)
+    #: The words of names the story restates it by ("darnay" of "Charles Evremonde, called
+    #: Darnay"), which may be another of its names' surnames.
+    called: set[str] = field(default_factory=set)
     #: The plain titles and family names a full name of it is written with again and again
     #: ("Mr. John Knightley": ("mr", "knightley")), to tell it from the family's head.
     distinguished: set[tuple[str, str]] = field(default_factory=set)
@@ -149,6 +152,7 @@ class Person:
         self.generations |= other.generations
         self.fathers |= other.fathers
         self.husbands |= other.husbands
+        self.called |= other.called
         self.distinguished |= other.distinguished
 
 
@@ -169,9 +173,12 @@ def names_conflict(
     only with a family name ("Miss Meg" marries and becomes "Mrs. Meg"; "Miss Bennet" is not
     "Mrs. Bennet"), and a "Miss" by a given name with a "Mrs." of the family only when the
     story names more of the family than one woman (`lone`: the family names it does not, see
-    `lone_families`)."""
+    `name_readings.lone_families`)."""
     a_surnames, b_surnames = a.surnames | a.surnamish, b.surnames | b.surnamish
-    if a_surnames and b_surnames and not _surnames_fit(a_surnames, b_surnames):
+    # A name the story restates one by may be the other's surname ("Charles Evremonde, called
+    # Darnay", and Charles Darnay).
+    fit = _surnames_fit(a_surnames, b_surnames) or a.called & b_surnames or b.called & a_surnames
+    if a_surnames and b_surnames and not fit:
         return True
     if (
         a.given
@@ -207,24 +214,6 @@ def _miss_and_mrs(miss: Person, mrs: Person, family: set[str], lone: Collection[
     if not (False in miss.married and True in mrs.married):
         return False
     return bool(by_family) or not family <= set(lone)
-
-
-def lone_families(people: Iterable[Person]) -> frozenset[str]:
-    """The family names the story gives one woman only: every full name with it carries one
-    given name (or pet forms of it), and no one else bears it but by a married woman's title
-    ("Dean": Ellen Dean, Nelly Dean, "Mrs. Dean", "Mistress Dean")."""
-    given_of: dict[str, set[str]] = {}
-    others: set[str] = set()
-    for person in people:
-        for word in person.surnames:
-            given_of.setdefault(word, set()).update(person.given)
-        if not person.given and not wife_by_name(person):
-            others |= person.surnamish | person.bare
-    return frozenset(
-        family
-        for family, given in given_of.items()
-        if family not in others and all(given_names.same_given(x, y) for x in given for y in given)
-    )
 
 
 def wife_by_name(person: Person) -> bool:

@@ -16,6 +16,9 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
     **dict.fromkeys(("don", "king", "prince", "duke", "father", "uncle", "brother"), ("m", None)),
     **dict.fromkeys(("baron", "count", "earl", "abbot", "friar"), ("m", None)),
     **dict.fromkeys(("squire", "parson", "gaffer"), ("m", None)),
+    # The French Revolution's titles ("Citizen Evremonde", "Citizeness Defarge").
+    **dict.fromkeys(("citizen", "citoyen"), ("m", None)),
+    **dict.fromkeys(("citizeness", "citoyenne"), ("f", None)),
     "widow": ("f", True),
     **dict.fromkeys(("goody", "mistress"), ("f", None)),
     # As the northern and southern English of novels write "Mister" and "Master": "Mester
@@ -43,6 +46,7 @@ SURNAME_TITLES = frozenset(
     # surname, two given names apart from "Priya Nair"; "Superintendent Bell").
     | {"ensign", "midshipman", "cadet", "trooper", "constable", "marshal", "superintendent"}
     | {"consul", "matron", "headmaster", "headmistress"}
+    | {"citizen", "citoyen", "citizeness", "citoyenne"}
 )
 #: Titles of several people at once, a firm's or brothers' ("Messrs. Maw"): no one character.
 PLURAL_TITLES = frozenset({"messrs", "mesdames", "mmes"})
