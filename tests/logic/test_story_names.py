@@ -181,3 +181,11 @@ def test_cousin_before_a_given_name_is_a_word_of_kin_not_a_given_name() -> None:
     cousin = parse("Cousin Charles")
     assert cousin.titles == {"cousin"} and cousin.words == {"charles"}
     assert not cousin.surnames
+
+
+def test_mademoiselle_as_servants_say_it_is_a_title() -> None:
+    # A Tale of Two Cities: "Ma'amselle Manette" was a given name "Ma'amselle", another woman
+    # than Lucie Manette, and "Miss Manette" (51) stayed apart from her: which was she?
+    for written in ("Ma\u2019amselle Manette", "Mam'selle Manette"):
+        name = parse(written)
+        assert (name.sex, name.married, name.bare, name.given) == ("f", False, {"manette"}, set())

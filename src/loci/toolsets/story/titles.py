@@ -28,6 +28,11 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
         ("mrs", "madame", "mme", "frau", "signora", "duchess", "countess"), ("f", True)
     ),
     **dict.fromkeys(("miss", "mademoiselle", "mlle", "signorina"), ("f", False)),
+    # "Mademoiselle" as English novels' servants say it: "Ma'amselle Manette".
+    **dict.fromkeys(
+        (f"{a}{q}{b}" for a, b in (("ma", "amselle"), ("mam", "selle")) for q in "'\u2019"),
+        ("f", False),
+    ),
     **dict.fromkeys(("ms", "madam", "lady", "queen", "mother", "sister", "dame"), ("f", None)),
     "aunt": ("f", True),
     **dict.fromkeys(("princess", "baroness", "abbess"), ("f", None)),
