@@ -1786,3 +1786,18 @@ def test_a_name_the_story_restates_one_by_may_be_anothers_surname() -> None:
     }
     restated = {("Charles Evremonde", "Darnay"): Together(apposition=1)}
     assert set(named) in gathered(named, restated)
+
+
+def test_young_and_a_given_name_is_no_one_whose_name_says_no_generation() -> None:
+    # A Tale of Two Cities: "Young Jerry" (the son) joined "Jerry" and Jerry Cruncher (the
+    # father), and kept the father's "Mr. Cruncher" (98) apart from his "Jerry".
+    groups = gathered(
+        {
+            "Jerry Cruncher": person(4, "m"),
+            "Mr. Cruncher": person(98, "m"),
+            "Jerry": person(82, "m"),
+            "Young Jerry": person(22, "m"),
+        }
+    )
+    assert {"Young Jerry"} in groups
+    assert {"Jerry Cruncher", "Mr. Cruncher", "Jerry"} in groups

@@ -304,6 +304,9 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
     if guest.generations and any(p.generations - guest.generations for p in carriers_all):
         # "Old Tom" joins "Thomas Hale Sr.", never the "Tommy" who may be the son.
         hosts = [host for host in hosts if host.generations]
+    if "junior" in guest.generations:
+        # "Young Jerry" is the son of a Jerry: never a name that says no generation.
+        hosts = [host for host in hosts if host.generations]
     return hosts
 
 
