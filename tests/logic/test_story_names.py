@@ -189,3 +189,19 @@ def test_mademoiselle_as_servants_say_it_is_a_title() -> None:
     for written in ("Ma\u2019amselle Manette", "Mam'selle Manette"):
         name = parse(written)
         assert (name.sex, name.married, name.bare, name.given) == ("f", False, {"manette"}, set())
+
+
+def test_a_number_after_a_name_numbers_its_bearers_and_is_no_surname() -> None:
+    # A Tale of Two Cities: "Jacques Three" had the surname "Three"; the revolutionaries all
+    # called Jacques were one entity with the code name alone.
+    three, four = parse("Jacques Three"), parse("Jacques Four")
+    assert three.words == four.words == {"jacques"} and not three.surnames
+    assert (three.generation, four.generation) == ("three", "four")
+    from loci.toolsets.story.correction_checks import two_people
+    from loci.toolsets.story.entity import Entity, Seen
+
+    def entity(number: int, name: str) -> Entity:
+        return Entity(number, name, "character", 9, Seen(0, ""), [], [name])
+
+    warned = two_people(entity(1, "Jacques Three"), entity(2, "Jacques Four"))
+    assert warned is not None and "namesakes numbered Three and Four" in warned

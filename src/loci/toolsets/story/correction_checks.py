@@ -74,9 +74,9 @@ def _why_two(mine: Person, theirs: Person) -> str:
     if sex_conflict(mine, theirs):
         return "a man and a woman"
     if mine.generations and theirs.generations and mine.generations != theirs.generations:
-        return f"namesakes of two generations, {_listed(mine.generations)} and " + _listed(
-            theirs.generations
-        )
+        numbered = (mine.generations | theirs.generations) & names.NUMBERS
+        told = "numbered" if numbered else "of two generations,"
+        return f"namesakes {told} {_listed(mine.generations)} and {_listed(theirs.generations)}"
     # A word the person is given by another name is no family name of theirs ("Grandma Ruth").
     a = (mine.surnames | mine.surnamish) - mine.given
     b = (theirs.surnames | theirs.surnamish) - theirs.given

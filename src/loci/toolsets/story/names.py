@@ -43,6 +43,9 @@ GENERATIONS = {
     **{"ii": "ii", "iii": "iii", "iv": "iv"},
 }
 ELDER_YOUNGER = {"old": "senior", "young": "junior"}
+#: A number word after a name numbers its bearers as a generation's numeral does ("Jacques
+#: Three", the third of the revolutionaries all called Jacques): no surname.
+NUMBERS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"})
 #: An epithet's article is no word of its name ("the Captain").
 ARTICLES = frozenset({"the", "a", "an"})
 #: Words nameparser lists as titles that, written before a name, are not one ("Her Jo").
@@ -135,6 +138,8 @@ def parse(surface: str) -> Name:
     generation = next((GENERATIONS[w] for w in words[1:] if w in GENERATIONS), None)
     if len(words) > 1 and words[0] in ELDER_YOUNGER:
         generation = ELDER_YOUNGER[words[0]]
+    if len(words) > 1 and words[-1] in NUMBERS:
+        generation = words.pop()
     while len(words) > 1 and (words[0] in ADDRESS_WORDS or words[0] in ARTICLES):
         words.pop(0)
     titles: list[str] = []
