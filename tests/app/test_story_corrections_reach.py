@@ -353,3 +353,17 @@ def test_names_a_correction_moves_between_other_entities_are_reported() -> None:
     said = moved_elsewhere([musgrove, richard], [joined], set())
     assert said is not None and "(of 'Richard') joined 'Mr Musgrove'" in said
     assert "(of 'Mr Musgrove')" not in said
+
+
+def test_a_split_off_given_name_leaves_the_full_name_of_the_names_left() -> None:
+    # Splitting "John" off "Mr. Barsad" takes "Jack" (a form of John alone) and leaves "John
+    # Barsad", whose family name the names left carry and who may be theirs.
+    from loci.toolsets.story.correction_checks import along
+    from loci.toolsets.story.entity import Entity, Seen
+
+    names = ["Mr. Barsad", "Barsad", "John Barsad", "John", "Jack"]
+    barsad = Entity(1, "Mr. Barsad", "character", 48, Seen(0, ""), [], names)
+    assert along(barsad, "Mr. Barsad", "John") == ("Jack",)
+    musgrove = ["Mr Musgrove", "Charles Musgrove", "Richard", "Dick", "Dick Musgrove"]
+    joined = Entity(2, "Mr Musgrove", "character", 47, Seen(0, ""), [], musgrove)
+    assert along(joined, "Mr Musgrove", "Richard") == ("Dick", "Dick Musgrove")

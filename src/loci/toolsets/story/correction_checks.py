@@ -249,9 +249,10 @@ def checked(
 def along(entity: Entity, name: str, other: str) -> tuple[str, ...]:
     """The names a split of `other` off `entity` takes along: its own forms, whose given names
     are all forms of `other`'s and of no given name of the names left ("Dick" and "Dick
-    Musgrove", splitting "Richard" off "Mr Musgrove"); never `name`, the one the writer keeps
-    the entity by, nor the name it is shown by (a rename's), nor anything when `other` has no
-    given name ("Mr. Ferrars")."""
+    Musgrove", splitting "Richard" off "Mr Musgrove", whose names left are Charles Musgrove's;
+    "Jack" but not "John Barsad", splitting "John" off "Mr. Barsad"); never `name`, the one
+    the writer keeps the entity by, nor the name it is shown by (a rename's), nor anything
+    when `other` has no given name ("Mr. Ferrars")."""
     mine = _given_of(other)
     rest = [a for a in entity.written if names.key(a) != names.key(other)]
     stays = {names.key(name), names.key(entity.name)}
@@ -264,7 +265,16 @@ def along(entity: Entity, name: str, other: str) -> tuple[str, ...]:
         and all(_forms_of(x, mine) for x in _given_of(a))
     }
     left = {w for a in rest if a not in fits for w in _given_of(a)}
-    return tuple(a for a in rest if a in fits and not any(_forms_of(x, left) for x in _given_of(a)))
+    # A full name goes along only when the names left are someone of another given name ("Dick
+    # Musgrove", from Charles Musgrove's entity); else it is theirs ("John Barsad" stays with
+    # "Mr. Barsad" when "John" is split off).
+    return tuple(
+        a
+        for a in rest
+        if a in fits
+        and not any(_forms_of(x, left) for x in _given_of(a))
+        and (left or not names.parse(a).surnames)
+    )
 
 
 def _given_of(name: str) -> set[str]:
