@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from loci.toolsets.story import kin_words, names
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.evidence import evidence
+from loci.toolsets.story.evidence import evidence, merge_suggestion
 from loci.toolsets.story.meetings import APART_SENTENCES
 from loci.toolsets.story.models import CastSuggestion
 from loci.toolsets.story.people import Person
@@ -196,16 +196,11 @@ def wife_suggestions(
         if found is not None:
             wife, husband = found
             together = company.met_in_sentences(wife.id, husband.id)
-            suggested.append(
-                CastSuggestion(
-                    action="merge",
-                    name=wife.name,
-                    other=guest.name,
-                    mentions=guest.mentions,
-                    reason=f"{guest.name!r} is the wife of {husband.name!r} by name, and "
-                    f"{wife.name!r} is the woman named with him in {together} sentences, "
-                    "far more often for her share of the story than any other",
-                    evidence=evidence(guest, wife) or evidence(wife, husband),
-                )
+            reason = (
+                f"{guest.name!r} is the wife of {husband.name!r} by name, and {wife.name!r} is "
+                f"the woman named with him in {together} sentences, far more often for her "
+                "share of the story than any other"
             )
+            said = evidence(guest, wife) or evidence(wife, husband)
+            suggested.append(merge_suggestion(guest, wife, reason, said))
     return suggested

@@ -80,6 +80,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         company = Company.read(conn, found.id, entities)
     confirm = found.settings.confirm_after
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
+    people = people_of(characters, company)
     found_by_kind = [
         *epithet_suggestions(text, characters),
         # Who answers to a name outweighs whose company it keeps: "Miss Dashwood", answered
@@ -87,8 +88,8 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *answered_suggestions(text, entities, characters),
         *same_person_suggestions(characters, company, text),
         # A wife the story names outweighs the woman named most beside the husband.
-        *stated_wife_suggestions(text, characters, people_of(characters, company), company),
-        *wife_suggestions(characters, people_of(characters, company), company),
+        *stated_wife_suggestions(text, characters, people, company),
+        *wife_suggestions(characters, people, company),
         *titled_name_suggestions(characters, company, text),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
