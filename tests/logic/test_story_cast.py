@@ -751,6 +751,12 @@ def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride(
     people = people_of(characters, company)
     suggested = [(s.name, s.other) for s in wife_suggestions(characters, people, company)]
     assert suggested == [("Charlotte", "Mrs. Collins")]
+    # Written only after "a", a married name is a wife who might be (A Tale of Two Cities:
+    # "there never might have been a Mrs. Lorry", says Miss Pross to the bachelor).
+    told = "Mrs. Collins came down. There might have been a Mrs. Collins, she said."
+    assert wife_suggestions(characters, people, company, told)
+    supposed = "There might have been a Mrs. Collins. 'A Mrs. Collins?' she asked."
+    assert wife_suggestions(characters, people, company, supposed) == []
     # Named beside the married name in two sentences, she is another woman (Emma: Harriet,
     # named with Mr. Elton in 52 sentences, meets "Mrs. Elton" in four).
     company.sentence.setdefault(2, Counter())[4] += 2
@@ -1334,14 +1340,19 @@ def test_a_wife_called_by_her_husbands_given_name_is_his_wife() -> None:
 
 
 def test_a_title_and_a_full_name_written_again_and_again_tell_a_brother_from_the_head() -> None:
-    # Emma: "Mr. John Knightley" (29 times) is not "Mr. Knightley", his elder brother; "Mr.
-    # Frank Churchill" not "Mr. Churchill", his uncle.
+    # Emma: "Mr. John Knightley" (29 times) is not "Mr. Knightley", his elder brother, whom
+    # he meets in two sentences; "Mr. Frank Churchill" not "Mr. Churchill", his uncle.
     knightleys = {
         "Mr. Knightley": person(176, "m"),
         "Mr. John Knightley": person(29, "m"),
         "John Knightley": person(40, "m"),
     }
-    assert {"Mr. Knightley"} in gathered(knightleys)
+    brothers_met = {("Mr. Knightley", "Mr. John Knightley"): Together(sentence=2)}
+    assert {"Mr. Knightley"} in gathered(knightleys, brothers_met)
+    # A Tale of Two Cities: "Mr. Jarvis Lorry" (12 times), who never meets "Mr. Lorry" in a
+    # sentence, is Mr. Lorry written formally.
+    lorry = {"Mr. Lorry": person(342, "m"), "Mr. Jarvis Lorry": person(12, "m")}
+    assert {"Mr. Lorry", "Mr. Jarvis Lorry"} in gathered(lorry)
     # Written with his given name a few times only, he is the head himself (Great
     # Expectations: "Mr. Matthew Pocket", seven times, is "Mr. Pocket").
     pockets = {"Mr. Pocket": person(52, "m"), "Mr. Matthew Pocket": person(7, "m")}

@@ -22,6 +22,7 @@ the narration the other.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,8 @@ WIFE_MARGIN = 2.0
 #: the husband and the bride do ("Mrs. Brooke", after John Brooke and Meg); one there from
 #: the start ("Lady Lucas", beside Sir William) is a wife in her own right.
 MARRIED_LATER = 0.1
+#: "a" or "an" just before a name.
+SUPPOSING = re.compile(r"\ban?\s+$", re.IGNORECASE)
 
 
 def bride(
@@ -101,6 +104,14 @@ def _wife(
     # never): Harriet, named with "Mrs. Elton" in four sentences, is not she.
     apart = company.met_in_sentences(guest.id, ranked[0]) >= APART_SENTENCES
     return None if apart else next(w for w in characters if w.id == ranked[0])
+
+
+def supposed(aliases: Sequence[str], text: str) -> bool:
+    """Whether `text` writes each of `aliases` only after "a" or "an": a name anyone might bear
+    ("a Mrs. Lorry"), no one's."""
+    written = [re.finditer(rf"(?<![\w.]){re.escape(a)}(?!\w)", text) for a in aliases]
+    befores = [text[max(0, m.start() - 4) : m.start()] for found in written for m in found]
+    return bool(befores) and all(SUPPOSING.search(before) for before in befores)
 
 
 #: The titles a mother (father) is named by with her (his) family name.
@@ -186,12 +197,15 @@ def _titled_families(entity: Entity, sex: str) -> set[str]:
 
 
 def wife_suggestions(
-    characters: Sequence[Entity], people: Mapping[int, Person], company: Company
+    characters: Sequence[Entity], people: Mapping[int, Person], company: Company, text: str = ""
 ) -> list[CastSuggestion]:
     """A married name alone ("Mrs. Brooke") merged into the woman the story gave it to at a
-    wedding it tells (`bride`; `people`: each character's names as one person)."""
+    wedding it tells (`bride`; `people`: each character's names as one person), unless `text`
+    writes it only as a wife who might be ("there never might have been a Mrs. Lorry")."""
     suggested = []
     for guest in characters:
+        if supposed(guest.aliases, text):
+            continue
         found = bride(guest, characters, people, company)
         if found is not None:
             wife, husband = found

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from loci.toolsets.story.name_readings import eldest_and_younger
-from loci.toolsets.story.people import Person, names_conflict, titles_differ
+from loci.toolsets.story.people import Person, head_and_formal, names_conflict, titles_differ
 
 #: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
 #: more) are two people.
@@ -118,4 +118,6 @@ class Evidence:
         (`people.names_conflict`), or the writer said they are two."""
         if self.declined_by_writer(a, b) or eldest_and_younger(a, b, self.sisters):
             return True
-        return names_conflict(a, b, self.given_words, marriage, self.lone_families)
+        if names_conflict(a, b, self.given_words, marriage, self.lone_families, met=False):
+            return True
+        return head_and_formal(a, b) and self.met(a, b) > 0

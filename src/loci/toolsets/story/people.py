@@ -167,13 +167,16 @@ def names_conflict(
     given_words: Collection[str],
     marriage: bool = True,
     lone: Collection[str] = (),
+    met: bool = True,
 ) -> bool:
     """Whether the names of `a` and `b` cannot be one person's. `given_words` are the words
     the story uses as given names: "Mrs." and "Miss" conflict (unless `marriage` is false)
     only with a family name ("Miss Meg" marries and becomes "Mrs. Meg"; "Miss Bennet" is not
     "Mrs. Bennet"), and a "Miss" by a given name with a "Mrs." of the family only when the
     story names more of the family than one woman (`lone`: the family names it does not, see
-    `name_readings.lone_families`)."""
+    `name_readings.lone_families`). `met`: whether the two met in a sentence of the narration,
+    which a family's head and the one written by title and full name to tell them apart do
+    (`_the_familys_head`)."""
     a_surnames, b_surnames = a.surnames | a.surnamish, b.surnames | b.surnamish
     # A name the story restates one by may be the other's surname ("Charles Evremonde, called
     # Darnay", and Charles Darnay).
@@ -190,7 +193,7 @@ def names_conflict(
         return True
     if _saints_namesake(a, b) or _saints_namesake(b, a):
         return True
-    if _the_familys_head(a, b) or _the_familys_head(b, a):
+    if met and head_and_formal(a, b):
         return True
     if a.fathers and b.fathers and not a.fathers & b.fathers:
         return True  # "Anna Sergievna" and "Anna Vlasievna": two fathers' daughters
@@ -267,10 +270,17 @@ def _written(alias: str, text: str) -> int:
     return len(re.findall(rf"(?<![\w.]){words}(?!\w)", text))
 
 
+def head_and_formal(a: Person, b: Person) -> bool:
+    """Whether one of the two is a family's head and the other written formally
+    (`_the_familys_head`)."""
+    return _the_familys_head(a, b) or _the_familys_head(b, a)
+
+
 def _the_familys_head(head: Person, other: Person) -> bool:
     """Whether `head` is named by a plain title and the family name alone ("Mr. Knightley")
     where `other` is written again and again with that title and a given name too ("Mr. John
-    Knightley"): the story tells them apart so."""
+    Knightley"): the story tells them apart so, if they ever meet in a sentence. One who never
+    meets it is that person written formally ("Mr. Jarvis Lorry", 12 times, is "Mr. Lorry")."""
     if head.given:
         return False
     return any((t, w) in other.distinguished for t in head.titles for w in head.surnamish)

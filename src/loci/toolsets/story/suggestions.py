@@ -89,7 +89,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *same_person_suggestions(characters, company, text),
         # A wife the story names outweighs the woman named most beside the husband.
         *stated_wife_suggestions(text, characters, people, company),
-        *wife_suggestions(characters, people, company),
+        *wife_suggestions(characters, people, company, text),
         *titled_name_suggestions(characters, company, text),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
