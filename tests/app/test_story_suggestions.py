@@ -104,10 +104,16 @@ def test_a_sailors_epithet_is_suggested_for_the_storys_one_captain(app: App) -> 
         "\u201cAy,\u201d said the Cap\u2019n, and Marrow laughed at the rain.",
         "Tom Fisk brought the Cap\u2019n his tea. The Cap\u2019n drank it, and Marrow slept.",
     ]
-    told(app, "sloop", scenes)
+    for number, text in enumerate(scenes * 3):
+        app.story.continue_story("sloop", "", f"{text} ({number})")
     found = suggest(app.story, "sloop").suggestions
     epithet = next(s for s in found if s.other == "the Cap\u2019n")
     assert (epithet.action, epithet.name) == ("alias", "Captain Marrow")
+    # Written nine times, it is his in the cast once the cast is worked out as an import's
+    # end does it, and no longer suggested.
+    app.story.resolve_cast("sloop")
+    assert "the Cap\u2019n" in character(app.story, "sloop", "Captain Marrow").aliases
+    assert all(s.other != "the Cap\u2019n" for s in suggest(app.story, "sloop").suggestions)
 
 
 def names_of(app: App, session: str) -> list[set[str]]:
@@ -176,7 +182,8 @@ def test_an_epithet_in_the_paragraphs_after_its_holders_name_is_suggested(app: A
             "At night the Count walked the halls, and I heard the Count on the stair.",
             *(filler(10 * day + n) for n in range(6)),
         ]
-    told(app, "journal", story, times=1)
+    for number, text in enumerate(story):
+        app.story.continue_story("journal", "", f"{text} ({number})")
     found = suggest(app.story, "journal").suggestions
     epithet = next(s for s in found if s.other == "the Count")
     assert (epithet.action, epithet.name) == ("alias", "Count Dracula")

@@ -1359,6 +1359,32 @@ def test_a_title_and_a_full_name_written_again_and_again_tell_a_brother_from_the
     assert {"Mr. Pocket", "Mr. Matthew Pocket"} in gathered(pockets)
 
 
+def test_an_epithet_read_as_a_name_joins_the_one_character_carrying_its_title() -> None:
+    # Treasure Island: "the doctor" (111 times) is Dr. Livesey, the story's one doctor;
+    # Little Women's "the Professor" is Mr. Bhaer's, not that of "Prof. Sands", named once.
+    doctor = {
+        "Dr. Livesey": person(40, "m"),
+        "Livesey": person(20, "m"),
+        "the doctor": person(111),
+        "Prof. Sands": person(1),
+        "the Professor": person(44),
+        "Professor Bhaer": person(90, "m"),
+    }
+    groups = gathered(doctor)
+    assert {"Dr. Livesey", "Livesey", "the doctor"} in groups
+    assert {"Professor Bhaer", "the Professor"} in groups
+    # Of a story naming two doctors much alike, it is neither's.
+    two = gathered({**doctor, "Dr. Carver": person(30, "m")})
+    assert {"the doctor"} in two
+    # Nor is it joined against the writer: split off, or kept apart.
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(doctor.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    person_of, _ = cast.gather(surfaces, words, {}, alone=[3])
+    assert person_of[3] == 3
+    person_of, _ = cast.gather(surfaces, words, {}, declined=[frozenset({1, 3})])
+    assert person_of[3] == 3 and person_of[2] == person_of[1]
+
+
 def test_a_few_pronouns_do_not_outvote_the_census_of_a_given_name() -> None:
     # Emma: "Frank", talked of by the heroine, is taken up by "she" six times in seven; the
     # census and "Mr. Frank Churchill" say a man.

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from loci.toolsets.story import common_words, given_names, kinds, names, titles
+from loci.toolsets.story.epithet_cast import epithet_hosts, epithet_title
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married
 from loci.toolsets.story.meetings import Evidence, Together
@@ -90,8 +91,9 @@ def gather(
     """Each surface's person (the id of one of its surfaces) and each surface's kind.
     Surfaces in `alone` (split off by the writer) are never joined to anyone here, nor the
     pairs in `declined` (kept apart by the writer) to each other."""
+    alone, declined = set(alone), set(declined)
     kinds_of = _surface_kinds(surfaces, cases)
-    people = _candidates(surfaces, cases, kinds_of, set(alone))
+    people = _candidates(surfaces, cases, kinds_of, alone)
     read_described(people.values())
     read_given_after_mr(people.values())
     read_russian_pet_forms(people.values())
@@ -117,6 +119,9 @@ def gather(
     _passes(people, evidence)
     if _join_maiden_and_married(people, written, evidence):
         _passes(people, evidence)
+    written_as = [(s.id, s.written) for s in surfaces]
+    for surface, host in epithet_hosts(written_as, list(people.values()), alone, declined):
+        host.members.append(surface)
     person_of = {s.id: s.id for s in surfaces}
     for person in people.values():
         for member in person.members:
@@ -149,7 +154,8 @@ def _candidates(
             s.votes,
         )
         for s in surfaces
-        if kinds_of[s.id] != "household" and s.id not in alone
+        # An epithet ("the doctor") joins its title's one carrier last (`epithet_cast`).
+        if kinds_of[s.id] != "household" and s.id not in alone and epithet_title(s.written) is None
     }
     written = {s.id: s.written for s in surfaces}
     for i, person in named.items():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from loci.toolsets.story import address, names
@@ -166,18 +166,32 @@ def _passage(text: str, start: int, end: int, around: int) -> str:
     return text[left:right]
 
 
-def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSuggestion]:
-    """An alias for each epithet of `text` whose title one character carries ("the Captain"
-    is Captain Hawkes), or carries far more often than anyone else, and that keeps that
-    character's company."""
+@dataclass(frozen=True)
+class Carried:
+    """An epithet and the character who carries its title: the story's only one by name
+    (`sole`), else one named so far more often than anyone else; `beside`, the paragraphs
+    (else passages) where the epithet keeps their company (none when it is only their habit:
+    `_named_mostly_so`)."""
+
+    epithet: Epithet
+    carrier: Entity
+    titles: frozenset[str]
+    sole: bool
+    beside: tuple[str, ...]
+
+
+def carried(text: str, characters: Sequence[Entity]) -> list[Carried]:
+    """Each epithet of `text` no character holds yet whose title one character carries ("the
+    Captain" is Captain Hawkes), or carries far more often than anyone else, and that keeps
+    that character's company."""
     held = {names.key(alias) for entity in characters for alias in entity.aliases}
     paragraphs = text.split("\n\n")
-    suggested = []
+    found = []
     for epithet in epithets(text):
-        if names.key(epithet.written) in held:
-            continue
         key = names.key(epithet.written)
-        titles = STYLED.get(key) or {_title(key.split()[-1])}
+        if key in held:
+            continue
+        titles = STYLED.get(key) or {long_title(key.split()[-1])}
         titled = {
             e.id: _titled_mentions(text, e, titles) for e in characters if titles & _titles_of(e)
         }
@@ -194,30 +208,38 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
             epithet = _called_by_others(epithet, carrier)
             if epithet.count < EPITHET_LEAST:
                 continue
-        sole = len(carriers) == 1 and _same_company(epithet, carrier, characters, paragraphs)
-        beside = _company(epithet, carrier, paragraphs, sole)
-        if not beside and not (
-            len(carriers) == 1 and _named_mostly_so(epithet, carrier, paragraphs)
-        ):
-            continue
-        suggested.append(
-            CastSuggestion(
-                action="alias",
-                name=carrier.name,
-                other=epithet.written,
-                mentions=epithet.count,
-                reason=f"{epithet.written!r} is {'called out' if epithet.called else 'written'} "
-                f"{epithet.count} times, and "
-                f"{carrier.name!r} is the story's "
-                + (
-                    f"only {_or(titles & _titles_of(carrier))} by name"
-                    if len(carriers) == 1
-                    else f"{_or(titles & _titles_of(carrier))} named far more often than any other"
-                ),
-                evidence=_sentence_with(beside, epithet.written, carrier) or epithet.sentence,
+        sole = len(carriers) == 1
+        alike = sole and _same_company(epithet, carrier, characters, paragraphs)
+        beside = _company(epithet, carrier, paragraphs, alike)
+        if beside or (sole and _named_mostly_so(epithet, carrier, paragraphs)):
+            found.append(
+                Carried(
+                    epithet, carrier, frozenset(titles & _titles_of(carrier)), sole, tuple(beside)
+                )
             )
+    return found
+
+
+def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSuggestion]:
+    """An alias for each epithet of `text` a character carries (`carried`)."""
+    return [
+        CastSuggestion(
+            action="alias",
+            name=c.carrier.name,
+            other=c.epithet.written,
+            mentions=c.epithet.count,
+            reason=f"{c.epithet.written!r} is "
+            f"{'called out' if c.epithet.called else 'written'} {c.epithet.count} times, and "
+            f"{c.carrier.name!r} is the story's "
+            + (
+                f"only {_or(c.titles)} by name"
+                if c.sole
+                else f"{_or(c.titles)} named far more often than any other"
+            ),
+            evidence=_sentence_with(c.beside, c.epithet.written, c.carrier) or c.epithet.sentence,
         )
-    return suggested
+        for c in carried(text, characters)
+    ]
 
 
 def _titled_mentions(text: str, carrier: Entity, titles: set[str]) -> int:
@@ -337,11 +359,12 @@ def _sentence_with(passages: Sequence[str], epithet: str, carrier: Entity) -> st
     return ""
 
 
-def _or(titles: set[str]) -> str:
+def _or(titles: Iterable[str]) -> str:
     return " or ".join(sorted(titles))
 
 
-def _title(word: str) -> str:
+def long_title(word: str) -> str:
+    """A title in its long form ("doctor" of "dr")."""
     return TITLE_FORMS.get(word, word)
 
 
@@ -352,10 +375,10 @@ def _titles_of(entity: Entity) -> set[str]:
     found = set()
     for alias in entity.aliases:
         parsed = names.parse(alias)
-        found |= {_title(t) for t in parsed.titles}
+        found |= {long_title(t) for t in parsed.titles}
         words = alias.split()
         if not parsed.titles and len(words) > 1 and names.is_title(words[-1]):
-            found.add(_title(words[-1].rstrip(".").lower()))
+            found.add(long_title(words[-1].rstrip(".").lower()))
     return found
 
 

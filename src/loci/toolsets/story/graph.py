@@ -46,6 +46,11 @@ class EntityGraph(Protocol):
         """Each name the story has counted, as written, with where (tokens) it was first."""
         ...
 
+    def add_names(self, conn: Connection, session: int, written: Sequence[str]) -> None:
+        """Make names the story's that NER never found (an epithet the cast reads at an
+        import's end); their mentions are counted by reading the stored text again."""
+        ...
+
     def record(
         self,
         conn: Connection,
@@ -117,6 +122,15 @@ class SqliteGraph:
         """Every name the story knows, as written."""
         rows = conn.execute("SELECT written FROM story_names WHERE session = ?", (session,))
         return [written for (written,) in rows]
+
+    def add_names(self, conn: Connection, session: int, written: Sequence[str]) -> None:
+        """Make names the story's that NER never found."""
+        for name in written:
+            conn.execute(
+                "INSERT INTO story_names (session, key, written) VALUES (?, ?, ?) "
+                "ON CONFLICT (session, key) DO NOTHING",
+                (session, names.key(name), name),
+            )
 
     def first_found(self, conn: Connection, session: int) -> dict[str, int]:
         """Each name counted, as written, with where it was first."""

@@ -1,6 +1,7 @@
 """Reading the stored story again for names it did not know when that text was read: names
 a correction brought, so that a correction reaches the whole manuscript and not only the text
-written after it, and names NER first found later in an import (`read_before_found`).
+written after it, names NER first found later in an import (`read_before_found`), and the
+epithets an import's end takes for one character's (`read_epithets`).
 
 An alias ("the Captain" is Hawkes) or a new display name is a name the story's gazetteer did
 not know while the text before it was read. Every stored piece of the story (the writer's
@@ -18,6 +19,7 @@ from collections.abc import Collection, Sequence
 
 from loci.storage.databases.db import Connection
 from loci.toolsets.story import names, reading, store, valve
+from loci.toolsets.story.epithet_cast import sure_epithets
 from loci.toolsets.story.graph import EntityGraph
 from loci.toolsets.story.ingest import excerpt
 from loci.toolsets.story.mentions import Extractor, Mention
@@ -116,6 +118,23 @@ def read_before_found(
         if later:
             total += _read(conn, graph, extractor, found.id, piece, known, later, then)
     return total
+
+
+def read_epithets(
+    conn: Connection, graph: EntityGraph, extractor: Extractor, found: store.Session
+) -> int:
+    """Make the epithets a careful reader takes for one character's ("the doctor" of the
+    story's only doctor, `epithet_cast.sure_epithets`) names of the story, and count their
+    mentions in its stored text; returns how many were found."""
+    entities = graph.entities(conn, found.id)
+    confirm = found.settings.confirm_after
+    characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
+    text = store.rendered(conn, found.id, prompts="omit")
+    sure = sure_epithets(text, characters)
+    if not sure:
+        return 0
+    graph.add_names(conn, found.id, sure)
+    return reread(conn, graph, extractor, found, sure)
 
 
 def _read(

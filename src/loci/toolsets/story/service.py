@@ -35,7 +35,7 @@ from loci.toolsets.story.models import (
 )
 from loci.toolsets.story.passage_keywords import FtsPassageKeywords, PassageKeywords
 from loci.toolsets.story.relevance import KEYWORD_CANDIDATES, Named, PassageMatrix, Query
-from loci.toolsets.story.rereading import read_before_found
+from loci.toolsets.story.rereading import read_before_found, read_epithets
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
 RELIEF_HISTORY = 10
@@ -201,7 +201,8 @@ class StoryService:
         )
 
     def resolve_cast(self, session_id: str) -> int:
-        """Count the names found in later text in the text read before them, and work out
+        """Count the names found in later text in the text read before them, read the
+        epithets that name one character ("the doctor" of the only doctor), and work out
         who is who again from all the evidence (continue_story works it out when new names
         arrive and at each relief; an import does all this at its end). Returns how many
         earlier mentions were counted."""
@@ -210,6 +211,10 @@ class StoryService:
             found = store.session(conn, name)
             counted = read_before_found(conn, self.graph, self.extractor, found)
             self.graph.resolve(conn, found.id)
+            # The epithets it reads need the cast worked out: who carries each title.
+            if read := read_epithets(conn, self.graph, self.extractor, found):
+                counted += read
+                self.graph.resolve(conn, found.id)
             store.save_session(conn, found)
         return counted
 

@@ -1,0 +1,93 @@
+"""Epithets in the cast: "the doctor", written a hundred times in a story whose only doctor by
+name is Dr. Livesey, is Dr. Livesey, in the cast itself and not only in a suggestion.
+
+An import reads such epithets at its end (`sure_epithets`): "the" and a title the story's one
+character carries by name, written EPITHET_SURE_LEAST times or more, in the paragraphs (or
+passages) that name that character too. They become names of the story, counted in the text
+already stored and in what is written after. The cast then joins each to the one character
+carrying its title (`epithet_host`), or to no one once the story names a second doctor as
+often; a title shared by several ("the captain" of a story of many captains) stays a
+suggestion (`loci.toolsets.story.epithets`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Sequence
+
+from loci.toolsets.story import names
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.epithets import EPITHET_DOMINANCE, NOT_EPITHETS, carried, long_title
+from loci.toolsets.story.people import Person
+
+#: The fewest times an epithet is written for the cast to read it as a name of its own
+#: (a suggestion takes fewer: `epithets.EPITHET_LEAST`).
+EPITHET_SURE_LEAST = 5
+#: "the" and one word: an epithet as the cast reads it.
+THE_TITLE = re.compile(r"^[Tt]he (\S+)$")
+
+
+def sure_epithets(text: str, characters: Sequence[Entity]) -> list[str]:
+    """The epithets of `text` ("the doctor") whose title one character alone carries before
+    a name of theirs ("Dr. Livesey"; the cast reads no "Woodman" of "Tin Woodman" as a
+    title), written often and keeping that character's company, as written."""
+    found = []
+    for each in carried(text, characters):
+        epithet = each.epithet
+        title = epithet_title(epithet.written)
+        sure = each.sole and each.beside and not epithet.called
+        if sure and epithet.count >= EPITHET_SURE_LEAST and title in _titles(each.carrier):
+            found.append(epithet.written)
+    return found
+
+
+def _titles(entity: Entity) -> set[str]:
+    """The titles written before the entity's names, in their long form."""
+    return {long_title(t) for alias in entity.aliases for t in names.parse(alias).titles}
+
+
+def epithet_title(written: str) -> str | None:
+    """The title of an epithet ("doctor" of "the Doctor", of "the Dr."), or None for another
+    name."""
+    match = THE_TITLE.match(written)
+    if match is None:
+        return None
+    word = match.group(1).rstrip(".")
+    if not names.is_title(word) or word.lower() in NOT_EPITHETS:
+        return None
+    return long_title(word.lower())
+
+
+def epithet_host(title: str, people: Iterable[Person]) -> Person | None:
+    """The character among `people` whose names carry `title` (in its long form): the only
+    one, or one mentioned EPITHET_DOMINANCE times as often as any other ("Prof. Sands",
+    named once, is not the Professor of a story that names Mr. Bhaer ninety times)."""
+    carriers = sorted(
+        (p for p in people if p.character and title in {long_title(t) for t in p.titles}),
+        key=lambda p: -p.count,
+    )
+    if not carriers or (
+        len(carriers) > 1 and carriers[0].count < EPITHET_DOMINANCE * carriers[1].count
+    ):
+        return None
+    return carriers[0]
+
+
+def epithet_hosts(
+    written: Iterable[tuple[int, str]],
+    people: Sequence[Person],
+    alone: Collection[int],
+    declined: Collection[frozenset[int]],
+) -> list[tuple[int, Person]]:
+    """Each epithet among the `written` names (id, as written) with the person it joins
+    (`epithet_host`): never one the writer split off (`alone`), nor into a person the writer
+    kept it apart from (`declined`)."""
+    found = []
+    for surface, name in written:
+        title = epithet_title(name)
+        if title is None or surface in alone:
+            continue
+        host = epithet_host(title, people)
+        if host is not None and not any(frozenset({surface, m}) in declined for m in host.members):
+            found.append((surface, host))
+    return found
