@@ -321,9 +321,16 @@ def test_an_epithet_written_often_is_the_one_carriers_in_the_imported_cast(tmp_p
     listed = json.loads(loci(home, "story", "characters", "v", "--json").stdout)
     kept = next(c for c in listed if c["name"] == "Captain Hawkes")
     assert "the Captain" not in kept["aliases"]
+    # Another import into the session counts the epithet in its own text only, and keeps it
+    # apart.
+    more = tmp_path / "more.txt"
+    more.write_text("The Captain laughed. Captain Hawkes went below; the Captain slept.", "utf-8")
+    assert loci(home, "story", "import", str(more), "--session", "v").returncode == 0
+    alone = json.loads(loci(home, "story", "character", "v", "the Captain", "--json").stdout)
+    assert (alone["name"], alone["mentions"]) == ("the Captain", 10)
     assert loci(home, "story", "undo", "v").returncode == 0
     again = json.loads(loci(home, "story", "character", "v", "the Captain", "--json").stdout)
-    assert again["name"] == "Captain Hawkes"
+    assert (again["name"], again["mentions"]) == ("Captain Hawkes", 15)
 
 
 def test_a_suggestion_declined_by_number_is_not_listed_again(tmp_path: Path) -> None:

@@ -130,7 +130,9 @@ def read_epithets(
     confirm = found.settings.confirm_after
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
     text = store.rendered(conn, found.id, prompts="omit")
-    sure = sure_epithets(text, characters)
+    # One the story knows already (an earlier import's) is counted as the text comes.
+    known = {names.key(written) for written in graph.surfaces(conn, found.id)}
+    sure = [e for e in sure_epithets(text, characters) if names.key(e) not in known]
     if not sure:
         return 0
     graph.add_names(conn, found.id, sure)
