@@ -530,7 +530,7 @@ def test_he_and_she_in_equal_numbers_do_not_make_a_county_a_person() -> None:
     assert found == {"Yorkshire": "place", "Martha": "character"}
 
 
-def test_a_family_name_alone_is_the_wife_named_far_more_than_her_husband() -> None:
+def test_a_family_name_alone_is_the_woman_named_far_more_than_the_man_of_it() -> None:
     # *The Secret Garden*: "Don't be silly, Medlock", to the housekeeper named 128 times;
     # "Mr. Medlock", her late husband, is named once.
     house = {"Mrs. Medlock": person(40, "f"), "Medlock": Votes(mentions=4, addressed=3)}
@@ -543,6 +543,10 @@ def test_a_family_name_alone_is_the_wife_named_far_more_than_her_husband() -> No
         {"Medlock", "Mr. Medlock"},
         {"Mrs. Medlock"},
     ]
+    # So with a spinster known by title and family name alone (A Tale of Two Cities: "Miss
+    # Pross", 150 times; her brother "Solomon Pross", twice).
+    pross = {"Miss Pross": person(150, "f"), "Solomon Pross": person(2, "m")}
+    assert {"Pross", "Miss Pross"} in gathered({**pross, "Pross": Votes(mentions=5)})
     # A girl with a given name is no wife: "Thatcher" is Jeff Thatcher's, not Becky's.
     family = {"Becky Thatcher": person(40, "f"), "Jeff Thatcher": person(5, "m")}
     assert {"Thatcher", "Jeff Thatcher"} in gathered({**family, "Thatcher": Votes(mentions=4)})

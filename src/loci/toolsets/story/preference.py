@@ -19,7 +19,7 @@ def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
     William" is Sir William Lucas, not William Goulding; "Captain Tilney" is Captain Frederick
     Tilney, not Henry). Of several a single word fits: those of the word's own sex (by the
     pronouns that take it up), else the men (narration names men by surname alone far more
-    than women) unless the one named far more often than the others is a wife known only by
+    than women) unless the one named far more often than the others is a woman known only by
     title and family name ("Medlock" is the housekeeper Mrs. Medlock, not her husband, named
     once; "Thatcher" is no Becky Thatcher). Of those, one named far more often than any other
     ("Hannah", said a hundred times, is not the Hannah named once); for a titled name, only
@@ -39,17 +39,19 @@ def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
         sex = guest.votes.sex()
         if sex is not None:
             groups = [g for g in groups if _sex_of(g) in (sex, None)]
-        elif not _wife_by_family_name(_dominant(groups)):
+        elif not _woman_by_family_name(_dominant(groups)):
             groups = [g for g in groups if _sex_of(g) == "m"] or groups
     dominant = _dominant(groups)
     return [dominant] if dominant is not None else groups
 
 
-def _wife_by_family_name(group: list[Person] | None) -> bool:
-    """Whether `group` is a married woman the story names only by title and family name."""
+def _woman_by_family_name(group: list[Person] | None) -> bool:
+    """Whether `group` is a woman the story names only by title and family name ("Mrs.
+    Medlock"; "Miss Pross", named 150 times, whose brother "Solomon Pross" is named twice)."""
     if group is None:
         return False
-    return any(True in p.married for p in group) and not any(p.given for p in group)
+    woman = any(p.married for p in group) and all(p.sex in ("f", None) for p in group)
+    return woman and not any(p.given for p in group)
 
 
 def _dominant(groups: list[list[Person]]) -> list[Person] | None:
