@@ -212,6 +212,27 @@ def test_a_split_takes_the_names_that_are_forms_of_the_name_split_off(app: App) 
     assert "Dick" in character(app.story, "hall", "Mr. Musgrove").aliases
 
 
+def test_a_split_says_which_full_names_of_the_name_split_off_stayed(app: App) -> None:
+    # Silas Marner (a tester's book): splitting "Solomon" (the brother) off "Mr. Macey" left
+    # "Solomon Macey" with Mr. Macey without a word; it read as a split that failed.
+    story = [
+        "Mr. Macey sat in the corner, and Mr. Macey spoke of the old days.",
+        "Solomon played the fiddle, and Solomon Macey bowed to the company.",
+    ]
+    told(app, "inn", story * 3)
+    if "Solomon" not in character(app.story, "inn", "Mr. Macey").aliases:
+        correct(app.story, "inn", "merge", "Mr. Macey", "Solomon")
+    assert {"Solomon", "Solomon Macey"} <= set(character(app.story, "inn", "Mr. Macey").aliases)
+    split = correct(app.story, "inn", "split", "Mr. Macey", "Solomon")
+    assert split.warning is not None
+    assert "'Solomon Macey' stayed with 'Mr. Macey'" in split.warning
+    assert "split it off too if it is 'Solomon''s" in split.warning
+    # A split whose forms all went along says nothing of it.
+    undo(app.story, "inn")
+    clean = correct(app.story, "inn", "split", "Mr. Macey", "Solomon Macey")
+    assert "Solomon" in clean.aliases and (clean.warning is None or "stayed" not in clean.warning)
+
+
 def test_names_the_writer_kept_apart_are_never_joined_by_a_later_reading(app: App) -> None:
     # A tester kept "Robert" apart from Lucy; the cast, worked out again after a split,
     # joined them all the same. Here a full name written later would join both.

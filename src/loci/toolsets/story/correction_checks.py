@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 
 from loci import fields
 from loci.errors import ConflictError, InvalidInputError, LociError, NotFoundError
@@ -274,6 +275,30 @@ def along(entity: Entity, name: str, other: str) -> tuple[str, ...]:
         if a in fits
         and not any(_forms_of(x, left) for x in _given_of(a))
         and (left or not names.parse(a).surnames)
+    )
+
+
+def left_behind(entity: Entity, name: str, other: str, taken: Sequence[str]) -> str | None:
+    """What a split of `other` off `entity` says of the full names of `other`'s given name it
+    left with the entity (`along` takes none when the names left have no other given name:
+    "Solomon Macey" stays with "Mr. Macey" when "Solomon" is split off), if any."""
+    mine = _given_of(other)
+    gone = {names.key(a) for a in (other, *taken)}
+    behind = [
+        a
+        for a in entity.written
+        if names.key(a) not in gone
+        and names.parse(a).surnames
+        and _given_of(a)
+        and all(_forms_of(x, mine) for x in _given_of(a))
+    ]
+    if not mine or not behind:
+        return None
+    listed, many = ", ".join(repr(a) for a in behind), len(behind) > 1
+    return (
+        f"{listed} stayed with {name!r}: its other names give no given name, so "
+        f"{'they' if many else 'it'} may be its; split {'them' if many else 'it'} off too if "
+        f"{'they are' if many else 'it is'} {other!r}'s"
     )
 
 

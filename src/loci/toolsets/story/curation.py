@@ -87,6 +87,8 @@ def correct(
         result.warning = checks.two_people(entity, checks.written_entity(entities, other, session))
     elif action == "kind" and entity is not None:
         result.warning = checks.whole_entity(entity, name, other)
+    elif action == "split" and entity is not None:
+        result.warning = checks.left_behind(entity, written, other, along)
     joined = {
         e.id
         for e in entities
