@@ -387,6 +387,30 @@ def test_a_name_opening_with_a_word_for_a_place_is_a_place_and_joins_no_one() ->
     assert {"Elizabeth", "Elizabeth Lavenza"} in gathered(names)
 
 
+def test_a_place_named_so_by_its_words_is_no_one_and_its_own_word_alone_is_the_place() -> None:
+    # Kidnapped (a tester's book): "Allan Water", a river, was a name of Alan Breck's;
+    # "Cluny's Cage", his hiding place, of Cluny's; "Earraid" (NER's person, eight times) and
+    # "Mull" were characters, beside "Island Earraid" and "Isle of Mull".
+    names = {
+        "Alan": person(400, "m"),
+        "Alan Breck": person(40, "m"),
+        "Allan Water": Votes(mentions=2, ner_person=2),
+        "Cluny": person(28, "m"),
+        "Cluny\u2019s Cage": Votes(mentions=2, ner_person=2),
+        "Island Earraid": Votes(mentions=1, ner_place=1, place_word=1),
+        "Earraid": Votes(mentions=9, ner_person=8, ner_other=1, place_word=1),
+        "Isle of Mull": Votes(mentions=3, ner_place=3, place_word=1),
+        "Mull": Votes(mentions=9, ner_person=2, ner_place=2, place_word=1, article=1),
+    }
+    found = kinds_of(names)
+    places = ["Allan Water", "Cluny\u2019s Cage", "Island Earraid", "Earraid", "Isle of Mull"]
+    assert [found[p] for p in [*places, "Mull"]] == ["place"] * 6
+    groups = gathered(names)
+    assert {"Alan", "Alan Breck"} in groups and {"Cluny"} in groups
+    # A name made with "of" on anything but a word for a place is someone's.
+    assert kinds_of({"Toad of Toad Hall": person(20, "m")})["Toad of Toad Hall"] == "character"
+
+
 def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person() -> None:
     undecided = Votes(mentions=15, ner_person=3, ner_place=3, ner_other=6, said=1, place_word=1)
     names = {
@@ -1387,6 +1411,30 @@ def test_an_epithet_read_as_a_name_joins_the_one_character_carrying_its_title() 
     assert person_of[3] == 3
     person_of, _ = cast.gather(surfaces, words, {}, declined=[frozenset({1, 3})])
     assert person_of[3] == 3 and person_of[2] == person_of[1]
+
+
+def test_a_full_name_ending_on_anothers_middle_name_is_that_persons() -> None:
+    # Kidnapped (a tester's book): "Alan Breck" (his byname) and "Alan Breck Stewart" were two
+    # people, their surnames Breck and Stewart.
+    alan = {
+        "Alan": person(400, "m"),
+        "Alan Breck": person(40, "m"),
+        "Alan Breck Stewart": person(5, "m"),
+        "Alan Stewart": person(1, "m"),
+        "James Stewart": person(20, "m"),
+    }
+    groups = gathered(alan)
+    assert {"Alan", "Alan Breck", "Alan Breck Stewart", "Alan Stewart"} in groups
+    assert {"James Stewart"} in groups
+    assert parse("Alan Breck Stewart").middle == {"breck"}
+    # A fuller name makes its fragments one: "Colin Roy" and "Colin Campbell" (two surnames)
+    # are Colin Roy Campbell, named once.
+    colin = {
+        "Colin Campbell": person(5, "m"),
+        "Colin Roy": person(4, "m"),
+        "Colin Roy Campbell": person(1, "m"),
+    }
+    assert gathered(colin) == [set(colin)]
 
 
 def test_a_few_pronouns_do_not_outvote_the_census_of_a_given_name() -> None:

@@ -161,8 +161,9 @@ def _candidates(
     for i, person in named.items():
         person.character = kinds_of[i] == "character"
         # "Old Tom" is Tom, but the elder of two Toms: the reduced name forgets it.
-        generation = names.parse(written[i]).generation
-        person.generations |= {generation} if generation else set()
+        parsed = names.parse(written[i])
+        person.generations |= {parsed.generation} if parsed.generation else set()
+        person.called |= parsed.middle  # "Alan Breck" may be Alan Breck Stewart
     # A place by its very name is no one's, whatever family name it carries ("Brantwell
     # House" is not Lord Brantwell).
     placed = {

@@ -35,7 +35,8 @@ from typing import Literal
 from loci.toolsets.story import census, family_names, kin_words, names, namespans, titles
 from loci.toolsets.story.address import ANYONES, CALENDAR, DAYS
 from loci.toolsets.story.common_words import a_cry, is_common_word, name_words, word_key
-from loci.toolsets.story.place_words import PLACE_HEADS, PLACE_LEADS
+from loci.toolsets.story.place_names import named_for_a_place
+from loci.toolsets.story.place_words import PLACE_LEADS
 from loci.toolsets.story.reading import WordCase
 
 Kind = Literal["character", "place", "household", "other", "unknown"]
@@ -312,7 +313,7 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     no_ones = {
         word_key(w) for (w, _), kind in zip(named, found, strict=True) if kind != "character"
     }
-    estates = {word_key(w.split()[0]) for w, _ in named if _an_estate(w)}
+    estates = {estate for w, _ in named if (estate := _estate(w)) is not None}
     written_names = [w for w, _ in named]
     full = family_names.full_names(family, written_names)  # "Blanche Ingram", NER's "other"
     given = family_names.given_before(family, written_names, cases)
@@ -349,10 +350,19 @@ def _cued(votes: Votes) -> bool:
     return bool(votes.said + votes.acts + votes.addressed + votes.male + votes.female + votes.named)
 
 
-def _an_estate(written: str) -> bool:
-    """Whether `written` is a word and a word for a place ("Misselthwaite Manor"): the word
-    alone names the place too, unless a titled character carries it ("Baskerville")."""
-    return len(written.split()) == 2 and is_a_place_by_name(written)
+def _estate(written: str) -> str | None:
+    """The word (lower case) of a place named by a word and a word for a place ("misselthwaite"
+    of "Misselthwaite Manor", "earraid" of "Island Earraid", "mull" of "Isle of Mull"): the
+    word alone names the place too, unless a titled character carries it ("Baskerville")."""
+    words = written.split()
+    if not is_a_place_by_name(written):
+        return None
+    if " of " in written:
+        after = written.split(" of ", 1)[1].split()
+        return word_key(after[0]) if len(after) == 1 else None
+    if len(words) != 2:
+        return None
+    return word_key(words[1] if words[0].lower() in PLACE_LEADS else words[0])
 
 
 def _head(written: str) -> str:
@@ -378,20 +388,4 @@ def is_a_place_by_name(written: str) -> bool:
     """Whether the name itself says it is a place, whatever its mentions say: a saint's ("St.
     Petersburgh") or one ending in a word for a place ("Brantwell House")."""
     parsed = names.parse(written)
-    return not parsed.honorific and (parsed.saint or _named_for_a_place(written))
-
-
-def _named_for_a_place(written: str) -> bool:
-    """Whether `written` is a name of two words or more opening with a word for a place
-    ("Villa Lavenza", "Cape Horn") or ending in one ("Gull Point", "Portland Street"), with no
-    given name before it ("Lane" may end a
-    person's name, "Lois Lane"). Of a name with "of", the words before it say: "Toad of Toad
-    Hall" is Toad, from his hall."""
-    words = written.split(" of ")[0].split()
-    if len(words) < 2:
-        return False
-    if words[0].lower() in PLACE_LEADS:
-        return True
-    if words[-1].lower() not in PLACE_HEADS:
-        return False
-    return not any(census.is_given_name(w) and not names.is_title(w) for w in words[:-1])
+    return not parsed.honorific and (parsed.saint or named_for_a_place(written))

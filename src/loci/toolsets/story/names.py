@@ -87,6 +87,9 @@ class Name:
     #: The fathers its patronymics name, by their first letters ("Anna Sergievna": "serg";
     #: "Nikolaievna" and "Nikolaevna" are one father's "niko").
     fathers: frozenset[str] = frozenset()
+    #: The words between a full name's given name and surname ("breck" of "Alan Breck
+    #: Stewart"), which another of its names may end on ("Alan Breck").
+    middle: frozenset[str] = frozenset()
 
     @property
     def words(self) -> frozenset[str]:
@@ -176,7 +179,8 @@ def parse(surface: str) -> Name:
     # "Mrs. John Brooke": her husband's name; "Mrs. Laura Lyons": hers, a woman's name.
     if married and sex == "f" and census_sex(words[0]) != "f":
         return _replace(base, surnames=frozenset({words[-1]}), husband=given)
-    return _replace(base, given=given, surnames=frozenset({words[-1]}))
+    middle = frozenset(words[1:-1])  # "breck" of "Alan Breck Stewart"
+    return _replace(base, given=given, surnames=frozenset({words[-1]}), middle=middle)
 
 
 def _unaccented(word: str) -> str:

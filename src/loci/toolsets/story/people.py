@@ -73,7 +73,7 @@ class Person:
     #: A wife's husband's given names ("joe" of "Mrs. Joe Gargery").
     husbands: set[str] = field(default_factory=set)
     #: The words of names the story restates it by ("darnay" of "Charles Evremonde, called
-    #: Darnay"), which may be another of its names' surnames.
+    #: Darnay") and, in the cast, its middle names: another of its names' surnames, maybe.
     called: set[str] = field(default_factory=set)
     #: The plain titles and family names a full name of it is written with again and again
     #: ("Mr. John Knightley": ("mr", "knightley")), to tell it from the family's head.

@@ -1,4 +1,4 @@
-"""Words that end the names of places, which no library lists for names."""
+"""Words that open or end the names of places, which no library lists for names."""
 
 from __future__ import annotations
 
@@ -14,12 +14,16 @@ PLACE_HEADS = frozenset(
     | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory", "court"}
     | {"head", "moor", "heath", "fell", "tor", "fen", "scar", "farm"}
     | {"ford", "bridge", "mill", "tower", "keep", "hole"}
-    | {"boulevard", "plaza", "highway", "alley", "hotel", "station"}
+    | {"boulevard", "plaza", "highway", "alley", "hotel", "station", "water"}
 )
+#: Place heads no family's name is: a Scots river ("Allan Water") is a place after a given
+#: name too.
+WATERS = frozenset({"water", "river"})
 
 #: The first words of names that are places ("Villa Lavenza", "Mont Blanc", "Cape Horn", "Camp
 #: Laurence"), never a given name before a family's: a place named for a family is still a place.
 PLACE_LEADS = frozenset(
     {"villa", "mount", "mont", "monte", "lake", "loch", "lac", "fort", "port", "cape", "camp"}
     | {"hotel", "castle", "chateau", "ch\u00e2teau", "palazzo", "piazza", "rue", "glen"}
+    | {"island", "isle"}
 )

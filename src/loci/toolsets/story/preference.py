@@ -14,17 +14,19 @@ DOMINANT_LEAST = 3
 
 
 def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
-    """Of several people a name fits: none when two are namesakes of two generations
-    ("Thomas Hale Sr." and "Thomas Hale Jr."); those who bear its title of rank or of arms too ("Sir
-    William" is Sir William Lucas, not William Goulding; "Captain Tilney" is Captain Frederick
-    Tilney, not Henry). Of several a single word fits: those of the word's own sex (by the
-    pronouns that take it up), else the men (narration names men by surname alone far more
-    than women) unless the one named far more often than the others is a woman known only by
-    title and family name ("Medlock" is the housekeeper Mrs. Medlock, not her husband, named
-    once; "Thatcher" is no Becky Thatcher). Of those, one named far more often than any other
-    ("Hannah", said a hundred times, is not the Hannah named once); for a titled name, only
-    among people all named far less often than it (its fuller forms, not the family's main
-    character)."""
+    """Of several people a name fits: all, when it is their fuller name (`_bridges`); none
+    when two are namesakes of two generations ("Thomas Hale Sr." and "Thomas Hale Jr.");
+    those who bear its title of rank or of arms too ("Sir William" is Sir William Lucas, not
+    William Goulding; "Captain Tilney" is Captain Frederick Tilney, not Henry). Of several a
+    single word fits: those of the word's own sex (by the pronouns that take it up), else the
+    men (narration names men by surname alone far more than women) unless the one named far
+    more often than the others is a woman known only by title and family name ("Medlock" is
+    the housekeeper Mrs. Medlock, not her husband, named once; "Thatcher" is no Becky
+    Thatcher). Of those, one named far more often than any other ("Hannah", said a hundred
+    times, is not the Hannah named once); for a titled name, only among people all named far
+    less often than it (its fuller forms, not the family's main character)."""
+    if _bridges(guest, groups):
+        return [[p for g in groups for p in g]]
     if sum(1 for g in groups if any(p.generations for p in g)) > 1:
         return groups  # namesakes, a father and a son: which one a "Tommy" is, none says
     standing = guest.titles & RANKS | arms(guest.titles)
@@ -43,6 +45,15 @@ def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
             groups = [g for g in groups if _sex_of(g) == "m"] or groups
     dominant = _dominant(groups)
     return [dominant] if dominant is not None else groups
+
+
+def _bridges(guest: Person, groups: list[list[Person]]) -> bool:
+    """Whether `guest`, a full name, holds every word of each of `groups` ("Colin Roy Campbell",
+    of "Colin Roy" and of "Colin Campbell"): their fuller name, it makes them one."""
+    if not (guest.given and guest.surnames):
+        return False
+    held = guest.words | guest.called
+    return all(p.words <= held for g in groups for p in g)
 
 
 def _woman_by_family_name(group: list[Person] | None) -> bool:
