@@ -286,6 +286,14 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     clay = Entity(3, "Mrs Clay", "character", 66, Seen(0, ""), [], ["Mrs Clay", "Clay"])
     penelope = Entity(4, "Penelope", "character", 2, Seen(0, ""), [], ["Penelope"])
     assert two_people(clay, penelope) is None
+    # Silas Marner (a tester's book): "Nancy Lammeter" merged into "Mrs. Cass", her married
+    # name, was said to look like two people; a maiden name and a married one are one woman's.
+    cass = Entity(5, "Mrs. Cass", "character", 10, Seen(0, ""), [], ["Mrs. Cass", "Madam Cass"])
+    nancy = Entity(6, "Nancy", "character", 179, Seen(0, ""), [], ["Nancy", "Nancy Lammeter"])
+    assert two_people(cass, nancy) is None
+    # Two married names of two families are two women still.
+    osgood = Entity(7, "Mrs. Osgood", "character", 12, Seen(0, ""), [], ["Mrs. Osgood"])
+    assert two_people(cass, osgood) is not None
     # A correction answers with whom the character appears, as its card does.
     card = character(voyage.story, "voyage", "Captain Hawkes")
     assert fine.relationships == card.relationships and fine.relationships

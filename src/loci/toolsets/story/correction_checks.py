@@ -63,11 +63,24 @@ def two_people(entity: Entity, other: Entity) -> str | None:
     mine, theirs = person_of(entity), person_of(other)
     if not names_conflict(mine, theirs, (), marriage=False) and not _given_apart(mine, theirs):
         return None
+    if _maiden_and_married(mine, theirs):
+        return None
     return (
         f"{entity.name!r} and {other.name!r} look like two people ({_why_two(mine, theirs)}); "
         "merged as asked: "
         "undo_cast_correction (`loci story undo`) takes it back"
     )
+
+
+def _maiden_and_married(mine: Person, theirs: Person) -> bool:
+    """Whether two merged women are one woman's maiden name and her married name by title
+    ("Nancy Lammeter" and "Mrs. Cass"): names of one person, whatever their family names."""
+    if "m" in (mine.sex, theirs.sex) or "f" not in (mine.sex, theirs.sex):
+        return False
+    wives = [p for p in (mine, theirs) if True in p.married]
+    if len(wives) != 1 or wives[0].given:
+        return False
+    return not sex_conflict(mine, theirs) and not _given_apart(mine, theirs)
 
 
 def _why_two(mine: Person, theirs: Person) -> str:
