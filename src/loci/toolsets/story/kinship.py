@@ -204,10 +204,8 @@ def wife_suggestions(
     writes it only as a wife who might be ("there never might have been a Mrs. Lorry")."""
     suggested = []
     for guest in characters:
-        if supposed(guest.aliases, text):
-            continue
         found = bride(guest, characters, people, company)
-        if found is not None:
+        if found is not None and not supposed(guest.aliases, text):
             wife, husband = found
             together = company.met_in_sentences(wife.id, husband.id)
             reason = (
