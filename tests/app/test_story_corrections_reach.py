@@ -226,7 +226,15 @@ def test_a_split_says_which_full_names_of_the_name_split_off_stayed(app: App) ->
     split = correct(app.story, "inn", "split", "Mr. Macey", "Solomon")
     assert split.warning is not None
     assert "'Solomon Macey' stayed with 'Mr. Macey'" in split.warning
-    assert "split it off too if it is 'Solomon''s" in split.warning
+    assert "if it is 'Solomon''s, split it off too" in split.warning
+    # Nor when the names left go by that given name themselves (Kidnapped: "James More"
+    # split off "James", "James Stewart" stays with "James").
+    from loci.toolsets.story.correction_checks import left_behind
+    from loci.toolsets.story.entity import Entity, Seen
+
+    written = ["James", "James Stewart", "James More"]
+    james = Entity(1, "James", "character", 43, Seen(0, ""), [], written)
+    assert left_behind(james, "James", "James More", ()) is None
     # A split whose forms all went along says nothing of it.
     undo(app.story, "inn")
     clean = correct(app.story, "inn", "split", "Mr. Macey", "Solomon Macey")
@@ -294,6 +302,12 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     # Two married names of two families are two women still.
     osgood = Entity(7, "Mrs. Osgood", "character", 12, Seen(0, ""), [], ["Mrs. Osgood"])
     assert two_people(cass, osgood) is not None
+    # Kidnapped: "Alan Breck" is Alan Breck Stewart; a tester merging the two was warned of
+    # "two family names, Breck and Stewart".
+    alan = Entity(8, "Alan", "character", 446, Seen(0, ""), [], ["Alan", "Alan Breck"])
+    full = ["Alan Breck Stewart", "Alan Stewart"]
+    stewart = Entity(9, "Alan Breck Stewart", "character", 6, Seen(0, ""), [], full)
+    assert two_people(alan, stewart) is None
     # A correction answers with whom the character appears, as its card does.
     card = character(voyage.story, "voyage", "Captain Hawkes")
     assert fine.relationships == card.relationships and fine.relationships

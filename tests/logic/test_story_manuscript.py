@@ -86,6 +86,21 @@ def test_a_gutenberg_books_front_and_back_matter_are_not_the_story() -> None:
     assert gutenberg.story_part(ending) == ending  # not a Gutenberg file: all of it
 
 
+def test_a_printed_books_front_matter_is_left_out_without_the_gutenberg_lines() -> None:
+    # A tester's Silas Marner and Kidnapped, copied without Project Gutenberg's lines: the
+    # title page made "George Eliot" a character, and a preface introduced Alan Breck.
+    story = f"CHAPTER I\n\n{PROSE}\n\nCHAPTER II\n\n{PROSE}"
+    title_page = f"SILAS MARNER\n\nThe Weaver of Raveloe\n\nby\n\nGeorge Eliot\n\n1861\n\n{story}"
+    assert book(title_page) == story
+    assert book(title_page, keep_gutenberg=True) == title_page
+    preface = f"KIDNAPPED\n\nPREFACE TO THE BIOGRAPHICAL EDITION\n\nMy husband wrote. {PROSE}"
+    assert book(f"{preface}\n\n{story}") == story
+    # A writer's own untitled opening before "Chapter 1" is story, byline or not.
+    opening = f"My Novel\n\nby Jane Doe\n\n{PROSE}\n\n{story}"
+    assert book(opening) == opening
+    assert book(story) == story
+
+
 def test_an_older_gutenberg_file_with_no_start_line_loses_its_front_matter_too() -> None:
     # A tester's Fathers and Sons (1921): a title page and an editor's introduction, no START
     # line, and "End of Project Gutenberg's Fathers and Sons" at the end; the introduction's
@@ -98,8 +113,10 @@ def test_an_older_gutenberg_file_with_no_start_line_loses_its_front_matter_too()
     )
     assert book(old) == story
     assert book(old, keep_gutenberg=True) == old
-    told = f"INTRODUCTION\n\n{PROSE}\n\n{story}"  # no end line: anyone's text, kept whole
-    assert book(told) == told
+    # With no end line, a printed book's introduction before the first chapter goes too (the
+    # import says how much it left out; --keep-gutenberg keeps it).
+    told = f"INTRODUCTION\n\n{PROSE}\n\n{story}"
+    assert book(told) == story and book(told, keep_gutenberg=True) == told
 
 
 def test_interactions_are_whole_paragraphs_of_about_the_size_asked() -> None:

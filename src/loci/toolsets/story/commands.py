@@ -58,7 +58,8 @@ def story() -> None:
 @click.option(
     "--keep-gutenberg",
     is_flag=True,
-    help="Keep a Project Gutenberg book's licence, front and back matter (dropped by default).",
+    help="Keep a Project Gutenberg book's licence, front and back matter, and a printed "
+    "book's title page and preface (dropped by default).",
 )
 @click.option("--again", is_flag=True, help="Add the text even if the session holds it already.")
 @json_option
@@ -77,7 +78,8 @@ def import_command(
     The encoding is detected (UTF-8 or UTF-16, else what charset-normalizer finds; a file no
     encoding fits is refused, naming the byte); line ends become newlines. A Project
     Gutenberg book goes in without its licence, title pages, contents, advertisements and
-    transcriber's notes. The text goes in as interactions of whole paragraphs of about
+    transcriber's notes; a printed book copied without the licence, without its title page
+    and preface. The text goes in as interactions of whole paragraphs of about
     --tokens tokens, cut at blank lines (`story export` gives the text back); relief archives
     as it goes. A session that holds the text already is refused (--again adds it anyway); an
     import that was interrupted goes on where it stopped.
@@ -86,7 +88,8 @@ def import_command(
     from loci.toolsets.story import manuscript
 
     def work() -> None:
-        text = manuscript.book(manuscript.read_text(file), keep_gutenberg)
+        whole = manuscript.read_text(file)
+        text = manuscript.book(whole, keep_gutenberg)
         with opened_app(state) as app, app.db.claim(f"story-import:{session_id}") as held:
             app.story.session_name(session_id)
             if not held:  # two imports at once would each add the whole text
@@ -108,6 +111,7 @@ def import_command(
                     lambda finished, total: bar.update(task, completed=finished, total=total),
                 )
         result.resumed_after = done
+        result.left_out = len(whole.strip()) - len(text.strip())
         if as_json:
             emit_json(result)
             return
@@ -118,6 +122,11 @@ def import_command(
             f"(the story now has {result.story_tokens} tokens); "
             f"{counted(result.reliefs, 'relief')}, window {result.window_tokens} tokens"
         )
+        if result.left_out:
+            click.echo(
+                f"left out {counted(result.left_out, 'character')} that are no story (a licence, "
+                "title page, preface, contents or back matter; --keep-gutenberg keeps them)"
+            )
         if result.earlier_mentions:
             click.echo(
                 f"{counted(result.earlier_mentions, 'earlier mention')} of names first found "

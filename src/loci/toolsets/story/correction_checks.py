@@ -293,25 +293,25 @@ def along(entity: Entity, name: str, other: str) -> tuple[str, ...]:
 
 def left_behind(entity: Entity, name: str, other: str, taken: Sequence[str]) -> str | None:
     """What a split of `other` off `entity` says of the full names of `other`'s given name it
-    left with the entity (`along` takes none when the names left have no other given name:
-    "Solomon Macey" stays with "Mr. Macey" when "Solomon" is split off), if any."""
+    left with the entity because the names left give no given name to tell them from
+    (`along`: "Solomon Macey" stays with "Mr. Macey" when "Solomon" is split off), if any."""
     mine = _given_of(other)
     gone = {names.key(a) for a in (other, *taken)}
+    kept = [a for a in entity.written if names.key(a) not in gone]
     behind = [
         a
-        for a in entity.written
-        if names.key(a) not in gone
-        and names.parse(a).surnames
+        for a in kept
+        if names.parse(a).surnames
         and _given_of(a)
         and all(_forms_of(x, mine) for x in _given_of(a))
     ]
-    if not mine or not behind:
+    if not mine or not behind or any(_given_of(a) for a in kept if a not in behind):
         return None
     listed, many = ", ".join(repr(a) for a in behind), len(behind) > 1
     return (
-        f"{listed} stayed with {name!r}: its other names give no given name, so "
-        f"{'they' if many else 'it'} may be its; split {'them' if many else 'it'} off too if "
-        f"{'they are' if many else 'it is'} {other!r}'s"
+        f"{listed} stayed with {name!r}, whose other names give no given name to tell "
+        f"{'them' if many else 'it'} from; if {'they are' if many else 'it is'} {other!r}'s, "
+        f"split {'them' if many else 'it'} off too"
     )
 
 

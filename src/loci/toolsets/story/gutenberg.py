@@ -8,6 +8,8 @@ author's works, transcriber's notes). The story is read from the first chapter h
 prose follows (a table of contents lists headings with no prose between them) to the last
 chapter's end: a "THE END" or "FINIS" line, else the first back-matter heading after the last
 chapter heading. A book with no chapter headings keeps all its text between the licence lines.
+A printed book copied without the licence lines loses its front matter the same way, when it
+has one (a byline or a preface heading before the first chapter).
 """
 
 from __future__ import annotations
@@ -42,6 +44,15 @@ BACK_MATTER = re.compile(
     r")[ \t.:]*$",
     re.M | re.I,
 )
+#: A printed book's front matter, a paragraph of its own: a byline ("by", "BY GEORGE ELIOT",
+#: "WRITTEN BY HIMSELF AND NOW SET FORTH BY"), or a heading of a preface, an introduction,
+#: contents or a dedication.
+FRONT_MATTER = re.compile(
+    r"(?:\A|\n\n)[ \t]*(?:(?:written[ \t]+)?by(?:[ \t]+[^\n]{1,60})?"
+    r"|(?P<part>(?:preface|introduction|foreword|contents|table[ \t]+of[ \t]+contents"
+    r"|dedication)\b[^\n]{0,40}))[ \t.:]*(?=\n\n|\n?\Z)",
+    re.I,
+)
 #: A paragraph of prose has this many words, most of them in lower case (a table of contents,
 #: a title page or a caption has not).
 PROSE_WORDS = 25
@@ -66,9 +77,9 @@ def is_gutenberg(text: str) -> bool:
 
 def story_part(text: str) -> str:
     """A Gutenberg book's story: no licence, no front matter, no back matter. Any other text
-    is returned unchanged."""
+    without a printed book's front matter (`_without_front_matter`), else unchanged."""
     if not is_gutenberg(text):
-        return text
+        return _without_front_matter(text)
     book = licensed_part(text)
     headings = list(HEADING.finditer(book))
     first = _first_story_heading(book, headings)
@@ -81,6 +92,24 @@ def story_part(text: str) -> str:
     kind = first.lastgroup
     last = [h for h in headings if h.lastgroup in (kind, "close")][-1]
     return book[start : _back_matter(book, last.end())].strip("\n")
+
+
+def _without_front_matter(text: str) -> str:
+    """`text` from its first chapter heading followed by prose, when what comes before holds
+    a printed book's front matter (a preface, contents or dedication heading; or a byline,
+    "by George Eliot", and no prose: a title page), each a paragraph of its own: a book
+    copied without Project Gutenberg's lines. A writer's own untitled opening before
+    "Chapter 1" stays."""
+    first = _first_story_heading(text, list(HEADING.finditer(text)))
+    if first is None:
+        return text
+    start = text.rfind("\n\n", 0, first.start()) + 1
+    before = text[:start]
+    headed = any(m.group("part") for m in FRONT_MATTER.finditer(before))
+    bylined = FRONT_MATTER.search(before) is not None
+    if not (headed or (bylined and not _has_prose(before))):
+        return text
+    return text[start:].lstrip("\n")
 
 
 def _first_story_heading(book: str, headings: list[re.Match[str]]) -> re.Match[str] | None:

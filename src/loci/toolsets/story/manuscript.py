@@ -209,3 +209,6 @@ class ImportResult(BaseModel):
     #: Mentions of names NER first found in later text, counted at the end in the text
     #: read before them.
     earlier_mentions: int = 0
+    #: Characters of the file that are no story (a licence, a printed book's front and back
+    #: matter), left out.
+    left_out: int = 0

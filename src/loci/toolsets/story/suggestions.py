@@ -138,6 +138,8 @@ def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:
     person = Person.named(entity.id, names.parse(entity.aliases[0]), kinds.Votes())
     for alias in entity.aliases[1:]:
         person.absorb(Person.named(entity.id, names.parse(alias), kinds.Votes()))
+    # A middle name may be another name's surname, as in the cast ("Alan Breck Stewart").
+    person.called |= {w for alias in entity.aliases for w in names.parse(alias).middle}
     person.count = entity.mentions
     person.votes = votes or kinds.Votes()
     return person
