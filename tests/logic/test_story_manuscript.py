@@ -98,6 +98,8 @@ def test_a_printed_books_front_matter_is_left_out_without_the_gutenberg_lines() 
     # A writer's own untitled opening before "Chapter 1" is story, byline or not.
     opening = f"My Novel\n\nby Jane Doe\n\n{PROSE}\n\n{story}"
     assert book(opening) == opening
+    scene = f"Introduction over, they sat.\n\nSo it began.\n\n{story}"
+    assert book(scene) == scene
     assert book(story) == story
 
 

@@ -53,6 +53,8 @@ FRONT_MATTER = re.compile(
     r"|dedication)\b[^\n]{0,40}))[ \t.:]*(?=\n\n|\n?\Z)",
     re.I,
 )
+#: Words a title leaves in lower case.
+SMALL_WORDS = frozenset({"a", "an", "and", "by", "for", "in", "of", "on", "the", "to", "written"})
 #: A paragraph of prose has this many words, most of them in lower case (a table of contents,
 #: a title page or a caption has not).
 PROSE_WORDS = 25
@@ -104,12 +106,18 @@ def _without_front_matter(text: str) -> str:
     if first is None:
         return text
     start = text.rfind("\n\n", 0, first.start()) + 1
-    before = text[:start]
-    headed = any(m.group("part") for m in FRONT_MATTER.finditer(before))
-    bylined = FRONT_MATTER.search(before) is not None
-    if not (headed or (bylined and not _has_prose(before))):
+    found = [m for m in FRONT_MATTER.finditer(text[:start]) if _titled(m.group())]
+    headed = any(m.group("part") for m in found)
+    if not (headed or (found and not _has_prose(text[:start]))):
         return text
     return text[start:].lstrip("\n")
+
+
+def _titled(line: str) -> bool:
+    """Whether `line` is written as a title is, every word capitalised but small ones ("by",
+    "of"): "Introduction over, they sat down" opens a writer's scene, no book's preface."""
+    words = [w for w in re.findall(r"[^\W\d_][\w'\u2019-]*", line) if w.lower() not in SMALL_WORDS]
+    return all(w[0].isupper() for w in words)
 
 
 def _first_story_heading(book: str, headings: list[re.Match[str]]) -> re.Match[str] | None:
