@@ -648,6 +648,11 @@ def test_a_title_called_out_is_suggested_for_the_storys_one_bearer_of_it() -> No
     found = epithet_suggestions(text, [okafor])
     assert [(s.name, s.other, s.mentions) for s in found] == [("Okafor", "Commander", 4)]
     assert found[0].reason.startswith("'Commander' is called out 4 times")
+    # Its evidence is a call, never the title in the narration (Kidnapped: 'said the captain'
+    # was shown for "Captain" called out).
+    narrated = text.replace("frowned at", "said the commander to")
+    called = next(s for s in epithet_suggestions(narrated, [okafor]) if s.other == "Commander")
+    assert called.evidence.startswith('"Two life signs, Commander.')
     sir = text.replace("Commander. One", "Sir. One").replace("Commander Okafor", "Sir Okafor")
     knight = Entity(1, "Okafor", "character", 8, Seen(0, ""), [], ["Okafor", "Sir Okafor"])
     assert epithet_suggestions(sir, [knight]) == []  # "Yes, Sir" is said to anyone

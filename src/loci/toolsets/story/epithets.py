@@ -236,7 +236,10 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
                 if c.sole
                 else f"{_or(c.titles)} named far more often than any other"
             ),
-            evidence=_sentence_with(c.beside, c.epithet.written, c.carrier) or c.epithet.sentence,
+            # A title called out is shown called ("said the captain" calls no one).
+            evidence=c.epithet.sentence
+            if c.epithet.called
+            else _sentence_with(c.beside, c.epithet.written, c.carrier) or c.epithet.sentence,
         )
         for c in carried(text, characters)
     ]
