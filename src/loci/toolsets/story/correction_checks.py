@@ -270,14 +270,7 @@ def along(entity: Entity, name: str, other: str) -> tuple[str, ...]:
     mine = _given_of(other)
     rest = [a for a in entity.written if names.key(a) != names.key(other)]
     stays = {names.key(name), names.key(entity.name)}
-    fits = {
-        a
-        for a in rest
-        if mine
-        and names.key(a) not in stays
-        and _given_of(a)
-        and all(_forms_of(x, mine) for x in _given_of(a))
-    }
+    fits = {a for a in rest if mine and names.key(a) not in stays and _own_form(a, mine)}
     left = {w for a in rest if a not in fits for w in _given_of(a)}
     # A full name goes along only when the names left are someone of another given name ("Dick
     # Musgrove", from Charles Musgrove's entity); else it is theirs ("John Barsad" stays with
@@ -298,13 +291,7 @@ def left_behind(entity: Entity, name: str, other: str, taken: Sequence[str]) -> 
     mine = _given_of(other)
     gone = {names.key(a) for a in (other, *taken)}
     kept = [a for a in entity.written if names.key(a) not in gone]
-    behind = [
-        a
-        for a in kept
-        if names.parse(a).surnames
-        and _given_of(a)
-        and all(_forms_of(x, mine) for x in _given_of(a))
-    ]
+    behind = [a for a in kept if names.parse(a).surnames and _own_form(a, mine)]
     if not mine or not behind or any(_given_of(a) for a in kept if a not in behind):
         return None
     listed, many = ", ".join(repr(a) for a in behind), len(behind) > 1
@@ -318,6 +305,13 @@ def left_behind(entity: Entity, name: str, other: str, taken: Sequence[str]) -> 
 def _given_of(name: str) -> set[str]:
     parsed = names.parse(name)
     return set(parsed.given) | {w for w in parsed.bare if census.is_given_name(w)}
+
+
+def _own_form(name: str, given: set[str]) -> bool:
+    """Whether `name` has given names, all of them forms of `given` ("Dick Musgrove" of
+    "richard")."""
+    words = _given_of(name)
+    return bool(words) and all(_forms_of(x, given) for x in words)
 
 
 def _forms_of(word: str, given: set[str]) -> bool:
