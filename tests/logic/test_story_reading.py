@@ -247,6 +247,23 @@ def test_names_in_one_sentence_of_narration_are_apart_and_a_restatement_is_one()
     assert ("Tobias", "Toby", "apposition") in met
 
 
+def test_a_name_in_an_aside_in_brackets_is_not_apart_from_the_names_outside_it() -> None:
+    # Jane Eyre: "Miss Ingram" is Blanche, glossed in brackets, not another woman.
+    text = (
+        "Mary was milder than Blanche (Miss Ingram was dark as a Spaniard), but Mary was "
+        "dull. Miss Ingram laughed at Blanche."
+    )
+    spans, at = [], 0
+    for word in ("Mary", "Blanche", "Miss Ingram", "Mary", "Miss Ingram", "Blanche"):
+        at = text.index(word, at)
+        spans.append(Mention(word, at, at + len(word)))
+        at += len(word)
+    met = {(i, j) for i, j, kind in pairs(text, spans) if kind == "sentence"}
+    assert (0, 1) in met and (0, 3) in met and (1, 3) in met  # outside the aside
+    assert not {(0, 2), (1, 2), (2, 3)} & met  # the aside and the names around it
+    assert (4, 5) in met  # a sentence with no aside, as before
+
+
 def test_the_pronoun_after_a_name_says_its_sex_but_never_across_a_quotation() -> None:
     text = 'Darcy bowed, and he left. "Lizzy," said her father, and he frowned.'
     mentions = [
@@ -315,6 +332,26 @@ def test_a_name_found_in_a_text_is_found_again_wherever_that_text_writes_it() ->
     assert found.count("Old Sparrow") == 4
     # The same as when the name was known before the text was read.
     assert found == [m.surface for m in Extractor().mentions(text, ["Old Sparrow"])]
+
+
+def test_a_known_name_read_again_without_ner_keeps_the_cues_of_its_words() -> None:
+    # Kidnapped: the clerk Torrance, called out and following his master, was counted in the
+    # chapters read before NER found him with none of those cues, and stayed no one.
+    text = (
+        "\u201cTorrance,\u201d said he, \u201cbring the deed.\u201d Torrance nodded and went "
+        "out. \u201cWhere is it, Torrance?\u201d said Rankeillor. Torrance smiled; he had it."
+    )
+    known = ["Torrance", "Rankeillor"]
+    cued = Extractor().cued_known_mentions(text, known)
+    read = [m for m in Extractor().mentions(text, known) if m.surface == "Torrance"]
+    torrance = [m for m in cued if m.surface == "Torrance"]
+    assert [(m.addressed, m.acts, m.sex) for m in torrance] == [
+        (m.addressed, m.acts, m.sex) for m in read
+    ]
+    assert any(m.addressed for m in torrance) and any(m.acts for m in torrance)
+    assert [m.surface for m in cued if m.said] == ["Rankeillor"]
+    # Only known names: no new one, as the gazetteer alone would find.
+    assert {m.surface for m in cued} == {"Torrance", "Rankeillor"}
 
 
 def test_a_known_name_goes_on_through_of_after_the() -> None:

@@ -149,21 +149,20 @@ class Extractor:
         found = address.with_address(text, _with_dialogue(text, found), cleaned, known)
         found = naming.with_naming(text, found, named_cleaned)
         found = naming.with_titled(text, found, cleaned)
-        found = _with_new_names(text, found, known)
-        found.sort(key=lambda m: m.start)
-        found = [m for m in found if not _aside(text, m.start, m.end)]
-        origins = {
-            m.start
-            for a, m in pairwise(found)
-            if OF_BETWEEN.fullmatch(text, a.end, m.start) and not _full_name(m.surface)
-        }
-        return with_sexes(text, [_with_context(text, m, m.start in origins) for m in found])
+        return _cued(text, _with_new_names(text, found, known))
 
     def known_mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
         """The mentions in `text` of names already `known` (no NER: cheap)."""
         gazetteer = self._gazetteer(tuple(sorted(set(known))))
         spans = [] if gazetteer is None else gazetteer.spans(text)
         return [_mention(text, a, b) for a, b in spans if not _aside(text, a, b)]
+
+    def cued_known_mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
+        """The mentions in `text` of names already `known`, with the cues around them (a line
+        of dialogue said, a call, an act, a pronoun) as `mentions` reads them, without NER:
+        text read again for a name found later counts its cues as the text after did."""
+        found = self.known_mentions(text, known)
+        return _cued(text, address.with_address(text, _with_dialogue(text, found), cleaned, known))
 
     def _gazetteer(self, known: tuple[str, ...]) -> Gazetteer | None:
         found = self._gazetteers.get(known)
@@ -233,6 +232,17 @@ def _full_name(surface: str) -> bool:
     it is whose, not where ("the Journal of Tom Hollis"; "Maren of Saltcote" is where)."""
     words = surface.split()
     return len(words) > 1 and census.is_given_name(words[0]) and not names.is_title(words[0])
+
+
+def _cued(text: str, found: list[Mention]) -> list[Mention]:
+    """`found` in text order, with the cues of the words around each (no asides)."""
+    found = sorted((m for m in found if not _aside(text, m.start, m.end)), key=lambda m: m.start)
+    origins = {
+        m.start
+        for a, m in pairwise(found)
+        if OF_BETWEEN.fullmatch(text, a.end, m.start) and not _full_name(m.surface)
+    }
+    return with_sexes(text, [_with_context(text, m, m.start in origins) for m in found])
 
 
 def _mention(text: str, start: int, end: int) -> Mention:

@@ -98,6 +98,13 @@ def pairs(text: str, mentions: Sequence[Mention]) -> list[tuple[int, int, str]]:
     paragraphs = _paragraphs(text)
     paragraph_of = numbered([mentions[i] for i in real], paragraphs)
     quoted = _quoted(text, [mentions[i] for i in real], paragraphs)
+    # An aside in brackets often glosses a name outside it ("than Blanche; (Miss Ingram was
+    # dark as a Spaniard)"): a name in it and a name out of it are not counted apart.
+    bracketed = [
+        _in_brackets(text, mentions[i].start, paragraphs[p])
+        for i, p in zip(real, paragraph_of, strict=True)
+    ]
+    voice = list(zip(quoted, bracketed, strict=True))
     # A chapter's title names no one apart ("Old Muff's Friends—Muff Potter in Court"); nor
     # does a name used as a common noun after "a".
     aside = [_after_a(text, mentions[i]) or in_heading(text, mentions[i].start) for i in real]
@@ -110,7 +117,7 @@ def pairs(text: str, mentions: Sequence[Mention]) -> list[tuple[int, int, str]]:
             pair = (mentions[i], mentions[j])
             # A name called out in a line of dialogue and a name in the narration around it
             # are often one person ('"Miss Jo," said Laurie, and Jo laughed'): not counted.
-            if sentence_of[x] == sentence_of[y] and quoted[x] == quoted[y]:
+            if sentence_of[x] == sentence_of[y] and voice[x] == voice[y]:
                 next_to = y == x + 1
                 if aside[x] or aside[y] or (next_to and _epithet_after(text, *pair)):
                     continue
@@ -160,6 +167,12 @@ def _quoted(
     for mention, number in zip(mentions, numbers, strict=True):
         found.append(in_quotation(text[paragraphs[number][0] : mention.start]))
     return found
+
+
+def _in_brackets(text: str, at: int, paragraph: tuple[int, int]) -> bool:
+    """Whether `at` stands inside round brackets opened in its paragraph."""
+    before = text[paragraph[0] : at]
+    return before.rfind("(") > before.rfind(")")
 
 
 def numbered(mentions: Sequence[Mention], spans: Iterable[tuple[int, int]]) -> list[int]:

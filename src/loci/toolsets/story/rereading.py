@@ -9,7 +9,8 @@ prompts aside) that holds its words is read again by the gazetteer of every know
 longest name winning where two overlap ("Captain Hawkes" stays Captain Hawkes); each mention
 of the new names is counted with its sentence and place in the story, and its meetings with
 the other names of its sentences and paragraphs are counted too. NER is not run again: the
-names are known.
+names are known; the cues around each mention (a line of dialogue said, a call, an act, a
+pronoun) are read as the text after them was.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ def _read(
     """Count the wanted names' mentions in one piece, and their meetings (not where one of
     the names `counted` there is inside the mention)."""
     text = piece.content
-    found = extractor.known_mentions(text, known)
+    found = extractor.cued_known_mentions(text, known)
     new = [
         i
         for i, m in enumerate(found)
