@@ -26,13 +26,14 @@ joined (`loci.toolsets.story.marriage`), and the names that fitted both look aga
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from loci.toolsets.story import common_words, given_names, kinds, names, titles
 from loci.toolsets.story.epithet_cast import epithet_hosts, epithet_title
 from loci.toolsets.story.kinds import Kind, Votes
-from loci.toolsets.story.marriage import Written, maiden_and_married
+from loci.toolsets.story.marriage import Written, maiden_and_married, wife_apart
 from loci.toolsets.story.meetings import Evidence, Together
 from loci.toolsets.story.name_readings import (
     give_name_sexes,
@@ -49,8 +50,8 @@ from loci.toolsets.story.people import (
     Person,
     shares_a_name,
     titles_differ,
-    wife_by_name,
 )
+from loci.toolsets.story.place_names import is_a_place_by_name
 from loci.toolsets.story.preference import preferred
 from loci.toolsets.story.reading import WordCase
 
@@ -122,13 +123,26 @@ def gather(
     written_as = [(s.id, s.written) for s in surfaces]
     for surface, host in epithet_hosts(written_as, list(people.values()), alone, declined):
         host.members.append(surface)
+        kinds_of[surface] = "character"  # the name of the title's one carrier
     person_of = {s.id: s.id for s in surfaces}
+    count = {s.id: s.count for s in surfaces}
     for person in people.values():
-        for member in person.members:
-            person_of[member] = person.id
-            if person.character:
-                kinds_of[member] = "character"
+        person_of.update(dict.fromkeys(person.members, person.id))
+        if person.character:
+            kinds_of.update(dict.fromkeys(person.members, _kind(person, kinds_of, count)))
     return person_of, kinds_of
+
+
+def _kind(person: Person, kinds_of: Mapping[int, Kind], count: Mapping[int, int]) -> Kind:
+    """The kind of a person with a character's name: a character's, unless its names of places
+    and things are written more ("Kirk Essendean", once a person by NER, is no character
+    beside "Essendean", eight times a thing's)."""
+    said: Counter[Kind] = Counter()
+    for member in person.members:
+        said[kinds_of[member]] += count[member]
+    if said["character"] >= said["place"] + said["other"]:
+        return "character"
+    return "place" if said["place"] > said["other"] else "other"
 
 
 def _candidates(
@@ -166,9 +180,7 @@ def _candidates(
         person.called |= parsed.middle  # "Alan Breck" may be Alan Breck Stewart
     # A place by its very name is no one's, whatever family name it carries ("Brantwell
     # House" is not Lord Brantwell).
-    placed = {
-        s.id for s in surfaces if kinds_of[s.id] == "place" and kinds.is_a_place_by_name(s.written)
-    }
+    placed = {s.id for s in surfaces if kinds_of[s.id] == "place" and is_a_place_by_name(s.written)}
     people_words = {w for p in named.values() if p.character for w in p.words}
     related_words = {r for w in people_words for r in given_names.related(w)}
     return {
@@ -304,7 +316,7 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
     hosts = [
         host
         for host in groups[0]
-        if not _wife_apart(guest, host, evidence, people)
+        if not wife_apart(guest, host, evidence, people)
         and not evidence.names_conflict(guest, host)
         and not (host.detail < FULL_NAME and titles_differ(guest, host))
     ]
@@ -350,28 +362,9 @@ def _groups(
 def _one_with(a: Person, b: Person, evidence: Evidence, near: Sequence[Person]) -> bool:
     if evidence.conflict(a, b):
         return False
-    if _wife_apart(a, b, evidence, near) or _wife_apart(b, a, evidence, near):
+    if wife_apart(a, b, evidence, near) or wife_apart(b, a, evidence, near):
         return False
     return shares_a_name(a, b) or shares_a_name(b, a)
-
-
-def _wife_apart(wife: Person, other: Person, evidence: Evidence, near: Sequence[Person]) -> bool:
-    """Whether `wife`, a married woman named by her husband's name, is someone other than
-    `other`, whom nothing says is married, when the story names more of her family (among
-    `near`): "Mrs. Gardiner" is not Sallie Gardiner, her daughter, nor "Mrs. Darling" Wendy
-    Moira Angela Darling; "Mrs. Laurence" is not James Laurence. Of a family the story names
-    no one else of (but by the wife's titles), "Mrs. Dean" is Ellen Dean (a servant called
-    so), unless the two ever meet in a sentence ("Mrs. Hale watched from the gate, and Tilly
-    Hale waved to her": her mother; "'Mrs. Poole,' said she, addressing Grace" would take
-    reading who is addressed)."""
-    by_given = bool((wife.given | wife.bare) & evidence.given_words)
-    if True not in wife.married or by_given or True in other.married:
-        return False
-    kin = any(
-        p.id not in (wife.id, other.id) and p.words & wife.family and not wife_by_name(p)
-        for p in near
-    )
-    return kin or evidence.met(wife, other) > 0
 
 
 def _outranks(host: Person, guest: Person) -> bool:

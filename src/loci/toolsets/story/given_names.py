@@ -5,11 +5,12 @@ given names (`loci.toolsets.story.census`) say which are men's and which women's
 pet form is far commoner than as a name of its own. Short forms the nickname list lacks are read
 from the names themselves: spellings of one diminutive ("Kitty", "Kittie"), a name cut short
 ("Tash" for Tashtego), a pet form built on a name's first letters ("Laurie" for Laurence), and
-one woman's name in two languages' spelling ("Adela", "Adèle").
+one woman's name in two languages' spelling ("Adela", "Adèle"), and a Russian pet form's ending.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING
@@ -31,6 +32,9 @@ FEASTS = frozenset({"michaelmas", "martinmas", "christmas", "candlemas", "lammas
 #: A "pet form" the census counts this many times as often as the name it would be short for
 #: is a name of its own (John, not short for Jonathan; Jack, ten times rarer than John, is).
 NAME_IN_ITS_OWN_RIGHT = 5
+#: A story naming this many people by patronymics is read for Russian pet forms, which end so.
+PATRONYMIC_STORY = 3
+RUSSIAN_PET = re.compile(r"[a-z]{2,}(?:ia|ya|sha|ichka|echka|ushka|enka|iusha)")
 
 
 def same_given(a: str, b: str, initials: bool = True) -> bool:
@@ -176,3 +180,8 @@ def _namer() -> NickNamer:
     from nicknames import NickNamer
 
     return NickNamer()
+
+
+def russian_pet(word: str) -> bool:
+    """Whether `word` (lower case) ends as a Russian pet form does ("mitia", "arkasha")."""
+    return RUSSIAN_PET.fullmatch(word) is not None

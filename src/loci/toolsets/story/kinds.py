@@ -9,7 +9,8 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   where things happen: "in Nice");
 - a firm's name names no one ("Messrs. Maw");
 - a day is no one ("St. Tatiana's Day"); a saint's name is a place or a feast ("St.
-  Petersburgh"), unless it speaks or a title stands before it ("St. John" Rivers, "Mr. St. John");
+  Petersburgh"), unless it speaks, a title stands before it ("Mr. St. John") or it ends in a
+  family name of the story's people ("St. John Rivers", beside "Mr. Rivers");
 - a plural of a family's name, mostly after "the", is a household ("the Marches"); any other
   plural mostly after "the" is a place or a people, no one character ("the Warrens");
 - otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
@@ -22,7 +23,8 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   text gives as someone's ("he's called Nut"), unless it is somewhere things happen or mostly
   written after "the", and a bare name that speaks and acts in half its mentions ("said
   Ysolde", "Ysolde sat"); a name mostly after "the" and often after a word of place is
-  somewhere ("in the Hollow"). A name whose cues are too few to say is `unknown`.
+  somewhere ("in the Hollow"). A name whose cues are too few to say is `unknown`, but a
+  Russian pet form, never where places are, in a story naming people by patronymics ("Mitia").
 """
 
 from __future__ import annotations
@@ -32,11 +34,18 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from loci.toolsets.story import census, family_names, kin_words, names, namespans, titles
-from loci.toolsets.story.address import ANYONES, CALENDAR, DAYS
+from loci.toolsets.story import (
+    census,
+    family_names,
+    given_names,
+    kin_words,
+    names,
+    namespans,
+    titles,
+)
+from loci.toolsets.story.address import ANYONES, CALENDAR, DAYS, OATHS
 from loci.toolsets.story.common_words import a_cry, is_common_word, name_words, word_key
-from loci.toolsets.story.place_names import named_for_a_place
-from loci.toolsets.story.place_words import PLACE_LEADS
+from loci.toolsets.story.place_names import estate_word, is_a_place_by_name, saints_namesake
 from loci.toolsets.story.reading import WordCase
 
 Kind = Literal["character", "place", "household", "other", "unknown"]
@@ -190,15 +199,16 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
     """Whether `written` is a common word (or words) and its mentions do not make it a name,
     or a stop word alone, whatever its mentions say (a line of dialogue closed before "There
     was ..." reads as spoken by "There"), or a word a speaker calls anyone by ("Mac") that
-    never speaks or acts."""
+    never speaks or acts, or a day or a word sworn by ("God") that does not speak again and
+    again."""
     if namespans.a_stop_word(written):
         return True
     if written.lower() in ANYONES and not (votes.said or votes.acts):
         return True  # "Listen, Mac": what a speaker calls anyone
     if a_cry(written):
         return True
-    if written.lower() in DAYS and votes.said < SPEAKS_LEAST:
-        return True  # "Sunday", taken up by "he" once; Crusoe's Friday speaks
+    if written.lower() in DAYS | OATHS and votes.said < SPEAKS_LEAST:
+        return True  # "Sunday", taken up by "he" once; "God knows": Crusoe's Friday speaks
     parsed = names.parse(written)
     if parsed.honorific and name_words(written) != written.split():
         return False  # a title makes a name of what follows: "Mr. Flask"
@@ -243,7 +253,9 @@ def surface_kind(
         return "other"  # a common word, or a firm ("Messrs. Maw")
     if is_a_day_by_name(written):
         return "other"
-    if is_a_place_by_name(written) and not (parsed.saint and votes.said >= SPEAKS_LEAST):
+    if is_a_place_by_name(written) and not (
+        parsed.saint and (votes.said >= SPEAKS_LEAST or saints_namesake(written, family_names))
+    ):
         return "place"
     if is_household(written, votes, family_names):
         return "household"
@@ -313,11 +325,19 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     no_ones = {
         word_key(w) for (w, _), kind in zip(named, found, strict=True) if kind != "character"
     }
-    estates = {estate for w, _ in named if (estate := _estate(w)) is not None}
+    estates = {estate for w, _ in named if (estate := estate_word(w)) is not None}
     written_names = [w for w, _ in named]
     full = family_names.full_names(family, written_names)  # "Blanche Ingram", NER's "other"
     given = family_names.given_before(family, written_names, cases)
     full_given = family_names.given(full)
+    russian = (
+        sum(
+            bool(names.parse(w).fathers)
+            for (w, _), kind in zip(named, found, strict=True)
+            if kind == "character"
+        )
+        >= given_names.PATRONYMIC_STORY
+    )
     for at, (written, votes) in enumerate(named):
         name = names.parse(written)
         member = bool(name.bare) and name.bare <= titled and not name.titles
@@ -333,9 +353,18 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             or (word_key(written) in full_given and _cued(votes))
         ):
             found[at] = "character"  # "Priya asked", of "Priya Nair"
+        elif found[at] == "unknown" and russian and _a_russian_pet_name(written, votes):
+            found[at] = "character"  # "Mitia", whom NER takes for a place, never somewhere
         elif found[at] == "character" and _plural_of(written, no_ones) and not _cued(votes):
             found[at] = "other"  # "Nantucketers", of "Nantucketer": NER's people, no one
     return found
+
+
+def _a_russian_pet_name(written: str, votes: Votes) -> bool:
+    """Whether `written`, one word, ends as a Russian pet form and is never written after
+    "the" or where places are."""
+    bare = not votes.article and not votes.place_word
+    return " " not in written and bare and given_names.russian_pet(word_key(written))
 
 
 def _plural_of(written: str, words: Collection[str]) -> bool:
@@ -348,21 +377,6 @@ def _cued(votes: Votes) -> bool:
     """Whether a reader sees a person in the mentions: speaking, acting, called out, taken up
     by "he" or "she", or named so."""
     return bool(votes.said + votes.acts + votes.addressed + votes.male + votes.female + votes.named)
-
-
-def _estate(written: str) -> str | None:
-    """The word (lower case) of a place named by a word and a word for a place ("misselthwaite"
-    of "Misselthwaite Manor", "earraid" of "Island Earraid", "mull" of "Isle of Mull"): the
-    word alone names the place too, unless a titled character carries it ("Baskerville")."""
-    words = written.split()
-    if not is_a_place_by_name(written):
-        return None
-    if " of " in written:
-        after = written.split(" of ", 1)[1].split()
-        return word_key(after[0]) if len(after) == 1 else None
-    if len(words) != 2:
-        return None
-    return word_key(words[1] if words[0].lower() in PLACE_LEADS else words[0])
 
 
 def _head(written: str) -> str:
@@ -382,10 +396,3 @@ def is_a_day_by_name(written: str) -> bool:
         return False
     before = words[-2].lower()
     return before.endswith(("'s", "\u2019s", "s'", "s\u2019")) or before in CALENDAR
-
-
-def is_a_place_by_name(written: str) -> bool:
-    """Whether the name itself says it is a place, whatever its mentions say: a saint's ("St.
-    Petersburgh") or one ending in a word for a place ("Brantwell House")."""
-    parsed = names.parse(written)
-    return not parsed.honorific and (parsed.saint or named_for_a_place(written))

@@ -5,11 +5,12 @@ most (a stray memory: "Sallie Gardiner's wedding cake"); a man of the story who 
 married one (her husband), and a woman it calls "Mrs." of it; and the two names never meeting
 in a sentence as two people. Two women of one given name in two families fail one of these:
 both names written in the same stretch of the story, no man of the second family, or no wife.
+And when a married name alone is another woman than one of its family (`wife_apart`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from loci.toolsets.story.meetings import Evidence
@@ -71,3 +72,22 @@ def _by_surname(person: Person, written: Mapping[int, Written]) -> list[Written]
     """Where the story writes the names of `person` that carry its surname."""
     found = [written[m] for m in person.members if m in written]
     return [w for w in found if w.surnames & person.surnames]
+
+
+def wife_apart(wife: Person, other: Person, evidence: Evidence, near: Sequence[Person]) -> bool:
+    """Whether `wife`, a married woman named by her husband's name, is someone other than
+    `other`, whom nothing says is married, when the story names more of her family (among
+    `near`): "Mrs. Gardiner" is not Sallie Gardiner, her daughter, nor "Mrs. Darling" Wendy
+    Moira Angela Darling; "Mrs. Laurence" is not James Laurence. Of a family the story names
+    no one else of (but by the wife's titles), "Mrs. Dean" is Ellen Dean (a servant called
+    so), unless the two ever meet in a sentence ("Mrs. Hale watched from the gate, and Tilly
+    Hale waved to her": her mother; "'Mrs. Poole,' said she, addressing Grace" would take
+    reading who is addressed)."""
+    by_given = bool((wife.given | wife.bare) & evidence.given_words)
+    if True not in wife.married or by_given or True in other.married:
+        return False
+    kin = any(
+        p.id not in (wife.id, other.id) and p.words & wife.family and not wife_by_name(p)
+        for p in near
+    )
+    return kin or evidence.met(wife, other) > 0

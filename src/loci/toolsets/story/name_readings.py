@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 
 from loci.toolsets.story import census, given_names, names
+from loci.toolsets.story.given_names import PATRONYMIC_STORY, russian_pet
 from loci.toolsets.story.people import INITIALS, MISTER, Person, wife_by_name
 
 #: Titles that, before a family name alone, name a wife: "Lady Lucas" is Sir William's, while
@@ -24,9 +25,6 @@ DESCRIBED_RARITY = 10
 NAME_SEX_SHARE = 0.75
 #: A family's daughters written of together ("the Miss Steeles") this often are sisters.
 SISTERS_LEAST = 2
-#: A story naming this many people by patronymics is read for Russian pet forms, which end so.
-PATRONYMIC_STORY = 3
-RUSSIAN_PET = re.compile(r"[a-z]{2,}(?:ia|ya|sha|ichka|echka|ushka|enka|iusha)")
 #: ... of given names this long or more.
 PET_OF_LEAST = 5
 MISSES = re.compile(r"\bMiss(?:es)?\s+[A-Z][\w'\u2019-]*")
@@ -209,7 +207,7 @@ def read_russian_pet_forms(people: Iterable[Person]) -> None:
             continue
         (word,) = person.bare
         full = {g for g in given if g[:3] == word[:3] and g != word}
-        if RUSSIAN_PET.fullmatch(word) and len(full) == 1:
+        if russian_pet(word) and len(full) == 1:
             person.given |= full
 
 

@@ -1,10 +1,13 @@
-"""Names that are places by their words alone, whatever their mentions say (`kinds`)."""
+"""Names that are places by their words alone, whatever their mentions say (`kinds`), the
+word alone of such a place's name, and a person named for a saint."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from loci.toolsets.story import census, names
+from loci.toolsets.story.common_words import word_key
 from loci.toolsets.story.place_words import PLACE_HEADS, PLACE_LEADS, WATERS
 
 #: A word in the possessive ("Cluny's" of "Cluny's Cage").
@@ -30,3 +33,31 @@ def named_for_a_place(written: str) -> bool:
     if words[-1].lower() in WATERS:
         return True
     return not any(census.is_given_name(w) and not names.is_title(w) for w in words[:-1])
+
+
+def is_a_place_by_name(written: str) -> bool:
+    """Whether the name itself says it is a place, whatever its mentions say: a saint's ("St.
+    Petersburgh") or one ending in a word for a place ("Brantwell House")."""
+    parsed = names.parse(written)
+    return not parsed.honorific and (parsed.saint or named_for_a_place(written))
+
+
+def estate_word(written: str) -> str | None:
+    """The word (lower case) of a place named by a word and a word for a place ("misselthwaite"
+    of "Misselthwaite Manor", "earraid" of "Island Earraid", "mull" of "Isle of Mull"): the
+    word alone names the place too, unless a titled character carries it ("Baskerville")."""
+    words = written.split()
+    if not is_a_place_by_name(written):
+        return None
+    if " of " in written:
+        after = written.split(" of ", 1)[1].split()
+        return word_key(after[0]) if len(after) == 1 else None
+    if len(words) != 2:
+        return None
+    return word_key(words[1] if words[0].lower() in PLACE_LEADS else words[0])
+
+
+def saints_namesake(written: str, family_names: Collection[str]) -> bool:
+    """Whether a saint's name ends in a family name of the story's people ("St. John Rivers")."""
+    surnames = names.parse(written).surnames
+    return bool(surnames) and surnames <= set(family_names) and not named_for_a_place(written)
