@@ -761,6 +761,61 @@ def test_a_lady_by_her_family_name_is_not_suggested_for_a_daughter_of_that_name(
     assert not [s for s in suggested if s.other == "Lady Lucas"], suggested
 
 
+def test_a_mrs_of_a_family_of_one_woman_is_suggested_for_her_not_for_a_daughter() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.suggestions import same_person_suggestions
+
+    def entity(number: int, aliases: list[str], mentions: int) -> Entity:
+        return Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
+
+    # Jane Eyre: Grace Poole, a servant called "Mrs. Poole", the story's only Poole.
+    characters = [
+        entity(1, ["Grace Poole", "Grace"], 38),
+        entity(2, ["Mrs. Poole"], 11),
+        entity(3, ["Mrs. Fairfax"], 125),
+        entity(4, ["Mr. Rochester"], 355),
+    ]
+    company = Company()
+    for (a, b), count in {(1, 3): 8, (2, 3): 4, (1, 4): 6, (2, 4): 3}.items():
+        company.paragraph.setdefault(a, Counter())[b] += count
+        company.paragraph.setdefault(b, Counter())[a] += count
+    suggested = same_person_suggestions(characters, company)
+    assert [(s.name, s.other) for s in suggested] == [("Grace Poole", "Mrs. Poole")]
+    # Of a family with a man in it, "Mrs. Poole" may be his wife, Grace her daughter.
+    characters.append(entity(5, ["Mr. Poole", "John Poole"], 9))
+    suggested = same_person_suggestions(characters, company)
+    assert not [s for s in suggested if s.other == "Mrs. Poole"], suggested
+
+
+def test_a_wife_named_by_her_husbands_given_name_is_not_suggested_for_his_mother() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.suggestions import same_person_suggestions
+
+    def entity(number: int, aliases: list[str], mentions: int) -> Entity:
+        return Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
+
+    # Persuasion: "Mrs Charles Musgrove" (Mary) was offered to "Mrs Musgrove", Charles's
+    # mother, for the company they keep at Uppercross.
+    characters = [
+        entity(1, ["Mrs Musgrove"], 66),
+        entity(2, ["Mrs Charles Musgrove", "Mrs Charles"], 10),
+        entity(3, ["Anne", "Anne Elliot"], 497),
+        entity(4, ["Louisa", "Louisa Musgrove"], 112),
+    ]
+    company = Company()
+    for (a, b), count in {(1, 3): 30, (2, 3): 6, (1, 4): 20, (2, 4): 4}.items():
+        company.paragraph.setdefault(a, Counter())[b] += count
+        company.paragraph.setdefault(b, Counter())[a] += count
+    suggested = same_person_suggestions(characters, company)
+    assert not [s for s in suggested if s.other == "Mrs Charles Musgrove"], suggested
+
+
 def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride() -> None:
     from collections import Counter
 

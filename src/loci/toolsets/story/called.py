@@ -2,7 +2,8 @@
 christened him Mr. Greatheart", "known as Old Thunder", "Tobias, whom the whole harbour called
 Toby", "the crew called him the Old Man", "His call-sign had been Sparrow", "Old Tom called
 Lila 'Bug'", "our ship's cook, Barbecue, as the men called him"; and a title a character
-comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell now". The one the name is
+comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell now"; and a woman's name
+before her marriage: "Mrs. Weston (poor Miss Taylor that was)". The one the name is
 given to is the one named between the calling and the quoted name, else the character named
 right before "whom", else the one named last before the calling (in its sentence, else the
 sentences before it in the paragraph), never the one doing the calling ("Jo called him …"
@@ -13,7 +14,7 @@ NER often takes a nickname for a thing ("King-Post") or for a person of its own.
 is a character's already is suggested only when the two are never named in one sentence, but in
 those saying one is called the other ("Harry, now Lord Brantwell"): a
 girl "we shall call Daisy", named beside her mother Margaret again and again, is a person of
-her own.
+her own. A name she bore before her marriage is said outright to be hers: the two may meet.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ TITLED = (
     re.compile(rf"\b(?:became|becomes|has\s+become)\s+(?P<name>{_RANK}\s+{_WORD})"),
     re.compile(rf"\b(?:is|was)\s+(?P<name>{_RANK}\s+{_WORD})\s+now\b"),
 )
+#: A name she had before her marriage, said of the one named right before: "Mrs. Weston (poor
+#: Miss Taylor that was)". It says the two are one, however often they are named side by side.
+FORMERLY = re.compile(rf"(?P<name>(?:Miss|Mrs\.?)\s+{_WORD})\s+that\s+was\b(?!\s+[a-z])")
 #: "our ship's cook, Barbecue, as the men called him": a name set beside a description, then
 #: the calling (after a word in lower case: "Tom, as the boys called him" names Tom himself).
 AS_CALLED = re.compile(
@@ -97,6 +101,8 @@ class Calling:
     name: str
     character: Entity
     sentence: str
+    #: Said outright to be the same person's ("Miss Taylor that was").
+    stated: bool = False
 
 
 def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator[Calling]:
@@ -116,6 +122,11 @@ def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator
             if said and callee is not None:
                 yield Calling(said, callee, _sentence(paragraph, match))
         yield from _titled(paragraph, characters, sex_of)
+        for match in FORMERLY.finditer(paragraph):
+            women = [c for c in characters if sex_of(c) != "m"]
+            found = _last_before(paragraph, match.start(), women)
+            if found is not None:
+                yield Calling(match.group("name"), found, _sentence(paragraph, match), True)
         if number + 1 < len(paragraphs):
             yield from _answered(paragraph, paragraphs[number + 1], characters)
 
@@ -177,6 +188,7 @@ def called_suggestions(
             or entity == calling.character
             or (
                 entity.kind == "character"
+                and not calling.stated
                 and together(entity, calling.character) > _saying(found, entity, calling)
             )
         ):
@@ -191,7 +203,8 @@ def called_suggestions(
             name=calling.character.name,
             other=other if entity is None else entity.name,
             mentions=written if entity is None else entity.mentions,
-            reason=f"the story says {calling.character.name!r} is called {calling.name!r}, "
+            reason=f"the story says {calling.character.name!r} "
+            f"{'was' if calling.stated else 'is called'} {calling.name!r}, "
             f"a name written {written} times",
             evidence=calling.sentence,
         )

@@ -46,7 +46,12 @@ from loci.toolsets.story.evidence import evidence, merge_suggestion
 from loci.toolsets.story.heeded import heeded
 from loci.toolsets.story.kinship import Parent, parent_named, wife_suggestions
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
-from loci.toolsets.story.name_readings import eldest_and_younger, sisters_written, wed_by_titles
+from loci.toolsets.story.name_readings import (
+    eldest_and_younger,
+    lone_families,
+    sisters_written,
+    wed_by_titles,
+)
 from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.not_people import not_people_suggestions
 from loci.toolsets.story.offered import offered_once, one_entity_each, shown_first
@@ -156,6 +161,7 @@ def same_person_suggestions(
     for entity in characters:
         people[entity.id].distinguished |= distinguished(entity.aliases, text)
     sisters = sisters_written(text, people.values())
+    lone = lone_families(people.values())
     suggested: list[CastSuggestion] = []
     for guest in sorted(characters, key=lambda e: e.mentions):
         hosts = [
@@ -164,7 +170,7 @@ def same_person_suggestions(
             if _outranks(people[h.id], people[guest.id])
             and not eldest_and_younger(people[h.id], people[guest.id], sisters)
         ]
-        best = _likeliest(guest, hosts, people, company, text)
+        best = _likeliest(guest, hosts, people, company, text, lone)
         if best is not None:
             host, reason, said = best
             suggested.append(
@@ -193,9 +199,12 @@ def _likeliest(
     people: dict[int, Person],
     company: Company,
     text: str,
+    lone: frozenset[str] = frozenset(),
 ) -> tuple[Entity, str, str] | None:
     """The host `guest` most likely is, with the reason in words and any evidence, if one
-    stands out: by company, else (of several) by who is named last before it."""
+    stands out: by company, else (of several) by who is named last before it. A married name
+    of a family the story gives one woman only (`lone`) may be hers ("Mrs. Poole", of Grace
+    Poole, a servant called so)."""
     mine = people[guest.id]
     fitting = [
         h
@@ -203,7 +212,8 @@ def _likeliest(
         if shares_a_name(mine, people[h.id], ranked_pets=True)
         and not names_conflict(mine, people[h.id], ())
         and not callings_differ(mine, people[h.id])
-        and not _born_to_the_name(mine, people[h.id])
+        and not _wives_told_apart(mine, people[h.id])
+        and not (_born_to_the_name(mine, people[h.id]) and not mine.family & lone)
         and company.met_in_sentences(guest.id, h.id) <= APART_SHARE * guest.mentions
     ]
     ranked = sorted(fitting, key=lambda h: -company.likeness(guest.id, h.id))
@@ -259,6 +269,12 @@ def _outranks(host: Person, guest: Person) -> bool:
     if host.detail != guest.detail:
         return host.detail > guest.detail
     return (host.count, -host.id) > (guest.count, -guest.id)
+
+
+def _wives_told_apart(a: Person, b: Person) -> bool:
+    """Whether both are married women and one is named by her husband's given name too, as
+    the story tells a son's wife from his mother ("Mrs Charles Musgrove", "Mrs Musgrove")."""
+    return True in a.married and True in b.married and bool(a.husbands) != bool(b.husbands)
 
 
 def _born_to_the_name(a: Person, b: Person) -> bool:
