@@ -1132,6 +1132,13 @@ def test_a_surname_that_is_also_a_common_word_stays_whole_after_a_title() -> Non
 def test_a_name_titled_messrs_is_a_firm_not_a_character() -> None:
     names = {"Messrs. Maw": Votes(mentions=2, ner_person=2, acts=1), "Mr. Maw": person(4)}
     assert kinds_of(names) == {"Messrs. Maw": "other", "Mr. Maw": "character"}
+    # A Tale of Two Cities: "Tellson" (75 times, 69 of them "Tellson's", the bank) was made a
+    # character as the family name of "Messrs. Tellson": a firm is no family.
+    bank = {
+        "Messrs. Tellson": Votes(mentions=1, ner_person=1),
+        "Tellson": Votes(mentions=75, ner_other=68, place_word=1, male=3),
+    }
+    assert kinds_of(bank)["Tellson"] != "character"
 
 
 def test_a_name_made_with_of_on_a_speaking_characters_word_is_a_character() -> None:
@@ -1949,6 +1956,18 @@ def test_a_name_once_a_persons_makes_no_character_of_a_things_name_written_far_m
     # A person's name NER takes for a thing now and then stays a character's.
     names |= {"Kirk Essendean": person(9, "m")}
     assert kinds_of(names)["Essendean"] == "character"
+    # Treasure Island: NER takes "Redruth" for a thing 15 times in 17, but he acts and is
+    # "he": Tom Redruth stays a character.
+    crew = {
+        "Redruth": Votes(mentions=17, ner_person=1, ner_place=1, ner_other=15, acts=2, male=1),
+        "Tom Redruth": Votes(mentions=4, ner_person=4, acts=1),
+        "Jim": person(150, "m"),
+    }
+    assert {"Redruth", "Tom Redruth"} in gathered(crew)
+    assert kinds_of(crew)["Redruth"] == kinds_of(crew)["Tom Redruth"] == "character"
+    # Kidnapped: "Mr. Maclean", once, makes a man of "Maclean", NER's thing.
+    clan = {"Maclean": Votes(mentions=4, ner_other=2), "Mr. Maclean": person(1), "Alan": person(90)}
+    assert kinds_of(clan)["Maclean"] == "character"
 
 
 def test_a_russian_pet_name_nothing_else_tells_of_is_someones_in_a_russian_story() -> None:

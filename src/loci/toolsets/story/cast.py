@@ -125,22 +125,25 @@ def gather(
         host.members.append(surface)
         kinds_of[surface] = "character"  # the name of the title's one carrier
     person_of = {s.id: s.id for s in surfaces}
-    count = {s.id: s.count for s in surfaces}
+    votes = {s.id: s.votes for s in surfaces}
     for person in people.values():
         person_of.update(dict.fromkeys(person.members, person.id))
         if person.character:
-            kinds_of.update(dict.fromkeys(person.members, _kind(person, kinds_of, count)))
+            kinds_of.update(dict.fromkeys(person.members, _kind(person, kinds_of, votes)))
     return person_of, kinds_of
 
 
-def _kind(person: Person, kinds_of: Mapping[int, Kind], count: Mapping[int, int]) -> Kind:
+def _kind(person: Person, kinds_of: Mapping[int, Kind], votes: Mapping[int, Votes]) -> Kind:
     """The kind of a person with a character's name: a character's, unless its names of places
-    and things are written more ("Kirk Essendean", once a person by NER, is no character
-    beside "Essendean", eight times a thing's)."""
+    and things that nothing shows a person by are written more than its character's names,
+    none of them titled as a person ("Kirk Essendean", once a person by NER, is no character
+    beside "Essendean", eight times a thing's; "Redruth", NER's thing, acts and is "he"; "Mr.
+    Maclean" makes a man of "Maclean")."""
     said: Counter[Kind] = Counter()
     for member in person.members:
-        said[kinds_of[member]] += count[member]
-    if said["character"] >= said["place"] + said["other"]:
+        if kinds_of[member] == "character" or not kinds.cued(votes[member]):
+            said[kinds_of[member]] += votes[member].mentions
+    if said["character"] >= said["place"] + said["other"] or person.titles & titles.HONORIFICS:
         return "character"
     return "place" if said["place"] > said["other"] else "other"
 

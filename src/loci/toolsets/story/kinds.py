@@ -317,7 +317,8 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     titled: set[str] = set()  # family names of characters with a title or a given name
     for written, votes in named:
         name = names.parse(written)
-        if votes.kind(name.honorific) == "character":
+        # A firm is no family: "Messrs. Tellson" makes no one of "Tellson", its bank.
+        if votes.kind(name.honorific) == "character" and not name.titles & titles.PLURAL_TITLES:
             # A domain is no family's name: "the Monkeys" are no household of the Monkey King.
             family |= set() if name.domain else name.surnames | name.bare
             titled |= name.surnames | (name.bare if name.surname_like else set())
@@ -350,12 +351,12 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
         elif found[at] == "other" and (
             written in full
             or (word_key(written) in given and votes.said + votes.acts)
-            or (word_key(written) in full_given and _cued(votes))
+            or (word_key(written) in full_given and cued(votes))
         ):
             found[at] = "character"  # "Priya asked", of "Priya Nair"
         elif found[at] == "unknown" and russian and _a_russian_pet_name(written, votes):
             found[at] = "character"  # "Mitia", whom NER takes for a place, never somewhere
-        elif found[at] == "character" and _plural_of(written, no_ones) and not _cued(votes):
+        elif found[at] == "character" and _plural_of(written, no_ones) and not cued(votes):
             found[at] = "other"  # "Nantucketers", of "Nantucketer": NER's people, no one
     return found
 
@@ -373,7 +374,7 @@ def _plural_of(written: str, words: Collection[str]) -> bool:
     return " " not in written and key.endswith("s") and key[:-1] in words
 
 
-def _cued(votes: Votes) -> bool:
+def cued(votes: Votes) -> bool:
     """Whether a reader sees a person in the mentions: speaking, acting, called out, taken up
     by "he" or "she", or named so."""
     return bool(votes.said + votes.acts + votes.addressed + votes.male + votes.female + votes.named)
