@@ -331,14 +331,8 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     full = family_names.full_names(family, written_names)  # "Blanche Ingram", NER's "other"
     given = family_names.given_before(family, written_names, cases)
     full_given = family_names.given(full)
-    russian = (
-        sum(
-            bool(names.parse(w).fathers)
-            for (w, _), kind in zip(named, found, strict=True)
-            if kind == "character"
-        )
-        >= given_names.PATRONYMIC_STORY
-    )
+    people = [w for (w, _), kind in zip(named, found, strict=True) if kind == "character"]
+    russian = sum(bool(names.parse(w).fathers) for w in people) >= given_names.PATRONYMIC_STORY
     for at, (written, votes) in enumerate(named):
         name = names.parse(written)
         member = bool(name.bare) and name.bare <= titled and not name.titles
