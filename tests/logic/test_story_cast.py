@@ -735,85 +735,65 @@ def test_a_name_sharing_only_a_pet_form_with_anothers_given_name_is_someone_else
     assert {"Elizabeth", "Elizabeth Bennet", "Eliza Bennet", "Eliza", "Lizzy"} in groups
 
 
-def test_a_lady_by_her_family_name_is_not_suggested_for_a_daughter_of_that_name() -> None:
+def _suggested(
+    characters: list[tuple[list[str], int]], met: dict[tuple[int, int], int]
+) -> list[tuple[str, str]]:
+    """The merges `same_person_suggestions` offers among `characters` (their names and
+    mentions, numbered from 1), met in paragraphs as often as `met` says: (name, other)."""
     from collections import Counter
 
     from loci.toolsets.story.company import Company
-    from loci.toolsets.story.entity import Entity, Seen
     from loci.toolsets.story.suggestions import same_person_suggestions
 
-    def entity(number: int, aliases: list[str], mentions: int) -> Entity:
-        return Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
-
-    characters = [
-        entity(1, ["Charlotte", "Charlotte Lucas"], 100),
-        entity(2, ["Sir William", "Sir William Lucas"], 47),
-        entity(3, ["Lady Lucas"], 18),
-        entity(4, ["Mrs. Long"], 14),
-        entity(5, ["Mr. Darcy"], 300),
+    entities = [
+        Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
+        for number, (aliases, mentions) in enumerate(characters, 1)
     ]
-    met = {(1, 4): 10, (3, 4): 6, (1, 5): 2, (2, 5): 20}
     company = Company()
     for (a, b), count in met.items():
         company.paragraph.setdefault(a, Counter())[b] += count
         company.paragraph.setdefault(b, Counter())[a] += count
-    suggested = same_person_suggestions(characters, company)
-    assert not [s for s in suggested if s.other == "Lady Lucas"], suggested
+    return [(s.name, s.other) for s in same_person_suggestions(entities, company)]
+
+
+def test_a_lady_by_her_family_name_is_not_suggested_for_a_daughter_of_that_name() -> None:
+    characters = [
+        (["Charlotte", "Charlotte Lucas"], 100),
+        (["Sir William", "Sir William Lucas"], 47),
+        (["Lady Lucas"], 18),
+        (["Mrs. Long"], 14),
+        (["Mr. Darcy"], 300),
+    ]
+    suggested = _suggested(characters, {(1, 4): 10, (3, 4): 6, (1, 5): 2, (2, 5): 20})
+    assert not [s for s in suggested if s[1] == "Lady Lucas"], suggested
 
 
 def test_a_mrs_of_a_family_of_one_woman_is_suggested_for_her_not_for_a_daughter() -> None:
-    from collections import Counter
-
-    from loci.toolsets.story.company import Company
-    from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.suggestions import same_person_suggestions
-
-    def entity(number: int, aliases: list[str], mentions: int) -> Entity:
-        return Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
-
     # Jane Eyre: Grace Poole, a servant called "Mrs. Poole", the story's only Poole.
     characters = [
-        entity(1, ["Grace Poole", "Grace"], 38),
-        entity(2, ["Mrs. Poole"], 11),
-        entity(3, ["Mrs. Fairfax"], 125),
-        entity(4, ["Mr. Rochester"], 355),
+        (["Grace Poole", "Grace"], 38),
+        (["Mrs. Poole"], 11),
+        (["Mrs. Fairfax"], 125),
+        (["Mr. Rochester"], 355),
     ]
-    company = Company()
-    for (a, b), count in {(1, 3): 8, (2, 3): 4, (1, 4): 6, (2, 4): 3}.items():
-        company.paragraph.setdefault(a, Counter())[b] += count
-        company.paragraph.setdefault(b, Counter())[a] += count
-    suggested = same_person_suggestions(characters, company)
-    assert [(s.name, s.other) for s in suggested] == [("Grace Poole", "Mrs. Poole")]
+    met = {(1, 3): 8, (2, 3): 4, (1, 4): 6, (2, 4): 3}
+    assert _suggested(characters, met) == [("Grace Poole", "Mrs. Poole")]
     # Of a family with a man in it, "Mrs. Poole" may be his wife, Grace her daughter.
-    characters.append(entity(5, ["Mr. Poole", "John Poole"], 9))
-    suggested = same_person_suggestions(characters, company)
-    assert not [s for s in suggested if s.other == "Mrs. Poole"], suggested
+    suggested = _suggested([*characters, (["Mr. Poole", "John Poole"], 9)], met)
+    assert not [s for s in suggested if s[1] == "Mrs. Poole"], suggested
 
 
 def test_a_wife_named_by_her_husbands_given_name_is_not_suggested_for_his_mother() -> None:
-    from collections import Counter
-
-    from loci.toolsets.story.company import Company
-    from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.suggestions import same_person_suggestions
-
-    def entity(number: int, aliases: list[str], mentions: int) -> Entity:
-        return Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
-
     # Persuasion: "Mrs Charles Musgrove" (Mary) was offered to "Mrs Musgrove", Charles's
     # mother, for the company they keep at Uppercross.
     characters = [
-        entity(1, ["Mrs Musgrove"], 66),
-        entity(2, ["Mrs Charles Musgrove", "Mrs Charles"], 10),
-        entity(3, ["Anne", "Anne Elliot"], 497),
-        entity(4, ["Louisa", "Louisa Musgrove"], 112),
+        (["Mrs Musgrove"], 66),
+        (["Mrs Charles Musgrove", "Mrs Charles"], 10),
+        (["Anne", "Anne Elliot"], 497),
+        (["Louisa", "Louisa Musgrove"], 112),
     ]
-    company = Company()
-    for (a, b), count in {(1, 3): 30, (2, 3): 6, (1, 4): 20, (2, 4): 4}.items():
-        company.paragraph.setdefault(a, Counter())[b] += count
-        company.paragraph.setdefault(b, Counter())[a] += count
-    suggested = same_person_suggestions(characters, company)
-    assert not [s for s in suggested if s.other == "Mrs Charles Musgrove"], suggested
+    suggested = _suggested(characters, {(1, 3): 30, (2, 3): 6, (1, 4): 20, (2, 4): 4})
+    assert not [s for s in suggested if s[1] == "Mrs Charles Musgrove"], suggested
 
 
 def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride() -> None:
