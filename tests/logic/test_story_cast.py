@@ -1756,6 +1756,17 @@ def test_what_a_speaker_calls_anyone_is_no_name_unless_it_speaks_or_acts() -> No
     assert kinds_of({"Mum": replace(mum, said=6, acts=3)}) == {"Mum": "character"}
 
 
+def test_a_name_after_the_called_out_acting_and_taken_up_as_a_man_is_someones() -> None:
+    # Great Expectations: "the Aged", Wemmick's father (60 times; "Well, Aged P.!"), was a
+    # thing for "the" before it, though "he" takes him up and he acts.
+    aged = Votes(mentions=56, ner_other=5, acts=2, addressed=1, male=3, place_word=1, article=16)
+    # A ship is "she", acts, and is never called out.
+    ship = Votes(mentions=30, ner_other=10, acts=5, female=4, article=28)
+    found = kinds_of({"Aged": aged, "Pequod": ship, "Wemmick": person(120, "m")})
+    assert found["Aged"] == "character" and found["Pequod"] == "other"
+    assert kinds_of({"Aged": replace(aged, male=0)})["Aged"] == "other"
+
+
 def test_a_man_of_a_people_who_speaks_and_acts_is_someone_and_no_longer_form_of_a_name() -> None:
     # A tester's gangster, "the Dutchman" (24 mentions, NER's nationality 23 times), speaking
     # and acting, was a thing; so was *Moby-Dick*'s "the Lakeman" (Steelkilt).

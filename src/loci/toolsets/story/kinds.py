@@ -277,18 +277,22 @@ def surface_kind(
     kind = votes.kind(titled=(parsed.honorific and by_name) or office)
     if kind == "character" and _a_things_name(written, votes):
         return "other"
-    if kind != "place" and _a_man_by_his_people(written, votes):
+    if kind != "place" and _someones_epithet(written, votes):
         return "character"
     return kind
 
 
-def _a_man_by_his_people(written: str, votes: Votes) -> bool:
+def _someones_epithet(written: str, votes: Votes) -> bool:
     """Whether `written` is one word for a man or a woman of a people or a place ("the
-    Dutchman", "the Welshman", "the Lakeman"), mostly after "the", that speaks and acts: an
-    epithet, which NER takes for a nationality (a "Talisman" never speaks)."""
+    Dutchman", "the Welshman", "the Lakeman"), mostly after "the", that speaks and acts (NER
+    takes it for a nationality; a "Talisman" never speaks), or a name called out that acts and
+    is taken up as a man or a woman: someone's, whatever "the" says ("the Aged", Wemmick's
+    father: "Well, Aged P.!")."""
     word = written.lower()
     people = word.endswith("man") and " " not in word  # "-woman" too
-    return people and 2 * votes.article >= votes.mentions and votes.said > 0 and votes.acts > 0
+    if people and 2 * votes.article >= votes.mentions and votes.said > 0 and votes.acts > 0:
+        return True
+    return bool(votes.addressed and votes.acts and votes.sex())
 
 
 def _a_things_name(written: str, votes: Votes) -> bool:
