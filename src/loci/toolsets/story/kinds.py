@@ -19,7 +19,8 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   has it ("the Pequod", "the Pacific"). A person must show as one: speak, be called, act or be
   taken up by "he" or "she" in a tenth of its mentions, or be called a person by NER again and
   again; a place must be somewhere things happen. A name that speaks again and again is
-  someone's, whatever its article and NER say ("said the Scarecrow"), and so is a name the
+  someone's, whatever its article and NER say ("said the Scarecrow"), and so is one called
+  out that acts and that "he" or "she" takes up ("the Aged"), and a name the
   text gives as someone's ("he's called Nut"), unless it is somewhere things happen or mostly
   written after "the", and a bare name that speaks and acts in half its mentions ("said
   Ysolde", "Ysolde sat"); a name mostly after "the" and often after a word of place is
