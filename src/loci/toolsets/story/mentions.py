@@ -149,7 +149,7 @@ class Extractor:
         found = address.with_address(text, _with_dialogue(text, found), cleaned, known)
         found = naming.with_naming(text, found, named_cleaned)
         found = naming.with_titled(text, found, cleaned)
-        return _cued(text, _with_new_names(text, found, known))
+        return _with_cues(text, _with_new_names(text, found, known))
 
     def known_mentions(self, text: str, known: Sequence[str]) -> list[Mention]:
         """The mentions in `text` of names already `known` (no NER: cheap)."""
@@ -161,8 +161,8 @@ class Extractor:
         """The mentions in `text` of names already `known`, with the cues around them (a line
         of dialogue said, a call, an act, a pronoun) as `mentions` reads them, without NER:
         text read again for a name found later counts its cues as the text after did."""
-        found = self.known_mentions(text, known)
-        return _cued(text, address.with_address(text, _with_dialogue(text, found), cleaned, known))
+        found = _with_dialogue(text, self.known_mentions(text, known))
+        return _with_cues(text, address.with_address(text, found, cleaned, known))
 
     def _gazetteer(self, known: tuple[str, ...]) -> Gazetteer | None:
         found = self._gazetteers.get(known)
@@ -234,7 +234,7 @@ def _full_name(surface: str) -> bool:
     return len(words) > 1 and census.is_given_name(words[0]) and not names.is_title(words[0])
 
 
-def _cued(text: str, found: list[Mention]) -> list[Mention]:
+def _with_cues(text: str, found: list[Mention]) -> list[Mention]:
     """`found` in text order, with the cues of the words around each (no asides)."""
     found = sorted((m for m in found if not _aside(text, m.start, m.end)), key=lambda m: m.start)
     origins = {

@@ -171,8 +171,7 @@ def _quoted(
 
 def _in_brackets(text: str, at: int, paragraph: tuple[int, int]) -> bool:
     """Whether `at` stands inside round brackets opened in its paragraph."""
-    before = text[paragraph[0] : at]
-    return before.rfind("(") > before.rfind(")")
+    return text.rfind("(", paragraph[0], at) > text.rfind(")", paragraph[0], at)
 
 
 def numbered(mentions: Sequence[Mention], spans: Iterable[tuple[int, int]]) -> list[int]:
