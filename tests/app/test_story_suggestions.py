@@ -276,9 +276,45 @@ def test_a_calling_in_lower_case_is_suggested_and_ranks_go_by_how_often_they_are
     livesey = Entity(1, "Dr. Livesey", "character", 3, Seen(0, ""), [], ["Dr. Livesey"])
     smollett = Entity(2, "Captain Smollett", "character", 9, Seen(0, ""), [], ["Captain Smollett"])
     silver = Entity(3, "Silver", "character", 400, Seen(0, ""), [], ["Silver", "Cap\u2019n Silver"])
+    # Smollett is "Captain Smollett" as a habit, Silver hardly ever "Cap'n Silver".
     found = epithet_suggestions(text, [livesey, smollett, silver])
-    assert [(s.name, s.other, s.mentions) for s in found] == [("Dr. Livesey", "the doctor", 9)]
+    assert [(s.name, s.other, s.mentions) for s in found] == [
+        ("Dr. Livesey", "the doctor", 9),
+        ("Captain Smollett", "the captain", 6),
+    ]
     assert "only doctor by name" in found[0].reason
+    assert "captain named so as a habit" in found[1].reason
+    # A Smollett mostly named without his rank is no likelier the captain than Silver.
+    plain = Entity(
+        2, "Smollett", "character", 40, Seen(0, ""), [], ["Smollett", "Captain Smollett"]
+    )
+    found = epithet_suggestions(text, [livesey, plain, silver])
+    assert [(s.name, s.other) for s in found] == [("Dr. Livesey", "the doctor")]
+
+
+def test_an_epithet_of_two_titled_goes_to_the_one_named_near_it_far_more_often() -> None:
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.epithets import epithet_suggestions
+
+    # Persuasion: Admiral Croft (14 times) is "the Admiral" where he is named; Admiral Baldwin
+    # (4), whom one talk mentions, is named near it once. Neither is titled four times as
+    # often as the other, and both are always titled.
+    said = {
+        "C": "Admiral Croft walked with his wife, day {}.",
+        "E": "The Admiral laughed at the weather, day {}.",
+        "B": "Sir Walter spoke of Admiral Baldwin, day {}.",
+        ".": "The rain went on at Bath, day {}.",
+    }
+    layout = "CE.CE." * 4 + ".........B...BEB.."
+    text = "\n\n".join(said[c].format(day) for day, c in enumerate(layout))
+    croft = Entity(1, "Admiral Croft", "character", 8, Seen(0, ""), [], ["Admiral Croft"])
+    baldwin = Entity(2, "Admiral Baldwin", "character", 3, Seen(0, ""), [], ["Admiral Baldwin"])
+    found = epithet_suggestions(text, [croft, baldwin])
+    assert [(s.name, s.other, s.mentions) for s in found] == [("Admiral Croft", "the Admiral", 9)]
+    assert "admiral named near it far more often" in found[0].reason
+    # Named near it as often as Baldwin, Croft is no likelier.
+    even = text.replace("The Admiral laughed", "Admiral Baldwin came; the Admiral laughed")
+    assert epithet_suggestions(even, [croft, baldwin]) == []
 
 
 def test_her_majesty_is_suggested_for_the_storys_one_queen() -> None:
@@ -421,6 +457,23 @@ def test_her_ladyship_is_suggested_for_the_storys_one_lady_by_far_and_accepted(
     assert "ladyship" in honorific.evidence.lower()
     before = character(app.story, "rosings", "Lady Catherine").mentions
     after = correct(app.story, "rosings", "alias", "Lady Catherine", "Ladyship")
+    assert after.mentions == before + 6
+
+
+def test_a_calling_said_beside_a_name_is_suggested_and_counted_once_accepted(app: App) -> None:
+    story = [
+        "Oliver was startled by the apparition of Mr. Bumble, the beadle, at the gate.",
+        '"Silence!" said the beadle, and Mr. Bumble shook his cane at Oliver.',
+        "The fog lay on the workhouse, and the boys ate their gruel in silence.",
+        "Mr. Bumble took Oliver by the hand; the beadle was in a fine temper.",
+    ]
+    told(app, "workhouse", story, times=2)
+    found = suggest(app.story, "workhouse").suggestions
+    calling = next(s for s in found if s.other == "the beadle")
+    assert (calling.action, calling.name, calling.mentions) == ("alias", "Mr. Bumble", 6)
+    assert "'Mr. Bumble, the beadle'" in calling.reason
+    before = character(app.story, "workhouse", "Mr. Bumble").mentions
+    after = correct(app.story, "workhouse", calling.action, calling.name, calling.other)
     assert after.mentions == before + 6
 
 

@@ -4,13 +4,20 @@ alias of the character who carries the title."""
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from loci.toolsets.story import address, names
 from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.epithet_company import (
+    PASSAGE_PARAGRAPHS,
+    keeps_company,
+    named,
+    named_mostly_so,
+    names_any,
+    same_company,
+)
 from loci.toolsets.story.mentions import SPEECH_VERBS
 from loci.toolsets.story.models import CastSuggestion
 
@@ -21,20 +28,8 @@ EPITHET_LEAST = 3
 #: A title carried by several characters goes to one carrying it this many times as often as
 #: the next.
 EPITHET_DOMINANCE = 4
-#: The least share of an epithet's paragraphs (or passages) that name its character too.
-EPITHET_COMPANY = 0.1
-#: The paragraphs on each side of an epithet's own that make its passage: a journal names
-#: "Count Dracula" once and says "the Count" in the paragraphs after.
-PASSAGE_PARAGRAPHS = 2
-#: The fewest paragraphs an epithet is written in for it to be suggested without the company
-#: of its character's name (see `_named_mostly_so`): a habit of the story, not a few chance uses.
-EPITHET_ALONE_LEAST = 6
-#: How many times as often as the story's other passages an epithet's passages must name its
-#: character, when its own paragraphs do not: company, not chance.
-PASSAGE_LIFT = 1.5
-#: How alike (cosine) the people met beside an epithet and beside its one carrier must be for
-#: chance company to do.
-SAME_COMPANY = 0.5
+#: A character is named by a title as a habit when this share of their names carry it.
+TITLE_HABIT = 0.5
 #: "the" and a title, as a sailor may say it too ("the Cap'n"), but not heading a longer name:
 #: one made with "of" ("the Queen of the Marsh"), or a possessive before a capital ("the
 #: Widow's Lantern", a ship; "the Captain's hat" is his).
@@ -144,16 +139,24 @@ def epithets(text: str) -> list[Epithet]:
                 called.add(title)  # written no other way first ("her Ladyship")
             spans.setdefault(title, []).append((start, end))
     return [
-        Epithet(
-            written,
-            tuple(_sentence(text, start) for start, _ in found),
-            tuple(_passage(text, start, end, 0) for start, end in found),
-            tuple(_passage(text, start, end, PASSAGE_PARAGRAPHS) for start, end in found),
-            called=written in called,
-        )
+        written_at(text, written, found, called=written in called)
         for written, found in spans.items()
         if len(found) >= EPITHET_LEAST
     ]
+
+
+def written_at(
+    text: str, written: str, spans: Sequence[tuple[int, int]], called: bool = False
+) -> Epithet:
+    """The epithet `written` where `text` writes it (`spans`): its sentences, paragraphs and
+    passages."""
+    return Epithet(
+        written,
+        tuple(_sentence(text, start) for start, _ in spans),
+        tuple(_passage(text, start, end, 0) for start, end in spans),
+        tuple(_passage(text, start, end, PASSAGE_PARAGRAPHS) for start, end in spans),
+        called=called,
+    )
 
 
 def _passage(text: str, start: int, end: int, around: int) -> str:
@@ -168,16 +171,30 @@ def _passage(text: str, start: int, end: int, around: int) -> str:
 
 @dataclass(frozen=True)
 class Carried:
-    """An epithet and the character who carries its title: the story's only one by name
-    (`sole`), else one named so far more often than anyone else; `beside`, the paragraphs
-    (else passages) where the epithet keeps their company (none when it is only their habit:
-    `_named_mostly_so`)."""
+    """An epithet and the character who carries its title: how they stand out (`STANDING`);
+    `beside`, the paragraphs (else passages) where the epithet keeps their company (none when
+    it is only their habit: `epithet_company.named_mostly_so`)."""
 
     epithet: Epithet
     carrier: Entity
     titles: frozenset[str]
-    sole: bool
+    standing: str
     beside: tuple[str, ...]
+
+    @property
+    def sole(self) -> bool:
+        """Whether the carrier is the story's only one of the title by name."""
+        return self.standing == "sole"
+
+
+#: How a carrier of an epithet's title stands out, as the suggestion says it (after "the
+#: story's" and the title).
+STANDING = {
+    "sole": "only {} by name",
+    "most": "{} named so far more often than any other",
+    "habit": "{} named so as a habit, far more often than any other who is",
+    "near": "{} named near it far more often than any other",
+}
 
 
 def carried(text: str, characters: Sequence[Entity]) -> list[Carried]:
@@ -196,28 +213,50 @@ def carried(text: str, characters: Sequence[Entity]) -> list[Carried]:
             e.id: _titled_mentions(text, e, titles) for e in characters if titles & _titles_of(e)
         }
         carriers = sorted((e for e in characters if e.id in titled), key=lambda e: -titled[e.id])
-        if not carriers:
+        likeliest = _likeliest(epithet, carriers, titled)
+        if likeliest is None:
             continue
-        if (
-            len(carriers) > 1
-            and titled[carriers[0].id] < EPITHET_DOMINANCE * titled[carriers[1].id]
-        ):
-            continue
-        carrier = carriers[0]
+        carrier, standing = likeliest
         if epithet.called:
             epithet = _called_by_others(epithet, carrier)
             if epithet.count < EPITHET_LEAST:
                 continue
-        sole = len(carriers) == 1
-        alike = sole and _same_company(epithet, carrier, characters, paragraphs)
-        beside = _company(epithet, carrier, paragraphs, alike)
-        if beside or (sole and _named_mostly_so(epithet, carrier, paragraphs)):
-            found.append(
-                Carried(
-                    epithet, carrier, frozenset(titles & _titles_of(carrier)), sole, tuple(beside)
-                )
-            )
+        sole = standing == "sole"
+        alike = sole and same_company(epithet, carrier, characters, paragraphs)
+        beside = keeps_company(epithet, carrier, paragraphs, alike)
+        if beside or (sole and named_mostly_so(epithet, carrier, paragraphs)):
+            titles_carried = frozenset(titles & _titles_of(carrier))
+            found.append(Carried(epithet, carrier, titles_carried, standing, tuple(beside)))
     return found
+
+
+def _likeliest(
+    epithet: Epithet, carriers: Sequence[Entity], titled: Mapping[int, int]
+) -> tuple[Entity, str] | None:
+    """The one of `carriers` (most often titled first) an epithet names, if one stands out,
+    and how (`STANDING`): the only one; else the one named with the title far more often
+    than any other; else the one among those the story names by the title as a habit
+    ("Captain Smollett", hardly ever "Smollett", is "the captain" of a story that also names
+    "Captain Flint" now and then); else the one named near the epithet far more often than
+    any other ("the Admiral" is written where Admiral Croft is named, not Admiral Baldwin,
+    whom one talk mentions)."""
+    if len(carriers) < 2:
+        return (carriers[0], "sole") if carriers else None
+    if _dominant(carriers, lambda e: titled[e.id]):
+        return carriers[0], "most"
+    habitual = [e for e in carriers if titled[e.id] >= TITLE_HABIT * e.mentions]
+    if habitual and _dominant(habitual, lambda e: titled[e.id]):
+        return habitual[0], "habit"
+    near = {e.id: sum(names_any(e, p) for p in epithet.passages) for e in carriers}
+    by_company = sorted(carriers, key=lambda e: -near[e.id])
+    if _dominant(by_company, lambda e: max(near[e.id], 1)):
+        return by_company[0], "near"
+    return None
+
+
+def _dominant(ranked: Sequence[Entity], count: Callable[[Entity], int]) -> bool:
+    """Whether the first of `ranked` counts EPITHET_DOMINANCE times as many as the next."""
+    return len(ranked) < 2 or count(ranked[0]) >= EPITHET_DOMINANCE * count(ranked[1])
 
 
 def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSuggestion]:
@@ -230,16 +269,11 @@ def epithet_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSug
             mentions=c.epithet.count,
             reason=f"{c.epithet.written!r} is "
             f"{'called out' if c.epithet.called else 'written'} {c.epithet.count} times, and "
-            f"{c.carrier.name!r} is the story's "
-            + (
-                f"only {_or(c.titles)} by name"
-                if c.sole
-                else f"{_or(c.titles)} named far more often than any other"
-            ),
+            f"{c.carrier.name!r} is the story's " + STANDING[c.standing].format(_or(c.titles)),
             # A title called out is shown called ("said the captain" calls no one).
             evidence=c.epithet.sentence
             if c.epithet.called
-            else _sentence_with(c.beside, c.epithet.written, c.carrier) or c.epithet.sentence,
+            else sentence_with(c.beside, c.epithet.written, c.carrier) or c.epithet.sentence,
         )
         for c in carried(text, characters)
     ]
@@ -284,84 +318,6 @@ def _speaks(alias: str, narration: str) -> bool:
     )
 
 
-def _company(
-    epithet: Epithet, carrier: Entity, paragraphs: Sequence[str], sole: bool = False
-) -> list[str]:
-    """The paragraphs (else passages) where `epithet` keeps `carrier`'s company, or none
-    when it does not: "the Captain" stands where Captain Hawkes is named too, or in the
-    passages that name him far more often than the story's other passages do; "the King"
-    of a story told of many kings does neither. The story's `sole` carrier of the title, who
-    meets the same people the epithet does, need only be named near it as often as
-    elsewhere: a short story's captain, named in half its passages, cannot be named near his
-    epithet far more often than by chance."""
-    beside = [p for p in epithet.paragraphs if _names(carrier, p)]
-    if len(beside) >= EPITHET_COMPANY * len(epithet.paragraphs):
-        return beside
-    beside = [p for p in epithet.passages if _names(carrier, p)]
-    share = len(beside) / len(epithet.passages)
-    lift = 1.0 if sole else PASSAGE_LIFT
-    if share < EPITHET_COMPANY or share < lift * _chance(epithet, carrier, paragraphs):
-        return []
-    return beside
-
-
-def _same_company(
-    epithet: Epithet, carrier: Entity, characters: Sequence[Entity], paragraphs: Sequence[str]
-) -> bool:
-    """Whether the others named in the epithet's paragraphs are those named in its carrier's,
-    much as often (cosine at least SAME_COMPANY): "the Captain" gives orders to the crew
-    Captain Whitlock does, where "the King" of an old song meets no one King Olaf meets."""
-    others = [c for c in characters if c.id != carrier.id]
-    mine = [p for p in paragraphs if _names(carrier, p)]
-    first = [sum(_names(o, p) for p in epithet.paragraphs) for o in others]
-    second = [sum(_names(o, p) for p in mine) for o in others]
-    dot = sum(a * b for a, b in zip(first, second, strict=True))
-    norms = math.hypot(*first) * math.hypot(*second)
-    return bool(norms) and dot / norms >= SAME_COMPANY
-
-
-def _named_mostly_so(epithet: Epithet, carrier: Entity, paragraphs: Sequence[str]) -> bool:
-    """Whether the story's one carrier of the title is mostly named by the epithet: in at
-    least twice as many paragraphs as by a name of theirs ("Colonel Pembury", named in two
-    paragraphs, is "the Colonel" in eleven: too seldom named for company to tell anything).
-    A king named as often as "the King" is written may be one of many kings."""
-    written = len(set(epithet.paragraphs))
-    if written < EPITHET_ALONE_LEAST:
-        return False
-    return 2 * sum(_names(carrier, p) for p in paragraphs) <= written
-
-
-def _chance(epithet: Epithet, carrier: Entity, paragraphs: Sequence[str]) -> float:
-    """The share of the paragraphs not writing `epithet` whose passage names `carrier`."""
-    marked = [_names(carrier, p) for p in paragraphs]
-    reach = PASSAGE_PARAGRAPHS
-    near = [any(marked[max(0, i - reach) : i + reach + 1]) for i in range(len(marked))]
-    written = re.compile(rf"\b[Tt]he {re.escape(epithet.written.split()[-1])}\b")
-    away = [n for n, p in zip(near, paragraphs, strict=True) if not written.search(p)]
-    return sum(away) / len(away) if away else 1.0
-
-
-def _names(carrier: Entity, text: str) -> bool:
-    return any(named(alias, text) for alias in carrier.aliases)
-
-
-def named(alias: str, text: str) -> bool:
-    """Whether `text` writes `alias` as whole words."""
-    return re.search(rf"(?<![\w.]){re.escape(alias)}(?!\w)", text) is not None
-
-
-def _sentence_with(passages: Sequence[str], epithet: str, carrier: Entity) -> str:
-    """A sentence of `passages` writing the epithet and a name of its carrier, if any."""
-    from loci import sentences
-
-    for passage in passages:
-        for left, right in sentences.spans(passage):
-            said = passage[left:right]
-            if epithet.lower() in said.lower() and any(named(a, said) for a in carrier.aliases):
-                return sentences.clipped(said, EVIDENCE_CHARS)
-    return ""
-
-
 def _or(titles: Iterable[str]) -> str:
     return " or ".join(sorted(titles))
 
@@ -391,3 +347,15 @@ def _sentence(text: str, at: int) -> str:
 
     left, right = sentences.around(text, at, at + 1)
     return sentences.clipped(text[left:right], EVIDENCE_CHARS)
+
+
+def sentence_with(passages: Sequence[str], epithet: str, carrier: Entity) -> str:
+    """A sentence of `passages` writing the epithet and a name of its carrier, if any."""
+    from loci import sentences
+
+    for passage in passages:
+        for left, right in sentences.spans(passage):
+            said = passage[left:right]
+            if epithet.lower() in said.lower() and any(named(a, said) for a in carrier.aliases):
+                return sentences.clipped(said, EVIDENCE_CHARS)
+    return ""

@@ -4,7 +4,8 @@ entity (and the other it is suggested with, when one does), short enough to read
 from __future__ import annotations
 
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.epithets import EVIDENCE_CHARS, named
+from loci.toolsets.story.epithet_company import named
+from loci.toolsets.story.epithets import EVIDENCE_CHARS
 from loci.toolsets.story.models import CastSuggestion
 
 

@@ -13,7 +13,7 @@ from loci.toolsets.story import common_words, kinds, names, namespans, people, s
 from loci.toolsets.story.answers import answer_spans
 from loci.toolsets.story.castview import CastView
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.epithets import named
+from loci.toolsets.story.epithet_company import named
 from loci.toolsets.story.models import (
     CharacterInfo,
     Mentioned,

@@ -7,7 +7,8 @@ ranked by the mentions they would set right. The kinds:
 
 - an epithet that is one character's title: "the Captain", written where the story has one
   captain ("Captain Hawkes"), becomes an alias of his (its mentions counted in the whole text
-  once accepted);
+  once accepted); a calling the story says beside one name ("Mr. Bumble, the beadle",
+  `loci.toolsets.story.callings`) too;
 - a name that fits several people, given to the one whose company it keeps ("Miss Bennet"
   is Jane's: the company of both is Bingley's, not Darcy's). Company is whom a name meets in
   paragraphs, each meeting weighed by how much more often than chance it happens;
@@ -26,8 +27,7 @@ ranked by the mentions they would set right. The kinds:
 - a child's word for a parent ("Marmee", "Papa"), for the one mother (father) of the family
   whose children it is said beside (`loci.toolsets.story.kinship`);
 - a name that is no person's: a month, a day or a document ("Journal") that does not speak
-  or act as a person does.
-"""
+  or act as a person does."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ from loci import fields
 from loci.toolsets.story import census, kin_words, kinds, names, store
 from loci.toolsets.story.answered import answered_suggestions
 from loci.toolsets.story.called import called_suggestions
+from loci.toolsets.story.callings import calling_suggestions
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.described import described_suggestions
 from loci.toolsets.story.entity import Entity
@@ -88,6 +89,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     people = people_of(characters, company)
     found_by_kind = [
         *epithet_suggestions(text, characters),
+        *calling_suggestions(text, characters),
         # Who answers to a name outweighs whose company it keeps: "Miss Dashwood", answered
         # by Elinor, keeps Marianne's company as much.
         *answered_suggestions(text, entities, characters),
@@ -118,8 +120,6 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
 ALIKE = 0.15
 CLEARLY_LIKELIER = 2.0
 
-#: Mentions added to each candidate's when weighing how much of her story is beside a man.
-FEW_MENTIONS = 10
 #: Two names met in one sentence this share of the smaller's mentions are two people.
 APART_SHARE = 0.1
 

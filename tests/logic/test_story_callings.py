@@ -1,0 +1,93 @@
+"""Callings said beside a name ("Mr. Bumble, the beadle") suggested as that character's alias."""
+
+from __future__ import annotations
+
+from loci.toolsets.story.callings import calling_suggestions
+from loci.toolsets.story.entity import Entity, Seen
+
+
+def _character(number: int, *aliases: str) -> Entity:
+    return Entity(number, aliases[0], "character", 10, Seen(0, ""), [], list(aliases))
+
+
+def _story(said: dict[str, str], layout: str) -> str:
+    return "\n\n".join(said[c].format(day) for day, c in enumerate(layout))
+
+
+#: Oliver Twist: the beadle is named once in apposition, then called "the beadle" where
+#: Mr. Bumble is about.
+BEADLE = {
+    "A": "Oliver was startled by the apparition of Mr. Bumble, the beadle, day {}.",
+    "N": "Mr. Bumble came in with his cocked hat, day {}.",
+    "E": '"Silence!" said the beadle to the boys, day {}.',
+    ".": "The fog lay on the workhouse, day {}.",
+}
+
+
+def test_a_calling_said_beside_one_name_is_suggested_as_its_alias() -> None:
+    text = _story(BEADLE, "A.NE..NE..E.NE..")
+    bumble = _character(1, "Mr. Bumble", "Bumble")
+    oliver = _character(2, "Oliver")
+    found = calling_suggestions(text, [bumble, oliver])
+    assert [(s.action, s.name, s.other, s.mentions) for s in found] == [
+        ("alias", "Mr. Bumble", "the beadle", 5)
+    ]
+    assert "'Mr. Bumble, the beadle'" in found[0].reason
+    assert "the beadle" in found[0].evidence
+    # Held already, it is suggested no more.
+    held = _character(1, "Mr. Bumble", "the beadle")
+    assert calling_suggestions(text, [held, oliver]) == []
+
+
+def test_a_calling_that_never_speaks_is_no_ones() -> None:
+    # "Open the door, Amy!": a door is called beside a name, and never speaks.
+    said = {
+        "A": '"Open the door, Amy!" cried Jo, day {}.',
+        "E": "Amy stood by the door, day {}.",
+        ".": "Snow fell on the house, day {}.",
+    }
+    text = _story(said, "AE.AE.E.E")
+    assert calling_suggestions(text, [_character(1, "Amy"), _character(2, "Jo")]) == []
+
+
+def test_a_name_in_a_list_is_not_in_apposition() -> None:
+    # "Captain Smollett, the squire, and Dr. Livesey": three people, not the squire's name.
+    said = {
+        "A": "Captain Smollett, the squire, and Dr. Livesey talked, day {}.",
+        "E": '"Well," said the squire to Captain Smollett, day {}.',
+        ".": "The ship rolled, day {}.",
+    }
+    text = _story(said, "A.E.E.E.E")
+    smollett = _character(1, "Captain Smollett")
+    assert calling_suggestions(text, [smollett, _character(2, "Dr. Livesey")]) == []
+
+
+def test_a_calling_said_beside_two_goes_to_the_one_said_more_often_and_named_near_it() -> None:
+    # Silas Marner: "Mr. Snell, the landlord" of the inn whose talk says "the landlord";
+    # "Mr. Cass, the landlord" once, of a cottage, far from it.
+    said = {
+        "S": "At last Mr. Snell, the landlord, spoke up, day {}.",
+        "E": '"Come, come," said the landlord to Mr. Snell\'s guests, day {}.',
+        "C": "The cottage was altered by Mr. Cass, the landlord, day {}.",
+        "N": "Mr. Snell poured the ale, day {}.",
+        ".": "The Rainbow was warm, day {}.",
+    }
+    text = _story(said, "S.NE.NE.NE.S.NE.........C..")
+    snell = _character(1, "Mr. Snell")
+    cass = _character(2, "Mr. Cass")
+    found = calling_suggestions(text, [snell, cass])
+    assert [(s.name, s.other) for s in found] == [("Mr. Snell", "the landlord")]
+    # Said as often beside each ("the master" of two houses), it is no one's.
+    even = text.replace("At last Mr. Snell, the landlord, spoke", "At last Mr. Snell spoke", 1)
+    assert calling_suggestions(even, [snell, cass]) == []
+
+
+def test_a_calling_opening_a_sentence_before_a_name_is_in_apposition() -> None:
+    said = {
+        "A": "The boatswain, Job Anderson, was the likeliest man aboard, day {}.",
+        "E": '"Aye," said the boatswain to Anderson\'s mates, day {}.',
+        ".": "The ship rolled, day {}.",
+    }
+    text = _story(said, "A.E.E.E.")
+    found = calling_suggestions(text, [_character(1, "Job Anderson", "Anderson")])
+    assert [(s.name, s.other, s.mentions) for s in found] == [("Job Anderson", "the boatswain", 4)]
