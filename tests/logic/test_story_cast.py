@@ -843,6 +843,45 @@ def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride(
     assert wife_suggestions(characters, people, company) == []
 
 
+def test_a_married_name_with_the_husbands_given_name_is_suggested_for_his_wife() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.kinds import Votes
+    from loci.toolsets.story.kinship import wife_suggestions
+    from loci.toolsets.story.suggestions import people_of
+
+    def entity(number: int, aliases: list[str], mentions: int, first: int) -> Entity:
+        seen = [Seen(first, ""), Seen(1000, "")]
+        return Entity(number, aliases[0], "character", mentions, *seen[:1], seen[1:], aliases)
+
+    # Emma: "Mrs. John Knightley" is the wife of John Knightley, not of his brother, Mr.
+    # Knightley (George): two men bear the family name, the married name says which.
+    characters = [
+        entity(1, ["Emma", "Emma Woodhouse"], 1000, 1),
+        entity(2, ["Mr. Knightley", "George Knightley"], 400, 10),
+        entity(3, ["John Knightley", "Mr. John Knightley"], 70, 20),
+        entity(4, ["Isabella"], 70, 15),
+        entity(5, ["Mrs. John Knightley"], 18, 300),
+    ]
+    met = {(3, 4): 11, (1, 3): 13, (1, 2): 120, (2, 4): 2}
+    company = Company()
+    company.votes[4] = Votes(mentions=70, female=20)  # "she"
+    for (a, b), count in met.items():
+        company.sentence.setdefault(a, Counter())[b] += count
+        company.sentence.setdefault(b, Counter())[a] += count
+    people = people_of(characters, company)
+    suggested = [(s.name, s.other) for s in wife_suggestions(characters, people, company)]
+    assert suggested == [("Isabella", "Mrs. John Knightley")]
+    assert "wife of 'John Knightley'" in wife_suggestions(characters, people, company)[0].reason
+    # A woman the story names only after the married name is not she, however often she is
+    # named with him (Great Expectations: Biddy, after "Mrs. Joe").
+    characters[3] = entity(4, ["Isabella"], 70, 400)
+    people = people_of(characters, company)
+    assert wife_suggestions(characters, people, company) == []
+
+
 def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it_is_said_beside() -> (
     None
 ):

@@ -9,6 +9,9 @@ woman would be. Proposals refused weigh little beside a courtship and a marriage
 named with Mr. Collins often, for her share of the story far less than Charlotte. Only a name
 the story gives at a marriage it tells counts: one first written well after the husband's and
 the bride's names ("Lady Lucas", beside Sir William from the start, is a wife in her own right).
+A married name with the husband's given name ("Mrs. John Knightley") says which man of the
+family he is, and that she is a wife however early it is written: it goes to the woman named
+beside him so, if her own name is written before it.
 
 A child's word for a parent said as a name ("Marmee", "Mamma", "Papa") names the mother
 (father) of the family whose children it is said beside.
@@ -59,6 +62,11 @@ def bride(
     if True not in mine.married or mine.given or mine.sex != "f" or not mine.family:
         return None
     later = MARRIED_LATER * max((_last(e) for e in characters), default=0)
+    if mine.husbands:
+        # "Mrs. John Knightley" says whose wife she is: no wedding need be told, only the
+        # wife's own name be written before it (Great Expectations' Biddy, named with Joe
+        # far more than anyone, comes after "Mrs. Joe" and marries him at the end).
+        later = 0
     husbands = [h for h in characters if _husband(people[h.id], mine)]
     if len(husbands) != 1 or guest.first.position < husbands[0].first.position + later:
         return None
@@ -74,7 +82,10 @@ def _last(entity: Entity) -> int:
 
 
 def _husband(man: Person, wife: Person) -> bool:
-    """Whether `man` bears the family name of a married woman's name."""
+    """Whether `man` bears the family name of a married woman's name, and her husband's given
+    name if it says one ("Mrs. John Knightley" is John's wife, not his brother's)."""
+    if wife.husbands and not man.given & wife.husbands:
+        return False
     return man.sex == "m" and bool(man.family & wife.family)
 
 
