@@ -109,3 +109,24 @@ def test_a_bare_name_pages_from_every_carrier_is_no_ones_and_many_such_suggest_n
     suggested = same_person_suggestions(characters, Company(), close)
     assert [(s.name, s.other) for s in suggested] == [("Tom Redruth", "Tom")]
     assert same_person_suggestions(characters, Company(), close + "\n\n" + far * 4) == []
+
+
+def test_a_title_and_a_family_name_far_from_its_carriers_is_still_one_of_the_family() -> None:
+    # Jane Eyre: "Miss Ingram" (58 times) is Blanche's: named after "Blanche" 18 times, after
+    # "Mary Ingram" twice, and 38 times chapters away from either, where the narrator calls
+    # her so. A title and a family name is one of the family, wherever it stands.
+    page = "The rain beat on the windows of Thornfield. " * 80
+    near = "Blanche Ingram sang. Miss Ingram laughed. Mary Ingram sat. Miss Ingram rose."
+    far = f"{page}Miss Ingram swept past. Miss Ingram smiled."
+    characters = [
+        _entity(1, ["Blanche", "Blanche Ingram"], 23),
+        _entity(2, ["Mary Ingram"], 5),
+        _entity(3, ["Miss Ingram"], 58),
+    ]
+    story = "\n\n".join([near] * 3 + [far] * 5)
+    found = named_last(story, "Miss Ingram", {1: ["Blanche", "Blanche Ingram"], 2: ["Mary Ingram"]})
+    assert (found.counts[1], found.counts[2], found.away) == (3, 3, 10)
+    story = "\n\n".join([near.replace("Mary Ingram sat", "Blanche sat")] * 3 + [far] * 5)
+    suggested = same_person_suggestions(characters, Company(), story)
+    assert [(s.name, s.other) for s in suggested] == [("Blanche", "Miss Ingram")]
+    assert "10 far from any of them" in suggested[0].reason

@@ -8,7 +8,8 @@ The count reads the text as written (whole words, a name's words across a line b
 "Joe" inside a longer name ("Injun Joe") is that name, not the bare one. A bare name written
 pages after any carrier's name follows none of them: *Treasure Island*'s seaman "Tom", whom
 Silver kills, is no Tom Redruth, named three chapters before; a name mostly so far from its
-carriers is no one's of them.
+carriers is no one's of them; but a title and a family name alone ("Miss Ingram", named
+chapters away from "Blanche") is one of the family's whoever is named near it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from loci.toolsets.story import names
 from loci.toolsets.story.entity import Entity
 
 #: One carrier is the name's when named last before it this many times as often as the next,
@@ -33,6 +35,8 @@ LONGEST_NAME = 80
 #: How far (characters, about a page) a carrier's name may stand before a bare name it is
 #: the last named before.
 NAMED_LAST_REACH = 3000
+#: Titles that, before a family name alone, name one of that family ("Miss Ingram").
+FAMILY_TITLES = frozenset({"mr", "mrs", "miss", "master"})
 #: How far before a bare name the sentence of evidence may begin at the carrier's name.
 EVIDENCE_REACH = 240
 
@@ -65,7 +69,7 @@ def carrier_named_last(
         found.counts, carriers, top
     ):
         return None
-    if 2 * times < found.counts.total() + found.away:
+    if 2 * times < found.counts.total() + found.away and not _of_a_family(guest.name):
         return None  # mostly far from them all: someone else's too
     by_id = {c.id: c for c in carriers}
     others = (
@@ -78,6 +82,14 @@ def carrier_named_last(
         f"last of them named, {others}{far}"
     )
     return by_id[top], reason, evidence_between(text, found.closest[top])
+
+
+def _of_a_family(written: str) -> bool:
+    """Whether `written` is a plain title and a family name alone ("Miss Ingram"): one of the
+    family's people wherever it stands, where a bare given name ("Tom") far from every carrier
+    may be someone the story never names in full."""
+    name = names.parse(written)
+    return bool(name.titles & FAMILY_TITLES) and not name.given and bool(name.bare)
 
 
 def _beyond_chance(counts: Counter[int], carriers: Sequence[Entity], top: int) -> bool:
