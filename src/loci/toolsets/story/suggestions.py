@@ -21,7 +21,8 @@ ranked by the mentions they would set right. The kinds:
   her share of the story, than any other;
 - a name the cast holds for no one, in the company of one character alone;
 - a character's name with a common word said of them before it ("the Great Oz"), which the
-  cast holds for no one (`loci.toolsets.story.described`);
+  cast holds for no one (`loci.toolsets.story.described`), or with "old" or "young" said
+  before it as a habit ("old Pew", `loci.toolsets.story.aged`);
 - a name the story says a character is called by ("They called him King-Post"), unless it
   is a character named beside them in a sentence (`loci.toolsets.story.called`);
 - a child's word for a parent ("Marmee", "Papa"), for the one mother (father) of the family
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from loci import fields
 from loci.toolsets.story import census, kin_words, kinds, names, store
+from loci.toolsets.story.aged import aged_suggestions
 from loci.toolsets.story.answered import answered_suggestions
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.callings import calling_suggestions
@@ -90,6 +92,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     found_by_kind = [
         *epithet_suggestions(text, characters),
         *calling_suggestions(text, characters),
+        *aged_suggestions(text, characters),
         # Who answers to a name outweighs whose company it keeps: "Miss Dashwood", answered
         # by Elinor, keeps Marianne's company as much.
         *answered_suggestions(text, entities, characters),
@@ -102,7 +105,13 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *unplaced_suggestions(entities, characters, company),
         *described_suggestions(entities, characters, company, text),
         *parent_suggestions(entities, characters, company),
-        *_called(text, entities, characters, company),
+        *called_suggestions(
+            text,
+            entities,
+            characters,
+            lambda e: people[e.id].sex,
+            lambda a, b: company.met_in_sentences(a.id, b.id),
+        ),
     ]
     suggested = one_entity_each(heeded(offered_once(found_by_kind), kept, entities))
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
@@ -122,19 +131,6 @@ CLEARLY_LIKELIER = 2.0
 
 #: Two names met in one sentence this share of the smaller's mentions are two people.
 APART_SHARE = 0.1
-
-
-def _called(
-    text: str, entities: Sequence[Entity], characters: Sequence[Entity], company: Company
-) -> list[CastSuggestion]:
-    people = people_of(characters, company)
-    return called_suggestions(
-        text,
-        entities,
-        characters,
-        lambda e: people[e.id].sex,
-        lambda a, b: company.met_in_sentences(a.id, b.id),
-    )
 
 
 def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:

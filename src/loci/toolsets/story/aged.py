@@ -1,0 +1,66 @@
+"""A character the story names with "old" or "young" as a habit ("old Pew", "old Flint",
+"young Hawkins"), and the suggestion that the name so said is theirs.
+
+NER takes the name and leaves the word before it, so "old Pew", written four times in
+*Treasure Island*, is counted as "Pew" and listed nowhere. Said of one character's name
+again and again, it is a name the story gives them. A name said with both words ("old
+Osborne" and "young Osborne") names two generations and is no one's; so is a word of a name
+that another character's names hold too ("young Hawkins" in a story with a Mrs. Hawkins may
+be either's child).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from loci.toolsets.story import names
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.epithets import EPITHET_LEAST, written_at
+from loci.toolsets.story.models import CastSuggestion
+
+#: "old" or "young" and a name of one word, with a title before it or not ("old Mr. Laurence").
+AGED = re.compile(
+    r"\b([Oo]ld|[Yy]oung)\s+((?:(?:Mr|Mrs|Miss|Dr)\.?\s+)?[A-Z][\w'\u2019-]*)(?![\w'\u2019-]|\s+[A-Z])"
+)
+
+
+def aged_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSuggestion]:
+    """An alias for each name the story says with "old" or "young" before it EPITHET_LEAST
+    times or more, of one character alone."""
+    owners: dict[str, list[Entity]] = {}
+    for character in characters:
+        for alias in character.aliases:
+            owners.setdefault(names.key(alias), []).append(character)
+    # How many characters' names hold each word: "Hawkins" of Jim's and of Mrs. Hawkins'.
+    words = Counter(
+        w for c in characters for w in {w for a in c.aliases for w in names.key(a).split()}
+    )
+    held = set(owners)
+    said: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for match in AGED.finditer(text):
+        key = (match.group(1).lower(), " ".join(match.group(2).split()))
+        said.setdefault(key, []).append(match.span())
+    suggested = []
+    for (age, name), spans in said.items():
+        written = f"{age} {name}"
+        other_age = "young" if age == "old" else "old"
+        hosts = owners.get(names.key(name), [])
+        if len(spans) < EPITHET_LEAST or len(hosts) != 1 or (other_age, name) in said:
+            continue
+        if names.key(written) in held or words[names.key(name).split()[-1]] > 1:
+            continue
+        epithet = written_at(text, written, spans)
+        suggested.append(
+            CastSuggestion(
+                action="alias",
+                name=hosts[0].name,
+                other=written,
+                mentions=epithet.count,
+                reason=f"{written!r} is written {epithet.count} times, {name!r} with "
+                f"{age!r} said before it, a name of {hosts[0].name!r} alone",
+                evidence=epithet.sentence,
+            )
+        )
+    return suggested
