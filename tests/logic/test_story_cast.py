@@ -1098,6 +1098,40 @@ def test_a_called_name_is_suggested_unless_it_is_a_character_named_beside_its_ca
     assert never == []  # written once
 
 
+def test_two_names_said_to_be_one_persons_otherwise_are_suggested_as_one() -> None:
+    # Great Expectations: "His name is Abel Magwitch, otherwise Provis." Said outright, the
+    # two are one however often they share a sentence.
+    magwitch = _entity(1, "Magwitch", "Abel Magwitch", mentions=26)
+    provis = _entity(2, "Provis", "Mr. Provis", mentions=70)
+    text = "His name is Abel Magwitch, otherwise Provis. " + "Provis ate. " * 3
+    found = called.called_suggestions(
+        text, [magwitch, provis], [magwitch, provis], lambda e: "m", lambda a, b: 9
+    )
+    assert [(s.action, s.name, s.other) for s in found] == [("merge", "Magwitch", "Provis")]
+    assert "'Magwitch' is otherwise 'Provis'" in found[0].reason
+    # Oliver Twist: "Mr. John Dawkins (otherwise the Artful Dodger)": the sobriquet the cast
+    # holds, and its last word, which the story writes alone ("the Dodger"), are his.
+    dawkins = _entity(3, "Mr. Dawkins", "Mr. John Dawkins", "Jack Dawkins")
+    artful = _entity(4, "Artful Dodger", kind="other", mentions=7)
+    dodger = _entity(5, "Dodger", mentions=111)
+    cast = [dawkins, artful, dodger]
+    text = (
+        "Then Mr. John Dawkins (otherwise the Artful Dodger) came in. "
+        + "The Artful Dodger laughed. " * 2
+        + "The Dodger ran. " * 3
+    )
+    found = called.called_suggestions(text, cast, [dawkins, dodger], lambda e: "m", lambda a, b: 9)
+    assert [(s.name, s.other) for s in found] == [
+        ("Mr. Dawkins", "Artful Dodger"),
+        ("Mr. Dawkins", "Dodger"),
+    ]
+    assert "and 'Dodger' is written 6 times" in found[1].reason
+    # "Known by the sobriquet of" says a name too.
+    known = "Mr. Dawkins was better known by the _sobriquet_ of \u201cThe Artful Dodger.\u201d"
+    said = [(c.name, c.character.name) for c in called.callings(known, cast, lambda e: "m")]
+    assert said == [("The Artful Dodger", "Mr. Dawkins")]
+
+
 def test_the_one_before_whom_is_the_one_called() -> None:
     tobin, silas = _entity(1, "Tobin Marsh", "Tobin"), _entity(2, "Silas Crane", "Silas")
     text = "Silas waved to Tobin, whom the whole harbour called \u201cSparrow\u201d, and he came."

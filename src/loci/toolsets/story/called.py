@@ -38,7 +38,7 @@ _WORD = (
 )
 _CALLING = r"(?:called|calls|call|nicknamed|dubbed|christened)"
 _NICKNAME = r"(?:nickname|call-sign|callsign|call\s+sign|pet\s+name|real\s+name|true\s+name)"
-#: "called him X", "christened her X", "known as X", ", whom everyone called X", "his
+#: "called him X", "christened her X", "known as X" (or "by the name of X"), ", whom everyone called X", "his
 #: call-sign had been X", "his real name was X": the name, quoted or not ("called him the Old
 #: Man": after "the").
 CALLED = re.compile(
@@ -48,7 +48,10 @@ CALLED = re.compile(
     rf"|\b{_CALLING}\s+(?P<callee>{_WORD}(?:[ ]{_WORD})?)(?=\s+[\"\u201c\u2018])"
     rf"|\b(?P<possessive>[Hh]is|[Hh]er)\s+{_NICKNAME}\b[^.;:!?\"\u201c\u201d]{{0,40}}?\b"
     r"(?:is|was|had\s+been)"
-    r"|\b(?:known|spoken\s+of)\s+as)\s+[\"\u201c\u2018]?"
+    r"|\b(?:known|spoken\s+of)\s+as"
+    # "better known by the sobriquet of 'The Artful Dodger'" (the noun in italics, maybe)
+    r"|\bknown\s+by\s+the\s+_?(?:sobriquet|nickname|name|appellation)_?\s+of)"
+    r"\s+[\"\u201c\u2018]?"
     rf"(?P<name>{_WORD}(?:[ -]{_WORD})*)"
 )
 #: Ranks a character may come into, and a married name ("who was now Mrs. Dunmore").
@@ -63,6 +66,12 @@ TITLED = (
 #: A name she had before her marriage, said of the one named right before: "Mrs. Weston (poor
 #: Miss Taylor that was)". It says the two are one, however often they are named side by side.
 FORMERLY = re.compile(rf"(?P<name>(?:Miss|Mrs\.?)\s+{_WORD})\s+that\s+was\b(?!\s+[a-z])")
+#: Two names of one person said outright: "Abel Magwitch, otherwise Provis", "Mr. John
+#: Dawkins (otherwise the Artful Dodger)", "Mr. Claypole, otherwise Bolter".
+OTHERWISE = re.compile(
+    rf"(?P<callee>{_WORD}(?:\s+{_WORD})*)\s*[,(]\s*(?:otherwise|alias)\s+"
+    rf"(?P<name>(?:the\s+)?{_WORD}(?:[ -]{_WORD})*)"
+)
 #: "our ship's cook, Barbecue, as the men called him": a name set beside a description, then
 #: the calling (after a word in lower case: "Tom, as the boys called him" names Tom himself).
 AS_CALLED = re.compile(
@@ -101,8 +110,9 @@ class Calling:
     name: str
     character: Entity
     sentence: str
-    #: Said outright to be the same person's ("Miss Taylor that was").
+    #: Said outright to be the same person's ("Miss Taylor that was"), and how.
     stated: bool = False
+    said_as: str = "is called"
 
 
 def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator[Calling]:
@@ -126,7 +136,12 @@ def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator
             women = [c for c in characters if sex_of(c) != "m"]
             found = _last_before(paragraph, match.start(), women)
             if found is not None:
-                yield Calling(match.group("name"), found, _sentence(paragraph, match), True)
+                yield Calling(match.group("name"), found, _sentence(paragraph, match), True, "was")
+        for match in OTHERWISE.finditer(paragraph):
+            said, found = match.group("name"), _ending_with(match.group("callee"), characters)
+            if found is not None and _called_name(said):
+                sentence = _sentence(paragraph, match)
+                yield Calling(said, found, sentence, True, "is otherwise")
         if number + 1 < len(paragraphs):
             yield from _answered(paragraph, paragraphs[number + 1], characters)
 
@@ -180,8 +195,7 @@ def called_suggestions(
     held = {names.key(a): e for e in entities for a in e.aliases}
     found = list(callings(text, characters, sex_of))
     suggested: dict[str, CastSuggestion] = {}
-    for calling in found:
-        other = _held_form(calling.name, held)
+    for calling, other in ((c, form) for c in found for form in _held_forms(c.name, held)):
         entity = held.get(names.key(other))
         if entity is not None and (
             entity.kind == "place"
@@ -203,9 +217,13 @@ def called_suggestions(
             name=calling.character.name,
             other=other if entity is None else entity.name,
             mentions=written if entity is None else entity.mentions,
-            reason=f"the story says {calling.character.name!r} "
-            f"{'was' if calling.stated else 'is called'} {calling.name!r}, "
-            f"a name written {written} times",
+            reason=f"the story says {calling.character.name!r} {calling.said_as} "
+            f"{calling.name!r}, "
+            + (
+                f"a name written {written} times"
+                if other == calling.name
+                else f"and {other!r} is written {written} times"
+            ),
             evidence=calling.sentence,
         )
     return list(suggested.values())
@@ -231,12 +249,19 @@ def _called_name(found: str) -> str:
     return found if found and not possessive and not names.is_title(found.rstrip(".")) else ""
 
 
-def _held_form(name: str, held: dict[str, Entity]) -> str:
-    """The form of `name` the cast holds, if any: itself, or without a leading "Old"."""
+def _held_forms(name: str, held: dict[str, Entity]) -> list[str]:
+    """The forms of `name` the cast holds: itself, or without a leading "Old" or "The" ("The
+    Artful Dodger", held as "Artful Dodger"); and a sobriquet's last word, held as a name of
+    its own ("Dodger", as the story shortens "the Artful Dodger"). `name` itself if none."""
     first, _, rest = name.partition(" ")
-    if names.key(name) not in held and first.lower() in LEADING and names.key(rest) in held:
-        return rest
-    return name
+    leading = first.lower() in LEADING or first.lower() == "the"
+    forms = [name]
+    if names.key(name) not in held and leading and names.key(rest) in held:
+        forms = [rest]
+    last = name.split()[-1]
+    if first.lower() == "the" and len(name.split()) > 2 and names.key(last) in held:
+        forms.append(last)
+    return forms
 
 
 def _callee(
@@ -284,6 +309,14 @@ def _last_before(
     return _named_before(paragraph, left, at, characters, skipped=skipped) or _named_before(
         paragraph, 0, left, characters, skipped=skipped
     )
+
+
+def _ending_with(words: str, characters: Sequence[Entity]) -> Entity | None:
+    """The one character the longest run of words ending `words` names ("Then Mr. John
+    Dawkins": Mr. John Dawkins), if any."""
+    split = words.split()
+    runs = (" ".join(split[at:]) for at in range(len(split)))
+    return next((found for run in runs if (found := _named_so(run, characters))), None)
 
 
 def _named_so(written: str, characters: Sequence[Entity]) -> Entity | None:
