@@ -283,7 +283,7 @@ def test_a_calling_in_lower_case_is_suggested_and_ranks_go_by_how_often_they_are
         ("Captain Smollett", "the captain", 6),
     ]
     assert "only doctor by name" in found[0].reason
-    assert "captain named so as a habit" in found[1].reason
+    assert "captain known by the title as a habit" in found[1].reason
     # A Smollett mostly named without his rank is no likelier the captain than Silver.
     plain = Entity(
         2, "Smollett", "character", 40, Seen(0, ""), [], ["Smollett", "Captain Smollett"]

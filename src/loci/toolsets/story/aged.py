@@ -1,4 +1,4 @@
-"""A character the story names with "old" or "young" as a habit ("old Pew", "old Flint",
+"""A character the story names with "old" or "young" as a habit ("old Pew", "old Redruth",
 "young Hawkins"), and the suggestion that the name so said is theirs.
 
 NER takes the name and leaves the word before it, so "old Pew", written four times in
@@ -22,7 +22,8 @@ from loci.toolsets.story.models import CastSuggestion
 
 #: "old" or "young" and a name of one word, with a title before it or not ("old Mr. Laurence").
 AGED = re.compile(
-    r"\b([Oo]ld|[Yy]oung)\s+((?:(?:Mr|Mrs|Miss|Dr)\.?\s+)?[A-Z][\w'\u2019-]*)(?![\w'\u2019-]|\s+[A-Z])"
+    r"\b([Oo]ld|[Yy]oung)\s+((?:(?:Mr|Mrs|Miss|Dr)\.?\s+)?[A-Z][\w'\u2019-]*)"
+    r"(?![\w'\u2019-]|\s+[A-Z])"  # one word: not "old Tom Redruth"
 )
 
 

@@ -38,9 +38,9 @@ _WORD = (
 )
 _CALLING = r"(?:called|calls|call|nicknamed|dubbed|christened)"
 _NICKNAME = r"(?:nickname|call-sign|callsign|call\s+sign|pet\s+name|real\s+name|true\s+name)"
-#: "called him X", "christened her X", "known as X" (or "by the name of X"), ", whom everyone called X", "his
-#: call-sign had been X", "his real name was X": the name, quoted or not ("called him the Old
-#: Man": after "the").
+#: "called him X", "christened her X", "known as X" (or "by the name of X"), ", whom everyone
+#: called X", "his call-sign had been X", "his real name was X": the name, quoted or not
+#: ("called him the Old Man": after "the").
 CALLED = re.compile(
     rf"(?:(?P<whom>,\s*whom\b)[^,.;:!?\"\u201c\u201d]{{0,40}}?\b{_CALLING}"
     rf"|\b{_CALLING}\s+(?P<pronoun>him|her)(?:\s+the)?"

@@ -1,7 +1,7 @@
 """Callings: what a story calls someone by their work ("the beadle", "the landlord"), known
 for one character where the story says it beside their name, in apposition: "Mr. Bumble, the
 beadle, ..." or "The boatswain, Job Anderson, ...". A reader told once that Mr. Snell is the
-landlord takes the 23 "the landlord"s of the inn's talk for his.
+landlord takes the 27 "the landlord"s of the inn's talk for his.
 
 A calling said beside two characters' names is no one's ("the master" of two houses), and a
 name in a list ("Captain Smollett, the squire, and Dr. Livesey") is no apposition: a calling
@@ -36,7 +36,8 @@ AFTER_NAME = re.compile(r",\s+the\s+(?:[a-z]+\s+)?([a-z][a-z-]+)(?=[;:.!?)\u2014
 BEFORE_NAME = re.compile(
     r"(?:^|(?<=[.!?]\s)|(?<=\n))The\s+(?:[a-z]+\s+)?([a-z][a-z-]+),\s+(?=[A-Z])"
 )
-#: The capitalised words just before a calling, the longest name they may end with.
+#: The capitalised words just before a calling (a name ends them), and just after one that
+#: opens a sentence, up to the comma closing the apposition (a name opens them).
 NAME_BEFORE = re.compile(r"(?:[A-Z][\w'\u2019.-]*\s+){0,3}[A-Z][\w'\u2019-]*$")
 NAME_AFTER = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}(?=,)")
 #: Words after "the" that are no calling, said in apposition to anyone ("John, the second").

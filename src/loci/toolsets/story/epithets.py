@@ -192,7 +192,7 @@ class Carried:
 STANDING = {
     "sole": "only {} by name",
     "most": "{} named so far more often than any other",
-    "habit": "{} named so as a habit, far more often than any other who is",
+    "habit": "{} known by the title as a habit, and named so far more often than any other who is",
     "near": "{} named near it far more often than any other",
 }
 
