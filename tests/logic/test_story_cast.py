@@ -929,6 +929,12 @@ def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it
         company.paragraph.setdefault(11, Counter())[other] += count
         company.paragraph.setdefault(other, Counter())[11] += count
     assert not parent_suggestions([papa, *kirsanovs], kirsanovs, company)
+    # But Arkady's patronymic names his father: "Arkady Nikolaievitch" is Nikolai's son.
+    kirsanovs[0].aliases.append("Arkady Nikolaievitch")
+    kirsanovs.append(entity(15, ["Paul Petrovitch", "Paul Petrovitch Kirsanov"], 190))
+    found = parent_suggestions([papa, *kirsanovs], kirsanovs, company)
+    assert [(s.name, s.other) for s in found] == [("Nikolai Petrovitch", "Papa")]
+    assert "the father Arkady's patronymic names" in found[0].reason
     assert [parent_word_sex(w) for w in ("Mamma", "Papa", "Daddy", "Martha", "Pip")] == [
         "f",
         "m",

@@ -143,6 +143,8 @@ class Parent:
     parent: Entity
     family: str
     beside: int
+    #: The child whose patronymic names the father ("Arkady"), when no title does.
+    child: str = ""
 
 
 def parent_named(
@@ -177,8 +179,36 @@ def parent_named(
     family, beside = ranked[0]
     theirs = [p for p in parents if family in titled[p.id]]
     if len(theirs) != 1 or _one_of_the_sons(theirs[0], family, characters, people):
-        return None
+        named = _named_by_patronymic(guest, family, characters, people, company)
+        return Parent(named[0], family, beside, named[1].name) if named and sex == "m" else None
     return Parent(theirs[0], family, beside)
+
+
+def _named_by_patronymic(
+    guest: Entity,
+    family: str,
+    characters: Sequence[Entity],
+    people: Mapping[int, Person],
+    company: Company,
+) -> tuple[Entity, Entity] | None:
+    """The man of `family` the patronymic of the child `guest` is said beside most names
+    ("Papa", beside Arkady Nikolaievitch: Nikolai Petrovitch), if one man of it bears it, and
+    that child."""
+    beside = company.paragraph.get(guest.id, Counter())
+    children = [c for c in characters if family in people[c.id].surnames and people[c.id].fathers]
+    child = max(children, key=lambda c: beside[c.id], default=None)
+    if child is None or not beside[child.id]:
+        return None
+    stems = people[child.id].fathers
+    fathers = [
+        c
+        for c in characters
+        if c.id != child.id
+        and people[c.id].sex != "f"
+        and family in people[c.id].surnames
+        and any(given.startswith(stem) for given in people[c.id].given for stem in stems)
+    ]
+    return (fathers[0], child) if len(fathers) == 1 else None
 
 
 def _one_of_the_sons(

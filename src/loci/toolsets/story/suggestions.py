@@ -366,7 +366,11 @@ def _parent_reason(guest: Entity, found: Parent, sex: str | None) -> str:
     return (
         f"{guest.name!r} is a child's word for a {elder}, said beside the "
         f"{found.family.title()} family ({found.beside} times in its paragraphs), and "
-        f"{found.parent.name!r} is that family's one {calling} by name"
+        + (
+            f"{found.parent.name!r} is the father {found.child}'s patronymic names"
+            if found.child
+            else f"{found.parent.name!r} is that family's one {calling} by name"
+        )
     )
 
 
