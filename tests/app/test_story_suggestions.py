@@ -477,6 +477,21 @@ def test_a_calling_said_beside_a_name_is_suggested_and_counted_once_accepted(app
     assert after.mentions == before + 6
 
 
+def test_a_title_said_alone_of_someone_is_suggested_and_accepted_as_a_character(app: App) -> None:
+    story = [
+        '"It is nothing," said the Marquis to Gaspard, and Gaspard bowed.',
+        "The carriage of the Marquis rolled on through the village.",
+        "The Marquis looked out at the fountain; Gaspard stood by it.",
+        "Night fell on the chateau of the Marquis.",
+    ]
+    told(app, "chateau", story, times=6)
+    found = suggest(app.story, "chateau").suggestions
+    alone = next(s for s in found if s.action == "kind")
+    assert (alone.name, alone.other, alone.mentions) == ("Marquis", "character", 24)
+    after = correct(app.story, "chateau", alone.action, alone.name, alone.other)
+    assert (after.kind, after.mentions) == ("character", 24)
+
+
 def test_a_name_the_story_says_a_character_is_called_by_is_suggested_and_accepted(
     app: App,
 ) -> None:

@@ -210,7 +210,7 @@ def carried(text: str, characters: Sequence[Entity]) -> list[Carried]:
             continue
         titles = STYLED.get(key) or {long_title(key.split()[-1])}
         titled = {
-            e.id: _titled_mentions(text, e, titles) for e in characters if titles & _titles_of(e)
+            e.id: _titled_mentions(text, e, titles) for e in characters if titles & titles_of(e)
         }
         carriers = sorted((e for e in characters if e.id in titled), key=lambda e: -titled[e.id])
         likeliest = _likeliest(epithet, carriers, titled)
@@ -225,7 +225,7 @@ def carried(text: str, characters: Sequence[Entity]) -> list[Carried]:
         alike = sole and same_company(epithet, carrier, characters, paragraphs)
         beside = keeps_company(epithet, carrier, paragraphs, alike)
         if beside or (sole and named_mostly_so(epithet, carrier, paragraphs)):
-            titles_carried = frozenset(titles & _titles_of(carrier))
+            titles_carried = frozenset(titles & titles_of(carrier))
             found.append(Carried(epithet, carrier, titles_carried, standing, tuple(beside)))
     return found
 
@@ -283,7 +283,7 @@ def _titled_mentions(text: str, carrier: Entity, titles: set[str]) -> int:
     """How often `text` names `carrier` with one of `titles` ("Captain Smollett", "Cap'n
     Smollett"): a captain the story names a thousand times, once "Cap'n Silver", is no likelier
     "the captain" than one always named by his rank."""
-    titled = [a for a in carrier.aliases if titles & _titles_of(replace(carrier, aliases=[a]))]
+    titled = [a for a in carrier.aliases if titles & titles_of(replace(carrier, aliases=[a]))]
     return sum(len(re.findall(rf"(?<![\w.]){re.escape(a)}(?!\w)", text)) for a in titled)
 
 
@@ -327,7 +327,7 @@ def long_title(word: str) -> str:
     return TITLE_FORMS.get(word, word)
 
 
-def _titles_of(entity: Entity) -> set[str]:
+def titles_of(entity: Entity) -> set[str]:
     """The titles the entity's names carry, each in its long form: before the name ("Captain
     Hawkes"), or as the last word of a name that has none before it ("Tin Woodman": "the
     Woodman" is his, as "the Captain" is Captain Hawkes')."""

@@ -146,6 +146,22 @@ class Parent:
     #: The child whose patronymic names the father ("Arkady"), when no title does.
     child: str = ""
 
+    def reason(self, guest: Entity, sex: str | None) -> str:
+        """Why `guest`, a child's word for a parent, is this parent's, in words."""
+        if kin_words.is_grandparent_word(guest.name):
+            elder, calling = "grandparent", "woman" if sex == "f" else "man"
+        else:
+            elder, calling = "parent", "mother" if sex == "f" else "father"
+        return (
+            f"{guest.name!r} is a child's word for a {elder}, said beside the "
+            f"{self.family.title()} family ({self.beside} times in its paragraphs), and "
+            + (
+                f"{self.parent.name!r} is the father {self.child}'s patronymic names"
+                if self.child
+                else f"{self.parent.name!r} is that family's one {calling} by name"
+            )
+        )
+
 
 def parent_named(
     guest: Entity,

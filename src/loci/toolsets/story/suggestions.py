@@ -8,7 +8,8 @@ ranked by the mentions they would set right. The kinds:
 - an epithet that is one character's title: "the Captain", written where the story has one
   captain ("Captain Hawkes"), becomes an alias of his (its mentions counted in the whole text
   once accepted); a calling the story says beside one name ("Mr. Bumble, the beadle",
-  `loci.toolsets.story.callings`) too;
+  `loci.toolsets.story.callings`) too; a title no character carries, said alone of someone
+  who speaks ("the Marquis"), is a character of its own (`loci.toolsets.story.title_alone`);
 - a name that fits several people, given to the one whose company it keeps ("Miss Bennet"
   is Jane's: the company of both is Bingley's, not Darcy's). Company is whom a name meets in
   paragraphs, each meeting weighed by how much more often than chance it happens;
@@ -36,7 +37,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from loci import fields
-from loci.toolsets.story import census, kin_words, kinds, names, store
+from loci.toolsets.story import census, kinds, names, store
 from loci.toolsets.story.aged import aged_suggestions
 from loci.toolsets.story.answered import answered_suggestions
 from loci.toolsets.story.called import called_suggestions
@@ -47,7 +48,7 @@ from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions
 from loci.toolsets.story.evidence import evidence, merge_suggestion
 from loci.toolsets.story.heeded import heeded
-from loci.toolsets.story.kinship import Parent, parent_named, wife_suggestions
+from loci.toolsets.story.kinship import parent_named, wife_suggestions
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.name_readings import (
     eldest_and_younger,
@@ -65,6 +66,7 @@ from loci.toolsets.story.people import (
     names_conflict,
     shares_a_name,
 )
+from loci.toolsets.story.title_alone import title_alone_suggestions
 from loci.toolsets.story.titled_names import titled_name_suggestions
 from loci.toolsets.story.wives import stated_wife_suggestions
 
@@ -93,6 +95,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *epithet_suggestions(text, characters),
         *calling_suggestions(text, characters),
         *aged_suggestions(text, characters),
+        *title_alone_suggestions(text, entities, characters),
         # Who answers to a name outweighs whose company it keeps: "Miss Dashwood", answered
         # by Elinor, keeps Marianne's company as much.
         *answered_suggestions(text, entities, characters),
@@ -358,22 +361,6 @@ def unplaced_suggestions(
     return suggested
 
 
-def _parent_reason(guest: Entity, found: Parent, sex: str | None) -> str:
-    if kin_words.is_grandparent_word(guest.name):
-        elder, calling = "grandparent", "woman" if sex == "f" else "man"
-    else:
-        elder, calling = "parent", "mother" if sex == "f" else "father"
-    return (
-        f"{guest.name!r} is a child's word for a {elder}, said beside the "
-        f"{found.family.title()} family ({found.beside} times in its paragraphs), and "
-        + (
-            f"{found.parent.name!r} is the father {found.child}'s patronymic names"
-            if found.child
-            else f"{found.parent.name!r} is that family's one {calling} by name"
-        )
-    )
-
-
 def parent_suggestions(
     entities: Sequence[Entity], characters: Sequence[Entity], company: Company
 ) -> list[CastSuggestion]:
@@ -393,7 +380,7 @@ def parent_suggestions(
                     name=parent,
                     other=guest.name,
                     mentions=guest.mentions,
-                    reason=_parent_reason(guest, found, people[found.parent.id].sex),
+                    reason=found.reason(guest, people[found.parent.id].sex),
                     evidence=evidence(guest),
                 )
             )

@@ -158,12 +158,13 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         session_id: SessionId,
         limit: Annotated[int, Field(ge=1, le=50, description="Most suggestions.")] = 10,
     ) -> CastSuggestions:
-        """Corrections of the story's cast a careful reader would suggest (an epithet that is
-        one character's, a name that fits several people, a married or maiden name, a name
-        that is no person's), each with the mentions it would set right, why, and a sentence
-        of evidence, best first. Accept one by calling correct_character with its action,
-        name and other; decline a merge or an alias with action `apart` (a kind: with the
-        kind the entity has); also lists the corrections made so far."""
+        """Corrections of the story's cast a careful reader would suggest (an epithet or a
+        calling that is one character's, a name that fits several people, a married or maiden
+        name, a character the cast missed, a name that is no person's), each with the
+        mentions it would set right, why, and a sentence of evidence, best first. Accept one
+        by calling correct_character with its action, name and other; decline a merge or an
+        alias with action `apart` (a kind: with the kind the entity has); also lists the
+        corrections made so far."""
         from loci.toolsets.story.suggestions import suggest
 
         return provider.call(lambda app: suggest(app.story, session_id, limit))

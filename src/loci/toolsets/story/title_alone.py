@@ -1,0 +1,68 @@
+"""A title the story says alone, of someone it never names: "the Marquis", written 63 times
+in *A Tale of Two Cities* and speaking in 18 of them ("said the Marquis"), is a character of
+their own, whom the cast misses (NER takes no title alone for a name). It is suggested as
+one when no character carries the title by name (else it is that character's epithet:
+`loci.toolsets.story.epithets`), and when it is written and speaks often enough to be
+someone in the story, not a title said of whoever holds it ("the Judge", 10 times, never
+speaking).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from loci import sentences
+from loci.toolsets.story import names
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.epithets import EVIDENCE_CHARS, epithets, long_title, titles_of
+from loci.toolsets.story.mentions import SPEECH_VERBS
+from loci.toolsets.story.models import CastSuggestion
+
+#: The fewest times a title alone is written, and speaks, for it to be suggested.
+TITLE_ALONE_LEAST = 20
+TITLE_ALONE_SPEAKS = 5
+
+
+def title_alone_suggestions(
+    text: str, entities: Sequence[Entity], characters: Sequence[Entity]
+) -> list[CastSuggestion]:
+    """A character (named by the title: "Marquis") for each "the" and a title written with a
+    capital TITLE_ALONE_LEAST times or more, speaking TITLE_ALONE_SPEAKS times or more, that
+    no name of the cast holds and no character carries by name."""
+    held = {names.key(alias) for entity in entities for alias in entity.aliases}
+    suggested = []
+    for epithet in epithets(text):
+        first, *rest = epithet.written.split()
+        # Written with a capital, as a name is ("the Marquis"; "the sergeant" is a calling).
+        if epithet.called or first.lower() != "the" or not rest[-1][0].isupper():
+            continue
+        title, word = long_title(rest[-1].lower().rstrip(".")), rest[-1]
+        if names.key(word) in held or any(title in titles_of(c) for c in characters):
+            continue
+        speaking = _speaking(text, word)
+        if epithet.count < TITLE_ALONE_LEAST or len(speaking) < TITLE_ALONE_SPEAKS:
+            continue
+        suggested.append(
+            CastSuggestion(
+                action="kind",
+                name=word,
+                other="character",
+                mentions=epithet.count,
+                reason=f"{epithet.written!r} is written {epithet.count} times and speaks "
+                f"{len(speaking)} times, a {title} no character is named as",
+                evidence=speaking[0],
+            )
+        )
+    return suggested
+
+
+def _speaking(text: str, title: str) -> list[str]:
+    """The sentences where "the <title>" speaks ("said the Marquis", "the Marquis replied")."""
+    said = rf"\b(?:{SPEECH_VERBS})\s+[Tt]he\s+{re.escape(title)}\b"
+    says = rf"\b[Tt]he\s+{re.escape(title)},?\s+(?:{SPEECH_VERBS})\b"
+    found = []
+    for match in re.finditer(f"{said}|{says}", text):
+        left, right = sentences.around(text, match.start(), match.end())
+        found.append(sentences.clipped(" ".join(text[left:right].split()), EVIDENCE_CHARS))
+    return found
