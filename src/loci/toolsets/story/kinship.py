@@ -14,7 +14,9 @@ family he is, and that she is a wife however early it is written: it goes to the
 beside him so, if her own name is written before it.
 
 A child's word for a parent said as a name ("Marmee", "Mamma", "Papa") names the mother
-(father) of the family whose children it is said beside.
+(father) of the family whose children it is said beside; in a story of patronymics, where
+"Monsieur Kirsanov" may be any man of the family, the father the child's patronymic names
+("Papa", beside Arkady Nikolaievitch: Nikolai Petrovitch).
 
 Nursery words for a mother and a father are built alike in any spelling: "ma" or "mo" and an
 m ("Mamma", "Mummy", "Marmee"), "pa" and a p, or "da" and a d ("Papa", "Daddy"). A careful
@@ -195,8 +197,10 @@ def parent_named(
     family, beside = ranked[0]
     theirs = [p for p in parents if family in titled[p.id]]
     if len(theirs) != 1 or _one_of_the_sons(theirs[0], family, characters, people):
+        if sex != "m":
+            return None
         named = _named_by_patronymic(guest, family, characters, people, company)
-        return Parent(named[0], family, beside, named[1].name) if named and sex == "m" else None
+        return None if named is None else Parent(named[0], family, beside, named[1].name)
     return Parent(theirs[0], family, beside)
 
 
