@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from loci.app import App
-from loci.toolsets.story.curation import correct, undo
+from loci.toolsets.story.curation import correct, decline, undo
 from loci.toolsets.story.kinds import Kind
 from loci.toolsets.story.lookup import character, entities_of
 from loci.toolsets.story.suggestions import suggest
@@ -490,6 +490,10 @@ def test_a_title_said_alone_of_someone_is_suggested_and_accepted_as_a_character(
     assert (alone.name, alone.other, alone.mentions) == ("Marquis", "character", 24)
     after = correct(app.story, "chateau", alone.action, alone.name, alone.other)
     assert (after.kind, after.mentions) == ("character", 24)
+    # Declined instead, the name is marked as no character, and not offered again.
+    undo(app.story, "chateau")
+    assert decline(app.story, "chateau", alone).kind == "other"
+    assert all(s.action != "kind" for s in suggest(app.story, "chateau").suggestions)
 
 
 def test_a_name_the_story_says_a_character_is_called_by_is_suggested_and_accepted(

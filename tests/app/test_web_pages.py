@@ -281,6 +281,33 @@ def test_a_suggestion_is_accepted_and_undone_from_the_story_page(pages: Pages) -
     assert "&#39;the Captain&#39; kept apart from" in last.split('id="corrections"')[1]
 
 
+def test_a_character_the_cast_missed_is_declined_as_none_from_the_story_page(
+    pages: Pages,
+) -> None:
+    app = build_app(pages.settings, embedder=pages.embedder)
+    chateau = [
+        '"It is nothing," said the Marquis to Gaspard, and Gaspard bowed.',
+        "The carriage of the Marquis rolled on through the village.",
+        "The Marquis looked out at the fountain; Gaspard stood by it.",
+        "Night fell on the chateau of the Marquis.",
+    ]
+    for number, text in enumerate(chateau * 6):
+        app.story.continue_story("chateau", "", f"{text} ({number})")
+    app.close()
+    client = pages.client()
+    page = client.get("/ui/story/chateau").text
+    offered = page.split('id="suggestions"')[1]
+    assert "Marquis is a character" in offered
+    # Declined, "Marquis" is marked as no character (accepting marks it as one).
+    decline = offered.split("Decline")[0].rsplit("<form", 1)[1]
+    assert 'name="action" value="kind"' in decline and 'name="other" value="other"' in decline
+    form = {"form_token": form_token(page), "action": "kind", "name": "Marquis", "other": "other"}
+    declined = client.post("/ui/story/chateau/correct", data=form, headers={"Origin": ORIGIN})
+    assert declined.status_code == 303
+    last = client.get("/ui/story/chateau").text
+    assert "Marquis is a character" not in last
+
+
 def test_a_conflict_is_shown_side_by_side_and_settled_with_one_button(pages: Pages) -> None:
     from loci.toolsets.memory.models import MemoryDraft
 

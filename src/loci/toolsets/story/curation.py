@@ -203,10 +203,14 @@ def _still_holds(
 
 def decline(service: StoryService, session_id: str, suggestion: CastSuggestion) -> CharacterInfo:
     """Say a suggestion is wrong, so it is not offered again: a merge or an alias by keeping
-    its two names apart; a kind by setting the kind the entity has."""
+    its two names apart; a kind by setting the kind the entity has, or, for a name the cast
+    holds for no one ("Marquis", suggested as a character), by saying it is none."""
     if suggestion.action != "kind":
         return correct(service, session_id, "apart", suggestion.name, suggestion.other)
-    kind = lookup.character(service, session_id, suggestion.name).kind
+    try:
+        kind = lookup.character(service, session_id, suggestion.name).kind
+    except NotFoundError:
+        kind = "other"
     return correct(service, session_id, "kind", suggestion.name, kind)
 
 

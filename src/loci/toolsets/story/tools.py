@@ -163,8 +163,8 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
         name, a character the cast missed, a name that is no person's), each with the
         mentions it would set right, why, and a sentence of evidence, best first. Accept one
         by calling correct_character with its action, name and other; decline a merge or an
-        alias with action `apart` (a kind: with the kind the entity has); also lists the
-        corrections made so far."""
+        alias with action `apart` (a kind: with the kind the entity has, `other` for a name
+        the cast holds for no one); also lists the corrections made so far."""
         from loci.toolsets.story.suggestions import suggest
 
         return provider.call(lambda app: suggest(app.story, session_id, limit))
