@@ -24,6 +24,7 @@ def test_a_name_said_with_old_again_and_again_is_suggested_as_its_alias() -> Non
         ("alias", "Pew", "old Pew", 4)
     ]
     assert "Old Pew tapped up the road." in found[0].evidence
+    assert "'Pew', a name of 'Pew' and of no other character, with 'old'" in found[0].reason
     # Held already, it is suggested no more; written twice, it is no habit.
     assert aged_suggestions(text, [_character(1, "Pew", "old Pew"), dog]) == []
     assert aged_suggestions(text.replace("old Pew", "Pew", 2), [pew, dog]) == []

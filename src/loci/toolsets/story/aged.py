@@ -59,8 +59,8 @@ def aged_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSugges
                 name=hosts[0].name,
                 other=written,
                 mentions=epithet.count,
-                reason=f"{written!r} is written {epithet.count} times, {name!r} with "
-                f"{age!r} said before it, a name of {hosts[0].name!r} alone",
+                reason=f"{written!r} is written {epithet.count} times: {name!r}, a name of "
+                f"{hosts[0].name!r} and of no other character, with {age!r} said before it",
                 evidence=epithet.sentence,
             )
         )
