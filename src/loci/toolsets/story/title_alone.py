@@ -38,10 +38,12 @@ def title_alone_suggestions(
         if epithet.called or first.lower() != "the" or not rest[-1][0].isupper():
             continue
         title, word = long_title(rest[-1].lower().rstrip(".")), rest[-1]
-        if names.key(word) in held or any(title in titles_of(c) for c in characters):
+        if epithet.count < TITLE_ALONE_LEAST or names.key(word) in held:
+            continue
+        if any(title in titles_of(c) for c in characters):
             continue
         speaking = _speaking(text, word)
-        if epithet.count < TITLE_ALONE_LEAST or len(speaking) < TITLE_ALONE_SPEAKS:
+        if len(speaking) < TITLE_ALONE_SPEAKS:
             continue
         suggested.append(
             CastSuggestion(
