@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from loci.toolsets.story import names
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.epithets import EPITHET_LEAST, written_at
+from loci.toolsets.story.epithets import EPITHET_LEAST, sentence_at
 from loci.toolsets.story.models import CastSuggestion
 
 #: "old" or "young" and a name of one word, with a title before it or not ("old Mr. Laurence").
@@ -52,16 +52,15 @@ def aged_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSugges
             continue
         if names.key(written) in held or words[names.key(name).split()[-1]] > 1:
             continue
-        epithet = written_at(text, written, spans)
         suggested.append(
             CastSuggestion(
                 action="alias",
                 name=hosts[0].name,
                 other=written,
-                mentions=epithet.count,
-                reason=f"{written!r} is written {epithet.count} times: {name!r}, a name of "
+                mentions=len(spans),
+                reason=f"{written!r} is written {len(spans)} times: {name!r}, a name of "
                 f"{hosts[0].name!r} and of no other character, with {age!r} said before it",
-                evidence=epithet.sentence,
+                evidence=sentence_at(text, spans[0][0]),
             )
         )
     return suggested

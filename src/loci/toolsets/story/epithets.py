@@ -152,7 +152,7 @@ def written_at(
     passages."""
     return Epithet(
         written,
-        tuple(_sentence(text, start) for start, _ in spans),
+        tuple(sentence_at(text, start) for start, _ in spans),
         tuple(_passage(text, start, end, 0) for start, end in spans),
         tuple(_passage(text, start, end, PASSAGE_PARAGRAPHS) for start, end in spans),
         called=called,
@@ -341,8 +341,8 @@ def titles_of(entity: Entity) -> set[str]:
     return found
 
 
-def _sentence(text: str, at: int) -> str:
-    """The sentence around `at`, on one line."""
+def sentence_at(text: str, at: int) -> str:
+    """The sentence around `at`, clipped to EVIDENCE_CHARS."""
     from loci import sentences
 
     left, right = sentences.around(text, at, at + 1)
