@@ -266,6 +266,25 @@ def test_a_bare_name_that_speaks_and_acts_in_half_its_mentions_is_someones() -> 
     }
 
 
+def test_a_bare_name_that_speaks_is_someones_unless_ner_takes_it_for_a_place() -> None:
+    # Kidnapped: "added Torrance", once in 13 mentions, and no other cue; Treasure Island:
+    # 'returned Black Dog', a pirate's name of two common words NER calls a thing's.
+    names = {
+        "Torrance": Votes(mentions=13, ner_other=1, said=1),
+        "Black Dog": Votes(mentions=22, ner_other=8, said=1, male=1),
+        "Sarn": Votes(mentions=13, ner_place=1, said=1),  # NER's place: too little to say
+        "Hope": Votes(mentions=5, said=1),  # a sentence's "Hope", read as a speaker once
+        "Esker": Votes(mentions=13, said=1, article=2),  # "the Esker"
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    cases = {w.lower(): WordCase(0, 13) for w in ("Torrance", "Sarn", "Esker")}
+    common = {w: WordCase(lower=200, inside=3) for w in ("black", "dog", "hope")}
+    _, kinds = cast.gather(surfaces, cases | common, {})
+    assert [kinds[s.id] for s in surfaces] == [
+        *("character", "character", "unknown", "other", "unknown")
+    ]
+
+
 def test_a_name_after_the_and_often_after_a_word_of_place_is_somewhere() -> None:
     # A tester's fantasy: "in the Hollow", "across the Sarn" were things, NER calling the
     # invented words organisations.

@@ -20,12 +20,12 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   taken up by "he" or "she" in a tenth of its mentions, or be called a person by NER again and
   again; a place must be somewhere things happen. A name that speaks again and again is
   someone's, whatever its article and NER say ("said the Scarecrow"), and so is one called
-  out that acts and that "he" or "she" takes up ("the Aged"), and a name the
-  text gives as someone's ("he's called Nut"), unless it is somewhere things happen or mostly
-  written after "the", and a bare name that speaks and acts in half its mentions ("said
-  Ysolde", "Ysolde sat"); a name mostly after "the" and often after a word of place is
-  somewhere ("in the Hollow"). A name whose cues are too few to say is `unknown`, but a
-  Russian pet form, never where places are, in a story naming people by patronymics ("Mitia").
+  out that acts and that "he" or "she" takes up ("the Aged"), a name the text gives as
+  someone's ("he's called Nut") unless it is somewhere things happen or mostly after "the",
+  and a bare name that speaks, if it acts in half its mentions or NER never places it ("said
+  Ysolde", "Ysolde sat"; "added Torrance"); a name mostly after "the" and often after a word
+  of place is somewhere ("in the Hollow"). A name whose cues are too few to say is `unknown`,
+  but a Russian pet form, never where places are, in a story naming people by patronymics.
 """
 
 from __future__ import annotations
@@ -157,11 +157,12 @@ class Votes:
         return "other"
 
     def _speaks_and_acts(self) -> bool:
-        """Whether a bare name (never after "the", never where a place is) speaks and acts
-        in at least half its mentions: a reader sees a person there, whatever NER says of an
-        invented name ("Ysolde", taken for a place five times out of five)."""
+        """Whether a bare name (never after "the", never where a place is) speaks, and acts
+        too in half its mentions or is never NER's place: a reader sees a person there,
+        whatever NER says ("Ysolde", NER's place five times out of five; "added Torrance")."""
         bare = not self.place_word and not self.article
-        return bare and self.said > 0 and self.said + self.acts >= PERSON_SHARE * self.mentions
+        acts = self.said + self.acts >= PERSON_SHARE * self.mentions
+        return bare and self.said > 0 and (acts or not self.ner_place)
 
     def _somewhere(self) -> bool:
         """Whether a name stands after a word of place ("in", "across", "into", "went to")
@@ -221,7 +222,8 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
     participle = len(words) == 1 and words[0].lower().endswith("ing")
     if participle and cases.get(word_key(words[0]), WordCase()).inside == 0:
         return True
-    speaks = votes.said >= 2
+    # A phrase of common words speaking once is a by-name ('returned Black Dog').
+    speaks = votes.said >= 2 or (votes.said > 0 and len(words) > 1)
     located = votes.ner_place + votes.place_word >= DECISIVE_SHARE * max(1, votes.mentions)
     # A word the text gives as someone's name is one: "he's called Nut".
     return not (speaks or located or votes.named)
