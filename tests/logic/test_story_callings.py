@@ -91,3 +91,39 @@ def test_a_calling_opening_a_sentence_before_a_name_is_in_apposition() -> None:
     text = _story(said, "A.E.E.E.")
     found = calling_suggestions(text, [_character(1, "Job Anderson", "Anderson")])
     assert [(s.name, s.other, s.mentions) for s in found] == [("Job Anderson", "the boatswain", 4)]
+    assert "'The boatswain, Job Anderson'" in found[0].reason
+
+
+def test_a_calling_after_and_or_with_its_place_is_in_apposition_too() -> None:
+    # Treasure Island: "And the coxswain, Israel Hands, was a careful, wily, old, experienced
+    # seaman"; Kidnapped: "Mr. Campbell, the minister of Essendean, was waiting for me".
+    said = {
+        "A": "The mate was no seaman. And the\ncoxswain, Israel Hands, was careful, day {}.",
+        "M": "Mr. Campbell, the minister of Essendean, was waiting, day {}.",
+        "E": '"Aye," said the coxswain to Hands\'s mates, day {}.',
+        "F": '"Go, lad," said the minister to Mr. Campbell\'s guest, day {}.',
+        ".": "The ship rolled, day {}.",
+    }
+    text = _story(said, "A.E.E.E.M.F.F.F.")
+    hands = _character(1, "Israel Hands", "Hands")
+    campbell = _character(2, "Mr. Campbell", "Campbell")
+    found = calling_suggestions(text, [hands, campbell])
+    assert sorted((s.name, s.other, s.mentions) for s in found) == [
+        ("Israel Hands", "the coxswain", 4),
+        ("Mr. Campbell", "the minister", 4),
+    ]
+    reasons = " ".join(s.reason for s in found)
+    assert "'the coxswain, Israel Hands'" in reasons
+    assert "'Mr. Campbell, the minister of Essendean'" in reasons
+
+
+def test_a_relation_said_beside_a_name_is_no_calling() -> None:
+    # "Harriet, the daughter of Mr. Smith": a daughter speaks ("said the daughter"), and is
+    # one of a family's, no calling.
+    said = {
+        "A": "Harriet, the daughter of Mr. Smith, came in, day {}.",
+        "E": '"Yes," said the daughter to Harriet\'s friend, day {}.',
+        ".": "Rain fell, day {}.",
+    }
+    text = _story(said, "A.E.E.E.")
+    assert calling_suggestions(text, [_character(1, "Harriet")]) == []

@@ -1,7 +1,8 @@
 """Callings: what a story calls someone by their work ("the beadle", "the landlord"), known
 for one character where the story says it beside their name, in apposition: "Mr. Bumble, the
-beadle, ..." or "The boatswain, Job Anderson, ...". A reader told once that Mr. Snell is the
-landlord takes the 27 "the landlord"s of the inn's talk for his.
+beadle, ...", "Mr. Campbell, the minister of Essendean, ..." or "(And) the boatswain, Job
+Anderson, ...". A reader told once that Mr. Snell is the landlord takes the 27 "the
+landlord"s of the inn's talk for his. A relation ("the daughter of Mr. Smith") is no calling.
 
 A calling said beside two characters' names is no one's ("the master" of two houses), and a
 name in a list ("Captain Smollett, the squire, and Dr. Livesey") is no apposition: a calling
@@ -28,13 +29,17 @@ from loci.toolsets.story.epithets import (
 from loci.toolsets.story.mentions import SPEECH_VERBS
 from loci.toolsets.story.models import CastSuggestion
 
-#: A calling after a name: ", the beadle", closed by punctuation but not by ", and"; a word
-#: before it says whose too ("Stubb, the second mate": "the mate" is no Radney's alone).
-AFTER_NAME = re.compile(r",\s+the\s+(?:[a-z]+\s+)?([a-z][a-z-]+)(?=[;:.!?)\u2014]|,(?!\s+and\b))")
-#: A calling opening a sentence before a name: "The boatswain, Job Anderson, was ..." (not
-#: a call: "Open the door, Amy!").
+#: A calling after a name: ", the beadle", closed by punctuation but not by ", and", or by
+#: where ("Mr. Campbell, the minister of Essendean,"); a word before it says whose too
+#: ("Stubb, the second mate": "the mate" is no Radney's alone).
+AFTER_NAME = re.compile(
+    r",\s+the\s+(?:[a-z]+\s+)?([a-z][a-z-]+)(?:\s+of\s+[A-Z][\w'\u2019-]*)?"
+    r"(?=[;:.!?)\u2014]|,(?!\s+and\b))"
+)
+#: A calling opening a sentence before a name: "The boatswain, Job Anderson, was ...", "And
+#: the coxswain, Israel Hands, was ..." (not a call: "Open the door, Amy!").
 BEFORE_NAME = re.compile(
-    r"(?:^|(?<=[.!?]\s)|(?<=\n))The\s+(?:[a-z]+\s+)?([a-z][a-z-]+),\s+(?=[A-Z])"
+    r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:The|And\s+the)\s+(?:[a-z]+\s+)?([a-z][a-z-]+),\s+(?=[A-Z])"
 )
 #: The capitalised words just before a calling (a name ends them), and just after one that
 #: opens a sentence, up to the comma closing the apposition (a name opens them).
@@ -46,6 +51,9 @@ NOT_CALLINGS = frozenset(
         "first", "second", "third", "fourth", "fifth", "last", "next", "other", "others",
         "same", "one", "two", "three", "rest", "former", "latter", "whole", "best", "worst",
         "world", "day", "night", "morning", "evening", "time", "way", "end",
+        # kin, no calling: "Harriet, the daughter of Mr. Smith"
+        "son", "daughter", "brother", "sister", "father", "mother", "wife", "husband",
+        "widow", "heir", "nephew", "niece", "cousin", "uncle", "aunt", "child",
     }
 )  # fmt: skip
 
@@ -113,7 +121,7 @@ def _named_before(
     """The character named just before `calling` ("Mr. Bumble, the beadle"), and the words."""
     before = NAME_BEFORE.search(text, max(0, calling.start() - 80), calling.start())
     named = _longest_alias(before.group() if before else "", alias_of, last=True)
-    return None if named is None else (named[0], f"{named[1]}, the {calling.group(1)}")
+    return None if named is None else (named[0], named[1] + " ".join(calling.group().split()))
 
 
 def _named_after(
@@ -123,7 +131,8 @@ def _named_after(
     words."""
     after = NAME_AFTER.match(text, calling.end())
     named = _longest_alias(after.group() if after else "", alias_of, last=False)
-    return None if named is None else (named[0], f"the {calling.group(1)}, {named[1]}")
+    said = calling.group()[calling.group().lower().index("the") :]  # not "And"
+    return None if named is None else (named[0], " ".join(said.split()) + " " + named[1])
 
 
 def _carrier(epithet: Epithet, apposed: Sequence[Apposed]) -> Apposed | None:
