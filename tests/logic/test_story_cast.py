@@ -901,6 +901,41 @@ def test_a_married_name_with_the_husbands_given_name_is_suggested_for_his_wife()
     assert wife_suggestions(characters, people, company) == []
 
 
+def test_a_married_name_goes_to_the_woman_named_with_the_husband_far_more_often() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.kinds import Votes
+    from loci.toolsets.story.kinship import wife_suggestions
+    from loci.toolsets.story.suggestions import people_of
+
+    def entity(number: int, aliases: list[str], mentions: int, first: int) -> Entity:
+        seen = [Seen(first, ""), Seen(1000, "")]
+        return Entity(number, aliases[0], "character", mentions, *seen[:1], seen[1:], aliases)
+
+    # Silas Marner: Godfrey marries Nancy Lammeter, named with him in 37 sentences (a fifth of
+    # her mentions); her sister Priscilla, in 8 (a sixth of hers): not twice the share, but
+    # far more sentences.
+    characters = [
+        entity(1, ["Godfrey", "Godfrey Cass"], 224, 10),
+        entity(2, ["Nancy", "Miss Nancy", "Nancy Lammeter"], 179, 11),
+        entity(3, ["Priscilla", "Miss Priscilla Lammeter"], 50, 20),
+        entity(4, ["Mrs. Cass", "Mrs. Godfrey Cass"], 10, 500),
+    ]
+    company = Company()
+    company.votes[1] = Votes(mentions=224, male=60)  # "he"
+    for (a, b), count in {(1, 2): 37, (1, 3): 8}.items():
+        company.sentence.setdefault(a, Counter())[b] += count
+        company.sentence.setdefault(b, Counter())[a] += count
+    people = people_of(characters, company)
+    suggested = [(s.name, s.other) for s in wife_suggestions(characters, people, company)]
+    assert suggested == [("Nancy", "Mrs. Cass")]
+    # Named with him as often as her sister is, she is not told from her.
+    company.sentence[1][3] = company.sentence[3][1] = 20
+    assert wife_suggestions(characters, people, company) == []
+
+
 def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it_is_said_beside() -> (
     None
 ):

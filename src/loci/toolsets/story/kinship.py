@@ -99,24 +99,29 @@ def _wife(
     company: Company,
 ) -> Entity | None:
     """The woman the story names with `husband` in a far larger share of her mentions than
-    any other woman, and never with the married name `guest` as with another person."""
+    any other woman, or in the largest and in far more sentences (Nancy, named with Godfrey
+    in 37, her sister in 8), and never with the married name `guest` as with another person."""
     mine = people[guest.id]
-    share = {
-        w.id: company.met_in_sentences(w.id, husband.id) / w.mentions
+    met = {
+        w.id: company.met_in_sentences(w.id, husband.id)
         for w in characters
         if w.id != guest.id
         and people[w.id].sex == "f"
         and True not in people[w.id].married
         and not people[w.id].family & mine.family
-        and company.met_in_sentences(w.id, husband.id) >= WIFE_LEAST
     }
+    share = {w.id: met[w.id] / w.mentions for w in characters if met.get(w.id, 0) >= WIFE_LEAST}
     ranked = sorted(share, key=lambda i: -share[i])
-    if not ranked or (len(ranked) > 1 and share[ranked[0]] < WIFE_MARGIN * share[ranked[1]]):
+    if not ranked:
+        return None
+    first, *rivals = ranked
+    by_share = not rivals or share[first] >= WIFE_MARGIN * share[rivals[0]]
+    if not by_share and met[first] < WIFE_MARGIN * max(met[i] for i in rivals):
         return None
     # A bride and her married name are seldom named side by side ("Meg" and "Mrs. Brooke",
     # never): Harriet, named with "Mrs. Elton" in four sentences, is not she.
-    apart = company.met_in_sentences(guest.id, ranked[0]) >= APART_SENTENCES
-    return None if apart else next(w for w in characters if w.id == ranked[0])
+    apart = company.met_in_sentences(guest.id, first) >= APART_SENTENCES
+    return None if apart else next(w for w in characters if w.id == first)
 
 
 def supposed(aliases: Sequence[str], text: str) -> bool:
@@ -271,8 +276,8 @@ def wife_suggestions(
             together = company.met_in_sentences(wife.id, husband.id)
             reason = (
                 f"{guest.name!r} is the wife of {husband.name!r} by name, and {wife.name!r} is "
-                f"the woman named with him in {together} sentences, far more often for her "
-                "share of the story than any other"
+                f"the woman named with him in {together} sentences, the most of any for her "
+                "share of the story"
             )
             said = evidence(guest, wife) or evidence(wife, husband)
             suggested.append(merge_suggestion(guest, wife, reason, said))
