@@ -936,6 +936,44 @@ def test_a_married_name_goes_to_the_woman_named_with_the_husband_far_more_often(
     assert wife_suggestions(characters, people, company) == []
 
 
+def test_a_widows_name_the_story_stops_writing_at_her_new_married_name_is_the_brides() -> None:
+    from collections import Counter
+
+    from loci.toolsets.story.company import Company
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.kinds import Votes
+    from loci.toolsets.story.kinship import wife_suggestions
+    from loci.toolsets.story.suggestions import people_of
+
+    def entity(number: int, aliases: list[str], mentions: int, first: int, last: int) -> Entity:
+        seen = [Seen(first, ""), Seen(last, "")]
+        return Entity(number, aliases[0], "character", mentions, *seen[:1], seen[1:], aliases)
+
+    # Oliver Twist: the widow Mrs. Corney marries Mr. Bumble; "Mrs. Corney" is last written
+    # a page after "Mrs. Bumble" first is, and "Mrs. Bumble" goes on to the end.
+    characters = [
+        entity(1, ["Mr. Bumble", "Bumble"], 370, 2_579, 220_532),
+        entity(2, ["Mrs. Corney"], 62, 87_965, 147_614),
+        entity(3, ["Mrs. Bumble"], 23, 143_605, 220_485),
+        entity(4, ["Mrs. Mann"], 59, 2_558, 30_000),
+    ]
+    company = Company()
+    company.votes[1] = Votes(mentions=370, male=90)  # "he"
+    for (a, b), count in {(1, 2): 18, (1, 4): 8}.items():
+        company.sentence.setdefault(a, Counter())[b] += count
+        company.sentence.setdefault(b, Counter())[a] += count
+    people = people_of(characters, company)
+    suggested = [(s.name, s.other) for s in wife_suggestions(characters, people, company)]
+    assert suggested == [("Mrs. Corney", "Mrs. Bumble")]
+    reason = wife_suggestions(characters, people, company)[0].reason
+    assert "stops writing 'Mrs. Corney' where 'Mrs. Bumble' begins" in reason
+    # A married woman the story goes on naming is another man's wife, however often she is
+    # named with him.
+    characters[1] = entity(2, ["Mrs. Corney"], 62, 87_965, 200_000)
+    people = people_of(characters, company)
+    assert wife_suggestions(characters, people, company) == []
+
+
 def test_a_childs_word_for_a_mother_is_suggested_for_the_mother_of_the_family_it_is_said_beside() -> (
     None
 ):

@@ -48,6 +48,9 @@ WIFE_MARGIN = 2.0
 #: the husband and the bride do ("Mrs. Brooke", after John Brooke and Meg); one there from
 #: the start ("Lady Lucas", beside Sir William) is a wife in her own right.
 MARRIED_LATER = 0.1
+#: How near (characters, a few pages) a widow's name is last written to where her new married
+#: name is first.
+RENAMED_REACH = 10_000
 #: "a" or "an" just before a name.
 SUPPOSING = re.compile(r"\ban?\s+$", re.IGNORECASE)
 
@@ -107,7 +110,7 @@ def _wife(
         for w in characters
         if w.id != guest.id
         and people[w.id].sex == "f"
-        and True not in people[w.id].married
+        and (True not in people[w.id].married or _renamed(w, guest))
         and not people[w.id].family & mine.family
     }
     share = {w.id: met[w.id] / w.mentions for w in characters if met.get(w.id, 0) >= WIFE_LEAST}
@@ -262,6 +265,13 @@ def _titled_families(entity: Entity, sex: str) -> set[str]:
     return found
 
 
+def _renamed(wife: Entity, married: Entity) -> bool:
+    """Whether the story stops writing a married woman's name where it starts writing the
+    married name `married`: a widow who marries again ("Mrs. Corney", last written a page
+    after "Mrs. Bumble" first is)."""
+    return abs(_last(wife) - married.first.position) <= RENAMED_REACH < _last(married) - _last(wife)
+
+
 def wife_suggestions(
     characters: Sequence[Entity], people: Mapping[int, Person], company: Company, text: str = ""
 ) -> list[CastSuggestion]:
@@ -279,6 +289,8 @@ def wife_suggestions(
                 f"the woman named with him in {together} sentences, the most of any for her "
                 "share of the story"
             )
+            if _renamed(wife, guest):
+                reason += f"; the story stops writing {wife.name!r} where {guest.name!r} begins"
             said = evidence(guest, wife) or evidence(wife, husband)
             suggested.append(merge_suggestion(guest, wife, reason, said))
     return suggested
