@@ -116,6 +116,36 @@ def test_a_sailors_epithet_is_suggested_for_the_storys_one_captain(app: App) -> 
     assert all(s.other != "the Cap\u2019n" for s in suggest(app.story, "sloop").suggestions)
 
 
+def test_a_calling_said_beside_one_name_is_that_characters_in_the_cast_after_an_import(
+    app: App,
+) -> None:
+    # Oliver Twist: "Mr. Bumble, the beadle, ..."; "the beadle" (63 times) was a suggestion
+    # only, the import's cast leaving it to no one.
+    scenes = [
+        "Oliver was startled by the apparition of Mr. Bumble, the beadle, at the gate.",
+        "Mr. Bumble came in with his cocked hat and his cane.",
+        '"Silence!" said the beadle to the boys, and the boys were silent.',
+        "The fog lay thick on the workhouse all that day.",
+    ]
+    for number, text in enumerate(scenes * 3):
+        app.story.continue_story("parish", "", f"{text} ({number})")
+    found = suggest(app.story, "parish").suggestions
+    assert ("alias", "Mr. Bumble", "the beadle") in [(s.action, s.name, s.other) for s in found]
+    before = character(app.story, "parish", "Mr. Bumble").mentions
+    # Written six times, the import's end takes it for his, counted in the text already
+    # stored (the three beside his name too), and no longer suggests it.
+    app.story.resolve_cast("parish")
+    bumble = character(app.story, "parish", "Mr. Bumble")
+    assert "the beadle" in bumble.aliases and bumble.mentions == before + 6
+    assert all(s.other != "the beadle" for s in suggest(app.story, "parish").suggestions)
+    # The writer may think otherwise: split off, it stays apart.
+    correct(app.story, "parish", "split", "Mr. Bumble", "the beadle")
+    app.story.resolve_cast("parish")
+    assert "the beadle" not in character(app.story, "parish", "Mr. Bumble").aliases
+    undo(app.story, "parish")
+    assert "the beadle" in character(app.story, "parish", "Mr. Bumble").aliases
+
+
 def names_of(app: App, session: str) -> list[set[str]]:
     from loci.toolsets.story import store
 
@@ -467,7 +497,10 @@ def test_a_calling_said_beside_a_name_is_suggested_and_counted_once_accepted(app
         "The fog lay on the workhouse, and the boys ate their gruel in silence.",
         "Mr. Bumble took Oliver by the hand; the beadle was in a fine temper.",
     ]
-    told(app, "workhouse", story, times=2)
+    # Written a piece at a time: an import's end would take it for his at once
+    # (`test_a_calling_said_beside_one_name_is_that_characters_in_the_cast_after_an_import`).
+    for number, text in enumerate(story * 2):
+        app.story.continue_story("workhouse", "", f"{text} ({number})")
     found = suggest(app.story, "workhouse").suggestions
     calling = next(s for s in found if s.other == "the beadle")
     assert (calling.action, calling.name, calling.mentions) == ("alias", "Mr. Bumble", 6)

@@ -127,3 +127,23 @@ def test_a_relation_said_beside_a_name_is_no_calling() -> None:
     }
     text = _story(said, "A.E.E.E.")
     assert calling_suggestions(text, [_character(1, "Harriet")]) == []
+
+
+def test_a_calling_said_beside_one_name_alone_and_written_often_is_sure() -> None:
+    # What an import takes for a name of the story, for the cast to join to its character.
+    from loci.toolsets.story.callings import sure_callings
+
+    text = _story(BEADLE, "A.NE..NE..E.NE..")  # "the beadle" 5 times
+    bumble, oliver = _character(1, "Mr. Bumble", "Bumble"), _character(2, "Oliver")
+    assert sure_callings(text, [bumble, oliver]) == ["the beadle"]
+    # Written fewer times, it is a suggestion only; so is one said with a word between
+    # ("Mr. Bumble, the parochial beadle"), which the cast would not read beside the name.
+    assert sure_callings(_story(BEADLE, "A.NE..NE.."), [bumble, oliver]) == []
+    parochial = {
+        "A": "Oliver saw Mr. Bumble, the parochial beadle, day {}.",
+        "E": '"Silence!" said the beadle, and Mr. Bumble\'s hat shook, day {}.',
+        ".": "The fog lay on the workhouse, day {}.",
+    }
+    text = _story(parochial, "A.E..E..E.E..E..")
+    assert [s.other for s in calling_suggestions(text, [bumble, oliver])] == ["the beadle"]
+    assert sure_callings(text, [bumble, oliver]) == []

@@ -1642,6 +1642,38 @@ def test_an_epithet_read_as_a_name_joins_the_one_character_carrying_its_title() 
     assert person_of[3] == 3 and person_of[2] == person_of[1]
 
 
+def test_a_calling_read_as_a_name_joins_the_one_it_restates_in_apposition() -> None:
+    # Oliver Twist: "Mr. Bumble, the beadle, ..." twice; "the beadle" (63 times) is his.
+    beadle = {
+        "Mr. Bumble": person(300, "m"),
+        "Bumble": person(60, "m"),
+        "the beadle": person(63),
+        "Oliver": person(800, "m"),
+    }
+    restated = {("Mr. Bumble", "the beadle"): Together(apposition=2)}
+    groups = gathered(beadle, restated)
+    assert {"Mr. Bumble", "Bumble", "the beadle"} in groups
+    # Said as often beside two, or never beside anyone, it is no one's.
+    two = restated | {("Oliver", "the beadle"): Together(apposition=2)}
+    assert {"the beadle"} in gathered(beadle, two)
+    assert {"the beadle"} in gathered(beadle)
+    # Nor is it joined against the writer: split off, or kept apart.
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(beadle.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    together = {(1, 3): Together(apposition=2)}
+    person_of, _ = cast.gather(surfaces, words, together, alone=[3])
+    assert person_of[3] == 3
+    person_of, _ = cast.gather(surfaces, words, together, declined=[frozenset({1, 3})])
+    assert person_of[3] == 3 and person_of[2] == person_of[1]
+    person_of, kinds = cast.gather(surfaces, words, together)
+    assert person_of[3] == person_of[1] and kinds[3] == "character"
+    # A calling that is a title too, no character carrying it by name (Kidnapped: "Mr.
+    # Campbell, the minister of Essendean").
+    minister = {"Mr. Campbell": person(40, "m"), "the minister": person(7)}
+    restated = {("Mr. Campbell", "the minister"): Together(apposition=1)}
+    assert gathered(minister, restated) == [{"Mr. Campbell", "the minister"}]
+
+
 def test_a_full_name_ending_on_anothers_middle_name_is_that_persons() -> None:
     # Kidnapped (a tester's book): "Alan Breck" (his byname) and "Alan Breck Stewart" were two
     # people, their surnames Breck and Stewart.

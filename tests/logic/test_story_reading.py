@@ -532,3 +532,30 @@ def test_a_speaker_written_in_capitals_is_a_name_a_heading_in_capitals_is_not() 
     found = [(m.surface, m.said) for m in Extractor().mentions(text, [])]
     assert ("HALCYON", True) in found and ("HALCYON", False) in found
     assert not any(surface in ("STOP", "LOG", "SYSTEM") for surface, _ in found)
+
+
+def test_a_calling_taken_for_a_name_restates_the_name_it_is_set_beside() -> None:
+    # Oliver Twist: once the import takes "the beadle" for a name, "Mr. Bumble, the beadle,"
+    # says the two are one person, and so does "The boatswain, Job Anderson, ..."; in a list
+    # the calling is another's.
+    text = (
+        "He met Mr. Bumble, the beadle, at the gate. The boatswain, Job Anderson, was "
+        "aboard. Mr. Bumble, the beadle and Oliver went in. Mr. Sowerberry said the beadle "
+        "was late."
+    )
+    found = [("Mr. Bumble", 0), ("the beadle", 0), ("The boatswain", 0), ("Job Anderson", 0)]
+    found += [("Mr. Bumble", 1), ("the beadle", 1), ("Oliver", 0)]
+    found += [("Mr. Sowerberry", 0), ("the beadle", 2)]
+    mentions = []
+    for word, nth in found:
+        at = -1
+        for _ in range(nth + 1):
+            at = text.index(word, at + 1)
+        mentions.append(Mention(word, at, at + len(word)))
+    met = {(mentions[i].surface, mentions[j].surface, k) for i, j, k in pairs(text, mentions)}
+    assert ("Mr. Bumble", "the beadle", "apposition") in met
+    assert ("The boatswain", "Job Anderson", "apposition") in met
+    sentence_kinds = {k for a, b, k in met if (a, b) == ("Mr. Bumble", "the beadle")}
+    assert sentence_kinds == {"apposition", "sentence", "paragraph"}  # the list: apart
+    assert ("Mr. Sowerberry", "the beadle", "sentence") in met
+    assert ("Mr. Sowerberry", "the beadle", "apposition") not in met

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from loci.toolsets.story import names
 from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.epithet_cast import EPITHET_SURE_LEAST
 from loci.toolsets.story.epithet_company import keeps_company, names_any
 from loci.toolsets.story.epithets import (
     EPITHET_DOMINANCE,
@@ -67,35 +68,75 @@ class Apposed:
     times: int = 0
 
 
+@dataclass(frozen=True)
+class Calling:
+    """A calling written alone often enough, that speaks, said beside its character's name
+    (`carrier`, of `carriers` it is said beside) and keeping their company (`beside`: the
+    passages of it that name them)."""
+
+    written: str
+    epithet: Epithet
+    carrier: Apposed
+    carriers: int
+    beside: list[str]
+
+
 def calling_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSuggestion]:
     """An alias for each calling ("the beadle") the story says beside a character's name
     (`_carrier`), written alone EPITHET_LEAST times at least, in that character's company."""
+    return [
+        CastSuggestion(
+            action="alias",
+            name=c.carrier.carrier.name,
+            other=c.written,
+            mentions=c.epithet.count,
+            reason=f"{c.written!r} is written {c.epithet.count} times, and the story calls "
+            f"{c.carrier.carrier.name!r} so by name: {c.carrier.said!r}",
+            evidence=sentence_with(c.beside, c.written, c.carrier.carrier) or c.epithet.sentence,
+        )
+        for c in callings(text, characters)
+    ]
+
+
+def sure_callings(text: str, characters: Sequence[Entity]) -> list[str]:
+    """The callings an import takes for names of the story, which the cast joins to the one
+    character they are said beside (`epithet_cast.calling_hosts`): said beside one character
+    only and written alone EPITHET_SURE_LEAST times or more, as the cast reads it beside the
+    name (no word between: "Mr. Sowerberry, the parochial undertaker" stays a suggestion)."""
+    return [
+        c.written
+        for c in callings(text, characters)
+        if c.carriers == 1 and c.epithet.count >= EPITHET_SURE_LEAST and _plainly(c)
+    ]
+
+
+def _plainly(calling: Calling) -> bool:
+    """Whether the apposition says the calling as written alone, right beside the name."""
+    said, written = calling.carrier.said.lower(), calling.written
+    return (
+        said.startswith(f"{written},")
+        or said.endswith(f", {written}")
+        or (f", {written} of " in said)
+    )
+
+
+def callings(text: str, characters: Sequence[Entity]) -> list[Calling]:
+    """The callings `text` says beside a character's name that no name of theirs holds."""
     alias_of = {alias: e for e in characters for alias in e.aliases}
     held = {names.key(alias) for alias in alias_of}
     paragraphs = text.split("\n\n")
-    suggested = []
+    found = []
     for word, apposed in _apposed(text, alias_of).items():
         written = f"the {word}"
         spans = [m.span() for m in re.finditer(rf"\b[Tt]he\s+{word}\b(?!-)", text)]
         if names.key(written) in held or len(spans) < EPITHET_LEAST or not _speaks(word, text):
             continue
         epithet = written_at(text, written, spans)
-        found = _carrier(epithet, apposed)
-        beside = keeps_company(epithet, found.carrier, paragraphs) if found else []
-        if found is None or not beside:
-            continue
-        suggested.append(
-            CastSuggestion(
-                action="alias",
-                name=found.carrier.name,
-                other=written,
-                mentions=epithet.count,
-                reason=f"{written!r} is written {epithet.count} times, and the story calls "
-                f"{found.carrier.name!r} so by name: {found.said!r}",
-                evidence=sentence_with(beside, written, found.carrier) or epithet.sentence,
-            )
-        )
-    return suggested
+        carrier = _carrier(epithet, apposed)
+        beside = keeps_company(epithet, carrier.carrier, paragraphs) if carrier else []
+        if carrier is not None and beside:
+            found.append(Calling(written, epithet, carrier, len(apposed), beside))
+    return found
 
 
 def _apposed(text: str, alias_of: Mapping[str, Entity]) -> dict[str, list[Apposed]]:

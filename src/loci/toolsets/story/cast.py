@@ -31,7 +31,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from loci.toolsets.story import common_words, given_names, kinds, names, titles
-from loci.toolsets.story.epithet_cast import epithet_hosts, epithet_title
+from loci.toolsets.story.epithet_cast import (
+    calling_hosts,
+    epithet_hosts,
+    epithet_title,
+    is_calling,
+)
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married, wife_apart
 from loci.toolsets.story.meetings import Evidence, Together
@@ -121,9 +126,13 @@ def gather(
     if _join_maiden_and_married(people, written, evidence):
         _passes(people, evidence)
     written_as = [(s.id, s.written) for s in surfaces]
-    for surface, host in epithet_hosts(written_as, list(people.values()), alone, declined):
+    hosts = epithet_hosts(written_as, list(people.values()), alone, declined)
+    hosted = {surface for surface, _ in hosts}
+    unhosted = [(i, w) for i, w in written_as if i not in hosted]
+    hosts += calling_hosts(unhosted, list(people.values()), together, alone, declined)
+    for surface, host in hosts:
         host.members.append(surface)
-        kinds_of[surface] = "character"  # the name of the title's one carrier
+        kinds_of[surface] = "character"  # the name of the title's (calling's) one carrier
     person_of = {s.id: s.id for s in surfaces}
     votes = {s.id: s.votes for s in surfaces}
     for person in people.values():
@@ -171,8 +180,11 @@ def _candidates(
             s.votes,
         )
         for s in surfaces
-        # An epithet ("the doctor") joins its title's one carrier last (`epithet_cast`).
-        if kinds_of[s.id] != "household" and s.id not in alone and epithet_title(s.written) is None
+        # An epithet ("the doctor", "the beadle") joins its one carrier last (`epithet_cast`).
+        if kinds_of[s.id] != "household"
+        and s.id not in alone
+        and epithet_title(s.written) is None
+        and not is_calling(s.written)
     }
     written = {s.id: s.written for s in surfaces}
     for i, person in named.items():

@@ -1,5 +1,6 @@
 """Epithets in the cast: "the doctor", written a hundred times in a story whose only doctor by
-name is Dr. Livesey, is Dr. Livesey, in the cast itself and not only in a suggestion.
+name is Dr. Livesey, is Dr. Livesey, in the cast itself and not only in a suggestion; and so
+is "the beadle" Mr. Bumble, a calling the story says beside his name alone.
 
 An import reads such epithets at its end (`sure_epithets`): "the" and a title the story's one
 character carries by name, written EPITHET_SURE_LEAST times or more, in the paragraphs (or
@@ -8,17 +9,23 @@ already stored and in what is written after. The cast then joins each to the one
 carrying its title (`epithet_host`), or to no one once the story names a second doctor as
 often; a title shared by several ("the captain" of a story of many captains) stays a
 suggestion (`loci.toolsets.story.epithets`).
+
+A calling an import takes for a name (`callings.sure_callings`) joins the character whose
+name it restates in apposition ("Mr. Bumble, the beadle", `reading.pairs`) far more often
+than any other's (`calling_hosts`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from loci.toolsets.story import names
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import EPITHET_DOMINANCE, NOT_EPITHETS, carried, long_title
+from loci.toolsets.story.meetings import Together
 from loci.toolsets.story.people import Person
+from loci.toolsets.story.reading import CALLING_NAME
 
 #: The fewest times an epithet is written for the cast to read it as a name of its own
 #: (a suggestion takes fewer: `epithets.EPITHET_LEAST`).
@@ -91,3 +98,41 @@ def epithet_hosts(
         if host is not None and not any(frozenset({surface, m}) in declined for m in host.members):
             found.append((surface, host))
     return found
+
+
+def calling_hosts(
+    written: Iterable[tuple[int, str]],
+    people: Sequence[Person],
+    together: Mapping[tuple[int, int], Together],
+    alone: Collection[int],
+    declined: Collection[frozenset[int]],
+) -> list[tuple[int, Person]]:
+    """Each calling among the `written` names (id, as written) with the character whose names
+    it restates in apposition EPITHET_DOMINANCE times as often as any other's: never one the
+    writer split off (`alone`), nor into a person the writer kept it apart from (`declined`)."""
+    found = []
+    for surface, name in written:
+        if not is_calling(name) or surface in alone:
+            continue
+        restated = {
+            person.id: sum(_apposed(together, surface, m) for m in person.members)
+            for person in people
+            if person.character
+        }
+        ranked = sorted(people, key=lambda p: -restated.get(p.id, 0))
+        best = restated.get(ranked[0].id, 0) if ranked else 0
+        second = restated.get(ranked[1].id, 0) if len(ranked) > 1 else 0
+        kept_apart = any(frozenset({surface, m}) in declined for m in ranked[0].members)
+        if best and best >= EPITHET_DOMINANCE * second and not kept_apart:
+            found.append((surface, ranked[0]))
+    return found
+
+
+def is_calling(written: str) -> bool:
+    """Whether a name of the story is "the" and a calling ("the beadle", "the minister")."""
+    return CALLING_NAME.fullmatch(written) is not None
+
+
+def _apposed(together: Mapping[tuple[int, int], Together], a: int, b: int) -> int:
+    met = together.get((a, b)) or together.get((b, a))
+    return met.apposition if met else 0

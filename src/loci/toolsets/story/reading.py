@@ -6,9 +6,10 @@ puts together.
   capitalised uses inside a sentence tells the two apart over the whole story.
 - Pairs: two names in one sentence are usually two people ("Mr. Laurence looked at Laurie"),
   unless one restates the other ("Teddy, or Mr. Theodore Laurence", "Tobias, whom the whole
-  harbour called Toby"), is an epithet set after the other ("Oz, the Great Wizard"),
-  stands after "a" ("Oz is a good Wizard") or in a chapter's title; two names in one
-  paragraph appear together (the graph's relation).
+  harbour called Toby"; a calling an import took for a name, "Mr. Bumble, the beadle"), is
+  an epithet set after the other ("Oz, the Great Wizard"), stands after "a" ("Oz is a good
+  Wizard") or in a chapter's title; two names in one paragraph appear together (the graph's
+  relation).
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ RESTATING = re.compile(r"^(?:,\s*or|\s*\()\s*$", re.I)
 EPITHET_GAP = re.compile(r",[ \t]*\n?[ \t]*the[ \t]+\n?[ \t]*", re.I)
 #: After a name, what says a list of names goes on: a comma, "and" or "or", then a name.
 LIST_GOES_ON = re.compile(r",?\s+(?:and|or)\s+(?:the\s+)?[A-Z]|,\s*(?:the\s+)?[A-Z]")
+#: A name of the story that is "the" and a calling ("the beadle", an import's reading of
+#: `callings.sure_callings`), and the comma setting it beside a name in apposition.
+CALLING_NAME = re.compile(r"[Tt]he\s+[a-z][a-z-]+")
+APPOSING = re.compile(r",[ \t]*\n?[ \t]*")
 #: "a" or "an", and up to three words in lower case, right before a name.
 A_BEFORE = re.compile(r"\b[Aa]n?\s+(?P<between>(?:[a-z][\w'\u2019-]*\s+){0,3})$")
 #: How far before a name (in characters) that "a" is looked for.
@@ -119,6 +124,9 @@ def pairs(text: str, mentions: Sequence[Mention]) -> list[tuple[int, int, str]]:
             # are often one person ('"Miss Jo," said Laurie, and Jo laughed'): not counted.
             if sentence_of[x] == sentence_of[y] and voice[x] == voice[y]:
                 next_to = y == x + 1
+                if next_to and _calling_beside(text, *pair):
+                    found.append((i, j, "apposition"))
+                    continue
                 if aside[x] or aside[y] or (next_to and _epithet_after(text, *pair)):
                     continue
                 restated = next_to and _restates(text, *pair)
@@ -144,6 +152,22 @@ def _epithet_after(text: str, first: Mention, second: Mention) -> bool:
     if not EPITHET_GAP.fullmatch(text, first.end, second.start):
         return False
     return LIST_GOES_ON.match(text, second.end) is None
+
+
+def _calling_beside(text: str, first: Mention, second: Mention) -> bool:
+    """Whether a calling the story takes for a name ("the beadle") stands beside a name in
+    apposition: "Mr. Bumble, the beadle, ..." (not in a list: "Mr. Bumble, the beadle and
+    Oliver") or "The boatswain, Job Anderson, ...": the one restates the other."""
+    if not APPOSING.fullmatch(text, first.end, second.start):
+        return False
+    if CALLING_NAME.fullmatch(second.surface):
+        return LIST_GOES_ON.match(text, second.end) is None and not _goes_on_with_and(text, second)
+    return bool(CALLING_NAME.fullmatch(first.surface)) and text.startswith(",", second.end)
+
+
+def _goes_on_with_and(text: str, mention: Mention) -> bool:
+    """Whether "and" follows the mention: a list ("Mr. Bumble, the beadle and Oliver")."""
+    return re.match(r"\s+and\b", text[mention.end : mention.end + 8]) is not None
 
 
 def _after_a(text: str, mention: Mention) -> bool:
