@@ -3,9 +3,11 @@ cues of each name's mentions are given as counts, as the story tables keep them)
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from loci.toolsets.story import called, cast, corrections
+from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity, Seen
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.meetings import Together
@@ -815,37 +817,41 @@ def test_a_wife_named_by_her_husbands_given_name_is_not_suggested_for_his_mother
     assert not [s for s in suggested if s[1] == "Mrs Charles Musgrove"], suggested
 
 
-def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride() -> None:
-    from collections import Counter
+def _wed(number: int, aliases: list[str], mentions: int, first: int, last: int = 1000) -> Entity:
+    """A character first seen at `first`, last at `last`: of the tests of married names."""
+    seen = [Seen(first, ""), Seen(last, "")]
+    return Entity(number, aliases[0], "character", mentions, *seen[:1], seen[1:], aliases)
 
-    from loci.toolsets.story.company import Company
-    from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.kinship import wife_suggestions
-    from loci.toolsets.story.suggestions import people_of
 
-    def entity(number: int, aliases: list[str], mentions: int, first: int) -> Entity:
-        seen = [Seen(first, ""), Seen(1000, "")]
-        return Entity(number, aliases[0], "character", mentions, *seen[:1], seen[1:], aliases)
-
-    characters = [
-        entity(1, ["Elizabeth", "Elizabeth Bennet"], 750, 1),
-        entity(2, ["Charlotte", "Charlotte Lucas"], 90, 40),
-        entity(3, ["Mr. Collins", "William Collins"], 150, 150),
-        entity(4, ["Mrs. Collins"], 29, 400),  # after the wedding
-        entity(5, ["Sir William", "Sir William Lucas"], 47, 5),
-        entity(6, ["Lady Lucas"], 18, 5),  # there from the start: a wife in her own right
-        entity(7, ["Laurie", "Theodore Laurence"], 600, 10),
-        entity(8, ["Mr. Laurence", "James Laurence"], 80, 20),
-        entity(9, ["Mrs. Laurence"], 6, 900),  # whose wife? two men bear the name
-        entity(10, ["Amy", "Amy March"], 650, 2),
-    ]
-    # Elizabeth refused Mr. Collins and is named with him more often than Charlotte, who
-    # married him, but for her share of the story far less often.
-    met = {(1, 3): 39, (2, 3): 19, (1, 5): 9, (7, 10): 77, (8, 10): 10}
+def _met_in_sentences(met: dict[tuple[int, int], int]) -> Company:
+    """The company of characters (by id) met together in so many sentences."""
     company = Company()
     for (a, b), count in met.items():
         company.sentence.setdefault(a, Counter())[b] += count
         company.sentence.setdefault(b, Counter())[a] += count
+    return company
+
+
+def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride() -> None:
+    from loci.toolsets.story.kinship import wife_suggestions
+    from loci.toolsets.story.suggestions import people_of
+
+    characters = [
+        _wed(1, ["Elizabeth", "Elizabeth Bennet"], 750, 1),
+        _wed(2, ["Charlotte", "Charlotte Lucas"], 90, 40),
+        _wed(3, ["Mr. Collins", "William Collins"], 150, 150),
+        _wed(4, ["Mrs. Collins"], 29, 400),  # after the wedding
+        _wed(5, ["Sir William", "Sir William Lucas"], 47, 5),
+        _wed(6, ["Lady Lucas"], 18, 5),  # there from the start: a wife in her own right
+        _wed(7, ["Laurie", "Theodore Laurence"], 600, 10),
+        _wed(8, ["Mr. Laurence", "James Laurence"], 80, 20),
+        _wed(9, ["Mrs. Laurence"], 6, 900),  # whose wife? two men bear the name
+        _wed(10, ["Amy", "Amy March"], 650, 2),
+    ]
+    # Elizabeth refused Mr. Collins and is named with him more often than Charlotte, who
+    # married him, but for her share of the story far less often.
+    met = {(1, 3): 39, (2, 3): 19, (1, 5): 9, (7, 10): 77, (8, 10): 10}
+    company = _met_in_sentences(met)
     people = people_of(characters, company)
     suggested = [(s.name, s.other) for s in wife_suggestions(characters, people, company)]
     assert suggested == [("Charlotte", "Mrs. Collins")]
@@ -863,71 +869,47 @@ def test_a_married_name_the_story_gives_at_a_wedding_is_suggested_for_the_bride(
 
 
 def test_a_married_name_with_the_husbands_given_name_is_suggested_for_his_wife() -> None:
-    from collections import Counter
-
-    from loci.toolsets.story.company import Company
-    from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.kinds import Votes
     from loci.toolsets.story.kinship import wife_suggestions
     from loci.toolsets.story.suggestions import people_of
-
-    def entity(number: int, aliases: list[str], mentions: int, first: int) -> Entity:
-        seen = [Seen(first, ""), Seen(1000, "")]
-        return Entity(number, aliases[0], "character", mentions, *seen[:1], seen[1:], aliases)
 
     # Emma: "Mrs. John Knightley" is the wife of John Knightley, not of his brother, Mr.
     # Knightley (George): two men bear the family name, the married name says which.
     characters = [
-        entity(1, ["Emma", "Emma Woodhouse"], 1000, 1),
-        entity(2, ["Mr. Knightley", "George Knightley"], 400, 10),
-        entity(3, ["John Knightley", "Mr. John Knightley"], 70, 20),
-        entity(4, ["Isabella"], 70, 15),
-        entity(5, ["Mrs. John Knightley"], 18, 300),
+        _wed(1, ["Emma", "Emma Woodhouse"], 1000, 1),
+        _wed(2, ["Mr. Knightley", "George Knightley"], 400, 10),
+        _wed(3, ["John Knightley", "Mr. John Knightley"], 70, 20),
+        _wed(4, ["Isabella"], 70, 15),
+        _wed(5, ["Mrs. John Knightley"], 18, 300),
     ]
     met = {(3, 4): 11, (1, 3): 13, (1, 2): 120, (2, 4): 2}
-    company = Company()
+    company = _met_in_sentences(met)
     company.votes[4] = Votes(mentions=70, female=20)  # "she"
-    for (a, b), count in met.items():
-        company.sentence.setdefault(a, Counter())[b] += count
-        company.sentence.setdefault(b, Counter())[a] += count
     people = people_of(characters, company)
     suggested = [(s.name, s.other) for s in wife_suggestions(characters, people, company)]
     assert suggested == [("Isabella", "Mrs. John Knightley")]
     assert "wife of 'John Knightley'" in wife_suggestions(characters, people, company)[0].reason
     # A woman the story names only after the married name is not she, however often she is
     # named with him (Great Expectations: Biddy, after "Mrs. Joe").
-    characters[3] = entity(4, ["Isabella"], 70, 400)
+    characters[3] = _wed(4, ["Isabella"], 70, 400)
     people = people_of(characters, company)
     assert wife_suggestions(characters, people, company) == []
 
 
 def test_a_married_name_goes_to_the_woman_named_with_the_husband_far_more_often() -> None:
-    from collections import Counter
-
-    from loci.toolsets.story.company import Company
-    from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.kinds import Votes
     from loci.toolsets.story.kinship import wife_suggestions
     from loci.toolsets.story.suggestions import people_of
-
-    def entity(number: int, aliases: list[str], mentions: int, first: int) -> Entity:
-        seen = [Seen(first, ""), Seen(1000, "")]
-        return Entity(number, aliases[0], "character", mentions, *seen[:1], seen[1:], aliases)
 
     # Silas Marner: Godfrey marries Nancy Lammeter, named with him in 37 sentences (a fifth of
     # her mentions); her sister Priscilla, in 8 (a sixth of hers): not twice the share, but
     # far more sentences.
     characters = [
-        entity(1, ["Godfrey", "Godfrey Cass"], 224, 10),
-        entity(2, ["Nancy", "Miss Nancy", "Nancy Lammeter"], 179, 11),
-        entity(3, ["Priscilla", "Miss Priscilla Lammeter"], 50, 20),
-        entity(4, ["Mrs. Cass", "Mrs. Godfrey Cass"], 10, 500),
+        _wed(1, ["Godfrey", "Godfrey Cass"], 224, 10),
+        _wed(2, ["Nancy", "Miss Nancy", "Nancy Lammeter"], 179, 11),
+        _wed(3, ["Priscilla", "Miss Priscilla Lammeter"], 50, 20),
+        _wed(4, ["Mrs. Cass", "Mrs. Godfrey Cass"], 10, 500),
     ]
-    company = Company()
+    company = _met_in_sentences({(1, 2): 37, (1, 3): 8})
     company.votes[1] = Votes(mentions=224, male=60)  # "he"
-    for (a, b), count in {(1, 2): 37, (1, 3): 8}.items():
-        company.sentence.setdefault(a, Counter())[b] += count
-        company.sentence.setdefault(b, Counter())[a] += count
     people = people_of(characters, company)
     suggested = [(s.name, s.other) for s in wife_suggestions(characters, people, company)]
     assert suggested == [("Nancy", "Mrs. Cass")]
@@ -937,31 +919,19 @@ def test_a_married_name_goes_to_the_woman_named_with_the_husband_far_more_often(
 
 
 def test_a_widows_name_the_story_stops_writing_at_her_new_married_name_is_the_brides() -> None:
-    from collections import Counter
-
-    from loci.toolsets.story.company import Company
-    from loci.toolsets.story.entity import Entity, Seen
-    from loci.toolsets.story.kinds import Votes
     from loci.toolsets.story.kinship import wife_suggestions
     from loci.toolsets.story.suggestions import people_of
-
-    def entity(number: int, aliases: list[str], mentions: int, first: int, last: int) -> Entity:
-        seen = [Seen(first, ""), Seen(last, "")]
-        return Entity(number, aliases[0], "character", mentions, *seen[:1], seen[1:], aliases)
 
     # Oliver Twist: the widow Mrs. Corney marries Mr. Bumble; "Mrs. Corney" is last written
     # a page after "Mrs. Bumble" first is, and "Mrs. Bumble" goes on to the end.
     characters = [
-        entity(1, ["Mr. Bumble", "Bumble"], 370, 2_579, 220_532),
-        entity(2, ["Mrs. Corney"], 62, 87_965, 147_614),
-        entity(3, ["Mrs. Bumble"], 23, 143_605, 220_485),
-        entity(4, ["Mrs. Mann"], 59, 2_558, 30_000),
+        _wed(1, ["Mr. Bumble", "Bumble"], 370, 2_579, 220_532),
+        _wed(2, ["Mrs. Corney"], 62, 87_965, 147_614),
+        _wed(3, ["Mrs. Bumble"], 23, 143_605, 220_485),
+        _wed(4, ["Mrs. Mann"], 59, 2_558, 30_000),
     ]
-    company = Company()
+    company = _met_in_sentences({(1, 2): 18, (1, 4): 8})
     company.votes[1] = Votes(mentions=370, male=90)  # "he"
-    for (a, b), count in {(1, 2): 18, (1, 4): 8}.items():
-        company.sentence.setdefault(a, Counter())[b] += count
-        company.sentence.setdefault(b, Counter())[a] += count
     people = people_of(characters, company)
     suggested = [(s.name, s.other) for s in wife_suggestions(characters, people, company)]
     assert suggested == [("Mrs. Corney", "Mrs. Bumble")]
@@ -969,7 +939,7 @@ def test_a_widows_name_the_story_stops_writing_at_her_new_married_name_is_the_br
     assert "stops writing 'Mrs. Corney' where 'Mrs. Bumble' begins" in reason
     # A married woman the story goes on naming is another man's wife, however often she is
     # named with him.
-    characters[1] = entity(2, ["Mrs. Corney"], 62, 87_965, 200_000)
+    characters[1] = _wed(2, ["Mrs. Corney"], 62, 87_965, 200_000)
     people = people_of(characters, company)
     assert wife_suggestions(characters, people, company) == []
 
