@@ -937,6 +937,16 @@ def test_a_widows_name_the_story_stops_writing_at_her_new_married_name_is_the_br
     assert suggested == [("Mrs. Corney", "Mrs. Bumble")]
     reason = wife_suggestions(characters, people, company)[0].reason
     assert "stops writing 'Mrs. Corney' where 'Mrs. Bumble' begins" in reason
+    # So in a short story: "Mrs. Lark", last written 300 tokens after "Mrs. Hobb" is first.
+    short = [
+        _wed(1, ["Mr. Hobb", "Hobb"], 60, 100, 4_000),
+        _wed(2, ["Mrs. Lark"], 30, 300, 3_100),
+        _wed(3, ["Mrs. Hobb"], 6, 2_800, 3_900),
+    ]
+    people = people_of(short, company)
+    assert [(s.name, s.other) for s in wife_suggestions(short, people, company)] == [
+        ("Mrs. Lark", "Mrs. Hobb")
+    ]
     # A married woman the story goes on naming is another man's wife, however often she is
     # named with him.
     characters[1] = _wed(2, ["Mrs. Corney"], 62, 87_965, 200_000)

@@ -48,9 +48,9 @@ WIFE_MARGIN = 2.0
 #: the husband and the bride do ("Mrs. Brooke", after John Brooke and Meg); one there from
 #: the start ("Lady Lucas", beside Sir William) is a wife in her own right.
 MARRIED_LATER = 0.1
-#: How near (characters, a few pages) a widow's name is last written to where her new married
-#: name is first.
-RENAMED_REACH = 10_000
+#: How near (story tokens, some pages) a widow's name is last written to where her new
+#: married name is first.
+RENAMED_REACH = 5_000
 #: "a" or "an" just before a name.
 SUPPOSING = re.compile(r"\ban?\s+$", re.IGNORECASE)
 
@@ -267,9 +267,10 @@ def _titled_families(entity: Entity, sex: str) -> set[str]:
 
 def _renamed(wife: Entity, married: Entity) -> bool:
     """Whether the story stops writing a married woman's name where it starts writing the
-    married name `married`: a widow who marries again ("Mrs. Corney", last written a page
-    after "Mrs. Bumble" first is)."""
-    return abs(_last(wife) - married.first.position) <= RENAMED_REACH < _last(married) - _last(wife)
+    married name `married`, which it goes on writing after: a widow who marries again ("Mrs.
+    Corney", last written 4,000 tokens after "Mrs. Bumble" first is, 70,000 before its last)."""
+    near = abs(_last(wife) - married.first.position) <= RENAMED_REACH
+    return near and _last(married) > _last(wife)
 
 
 def wife_suggestions(
