@@ -138,10 +138,12 @@ def test_a_calling_said_beside_one_name_is_that_characters_in_the_cast_after_an_
     bumble = character(app.story, "parish", "Mr. Bumble")
     assert "the beadle" in bumble.aliases and bumble.mentions == before + 6
     assert all(s.other != "the beadle" for s in suggest(app.story, "parish").suggestions)
-    # The writer may think otherwise: split off, it stays apart.
+    # The writer may think otherwise: split off, it stays apart, a character of its own (it
+    # speaks: a newcomer's split-off "the innkeeper" was "other", gone from the cast).
     correct(app.story, "parish", "split", "Mr. Bumble", "the beadle")
     app.story.resolve_cast("parish")
     assert "the beadle" not in character(app.story, "parish", "Mr. Bumble").aliases
+    assert character(app.story, "parish", "the beadle").kind == "character"
     undo(app.story, "parish")
     assert "the beadle" in character(app.story, "parish", "Mr. Bumble").aliases
 

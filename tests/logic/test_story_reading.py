@@ -559,3 +559,20 @@ def test_a_calling_taken_for_a_name_restates_the_name_it_is_set_beside() -> None
     assert sentence_kinds == {"apposition", "sentence", "paragraph"}  # the list: apart
     assert ("Mr. Sowerberry", "the beadle", "sentence") in met
     assert ("Mr. Sowerberry", "the beadle", "apposition") not in met
+
+
+def test_a_calling_taken_for_a_name_speaks_as_a_name_does() -> None:
+    # A newcomer's "the innkeeper", split off its character, was "other": the lines of
+    # dialogue it said went uncounted (the patterns read names with a capital).
+    text = (
+        'Mr. Hobb, the innkeeper, came out. "Aye," said the innkeeper. "No!" the innkeeper '
+        'cried. The innkeeper sat down, and "the innkeeper" was painted on the sign.'
+    )
+    found = Extractor().cued_known_mentions(text, ["Mr. Hobb", "the innkeeper"])
+    assert [(m.surface, m.said) for m in found if m.surface.lower() == "the innkeeper"] == [
+        ("the innkeeper", False),
+        ("the innkeeper", True),
+        ("the innkeeper", True),
+        ("The innkeeper", False),
+        ("the innkeeper", False),
+    ]

@@ -63,6 +63,12 @@ DIALOGUE = (
     re.compile(rf"[,!?][\"\u201d]\s+(?:[Tt]he\s+)?({NAME})\s+[a-z]+(?:ed|s)\b"),
     re.compile(rf"[,!?][\"\u201d]\s+[a-z]+ed\s+(?:the\s+)?({NAME})"),
 )
+#: A calling the story takes for a name ("the beadle", in lower case) speaking: '"Silence!"
+#: said the beadle', '"Silence!" the beadle cried'.
+CALLING = re.compile(r"[Tt]he\s+[a-z][a-z-]+")
+SAID_BEFORE = re.compile(rf"[\"\u201d\u2019,!?]\s*(?:{SPOKE})\s+$")
+SAYS_AFTER = re.compile(rf"\s+(?:{SPOKE})\b")
+QUOTE_BEFORE = re.compile(r"[\"\u201d\u2019,!?]\s*$")
 PLACE_BEFORE = re.compile(
     r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?$"
 )
@@ -344,7 +350,20 @@ def _with_dialogue(text: str, found: list[Mention]) -> list[Mention]:
                 found.append(replace(mention, said=True))
             else:
                 found[at] = replace(found[at], said=True)
-    return found
+    return [replace(m, said=True) if _a_calling_speaks(text, m) else m for m in found]
+
+
+def _a_calling_speaks(text: str, mention: Mention) -> bool:
+    """Whether `mention` is a calling taken for a name ("the beadle") that says a line of
+    dialogue (the patterns above read names with a capital only)."""
+    if mention.said or not CALLING.fullmatch(mention.surface):
+        return False
+    before = text[max(0, mention.start - 40) : mention.start]
+    if SAID_BEFORE.search(before):
+        return True
+    return (
+        QUOTE_BEFORE.search(before) is not None and SAYS_AFTER.match(text, mention.end) is not None
+    )
 
 
 def with_sexes(text: str, mentions: list[Mention]) -> list[Mention]:
