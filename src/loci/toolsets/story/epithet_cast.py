@@ -24,8 +24,8 @@ from loci.toolsets.story import names
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import EPITHET_DOMINANCE, NOT_EPITHETS, carried, long_title
 from loci.toolsets.story.meetings import Together
+from loci.toolsets.story.mentions import CALLING
 from loci.toolsets.story.people import Person
-from loci.toolsets.story.reading import CALLING_NAME
 
 #: The fewest times an epithet is written for the cast to read it as a name of its own
 #: (a suggestion takes fewer: `epithets.EPITHET_LEAST`).
@@ -130,7 +130,7 @@ def calling_hosts(
 
 def is_calling(written: str) -> bool:
     """Whether a name of the story is "the" and a calling ("the beadle", "the minister")."""
-    return CALLING_NAME.fullmatch(written) is not None
+    return CALLING.fullmatch(written) is not None
 
 
 def _apposed(together: Mapping[tuple[int, int], Together], a: int, b: int) -> int:

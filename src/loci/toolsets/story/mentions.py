@@ -63,8 +63,8 @@ DIALOGUE = (
     re.compile(rf"[,!?][\"\u201d]\s+(?:[Tt]he\s+)?({NAME})\s+[a-z]+(?:ed|s)\b"),
     re.compile(rf"[,!?][\"\u201d]\s+[a-z]+ed\s+(?:the\s+)?({NAME})"),
 )
-#: A calling the story takes for a name ("the beadle", in lower case) speaking: '"Silence!"
-#: said the beadle', '"Silence!" the beadle cried'.
+#: A calling the story takes for a name ("the beadle", in lower case: `callings`), and the
+#: words around one speaking: '"Silence!" said the beadle', '"Silence!" the beadle cried'.
 CALLING = re.compile(r"[Tt]he\s+[a-z][a-z-]+")
 SAID_BEFORE = re.compile(rf"[\"\u201d\u2019,!?]\s*(?:{SPOKE})\s+$")
 SAYS_AFTER = re.compile(rf"\s+(?:{SPOKE})\b")

@@ -23,7 +23,7 @@ from loci import sentences
 from loci.toolsets.story import given_names, names
 from loci.toolsets.story.address import in_quotation
 from loci.toolsets.story.gutenberg import in_heading
-from loci.toolsets.story.mentions import Mention
+from loci.toolsets.story.mentions import CALLING, Mention
 
 WORD = re.compile(r"[^\W\d_][\w'\u2019-]*", re.UNICODE)
 #: What stands before a word that starts a sentence or a line (besides white space).
@@ -45,9 +45,8 @@ RESTATING = re.compile(r"^(?:,\s*or|\s*\()\s*$", re.I)
 EPITHET_GAP = re.compile(r",[ \t]*\n?[ \t]*the[ \t]+\n?[ \t]*", re.I)
 #: After a name, what says a list of names goes on: a comma, "and" or "or", then a name.
 LIST_GOES_ON = re.compile(r",?\s+(?:and|or)\s+(?:the\s+)?[A-Z]|,\s*(?:the\s+)?[A-Z]")
-#: A name of the story that is "the" and a calling ("the beadle", an import's reading of
-#: `callings.sure_callings`), and the comma setting it beside a name in apposition.
-CALLING_NAME = re.compile(r"[Tt]he\s+[a-z][a-z-]+")
+#: The comma setting a calling taken for a name ("the beadle", an import's reading of
+#: `callings.sure_callings`) beside a name in apposition.
 APPOSING = re.compile(r",[ \t]*\n?[ \t]*")
 #: "a" or "an", and up to three words in lower case, right before a name.
 A_BEFORE = re.compile(r"\b[Aa]n?\s+(?P<between>(?:[a-z][\w'\u2019-]*\s+){0,3})$")
@@ -160,9 +159,9 @@ def _calling_beside(text: str, first: Mention, second: Mention) -> bool:
     Oliver") or "The boatswain, Job Anderson, ...": the one restates the other."""
     if not APPOSING.fullmatch(text, first.end, second.start):
         return False
-    if CALLING_NAME.fullmatch(second.surface):
+    if CALLING.fullmatch(second.surface):
         return LIST_GOES_ON.match(text, second.end) is None and not _goes_on_with_and(text, second)
-    return bool(CALLING_NAME.fullmatch(first.surface)) and text.startswith(",", second.end)
+    return bool(CALLING.fullmatch(first.surface)) and text.startswith(",", second.end)
 
 
 def _goes_on_with_and(text: str, mention: Mention) -> bool:
