@@ -48,6 +48,7 @@ from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions
 from loci.toolsets.story.evidence import evidence, merge_suggestion
 from loci.toolsets.story.heeded import heeded
+from loci.toolsets.story.kept_family import carrier_by_family
 from loci.toolsets.story.kinship import parent_named, wife_suggestions
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.name_readings import (
@@ -169,7 +170,7 @@ def same_person_suggestions(
             if _outranks(people[h.id], people[guest.id])
             and not eldest_and_younger(people[h.id], people[guest.id], sisters)
         ]
-        best = _likeliest(guest, hosts, people, company, text, lone)
+        best = _likeliest(guest, hosts, people, company, text, lone, characters)
         if best is not None:
             host, reason, said = best
             suggested.append(
@@ -199,9 +200,11 @@ def _likeliest(
     company: Company,
     text: str,
     lone: frozenset[str] = frozenset(),
+    characters: Sequence[Entity] = (),
 ) -> tuple[Entity, str, str] | None:
     """The host `guest` most likely is, with the reason in words and any evidence, if one
-    stands out: by company, else (of several) by who is named last before it. A married name
+    stands out: by company, else (of several) by who is named last before it, else by whose
+    family of `characters` it is named with. A married name
     of a family the story gives one woman only (`lone`) may be hers ("Mrs. Poole", of Grace
     Poole, a servant called so)."""
     mine = people[guest.id]
@@ -233,8 +236,9 @@ def _likeliest(
                 ),
                 "",
             )
-    if len(ranked) > 1 and text:
-        found = carrier_named_last(text, guest, ranked)
+    if len(ranked) > 1:
+        by_order = carrier_named_last(text, guest, ranked) if text else None
+        found = by_order or carrier_by_family(guest, ranked, characters, people, company)
         if found is not None:
             return found
     return _maiden(guest, hosts, people, company)
