@@ -519,7 +519,8 @@ def test_a_title_said_alone_of_someone_is_suggested_and_accepted_as_a_character(
         "The Marquis looked out at the fountain; Gaspard stood by it.",
         "Night fell on the chateau of the Marquis.",
     ]
-    told(app, "chateau", story, times=6)
+    for number, text in enumerate(story * 6):  # written, not imported: no import's end
+        app.story.continue_story("chateau", "", f"{text} ({number})")
     found = suggest(app.story, "chateau").suggestions
     alone = next(s for s in found if s.action == "kind")
     assert (alone.name, alone.other, alone.mentions) == ("Marquis", "character", 24)
@@ -529,6 +530,26 @@ def test_a_title_said_alone_of_someone_is_suggested_and_accepted_as_a_character(
     undo(app.story, "chateau")
     assert decline(app.story, "chateau", alone).kind == "other"
     assert all(s.action != "kind" for s in suggest(app.story, "chateau").suggestions)
+
+
+def test_a_title_said_alone_of_someone_is_a_character_of_the_cast_after_an_import(
+    app: App,
+) -> None:
+    # A Tale of Two Cities: "the Marquis" (63 times, speaking 18) was a suggestion only.
+    story = [
+        '"It is nothing," said the Marquis to Gaspard, and Gaspard bowed.',
+        "The carriage of the Marquis rolled on through the village.",
+        "The Marquis looked out at the fountain; Gaspard stood by it.",
+        "Night fell on the chateau of the Marquis.",
+    ]
+    told(app, "chateau", story, times=6)  # and the import's end
+    marquis = character(app.story, "chateau", "the Marquis")
+    assert (marquis.kind, marquis.mentions) == ("character", 24)
+    assert all(s.action != "kind" for s in suggest(app.story, "chateau").suggestions)
+    # The writer may think otherwise: no character, it stays so through the import's end.
+    correct(app.story, "chateau", "kind", "the Marquis", "other")
+    app.story.resolve_cast("chateau")
+    assert character(app.story, "chateau", "the Marquis").kind == "other"
 
 
 def test_a_name_the_story_says_a_character_is_called_by_is_suggested_and_accepted(

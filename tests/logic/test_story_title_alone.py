@@ -4,7 +4,7 @@ character of its own."""
 from __future__ import annotations
 
 from loci.toolsets.story.entity import Entity, Seen
-from loci.toolsets.story.title_alone import title_alone_suggestions
+from loci.toolsets.story.title_alone import sure_titles_alone, title_alone_suggestions
 
 
 def _character(number: int, *aliases: str) -> Entity:
@@ -38,3 +38,9 @@ def test_a_title_alone_is_no_character_of_its_own_when_rare_silent_carried_or_co
     assert title_alone_suggestions(_story("the Marquis", 6, 18), cast, cast) == []
     # A title in lower case is a calling, not a name ("the sergeant" of a squad).
     assert title_alone_suggestions(_story("the sergeant", 6, 18), [gaspard], [gaspard]) == []
+
+
+def test_the_import_takes_a_title_said_alone_of_someone_for_a_name_as_written() -> None:
+    gaspard = _character(1, "Gaspard")
+    assert sure_titles_alone(_story("the Marquis", 6, 18), [gaspard], [gaspard]) == ["the Marquis"]
+    assert sure_titles_alone(_story("the Marquis", 3, 30), [gaspard], [gaspard]) == []

@@ -26,6 +26,7 @@ from loci.toolsets.story.graph import EntityGraph
 from loci.toolsets.story.ingest import excerpt
 from loci.toolsets.story.mentions import Extractor, Mention
 from loci.toolsets.story.name_rows import Observed
+from loci.toolsets.story.title_alone import sure_titles_alone
 
 
 def reread(
@@ -135,7 +136,11 @@ def read_epithets(
     text = store.rendered(conn, found.id, prompts="omit")
     # One the story knows already (an earlier import's) is counted as the text comes.
     known = {names.key(written) for written in graph.surfaces(conn, found.id)}
-    found_sure = [*sure_epithets(text, characters), *sure_callings(text, characters)]
+    found_sure = [
+        *sure_epithets(text, characters),
+        *sure_callings(text, characters),
+        *sure_titles_alone(text, entities, characters),
+    ]
     sure = [e for e in found_sure if names.key(e) not in known]
     if not sure:
         return 0

@@ -11,11 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from loci import sentences
 from loci.toolsets.story import names
 from loci.toolsets.story.entity import Entity
-from loci.toolsets.story.epithets import EVIDENCE_CHARS, epithets, long_title, titles_of
+from loci.toolsets.story.epithets import (
+    EVIDENCE_CHARS,
+    Epithet,
+    epithets,
+    long_title,
+    titles_of,
+)
 from loci.toolsets.story.mentions import SPEECH_VERBS
 from loci.toolsets.story.models import CastSuggestion
 
@@ -30,8 +37,47 @@ def title_alone_suggestions(
     """A character (named by the title: "Marquis") for each "the" and a title written with a
     capital TITLE_ALONE_LEAST times or more, speaking TITLE_ALONE_SPEAKS times or more, that
     no name of the cast holds and no character carries by name."""
+    return [
+        CastSuggestion(
+            action="kind",
+            name=alone.word,
+            other="character",
+            mentions=alone.epithet.count,
+            reason=f"{alone.epithet.written!r} is written {alone.epithet.count} times and "
+            f"speaks {len(alone.speaking)} times, a {alone.title} no character is named as",
+            evidence=alone.speaking[0],
+        )
+        for alone in titles_alone(text, entities, characters)
+    ]
+
+
+def sure_titles_alone(
+    text: str, entities: Sequence[Entity], characters: Sequence[Entity]
+) -> list[str]:
+    """The titles said alone that are someone of the story (`titles_alone`), as written
+    ("the Marquis"): names the import's end takes for a character's."""
+    return [alone.epithet.written for alone in titles_alone(text, entities, characters)]
+
+
+@dataclass(frozen=True)
+class TitleAlone:
+    """A title said alone of someone the story never names: as written, the word, the title
+    in its long form, and the sentences where it speaks."""
+
+    epithet: Epithet
+    word: str
+    title: str
+    speaking: list[str]
+
+
+def titles_alone(
+    text: str, entities: Sequence[Entity], characters: Sequence[Entity]
+) -> list[TitleAlone]:
+    """Each "the" and a title written with a capital TITLE_ALONE_LEAST times or more,
+    speaking TITLE_ALONE_SPEAKS times or more, that no name of the cast holds and no
+    character carries by name."""
     held = {names.key(alias) for entity in entities for alias in entity.aliases}
-    suggested = []
+    found = []
     for epithet in epithets(text):
         first, *rest = epithet.written.split()
         # Written with a capital, as a name is ("the Marquis"; "the sergeant" is a calling).
@@ -43,20 +89,9 @@ def title_alone_suggestions(
         if any(title in titles_of(c) for c in characters):
             continue
         speaking = _speaking(text, word)
-        if len(speaking) < TITLE_ALONE_SPEAKS:
-            continue
-        suggested.append(
-            CastSuggestion(
-                action="kind",
-                name=word,
-                other="character",
-                mentions=epithet.count,
-                reason=f"{epithet.written!r} is written {epithet.count} times and speaks "
-                f"{len(speaking)} times, a {title} no character is named as",
-                evidence=speaking[0],
-            )
-        )
-    return suggested
+        if len(speaking) >= TITLE_ALONE_SPEAKS:
+            found.append(TitleAlone(epithet, word, title, speaking))
+    return found
 
 
 def _speaking(text: str, title: str) -> list[str]:
