@@ -76,6 +76,12 @@ def filler(seed: int, sentences: int = 12) -> str:
 def told(app: App, session: str, paragraphs: list[str], times: int = 3) -> None:
     """Write `paragraphs` into `session` `times` over, one interaction each (numbered, so no
     two are the same), and work the cast out at the end, as an import does."""
+    written(app, session, paragraphs, times)
+    app.story.resolve_cast(session)
+
+
+def written(app: App, session: str, paragraphs: list[str], times: int = 3) -> None:
+    """Write `paragraphs` into `session` `times` over, one interaction each (numbered), as a
+    story written a piece at a time is: no import's end."""
     for number, text in enumerate(paragraphs * times):
         app.story.continue_story(session, "", f"{text} ({number})")
-    app.story.resolve_cast(session)

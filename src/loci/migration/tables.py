@@ -204,7 +204,7 @@ TABLES = (
     Table(
         "story_meetings",
         ("a", "b"),
-        ("session", "a", "b", "paragraph", "sentence", "apposition"),
+        ("session", "a", "b", "paragraph", "sentence", "apposition", "stated"),
     ),
     Table("story_words", ("session", "word"), ("session", "word", "lower", "inside")),
     Table(

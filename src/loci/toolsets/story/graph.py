@@ -51,6 +51,11 @@ class EntityGraph(Protocol):
         import's end); their mentions are counted by reading the stored text again."""
         ...
 
+    def state(self, conn: Connection, session: int, pairs: Sequence[tuple[str, str]]) -> None:
+        """Keep that the story says each pair of names (as written) is one person's ("Abel
+        Magwitch, otherwise Provis"): the cast joins their people (`resolve`)."""
+        ...
+
     def record(
         self,
         conn: Connection,
@@ -131,6 +136,24 @@ class SqliteGraph:
                 "ON CONFLICT (session, key) DO NOTHING",
                 (session, names.key(name), name),
             )
+
+    def state(self, conn: Connection, session: int, pairs: Sequence[tuple[str, str]]) -> None:
+        """Keep that the story says each pair of names is one person's."""
+        keys = [(names.key(a), names.key(b)) for a, b in pairs]
+        wanted, listed = among(conn, "key", sorted({key for pair in keys for key in pair}))
+        ids = {
+            str(key): int(number)
+            for key, number in conn.execute(
+                f"SELECT key, id FROM story_names WHERE session = ? AND {wanted}",
+                (session, listed),
+            )
+        }
+        found = {(ids[a], ids[b]) for a, b in keys if a in ids and b in ids and a != b}
+        conn.executemany(
+            "INSERT INTO story_meetings (session, a, b, stated) VALUES (?, ?, ?, 1) "
+            "ON CONFLICT (a, b) DO UPDATE SET stated = 1",
+            [(session, min(a, b), max(a, b)) for a, b in sorted(found)],
+        )
 
     def first_found(self, conn: Connection, session: int) -> dict[str, int]:
         """Each name counted, as written, with where it was first."""

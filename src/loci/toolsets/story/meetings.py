@@ -20,10 +20,12 @@ SAME_NAME_APART = 3
 
 @dataclass(frozen=True)
 class Together:
-    """How often two names met in one sentence: apart, and restating one another."""
+    """How often two names met in one sentence: apart, and restating one another; and
+    whether the story says outright they are one person's (`loci.toolsets.story.stated`)."""
 
     sentence: int = 0
     apposition: int = 0
+    stated: int = 0
 
 
 @dataclass

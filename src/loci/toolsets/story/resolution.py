@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import among
@@ -43,13 +43,12 @@ def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) 
         for row in rows
     ]
     id_of = {str(row[1]): int(row[0]) for row in rows}
-    person_of, kind_of = cast.gather(
-        surfaces,
-        _cases(conn, session, [s.written for s in surfaces]),
-        _together(conn, session),
-        corrections.kept_apart(kept, id_of),
-        corrections.declined(kept, id_of),
-    )
+    together = _together(conn, session)
+    alone, declined = corrections.kept_apart(kept, id_of), corrections.declined(kept, id_of)
+    cases = _cases(conn, session, [s.written for s in surfaces])
+    person_of, kind_of = cast.gather(surfaces, cases, together, alone, declined)
+    counts = {s.id: s.count for s in surfaces}
+    _join_stated(person_of, kind_of, together, counts, alone | set().union(*declined))
     fixed = corrections.replay(corrections.Cast(person_of, kind_of, {}), kept, id_of)
     changed = [
         (fixed.person_of[row[0]], fixed.kind_of[row[0]], row[0])
@@ -84,11 +83,37 @@ def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, 
 
 def _together(conn: Connection, session: int) -> dict[tuple[int, int], Together]:
     rows = conn.execute(
-        "SELECT a, b, sentence, apposition FROM story_meetings WHERE session = ? AND "
-        "(sentence > 0 OR apposition > 0)",
+        "SELECT a, b, sentence, apposition, stated FROM story_meetings WHERE session = ? AND "
+        "(sentence > 0 OR apposition > 0 OR stated > 0)",
         (session,),
     )
-    return {(a, b): Together(sentence, apposition) for a, b, sentence, apposition in rows}
+    return {(a, b): Together(*counted) for a, b, *counted in rows}
+
+
+def _join_stated(
+    person_of: dict[int, int],
+    kind_of: dict[int, Kind],
+    together: Mapping[tuple[int, int], Together],
+    counts: Mapping[int, int],
+    kept: Collection[int],
+) -> None:
+    """Make one character of the people of two names the story says outright are one
+    person's, once the cast is worked out from the names: whole people, as a reader who read
+    the statement joins them, the more mentioned keeping its person. Not where the writer
+    split either name off or kept one apart from another (`kept`)."""
+    for a, b in sorted(pair for pair, met in together.items() if met.stated):
+        if a not in person_of or b not in person_of or a in kept or b in kept:
+            continue
+        groups: dict[int, list[int]] = {person_of[a]: [], person_of[b]: []}
+        if len(groups) == 1:
+            continue
+        for surface, person in person_of.items():
+            if person in groups:
+                groups[person].append(surface)
+        host, guest = sorted(groups, key=lambda p: -sum(counts[s] for s in groups[p]))
+        for surface in groups[host] + groups[guest]:
+            person_of[surface] = host
+            kind_of[surface] = "character"
 
 
 def entities(

@@ -366,14 +366,15 @@ CREATE UNIQUE INDEX story_corrections_number ON story_corrections(session, numbe
 """
 
 #: How often each name is called out in dialogue ('"What is this, Perkins?"'): a person cue.
-NAME_ADDRESSED = """
-ALTER TABLE story_names ADD COLUMN addressed INTEGER NOT NULL DEFAULT 0;
-"""
+NAME_ADDRESSED = "ALTER TABLE story_names ADD COLUMN addressed INTEGER NOT NULL DEFAULT 0;"
 
 #: How often each name is given as someone's name ("It's named Captain"): a person cue.
 NAME_NAMED = """
 ALTER TABLE story_names ADD COLUMN named INTEGER NOT NULL DEFAULT 0;
 """
+
+#: Names the story says are one person's ("Provis", "Magwitch"): `loci.toolsets.story.stated`.
+MEETING_STATED = "ALTER TABLE story_meetings ADD COLUMN stated INTEGER NOT NULL DEFAULT 0;"
 
 STORY_SCHEMA = Schema(
     owner="story",
@@ -382,6 +383,7 @@ STORY_SCHEMA = Schema(
         NAME_ADDRESSED,
         NAME_NAMED,
         SPLIT_ALONG,
+        MEETING_STATED,
     ),
     legacy=(13, 15),
     postgres=(
@@ -392,5 +394,6 @@ STORY_SCHEMA = Schema(
         NAME_ADDRESSED,
         NAME_NAMED,
         SPLIT_ALONG,
+        MEETING_STATED,
     ),
 )

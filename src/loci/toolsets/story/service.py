@@ -36,6 +36,7 @@ from loci.toolsets.story.models import (
 from loci.toolsets.story.passage_keywords import FtsPassageKeywords, PassageKeywords
 from loci.toolsets.story.relevance import KEYWORD_CANDIDATES, Named, PassageMatrix, Query
 from loci.toolsets.story.rereading import read_before_found, read_epithets
+from loci.toolsets.story.stated import read_stated
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}\Z")
 RELIEF_HISTORY = 10
@@ -215,6 +216,9 @@ class StoryService:
             if read := read_epithets(conn, self.graph, self.extractor, found):
                 counted += read
                 self.graph.resolve(conn, found.id)
+            # Names the story says are one person's, among the cast worked out so far.
+            counted += read_stated(conn, self.graph, self.extractor, found)
+            self.graph.resolve(conn, found.id)
             store.save_session(conn, found)
         return counted
 
