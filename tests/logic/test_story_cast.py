@@ -1840,6 +1840,15 @@ def test_a_title_a_character_comes_into_is_theirs() -> None:
     assert "He is Lord Brantwell now." in suggested[0].evidence
 
 
+def test_a_married_name_she_takes_by_becoming_it_is_hers() -> None:
+    # Persuasion: "Mary had acquired a little artificial importance, by becoming Mrs Charles
+    # Musgrove" (the sister named 136 times as "Mary").
+    mary, anne = _entity(1, "Mary"), _entity(2, "Anne")
+    text = "Mary had acquired a little importance, by becoming Mrs Charles Musgrove; not Anne."
+    found = called.callings(text, [mary, anne], lambda e: "f")
+    assert [(c.name, c.character.name) for c in found] == [("Mrs Charles", "Mary")]
+
+
 def test_a_given_name_written_abbreviated_is_that_name() -> None:
     from loci import sentences
 

@@ -60,7 +60,7 @@ _RANK = r"(?:Lord|Lady|Sir|Dame|Earl|Countess|Count|Duke|Duchess|Baron|Baroness|
 #: "became Lady Ashby", "He is Lord Brantwell now", "Margaret, who was now Mrs. Dunmore".
 TITLED = (
     re.compile(rf"(?:,|\bis|\bwas)\s+now\s+(?P<name>{_RANK}\s+{_WORD})"),
-    re.compile(rf"\b(?:became|becomes|has\s+become)\s+(?P<name>{_RANK}\s+{_WORD})"),
+    re.compile(rf"\b(?:became|becomes|becoming|has\s+become)\s+(?P<name>{_RANK}\s+{_WORD})"),
     re.compile(rf"\b(?:is|was)\s+(?P<name>{_RANK}\s+{_WORD})\s+now\b"),
 )
 #: A name she had before her marriage, said of the one named right before: "Mrs. Weston (poor
