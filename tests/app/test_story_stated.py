@@ -8,7 +8,7 @@ from loci.app import App
 from loci.toolsets.story.curation import correct, undo
 from loci.toolsets.story.lookup import character
 from loci.toolsets.story.suggestions import suggest
-from tests.storytext import told
+from tests.storytext import told, written
 
 ENGINES = ("sqlite", "postgresql")
 
@@ -35,3 +35,34 @@ def test_names_the_story_says_are_one_persons_are_one_character_after_an_import(
     assert "Miss Taylor" not in character(app.story, "hartfield", "Mrs. Weston").aliases
     undo(app.story, "hartfield")
     assert "Miss Taylor" in character(app.story, "hartfield", "Mrs. Weston").aliases
+
+
+def test_a_name_called_out_that_one_character_answers_is_theirs_after_an_import(
+    app: App,
+) -> None:
+    # Moby-Dick: Peleg calls Queequeg "Quohog", and Queequeg answers in the paragraph after.
+    story = [
+        '"I say, Quohog, did you ever strike a fish?" cried Peleg.',
+        "Without a word, Tom Ashby jumped upon the bulwarks, and Bildad stared.",
+    ]
+    written(app, "pequod", story, times=4)
+    found = suggest(app.story, "pequod").suggestions
+    assert ("merge", "Tom Ashby", "Quohog") in [(s.action, s.name, s.other) for s in found]
+    app.story.resolve_cast("pequod")  # as an import's end does
+    assert "Quohog" in character(app.story, "pequod", "Tom Ashby").aliases
+    assert all(s.other != "Quohog" for s in suggest(app.story, "pequod").suggestions)
+
+
+def test_a_name_two_readings_give_to_two_characters_is_left_to_the_writer() -> None:
+    from loci.toolsets.story.models import CastSuggestion
+    from loci.toolsets.story.stated import sure_pairs
+
+    def merge(name: str, other: str) -> CastSuggestion:
+        return CastSuggestion(
+            action="merge", name=name, other=other, mentions=9, reason="", evidence=""
+        )
+
+    answered, said = merge("Elinor", "Miss Dashwood"), merge("Marianne", "Miss Dashwood")
+    fritz = merge("Mr. Bhaer", "Fritz")
+    assert sure_pairs([answered, fritz, said]) == [fritz]
+    assert sure_pairs([answered, answered, fritz]) == [answered, answered, fritz]
