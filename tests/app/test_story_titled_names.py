@@ -56,6 +56,25 @@ def test_no_titled_family_name_is_suggested_where_two_full_names_carry_the_title
     assert not any("by title and family name" in s.reason for s in found)
 
 
+def test_a_titled_family_name_goes_to_the_full_name_written_with_it_far_more_often(
+    app: App,
+) -> None:
+    # Great Expectations: "Mr. Pocket" (52 times) is Matthew, written "Mr. Matthew Pocket"
+    # six times; his son Herbert is "Mr. Herbert Pocket" once.
+    nephew = "Mr. Henry Craven, his nephew, rode over from the coast."
+    told(app, "nephew", [*MANOR, *MANOR[:1] * 8, nephew, nephew], times=1)
+    found = suggest(app.story, "nephew").suggestions
+    titled = [s for s in found if "by title and family name" in s.reason]
+    assert [frozenset({s.name, s.other}) for s in titled] == [
+        frozenset({"Mr. Craven", "Mr. Archibald Craven"})
+    ]
+    assert "9 times, another's far less ('Mr. Henry Craven' 2)" in titled[0].reason
+    # Written three times as often, not four: no one.
+    told(app, "even", [*MANOR, *MANOR[:1] * 5, nephew, nephew], times=1)
+    found = suggest(app.story, "even").suggestions
+    assert not any("by title and family name" in s.reason for s in found)
+
+
 def test_two_people_named_in_one_sentence_are_not_suggested_as_one(app: App) -> None:
     story = [*MANOR, "Mr. Craven shook hands with Mr. Archibald Craven at the gate."]
     told(app, "met", story * 3)

@@ -252,7 +252,7 @@ def distinguished(aliases: Iterable[str], text: str) -> set[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
     for alias in aliases:
         plain = _plain_family(names.parse(alias))
-        if plain and _written(alias, text) >= DISTINGUISHED_LEAST:
+        if plain and written_times(alias, text) >= DISTINGUISHED_LEAST:
             found |= plain
     return found
 
@@ -265,7 +265,8 @@ def _plain_family(name: names.Name) -> set[tuple[str, str]]:
     return {(t, w) for t in name.titles & PLAIN for w in name.surnames}
 
 
-def _written(alias: str, text: str) -> int:
+def written_times(alias: str, text: str) -> int:
+    """How often `text` writes `alias`, as whole words."""
     words = r"\s+".join(map(re.escape, alias.split()))
     return len(re.findall(rf"(?<![\w.]){words}(?!\w)", text))
 

@@ -18,8 +18,12 @@ from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.evidence import merge_suggestion
 from loci.toolsets.story.models import CastSuggestion
-from loci.toolsets.story.people import ARMS, DOCTOR, MISTER, distinguished
+from loci.toolsets.story.people import ARMS, DOCTOR, MISTER, distinguished, written_times
 from loci.toolsets.story.titles import SURNAME_TITLES
+
+#: Of several full names written with a title and a family name, the one written this many
+#: times as often as any other is the one the two alone name.
+TITLED_DOMINANCE = 4
 
 
 def calling(title: str) -> str:
@@ -74,11 +78,45 @@ def titled_name_suggestions(
             for e in characters
             if e.id != guest.id and any((c, family) in written[e.id] for c in callings)
         ]
-        if len(hosts) != 1 or company.met_in_sentences(guest.id, hosts[0].id):
+        found = _the_one(hosts, callings, family, text)
+        if found is None or company.met_in_sentences(guest.id, found[0].id):
             continue
-        reason = (
-            f"{guest.name!r} is {hosts[0].name!r} by title and family name: the only full name "
-            "the story writes with them"
-        )
-        suggested.append(merge_suggestion(guest, hosts[0], reason))
+        suggested.append(merge_suggestion(guest, found[0], f"{guest.name!r} is {found[1]}"))
     return suggested
+
+
+def _the_one(
+    hosts: Sequence[Entity], callings: frozenset[str], family: str, text: str
+) -> tuple[Entity, str] | None:
+    """The one of `hosts` a title and a family name are, with the reason in words: the only
+    one written by a full name with them, or the one the story writes so TITLED_DOMINANCE
+    times as often as any other ("Mr. Matthew Pocket" six times, "Mr. Herbert Pocket", the son
+    named formally, once: "Mr. Pocket" is the father)."""
+    if len(hosts) == 1:
+        return hosts[0], (
+            f"{hosts[0].name!r} by title and family name: the only full name the story writes "
+            "with them"
+        )
+    times = {
+        h.id: sum(written_times(a, text) for a in _titled_full(h, callings, family)) for h in hosts
+    }
+    ranked = sorted(hosts, key=lambda h: -times[h.id])
+    if len(ranked) < 2 or times[ranked[0].id] < TITLED_DOMINANCE * max(1, times[ranked[1].id]):
+        return None
+    others = ", ".join(f"{h.name!r} {times[h.id]}" for h in ranked[1:])
+    return ranked[0], (
+        f"{ranked[0].name!r} by title and family name: the full name the story writes with "
+        f"them {times[ranked[0].id]} times, another's far less ({others})"
+    )
+
+
+def _titled_full(entity: Entity, callings: frozenset[str], family: str) -> list[str]:
+    """The entity's full names written with one of `callings` and `family`."""
+    return [
+        alias
+        for alias in entity.aliases
+        if (name := names.parse(alias)).given
+        and not name.husband
+        and family in name.surnames
+        and {calling(t) for t in name.titles} & callings
+    ]
