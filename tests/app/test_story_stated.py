@@ -8,6 +8,7 @@ from loci.app import App
 from loci.toolsets.story.curation import correct, undo
 from loci.toolsets.story.lookup import character
 from loci.toolsets.story.suggestions import suggest
+from tests.app.test_story_suggestions import HARTFIELD
 from tests.storytext import told, written
 
 ENGINES = ("sqlite", "postgresql")
@@ -19,13 +20,7 @@ def test_names_the_story_says_are_one_persons_are_one_character_after_an_import(
     # Great Expectations: "Abel Magwitch, otherwise Provis" (70 times) was a suggestion only.
     # Said outright, the two are one though named in one sentence ("Mrs. Weston (poor Miss
     # Taylor that was)"), joined as whole people once the cast is worked out.
-    story = [
-        "Miss Taylor smiled at Emma Hale across the table. Miss Taylor said nothing.",
-        "Mrs. Weston walked to the gate with Emma Hale, and Emma Hale took her arm.",
-        "Neither your father nor Mrs. Weston (poor Miss Taylor that was) would suffer it.",
-        "Mr. Hale sighed for Miss Taylor, though Mrs. Weston laughed at Miss Taylor's name.",
-    ]
-    told(app, "hartfield", story, times=2)
+    told(app, "hartfield", HARTFIELD, times=2)
     weston = character(app.story, "hartfield", "Mrs. Weston")
     assert {"Mrs. Weston", "Miss Taylor"} <= set(weston.aliases) and weston.mentions == 16
     assert all(s.other != "Miss Taylor" for s in suggest(app.story, "hartfield").suggestions)

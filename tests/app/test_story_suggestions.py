@@ -605,18 +605,21 @@ def test_a_married_name_a_character_comes_into_is_suggested_for_her(app: App) ->
     assert "now Mrs. Dunmore" in married.evidence
 
 
+#: Mrs. Weston, once Miss Taylor, as the story says outright (Emma).
+HARTFIELD = [
+    "Miss Taylor smiled at Emma Hale across the table. Miss Taylor said nothing.",
+    "Mrs. Weston walked to the gate with Emma Hale, and Emma Hale took her arm.",
+    "Neither your father nor Mrs. Weston (poor Miss Taylor that was) would suffer it.",
+    "Mr. Hale sighed for Miss Taylor, though Mrs. Weston laughed at Miss Taylor's name.",
+]
+
+
 def test_a_name_she_bore_before_her_marriage_is_suggested_for_her_though_they_meet(
     app: App,
 ) -> None:
     # Emma: "Mrs. Weston (poor Miss Taylor that was)"; Mr. Woodhouse names the two in one
     # sentence now and then, which made "Miss Taylor" (48 times) another woman.
-    story = [
-        "Miss Taylor smiled at Emma Hale across the table. Miss Taylor said nothing.",
-        "Mrs. Weston walked to the gate with Emma Hale, and Emma Hale took her arm.",
-        "Neither your father nor Mrs. Weston (poor Miss Taylor that was) would suffer it.",
-        "Mr. Hale sighed for Miss Taylor, though Mrs. Weston laughed at Miss Taylor's name.",
-    ]
-    written(app, "hartfield", story, times=2)  # an import's end takes it itself
+    written(app, "hartfield", HARTFIELD, times=2)  # an import's end takes it itself
     found = suggest(app.story, "hartfield").suggestions
     former = next(s for s in found if s.other == "Miss Taylor")
     assert (former.action, former.name) == ("merge", "Mrs. Weston")
