@@ -1777,6 +1777,21 @@ def test_an_entitys_recent_mentions_show_each_sentence_once() -> None:
     assert entity.recent[-1].position == 41
 
 
+def test_a_character_is_shown_by_a_proper_name_before_an_epithet_written_after_the() -> None:
+    # Oliver Twist: "the Jew" (319 times) and Fagin (303), one character, showed as "Jew".
+    from loci.toolsets.story.resolution import entities
+
+    def row(number: int, written: str, mentions: int, after_the: int) -> tuple[object, ...]:
+        return (number, written, mentions, number, "", "[]", 1, "character", after_the)
+
+    (fagin,) = entities([row(1, "Jew", 319, 310), row(2, "Fagin", 303, 2)], [])
+    assert fagin.name == "Fagin" and fagin.aliases == ["Jew", "Fagin"]
+    (jew,) = entities([row(1, "Jew", 319, 100), row(2, "Fagin", 303, 2)], [])
+    assert jew.name == "Jew"  # "the" before a third of its mentions: a name all the same
+    (alone,) = entities([row(1, "Jew", 319, 310)], [])
+    assert alone.name == "Jew"
+
+
 def test_a_characters_own_surname_is_listed_as_a_name_of_theirs() -> None:
     from loci.toolsets.story.resolution import entities
 

@@ -315,7 +315,7 @@ class SqliteGraph:
         """Every entity of the session, most mentioned first, with its names."""
         rows = conn.execute(
             "SELECT id, written, mentions, first_pos, first_seen, recent_seen, "
-            "coalesce(person, id), kind FROM story_names WHERE session = ?",
+            "coalesce(person, id), kind, article FROM story_names WHERE session = ?",
             (session,),
         ).fetchall()
         return resolution.entities(rows, self.corrections(conn, session))

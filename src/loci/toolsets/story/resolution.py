@@ -120,7 +120,8 @@ def entities(
     rows: Sequence[tuple[object, ...]], kept: list[corrections.Correction]
 ) -> list[Entity]:
     """The entities of name rows (id, written, mentions, first_pos, first_seen, recent_seen,
-    person, kind), with the names shown and the notes the corrections leave."""
+    person, kind, and how many of its mentions follow "the", if known), with the names shown
+    and the notes the corrections leave."""
     grouped: dict[int, list[tuple[object, ...]]] = {}
     for row in rows:
         grouped.setdefault(int(str(row[6])), []).append(row)
@@ -134,10 +135,12 @@ def entities(
         # A name whose first sentences went to a longer name keeps its earliest one left.
         introduction = _introduction(seen) or (recent[0].excerpt if recent else "")
         written = [str(r[1]) for r in members]
+        # Written after "the" in most of its mentions, a name is an epithet ("the Jew").
+        led = {str(r[1]) for r in members if len(r) > 8 and 2 * int(str(r[8])) > int(str(r[2]))}
         found.append(
             Entity(
                 id=person,
-                name=_name_shown(written, renamed, named),
+                name=_name_shown(written, renamed, named, led),
                 kind=_kind(members),
                 mentions=sum(int(str(r[2])) for r in members),
                 first=Seen(int(str(first[3])), introduction),
@@ -166,14 +169,16 @@ def _latest(seen: Iterable[Seen]) -> list[Seen]:
     return kept[::-1]
 
 
-def _plain(written: Sequence[str]) -> str:
-    """The name an entity is shown by: its most written, but a proper name before an epithet,
-    a title alone or a child's word for a parent ("Captain Hawkes", not "the Skipper" or
-    "Skipper" he is called more often; "Mrs. Hale", not the "Mama" her children say)."""
+def _plain(written: Sequence[str], epithets: Collection[str] = ()) -> str:
+    """The name an entity is shown by: its most written, but a proper name before an epithet
+    (one of `epithets`, written after "the" as a habit: "Fagin", not "the Jew" he is called
+    more often), a title alone or a child's word for a parent ("Captain Hawkes", not "the
+    Skipper" or "Skipper"; "Mrs. Hale", not the "Mama" her children say)."""
     proper = (
         w
         for w in written
-        if w.split()[0].lower() not in names.ARTICLES
+        if w not in epithets
+        and w.split()[0].lower() not in names.ARTICLES
         and kin_words.parent_word_sex(w) is None
         and not (" " not in w and names.is_title(w))
     )
@@ -213,17 +218,22 @@ def _kind(members: Sequence[tuple[object, ...]]) -> Kind:
     return kind if kind in kinds.KINDS else "unknown"
 
 
-def _name_shown(written: Sequence[str], renamed: dict[str, str], named: dict[str, str]) -> str:
+def _name_shown(
+    written: Sequence[str],
+    renamed: dict[str, str],
+    named: dict[str, str],
+    epithets: Collection[str] = (),
+) -> str:
     """The name an entity is shown by: the latest the writer renamed it to, else the name the
     writer's latest merge or alias into it named (merged into "Ysolde", it is not shown as
-    "Grace", the form written most), else its plain name."""
+    "Grace", the form written most), else its plain name (`epithets` aside)."""
     keys = [names.key(w) for w in written]
     for shown in (renamed, named):
         # A name the entity still holds (a merge's name may have been split off since).
         found = [k for k in shown if k in keys and names.key(shown[k]) in keys]
         if found:
             return shown[found[-1]]
-    return _plain(written)
+    return _plain(written, epithets)
 
 
 def _shown(kept: list[corrections.Correction], actions: tuple[str, ...]) -> dict[str, str]:
