@@ -5,7 +5,6 @@ one of its names)."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 
@@ -181,9 +180,7 @@ def never_written(entities: list[Entity], other: str, session: str, what: str) -
     """The refusal of a correction naming something the story never writes, with the
     story's names closest to it: names it writes, never the one refused ("Henry Dashwood",
     listed only as written inside "Mr. Henry Dashwood")."""
-    wanted = names.key(other)
-    written = sorted({a for e in entities for a in [e.name, *e.written] if names.key(a) != wanted})
-    close = difflib.get_close_matches(other, written, n=3, cutoff=0.6)
+    close = lookup.closest(entities, other)
     fitting = lookup.find(entities, other)
     if fitting is not None and fitting.name not in close:
         close.insert(0, fitting.name)

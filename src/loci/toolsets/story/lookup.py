@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
@@ -140,6 +141,14 @@ def _hits(
     return hits
 
 
+def closest(entities: Sequence[Entity], wanted: str) -> list[str]:
+    """The names of the cast written most like `wanted` (a misspelling: "Talow" for
+    "Tallow"), closest first; never `wanted` itself."""
+    key = names.key(wanted)
+    written = sorted({a for e in entities for a in [e.name, *e.written] if names.key(a) != key})
+    return difflib.get_close_matches(wanted, written, n=3, cutoff=0.6)
+
+
 def character(service: StoryService, session_id: str, character_name: str) -> CharacterInfo:
     """What the story says about `character_name` (any name of it)."""
     name = service.session_name(session_id)
@@ -150,7 +159,14 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
         entity = find(known, wanted)
         if entity is None:
             written = writes_as_a_name(store.rendered(conn, found.id, prompts="omit"), wanted)
-            hint = " (the story writes it: `kind` adds it to the cast)" if written else " yet"
+            close = closest(known, wanted)
+            hint = (
+                " (the story writes it: `kind` adds it to the cast)"
+                if written
+                else f" yet; did you mean {' or '.join(map(repr, close))}?"
+                if close
+                else " yet"
+            )
             raise NotFoundError(
                 f"the story {name!r} names no character {fields.shown(wanted)}{hint}",
                 session_id=name,
