@@ -413,3 +413,24 @@ def test_the_whole_cast_lists_every_name_with_its_kind(tmp_path: Path) -> None:
     assert "shown" not in loci(home, "story", "characters", "villa", "--all").stderr
     both = loci(home, "story", "characters", "villa", "--all", "--places")
     assert both.returncode == 2 and "cannot be used together" in both.stderr
+
+
+def test_a_newcomers_story_imports_with_the_names_it_says_are_one_and_fit_suggestions(
+    tmp_path: Path,
+) -> None:
+    # A newcomer's own story: "His name was Silas Penhallow, but the whole quay called him
+    # Tallow" (named once, then Tallow 24 times) stayed two people, and "Mr. Gale" (the
+    # father, "Mr. Thomas Gale" six times; the son "Mr. Edmund Gale" once) was offered to the
+    # son, whose company it keeps.
+    text = (Path(__file__).parent.parent / "fixtures" / "harrowby.txt").read_text("utf-8")
+    home = imported(tmp_path, text, "h")
+    cast = json.loads(loci(home, "story", "characters", "h", "--json").stdout)
+    aliases = {c["name"]: set(c["aliases"]) for c in cast}
+    assert {"Tallow", "Silas Penhallow"} <= aliases["Tallow"]
+    assert {"Clara", "Mrs. Merrow"} <= next(a for a in aliases.values() if "Clara" in a)
+    assert "the Duke" in aliases  # a title said alone of someone, speaking
+    offered = json.loads(loci(home, "story", "suggestions", "h", "--json").stdout)
+    pairs = {frozenset({s["name"], s["other"]}) for s in offered["suggestions"]}
+    assert frozenset({"Mr. Gale", "Mr. Thomas Gale"}) in pairs
+    assert not any("Mr. Gale" in pair and "Edmund Gale" in pair for pair in pairs)
+    assert frozenset({"Anna", "Anna Brook"}) in pairs

@@ -893,3 +893,16 @@ def test_character_info_by_a_name_no_entity_holds_says_so(app: App) -> None:
     fitting = character(app.story, "nets", "Mr. Tobias Reed")
     assert fitting.name == "Tobias Reed" and fitting.warning is not None
     assert "no entity holds the name 'Mr. Tobias Reed'" in fitting.warning
+
+
+def test_character_info_by_a_misspelt_name_offers_the_closest_names(app: App) -> None:
+    # A newcomer's "story character harrowby Talow" said only "names no character": `merge`
+    # offered "did you mean 'Tallow'?" for the same slip.
+    from loci.errors import NotFoundError
+
+    told(app, "nets", ["Tobias Reed mended the nets. Tobias Reed sang.", "Mira Voss sang."])
+    with pytest.raises(NotFoundError, match=r"did you mean 'Tobias Reed'\?"):
+        character(app.story, "nets", "Tobias Reid")
+    with pytest.raises(NotFoundError) as far:
+        character(app.story, "nets", "Zzyzx")
+    assert "did you mean" not in str(far.value)

@@ -45,7 +45,7 @@ def test_a_shared_given_name_goes_to_the_carrier_whose_family_it_is_named_with()
     mary = next(s for s in found if s.other == "Mary")
     assert (mary.action, mary.name, mary.mentions) == ("merge", "Mary Rivers", 81)
     assert "the Rivers family" in mary.reason and "in 43 sentences" in mary.reason
-    assert "'Diana' 38" in mary.reason and "in 5 at most" in mary.reason
+    assert "'Diana' 38" in mary.reason and "another carrier's in 5 at most" in mary.reason
 
 
 def test_no_carrier_when_no_family_stands_out_or_is_named_with_it_often() -> None:

@@ -193,7 +193,11 @@ def called_suggestions(
     character's already, only when `together` says the two share no sentence but those
     saying so."""
     held = {names.key(a): e for e in entities for a in e.aliases}
-    found = list(callings(text, characters, sex_of))
+    # A name written once may be the one said to be called so ("His name was Silas
+    # Penhallow, but the whole quay called him Tallow"): a character's, though not confirmed.
+    confirmed = {c.id for c in characters}
+    named = [*characters, *(e for e in entities if e.kind == "character" and e.id not in confirmed)]
+    found = list(callings(text, named, lambda e: sex_of(e) if e.id in confirmed else None))
     suggested: dict[str, CastSuggestion] = {}
     for calling, other in ((c, form) for c in found for form in _held_forms(c.name, held)):
         entity = held.get(names.key(other))

@@ -57,9 +57,9 @@ def carrier_by_family(
     host = next(c for c in carriers if c.id == top)
     named = ", ".join(f"{k.name!r} {n}" for k, n in sorted(kin[top], key=lambda kn: -kn[1]) if n)
     family = " or ".join(sorted(word.title() for word in owns[top]))
+    others = f"another carrier's in {second} at most" if second else "no other carrier's"
     reason = (
         f"{guest.name!r}, a name {len(carriers)} people carry, is named with the {family} "
-        f"family of {host.name!r} in {times} sentences ({named}), with another carrier's "
-        f"family in {second} at most"
+        f"family of {host.name!r} in {times} sentences ({named}), with {others}"
     )
     return host, reason, ""

@@ -100,11 +100,13 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         # Who answers to a name outweighs whose company it keeps: "Miss Dashwood", answered
         # by Elinor, keeps Marianne's company as much.
         *answered_suggestions(text, entities, characters),
+        # So does the full name a title and a family name are written with: a father and his
+        # son keep the same company ("Mr. Gale" is Mr. Thomas Gale, not Edmund).
+        *titled_name_suggestions(characters, company, text),
         *same_person_suggestions(characters, company, text),
         # A wife the story names outweighs the woman named most beside the husband.
         *stated_wife_suggestions(text, characters, people, company),
         *wife_suggestions(characters, people, company, text),
-        *titled_name_suggestions(characters, company, text),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
         *described_suggestions(entities, characters, company, text),
