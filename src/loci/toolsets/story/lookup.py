@@ -159,14 +159,11 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
         entity = find(known, wanted)
         if entity is None:
             written = writes_as_a_name(store.rendered(conn, found.id, prompts="omit"), wanted)
-            close = closest(known, wanted)
-            hint = (
-                " (the story writes it: `kind` adds it to the cast)"
-                if written
-                else f" yet; did you mean {' or '.join(map(repr, close))}?"
-                if close
-                else " yet"
-            )
+            hint = " yet"
+            if written:
+                hint = " (the story writes it: `kind` adds it to the cast)"
+            elif close := closest(known, wanted):
+                hint = f" yet; did you mean {' or '.join(map(repr, close))}?"
             raise NotFoundError(
                 f"the story {name!r} names no character {fields.shown(wanted)}{hint}",
                 session_id=name,

@@ -4,7 +4,8 @@ their own, whom the cast misses (NER takes no title alone for a name). It is sug
 one when no character carries the title by name (else it is that character's epithet:
 `loci.toolsets.story.epithets`), and when it is written and speaks often enough to be
 someone in the story, not a title said of whoever holds it ("the Judge", 10 times, never
-speaking).
+speaking). An import's end takes such a title for a character's name itself, as written
+(`sure_titles_alone`).
 """
 
 from __future__ import annotations
@@ -34,9 +35,8 @@ TITLE_ALONE_SPEAKS = 5
 def title_alone_suggestions(
     text: str, entities: Sequence[Entity], characters: Sequence[Entity]
 ) -> list[CastSuggestion]:
-    """A character (named by the title: "Marquis") for each "the" and a title written with a
-    capital TITLE_ALONE_LEAST times or more, speaking TITLE_ALONE_SPEAKS times or more, that
-    no name of the cast holds and no character carries by name."""
+    """A character (named by the title: "Marquis") for each title said alone of someone the
+    story never names (`titles_alone`)."""
     return [
         CastSuggestion(
             action="kind",
