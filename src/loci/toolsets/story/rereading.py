@@ -124,16 +124,15 @@ def read_before_found(
 
 
 def read_epithets(
-    conn: Connection, graph: EntityGraph, extractor: Extractor, found: store.Session
+    conn: Connection, graph: EntityGraph, extractor: Extractor, found: store.Session, text: str
 ) -> int:
     """Make the epithets a careful reader takes for one character's ("the doctor" of the
     story's only doctor, `epithet_cast.sure_epithets`; "the beadle" said beside Mr. Bumble's
     name, `callings.sure_callings`) names of the story, and count their mentions in its
-    stored text; returns how many were found."""
+    stored text (`text`, as rendered without prompts); returns how many were found."""
     entities = graph.entities(conn, found.id)
     confirm = found.settings.confirm_after
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
-    text = store.rendered(conn, found.id, prompts="omit")
     # One the story knows already (an earlier import's) is counted as the text comes.
     known = {names.key(written) for written in graph.surfaces(conn, found.id)}
     found_sure = [

@@ -213,11 +213,12 @@ class StoryService:
             counted = read_before_found(conn, self.graph, self.extractor, found)
             self.graph.resolve(conn, found.id)
             # The epithets it reads need the cast worked out: who carries each title.
-            if read := read_epithets(conn, self.graph, self.extractor, found):
+            text = store.rendered(conn, found.id, prompts="omit")
+            if read := read_epithets(conn, self.graph, self.extractor, found, text):
                 counted += read
                 self.graph.resolve(conn, found.id)
             # Names the story says are one person's, among the cast worked out so far.
-            counted += read_stated(conn, self.graph, self.extractor, found)
+            counted += read_stated(conn, self.graph, self.extractor, found, text)
             self.graph.resolve(conn, found.id)
             store.save_session(conn, found)
         return counted

@@ -30,17 +30,16 @@ from loci.toolsets.story.wives import stated_wife_suggestions
 
 
 def read_stated(
-    conn: Connection, graph: EntityGraph, extractor: Extractor, found: store.Session
+    conn: Connection, graph: EntityGraph, extractor: Extractor, found: store.Session, text: str
 ) -> int:
     """Keep each pair of names a careful reader takes for one person's (the readings above),
-    making a name of a pair the story's if the cast did not hold it; returns how many
-    mentions of such new names were found."""
+    making a name of a pair the story's if the cast did not hold it (`text`: the story as
+    rendered without prompts); returns how many mentions of such new names were found."""
     entities = graph.entities(conn, found.id)
     confirm = found.settings.confirm_after
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
     company = Company.read(conn, found.id, entities)
     people = people_of(characters, company)
-    text = store.rendered(conn, found.id, prompts="omit")
     stated = sure_pairs(
         [
             *called_suggestions(

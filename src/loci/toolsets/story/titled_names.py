@@ -51,12 +51,15 @@ def titled_surname(entity: Entity) -> tuple[frozenset[str], str] | None:
 def titled_full_names(entity: Entity) -> set[tuple[str, str]]:
     """The (calling, family name) pairs of the full names the entity is written by with a
     title ("Mr. Archibald Craven": ("mr", "craven")); "Mrs. John Brooke" is her husband's."""
-    found = set()
-    for alias in entity.aliases:
-        name = names.parse(alias)
-        if name.given and not name.husband:
-            found |= {(calling(t), s) for t in name.titles for s in name.surnames}
-    return found
+    return set().union(*(_titled_full_name(alias) for alias in entity.aliases))
+
+
+def _titled_full_name(alias: str) -> set[tuple[str, str]]:
+    """The (calling, family name) pairs `alias` is a full name with a title of."""
+    name = names.parse(alias)
+    if not name.given or name.husband:
+        return set()
+    return {(calling(t), s) for t in name.titles for s in name.surnames}
 
 
 def titled_name_suggestions(
@@ -115,8 +118,5 @@ def _titled_full(entity: Entity, callings: frozenset[str], family: str) -> list[
     return [
         alias
         for alias in entity.aliases
-        if (name := names.parse(alias)).given
-        and not name.husband
-        and family in name.surnames
-        and {calling(t) for t in name.titles} & callings
+        if any((c, family) in _titled_full_name(alias) for c in callings)
     ]
