@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loci.toolsets.story.callings import calling_suggestions
+from loci.toolsets.story.callings import calling_suggestions, sure_callings
 from loci.toolsets.story.entity import Entity, Seen
 
 
@@ -147,3 +147,36 @@ def test_a_calling_said_beside_one_name_alone_and_written_often_is_sure() -> Non
     text = _story(parochial, "A.E..E..E.E..E..")
     assert [s.other for s in calling_suggestions(text, [bumble, oliver])] == ["the beadle"]
     assert sure_callings(text, [bumble, oliver]) == []
+
+
+def test_a_calling_that_names_someone_is_suggested_as_their_alias() -> None:
+    # Silas Marner: "such a linen-weaver, named Silas Marner", then "the weaver" where Silas is.
+    said = {
+        "A": "In those years such a linen-weaver, named Silas Marner, worked at his loom, day {}.",
+        "N": "Silas counted his guineas, day {}.",
+        "E": "The boys peeped in at the weaver who sat at his loom, day {}.",
+        "B": "Silas rose, and the boys ran from the weaver who had seen them, day {}.",
+        ".": "Rain fell on Raveloe, day {}.",
+    }
+    text = _story(said, "A.NE..NB..E.NE..")
+    silas = _character(1, "Silas", "Silas Marner")
+    found = calling_suggestions(text, [silas, _character(2, "Godfrey")])
+    assert [(s.action, s.name, s.other, s.mentions) for s in found] == [
+        ("alias", "Silas", "the weaver", 4)
+    ]
+    assert "'a linen-weaver, named Silas Marner'" in found[0].reason
+    # Not taken at import: the story said it once, and not beside the name as written alone.
+    assert sure_callings(text, [silas]) == []
+
+
+def test_anyone_named_so_is_no_calling() -> None:
+    # "a little girl called Jane Eyre": a girl is anyone, and "the girl" no one's by name.
+    said = {
+        "A": "There was a little girl called Jane Eyre at the school, day {}.",
+        "N": "Jane sat by the window, day {}.",
+        "E": "The girl who sat by the window said nothing, day {}.",
+        "B": "Jane rose, and the girl who had wept went out, day {}.",
+        ".": "Snow lay on the moor, day {}.",
+    }
+    text = _story(said, "A.NE..NB..E.NE..")
+    assert calling_suggestions(text, [_character(1, "Jane", "Jane Eyre")]) == []

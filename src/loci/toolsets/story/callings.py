@@ -1,7 +1,8 @@
 """Callings: what a story calls someone by their work ("the beadle", "the landlord"), known
 for one character where the story says it beside their name, in apposition: "Mr. Bumble, the
 beadle, ...", "Mr. Campbell, the minister of Essendean, ..." or "(And) the boatswain, Job
-Anderson, ...". A reader told once that Mr. Snell is the landlord takes the 27 "the
+Anderson, ...", or names them by it: "such a linen-weaver, named Silas Marner" (a weaver, whom
+the story goes on to call "the weaver"). A reader told once that Mr. Snell is the landlord takes the 27 "the
 landlord"s of the inn's talk for his. A relation ("the daughter of Mr. Smith") is no calling.
 
 A calling said beside two characters' names is no one's ("the master" of two houses), and a
@@ -42,10 +43,17 @@ AFTER_NAME = re.compile(
 BEFORE_NAME = re.compile(
     r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:The|And\s+the)\s+(?:[a-z]+\s+)?([a-z][a-z-]+),\s+(?=[A-Z])"
 )
+#: A calling that names someone: "a linen-weaver, named Silas Marner", "a local steward named
+#: Erothei", "a colonist of the name of Provis" (the last word of a compound is the calling).
+NAMING_CALLING = re.compile(
+    r"\b(?:[Aa]n?|[Oo]ne)\s+(?:[a-z]+\s+){0,2}(?:[a-z]+-)?([a-z]+),?\s+"
+    r"(?:named|called|of\s+the\s+name\s+of|by\s+name)\s+(?=[A-Z])"
+)
 #: The capitalised words just before a calling (a name ends them), and just after one that
 #: opens a sentence, up to the comma closing the apposition (a name opens them).
 NAME_BEFORE = re.compile(r"(?:[A-Z][\w'\u2019.-]*\s+){0,3}[A-Z][\w'\u2019-]*$")
 NAME_AFTER = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}(?=,)")
+NAMED_AFTER = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}")
 #: Words after "the" that are no calling, said in apposition to anyone ("John, the second").
 NOT_CALLINGS = frozenset(
     {
@@ -55,6 +63,9 @@ NOT_CALLINGS = frozenset(
         # kin, no calling: "Harriet, the daughter of Mr. Smith"
         "son", "daughter", "brother", "sister", "father", "mother", "wife", "husband",
         "widow", "heir", "nephew", "niece", "cousin", "uncle", "aunt", "child",
+        # anyone, no calling: "a little girl called Jane Eyre", "a man named Monks"
+        "man", "woman", "boy", "girl", "gentleman", "lady", "person", "fellow", "youth",
+        "creature", "family", "place", "name",
     }
 )  # fmt: skip
 
@@ -143,7 +154,12 @@ def _apposed(text: str, alias_of: Mapping[str, Entity]) -> dict[str, list[Appose
     """Each calling the story says beside a character's name, with those characters, the
     words that say so ("Mr. Bumble, the beadle"), and how often."""
     found: dict[str, dict[int, Apposed]] = {}
-    for pattern, read in ((AFTER_NAME, _named_before), (BEFORE_NAME, _named_after)):
+    readings = (
+        (AFTER_NAME, _named_before),
+        (BEFORE_NAME, _named_after),
+        (NAMING_CALLING, _named_by),
+    )
+    for pattern, read in readings:
         for match in pattern.finditer(text):
             named = read(text, match, alias_of)
             if named is not None:
@@ -174,6 +190,15 @@ def _named_after(
     named = _longest_alias(after.group() if after else "", alias_of, last=False)
     said = calling.group()[calling.group().lower().index("the") :]  # not "And"
     return None if named is None else (named[0], " ".join(said.split()) + " " + named[1])
+
+
+def _named_by(
+    text: str, calling: re.Match[str], alias_of: Mapping[str, Entity]
+) -> tuple[Entity, str] | None:
+    """The character a calling names ("a linen-weaver, named Silas Marner"), and the words."""
+    after = NAMED_AFTER.match(text, calling.end())
+    named = _longest_alias(after.group() if after else "", alias_of, last=False)
+    return None if named is None else (named[0], " ".join(calling.group().split()) + " " + named[1])
 
 
 def _carrier(epithet: Epithet, apposed: Sequence[Apposed]) -> Apposed | None:
