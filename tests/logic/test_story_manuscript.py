@@ -86,6 +86,21 @@ def test_a_gutenberg_books_front_and_back_matter_are_not_the_story() -> None:
     assert gutenberg.story_part(ending) == ending  # not a Gutenberg file: all of it
 
 
+def test_a_table_of_contents_a_preface_follows_is_not_the_story() -> None:
+    # Dracula as Project Gutenberg prints it now: a contents list of "CHAPTER I. Jonathan
+    # Harker's Journal" lines, then the author's note in prose. The list was kept as story,
+    # and "Mina Harker" was written before "Mina Murray", her name before her wedding.
+    story = f"CHAPTER I\n\nJONATHAN HARKER'S JOURNAL\n\n{PROSE}\n\nCHAPTER II\n\n{PROSE}"
+    contents = (
+        "Contents\n\nCHAPTER I. Jonathan Harker's Journal\nCHAPTER II. Mina Harker's Journal"
+        f"\n\n\n\nHow these papers have been placed in sequence will be made manifest. {PROSE}"
+    )
+    assert gutenberg.story_part(gutenberg_file(f"{contents}\n\n{story}")) == story
+    # A heading over a heading of another kind is one chapter's: "BOOK I" over "CHAPTER I".
+    booked = f"BOOK I\nCHAPTER I\n\n{PROSE}\n\nCHAPTER II\n\n{PROSE}"
+    assert gutenberg.story_part(gutenberg_file(f"CONTENTS\n\n{booked}")) == booked
+
+
 def test_a_printed_books_front_matter_is_left_out_without_the_gutenberg_lines() -> None:
     # A tester's Silas Marner and Kidnapped, copied without Project Gutenberg's lines: the
     # title page made "George Eliot" a character, and a preface introduced Alan Breck.

@@ -121,12 +121,33 @@ def _titled(line: str) -> bool:
 
 
 def _first_story_heading(book: str, headings: list[re.Match[str]]) -> re.Match[str] | None:
-    """The first chapter heading followed by prose."""
+    """The first chapter heading followed by prose, not a line of a table of contents (whose
+    last line a preface may follow)."""
     for number, heading in enumerate(headings):
         stop = headings[number + 1].start() if number + 1 < len(headings) else len(book)
-        if heading.lastgroup != "close" and _has_prose(book[heading.end() : stop]):
+        listed = _listed(book, heading, headings)
+        if heading.lastgroup != "close" and not listed and _has_prose(book[heading.end() : stop]):
             return heading
     return None
+
+
+def _listed(book: str, heading: re.Match[str], headings: list[re.Match[str]]) -> bool:
+    """Whether `heading` is a line of a table of contents: its paragraph holds another heading
+    of its kind ("CHAPTER XXVI. Dr. Seward's Diary" above "CHAPTER XXVII. Mina Harker's
+    Journal"), as no chapter's own heading does ("BOOK I" over "CHAPTER I" is one)."""
+    left = book.rfind("\n\n", 0, heading.start())
+    right = book.find("\n\n", heading.end())
+    right = len(book) if right < 0 else right
+    return any(
+        other is not heading and left < other.start() < right and _kind(other) == _kind(heading)
+        for other in headings
+    )
+
+
+def _kind(heading: re.Match[str]) -> str:
+    """A heading's kind: its word ("chapter", "letter"), or how it is numbered."""
+    word = heading.group("word")
+    return word.split()[0].lower() if word else str(heading.lastgroup)
 
 
 def _has_prose(text: str) -> bool:
