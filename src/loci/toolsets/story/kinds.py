@@ -8,9 +8,10 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   ("Hush!", "Adieu"), unless its mentions say otherwise (it speaks, carries a title, or is
   where things happen: "in Nice");
 - a firm's name names no one ("Messrs. Maw");
-- a day is no one ("St. Tatiana's Day"); a saint's name is a place or a feast ("St.
-  Petersburgh"), unless it speaks, a title stands before it ("Mr. St. John") or it ends in a
-  family name of the story's people ("St. John Rivers", beside "Mr. Rivers");
+- a day is no one ("St. Tatiana's Day"), nor a month no one answers to ("26 July"); a
+  saint's name is a place or a feast ("St. Petersburgh"), unless it speaks, a title stands
+  before it ("Mr. St. John") or it ends in a family name of the story's people ("St. John
+  Rivers", beside "Mr. Rivers");
 - a plural of a family's name, mostly after "the", is a household ("the Marches"); any other
   plural mostly after "the" is a place or a people, no one character ("the Warrens");
 - otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
@@ -44,7 +45,8 @@ from loci.toolsets.story import (
     namespans,
     titles,
 )
-from loci.toolsets.story.address import ANYONES, CALENDAR, DAYS, OATHS
+from loci.toolsets.story.address import ANYONES, DAYS, OATHS
+from loci.toolsets.story.calendar_names import is_a_day_by_name, is_a_month_alone
 from loci.toolsets.story.common_words import a_cry, is_common_word, name_words, word_key
 from loci.toolsets.story.place_names import estate_word, is_a_place_by_name, saints_namesake
 from loci.toolsets.story.reading import WordCase
@@ -77,6 +79,7 @@ TITLED_THING = 0.5
 NER_ALONE = 4
 #: A name opening with a word in the possessive: "Widow's Lantern", "King's Arms".
 POSSESSIVE_FIRST = re.compile(r"^\w+['\u2019]s\s")
+POSSESSIVE_INSIDE = re.compile(r"\w['\u2019]s\s+\S")
 #: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
 HOUSEHOLD_ARTICLE_SHARE = 0.3
 #: Share of a plural's mentions written after "the" for it to name no one character.
@@ -324,12 +327,19 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     titled: set[str] = set()  # family names of characters with a title or a given name
     for written, votes in named:
         name = names.parse(written)
-        # A firm is no family: "Messrs. Tellson" makes no one of "Tellson", its bank.
-        if votes.kind(name.honorific) == "character" and not name.titles & titles.PLURAL_TITLES:
+        # A firm is no family: "Messrs. Tellson" makes no one of "Tellson", its bank; nor a
+        # thing of someone's: "Jonathan Harker's Journal" makes no one of "Journal".
+        firm = name.titles & titles.PLURAL_TITLES or POSSESSIVE_INSIDE.search(written)
+        if votes.kind(name.honorific) == "character" and not firm:
             # A domain is no family's name: "the Monkeys" are no household of the Monkey King.
             family |= set() if name.domain else name.surnames | name.bare
             titled |= name.surnames | (name.bare if name.surname_like else set())
-    found = [surface_kind(written, votes, cases, family) for written, votes in named]
+    found: list[Kind] = [
+        "other"  # "July", of a diary's "26 July"; not "March" of Jo March
+        if is_a_month_alone(w, v.said >= SPEAKS_LEAST, bool(v.addressed), titled)
+        else surface_kind(w, v, cases, family)
+        for w, v in named
+    ]
     no_ones = {
         word_key(w) for (w, _), kind in zip(named, found, strict=True) if kind != "character"
     }
@@ -388,13 +398,3 @@ def _head(written: str) -> str:
     if "of" not in words[1:] or names.is_title(words[0]):
         return ""
     return word_key(words[words.index("of") - 1])
-
-
-def is_a_day_by_name(written: str) -> bool:
-    """Whether the name is a day's: "Day" or "Eve" after a possessive or a feast ("St.
-    Tatiana's Day", "New Year's Day", "Christmas Eve"), not a surname ("Doris Day")."""
-    words = written.split()
-    if len(words) < 2 or words[-1].lower() not in ("day", "eve"):
-        return False
-    before = words[-2].lower()
-    return before.endswith(("'s", "\u2019s", "s'", "s\u2019")) or before in CALENDAR

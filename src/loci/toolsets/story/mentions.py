@@ -70,7 +70,8 @@ SAID_BEFORE = re.compile(rf"[\"\u201d\u2019,!?]\s*(?:{SPOKE})\s+$")
 SAYS_AFTER = re.compile(rf"\s+(?:{SPOKE})\b")
 QUOTE_BEFORE = re.compile(r"[\"\u201d\u2019,!?]\s*$")
 PLACE_BEFORE = re.compile(
-    r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?$"
+    r"\b(?:in|at|from|near|into|through|towards|toward|round|off|beyond|across)\s+(?:the\s+)?"
+    r"[_*]?$"
 )
 #: Going to a name makes it somewhere ("drive directly to Clifton"); "to" alone does not
 #: ("said to Jane"), nor going to someone by an epithet ("go to the Great Oz").
@@ -89,7 +90,9 @@ LOOKED_AT = re.compile(
     r"\b(?:look|glanc|gaz|star|smil|laugh|frown|wink|nodd|peer|peep|grinn|scowl)\w*"
     r"\s+(?:[a-z]+\s+)?at\s+$"
 )
-ARTICLE_BEFORE = re.compile(r"\bthe\s+$")
+#: "the" before a name, or before the mark opening its italics ("the _Czarina Catherine_", a
+#: ship's name as a printed book sets it).
+ARTICLE_BEFORE = re.compile(r"\bthe\s+[_*]?$")
 POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
 #: Between a name and the place it comes from ("Maren of Saltcote"); a name made with "of"
 #: is read whole before ("the Duke of Wellington").
