@@ -62,3 +62,17 @@ def test_a_name_two_readings_give_to_two_characters_is_left_to_the_writer() -> N
     fritz = merge("Mr. Bhaer", "Fritz")
     assert sure_pairs([answered, fritz, said]) == [fritz]
     assert sure_pairs([answered, answered, fritz]) == [answered, answered, fritz]
+
+
+def test_a_name_said_in_brackets_as_the_one_before_is_theirs_after_an_import(app: App) -> None:
+    # Dracula: "Lord Godalming (that was Arthur of Miss Lucy)": Arthur come into his father's
+    # title, named so 88 times, was a character of his own.
+    story = [
+        "Arthur Holmwood rode up to the house, and Arthur kissed Lucy Westenra at the door.",
+        "Lucy laughed, and Arthur carried her roses into the hall.",
+        "Lord Godalming sent word from Ring, and Lord Godalming was to come at once.",
+        "I am friend of Dr. Seward and of Lord Godalming (that was Arthur of Miss Lucy).",
+    ]
+    told(app, "whitby", story, times=4)
+    arthur = character(app.story, "whitby", "Arthur")
+    assert "Lord Godalming" in arthur.aliases

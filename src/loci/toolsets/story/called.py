@@ -3,9 +3,10 @@ christened him Mr. Greatheart", "known as Old Thunder", "Tobias, whom the whole 
 Toby", "the crew called him the Old Man", "His call-sign had been Sparrow", "Old Tom called
 Lila 'Bug'", "our ship's cook, Barbecue, as the men called him"; and a title a character
 comes into: "Arthur, now Lord Godalming", "He is Lord Brantwell now"; and a woman's name
-before her marriage: "Mrs. Weston (poor Miss Taylor that was)". The one the name is
-given to is the one named between the calling and the quoted name, else the character named
-right before "whom", else the one named last before the calling (in its sentence, else the
+before her marriage: "Mrs. Weston (poor Miss Taylor that was)", or before a title: "Lord
+Godalming (that was Arthur of Miss Lucy)". The one the name is given to is the one named
+between the calling and the quoted name, else the character named right before "whom" (or
+the brackets), else the one named last before the calling (in its sentence, else the
 sentences before it in the paragraph), never the one doing the calling ("Jo called him …"
 names Jo's listener, not Jo). A question answered by a name alone says so too: "Who's Old
 Thunder?" and, as the next paragraph, "Captain Ahab."
@@ -72,6 +73,11 @@ OTHERWISE = re.compile(
     rf"(?P<callee>{_WORD}(?:\s+{_WORD})*)\s*[,(]\s*(?:otherwise|alias)\s+"
     rf"(?P<name>(?:the\s+)?{_WORD}(?:[ -]{_WORD})*)"
 )
+#: A name someone had before, said in brackets after the one they have now: "Lord Godalming
+#: (that was Arthur of Miss Lucy)", a son come into his father's title.
+THAT_WAS = re.compile(
+    rf"(?P<callee>{_WORD}(?:\s+{_WORD})*)\s*\(\s*that\s+was\s+(?P<name>{_WORD}(?:\s+{_WORD})*)"
+)
 #: "our ship's cook, Barbecue, as the men called him": a name set beside a description, then
 #: the calling (after a word in lower case: "Tom, as the boys called him" names Tom himself).
 AS_CALLED = re.compile(
@@ -137,11 +143,11 @@ def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator
             found = _last_before(paragraph, match.start(), women)
             if found is not None:
                 yield Calling(match.group("name"), found, _sentence(paragraph, match), True, "was")
-        for match in OTHERWISE.finditer(paragraph):
-            said, found = match.group("name"), _ending_with(match.group("callee"), characters)
-            if found is not None and _called_name(said):
-                sentence = _sentence(paragraph, match)
-                yield Calling(said, found, sentence, True, "is otherwise")
+        for pattern, said_as in ((OTHERWISE, "is otherwise"), (THAT_WAS, "was")):
+            for match in pattern.finditer(paragraph):
+                said, found = match.group("name"), _ending_with(match.group("callee"), characters)
+                if found is not None and _called_name(said):
+                    yield Calling(said, found, _sentence(paragraph, match), True, said_as)
         if number + 1 < len(paragraphs):
             yield from _answered(paragraph, paragraphs[number + 1], characters)
 
