@@ -1490,6 +1490,23 @@ def test_a_womans_maiden_name_before_her_wedding_and_her_married_name_after_are_
         assert not any({"Mina Murray", "Mina Harker"} <= group for group in groups)
 
 
+def test_a_maiden_name_said_again_in_one_moment_after_the_wedding_is_a_memory() -> None:
+    # Dracula: "Mrs. Harker, is it not?" ... "That was Miss Mina Murray?", and her name again
+    # a line on: one moment, after the wedding, as "Sallie Gardiner's wedding cake" is.
+    story = {
+        "Jonathan Harker": person(40, "m"),
+        "Mina Murray": person(12, "f"),
+        "Mina Harker": person(9, "f"),
+        "Mrs. Harker": person(30),
+    }
+    spans = {"Mina Harker": (500, 900, 2000), "Mrs. Harker": (520, 1990)}
+    memory = gathered(story, spans=spans | {"Mina Murray": (10, 300, 1500, 1540)})
+    assert {"Mina Murray", "Mina Harker", "Mrs. Harker"} in memory
+    # Written in two moments far apart after it, the name is another woman's still.
+    again = gathered(story, spans=spans | {"Mina Murray": (10, 300, 1500, 3000)})
+    assert not any({"Mina Murray", "Mina Harker"} <= group for group in again)
+
+
 def test_a_name_that_fits_a_wife_and_her_daughter_joins_neither_to_the_other() -> None:
     groups = gathered(
         {

@@ -1,7 +1,7 @@
 """A woman's maiden and married names: "Mina Murray" in the letters before her wedding and
 "Mina Harker" after it are one woman. A reader knows it by what the story shows: the same
-given name; the maiden surname written before the married one first is, and after it once at
-most (a stray memory: "Sallie Gardiner's wedding cake"); a man of the story who bears the
+given name; the maiden surname written before the married one first is, and after it in one
+moment at most (a stray memory: "Sallie Gardiner's wedding cake"); a man of the story who bears the
 married one (her husband), and a woman it calls "Mrs." of it; and the two names never meeting
 in a sentence as two people. Two women of one given name in two families fail one of these:
 both names written in the same stretch of the story, no man of the second family, or no wife.
@@ -16,8 +16,12 @@ from dataclasses import dataclass
 from loci.toolsets.story.meetings import Evidence
 from loci.toolsets.story.people import Person, wife_by_name
 
-#: The mentions of a maiden name the story may write after the married name first appears.
+#: The moments the story may write a maiden name in after the married name first appears
+#: (a stray memory: "Sallie Gardiner's wedding cake"; "That was Miss Mina Murray?" and her
+#: "Yes" asked again, a few lines on, are one).
 WRITTEN_AFTER = 1
+#: How far apart (story tokens) two mentions may be and be one moment.
+MOMENT = 300
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,9 @@ def _wed(
     if not before or not after:
         return False
     wedding = min(w.first for w in after)
-    later = sum(at > wedding for w in before for at in w.latest)
-    return min(w.first for w in before) < wedding and later <= WRITTEN_AFTER
+    later = sorted(at for w in before for at in w.latest if at > wedding)
+    moments = sum(1 for i, at in enumerate(later) if i == 0 or at - later[i - 1] > MOMENT)
+    return min(w.first for w in before) < wedding and moments <= WRITTEN_AFTER
 
 
 def _by_surname(person: Person, written: Mapping[int, Written]) -> list[Written]:
