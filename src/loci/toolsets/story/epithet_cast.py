@@ -3,11 +3,12 @@ name is Dr. Livesey, is Dr. Livesey, in the cast itself and not only in a sugges
 is "the beadle" Mr. Bumble, a calling the story says beside his name alone.
 
 An import reads such epithets at its end (`sure_epithets`): "the" and a title the story's one
-character carries by name, written EPITHET_SURE_LEAST times or more, in the paragraphs (or
-passages) that name that character too. They become names of the story, counted in the text
-already stored and in what is written after. The cast then joins each to the one character
-carrying its title (`epithet_host`), or to no one once the story names a second doctor as
-often; a title shared by several ("the captain" of a story of many captains) stays a
+character carries by name (or far more often than any other: "the Count" of Count Dracula,
+whose alias "Count de Ville" is written twice), written EPITHET_SURE_LEAST times or more, in
+the paragraphs (or passages) that name that character too. They become names of the story,
+counted in the text already stored and in what is written after. The cast then joins each to
+the one character carrying its title (`epithet_host`), or to no one once the story names a
+second doctor as often; a title shared by several ("the captain" of a story of many captains) stays a
 suggestion (`loci.toolsets.story.epithets`).
 
 A calling an import takes for a name (`callings.sure_callings`) joins the character whose
@@ -30,6 +31,10 @@ from loci.toolsets.story.people import Person
 #: The fewest times an epithet is written for the cast to read it as a name of its own
 #: (a suggestion takes fewer: `epithets.EPITHET_LEAST`).
 EPITHET_SURE_LEAST = 5
+#: How a carrier must stand out for the import to take an epithet of its title: the only
+#: one by name, or the one named with the title far more often than any other ("Count
+#: Dracula", beside his alias "Count de Ville" twice).
+SURE_STANDING = frozenset({"sole", "most"})
 #: "the" and one word: an epithet as the cast reads it.
 THE_TITLE = re.compile(r"^[Tt]he (\S+)$")
 
@@ -37,15 +42,25 @@ THE_TITLE = re.compile(r"^[Tt]he (\S+)$")
 def sure_epithets(text: str, characters: Sequence[Entity]) -> list[str]:
     """The epithets of `text` ("the doctor") whose title one character alone carries before
     a name of theirs ("Dr. Livesey"; the cast reads no "Woodman" of "Tin Woodman" as a
-    title), written often and keeping that character's company, as written."""
+    title), or one named with it and mentioned far more often than any other ("Count
+    Dracula", beside "Count de Ville"), written often and keeping that character's company,
+    as written."""
     found = []
     for each in carried(text, characters):
         epithet = each.epithet
         title = epithet_title(epithet.written)
-        sure = each.sole and each.beside and not epithet.called
-        if sure and epithet.count >= EPITHET_SURE_LEAST and title in _titles(each.carrier):
+        sure = each.standing in SURE_STANDING and each.beside and not epithet.called
+        carrier = title in _titles(each.carrier) and _outnumbers(each.carrier, title, characters)
+        if sure and carrier and epithet.count >= EPITHET_SURE_LEAST:
             found.append(epithet.written)
     return found
+
+
+def _outnumbers(carrier: Entity, title: str | None, characters: Sequence[Entity]) -> bool:
+    """Whether `carrier` is mentioned EPITHET_DOMINANCE times as often as any other character
+    carrying `title`, as the cast needs to join the epithet to it (`epithet_host`)."""
+    others = [e for e in characters if e.id != carrier.id and title in _titles(e)]
+    return all(carrier.mentions >= EPITHET_DOMINANCE * e.mentions for e in others)
 
 
 def _titles(entity: Entity) -> set[str]:
