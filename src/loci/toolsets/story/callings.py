@@ -2,8 +2,9 @@
 for one character where the story says it beside their name, in apposition: "Mr. Bumble, the
 beadle, ...", "Mr. Campbell, the minister of Essendean, ..." or "(And) the boatswain, Job
 Anderson, ...", or names them by it: "such a linen-weaver, named Silas Marner" (a weaver, whom
-the story goes on to call "the weaver"). A reader told once that Mr. Snell is the landlord takes the 27 "the
-landlord"s of the inn's talk for his. A relation ("the daughter of Mr. Smith") is no calling.
+the story goes on to call "the weaver"). A reader told once that Mr. Snell is the landlord
+takes the 27 "the landlord"s of the inn's talk for his. A relation ("the daughter of Mr.
+Smith") is no calling.
 
 A calling said beside two characters' names is no one's ("the master" of two houses), and a
 name in a list ("Captain Smollett, the squire, and Dr. Livesey") is no apposition: a calling

@@ -8,8 +8,8 @@ whose alias "Count de Ville" is written twice), written EPITHET_SURE_LEAST times
 the paragraphs (or passages) that name that character too. They become names of the story,
 counted in the text already stored and in what is written after. The cast then joins each to
 the one character carrying its title (`epithet_host`), or to no one once the story names a
-second doctor as often; a title shared by several ("the captain" of a story of many captains) stays a
-suggestion (`loci.toolsets.story.epithets`).
+second doctor as often; a title shared by several ("the captain" of a story of many
+captains) stays a suggestion (`loci.toolsets.story.epithets`).
 
 A calling an import takes for a name (`callings.sure_callings`) joins the character whose
 name it restates in apposition ("Mr. Bumble, the beadle", `reading.pairs`) far more often

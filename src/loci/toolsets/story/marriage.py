@@ -1,11 +1,12 @@
 """A woman's maiden and married names: "Mina Murray" in the letters before her wedding and
 "Mina Harker" after it are one woman. A reader knows it by what the story shows: the same
 given name; the maiden surname written before the married one first is, and after it in one
-moment at most (a stray memory: "Sallie Gardiner's wedding cake"); a man of the story who bears the
-married one (her husband), and a woman it calls "Mrs." of it; and the two names never meeting
-in a sentence as two people. Two women of one given name in two families fail one of these:
-both names written in the same stretch of the story, no man of the second family, or no wife.
-And when a married name alone is another woman than one of its family (`wife_apart`).
+moment at most (a stray memory: "Sallie Gardiner's wedding cake"); a man of the story who
+bears the married one (her husband), and a woman it calls "Mrs." of it; and the two names
+never meeting in a sentence as two people. Two women of one given name in two families fail
+one of these: both names written in the same stretch of the story, no man of the second
+family, or no wife. And when a married name alone is another woman than one of its family
+(`wife_apart`).
 """
 
 from __future__ import annotations
