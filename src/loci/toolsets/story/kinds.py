@@ -77,8 +77,7 @@ SPEAKS_LEAST = 2
 TITLED_THING = 0.5
 #: How often NER alone must call a name a person, with no other cue, for it to be one.
 NER_ALONE = 4
-#: A name opening with a word in the possessive ("Widow's Lantern", "King's Arms"), and one
-#: with such a word anywhere before another: a thing of someone's ("Harker's Journal").
+#: A word in the possessive opening a name ("King's Arms") or inside it ("Harker's Journal").
 POSSESSIVE_FIRST = re.compile(r"^\w+['\u2019]s\s")
 POSSESSIVE_INSIDE = re.compile(r"\w['\u2019]s\s+\S")
 #: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
