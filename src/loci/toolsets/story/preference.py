@@ -78,11 +78,33 @@ def _dominant(groups: list[list[Person]]) -> list[Person] | None:
 def _literal_and_pet(guest: Person, groups: list[list[Person]]) -> bool:
     """Whether one of `groups` writes the guest's word as the given name of a full name ("Dick
     Johnson") and another has a name the word is a pet form of ("Richard Joyce"): two people it
-    may be, the one named more often no likelier. ("Mr. Laurie" is no full name; "Elizabeth" is
-    no pet form of Beth's, but her formal name.)"""
-    literal = [any(guest.words & p.given and p.surnames for p in g) for g in groups]
+    may be, the one named more often no likelier, unless one whose full name is written with
+    the word is named far more than all the others (`_written_by_the_far_most_named`). ("Mr.
+    Laurie" is no full name; "Elizabeth" is no pet form of Beth's, but her formal name.)"""
+    literal = [any(_writes(guest, p) for p in g) for g in groups]
     pet = [any(_pet_of(w, p.given) for p in g for w in guest.words) for g in groups]
+    if _written_by_the_far_most_named(guest, groups):
+        return False
     return any(literal) and any(p and not lit for p, lit in zip(pet, literal, strict=True))
+
+
+def _writes(guest: Person, person: Person) -> bool:
+    """Whether `person` has a full name with the guest's word as its given name."""
+    return bool(guest.words & person.given and person.surnames)
+
+
+def _written_by_the_far_most_named(guest: Person, groups: list[list[Person]]) -> bool:
+    """Whether one person whose full name is written with the guest's word is named
+    DOMINANCE times as often as all the others it may be together (Dr. Seward, "Jack
+    Seward", beside a "Jack Sheppard" and a John named once each; not "Mary Kingsley", named
+    once, beside the parrot Polly)."""
+    people = [p for g in groups for p in g]
+    writers = [p for p in people if _writes(guest, p)]
+    if not writers:
+        return False
+    first = max(writers, key=lambda p: p.count)
+    rest = sum(p.count for p in people if p is not first)
+    return first.count >= max(DOMINANT_LEAST, DOMINANCE * rest)
 
 
 def _pet_of(word: str, given: set[str]) -> bool:
