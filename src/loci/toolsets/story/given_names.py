@@ -124,12 +124,26 @@ def _pet_form(short: str, full: str) -> bool:
 def _nickname(a: str, b: str) -> bool:
     """Whether `nicknames` makes one of `a`, `b` a pet form of the other, and the census does
     not hold the pet form a name in its own right, far commoner than its "formal" one: the
-    list calls John a pet form of Jonathan, and a reader calls them two men."""
+    list calls John a pet form of Jonathan, and a reader calls them two men. Nor is a name
+    longer than the one it would be a pet form of, with no diminutive's ending: the list
+    calls Hannah a pet form of Susan (of Susannah, once), and a reader, two women (Polly is
+    Mary's, by its ending)."""
     if related(a).isdisjoint(_spellings(b)) and related(b).isdisjoint(_spellings(a)):
+        return False
+    longer, shorter = sorted((a, b), key=len, reverse=True)
+    if len(longer) > len(shorter) and _longer_pet(longer, shorter):
         return False
     return not (_commoner(a, b) and a not in formal(b)) and not (
         _commoner(b, a) and b not in formal(a)
     )
+
+
+def _longer_pet(longer: str, shorter: str) -> bool:
+    """Whether the list gives `longer` only as a pet form of `shorter`, with no diminutive's
+    ending to make it one ("Hannah" of Susan; not "Polly" of Mary, nor Esther of "Hetty")."""
+    namer = _namer()
+    pet = longer in namer.nicknames_of(shorter) and longer not in namer.canonicals_of(shorter)
+    return pet and not longer.endswith(DIMINUTIVE_ENDINGS)
 
 
 def _commoner(pet: str, full: str) -> bool:

@@ -20,12 +20,11 @@ RANKS = frozenset({"sir", "lady", "lord", "dame"})
 PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
 WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
 MISTER = frozenset({"mr", "mister", "mester"})
-#: Titles of a doctor, a calling seldom written as "Mr." of the same man.
+#: Titles of a doctor, a calling seldom written as "Mr." of the same man, never "Mrs." (his wife).
 DOCTOR = frozenset({"dr", "doctor"})
 #: Pronouns taking a name up overrule the sex the census gives its given name when this many.
 CENSUS_OUTVOTED = 10
-#: Single letters: an initial shares no name by itself ("Miss F", a letter's signature, is no
-#: "F. C. Weston Churchill").
+#: Single letters: an initial shares no name by itself ("Miss F" is no "F. C. Churchill").
 INITIALS = frozenset("abcdefghijklmnopqrstuvwxyz")
 #: A plain title and a full name written this often tell their bearer from the one the title
 #: and the family name alone name: "Mr. John Knightley" (29 times) is not "Mr. Knightley",
@@ -336,7 +335,8 @@ def sex_conflict(a: Person, b: Person) -> bool:
 
 def _ranks_conflict(a: set[str], b: set[str]) -> bool:
     a_arms, b_arms = arms(a), arms(b)
-    if (a_arms and b & WOMENS_PLAIN) or (b_arms and a & WOMENS_PLAIN):
+    a_office, b_office = a_arms | a & DOCTOR, b_arms | b & DOCTOR
+    if (a_office and b & WOMENS_PLAIN) or (b_office and a & WOMENS_PLAIN):
         return True
     if a_arms and b_arms and not a_arms & b_arms:
         return True  # "General Carrow" and his son "Captain Carrow"
