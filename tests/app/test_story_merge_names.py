@@ -148,3 +148,32 @@ def test_a_merge_may_name_a_name_with_its_article(app: App) -> None:
     merged = correct(app.story, "noir", "merge", "August Kroon", "the Dutchman")
     assert "Dutchman" in merged.aliases and "August Kroon" in merged.aliases
     assert merged.corrections[-1].startswith("#1: 'Dutchman' merged into 'August Kroon'")
+
+
+def test_a_correction_naming_a_title_the_story_never_writes_changes_nothing(app: App) -> None:
+    # A newcomer's `kind "Lady Jory" place` marked Jory, the boatman, a place; and `merge
+    # "Mrs. Anton" Pascoe` merged Pascoe into Anton: a name never written, with a title, was
+    # taken for the one whose names it fits.
+    story = [
+        '"Mend the nets," said Jory Trelawny to Anton Vell, and Ned Pascoe laughed.',
+        "Jory sat down by Anton, and Ned Pascoe went home.",
+    ]
+    told(app, "quay", story)
+    before = cast_of(app, "quay")
+    with pytest.raises(NotFoundError, match="'Lady Trelawny'; did you mean 'Jory Trelawny'"):
+        correct(app.story, "quay", "kind", "Lady Trelawny", "place")
+    with pytest.raises(NotFoundError, match=r"'Mr\. Vell'; did you mean 'Anton Vell'"):
+        correct(app.story, "quay", "merge", "Mr. Vell", "Ned Pascoe")
+    assert cast_of(app, "quay") == before
+    assert character(app.story, "quay", "Jory Trelawny").corrections == []
+
+
+def cast_of(app: App, session: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Each entity of the session's cast: its name, kind and names."""
+    from loci.toolsets.story import store
+
+    with app.db.snapshot() as conn:
+        found = store.session(conn, session)
+        return [
+            (e.name, e.kind, tuple(e.aliases)) for e in app.story.graph.entities(conn, found.id)
+        ]

@@ -472,6 +472,28 @@ def test_an_introduction_is_one_passage_near_the_first_mention(app: App) -> None
     assert introduced.startswith("Leo Sarnoff kept the books") and "found dead" not in introduced
 
 
+def test_a_name_found_pages_earlier_is_introduced_there_alone() -> None:
+    # A newcomer's Dr. Kitto: the import's end found earlier mentions and stitched their
+    # sentences to the introduction of a later page (3 May, 19 May and 26 May as one).
+    from loci.toolsets.story.mentions import Mention
+    from loci.toolsets.story.name_rows import Observed, count
+
+    row: dict[str, object] = {
+        "mentions": 1,
+        "first_pos": 5000,
+        "first_seen": "Dr. Kitto came to dine.",
+        "recent_seen": "[]",
+        "written": "Dr. Kitto",
+        **dict.fromkeys(["ner_person", "ner_place", "ner_other", "said", "acts"], 0),
+        **dict.fromkeys(["place_word", "article", "male", "female", "addressed", "named"], 0),
+    }
+    near = dict(row)
+    count(row, Observed(Mention("Dr. Kitto", 0, 9), 10, "Dr. Kitto came at six.", 0))
+    assert (row["first_pos"], row["first_seen"]) == (10, "Dr. Kitto came at six.")
+    count(near, Observed(Mention("Dr. Kitto", 0, 9), 4900, "Dr. Kitto came at six.", 0))
+    assert near["first_seen"] == "Dr. Kitto came at six.\nDr. Kitto came to dine."
+
+
 def test_her_ladyship_is_suggested_for_the_storys_one_lady_by_far_and_accepted(
     app: App,
 ) -> None:
@@ -873,17 +895,25 @@ def test_a_short_name_of_namesakes_of_two_generations_is_suggested_for_neither()
 
 def test_a_correction_naming_a_name_the_cast_missed_never_corrects_another_it_fits() -> None:
     # A tester's "kind Frances character" marked Fanny, Isabella's spaniel, and a merge into
-    # "Frances" merged Hindley's wife into the dog: Fanny is a pet form of Frances.
-    from loci.toolsets.story.curation import named
+    # "Frances" merged Hindley's wife into the dog: Fanny is a pet form of Frances. A
+    # newcomer's `kind "Lady Jory" place` marked Jory: a name the story never writes was
+    # taken for the entity whose names it fits, and the cast changed on a slip.
+    from loci.errors import NotFoundError
+    from loci.toolsets.story import correction_checks as checks
     from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.lookup import holder
 
     fanny = Entity(1, "Fanny", "character", 2, Seen(0, ""), [], ["Fanny"])
     laurie = Entity(2, "Laurie", "character", 90, Seen(0, ""), [], ["Laurie", "Theodore Laurence"])
+    cast = [fanny, laurie]
     text = "Fanny barked. Frances coughed, and Frances smiled at Laurie."
-    assert named([fanny, laurie], "Frances", lambda: text) is None  # `kind` adds it
-    assert named([fanny, laurie], "Fanny", lambda: text) is fanny
-    # A name the story never writes finds the one whose names fit it, as before.
-    assert named([fanny, laurie], "Teddy Laurence", lambda: text) is laurie
+    assert holder(cast, "Frances") is None and holder(cast, "Fanny") is fanny
+    assert checks.unheld(text, cast, ("kind", "Frances", "character"), "s") == "Frances"
+    with pytest.raises(NotFoundError, match="the story writes it: `kind` adds it"):
+        checks.unheld(text, cast, ("merge", "Frances", "Laurie"), "s")
+    # Never written, it is refused, the one whose names it fits offered first.
+    with pytest.raises(NotFoundError, match="'Teddy Laurence'; did you mean 'Laurie' or"):
+        checks.unheld(text, cast, ("kind", "Teddy Laurence", "place"), "s")
 
 
 def test_character_info_by_a_name_no_entity_holds_says_so(app: App) -> None:

@@ -29,16 +29,26 @@ def refuse_a_kind_given(kept: list[Correction], entity: Entity, kind: str) -> No
         )
 
 
-def unheld(text: str, correction: tuple[str, str, str], session: str) -> str:
+def unheld(
+    text: str, entities: list[Entity], correction: tuple[str, str, str], session: str
+) -> str:
     """The name of a correction (action, name, other) that the cast does not hold, when the
     correction may add it: a kind given to words the story writes as a name (capitalised,
     whole), as "Harriet", written three times where NER saw no name, is a character; else
-    the refusal."""
+    the refusal, with the story's names closest to it. A name the story never writes is no
+    entity's whose names it fits: "Lady Jory" is refused, not taken for Jory."""
     action, name, kind = correction
     written = lookup.writes_as_a_name(text, name)
     if action == "kind" and kind in KINDS_SET and written:
         return name
-    hint = f"; the story writes it: `kind` adds it ({', '.join(KINDS_SET)})" if written else ""
+    close = _closest_names(entities, name)
+    hint = (
+        f"; the story writes it: `kind` adds it ({', '.join(KINDS_SET)})"
+        if written
+        else f"; did you mean {' or '.join(repr(n) for n in close)}?"
+        if close
+        else ""
+    )
     raise NotFoundError(
         f"the story {session!r} names nothing called {fields.shown(name)}{hint}",
         session_id=session,
@@ -180,10 +190,7 @@ def never_written(entities: list[Entity], other: str, session: str, what: str) -
     """The refusal of a correction naming something the story never writes, with the
     story's names closest to it: names it writes, never the one refused ("Henry Dashwood",
     listed only as written inside "Mr. Henry Dashwood")."""
-    close = lookup.closest(entities, other)
-    fitting = lookup.find(entities, other)
-    if fitting is not None and fitting.name not in close:
-        close.insert(0, fitting.name)
+    close = _closest_names(entities, other)
     hint = (
         f"; did you mean {' or '.join(repr(name) for name in close)}?"
         if close
@@ -196,6 +203,16 @@ def never_written(entities: list[Entity], other: str, session: str, what: str) -
         session_id=session,
         name=other,
     )
+
+
+def _closest_names(entities: list[Entity], wanted: str) -> list[str]:
+    """The story's names closest to `wanted`, written most like it, and first the entity whose
+    names it fits ("Jory", for "Lady Jory")."""
+    close = lookup.closest(entities, wanted)
+    fitting = lookup.find(entities, wanted)
+    if fitting is not None and fitting.name not in close:
+        close.insert(0, fitting.name)
+    return close
 
 
 def checked(

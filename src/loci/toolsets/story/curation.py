@@ -4,7 +4,7 @@ applied over every later resolution (`loci.toolsets.story.corrections`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -39,12 +39,12 @@ def correct(
     with service.db.write() as conn:
         found = store.session(conn, session)
         entities = service.graph.entities(conn, found.id)
-        entity = named(entities, name, lambda: store.rendered(conn, found.id, prompts="omit"))
+        entity = lookup.holder(entities, name)
         if action in ("merge", "split", "apart"):
             other = checks.held_form(entities, other)
         if entity is None:  # only a kind may name what the cast does not hold: it adds it
             text = store.rendered(conn, found.id, prompts="omit")
-            written = checks.unheld(text, (action, name, other), session)
+            written = checks.unheld(text, entities, (action, name, other), session)
             kept: tuple[str, ...] = ()
             along: tuple[str, ...] = ()
         else:
@@ -97,17 +97,6 @@ def correct(
     moved = checks.moved_elsewhere(entities, after, joined)
     result.warning = "; ".join(w for w in (result.warning, moved) if w) or None
     return result
-
-
-def named(entities: list[Entity], name: str, text: Callable[[], str]) -> Entity | None:
-    """The entity a correction names: the one holding the name; else, unless the story
-    (`text`) writes the name itself (a name the cast missed, which only `kind` adds), the one
-    whose names fit it. "Frances", written four times where the cast saw no name, is no
-    correction of Fanny, a spaniel, though one is a pet form of the other."""
-    found = lookup.holder(entities, name)
-    if found is not None:
-        return found
-    return None if lookup.writes_as_a_name(text(), name) else lookup.find(entities, name)
 
 
 def _target(
