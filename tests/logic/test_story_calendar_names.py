@@ -59,3 +59,13 @@ def test_a_ship_written_after_the_is_no_character() -> None:
     # thing, and nothing it does says a person.
     ship = Votes(mentions=17, ner_person=17, article=17, female=1)
     assert kinds_of({"Czarina Catherine": ship})["Czarina Catherine"] != "character"
+
+
+def test_a_name_acts_in_a_journal_written_as_things_happen() -> None:
+    # "Edmund laughs at me. Edmund says ...": present tense, as a journal is kept.
+    text = "Edmund laughs at me. He says I shall be used to it. Edmund says so."
+    seen = [
+        mentions._with_context(text, mentions.Mention("Edmund", at, at + 6), False)
+        for at in (0, text.rindex("Edmund"))
+    ]
+    assert [m.acts for m in seen] == [True, True]

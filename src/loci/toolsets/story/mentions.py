@@ -97,7 +97,12 @@ POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
 #: Between a name and the place it comes from ("Maren of Saltcote"); a name made with "of"
 #: is read whole before ("the Duke of Wellington").
 OF_BETWEEN = re.compile(r"[ \t]+of[ \t]+")
-ACTS_AFTER = re.compile(r"^,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept|smiled|laughed)\b")
+#: A verb right after a name, as a person acts: past ("Maren closed the door") or, in a journal
+#: written as things happen, present ("Edmund laughs at me", "Edmund says").
+ACTS_AFTER = re.compile(
+    r"^,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept|smiled|laughed"
+    r"|says|feels|sees|takes|knows|thinks|weeps|smiles|laughs)\b"
+)
 #: Pronouns that take up the subject of their sentence, as many for men as for women ("her",
 #: "him" and "his" are as often someone else's: "Jo took her hand").
 SEX_PRONOUN = re.compile(r"\b(?:(he|himself)|(she|herself))\b")
