@@ -552,6 +552,23 @@ def test_a_word_one_writes_and_another_carries_as_a_pet_form_joins_neither() -> 
     assert {"Dick", "Richard Joyce", "Joyce"} in gathered(names)  # the one it may be
 
 
+def test_a_word_the_far_most_named_writes_in_full_is_theirs_though_another_may_carry_it() -> None:
+    # Dracula: "Jack" (11 times) is Dr. Seward, "our old pal ... Jack Seward", named 150 times;
+    # "Jack Sheppard", a robber of a by-the-way, and John Rawlings are named once each.
+    names = {
+        "Dr. John Seward": person(2, "m"),
+        "Jack Seward": person(1, "m"),
+        "Dr. Seward": person(150, "m"),
+        "Jack Sheppard": person(1, "m"),
+        "John Rawlings": person(1, "m"),
+        "Jack": person(11, "m"),
+    }
+    assert {"Dr. John Seward", "Jack Seward", "Dr. Seward", "Jack"} in gathered(names)
+    # Named far more often but for a name the word is a pet form of, no one is its: "Dick"
+    # of Dick Johnson, named once, or of Richard Joyce
+    # (`test_a_word_one_writes_and_another_carries_as_a_pet_form_joins_neither`).
+
+
 def test_a_patronymic_as_older_translations_spell_it_is_no_surname() -> None:
     # Fathers and Sons (1921): "Paul Petrovitch", "Vasili Ivanitch", "Arina Savishna".
     names = {
@@ -2231,3 +2248,34 @@ def test_young_and_a_given_name_is_no_one_whose_name_says_no_generation() -> Non
     )
     assert {"Young Jerry"} in groups
     assert {"Jerry Cruncher", "Mr. Cruncher", "Jerry"} in groups
+
+
+def test_a_doctors_wife_and_a_woman_the_list_calls_a_pet_form_are_no_one_else() -> None:
+    # A newcomer's epistolary story: "Mrs. Kitto" joined Dr. Kitto, her husband, whom "he"
+    # took up too seldom to say a man; and "Susan", to whom Hannah Blight writes, joined
+    # Hannah, which the nickname list gives as a pet form of Susan.
+    groups = gathered(
+        {
+            "Dr. Kitto": Votes(mentions=8, ner_person=7, male=2),
+            "Mrs. Kitto": person(1),
+            "Hannah Blight": person(1, "f"),
+            "Hannah": person(13, "f"),
+            "Susan": person(2, "f"),
+        }
+    )
+    assert {"Dr. Kitto"} in groups and {"Mrs. Kitto"} in groups
+    assert {"Hannah Blight", "Hannah"} in groups and {"Susan"} in groups
+
+
+def test_a_given_name_of_a_full_name_that_acts_more_than_it_is_placed_is_someones() -> None:
+    # A newcomer's journal, written as things happen: "Edmund laughs at me", "Edmund says",
+    # of Edmund Hale ("Mr. Hale"); NER placed "Edmund" four times in twelve: a place.
+    from loci.toolsets.story.kinds import story_kinds
+
+    hale = [("Mr. Hale", person(14, "m")), ("Edmund Hale", Votes(mentions=3, ner_person=1))]
+    cases = {"edmund": WordCase(0, 12), "hale": WordCase(0, 17), "mr": WordCase(0, 14)}
+    edmund = Votes(mentions=12, ner_place=4, acts=3, place_word=1, male=1)
+    assert story_kinds([("Edmund", edmund), *hale], cases)[0] == "character"
+    # Placed as often as it acts, it stays where it is.
+    placed = Votes(mentions=12, ner_place=8, acts=2, place_word=3)
+    assert story_kinds([("Edmund", placed), *hale], cases)[0] == "place"

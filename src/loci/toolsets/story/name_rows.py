@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import among
-from loci.toolsets.story.entity import INTRODUCTION_CHARS, introduces
+from loci.toolsets.story.entity import INTRODUCTION_CHARS, INTRODUCTION_REACH, introduces
 from loci.toolsets.story.mentions import Mention
 
 RECENT_KEPT = 3
@@ -68,9 +68,13 @@ def count(row: dict[str, object], seen: Observed) -> None:
     row["recent_seen"] = json.dumps(recent[-RECENT_KEPT:])
     first = str(row["first_seen"])
     if earlier:
+        # The introduction so far goes on after the earlier sentence only if it is near it: a
+        # name found again pages before is introduced there, not stitched to a later page.
+        near = int(str(row["first_pos"])) - seen.position <= INTRODUCTION_REACH
         row["first_pos"] = seen.position
         if seen.excerpt not in first:
-            row["first_seen"] = f"{seen.excerpt}\n{first}"[: 2 * INTRODUCTION_CHARS].strip()
+            kept = f"{seen.excerpt}\n{first}" if near else seen.excerpt
+            row["first_seen"] = kept[: 2 * INTRODUCTION_CHARS].strip()
     elif (
         len(first) < INTRODUCTION_CHARS
         and seen.excerpt not in first
