@@ -41,14 +41,12 @@ def unheld(
     written = lookup.writes_as_a_name(text, name)
     if action == "kind" and kind in KINDS_SET and written:
         return name
-    close = _closest_names(entities, name)
-    hint = (
-        f"; the story writes it: `kind` adds it ({', '.join(KINDS_SET)})"
-        if written
-        else f"; did you mean {' or '.join(repr(n) for n in close)}?"
-        if close
-        else ""
-    )
+    if written:
+        hint = f"; the story writes it: `kind` adds it ({', '.join(KINDS_SET)})"
+    elif close := _closest_names(entities, name):
+        hint = f"; did you mean {' or '.join(repr(n) for n in close)}?"
+    else:
+        hint = ""
     raise NotFoundError(
         f"the story {session!r} names nothing called {fields.shown(name)}{hint}",
         session_id=session,
