@@ -564,9 +564,8 @@ def test_a_word_the_far_most_named_writes_in_full_is_theirs_though_another_may_c
         "Jack": person(11, "m"),
     }
     assert {"Dr. John Seward", "Jack Seward", "Dr. Seward", "Jack"} in gathered(names)
-    # Named far more often but for a name the word is a pet form of, no one is its: "Dick"
-    # of Dick Johnson, named once, or of Richard Joyce
-    # (`test_a_word_one_writes_and_another_carries_as_a_pet_form_joins_neither`).
+    # Its full name written once, beside one named far more whose name it is a pet form of,
+    # it stays apart ("Dick", `test_a_word_one_writes_and_another_carries_as_a_pet_form_...`).
 
 
 def test_a_patronymic_as_older_translations_spell_it_is_no_surname() -> None:
