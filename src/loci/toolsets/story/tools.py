@@ -141,7 +141,14 @@ def register(server: Any, provider: AppProvider, settings: Settings) -> None:
                 "declined: it is not offered again)."
             ),
         ],
-        name: Annotated[str, Field(max_length=128, description="Any name of the entity.")],
+        name: Annotated[
+            str,
+            Field(
+                max_length=128,
+                description="Any name of the entity, as the story writes it (one it never "
+                "writes is refused, with the closest names it does).",
+            ),
+        ],
         other: Annotated[
             str, Field(max_length=128, description="The new name, other entity, name or kind.")
         ],
