@@ -3,17 +3,9 @@ diary's "26 July", the "Journal" of "Jonathan Harker's Journal", "the _Czarina C
 
 from __future__ import annotations
 
-from loci.toolsets.story import cast, mentions
-from loci.toolsets.story.kinds import Kind, Votes
-from loci.toolsets.story.reading import WordCase
-
-
-def kinds_of(names: dict[str, Votes]) -> dict[str, Kind]:
-    """The kind the cast gives each of `names`."""
-    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
-    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
-    _, kinds = cast.gather(surfaces, words, {})
-    return {s.written: kinds[s.id] for s in surfaces}
+from loci.toolsets.story import mentions
+from loci.toolsets.story.kinds import Votes
+from tests.logic.test_story_cast import kinds_of
 
 
 def test_a_month_no_one_answers_to_is_no_one() -> None:
