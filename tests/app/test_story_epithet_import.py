@@ -24,3 +24,17 @@ def test_an_epithet_goes_to_the_carrier_named_with_its_title_far_more_than_any_o
     count = character(app.story, "castle", "Count Dracula")
     assert "the Count" in count.aliases
     assert "Count de Ville" not in count.aliases
+
+
+def test_a_name_ner_never_takes_but_the_dialogue_calls_out_is_a_character(app: App) -> None:
+    # Fathers and Sons: "Prokofitch", the old butler, was written eleven times and never
+    # tagged by NER, so he was no one in the cast.
+    story = [
+        '"So here is the young master, Prokofitch!" said Nikolai Petrovitch.',
+        "Meanwhile Prokofitch chewed his lips and never removed his eyes from Bazarov.",
+        "The only servant to disapprove of Bazarov was old Prokofitch, the butler.",
+    ]
+    told(app, "marino", story, times=2)
+    butler = character(app.story, "marino", "Prokofitch")
+    assert butler.kind == "character"
+    assert butler.mentions == 6

@@ -1,7 +1,8 @@
 """Reading the stored story again for names it did not know when that text was read: names
 a correction brought, so that a correction reaches the whole manuscript and not only the text
 written after it, names NER first found later in an import (`read_before_found`), and the
-epithets (and callings) an import's end takes for one character's (`read_epithets`).
+epithets (and callings) an import's end takes for one character's, and the names NER never
+took that the dialogue calls out (`read_epithets`).
 
 An alias ("the Captain" is Hawkes) or a new display name is a name the story's gazetteer did
 not know while the text before it was read. Every stored piece of the story (the writer's
@@ -20,6 +21,7 @@ from collections.abc import Collection, Sequence
 
 from loci.storage.databases.db import Connection
 from loci.toolsets.story import names, reading, store, valve
+from loci.toolsets.story.called_names import sure_called_names
 from loci.toolsets.story.callings import sure_callings
 from loci.toolsets.story.epithet_cast import sure_epithets
 from loci.toolsets.story.graph import EntityGraph
@@ -128,8 +130,9 @@ def read_epithets(
 ) -> int:
     """Make the epithets a careful reader takes for one character's ("the doctor" of the
     story's only doctor, `epithet_cast.sure_epithets`; "the beadle" said beside Mr. Bumble's
-    name, `callings.sure_callings`) names of the story, and count their mentions in its
-    stored text (`text`, as rendered without prompts); returns how many were found."""
+    name, `callings.sure_callings`), and the names NER never took that the dialogue calls
+    out (`called_names.sure_called_names`), names of the story, and count their mentions in
+    its stored text (`text`, as rendered without prompts); returns how many were found."""
     entities = graph.entities(conn, found.id)
     confirm = found.settings.confirm_after
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
@@ -139,6 +142,7 @@ def read_epithets(
         *sure_epithets(text, characters),
         *sure_callings(text, characters),
         *sure_titles_alone(text, entities, characters),
+        *sure_called_names(text, known),
     ]
     sure = [e for e in found_sure if names.key(e) not in known]
     if not sure:
