@@ -2278,3 +2278,36 @@ def test_a_given_name_of_a_full_name_that_acts_more_than_it_is_placed_is_someone
     # Placed as often as it acts, it stays where it is.
     placed = Votes(mentions=12, ner_place=8, acts=2, place_word=3)
     assert story_kinds([("Edmund", placed), *hale], cases)[0] == "place"
+
+
+def test_a_man_who_inherits_a_rank_is_one_person_by_it_and_by_his_plain_title() -> None:
+    # The Hound of the Baskervilles: a letter names "Mr. Henry Baskerville" once before he
+    # inherits and is "Sir Henry Baskerville", "Sir Henry" 132 times. The rank kept the plain
+    # title apart, and with it "Sir Henry" (as Sir William is no Mr. William Collins).
+    groups = gathered(
+        {
+            "Sir Henry": person(132, "m"),
+            "Sir Henry Baskerville": person(22, "m"),
+            "Henry Baskerville": person(24, "m"),
+            "Mr. Henry Baskerville": person(1, "m"),
+            "Sir William": person(6, "m"),
+            "Mr. William Collins": person(9, "m"),
+        }
+    )
+    henry = {"Sir Henry", "Sir Henry Baskerville", "Henry Baskerville", "Mr. Henry Baskerville"}
+    assert henry in groups
+    assert {"Sir William"} in groups and {"Mr. William Collins"} in groups
+
+
+def test_a_full_name_of_a_characters_family_is_someones_whatever_ner_says() -> None:
+    # The Hound of the Baskervilles: the legend's "Hugo Baskerville" (NER's person once, place
+    # twice, thing once) was `unknown`, beside Sir Henry Baskerville.
+    from loci.toolsets.story.kinds import story_kinds
+
+    hugo = Votes(mentions=4, ner_person=1, ner_place=2, ner_other=1, acts=1)
+    henry = ("Sir Henry Baskerville", person(22, "m"))
+    cases = {"hugo": WordCase(0, 16), "baskerville": WordCase(0, 86), "sir": WordCase(0, 9)}
+    assert story_kinds([("Hugo Baskerville", hugo), henry], cases)[0] == "character"
+    # Written after "the", it is a thing named for one of them (a ship, "the Hugo Baskerville").
+    ship = Votes(mentions=4, ner_other=4, article=4)
+    assert story_kinds([("Hugo Baskerville", ship), henry], cases)[0] != "character"

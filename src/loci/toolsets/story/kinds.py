@@ -359,10 +359,10 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             found[at] = "character"
         elif word_key(written) in estates - titled and votes.place_word and votes.said == 0:
             found[at] = "place"  # "Misselthwaite", of "Misselthwaite Manor", no one's name
-        elif found[at] in ("other", "place") and (
-            (written in full and found[at] == "other")
+        elif found[at] in ("other", "place", "unknown") and (
+            (written in full and found[at] != "place" and not votes.article)
             or (word_key(written) in given and votes.said + votes.acts > votes.place_word)
-            or (word_key(written) in full_given and cued(votes) and found[at] == "other")
+            or (word_key(written) in full_given and found[at] == "other" and not votes.article)
         ):
             found[at] = "character"  # "Priya asked", of "Priya Nair"; "Edmund laughs", NER's place
         elif found[at] == "unknown" and russian and _a_russian_pet_name(written, votes):

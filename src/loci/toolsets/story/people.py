@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from loci.toolsets.story import census, given_names, names, titles
 from loci.toolsets.story.kinds import Votes
 
-#: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins.
+#: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins (but
+#: by one full name, or one who holds the rank too: "Mr. Henry Baskerville" inherits "Sir").
 RANKS = frozenset({"sir", "lady", "lord", "dame"})
 PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
 WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
@@ -26,9 +27,8 @@ DOCTOR = frozenset({"dr", "doctor"})
 CENSUS_OUTVOTED = 10
 #: Single letters: an initial shares no name by itself ("Miss F" is no "F. C. Churchill").
 INITIALS = frozenset("abcdefghijklmnopqrstuvwxyz")
-#: A plain title and a full name written this often tell their bearer from the one the title
-#: and the family name alone name: "Mr. John Knightley" (29 times) is not "Mr. Knightley",
-#: his elder brother, nor "Mr. Frank Churchill" his uncle "Mr. Churchill".
+#: A plain title and a full name written this often tell their bearer from the one the title and
+#: family name alone name: "Mr. John Knightley" (29 times) is not "Mr. Knightley", his brother.
 DISTINGUISHED_LEAST = 10
 #: Ranks of arms, as the story may shorten them. Someone the story calls by a rank is seldom
 #: "Mr." too ("Captain Tilney" is Frederick; "Mr. Tilney" his brother Henry), never "Miss" or
@@ -177,8 +177,7 @@ def names_conflict(
     which a family's head and the one written by title and full name to tell them apart do
     (`_the_familys_head`)."""
     a_surnames, b_surnames = a.surnames | a.surnamish, b.surnames | b.surnamish
-    # A name the story restates one by may be the other's surname ("Charles Evremonde, called
-    # Darnay", and Charles Darnay).
+    # A name the story restates one by may be another's surname ("Charles Evremonde, called Darnay")
     fit = _surnames_fit(a_surnames, b_surnames) or a.called & b_surnames or b.called & a_surnames
     if a_surnames and b_surnames and not fit:
         return True
@@ -188,7 +187,8 @@ def names_conflict(
         and not any(given_names.same_given(x, y) for x in a.given for y in b.given)
     ):
         return True
-    if sex_conflict(a, b) or _ranks_conflict(a.titles, b.titles):
+    same_full_name = a.given == b.given and a.surnames == b.surnames and bool(a.surnames)
+    if sex_conflict(a, b) or (_ranks_conflict(a.titles, b.titles) and not same_full_name):
         return True
     if _saints_namesake(a, b) or _saints_namesake(b, a):
         return True
@@ -315,9 +315,8 @@ def titles_differ(a: Person, b: Person) -> bool:
     """Whether one is called by a rank of arms and the other by another rank or by "Mr." (two
     people, where either could be someone else: "Captain Tilney" and "Mr. Tilney")."""
     a_arms, b_arms = arms(a.titles), arms(b.titles)
-    a_called = bool(a_arms or a.titles & PLAIN)
-    b_called = bool(b_arms or b.titles & PLAIN)
-    return bool(a_arms or b_arms) and a_arms != b_arms and a_called and b_called
+    called = bool(a_arms or a.titles & PLAIN) and bool(b_arms or b.titles & PLAIN)
+    return bool(a_arms or b_arms) and a_arms != b_arms and called
 
 
 def callings_differ(a: Person, b: Person) -> bool:
@@ -340,7 +339,8 @@ def _ranks_conflict(a: set[str], b: set[str]) -> bool:
         return True
     if a_arms and b_arms and not a_arms & b_arms:
         return True  # "General Carrow" and his son "Captain Carrow"
-    return bool((a & RANKS and b & PLAIN) or (b & RANKS and a & PLAIN))
+    a_ranks, b_ranks = a & RANKS - b, b & RANKS - a
+    return bool((a_ranks and b & PLAIN) or (b_ranks and a & PLAIN))
 
 
 def shares_a_name(guest: Person, host: Person, ranked_pets: bool = False) -> bool:
