@@ -180,3 +180,19 @@ def test_anyone_named_so_is_no_calling() -> None:
     }
     text = _story(said, "A.NE..NB..E.NE..")
     assert calling_suggestions(text, [_character(1, "Jane", "Jane Eyre")]) == []
+
+
+def test_a_calling_set_beside_a_name_without_a_comma_is_suggested_and_taken() -> None:
+    # The Hound of the Baskervilles: "Barrymore the butler, who made the discovery".
+    said = {
+        "A": "On the night of the death Barrymore the butler, who made the discovery, wept.",
+        "N": "Barrymore brought the lamp to the hall, day {}.",
+        "E": '"Nothing, sir," said the butler to Barrymore\'s wife, day {}.',
+        ".": "The moor lay grey, day {}.",
+    }
+    text = _story(said, "A.NE..NE..E.NE..")
+    barrymore = _character(1, "Barrymore")
+    found = calling_suggestions(text, [barrymore, _character(2, "Holmes")])
+    assert [(s.name, s.other) for s in found] == [("Barrymore", "the butler")]
+    assert "'Barrymore the butler'" in found[0].reason
+    assert sure_callings(text, [barrymore, _character(2, "Holmes")]) == ["the butler"]

@@ -576,3 +576,15 @@ def test_a_calling_taken_for_a_name_speaks_as_a_name_does() -> None:
         ("The innkeeper", False),
         ("the innkeeper", False),
     ]
+
+
+def test_a_calling_set_beside_a_name_without_a_comma_restates_it() -> None:
+    # The Hound of the Baskervilles: "Barrymore the butler, who made the discovery, ..."; the
+    # butler (11 times) is Barrymore, set beside him with no comma between.
+    text = "On the night of the death Barrymore the butler, who made the discovery, sent word."
+    barrymore, butler = text.index("Barrymore"), text.index("the butler")
+    mentions = [
+        Mention("Barrymore", barrymore, barrymore + 9),
+        Mention("the butler", butler, butler + 10),
+    ]
+    assert (0, 1, "apposition") in pairs(text, mentions)

@@ -32,11 +32,12 @@ from loci.toolsets.story.epithets import (
 from loci.toolsets.story.mentions import SPEECH_VERBS
 from loci.toolsets.story.models import CastSuggestion
 
-#: A calling after a name: ", the beadle", closed by punctuation but not by ", and", or by
-#: where ("Mr. Campbell, the minister of Essendean,"); a word before it says whose too
-#: ("Stubb, the second mate": "the mate" is no Radney's alone).
+#: A calling after a name: ", the beadle" (or without the comma: "Barrymore the butler, who"),
+#: closed by punctuation but not by ", and", or by where ("Mr. Campbell, the minister of
+#: Essendean,"); a word before it says whose too ("Stubb, the second mate": "the mate" is no
+#: Radney's alone).
 AFTER_NAME = re.compile(
-    r",\s+the\s+(?:[a-z]+\s+)?([a-z][a-z-]+)(?:\s+of\s+[A-Z][\w'\u2019-]*)?"
+    r",?\s+the\s+(?:[a-z]+\s+)?([a-z][a-z-]+)(?:\s+of\s+[A-Z][\w'\u2019-]*)?"
     r"(?=[;:.!?)\u2014]|,(?!\s+and\b))"
 )
 #: A calling opening a sentence before a name: "The boatswain, Job Anderson, was ...", "And
@@ -127,7 +128,7 @@ def _plainly(calling: Calling) -> bool:
     said, written = calling.carrier.said.lower(), calling.written
     return (
         said.startswith(f"{written},")
-        or said.endswith(f", {written}")
+        or said.endswith((f", {written}", f" {written}"))
         or (f", {written} of " in said)
     )
 
@@ -179,7 +180,8 @@ def _named_before(
     """The character named just before `calling` ("Mr. Bumble, the beadle"), and the words."""
     before = NAME_BEFORE.search(text, max(0, calling.start() - 80), calling.start())
     named = _longest_alias(before.group() if before else "", alias_of, last=True)
-    return None if named is None else (named[0], named[1] + " ".join(calling.group().split()))
+    said = " ".join(calling.group().split())
+    return None if named is None else (named[0], named[1] + ("" if said[0] == "," else " ") + said)
 
 
 def _named_after(

@@ -46,8 +46,8 @@ EPITHET_GAP = re.compile(r",[ \t]*\n?[ \t]*the[ \t]+\n?[ \t]*", re.I)
 #: After a name, what says a list of names goes on: a comma, "and" or "or", then a name.
 LIST_GOES_ON = re.compile(r",?\s+(?:and|or)\s+(?:the\s+)?[A-Z]|,\s*(?:the\s+)?[A-Z]")
 #: The comma setting a calling taken for a name ("the beadle", an import's reading of
-#: `callings.sure_callings`) beside a name in apposition.
-APPOSING = re.compile(r",[ \t]*\n?[ \t]*")
+#: `callings.sure_callings`) beside a name in apposition, or no comma ("Barrymore the butler").
+APPOSING = re.compile(r",?[ \t]*\n?[ \t]*")
 #: "a" or "an", and up to three words in lower case, right before a name.
 A_BEFORE = re.compile(r"\b[Aa]n?\s+(?P<between>(?:[a-z][\w'\u2019-]*\s+){0,3})$")
 #: How far before a name (in characters) that "a" is looked for.
