@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from loci.toolsets.story import census, given_names, names, titles
 from loci.toolsets.story.kinds import Votes
 
-#: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins (but
-#: by one full name, or one who holds the rank too: "Mr. Henry Baskerville" inherits "Sir").
+#: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins (but a
+#: full name may bear both, once its man inherits: "Mr. Henry Baskerville" is Sir Henry).
 RANKS = frozenset({"sir", "lady", "lord", "dame"})
 PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
 WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
