@@ -37,6 +37,8 @@ def test_a_merge_with_a_name_the_story_never_writes_is_refused(
         correct(harbour.story, "harbour", "merge", "Pim", other)
     message = refused.value.message
     assert f"never writes {other!r}" in message
+    # A newcomer merged "Nick Carraway" (never written) into Nick to show him so: rename does.
+    assert message.endswith("To show a character by a name the story never writes, rename it.")
     if suggested is None:  # a tester's "Addy" was refused with no names to go by
         assert "did you mean" not in message
         assert "none of its names is close (story://harbour/characters" in message

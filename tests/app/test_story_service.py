@@ -208,3 +208,13 @@ def test_a_hits_entities_are_those_its_answer_names(app: App) -> None:
     gull = [e for e in entities_of(app.story, "cut", None) if e.name == "Gull"]
     assert gull and gull[0].kind not in ("character", "place", "household")
     assert "Mira Voss" in sold.entities and "Gull" not in sold.entities
+
+
+def test_a_session_named_in_another_case_is_offered(app: App) -> None:
+    # A newcomer typed "Gatsby" for the session "gatsby" and read only "no story session".
+    app.story.continue_story("gatsby", "", "In my younger and more vulnerable years.")
+    with pytest.raises(NotFoundError, match=r"no story session 'Gatsby' \(names are exact: did "
+                       r"you mean 'gatsby'\?\)"):  # fmt: skip
+        app.story.stats("Gatsby")
+    with pytest.raises(NotFoundError, match="no story session 'nope' among the 1 of this data"):
+        app.story.stats("nope")

@@ -182,3 +182,12 @@ def test_parts_reach_each_other_only_through_what_they_export():
     """A package's `__all__` is the list of its modules (and names) other parts may import;
     everything else, and every `_` name, is its own."""
     assert public_violations() == []
+
+
+def test_the_story_commands_are_listed_with_whole_descriptions() -> None:
+    # A newcomer read "Add OTHER as another name of NAME (an epithet such as 'the..." and the
+    # group's help named no way from an import to a corrected cast.
+    result = CliRunner().invoke(commands(), ["story", "--help"], terminal_width=80)
+    listed = result.output.split("Commands:")[1]
+    assert "..." not in listed
+    assert "suggestions --accept N" in " ".join(result.output.split())

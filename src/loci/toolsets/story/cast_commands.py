@@ -28,7 +28,7 @@ def register(story: click.Group) -> None:
         story.add_command(command)
 
 
-@click.command("character")
+@click.command("character", short_help="What the story says about one character.")
 @click.argument("session_id")
 @click.argument("name")
 @json_option
@@ -68,10 +68,10 @@ def shown(info: CharacterInfo) -> str:
     return "\n".join(lines)
 
 
-def _correction(action: str, other: str, help_text: str) -> click.Command:
+def _correction(action: str, other: str, help_text: str, short: str) -> click.Command:
     """The command of one kind of correction: SESSION_ID NAME OTHER."""
 
-    @click.command(action, help=help_text)
+    @click.command(action, help=help_text, short_help=short)
     @click.argument("session_id")
     @click.argument("name")
     @click.argument("other", metavar=other)
@@ -92,31 +92,49 @@ def _correction(action: str, other: str, help_text: str) -> click.Command:
 
 CORRECTIONS = (
     _correction(
-        "rename", "NEW_NAME", "Show the character NAME as NEW_NAME (one of its names now)."
+        "rename",
+        "NEW_NAME",
+        "Show the character NAME as NEW_NAME (one of its names now): the one correction that "
+        "takes a name the story never writes ('Nick Carraway').",
+        "Show the character NAME as NEW_NAME.",
     ),
-    _correction("merge", "OTHER", 'Make OTHER and NAME one entity ("Teddy" is Laurie).'),
+    _correction(
+        "merge",
+        "OTHER",
+        'Make OTHER and NAME one entity ("Teddy" is Laurie), shown by NAME. Both are names '
+        "as the story writes them.",
+        "Make OTHER and NAME one entity.",
+    ),
     _correction(
         "split",
         "OTHER",
         "Split the name OTHER off NAME: it is someone or something else; its own forms go "
         "with it ('Dick' and 'Dick Musgrove' with 'Richard').",
+        "Split the name OTHER off NAME.",
     ),
     _correction(
         "alias",
         "OTHER",
         "Add OTHER as another name of NAME (an epithet such as 'the Captain' too): its "
         "mentions are counted in all of the text, what is already stored included.",
+        "Add OTHER as another name of NAME.",
     ),
-    _correction("kind", "KIND", "Say what NAME is: character, place, or other (not a character)."),
+    _correction(
+        "kind",
+        "KIND",
+        "Say what NAME is: KIND is character, place, or other (not a character).",
+        "Say what NAME is: character, place or other.",
+    ),
     _correction(
         "apart",
         "OTHER",
         "Say OTHER is not NAME: a suggestion to join them is declined, and not offered again.",
+        "Keep OTHER apart from NAME.",
     ),
 )
 
 
-@click.command("corrections")
+@click.command("corrections", short_help="List the corrections of the cast so far.")
 @click.argument("session_id")
 @json_option
 @click.pass_obj
@@ -135,7 +153,7 @@ def corrections_command(state: CliState, session_id: str, as_json: bool) -> None
     run(work)
 
 
-@click.command("undo")
+@click.command("undo", short_help="Take back a correction of the cast.")
 @click.argument("session_id")
 @click.argument("number", type=click.IntRange(1), required=False)
 @json_option
@@ -157,7 +175,7 @@ def undo_command(state: CliState, session_id: str, number: int | None, as_json: 
     run(work)
 
 
-@click.command("suggestions")
+@click.command("suggestions", short_help="List or accept the corrections loci suggests.")
 @click.argument("session_id")
 @click.option("--limit", type=click.IntRange(1, 50), default=10, show_default=True)
 @click.option(

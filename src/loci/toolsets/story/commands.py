@@ -42,10 +42,17 @@ def register(group: click.Group) -> None:
 
 @click.group()
 def story() -> None:
-    """Story sessions: a virtual infinite context for long writing sessions."""
+    """Story sessions: a virtual infinite context for long writing sessions, and its cast.
+
+    A manuscript's path: `import` it, list its `characters`, read the `suggestions` and
+    accept the right ones (`suggestions --accept N`), correct the rest yourself (`merge`,
+    `alias`, `split`, `kind`, `rename`, `apart`; names as the story writes them), and `undo`
+    what you regret. An empty list of suggestions means none the story's text bears out:
+    the cast is yours to correct. `context` and `search` answer from the whole story;
+    `export` gives it back as written."""
 
 
-@story.command("import")
+@story.command("import", short_help="Import a manuscript file into a session.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--session", "session_id", required=True, help="Session to stream it into.")
 @click.option(
@@ -136,7 +143,7 @@ def import_command(
     run(work)
 
 
-@story.command("characters")
+@story.command("characters", short_help="List the cast: characters, places or every name.")
 @click.argument("session_id")
 @click.option("--places", is_flag=True, help="List places instead of characters.")
 @click.option(
@@ -199,7 +206,7 @@ def threads_command(state: CliState, session_id: str, as_json: bool) -> None:
     run(work)
 
 
-@story.command("stats")
+@story.command("stats", short_help="Pressure, tokens and counts of a session.")
 @click.argument("session_id", required=False)
 @json_option
 @click.pass_obj
@@ -231,7 +238,7 @@ def stats_command(state: CliState, session_id: str | None, as_json: bool) -> Non
     run(work)
 
 
-@story.command("export")
+@story.command("export", short_help="Print or write the whole story as written.")
 @click.argument("session_id")
 @click.option(
     "--prompts",

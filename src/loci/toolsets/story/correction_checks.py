@@ -195,6 +195,8 @@ def never_written(entities: list[Entity], other: str, session: str, what: str) -
         else f"; none of its names is close (story://{session}/characters, or loci story "
         f"characters {session} --all, lists them)"
     )
+    if what != "keeping apart":
+        hint += " To show a character by a name the story never writes, rename it."
     return NotFoundError(
         f"the story {session!r} never writes {fields.shown(other)} ({what} needs a name as "
         f"the story writes it){hint}",

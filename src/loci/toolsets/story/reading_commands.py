@@ -20,7 +20,7 @@ def register(group: click.Group) -> None:
     group.add_command(search_command)
 
 
-@click.command("context")
+@click.command("context", short_help="Print the context assembled for the next turn.")
 @click.argument("session_id")
 @click.argument("current_input")
 @click.option("--max-tokens", type=click.IntRange(100, 1_000_000), help="Budget.")
@@ -46,7 +46,7 @@ def context_command(
     run(work)
 
 
-@click.command("search")
+@click.command("search", short_help="Search the whole story for passages.")
 @click.argument("session_id")
 @click.argument("query")
 @click.option(

@@ -74,10 +74,21 @@ def session(conn: Connection, name: str) -> Session:
     row = conn.execute(f"{_SESSION} WHERE name = ?", (name,)).fetchone()
     if row is None:
         raise NotFoundError(
-            f"no story session {shown(name)}; continue_story (or loci story import) starts one",
+            f"no story session {shown(name)}{_sessions_like(conn, name)}; continue_story (or "
+            "loci story import) starts one",
             session_id=name,
         )
     return _session(row)
+
+
+def _sessions_like(conn: Connection, name: str) -> str:
+    """A hint naming the sessions whose names differ from `name` only in case ("Gatsby" for
+    "gatsby": names are exact), or else how many sessions there are."""
+    found = [row[0] for row in conn.execute("SELECT name FROM story_sessions ORDER BY name")]
+    alike = [other for other in found if other.lower() == name.lower()]
+    if alike:
+        return f" (names are exact: did you mean {' or '.join(map(shown, alike))}?)"
+    return f" among the {len(found)} of this data folder" if found else " in this data folder"
 
 
 def sessions(conn: Connection) -> list[Session]:
