@@ -97,6 +97,8 @@ def test_unknown_session_and_path_like_ids_are_refused(tmp_path: Path) -> None:
     home = tmp_path / "home"
     missing = loci(home, "story", "context", "nope", "anything")
     assert missing.returncode != 0 and "no story session 'nope'" in missing.stderr
+    # A newcomer with a wrong --home was not told which data folder was read.
+    assert f"(data folder {home})" in missing.stderr
     bad = loci(home, "story", "export", "../etc")
     assert bad.returncode != 0 and "session_id must be" in bad.stderr
 

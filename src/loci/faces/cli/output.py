@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from loci.errors import InvalidInputError, LociError
+from loci.errors import InvalidInputError, LociError, NotFoundError
 from loci.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -55,9 +55,15 @@ def opened_app(state: CliState) -> Iterator[App]:
     builds no mirror or codes that pay off over many searches, see `build_app`)."""
     from loci.app import build_app
 
-    app = build_app(state.settings(), state.embedder, long_lived=False)
+    settings = state.settings()
+    app = build_app(settings, state.embedder, long_lived=False)
     try:
         yield app
+    except NotFoundError as exc:
+        # What is missing may be in another data folder (`--home` forgotten): say which was read.
+        if settings.database_url is None:
+            exc.message = f"{exc.message} (data folder {settings.home})"
+        raise
     finally:
         app.close()
 
