@@ -2308,6 +2308,10 @@ def test_a_full_name_of_a_characters_family_is_someones_whatever_ner_says() -> N
     henry = ("Sir Henry Baskerville", person(22, "m"))
     cases = {"hugo": WordCase(0, 16), "baskerville": WordCase(0, 86), "sir": WordCase(0, 9)}
     assert story_kinds([("Hugo Baskerville", hugo), henry], cases)[0] == "character"
+    # Its given name alone too, NER's thing ten times in ten with no cue at all.
+    alone = Votes(mentions=10, ner_other=10, place_word=1)
+    named = [("Hugo", alone), ("Hugo Baskerville", hugo), henry]
+    assert story_kinds(named, cases)[0] == "character"
     # Written after "the", it is a thing named for one of them (a ship, "the Hugo Baskerville").
     ship = Votes(mentions=4, ner_other=4, article=4)
     assert story_kinds([("Hugo Baskerville", ship), henry], cases)[0] != "character"
