@@ -128,7 +128,7 @@ def _plainly(calling: Calling) -> bool:
     said, written = calling.carrier.said.lower(), calling.written
     return (
         said.startswith(f"{written},")
-        or said.endswith((f", {written}", f" {written}"))
+        or said.endswith(f" {written}")  # ", the beadle" or "Barrymore the butler"
         or (f", {written} of " in said)
     )
 
