@@ -90,17 +90,35 @@ def test_an_undecodable_file_is_refused_naming_it_and_nothing_is_stored(tmp_path
     result = loci(home, "story", "import", str(file), "--session", "s")
     assert result.returncode != 0
     assert str(file) in result.stderr and "offset" in result.stderr
-    assert "no story sessions yet" in loci(home, "story", "stats").stdout
+    assert "nothing has been stored there" in loci(home, "story", "stats").stderr
 
 
 def test_unknown_session_and_path_like_ids_are_refused(tmp_path: Path) -> None:
-    home = tmp_path / "home"
+    home = imported(tmp_path, manuscript(2), "s")
     missing = loci(home, "story", "context", "nope", "anything")
     assert missing.returncode != 0 and "no story session 'nope'" in missing.stderr
     # A newcomer with a wrong --home was not told which data folder was read.
     assert f"(data folder {home})" in missing.stderr
     bad = loci(home, "story", "export", "../etc")
     assert bad.returncode != 0 and "session_id must be" in bad.stderr
+
+
+def test_a_command_that_only_reads_creates_nothing_in_a_data_folder_without_a_store(
+    tmp_path: Path,
+) -> None:
+    # A newcomer's mistyped --home left an empty store behind it.
+    wrong = tmp_path / "wrong"
+    for command in [
+        ["story", "characters", "s"],
+        ["story", "stats"],
+        ["story", "export", "s"],
+        ["recall", "anything"],
+        ["checkpoints", "list"],
+    ]:
+        result = loci(wrong, *command)
+        assert result.returncode == 3, (command, result.stderr)
+        assert f"no loci store in data folder {wrong}:" in result.stderr
+        assert not wrong.exists(), command
 
 
 def test_eval_story_prints_every_figure_with_its_baseline(tmp_path: Path) -> None:

@@ -50,12 +50,15 @@ class CliState:
 
 
 @contextmanager
-def opened_app(state: CliState) -> Iterator[App]:
+def opened_app(state: CliState, *, reading: bool = False) -> Iterator[App]:
     """The App for one command, closed afterwards (a command searches once at most: it
-    builds no mirror or codes that pay off over many searches, see `build_app`)."""
+    builds no mirror or codes that pay off over many searches, see `build_app`). A command
+    `reading` only refuses a data folder with no store instead of creating one there."""
     from loci.app import build_app
 
     settings = state.settings()
+    if reading:
+        refuse_missing_store(settings)
     app = build_app(settings, state.embedder, long_lived=False)
     try:
         yield app
@@ -66,6 +69,17 @@ def opened_app(state: CliState) -> Iterator[App]:
         raise
     finally:
         app.close()
+
+
+def refuse_missing_store(settings: Settings) -> None:
+    """Refuse a data folder that holds no store: a command that only reads would otherwise
+    leave an empty store behind at a mistyped `--home` and answer as if nothing was there."""
+    if settings.database_url is None and not settings.database_path.exists():
+        raise NotFoundError(
+            f"no loci store in data folder {settings.home}: nothing has been stored there yet"
+            " (is --home or LOCI_HOME right?)",
+            home=str(settings.home),
+        )
 
 
 def run(work: Callable[[], T]) -> T:

@@ -39,7 +39,7 @@ def character_command(state: CliState, session_id: str, name: str, as_json: bool
     from loci.toolsets.story.lookup import character
 
     def work() -> None:
-        with opened_app(state) as app:
+        with opened_app(state, reading=True) as app:
             found = character(app.story, session_id, name)
         emit_json(found) if as_json else click.echo(shown(found))
 
@@ -143,7 +143,7 @@ def corrections_command(state: CliState, session_id: str, as_json: bool) -> None
     from loci.toolsets.story.curation import listing
 
     def work() -> None:
-        with opened_app(state) as app:
+        with opened_app(state, reading=True) as app:
             found = listing(app.story, session_id)
         if as_json:
             emit_json({"session_id": session_id, "corrections": found})

@@ -168,7 +168,7 @@ def characters_command(
     kind: EntityType | None = None if every else "place" if places else "character"
 
     def work() -> None:
-        with opened_app(state) as app:
+        with opened_app(state, reading=True) as app:
             found = entities_of(app.story, session_id, kind, min(limit + 1, 1000))
         if len(found) > limit:
             click.echo(f"-- the first {limit} shown; --limit N shows more", err=True)
@@ -191,7 +191,7 @@ def threads_command(state: CliState, session_id: str, as_json: bool) -> None:
     """List a session's plot threads, active first."""
 
     def work() -> None:
-        with opened_app(state) as app:
+        with opened_app(state, reading=True) as app:
             found = app.story.plot_threads(session_id)
         if as_json:
             emit_json(found)
@@ -214,7 +214,7 @@ def stats_command(state: CliState, session_id: str | None, as_json: bool) -> Non
     """Pressure, tokens and counts of SESSION_ID; without it, list the sessions."""
 
     def work() -> None:
-        with opened_app(state) as app:
+        with opened_app(state, reading=True) as app:
             found: Any = app.story.stats(session_id) if session_id else app.story.sessions()
         if as_json:
             emit_json(found)
@@ -260,7 +260,7 @@ def export_command(
     def work() -> None:
         if output is not None:
             writable(output)
-        with opened_app(state) as app:
+        with opened_app(state, reading=True) as app:
             text = app.story.export(session_id, "omit" if prompts == "omit" else "mark")
         if output is None:
             with written(Path("-")):
