@@ -153,7 +153,13 @@ def import_command(
     help="List every name of the cast, of any kind (character, place, household, other, "
     "unknown), confirmed or not, each with its kind.",
 )
-@click.option("--limit", type=click.IntRange(1, 1000), default=30, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1),
+    default=30,
+    show_default=True,
+    help="Show at most this many; what is left out is counted on standard error.",
+)
 @json_option
 @click.pass_obj
 def characters_command(
@@ -161,7 +167,7 @@ def characters_command(
 ) -> None:
     """List the confirmed characters (or places) of a session, most mentioned first."""
     from loci.toolsets.story.cast_commands import cast_line
-    from loci.toolsets.story.lookup import entities_of
+    from loci.toolsets.story.lookup import cast_page
 
     if places and every:
         raise click.UsageError("--places and --all cannot be used together")
@@ -169,15 +175,19 @@ def characters_command(
 
     def work() -> None:
         with opened_app(state, reading=True) as app:
-            found = entities_of(app.story, session_id, kind, min(limit + 1, 1000))
-        if len(found) > limit:
-            click.echo(f"-- the first {limit} shown; --limit N shows more", err=True)
+            page = cast_page(app.story, session_id, kind, limit)
+        if page.total > limit:
+            click.echo(
+                f"-- the first {limit} of {page.total} shown; --limit {page.total} shows them all",
+                err=True,
+            )
+        found = page.entities
         if as_json:
-            emit_json([e.model_dump(mode="json") for e in found[:limit]])
+            emit_json([e.model_dump(mode="json") for e in found])
             return
         if not found:
             click.echo("none yet" if every else "none confirmed yet")
-        for entity in found[:limit]:
+        for entity in found:
             click.echo(cast_line(entity, every))
 
     run(work)

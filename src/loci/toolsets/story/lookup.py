@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from loci import fields
@@ -292,16 +293,34 @@ def entities_of(
 ) -> list[CharacterInfo]:
     """The confirmed characters (or places) of a session, most mentioned first; with `kind`
     None, every name of the cast, of any kind, confirmed or not."""
+    return cast_page(service, session_id, kind, limit).entities
+
+
+@dataclass(frozen=True)
+class CastPage:
+    """The first `limit` entities of a listing and how many the whole listing holds."""
+
+    entities: list[CharacterInfo]
+    total: int
+
+
+def cast_page(
+    service: StoryService, session_id: str, kind: EntityType | None, limit: int
+) -> CastPage:
+    """`entities_of` with the size of the whole listing (the command line says what it did not
+    show)."""
     name = service.session_name(session_id)
-    limit = fields.bounded_int(limit, 1, 1000, "limit")
+    limit = fields.bounded_int(limit, 1, 1_000_000, "limit")
     with service.db.snapshot() as conn:
         found = store.session(conn, name)
         entities = service.entities(conn, found)
         confirm = found.settings.confirm_after
         listed = [e for e in entities if kind is None or e.kind == kind]
-        chosen = [e for e in listed if kind is None or e.confirmed(confirm)][:limit]
+        every = [e for e in listed if kind is None or e.confirmed(confirm)]
+        chosen = every[:limit]
         relations = service.graph.related(conn, entities, [e.id for e in chosen])
-    return [info(name, e, confirm, relationships(e.id, relations, entities)) for e in chosen]
+    shown = [info(name, e, confirm, relationships(e.id, relations, entities)) for e in chosen]
+    return CastPage(shown, len(every))
 
 
 def writes_as_a_name(text: str, name: str) -> bool:
