@@ -8,7 +8,7 @@ cues of all its mentions.
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
@@ -77,6 +77,8 @@ class Person:
     #: The plain titles and family names a full name of it is written with again and again
     #: ("Mr. John Knightley": ("mr", "knightley")), to tell it from the family's head.
     distinguished: set[tuple[str, str]] = field(default_factory=set)
+    #: The mentions of its full names written with each given name ("charles": 33).
+    given_mentions: Counter[str] = field(default_factory=Counter)
 
     @classmethod
     def named(cls, surface_id: int, name: names.Name, votes: Votes) -> Person:
@@ -92,8 +94,10 @@ class Person:
         person.generations |= {name.generation} if name.generation else set()
         person.fathers |= name.fathers
         person.husbands |= name.husband
+        if name.surnames:
+            person.given_mentions.update(dict.fromkeys(name.given, votes.mentions))
         if votes.mentions >= DISTINGUISHED_LEAST:
-            person.distinguished |= _plain_family(name)
+            person.distinguished |= plain_family(name)
         return person
 
     @property
@@ -153,6 +157,7 @@ class Person:
         self.husbands |= other.husbands
         self.called |= other.called
         self.distinguished |= other.distinguished
+        self.given_mentions += other.given_mentions
 
 
 def _census_sex(given: set[str]) -> str | None:
@@ -245,29 +250,12 @@ def _saints_namesake(saint: Person, other: Person) -> bool:
     return bool(word) and not saint.surnames & other.surnames
 
 
-def distinguished(aliases: Iterable[str], text: str) -> set[tuple[str, str]]:
-    """The plain titles and family names of the full names among `aliases` that `text`
-    writes DISTINGUISHED_LEAST times or more (`Person.distinguished`)."""
-    found: set[tuple[str, str]] = set()
-    for alias in aliases:
-        plain = _plain_family(names.parse(alias))
-        if plain and written_times(alias, text) >= DISTINGUISHED_LEAST:
-            found |= plain
-    return found
-
-
-def _plain_family(name: names.Name) -> set[tuple[str, str]]:
+def plain_family(name: names.Name) -> set[tuple[str, str]]:
     """The plain titles and family names of a full name written with a plain title ("Mr. John
     Knightley": ("mr", "knightley")); none of another name."""
     if not name.given:
         return set()
     return {(t, w) for t in name.titles & PLAIN for w in name.surnames}
-
-
-def written_times(alias: str, text: str) -> int:
-    """How often `text` writes `alias`, as whole words."""
-    words = r"\s+".join(map(re.escape, alias.split()))
-    return len(re.findall(rf"(?<![\w.]){words}(?!\w)", text))
 
 
 def head_and_formal(a: Person, b: Person) -> bool:

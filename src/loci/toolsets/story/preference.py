@@ -23,8 +23,9 @@ def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
     more often than the others is a woman known only by title and family name ("Medlock" is
     the housekeeper Mrs. Medlock, not her husband, named once; "Thatcher" is no Becky
     Thatcher). Of those, one named far more often than any other ("Hannah", said a hundred
-    times, is not the Hannah named once); for a titled name, only among people all named far
-    less often than it (its fuller forms, not the family's main character)."""
+    times, is not the Hannah named once; of men each written in full with the word, by those
+    full names alone, `_namesakes`); for a titled name, only among people all named far less
+    often than it (its fuller forms, not the family's main character)."""
     if _bridges(guest, groups):
         return [[p for g in groups for p in g]]
     if sum(1 for g in groups if any(p.generations for p in g)) > 1:
@@ -43,7 +44,7 @@ def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
             groups = [g for g in groups if _sex_of(g) in (sex, None)]
         elif not _woman_by_family_name(_dominant(groups)):
             groups = [g for g in groups if _sex_of(g) == "m"] or groups
-    dominant = _dominant(groups)
+    dominant = _dominant(groups, _namesakes(guest, groups))
     return [dominant] if dominant is not None else groups
 
 
@@ -65,11 +66,18 @@ def _woman_by_family_name(group: list[Person] | None) -> bool:
     return woman and not any(p.given for p in group)
 
 
-def _dominant(groups: list[list[Person]]) -> list[Person] | None:
-    """The one group named far more often than any other, if there is one."""
-    ranked = sorted(groups, key=lambda g: -sum(p.count for p in g))
+def _dominant(groups: list[list[Person]], given: set[str] | None = None) -> list[Person] | None:
+    """The one group named far more often than any other, if there is one; by the full names
+    written with `given` alone, when given."""
+
+    def named(group: list[Person]) -> int:
+        if given is None:
+            return sum(p.count for p in group)
+        return sum(p.given_mentions[w] for p in group for w in given)
+
+    ranked = sorted(groups, key=lambda g: -named(g))
     if len(ranked) > 1:
-        first, second = (sum(p.count for p in g) for g in ranked[:2])
+        first, second = (named(g) for g in ranked[:2])
         if first >= max(DOMINANT_LEAST, DOMINANCE * second):
             return ranked[0]
     return None
@@ -86,6 +94,18 @@ def _literal_and_pet(guest: Person, groups: list[list[Person]]) -> bool:
     if _written_by_the_far_most_named(guest, groups):
         return False
     return any(literal) and any(p and not lit for p, lit in zip(pet, literal, strict=True))
+
+
+def _namesakes(guest: Person, groups: list[list[Person]]) -> set[str] | None:
+    """A single word every one of `groups`, all men, writes as the given name of a full name
+    ("Charles Hayter", "Charles Musgrove"), if it is one: which of them the word alone names,
+    only how often each full name is written can say, not how often the family name is ("Mr.
+    Hayter"). (A woman's two full names may be her maiden and married names: "Lydia Bennet",
+    "Lydia Wickham".)"""
+    men = all(_sex_of(g) == "m" for g in groups)
+    if guest.detail == 0 and men and all(any(_writes(guest, p) for p in g) for g in groups):
+        return guest.words
+    return None
 
 
 def _writes(guest: Person, person: Person) -> bool:

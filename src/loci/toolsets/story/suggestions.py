@@ -63,12 +63,11 @@ from loci.toolsets.story.offered import offered_once, one_entity_each, shown_fir
 from loci.toolsets.story.people import (
     Person,
     callings_differ,
-    distinguished,
     names_conflict,
     shares_a_name,
 )
 from loci.toolsets.story.title_alone import title_alone_suggestions
-from loci.toolsets.story.titled_names import titled_name_suggestions
+from loci.toolsets.story.titled_names import distinguished, titled_name_suggestions
 from loci.toolsets.story.wives import stated_wife_suggestions
 
 if TYPE_CHECKING:

@@ -11,14 +11,15 @@ story is in), and the pair is never one named twice in a sentence (two people si
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 
 from loci.toolsets.story import names
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.evidence import merge_suggestion
 from loci.toolsets.story.models import CastSuggestion
-from loci.toolsets.story.people import ARMS, DOCTOR, MISTER, distinguished, written_times
+from loci.toolsets.story.people import ARMS, DISTINGUISHED_LEAST, DOCTOR, MISTER, plain_family
 from loci.toolsets.story.titles import SURNAME_TITLES
 
 #: Of several full names written with a title and a family name, the one written this many
@@ -120,3 +121,20 @@ def _titled_full(entity: Entity, callings: frozenset[str], family: str) -> list[
         for alias in entity.aliases
         if any((c, family) in _titled_full_name(alias) for c in callings)
     ]
+
+
+def distinguished(aliases: Iterable[str], text: str) -> set[tuple[str, str]]:
+    """The plain titles and family names of the full names among `aliases` that `text`
+    writes DISTINGUISHED_LEAST times or more (`Person.distinguished`)."""
+    found: set[tuple[str, str]] = set()
+    for alias in aliases:
+        plain = plain_family(names.parse(alias))
+        if plain and written_times(alias, text) >= DISTINGUISHED_LEAST:
+            found |= plain
+    return found
+
+
+def written_times(alias: str, text: str) -> int:
+    """How often `text` writes `alias`, as whole words."""
+    words = r"\s+".join(map(re.escape, alias.split()))
+    return len(re.findall(rf"(?<![\w.]){words}(?!\w)", text))
