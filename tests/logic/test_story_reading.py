@@ -323,6 +323,20 @@ def test_an_honorific_said_in_place_of_a_name_is_no_name() -> None:
     assert is_name("Lady Catherine") and is_name("Grace")
 
 
+def test_a_family_name_that_is_a_title_too_is_a_name_after_a_plain_title() -> None:
+    # Jane Eyre: the maid Miss Abbot (8 times) was no one, "Abbot" being a monk's title.
+    from loci.toolsets.story.namespans import is_name
+
+    assert is_name("Miss Abbot") and is_name("Mr. King") and is_name("Mrs. Prince")
+    assert not is_name("Abbot") and not is_name("Mr. Mrs") and not is_name("Miss Lady")
+    text = (
+        '"Hold her arms, Miss Abbot: she is like a mad cat." Miss Abbot turned to divest a '
+        "stout leg of the necessary ligature. Bessie and Miss Abbot stood with folded arms."
+    )
+    found = [m.surface for m in Extractor().mentions(text, [])]
+    assert found.count("Miss Abbot") == 3
+
+
 def test_a_name_found_in_a_text_is_found_again_wherever_that_text_writes_it() -> None:
     text = (
         "\u201cWho\u2019s Old Sparrow?\u201d said the stranger. \u201cIs it really Old Sparrow?\u201d "

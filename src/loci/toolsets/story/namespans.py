@@ -136,11 +136,18 @@ def is_name(surface: str) -> bool:
     if not surface[0].isupper() or (surface.isupper() and len(surface) > 3):
         return False
     if all(names.is_title(w) or w.lower() in titles.ADDRESS_TITLES for w in words):
-        return False  # a title alone ("Captain", "Ladyship")
+        return _surname_after_title(words)  # a title alone ("Captain", "Ladyship")
     if all(len(w.rstrip(".")) == 1 for w in words):
         return False  # an initial alone
     # "Shall I", "I. You": a pronoun is never a word of a name.
     return not any(w.rstrip(".").lower() in PRONOUNS for w in words) and not a_stop_word(surface)
+
+
+def _surname_after_title(words: Sequence[str]) -> bool:
+    """Whether `words` are a plain title and a family name that is a title's word too ("Miss
+    Abbot", "Mr. King"): after "Miss" or "Mr.", a word is a surname whatever else it is."""
+    first, last = (w.rstrip(".").lower() for w in (words[0], words[-1]))
+    return len(words) == 2 and first in titles.PLAIN and last not in titles.PLAIN | titles.RANKS
 
 
 def a_stop_word(surface: str) -> bool:

@@ -14,11 +14,8 @@ from dataclasses import dataclass, field
 
 from loci.toolsets.story import census, given_names, names, titles
 from loci.toolsets.story.kinds import Votes
+from loci.toolsets.story.titles import PLAIN, RANKS
 
-#: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins (but a
-#: full name may bear both, once its man inherits: "Mr. Henry Baskerville" is Sir Henry).
-RANKS = frozenset({"sir", "lady", "lord", "dame"})
-PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
 WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
 MISTER = frozenset({"mr", "mister", "mester"})
 #: Titles of a doctor, a calling seldom written as "Mr." of the same man, never "Mrs." (his wife).

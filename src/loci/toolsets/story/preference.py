@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from loci.toolsets.story import given_names
-from loci.toolsets.story.people import RANKS, Person, arms
+from loci.toolsets.story.people import Person, arms
+from loci.toolsets.story.titles import RANKS
 
 #: A single word fitting several people goes to one mentioned this many times as often as
 #: the next, and at least DOMINANT_LEAST times.

@@ -37,6 +37,10 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
     "aunt": ("f", True),
     **dict.fromkeys(("princess", "baroness", "abbess"), ("f", None)),
 }
+#: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins (but a
+#: full name may bear both, once its man inherits: "Mr. Henry Baskerville" is Sir Henry).
+RANKS = frozenset({"sir", "lady", "lord", "dame"})
+PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
 #: A village's titles, written after "the" as often as not ("the Widow Douglas", "the Squire").
 VILLAGE_TITLES = frozenset({"squire", "parson", "gaffer", "widow", "goody"})
 #: Titles before which a single word is a surname ("Mr. Darcy", "Colonel Fitzwilliam"), never
