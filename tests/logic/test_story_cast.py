@@ -441,6 +441,10 @@ def test_a_place_named_so_by_its_words_is_no_one_and_its_own_word_alone_is_the_p
     assert {"Alan", "Alan Breck"} in groups and {"Cluny"} in groups
     # A name made with "of" on anything but a word for a place is someone's.
     assert kinds_of({"Toad of Toad Hall": person(20, "m")})["Toad of Toad Hall"] == "character"
+    # A Room with a View: "Cissie Villa" (NER's person ten times of eleven) is a house let to
+    # tenants, a given name and "Villa" notwithstanding.
+    villas = {"Cissie Villa": Votes(mentions=11, ner_person=10, place_word=2)}
+    assert kinds_of({**villas, "Lucy": person(400, "f")})["Cissie Villa"] == "place"
 
 
 def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person() -> None:

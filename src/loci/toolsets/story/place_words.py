@@ -14,11 +14,11 @@ PLACE_HEADS = frozenset(
     | {"house", "hall", "lodge", "manor", "grange", "cottage", "parsonage", "rectory", "court"}
     | {"head", "moor", "heath", "fell", "tor", "fen", "scar", "farm"}
     | {"ford", "bridge", "mill", "tower", "keep", "hole"}
-    | {"boulevard", "plaza", "highway", "alley", "hotel", "station", "water"}
+    | {"boulevard", "plaza", "highway", "alley", "hotel", "station", "water", "villa"}
 )
-#: Place heads no family's name is: a Scots river ("Allan Water") is a place after a given
-#: name too.
-WATERS = frozenset({"water", "river"})
+#: Place heads no family's name is: a Scots river ("Allan Water") or a house named as English
+#: villas and cottages are ("Cissie Villa", "Rose Cottage") is a place after a given name too.
+WATERS = frozenset({"water", "river", "villa", "cottage"})
 
 #: The first words of names that are places ("Villa Lavenza", "Mont Blanc", "Cape Horn", "Camp
 #: Laurence"), never a given name before a family's: a place named for a family is still a place.
