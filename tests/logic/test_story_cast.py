@@ -95,6 +95,25 @@ def test_mr_and_mrs_of_one_surname_and_a_family_stay_apart() -> None:
     assert {"Jane Bennet"} in groups  # Mrs. Bennet could be either daughter's mother
 
 
+def test_the_one_daughter_by_name_is_miss_of_the_family_whatever_the_wife_is_called() -> None:
+    # A Room with a View: "Miss Honeychurch" (59 times) is Lucy, the one daughter the story
+    # names in full; "Mrs. Honeychurch", her mother, made it seem either woman's.
+    names = {
+        "Mrs. Honeychurch": person(83, "f"),
+        "Lucy Honeychurch": person(2, "f"),
+        "Lucy": person(470, "f"),
+        "Miss Honeychurch": person(59, "f"),
+        "Freddy Honeychurch": person(1, "m"),
+        "Freddy": person(133, "m"),
+    }
+    groups = gathered(names)
+    assert {"Lucy", "Lucy Honeychurch", "Miss Honeychurch"} in groups
+    assert {"Mrs. Honeychurch"} in groups
+    # Two daughters by name: which one is "Miss", none says.
+    names["Minnie Honeychurch"] = person(40, "f")
+    assert {"Miss Honeychurch"} in gathered(names)
+
+
 def test_nicknames_join_their_given_name_and_a_pet_name_never_joins_a_lady() -> None:
     groups = gathered(
         {

@@ -255,8 +255,7 @@ def _join_maiden_and_married(
 
 
 def _pass(people: dict[int, Person], evidence: Evidence) -> bool:
-    """One pass over the people, each joining the person it fits, if it fits one; returns
-    whether any joined."""
+    """One pass: each person joins the one it fits, if any; returns whether any joined."""
     joined = False
     owner = {member: p.id for p in people.values() for member in p.members}
     index = _Index(people.values())
@@ -317,6 +316,7 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
         and shares_a_name(guest, host)
         and not evidence.names_conflict(guest, host, marriage=False)
         and not evidence.seen_apart(guest, host)
+        and not evidence.daughter_and_wife(guest, host)
     ]
     # A stray name ("Camp Laurence", met once, never known for a person) makes no one
     # ambiguous; it is a host only when nobody surer carries the name.

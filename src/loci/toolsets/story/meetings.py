@@ -90,6 +90,12 @@ class Evidence:
             APART_SENTENCES, SAME_NAME_APART * APART_SHARE * least
         )
 
+    def daughter_and_wife(self, a: Person, b: Person) -> bool:
+        """Whether the two are a "Miss" and a "Mrs." by a family name alone ("Miss
+        Honeychurch", "Mrs. Honeychurch"): never one woman, so the wife is no one a name of the
+        daughter's might be instead (Lucy's "Miss Honeychurch", in *A Room with a View*)."""
+        return not (a.given or b.given) and self.names_conflict(a, b)
+
     def declined_by_writer(self, a: Person, b: Person) -> bool:
         """Whether the writer kept a name of `a` apart from a name of `b`."""
         return bool(self.declined) and any(
