@@ -103,13 +103,17 @@ def test_unknown_session_and_path_like_ids_are_refused(tmp_path: Path) -> None:
     assert bad.returncode != 0 and "session_id must be" in bad.stderr
 
 
-def test_a_command_that_only_reads_creates_nothing_in_a_data_folder_without_a_store(
+def test_a_command_on_what_is_stored_creates_nothing_in_a_data_folder_without_a_store(
     tmp_path: Path,
 ) -> None:
-    # A newcomer's mistyped --home left an empty store behind it.
+    # A newcomer's mistyped --home left an empty store behind it (reading, or correcting a
+    # cast that cannot be there).
     wrong = tmp_path / "wrong"
     for command in [
         ["story", "characters", "s"],
+        ["story", "suggestions", "s"],
+        ["story", "undo", "s"],
+        ["story", "merge", "s", "Mira", "Mira Voss"],
         ["story", "stats"],
         ["story", "export", "s"],
         ["recall", "anything"],

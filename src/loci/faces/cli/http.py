@@ -97,7 +97,7 @@ def list_tokens(state: CliState, as_json: bool) -> None:
     """The named tokens and what each may do (never the tokens themselves)."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found = app.access.listing()
         if as_json:
             emit_json({"tokens": [asdict(info) for info in found]})

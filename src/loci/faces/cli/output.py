@@ -50,14 +50,15 @@ class CliState:
 
 
 @contextmanager
-def opened_app(state: CliState, *, reading: bool = False) -> Iterator[App]:
+def opened_app(state: CliState, *, existing: bool = False) -> Iterator[App]:
     """The App for one command, closed afterwards (a command searches once at most: it
-    builds no mirror or codes that pay off over many searches, see `build_app`). A command
-    `reading` only refuses a data folder with no store instead of creating one there."""
+    builds no mirror or codes that pay off over many searches, see `build_app`). A command on
+    what is `existing` (it reads, or corrects what is stored) refuses a data folder with no
+    store instead of creating one there."""
     from loci.app import build_app
 
     settings = state.settings()
-    if reading:
+    if existing:
         refuse_missing_store(settings)
     app = build_app(settings, state.embedder, long_lived=False)
     try:
@@ -72,7 +73,7 @@ def opened_app(state: CliState, *, reading: bool = False) -> Iterator[App]:
 
 
 def refuse_missing_store(settings: Settings) -> None:
-    """Refuse a data folder that holds no store: a command that only reads would otherwise
+    """Refuse a data folder that holds no store: a command on what is stored would otherwise
     leave an empty store behind at a mistyped `--home` and answer as if nothing was there."""
     if settings.database_url is None and not settings.database_path.exists():
         raise NotFoundError(

@@ -50,7 +50,7 @@ def list_command(
     """List sessions, or the checkpoints of SESSION_ID (newest first)."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             if session_id is None:
                 sessions = app.checkpoints.list_sessions(limit, offset)
                 if as_json:
@@ -88,7 +88,7 @@ def show(state: CliState, checkpoint_id: str, as_json: bool) -> None:
     (context, metadata, what the budget changed) as one JSON document."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             loaded = app.checkpoints.load(checkpoint_id=checkpoint_id)
         if as_json:
             emit_json(loaded)
@@ -125,7 +125,7 @@ def export(state: CliState, session_id: str, output: Path | None, as_json: bool)
     def work() -> None:
         if output is not None:
             writable(output)
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             data = app.checkpoint_maintenance.export(session_id)
         text = json.dumps(data, ensure_ascii=False, indent=2)
         if output is None:

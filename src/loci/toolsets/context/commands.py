@@ -77,7 +77,7 @@ def show(state: CliState, project: str, file_type: str, version: int | None, as_
     """Print a context file (or the template skeleton if nothing is saved yet)."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found = app.context.get_context(app.context.resolve(_path(project)), file_type, version)
         if as_json:
             emit_json(found)
@@ -111,7 +111,7 @@ def check(
     """
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             project_id = app.context.resolve(_path(project))
             target = source or Path(app.context.get_context(project_id, file_type).path)
             result = app.context.check(file_type, _read(target))
@@ -233,7 +233,7 @@ def history(state: CliState, project: str, file_type: str, limit: int, as_json: 
     """List the saved versions of a context file, newest first."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found = app.context.history(app.context.resolve(_path(project)), file_type, limit)
         if as_json:
             emit_json(found)

@@ -132,7 +132,7 @@ def recall(
 
     def work() -> None:
         spec = _json_object(filters, "--filters") if filters else None
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             result = app.memory.recall(
                 query,
                 limit,
@@ -224,7 +224,7 @@ def stats(state: CliState, namespace: str | None, as_json: bool) -> None:
     """Show counts, namespaces, tags and the model of the memory store."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             result = app.catalog.stats(namespace)
         if as_json:
             emit_json(result)
@@ -248,7 +248,7 @@ def namespaces(
     """List namespaces, or create / delete / rename one (NAME, NEW_NAME)."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             result = app.catalog.namespaces(action, name, new_name)  # type: ignore[arg-type]
         if as_json:
             emit_json(result)
@@ -279,7 +279,7 @@ def export(
         to_file = str(file) != "-"
         if to_file:
             writable(file)
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             header = app.transfer.export_header()
             # Closed before the app is: it reads in a transaction of the app's connection.
             memories = app.transfer.iter_export(namespace, vectors)

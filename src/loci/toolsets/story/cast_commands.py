@@ -39,7 +39,7 @@ def character_command(state: CliState, session_id: str, name: str, as_json: bool
     from loci.toolsets.story.lookup import character
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found = character(app.story, session_id, name)
         emit_json(found) if as_json else click.echo(shown(found))
 
@@ -81,7 +81,7 @@ def _correction(action: str, other: str, help_text: str, short: str) -> click.Co
         from loci.toolsets.story.curation import correct
 
         def work() -> None:
-            with opened_app(state) as app:
+            with opened_app(state, existing=True) as app:
                 found = correct(app.story, session_id, action, name, other)
             emit_json(found) if as_json else click.echo(shown(found))
 
@@ -143,7 +143,7 @@ def corrections_command(state: CliState, session_id: str, as_json: bool) -> None
     from loci.toolsets.story.curation import listing
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found = listing(app.story, session_id)
         if as_json:
             emit_json({"session_id": session_id, "corrections": found})
@@ -164,7 +164,7 @@ def undo_command(state: CliState, session_id: str, number: int | None, as_json: 
     from loci.toolsets.story.curation import undo
 
     def work() -> None:
-        with opened_app(state) as app:
+        with opened_app(state, existing=True) as app:
             result = undo(app.story, session_id, number)
         if as_json:
             emit_json(result)
@@ -212,7 +212,7 @@ def suggestions_command(
     from loci.toolsets.story.suggestions import suggest
 
     def work() -> None:
-        with opened_app(state) as app:
+        with opened_app(state, existing=True) as app:
             found = suggest(app.story, session_id, limit)
             if set(accepted) & set(declined) or (accept_all and declined):
                 raise InvalidInputError(

@@ -174,7 +174,7 @@ def characters_command(
     kind: EntityType | None = None if every else "place" if places else "character"
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             page = cast_page(app.story, session_id, kind, limit)
         if page.total > limit:
             click.echo(
@@ -201,7 +201,7 @@ def threads_command(state: CliState, session_id: str, as_json: bool) -> None:
     """List a session's plot threads, active first."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found = app.story.plot_threads(session_id)
         if as_json:
             emit_json(found)
@@ -224,7 +224,7 @@ def stats_command(state: CliState, session_id: str | None, as_json: bool) -> Non
     """Pressure, tokens and counts of SESSION_ID; without it, list the sessions."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found: Any = app.story.stats(session_id) if session_id else app.story.sessions()
         if as_json:
             emit_json(found)
@@ -270,7 +270,7 @@ def export_command(
     def work() -> None:
         if output is not None:
             writable(output)
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             text = app.story.export(session_id, "omit" if prompts == "omit" else "mark")
         if output is None:
             with written(Path("-")):

@@ -33,7 +33,7 @@ def context_command(
     from loci.toolsets.story.assembly import assemble
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found = assemble(app.story, session_id, current_input, max_tokens)
         if as_json:
             emit_json(found)
@@ -73,7 +73,7 @@ def search_command(
     from loci.toolsets.story.lookup import search
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             kind = cast("EntityType | None", entity_type)  # click.Choice says it is one
             found = search(app.story, session_id, query, kind, limit, include_chunk)
         if as_json:

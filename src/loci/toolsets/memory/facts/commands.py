@@ -71,7 +71,7 @@ def history(state: CliState, memory_id: str, as_json: bool) -> None:
     """Show MEMORY_ID's versions, the first first, each with when it was true."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             result = app.facts.history(memory_id)
         if as_json:
             emit_json(result)
@@ -93,7 +93,7 @@ def conflicts(state: CliState, namespace: str | None, as_json: bool) -> None:
     """List memories flagged as contradicting each other, not yet settled."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             result = app.facts.open_conflicts(namespace)
         if as_json:
             emit_json(result)

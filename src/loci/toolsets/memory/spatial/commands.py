@@ -27,7 +27,7 @@ def journey(state: CliState, start_id: str, end_id: str, steps: int, as_json: bo
     """The memories on the path from START_ID to END_ID (gaps where nothing is near)."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found = app.journeys.journey(start_id, end_id, steps)
         if as_json:
             emit_json(found)
@@ -75,7 +75,7 @@ def wander(
     """A random walk through memories: nearest unvisited neighbours, and random jumps."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             walk = app.wanderer.wander(seed, seed_id, steps, randomness, random_seed, namespace)
         if as_json:
             emit_json(walk)
@@ -112,7 +112,7 @@ def regions(
     --parent, the regions within one of them (its PATH, the first column)."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             found = app.regions.regions(namespace, min_cluster_size, num_clusters, parent)
         if as_json:
             emit_json(found)
@@ -164,7 +164,7 @@ def visualize(
     """A map of memories coloured by region: an SVG to open in a browser, Mermaid, or JSON."""
 
     def work() -> None:
-        with opened_app(state, reading=True) as app:
+        with opened_app(state, existing=True) as app:
             drawn = app.maps.visualize(
                 form, namespace, edges, max_memories, list(highlight), parent
             )
