@@ -132,11 +132,18 @@ def _listed(words: set[str]) -> str:
 
 def held_form(entities: list[Entity], other: str) -> str:
     """`other` as a name the cast holds: itself, else without its article ("the Dutchman" is
-    the cast's "Dutchman": names are kept without "the"), else itself."""
+    the cast's "Dutchman": names are kept without "the"), else the cast's with other quote
+    marks (a keyboard's straight apostrophe for a book's curly one), else itself."""
     held = {names.key(a): a for e in entities for a in e.written}
     if names.key(other) in held:
         return other
-    return held.get(names.unarticled(other), other)
+    straight = {k.translate(STRAIGHT): a for k, a in held.items()}
+    found = held.get(names.unarticled(other))
+    return found or straight.get(names.key(other).translate(STRAIGHT), other)
+
+
+#: Curly quote marks as a keyboard types them.
+STRAIGHT = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 
 def written_entity(entities: list[Entity], other: str, session: str) -> Entity:

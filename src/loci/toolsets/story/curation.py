@@ -39,6 +39,7 @@ def correct(
     with service.db.write() as conn:
         found = store.session(conn, session)
         entities = service.graph.entities(conn, found.id)
+        name = checks.held_form(entities, name)
         entity = lookup.holder(entities, name)
         if action in ("merge", "split", "apart"):
             other = checks.held_form(entities, other)
