@@ -216,5 +216,12 @@ def test_a_session_named_in_another_case_is_offered(app: App) -> None:
     with pytest.raises(NotFoundError, match=r"no story session 'Gatsby' \(names are exact: did "
                        r"you mean 'gatsby'\?\)"):  # fmt: skip
         app.story.stats("Gatsby")
-    with pytest.raises(NotFoundError, match="no story session 'nope' among the 1 of this data"):
+    with pytest.raises(
+        NotFoundError, match="no story session 'nope' \\(this data folder holds 1\\)"
+    ):
         app.story.stats("nope")
+    # A name spelt nearly so is offered too.
+    with pytest.raises(
+        NotFoundError, match=r"no story session 'gatsbyy' \(did you mean 'gatsby'\?\)"
+    ):
+        app.story.stats("gatsbyy")

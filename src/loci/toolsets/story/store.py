@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -82,13 +83,16 @@ def session(conn: Connection, name: str) -> Session:
 
 
 def _sessions_like(conn: Connection, name: str) -> str:
-    """A hint naming the sessions whose names differ from `name` only in case ("Gatsby" for
-    "gatsby": names are exact), or else how many sessions there are."""
+    """A hint naming the sessions named as `name` in another case ("Gatsby": names are exact),
+    else those spelt closest to it ("room" for "rooom"), else how many there are."""
     found = [row[0] for row in conn.execute("SELECT name FROM story_sessions ORDER BY name")]
     alike = [other for other in found if other.lower() == name.lower()]
     if alike:
         return f" (names are exact: did you mean {' or '.join(map(shown, alike))}?)"
-    return f" among the {len(found)} of this data folder" if found else " in this data folder"
+    close = difflib.get_close_matches(name, found, n=3, cutoff=0.6)
+    if close:
+        return f" (did you mean {' or '.join(map(shown, close))}?)"
+    return f" (this data folder holds {len(found)})" if found else " in this data folder"
 
 
 def sessions(conn: Connection) -> list[Session]:
