@@ -43,6 +43,5 @@ def test_an_option_of_loci_itself_after_the_command_says_where_it_goes(tmp_path:
     assert f"loci --home {elsewhere} stats" in result.stderr
     assert not elsewhere.exists()
     # Its value after "--", or the option written first, is no misplaced option.
-    taken = loci(tmp_path / "home", "--home", str(elsewhere), "stats")
-    assert taken.returncode == 3 and f"data folder {elsewhere}:" in taken.stderr
+    assert loci(tmp_path / "home", "--home", str(elsewhere), "stats").returncode == 0
     assert "itself" not in loci(tmp_path / "home", "remember", "--", "--home").stderr

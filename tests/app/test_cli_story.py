@@ -90,7 +90,7 @@ def test_an_undecodable_file_is_refused_naming_it_and_nothing_is_stored(tmp_path
     result = loci(home, "story", "import", str(file), "--session", "s")
     assert result.returncode != 0
     assert str(file) in result.stderr and "offset" in result.stderr
-    assert "nothing has been stored there" in loci(home, "story", "stats").stderr
+    assert "no story sessions yet" in loci(home, "story", "stats").stdout
 
 
 def test_unknown_session_and_path_like_ids_are_refused(tmp_path: Path) -> None:
@@ -114,7 +114,7 @@ def test_a_command_on_what_is_stored_creates_nothing_in_a_data_folder_without_a_
         ["story", "suggestions", "s"],
         ["story", "undo", "s"],
         ["story", "merge", "s", "Mira", "Mira Voss"],
-        ["story", "stats"],
+        ["story", "stats", "s"],
         ["story", "export", "s"],
         ["recall", "anything"],
         ["checkpoints", "list"],
@@ -123,6 +123,11 @@ def test_a_command_on_what_is_stored_creates_nothing_in_a_data_folder_without_a_
         assert result.returncode == 3, (command, result.stderr)
         assert f"no loci store in data folder {wrong}:" in result.stderr
         assert not wrong.exists(), command
+    # An overview of the whole data folder says what it holds, nothing so far.
+    assert (
+        loci(wrong, "stats").returncode == 0
+        and loci(wrong, "namespaces", "create", "x").returncode == 0
+    )
 
 
 def test_eval_story_prints_every_figure_with_its_baseline(tmp_path: Path) -> None:

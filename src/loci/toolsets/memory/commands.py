@@ -224,7 +224,7 @@ def stats(state: CliState, namespace: str | None, as_json: bool) -> None:
     """Show counts, namespaces, tags and the model of the memory store."""
 
     def work() -> None:
-        with opened_app(state, existing=True) as app:
+        with opened_app(state) as app:
             result = app.catalog.stats(namespace)
         if as_json:
             emit_json(result)
@@ -248,7 +248,7 @@ def namespaces(
     """List namespaces, or create / delete / rename one (NAME, NEW_NAME)."""
 
     def work() -> None:
-        with opened_app(state, existing=True) as app:
+        with opened_app(state) as app:
             result = app.catalog.namespaces(action, name, new_name)  # type: ignore[arg-type]
         if as_json:
             emit_json(result)

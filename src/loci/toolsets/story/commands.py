@@ -224,7 +224,7 @@ def stats_command(state: CliState, session_id: str | None, as_json: bool) -> Non
     """Pressure, tokens and counts of SESSION_ID; without it, list the sessions."""
 
     def work() -> None:
-        with opened_app(state, existing=True) as app:
+        with opened_app(state, existing=session_id is not None) as app:
             found: Any = app.story.stats(session_id) if session_id else app.story.sessions()
         if as_json:
             emit_json(found)
