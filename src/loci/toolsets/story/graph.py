@@ -56,6 +56,15 @@ class EntityGraph(Protocol):
         Magwitch, otherwise Provis"): the cast joins their people (`resolve`)."""
         ...
 
+    def part(self, conn: Connection, session: int, pairs: Sequence[tuple[str, str]]) -> None:
+        """Keep that the story tells each pair of names (as written) apart as two people's
+        ("Mr. Emerson", the father, and "George Emerson"): the cast never joins them."""
+        ...
+
+    def parted(self, conn: Connection, session: int) -> list[tuple[str, str]]:
+        """The pairs of names (as written) the story tells apart (`part`)."""
+        ...
+
     def record(
         self,
         conn: Connection,
@@ -139,21 +148,21 @@ class SqliteGraph:
 
     def state(self, conn: Connection, session: int, pairs: Sequence[tuple[str, str]]) -> None:
         """Keep that the story says each pair of names is one person's."""
-        keys = [(names.key(a), names.key(b)) for a, b in pairs]
-        wanted, listed = among(conn, "key", sorted({key for pair in keys for key in pair}))
-        ids = {
-            str(key): int(number)
-            for key, number in conn.execute(
-                f"SELECT key, id FROM story_names WHERE session = ? AND {wanted}",
-                (session, listed),
-            )
-        }
-        found = {(ids[a], ids[b]) for a, b in keys if a in ids and b in ids and a != b}
-        conn.executemany(
-            "INSERT INTO story_meetings (session, a, b, stated) VALUES (?, ?, ?, 1) "
-            "ON CONFLICT (a, b) DO UPDATE SET stated = 1",
-            [(session, min(a, b), max(a, b)) for a, b in sorted(found)],
+        _keep_pairs(conn, session, pairs, "stated")
+
+    def part(self, conn: Connection, session: int, pairs: Sequence[tuple[str, str]]) -> None:
+        """Keep that the story tells each pair of names apart."""
+        _keep_pairs(conn, session, pairs, "parted")
+
+    def parted(self, conn: Connection, session: int) -> list[tuple[str, str]]:
+        """The pairs of names the story tells apart."""
+        rows = conn.execute(
+            "SELECT x.written, y.written FROM story_meetings m JOIN story_names x ON x.id = m.a "
+            "JOIN story_names y ON y.id = m.b WHERE m.session = ? AND m.parted > 0 "
+            "ORDER BY m.a, m.b",
+            (session,),
         )
+        return [(str(a), str(b)) for a, b in rows]
 
     def first_found(self, conn: Connection, session: int) -> dict[str, int]:
         """Each name counted, as written, with where it was first."""
@@ -353,3 +362,24 @@ def _missing(conn: Connection, session: int, number: int | None) -> str:
     if row is not None and 1 <= number <= int(row[0]):
         return f"correction #{number} was undone already"
     return f"no correction #{number} in this story"
+
+
+def _keep_pairs(
+    conn: Connection, session: int, pairs: Sequence[tuple[str, str]], column: str
+) -> None:
+    """Mark each pair of names (as written) the story has in `column` of its meetings."""
+    keys = [(names.key(a), names.key(b)) for a, b in pairs]
+    wanted, listed = among(conn, "key", sorted({key for pair in keys for key in pair}))
+    ids = {
+        str(key): int(number)
+        for key, number in conn.execute(
+            f"SELECT key, id FROM story_names WHERE session = ? AND {wanted}",
+            (session, listed),
+        )
+    }
+    found = {(ids[a], ids[b]) for a, b in keys if a in ids and b in ids and a != b}
+    conn.executemany(
+        f"INSERT INTO story_meetings (session, a, b, {column}) VALUES (?, ?, ?, 1) "
+        f"ON CONFLICT (a, b) DO UPDATE SET {column} = 1",
+        [(session, min(a, b), max(a, b)) for a, b in sorted(found)],
+    )

@@ -17,9 +17,14 @@ from loci.toolsets.story.models import CastSuggestion
 
 
 def heeded(
-    suggested: Sequence[CastSuggestion], kept: Sequence[Correction], entities: Sequence[Entity]
+    suggested: Sequence[CastSuggestion],
+    kept: Sequence[Correction],
+    entities: Sequence[Entity],
+    parted: Sequence[tuple[str, str]] = (),
 ) -> list[CastSuggestion]:
-    """`suggested`, without those a correction in `kept` already answers."""
+    """`suggested`, without those a correction in `kept` already answers, nor those joining
+    two names the story itself tells apart (`parted`: "Mr. Emerson", the father, and "George
+    Emerson", `loci.toolsets.story.generations`)."""
     owner = {names.key(alias): e.id for e in entities for alias in e.aliases}
     kinds = {owner.get(names.key(c.name)): str(c.other) for c in kept if c.action == "kind"}
     kinds.pop(None, None)
@@ -31,6 +36,7 @@ def heeded(
             apart.add(frozenset({_owner(owner, c.other), left}))
         elif c.action == "apart" and c.other:
             apart.add(frozenset({_side(owner, c.name), _side(owner, c.other)}))
+    apart |= {frozenset({_side(owner, a), _side(owner, b)}) for a, b in parted}
     return [s for s in suggested if not _answered(s, owner, kinds, apart)]
 
 

@@ -21,11 +21,13 @@ SAME_NAME_APART = 3
 @dataclass(frozen=True)
 class Together:
     """How often two names met in one sentence: apart, and restating one another; and
-    whether the story says outright they are one person's (`loci.toolsets.story.stated`)."""
+    whether the story says outright they are one person's (`loci.toolsets.story.stated`), or
+    tells them apart as two people's (`loci.toolsets.story.generations`)."""
 
     sentence: int = 0
     apposition: int = 0
     stated: int = 0
+    parted: int = 0
 
 
 @dataclass

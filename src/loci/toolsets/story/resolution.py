@@ -46,7 +46,8 @@ def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) 
     together = _together(conn, session)
     alone, declined = corrections.kept_apart(kept, id_of), corrections.declined(kept, id_of)
     cases = _cases(conn, session, [s.written for s in surfaces])
-    person_of, kind_of = cast.gather(surfaces, cases, together, alone, declined)
+    parted = {frozenset(pair) for pair, met in together.items() if met.parted}
+    person_of, kind_of = cast.gather(surfaces, cases, together, alone, declined | parted)
     counts = {s.id: s.count for s in surfaces}
     _join_stated(person_of, kind_of, together, counts, alone | set().union(*declined))
     fixed = corrections.replay(corrections.Cast(person_of, kind_of, {}), kept, id_of)
@@ -83,8 +84,8 @@ def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, 
 
 def _together(conn: Connection, session: int) -> dict[tuple[int, int], Together]:
     rows = conn.execute(
-        "SELECT a, b, sentence, apposition, stated FROM story_meetings WHERE session = ? AND "
-        "(sentence > 0 OR apposition > 0 OR stated > 0)",
+        "SELECT a, b, sentence, apposition, stated, parted FROM story_meetings WHERE session = ? "
+        "AND (sentence > 0 OR apposition > 0 OR stated > 0 OR parted > 0)",
         (session,),
     )
     return {(a, b): Together(*counted) for a, b, *counted in rows}

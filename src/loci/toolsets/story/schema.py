@@ -375,25 +375,22 @@ ALTER TABLE story_names ADD COLUMN named INTEGER NOT NULL DEFAULT 0;
 
 #: Names the story says are one person's ("Provis", "Magwitch"): `loci.toolsets.story.stated`.
 MEETING_STATED = "ALTER TABLE story_meetings ADD COLUMN stated INTEGER NOT NULL DEFAULT 0;"
+#: Names the story tells apart as two people's: `loci.toolsets.story.generations`.
+MEETING_PARTED = "ALTER TABLE story_meetings ADD COLUMN parted INTEGER NOT NULL DEFAULT 0;"
+
+#: The migrations both engines take after their first tables, in order.
+LATER = (NAME_ADDRESSED, NAME_NAMED, SPLIT_ALONG, MEETING_STATED, MEETING_PARTED)
 
 STORY_SCHEMA = Schema(
     owner="story",
     migrations=(
-        *(STORY_TABLES, CAST_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS),
-        NAME_ADDRESSED,
-        NAME_NAMED,
-        SPLIT_ALONG,
-        MEETING_STATED,
-    ),
-    legacy=(13, 15),
-    postgres=(
-        POSTGRES_TABLES,
+        STORY_TABLES,
+        CAST_TABLES,
         CORRECTION_NAMES,
         SPLIT_KEPT,
         CORRECTION_NUMBERS,
-        NAME_ADDRESSED,
-        NAME_NAMED,
-        SPLIT_ALONG,
-        MEETING_STATED,
+        *LATER,
     ),
+    legacy=(13, 15),
+    postgres=(POSTGRES_TABLES, CORRECTION_NAMES, SPLIT_KEPT, CORRECTION_NUMBERS, *LATER),
 )

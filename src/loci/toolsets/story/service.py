@@ -20,6 +20,7 @@ from loci.token_count import TokenCounter
 from loci.toolsets.story import ingest, names, relief, store, threads, valve
 from loci.toolsets.story.castview import CastView
 from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.generations import read_generations
 from loci.toolsets.story.graph import EntityGraph, Recorded
 from loci.toolsets.story.letters import CLOSING_CHARS
 from loci.toolsets.story.mentions import Extractor
@@ -212,8 +213,11 @@ class StoryService:
             found = store.session(conn, name)
             counted = read_before_found(conn, self.graph, self.extractor, found)
             self.graph.resolve(conn, found.id)
-            # The epithets it reads need the cast worked out: who carries each title.
+            # The readings below need the cast worked out: whose names a family has, who
+            # carries each title.
             text = store.rendered(conn, found.id, prompts="omit")
+            if read_generations(conn, self.graph, found, text):
+                self.graph.resolve(conn, found.id)
             if read := read_epithets(conn, self.graph, self.extractor, found, text):
                 counted += read
                 self.graph.resolve(conn, found.id)

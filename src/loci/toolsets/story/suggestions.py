@@ -87,6 +87,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         entities = service.graph.entities(conn, found.id)
         text = store.rendered(conn, found.id, prompts="omit")
         kept = service.graph.corrections(conn, found.id)
+        parted = service.graph.parted(conn, found.id)
         company = Company.read(conn, found.id, entities)
     confirm = found.settings.confirm_after
     characters = [e for e in entities if e.kind == "character" and e.confirmed(confirm)]
@@ -118,7 +119,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
             lambda a, b: company.met_in_sentences(a.id, b.id),
         ),
     ]
-    suggested = one_entity_each(heeded(offered_once(found_by_kind), kept, entities))
+    suggested = one_entity_each(heeded(offered_once(found_by_kind), kept, entities, parted))
     suggested.sort(key=lambda s: (-s.mentions, s.name, s.other))
     ranked = [
         shown_first(s, entities, text).model_copy(update={"number": n})
