@@ -759,6 +759,28 @@ def test_a_suggestion_declined_is_not_offered_again_until_undone(voyage: App) ->
     assert suggest(voyage.story, "voyage").corrections == []
 
 
+def test_a_name_with_a_title_the_story_writes_is_declined_as_written(app: App) -> None:
+    from loci.toolsets.story.curation import accept
+
+    # A Room with a View: "old Mrs. Butterworth", offered as her alias, could not be declined:
+    # its title's full stop was looked for as "old mrs butterworth" ("never writes").
+    told(
+        app,
+        "pension",
+        [
+            "Mrs. Butterworth knitted by the stove of the pension.",
+            "Lucy Honeychurch smiled, and old Mrs. Butterworth nodded at her.",
+        ],
+        times=3,
+    )
+    offered = next(
+        s for s in suggest(app.story, "pension").suggestions if s.other == "old Mrs. Butterworth"
+    )
+    done = accept(app.story, "pension", [offered], declining=True)
+    assert not done.refused
+    assert all(s.other != "old Mrs. Butterworth" for s in suggest(app.story, "pension").suggestions)
+
+
 def test_a_name_marked_not_a_character_is_not_suggested_for_one(app: App) -> None:
     from loci.toolsets.story import store
     from loci.toolsets.story.heeded import heeded

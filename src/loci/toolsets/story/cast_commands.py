@@ -240,9 +240,11 @@ def suggestions_command(
             made = len(done.applied) + len(said_no.applied)
             _say_what_is_left(session_id, found, [*chosen, *no], made)
         if refused:
+            asked = len(chosen) + len(no)
+            others = "; the others were" if len(refused) < asked else ""
             click.echo(
-                f"error: {len(refused)} of {counted(len(chosen) + len(no), 'suggestion')} not "
-                "applied (said above); the others were",
+                f"error: {len(refused)} of {counted(asked, 'suggestion')} not applied (said "
+                f"above){others}",
                 err=True,
             )
             sys.exit(next(iter(refused.values())).exit_code)

@@ -344,7 +344,9 @@ def apart_written(text: str, entities: list[Entity], other: str, session: str) -
     "Captain", may be one) unless the story writes it."""
     if any(names.key(other) == names.key(a) for e in entities for a in e.aliases):
         return
-    if not re.search(rf"(?<![\w.]){re.escape(names.unarticled(other))}(?!\w)", text, re.I):
+    # Its words as looked up, each title's full stop optional: "old Mrs. Butterworth".
+    words = r"\.?\s+".join(map(re.escape, names.unarticled(other).split()))
+    if not re.search(rf"(?<![\w.]){words}(?!\w)", text, re.I):
         raise never_written(entities, other, session, "keeping apart")
 
 
