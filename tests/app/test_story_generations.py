@@ -35,6 +35,11 @@ def test_a_father_and_son_of_one_family_name_are_two_characters_after_an_import(
     assert "George Emerson" in george.aliases and "Mr. Emerson" not in george.aliases
     father = character(app.story, "pension", "Mr. Emerson")
     assert father.kind == "character" and "George" not in father.aliases
+    # A name the cast does not hold that fits both says so, to be added to the right one.
+    old = character(app.story, "pension", "old Mr. Emerson")
+    assert old.warning is not None and "so do the names of" in old.warning
+    shown = {old.name, old.warning.rsplit("of ", 1)[1].strip("'")}
+    assert shown == {george.name, father.name}
     offered = [(s.name, s.other) for s in suggest(app.story, "pension").suggestions]
     assert not any({"George", "Mr. Emerson"} <= {n, o} for n, o in offered)
     # The writer who thinks otherwise joins them, and the import's end leaves them so.

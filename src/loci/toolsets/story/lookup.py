@@ -175,6 +175,10 @@ def character(service: StoryService, session_id: str, character_name: str) -> Ch
     shown = info(name, entity, found.settings.confirm_after, met)
     if holder(known, wanted) is None:  # "Frances" shows Fanny, whose names it fits
         shown.warning = f"no entity holds the name {wanted!r}: this is the one whose names fit it"
+        # "old Mr. Emerson" fits George Emerson, named most, and his father "Mr. Emerson" as
+        # well: the writer is told of each, to add the name to the right one.
+        if also := [e.name for e in fitting(known, wanted)[1:] if e.kind == entity.kind]:
+            shown.warning += f"; so do the names of {' and '.join(map(repr, also))}"
     return shown
 
 
@@ -201,7 +205,7 @@ def find(entities: Sequence[Entity], wanted: str) -> Entity | None:
     """The entity `wanted` names: the one with that name (as written, in any case), else the
     one whose names it fits without conflict, sharing most of its words, a character before a
     place, the most mentioned ("Theodore Laurence" is Laurie, never Mrs. Laurence)."""
-    return holder(entities, wanted) or _fitting(entities, wanted)
+    return holder(entities, wanted) or next(iter(fitting(entities, wanted)), None)
 
 
 def holder(entities: Sequence[Entity], wanted: str) -> Entity | None:
@@ -214,18 +218,20 @@ def holder(entities: Sequence[Entity], wanted: str) -> Entity | None:
     return None
 
 
-def _fitting(entities: Sequence[Entity], wanted: str) -> Entity | None:
+def fitting(entities: Sequence[Entity], wanted: str) -> list[Entity]:
+    """The characters and places whose names `wanted` fits without conflict, best first (as
+    `find` ranks them), those sharing fewer of its words left out."""
     guest = people.Person.named(0, names.parse(wanted), kinds.Votes())
-    best: tuple[int, bool, int] | None = None
-    found: Entity | None = None
-    for entity in entities:
-        if entity.kind not in ("character", "place"):
-            continue
-        person = _person_of(entity)
-        rank = (len(guest.words & person.words), entity.kind == "character", entity.mentions)
-        if _fits(guest, person) and (best is None or rank > best):
-            best, found = rank, entity
-    return found
+    ranked = sorted(
+        (
+            (len(guest.words & person.words), entity.kind == "character", entity.mentions, entity)
+            for entity in entities
+            if entity.kind in ("character", "place") and _fits(guest, person := _person_of(entity))
+        ),
+        key=lambda fit: fit[:3],
+        reverse=True,
+    )
+    return [fit[3] for fit in ranked if fit[0] == ranked[0][0]]
 
 
 def _person_of(entity: Entity) -> people.Person:
