@@ -123,6 +123,11 @@ def test_a_command_on_what_is_stored_creates_nothing_in_a_data_folder_without_a_
         assert result.returncode == 3, (command, result.stderr)
         assert f"no loci store in data folder {wrong}:" in result.stderr
         assert not wrong.exists(), command
+    # The story sessions of a new folder: none, and the folder is named, and nothing made.
+    listed = loci(wrong, "story", "stats")
+    assert listed.returncode == 0 and f"(data folder {wrong} holds no store)" in listed.stdout
+    assert json.loads(loci(wrong, "story", "stats", "--json").stdout) == {"sessions": []}
+    assert not wrong.exists()
     # An overview of the whole data folder says what it holds, nothing so far.
     assert (
         loci(wrong, "stats").returncode == 0

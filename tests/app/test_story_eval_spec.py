@@ -13,7 +13,7 @@ from loci.engine.embedding.onnx_minilm import OnnxMiniLM
 from loci.errors import InvalidInputError
 from loci.evaluation.story import load, run_story
 from loci.settings import load_settings
-from loci.toolsets.story.commands import render, render_table
+from loci.toolsets.story.eval_commands import render, render_table
 
 NOVEL = "\n\n".join(
     [

@@ -72,6 +72,13 @@ def opened_app(state: CliState, *, existing: bool = False) -> Iterator[App]:
         app.close()
 
 
+def holds_a_store(state: CliState) -> bool:
+    """Whether the data folder holds a store (a database server always does): an overview of
+    a new folder answers that nothing is there without making a store there."""
+    settings = state.settings()
+    return settings.database_url is not None or settings.database_path.exists()
+
+
 def refuse_missing_store(settings: Settings) -> None:
     """Refuse a data folder that holds no store: a command on what is stored would otherwise
     leave an empty store behind at a mistyped `--home` and answer as if nothing was there."""
