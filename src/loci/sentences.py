@@ -34,6 +34,9 @@ ABBREVIATIONS = frozenset(
     | {"sgt", "prof", "hon", "sr", "jr", "esq", "gov", "maj", "adm", "cpl", "fr"}
     | set(GIVEN_ABBREVIATIONS)
 )
+#: Abbreviations written before a number ("No. 3", "vol. 2", "p. 14"), whose full stop a
+#: number after it does not end a sentence at.
+BEFORE_NUMBERS = frozenset({"no", "nos", "vol", "vols", "p", "pp", "fig", "ch", "art"})
 #: Closing quotation marks, and the name and verb of an attribution after a line of dialogue
 #: closed by "?" or "!", which go on with its sentence.
 QUOTES = "\"'\u201d\u2019"
@@ -106,6 +109,8 @@ def _ends_sentence(text: str, mark: int, after: int, stop: int) -> bool:
     if text[mark] != "." or (after - mark > 1 and text[mark + 1] == "."):
         return True
     word = ABBREVIATION_WORD.search(text, max(0, mark - 8), mark + 1)
+    if word is not None and following < stop and text[following].isdigit():
+        return word.group(1).lower() not in BEFORE_NUMBERS  # "Photo No. 3", "vol. 2"
     return word is None or not is_abbreviation(word.group(1))
 
 

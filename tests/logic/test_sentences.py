@@ -6,3 +6,18 @@ def test_a_long_sentence_is_clipped_at_a_word_with_an_ellipsis() -> None:
     cut = clipped(long, 60)
     assert len(cut) <= 60 and cut.endswith("\u2026") and not cut[:-1].endswith((" ", ","))
     assert clipped("A short one.\n", 60) == "A short one."
+
+
+def test_a_full_stop_before_a_number_ends_no_sentence_after_its_abbreviation() -> None:
+    # The Mysterious Affair at Styles: an excerpt began "3 represents ...", cut after "No.".
+    from loci.sentences import split
+
+    text = "Look at Photo No. 3 again. It shows vol. 2, p. 14. No. 5 was lost. He said No."
+    assert split(text) == [
+        "Look at Photo No. 3 again.",
+        "It shows vol. 2, p. 14.",
+        "No. 5 was lost.",
+        "He said No.",
+    ]
+    assert split("He said no. 3 men came.") == ["He said no. 3 men came."]
+    assert split("The answer was Yes. 3 men came.") == ["The answer was Yes.", "3 men came."]
