@@ -304,6 +304,26 @@ def test_a_chapter_headings_capitals_make_no_new_name_but_a_known_name_counts_th
     assert [m.surface for m in heading] == ["Anne", "Anne"]  # known: it counts
 
 
+def test_a_title_on_the_lines_under_a_chapters_number_makes_no_new_name() -> None:
+    # A Room with a View sets its titles under the number: "Miss Lucy Honeychurch Drive
+    # Out" and "Miss Bartlett's Boiler" were listed among the two women's names.
+    text = (
+        "Chapter VI\nThe Reverend Arthur Beebe, Miss Charlotte Bartlett, and\n"
+        "Miss Lucy Honeychurch Drive Out in Carriages to See a View.\n\n\n"
+        "It was Phaethon who drove them, and Lucy Honeychurch laughed.\n\n"
+        "Chapter XIII\nHow Miss Bartlett\u2019s Boiler Was So Tiresome\n\n"
+        "Chapter XIV\nLucy Honeychurch sat down with Cecil Vyse, and sighed.\n\n"
+    )
+    found = [m.surface for m in Extractor().mentions(text, [])]
+    assert not {"Miss Lucy Honeychurch Drive Out", "Miss Bartlett\u2019s Boiler"} & set(found)
+    # The names it lists are names: the book writes Mr. Beebe's given name nowhere else.
+    assert "Reverend Arthur Beebe" in found
+    # Prose right under a number, no title there, is read as prose.
+    assert found.count("Lucy Honeychurch") == 2
+    known = [m.surface for m in Extractor().mentions(text, ["Miss Lucy Honeychurch"])]
+    assert "Miss Lucy Honeychurch" in known  # a known name counts there
+
+
 def test_a_possessive_or_a_word_across_a_blank_line_is_no_title_of_the_name_after_it() -> None:
     # Anne of Green Gables: a chapter's title ends "at Queen's" (a college), and the chapter
     # opens with "Anne's"; the name was read as "Queen's Anne", or dropped.

@@ -33,6 +33,12 @@ HEADING = re.compile(
     r"(?P<close>epilogue\.?|conclusion\.?))[ \t]*$",
     re.M | re.I,
 )
+#: A chapter's title under its number runs to this many lines at most ("Chapter VI" of *A Room
+#: with a View*, whose title names its seven travellers).
+TITLE_LINES_MOST = 6
+#: A word a title capitalises, as prose does not: four letters or more ("in", "to", "the" and
+#: "and" stay small in "Drive Out in Carriages to See a View").
+TITLE_WORD = re.compile(r"(?<![\w'\u2019])[^\W\d_]{4,}")
 #: An illustration's caption, as Project Gutenberg prints it.
 CAPTION = re.compile(r"\[\s*Illustration\b", re.I)
 THE_END = re.compile(r"^[ \t]*(?:\[Illustration:?\s*)?(?:THE\s+END|FINIS)\.?[ \t\]]*$", re.M | re.I)
@@ -186,10 +192,40 @@ def bracketed(text: str, start: int, end: int) -> bool:
 
 def in_heading(text: str, at: int) -> bool:
     """Whether `at` is on a chapter heading's line ("CHAPTER XXIII. Anne Comes to Grief in an
-    Affair of Honor", or a table of contents' line): a title capitalises every word, so
-    capitals there say nothing of names."""
+    Affair of Honor", or a table of contents' line), or in a title set on the lines under the
+    chapter's number ("Chapter XIII" and "How Miss Bartlett's Boiler Was So Tiresome"): a
+    title capitalises every word, so capitals there say nothing of names."""
     line = text.rfind("\n", 0, at) + 1
     heading = HEADING.match(text, line)
     if heading is None or heading.lastgroup != "word" or heading.end() < at:
-        return False
+        return _under_a_number(text, line)
     return heading.group("word")[0].isupper()  # not a wrapped line of prose: "letter one day"
+
+
+def listed(text: str, end: int) -> bool:
+    """Whether a name ending at `end` is set off as one of a list, a comma or a semicolon
+    after it: in a heading ("The Reverend Arthur Beebe, the Reverend Cuthbert Eager, ..."), a
+    name, where one the title's capitals run on into ("Miss Lucy Honeychurch Drive Out in
+    Carriages") is none."""
+    return text[end : end + 1] in (",", ";")
+
+
+def _under_a_number(text: str, line: int) -> bool:
+    """Whether the line at `line` is one of TITLE_LINES_MOST lines right under a chapter's
+    number (no blank line between), whose words of four letters or more, two at least, are
+    all capitalised, as no lines of prose are."""
+    start = line
+    for _ in range(TITLE_LINES_MOST):
+        if start == 0:
+            return False
+        above = text.rfind("\n", 0, start - 1) + 1
+        if not text[above : start - 1].strip():
+            return False  # a blank line: prose, or a title of its own paragraph
+        heading = HEADING.match(text, above)
+        if heading is not None and heading.end() == start - 1 and heading.lastgroup != "close":
+            blank = text.find("\n\n", start)
+            title = text[start : len(text) if blank < 0 else blank]
+            words = TITLE_WORD.findall(title)
+            return len(words) > 1 and all(word[0].isupper() for word in words)
+        start = above
+    return False

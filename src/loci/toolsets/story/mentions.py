@@ -25,7 +25,7 @@ from typing import Any, Literal
 from loci import sentences
 from loci.toolsets.story import address, census, letters, names, namespans, naming
 from loci.toolsets.story.gazetteer import Gazetteer
-from loci.toolsets.story.gutenberg import bracketed, in_heading
+from loci.toolsets.story.gutenberg import bracketed, in_heading, listed
 
 Label = Literal["person", "place", "other"]
 LABELS: dict[str, Label] = {
@@ -191,9 +191,10 @@ class Extractor:
         doc = self._pipeline()(text)
         for ent in doc.ents:
             label = LABELS.get(ent.label_)
-            if label is None or in_heading(text, ent.start_char):
-                continue  # a heading's names count only as known ones: see `in_heading`
-            mention = cleaned(text, ent.start_char, ent.end_char)
+            mention = None if label is None else cleaned(text, ent.start_char, ent.end_char)
+            heading = mention is not None and in_heading(text, ent.start_char)
+            if mention is not None and heading and not listed(text, mention.end):
+                continue  # a heading's names count only as known ones, but for those it lists
             if mention is not None and label == "person":
                 mention = with_given_name(text, mention)
             if mention is not None:
