@@ -406,6 +406,20 @@ def test_a_village_title_written_after_the_names_a_person() -> None:
     assert person_of[2] == person_of[1]
 
 
+def test_a_farmer_by_his_family_name_is_no_wife_of_it() -> None:
+    # The Mysterious Affair at Styles: "Farmer Raikes" was joined to Mrs. Raikes, his wife,
+    # "Farmer" read as a given name no census gives a sex.
+    names = {
+        "Mrs. Raikes": Votes(mentions=13, ner_person=13, female=3),
+        "Farmer Raikes": Votes(mentions=2, ner_person=2),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    person_of, kinds = cast.gather(surfaces, words, {})
+    assert kinds[2] == "character" and person_of[2] != person_of[1]
+    assert parse("Farmer Raikes").sex == "m" and parse("John Farmer").surnames == {"farmer"}
+
+
 def test_the_word_of_an_estate_alone_is_the_place_unless_a_titled_character_carries_it() -> None:
     # The Secret Garden: "Misselthwaite Manor", and "at Misselthwaite", taken up by "he" now
     # and then; "Missie Sahib" (Mary, in India) is no pet form of it. Hound: "Baskerville

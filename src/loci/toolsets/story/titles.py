@@ -15,7 +15,7 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
     ),
     **dict.fromkeys(("don", "king", "prince", "duke", "father", "uncle", "brother"), ("m", None)),
     **dict.fromkeys(("baron", "count", "earl", "abbot", "friar"), ("m", None)),
-    **dict.fromkeys(("squire", "parson", "gaffer"), ("m", None)),
+    **dict.fromkeys(("squire", "parson", "gaffer", "farmer"), ("m", None)),
     # The French Revolution's titles ("Citizen Evremonde", "Citizeness Defarge").
     **dict.fromkeys(("citizen", "citoyen"), ("m", None)),
     **dict.fromkeys(("citizeness", "citoyenne"), ("f", None)),
@@ -54,7 +54,7 @@ SURNAME_TITLES = frozenset(
     # Ranks and offices nameparser does not list ("Ensign Nair" was a given name and a
     # surname, two given names apart from "Priya Nair"; "Superintendent Bell").
     | {"ensign", "midshipman", "cadet", "trooper", "constable", "marshal", "superintendent"}
-    | {"consul", "matron", "headmaster", "headmistress"}
+    | {"consul", "matron", "headmaster", "headmistress", "farmer"}  # "Farmer Raikes"
     | {"citizen", "citoyen", "citizeness", "citoyenne"}
 )
 #: Titles of several people at once, a firm's or brothers' ("Messrs. Maw"): no one character.
