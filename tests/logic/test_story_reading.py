@@ -491,6 +491,8 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
         "Tell Lucy her father has a parrot for her. Tell Hannah that I have not forgotten "
         "her brother. \u201cAsk Mr. Gray to wait, Parker.\u201d Old Tell Morgan came in. "
         "Said Anfisushka: \u201cGo.\u201d Leaving Joseph there, we rode. 'Send Ellen, then.'"
+        " \u201cSuppose Lucy marries him?\u201d \u201cArrested Lawrence?\u201d I gasped. "
+        "\u201cNaughty Cecil! Marry George, dear.\u201d Mildred Hale came. Ted Hale came."
     )
     spans = {
         written: name_span(text, text.index(written), text.index(written) + len(written))
@@ -502,6 +504,12 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
             "Said Anfisushka",
             "Leaving Joseph",
             "Send Ellen",
+            "Suppose Lucy",
+            "Arrested Lawrence",
+            "Naughty Cecil",
+            "Marry George",
+            "Mildred Hale",
+            "Ted Hale",
         )
     }
     named = {w: text[span[0] : span[1]] for w, span in spans.items() if span is not None}
@@ -512,6 +520,12 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
         "Said Anfisushka": "Anfisushka",
         "Leaving Joseph": "Joseph",  # a participle, as an adverb is
         "Send Ellen": "Ellen",  # a line of dialogue in single quotes opens with the verb
+        "Suppose Lucy": "Lucy",
+        "Arrested Lawrence": "Lawrence",
+        "Naughty Cecil": "Cecil",
+        "Marry George": "George",
+        "Mildred Hale": "Mildred Hale",  # a given name ending so is a name
+        "Ted Hale": "Ted Hale",
         "Tell Morgan": "Tell Morgan",  # not opening a sentence: a name of its own
     }
 

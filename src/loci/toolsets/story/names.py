@@ -30,6 +30,7 @@ from loci.toolsets.story.titles import (
 #: "Dear Jo", "Poor Beth", "Old Stubb"): the name is the one after them.
 ADDRESS_WORDS = frozenset(
     {"friend", "dear", "dearest", "darling", "poor", "good", "sweet", "honest", "brave"}
+    | {"naughty", "silly"}  # "Naughty Cecil!"
     | {"old", "young", "little", "long", "big", "my", "our"}
 )
 #: Of those, the words that make a nickname the story writes whole ("Old Thunder", "Little

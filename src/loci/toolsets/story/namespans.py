@@ -98,6 +98,7 @@ ADVERB_LEAST = 4
 IMPERATIVES = frozenset(
     {"tell", "ask", "kiss", "let", "bid", "thank", "help", "send", "bring", "remind", "wish"}
     | {"hug", "beg", "forgive", "excuse", "fetch", "give", "inform", "order", "warn", "call"}
+    | {"suppose", "marry"}  # "Suppose Lucy marries Cecil", "Marry George, dear"
 )
 #: Verbs of speech that open a sentence before the one speaking ("Said Anfisushka: ...").
 SPOKEN_FIRST = frozenset({"said", "cried", "replied", "answered", "asked", "exclaimed"})
@@ -271,10 +272,11 @@ def _before_a_name(word: str, opening: bool) -> bool:
     lowered = word.lower()
     if lowered in names.NICKNAME_WORDS:
         return False
-    # An adverb or a participle: "Sorrowfully Dorothy", "Leaving Joseph" (not "Browning").
+    # An adverb or a participle: "Sorrowfully Dorothy", "Leaving Joseph", "Arrested
+    # Lawrence?" (not "Browning", nor "Mildred").
     adverb = (
         opening
-        and lowered.endswith(("ly", "ing"))
+        and lowered.endswith(("ly", "ing", "ed"))
         and len(lowered) > ADVERB_LEAST
         and not census.is_given_name(word)
         and not census.is_common_surname(word)
