@@ -420,6 +420,21 @@ def test_a_farmer_by_his_family_name_is_no_wife_of_it() -> None:
     assert parse("Farmer Raikes").sex == "m" and parse("John Farmer").surnames == {"farmer"}
 
 
+def test_a_foreigners_monsieur_before_a_given_name_is_that_man() -> None:
+    # The Mysterious Affair at Styles: Poirot's "Monsieur Lawrence" (14 times) was a
+    # character of its own, "Lawrence" read as a family name after the title.
+    names = {
+        "Lawrence Cavendish": Votes(mentions=8, ner_person=8, male=2),
+        "Lawrence": Votes(mentions=64, ner_person=60, said=5, male=9),
+        "Monsieur Lawrence": Votes(mentions=14, ner_person=14),
+        "Mr. Lawrence": Votes(mentions=5, ner_person=5),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    person_of, _ = cast.gather(surfaces, words, {})
+    assert len({person_of[s.id] for s in surfaces}) == 1
+
+
 def test_the_word_of_an_estate_alone_is_the_place_unless_a_titled_character_carries_it() -> None:
     # The Secret Garden: "Misselthwaite Manor", and "at Misselthwaite", taken up by "he" now
     # and then; "Missie Sahib" (Mary, in India) is no pet form of it. Hound: "Baskerville

@@ -17,7 +17,9 @@ from loci.toolsets.story.kinds import Votes
 from loci.toolsets.story.titles import PLAIN, RANKS
 
 WOMENS_PLAIN = frozenset({"mrs", "miss", "ms"})
-MISTER = frozenset({"mr", "mister", "mester"})
+#: A man's plain title, in the English a story's speakers use ("Mester") and in the French,
+#: German or Italian of a foreigner among them ("Monsieur Lawrence", as Poirot says it).
+MISTER = frozenset({"mr", "mister", "mester", "monsieur", "herr", "signor"})
 #: Titles of a doctor, a calling seldom written as "Mr." of the same man, never "Mrs." (his wife).
 DOCTOR = frozenset({"dr", "doctor"})
 #: Pronouns taking a name up overrule the sex the census gives its given name when this many.
