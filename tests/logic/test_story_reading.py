@@ -492,7 +492,8 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
         "her brother. \u201cAsk Mr. Gray to wait, Parker.\u201d Old Tell Morgan came in. "
         "Said Anfisushka: \u201cGo.\u201d Leaving Joseph there, we rode. 'Send Ellen, then.'"
         " \u201cSuppose Lucy marries him?\u201d \u201cArrested Lawrence?\u201d I gasped. "
-        "\u201cNaughty Cecil! Marry George, dear.\u201d Mildred Hale came. Ted Hale came."
+        "\u201cNaughty Cecil! Marry George, dear.\u201d Mildred Hale came. Ted Hale came. "
+        "\u201cIt interests me no longer. Marry\nFreddy, dear. Leaving\nJoseph Grey, we rode.\u201d"
     )
     spans = {
         written: name_span(text, text.index(written), text.index(written) + len(written))
@@ -510,6 +511,8 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
             "Marry George",
             "Mildred Hale",
             "Ted Hale",
+            "Marry\nFreddy",
+            "Leaving\nJoseph Grey",
         )
     }
     named = {w: text[span[0] : span[1]] for w, span in spans.items() if span is not None}
@@ -526,6 +529,8 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
         "Marry George": "George",
         "Mildred Hale": "Mildred Hale",  # a given name ending so is a name
         "Ted Hale": "Ted Hale",
+        "Marry\nFreddy": "Freddy",  # the name on the next line
+        "Leaving\nJoseph Grey": "Joseph Grey",
         "Tell Morgan": "Tell Morgan",  # not opening a sentence: a name of its own
     }
 

@@ -71,10 +71,10 @@ PRONOUNS = frozenset(
 POSSESSIVE = re.compile(r"(?:['\u2019]s|['\u2019])$")
 NAME_STOP = re.compile(r"[;:!?,\u2014\u2013()\"\u201c\u201d]|--|\s'|'\s|_")
 #: A word NER may run into before a name: a stop word, with its contraction ("Where's"), or
-#: the vocative "O" ("O Laurie").
-STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?[ \t]+")
+#: the vocative "O" ("O Laurie"); the name may follow on the next line ("Marry\nGeorge").
+STOP_WORD = re.compile(r"([A-Za-z]+)(?:['\u2019][a-z]+)?(?:[ \t]+\n?|\n)[ \t]*")
 #: A given name and a family name: "Walter Ridley".
-FULL_NAME = re.compile(r"([A-Z][a-z]+)[ \t]+[A-Z][a-z]+")
+FULL_NAME = re.compile(r"([A-Z][a-z]+)(?:[ \t]+\n?|\n)[ \t]*[A-Z][a-z]+")
 #: A contraction after a word: "I've", "You'll", "He'd", "Don't" (but "O'Hara" is a name).
 CONTRACTION = re.compile(r"['\u2019](?:ve|ll|d|re|m|s|t)$", re.IGNORECASE)
 LEADING_ARTICLE = re.compile(r"^(?:the|The|a|A|an|An)\s+")
