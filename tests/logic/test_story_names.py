@@ -160,6 +160,16 @@ def test_a_pet_form_may_double_a_short_names_last_consonant() -> None:
     assert not short_form("rat", "ratty")  # the other way round is no pet form
 
 
+def test_a_pet_form_on_a_names_first_letters_is_rarer_than_the_name() -> None:
+    # The Mysterious Affair at Styles: merging "Evie" into Miss Howard (Evelyn Howard)
+    # warned of "two given names, Evelyn and Evie", and the cast kept them apart.
+    assert same_given("evie", "evelyn") and same_given("andy", "andrew")
+    assert same_given("katy", "katherine")
+    # A name commoner than the longer one is a name of its own; two sexes are two names.
+    assert not same_given("mary", "marianne") and not same_given("amy", "amelia")
+    assert not same_given("annie", "annette") and not same_given("tony", "tonya")
+
+
 def test_a_pet_form_is_rarer_than_the_name_it_is_short_for() -> None:
     assert same_given("jack", "john") and same_given("mina", "wilhelmina")
     assert same_given("meg", "margaret") and same_given("fred", "frederick")
