@@ -435,6 +435,21 @@ def test_a_foreigners_monsieur_before_a_given_name_is_that_man() -> None:
     assert len({person_of[s.id] for s in surfaces}) == 1
 
 
+def test_a_few_pronouns_at_odds_with_the_census_do_not_keep_a_mans_name_from_him() -> None:
+    # A Room with a View: "George" (118 times), taken up by "she" five times in seven in
+    # Lucy's scenes, fitted no man once a George Meredith, named once, stood beside George
+    # Emerson: the pronouns' "woman" left it no one.
+    names = {
+        "George Emerson": Votes(mentions=14, ner_person=14, male=3),
+        "George Meredith": Votes(mentions=1, ner_person=1),
+        "George": Votes(mentions=118, ner_person=100, said=15, acts=19, male=2, female=5),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    person_of, _ = cast.gather(surfaces, words, {})
+    assert person_of[3] == person_of[1] != person_of[2]
+
+
 def test_the_word_of_an_estate_alone_is_the_place_unless_a_titled_character_carries_it() -> None:
     # The Secret Garden: "Misselthwaite Manor", and "at Misselthwaite", taken up by "he" now
     # and then; "Missie Sahib" (Mary, in India) is no pet form of it. Hound: "Baskerville

@@ -119,9 +119,9 @@ class Person:
         if self.sexes:
             return None
         by_rank = "m" if arms(self.titles) else None  # "General Carrow", whom no "he" took up
-        return self._pronouns_sex() or self.name_sex or _census_sex(self.given) or by_rank
+        return self.pronouns_sex() or self.name_sex or _census_sex(self.given) or by_rank
 
-    def _pronouns_sex(self) -> str | None:
+    def pronouns_sex(self) -> str | None:
         """The sex the pronouns taking its names up say, unless they are few and say
         otherwise than the census of its given name: "Frank", talked of by the heroine, is
         taken up by "she" six times in seven, and is a man."""

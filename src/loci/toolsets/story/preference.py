@@ -40,7 +40,9 @@ def preferred(guest: Person, groups: list[list[Person]]) -> list[list[Person]]:
     if guest.detail == 0 and _literal_and_pet(guest, groups):
         return groups  # "Dick": Dick Johnson's, or a pet form of Richard Joyce's? None says
     if guest.detail == 0:
-        sex = guest.votes.sex()
+        # Pronouns few and at odds with the census are no sex: "George", taken up by "she"
+        # five times in seven in Lucy's scenes, is a man.
+        sex = guest.pronouns_sex()
         if sex is not None:
             groups = [g for g in groups if _sex_of(g) in (sex, None)]
         elif not _woman_by_family_name(_dominant(groups)):
