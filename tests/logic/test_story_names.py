@@ -168,6 +168,7 @@ def test_a_pet_form_on_a_names_first_letters_is_rarer_than_the_name() -> None:
     # A name commoner than the longer one is a name of its own; two sexes are two names.
     assert not same_given("mary", "marianne") and not same_given("amy", "amelia")
     assert not same_given("annie", "annette") and not same_given("tony", "tonya")
+    assert not same_given("lily", "lila")  # two names of a length, a tester's twins
 
 
 def test_a_pet_form_is_rarer_than_the_name_it_is_short_for() -> None:
