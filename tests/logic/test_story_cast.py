@@ -413,10 +413,8 @@ def test_a_farmer_by_his_family_name_is_no_wife_of_it() -> None:
         "Mrs. Raikes": Votes(mentions=13, ner_person=13, female=3),
         "Farmer Raikes": Votes(mentions=2, ner_person=2),
     }
-    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
-    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
-    person_of, kinds = cast.gather(surfaces, words, {})
-    assert kinds[2] == "character" and person_of[2] != person_of[1]
+    assert kinds_of(names)["Farmer Raikes"] == "character"
+    assert gathered(names) == [{"Farmer Raikes"}, {"Mrs. Raikes"}]
     assert parse("Farmer Raikes").sex == "m" and parse("John Farmer").surnames == {"farmer"}
 
 
@@ -429,10 +427,7 @@ def test_a_foreigners_monsieur_before_a_given_name_is_that_man() -> None:
         "Monsieur Lawrence": Votes(mentions=14, ner_person=14),
         "Mr. Lawrence": Votes(mentions=5, ner_person=5),
     }
-    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
-    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
-    person_of, _ = cast.gather(surfaces, words, {})
-    assert len({person_of[s.id] for s in surfaces}) == 1
+    assert gathered(names) == [set(names)]
 
 
 def test_a_few_pronouns_at_odds_with_the_census_do_not_keep_a_mans_name_from_him() -> None:
@@ -444,10 +439,7 @@ def test_a_few_pronouns_at_odds_with_the_census_do_not_keep_a_mans_name_from_him
         "George Meredith": Votes(mentions=1, ner_person=1),
         "George": Votes(mentions=118, ner_person=100, said=15, acts=19, male=2, female=5),
     }
-    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
-    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
-    person_of, _ = cast.gather(surfaces, words, {})
-    assert person_of[3] == person_of[1] != person_of[2]
+    assert gathered(names) == [{"George", "George Emerson"}, {"George Meredith"}]
 
 
 def test_the_word_of_an_estate_alone_is_the_place_unless_a_titled_character_carries_it() -> None:
