@@ -1362,6 +1362,26 @@ def test_a_surname_that_is_also_a_common_word_stays_whole_after_a_title() -> Non
     assert groups == [{"Arrow", "Mr. Arrow"}]
 
 
+def test_a_family_name_that_is_a_common_word_stays_after_a_given_name() -> None:
+    # Anne of Green Gables: "Emma White" and "Pearl Clay" lost their family names ("white",
+    # "clay" written in lower case far more), and "Emma", "Em" and "Clay" joined Emily Clay.
+    cases = {w: WordCase(lower=90, inside=2) for w in ("white", "clay")}
+    girls = {
+        "Emily Clay": person(2, "f"),
+        "Emma White": person(2, "f"),
+        "Em White": person(2, "f"),
+        "Pearl Clay": person(1, "f"),
+    }
+    groups = gathered(girls, cases=cases)
+    assert {"Emily Clay", "Emma White"} not in [g & {"Emily Clay", "Emma White"} for g in groups]
+    assert not any({"Emily Clay", "Pearl Clay"} <= g for g in groups)
+    # A chapter's title keeps its name only: "Stubb Kills" is Stubb.
+    stubb = {"Stubb": person(20, "m"), "Stubb Kills": person(1)}
+    assert gathered(stubb, cases={"kills": WordCase(lower=30, inside=1)}) == [
+        {"Stubb", "Stubb Kills"}
+    ]
+
+
 def test_a_name_titled_messrs_is_a_firm_not_a_character() -> None:
     names = {"Messrs. Maw": Votes(mentions=2, ner_person=2, acts=1), "Mr. Maw": person(4)}
     assert kinds_of(names) == {"Messrs. Maw": "other", "Mr. Maw": "character"}

@@ -55,6 +55,7 @@ def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: boo
         and not made_with_of
         and _untitled(words[:-1])
         and _common_here(words[-1], count, cases)
+        and not _family_name_after_given(words, cases)
     ):
         words.pop()
     start = 0
@@ -66,6 +67,20 @@ def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: boo
             break
         start += 1
     return " ".join(words[start:])
+
+
+def _family_name_after_given(words: Sequence[str], cases: Mapping[str, WordCase]) -> bool:
+    """Whether the last of `words` is a family name many carry, after a given name the story
+    writes as a name: "Emma White" and "Tom Brown" are full names, whatever "white" and
+    "brown" are elsewhere ("Stubb Kills", a chapter's title, is Stubb)."""
+    if len(words) < 2:
+        return False
+    given = words[-2].strip(".,")
+    return (
+        census.is_common_surname(words[-1].strip(".,"))
+        and census.is_given_name(given)
+        and not is_common_word(given, cases)
+    )
 
 
 def _untitled(words: Sequence[str]) -> bool:
