@@ -47,6 +47,7 @@ from loci.toolsets.story.described import described_suggestions
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions
 from loci.toolsets.story.evidence import evidence, merge_suggestion
+from loci.toolsets.story.family_wife import family_wife_suggestions
 from loci.toolsets.story.heeded import heeded
 from loci.toolsets.story.kept_family import carrier_by_family
 from loci.toolsets.story.kinship import parent_named, wife_suggestions
@@ -107,6 +108,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         # A wife the story names outweighs the woman named most beside the husband.
         *stated_wife_suggestions(text, characters, people, company),
         *wife_suggestions(characters, people, company, text),
+        *family_wife_suggestions(entities, characters, people, company),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
         *described_suggestions(entities, characters, company, text),

@@ -1,0 +1,99 @@
+"""A married name alone and the one woman its family has by name ("Mrs. Winthrop" and Dolly
+Winthrop, "Mrs. Wilson" and Myrtle Wilson): one woman, as a careful reader takes it.
+
+The cast keeps them apart, as it must: a woman of a family name may be its daughter (Sallie
+Gardiner is no Mrs. Gardiner; Justine Moritz no Madame Moritz). A reader takes her for the
+family's wife where the story names no other woman of the family, writes no "Miss" of it (no
+daughter by title), names her with a man of the family in a sentence (the household she is
+the wife of: the Gardiners and the Moritzes have none by name), mentions her at least as often
+as the married name (a Laura Spencer named twice is no "Mrs. Spencer" met 34 times), gives her
+no other family name (Jane Eyre, "Jane Rochester" at the end, is no "Mrs. Rochester" before
+it), and never names the two in one sentence. Married names given at a wedding the story
+tells are `kinship.wife_suggestions`'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from loci.toolsets.story import names
+from loci.toolsets.story.company import Company
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.evidence import evidence, merge_suggestion
+from loci.toolsets.story.models import CastSuggestion
+from loci.toolsets.story.people import Person
+
+
+def family_wife_suggestions(
+    entities: Sequence[Entity],
+    characters: Sequence[Entity],
+    people: Mapping[int, Person],
+    company: Company,
+) -> list[CastSuggestion]:
+    """A merge of each married name alone ("Mrs. Winthrop") into the one woman of its
+    family the story names by a given name, where the story tells her the family's wife
+    (see the module's rules; `people`: each character's names as one person)."""
+    daughters = _families_with_a_miss(entities)
+    suggested = []
+    for guest in characters:
+        mine = people[guest.id]
+        if mine.given or mine.sex != "f" or True not in mine.married or len(mine.family) != 1:
+            continue
+        if mine.family & daughters:
+            continue
+        found = _the_wife(guest, characters, people, company)
+        if found is not None:
+            wife, husband = found
+            (family,) = mine.family
+            reason = (
+                f"{guest.name!r} is a married name of the {family.title()} family, and "
+                f"{wife.name!r} the only woman of it the story names, with no 'Miss "
+                f"{family.title()}': its wife, named with {husband.name!r} in "
+                f"{company.met_in_sentences(wife.id, husband.id)} sentences"
+            )
+            suggested.append(merge_suggestion(guest, wife, reason, evidence(wife, husband)))
+    return suggested
+
+
+def _the_wife(
+    guest: Entity,
+    characters: Sequence[Entity],
+    people: Mapping[int, Person],
+    company: Company,
+) -> tuple[Entity, Entity] | None:
+    """The one woman of the married name's family named by a given name, and the man of the
+    family she is named with most in sentences, if the story tells her its wife."""
+    family = people[guest.id].family
+    women = [
+        e
+        for e in characters
+        if e.id != guest.id and people[e.id].given and family & people[e.id].surnames
+        if people[e.id].sex != "m"
+    ]
+    if len(women) != 1:
+        return None
+    wife, her = women[0], people[women[0].id]
+    if her.surnames != family or wife.mentions < guest.mentions:
+        return None
+    if company.met_in_sentences(guest.id, wife.id):
+        return None
+    men = [
+        e
+        for e in characters
+        if people[e.id].sex == "m" and people[e.id].given and family & people[e.id].family
+    ]
+    husband = max(men, key=lambda m: company.met_in_sentences(wife.id, m.id), default=None)
+    if husband is None or not company.met_in_sentences(wife.id, husband.id):
+        return None
+    return wife, husband
+
+
+def _families_with_a_miss(entities: Sequence[Entity]) -> frozenset[str]:
+    """The family names any entity writes after "Miss" (a daughter of the family, by title)."""
+    found: set[str] = set()
+    for entity in entities:
+        for alias in entity.aliases:
+            name = names.parse(alias)
+            if "miss" in name.titles:
+                found |= name.surnames | name.bare
+    return frozenset(found)
