@@ -24,11 +24,15 @@ def _company(met: dict[tuple[int, int], int]) -> Company:
 
 
 def _suggested(
-    characters: list[Entity], met: dict[tuple[int, int], int], others: list[Entity] | None = None
+    characters: list[Entity],
+    met: dict[tuple[int, int], int],
+    others: list[Entity] | None = None,
+    text: str = "",
 ) -> list[tuple[str, str]]:
     company = _company(met)
     people = people_of(characters, company)
-    found = family_wife_suggestions([*characters, *(others or [])], characters, people, company)
+    everyone = [*characters, *(others or [])]
+    found = family_wife_suggestions(everyone, characters, people, company, text)
     return [(s.name, s.other) for s in found]
 
 
@@ -65,6 +69,10 @@ def test_a_daughter_is_no_married_name_of_her_family() -> None:
     assert _suggested(WILSONS, {(1, 2): 2, (1, 3): 1}) == []
     # Never named with a man of the family, she is no one's wife the story tells.
     assert _suggested(WILSONS, {(1, 4): 6}) == []
+    # Called his daughter (or sister, or niece), she is not his wife.
+    for told in ("and his daughter Myrtle was small", "Wilson\u2019s sister,\nMyrtle Wilson, came"):
+        assert _suggested(WILSONS, {(1, 2): 2}, text=told) == [], told
+    assert _suggested(WILSONS, {(1, 2): 2}, text="his wife Myrtle") == [("Myrtle", "Mrs. Wilson")]
 
 
 def test_a_woman_named_less_often_or_by_another_family_name_is_not_the_wife() -> None:

@@ -8,20 +8,32 @@ daughter by title), names her with a man of the family in a sentence (the househ
 the wife of: the Gardiners and the Moritzes have none by name), mentions her at least as often
 as the married name (a Laura Spencer named twice is no "Mrs. Spencer" met 34 times), gives her
 no other family name (Jane Eyre, "Jane Rochester" at the end, is no "Mrs. Rochester" before
-it), and never names the two in one sentence. Married names given at a wedding the story
-tells are `kinship.wife_suggestions`'.
+it), never names the two in one sentence, and never calls her someone's daughter, sister or
+niece ("his daughter Lettie"). Married names given at a wedding the story tells are
+`kinship.wife_suggestions`'.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from loci.toolsets.story import names
+from loci.toolsets.story.address import NAME
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.evidence import evidence, merge_suggestion
 from loci.toolsets.story.models import CastSuggestion
 from loci.toolsets.story.people import Person
+
+#: Words' spacing, one line break at most.
+_SPACE = r"(?=\s)[ \t]*\n?[ \t]*"
+#: A woman the story calls a daughter of the family, or a sister: "his daughter Lettie",
+#: "Amos's daughter, Lettie", "my sister Mary".
+KIN = re.compile(
+    rf"\b(?:[Hh]is|[Hh]er|[Mm]y|[Tt]heir|{NAME}['\u2019]s){_SPACE}"
+    rf"(?:daughter|sister|niece|granddaughter),?{_SPACE}(?P<kin>{NAME})"
+)
 
 
 def family_wife_suggestions(
@@ -29,11 +41,13 @@ def family_wife_suggestions(
     characters: Sequence[Entity],
     people: Mapping[int, Person],
     company: Company,
+    text: str = "",
 ) -> list[CastSuggestion]:
     """A merge of each married name alone ("Mrs. Winthrop") into the one woman of its
     family the story names by a given name, where the story tells her the family's wife
     (see the module's rules; `people`: each character's names as one person)."""
     daughters = _families_with_a_miss(entities)
+    kin = {names.key(m.group("kin")) for m in KIN.finditer(text)}
     suggested = []
     for guest in characters:
         mine = people[guest.id]
@@ -42,7 +56,7 @@ def family_wife_suggestions(
         if mine.family & daughters:
             continue
         found = _the_wife(guest, characters, people, company)
-        if found is not None:
+        if found is not None and not kin & {names.key(a) for a in found[0].aliases}:
             wife, husband = found
             (family,) = mine.family
             reason = (

@@ -109,7 +109,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         # A wife the story names outweighs the woman named most beside the husband.
         *stated_wife_suggestions(text, characters, people, company),
         *wife_suggestions(characters, people, company, text),
-        *family_wife_suggestions(entities, characters, people, company),
+        *family_wife_suggestions(entities, characters, people, company, text),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
         *described_suggestions(entities, characters, company, text),
