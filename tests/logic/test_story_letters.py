@@ -1,9 +1,10 @@
 """A letter's signature in capitals read as the name of its writer, and nothing else in
-capitals (a chapter's heading, a mother signing as "MOTHER")."""
+capitals (a chapter's heading, a mother signing as "MOTHER"); a letter's dateline read as the
+place it was written."""
 
 from __future__ import annotations
 
-from loci.toolsets.story.letters import signatures
+from loci.toolsets.story.letters import dateline, signatures
 from loci.toolsets.story.mentions import Extractor
 
 LETTER = (
@@ -53,3 +54,40 @@ def test_the_extractor_mentions_a_signature_by_the_name_as_written() -> None:
     signed = next(m for m in found if m.surface == "William Collins")
     assert LETTER[signed.start : signed.end] == "WILLIAM COLLINS"
     assert signed.label == "person" and signed.said  # the letter is its writer's words
+
+
+#: Lady Susan's letters: a heading, the place written from, the salutation.
+LETTERS = (
+    "IV\n\n\n_Mr. De Courcy to Mrs. Vernon._\n\n\nParklands.\n\n\n"
+    "My dear Sister,\u2014I congratulate you and Mr. Vernon.\n\n\nV\n\n"
+    "_Lady Susan Vernon to Mrs. Johnson._\n\n\nLangford, Dec.\n\n\n"
+    "Dear Alicia,\u2014Frederica came from Parklands.\n"
+)
+
+
+def _at(text: str, name: str, nth: int = 0) -> tuple[int, int]:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(name, start + 1)
+    return start, start + len(name)
+
+
+def test_a_name_on_a_line_of_its_own_before_a_salutation_is_a_dateline() -> None:
+    assert dateline(LETTERS, *_at(LETTERS, "Parklands"))
+    assert dateline(LETTERS, *_at(LETTERS, "Langford"))  # a date after a comma
+    assert not dateline(LETTERS, *_at(LETTERS, "Parklands", 1))  # inside a sentence
+    assert not dateline(LETTERS, *_at(LETTERS, "Frederica"))
+    # A sentence's end wrapped onto a line of its own, before a note read out, is no dateline
+    # (Anne of Green Gables); nor a signature in capitals before the next letter.
+    wrapped = "a small parcel were passed across to\nAnne.\n\n\u201cDear Anne, ran the note."
+    assert not dateline(wrapped, *_at(wrapped, "Anne"))
+    signed = "Yours ever,\n\nMINA.\n\nMy dearest Lucy,\u2014I have news."
+    assert not dateline(signed, *_at(signed, "MINA"))
+    prose = "They drove on.\n\nParklands was near.\n\nMy dear friends were there."
+    assert not dateline(prose, *_at(prose, "Parklands"))
+
+
+def test_the_extractor_reads_a_dateline_as_a_place() -> None:
+    found = Extractor().mentions(LETTERS, ["Mr. Vernon"])
+    placed = [m for m in found if m.surface in ("Parklands", "Langford")]
+    assert placed and all(m.place_word for m in placed), placed

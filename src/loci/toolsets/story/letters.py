@@ -1,5 +1,6 @@
 """A letter's signature: its writer's name in capitals on a line of its own, after the
-letter's closing ("your well-wisher and friend," then "WILLIAM COLLINS.").
+letter's closing ("your well-wisher and friend," then "WILLIAM COLLINS."); and its dateline,
+where it was written ("Parklands.", before "My dear Sister,--").
 
 Neither NER nor the cast reads a name in capitals (a chapter's heading is in capitals too:
 "CHAPTER X", "DICKON"), so a name a story writes only where a letter is signed (*Pride and
@@ -39,6 +40,15 @@ ROMAN = re.compile(r"[IVXLC]+", re.IGNORECASE)
 CLOSING_CHARS = 200
 #: Between the story's text and the text added to it.
 SEPARATOR = "\n\n"
+#: What may follow a dateline's place on its line: the rest of an address or a date after a
+#: comma ("Langford, Dec.", "Hunsford, near Westerham, Kent, 15th October."), a full stop.
+DATELINE_REST = re.compile(r"(?:,[^\n]{0,60})?\.?_?[ \t]*\n")
+#: A blank line ending where a line starts.
+BLANK_LINE_BEFORE = re.compile(r"\n[ \t]*\n$")
+#: A letter's salutation, opening the line after its dateline: "My dear Sister,--", "Sir,".
+SALUTATION = re.compile(
+    r"[_\"\u201c]?(?:my[ \t]+)?(?:dear(?:est)?|sir|madam|gentlemen)\b", re.IGNORECASE
+)
 
 
 def signatures(text: str, known: Sequence[str], before: str = "") -> Iterator[tuple[int, int, str]]:
@@ -55,6 +65,22 @@ def signatures(text: str, known: Sequence[str], before: str = "") -> Iterator[tu
             continue
         if _after_closing(before + SEPARATOR + text[: found.start()]):
             yield start, end, written
+
+
+def dateline(text: str, start: int, end: int) -> bool:
+    """Whether the name at `text[start:end]` opens a letter's dateline: a line of its own
+    after a blank one, only an address or a date after the name, and the next line with words
+    opening a salutation. An epistolary novel's "Parklands." (NER's person four times in
+    five) is where a letter was written, a place; a sentence's end wrapped onto a line
+    ("passed across to\nAnne.", before '"Dear Anne," ran the note') is no dateline."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip(" \t_") or text[start:end].isupper():
+        return False  # inside a line; or a signature in capitals, which may precede a letter
+    if line_start and not BLANK_LINE_BEFORE.search(text, max(0, line_start - 40), line_start):
+        return False
+    rest = DATELINE_REST.match(text, end)
+    following = text[rest.end() : rest.end() + 200].lstrip() if rest else ""
+    return SALUTATION.match(following) is not None
 
 
 def _after_closing(before: str) -> bool:

@@ -331,11 +331,13 @@ def _with_context(text: str, mention: Mention, origin: bool) -> Mention:
     )
     if LOOKED_AT.search(before):
         placed = None
+    # A letter's dateline ("Parklands.", before "My dear Sister") is where it was written.
+    located = placed is not None or letters.dateline(text, mention.start, mention.end)
     # "in Billy Bones's chest": the chest is where, not Billy Bones.
     owner = POSSESSIVE_AFTER.match(text, mention.end) is not None
     return replace(
         mention,
-        place_word=origin or (not owner and placed is not None),
+        place_word=origin or (not owner and located),
         article=ARTICLE_BEFORE.search(before) is not None,
         # "Maren of Saltcote closed the door": Maren acts, not Saltcote.
         acts=not origin and ACTS_AFTER.search(text[mention.end : mention.end + 40]) is not None,
