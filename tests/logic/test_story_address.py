@@ -36,6 +36,8 @@ def names_called(text: str) -> list[str]:
         ('"Two life signs, Commander. One adult."', ["Commander"]),
         ('"I heard about it, Leo. Tough break."', ["Leo"]),
         ("We went to Paris, then Rome, Italy. It rained.", []),  # narration: no call
+        # A title's full stop before the name ends no call (The Sign of the Four).
+        ("\u201cYou and I and\u2014yes, why, Dr. Watson is the very man.\u201d", []),
     ],
 )
 def test_a_name_called_in_dialogue_and_nothing_else(text: str, expected: list[str]) -> None:

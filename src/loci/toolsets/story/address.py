@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from loci import sentences
 from loci.toolsets.story import census, kin_words, names
 
 if TYPE_CHECKING:
@@ -106,7 +107,13 @@ def called(
             or kin_words.parent_word_sex(match.group(1))
         ):
             spans.append(match.span(1))
-    return [(a, b) for a, b in spans if not _no_one(text[a:b])]
+    # "why, Dr. Watson is the very man": the full stop of "Dr." ends no call.
+    return [
+        (a, b)
+        for a, b in spans
+        if not _no_one(text[a:b])
+        and not (sentences.is_abbreviation(text[a:b]) and text[b : b + 1] == ".")
+    ]
 
 
 def in_quotation(before: str) -> bool:

@@ -13,8 +13,9 @@ from loci.toolsets.story import names, titles
 
 #: A word before a name that may be its title ("Mr. ", "Captain ", "Cap'n ").
 #: A capitalised word right before a name, on its line or the line above (never across a
-#: blank line: "The Winter at Queen's", a chapter's title, then "Anne's homesickness").
-TITLE_BEFORE = re.compile(r"\b([A-Z][a-z'\u2019]{0,11})\.?(?:[ \t]+|[ \t]*\n[ \t]*)\Z")
+#: blank line: "The Winter at Queen's", a chapter's title, then "Anne's homesickness"), or
+#: after the underscore of italics ("_Sir Reginald De Courcy to his Son._").
+TITLE_BEFORE = re.compile(r"(?:\b|(?<=_))([A-Z][a-z'\u2019]{0,11})\.?(?:[ \t]+|[ \t]*\n[ \t]*)\Z")
 #: A possessive is whose the name is, never its title ("the Queen's class").
 POSSESSIVE_END = re.compile(r"['\u2019]s$")
 #: A capitalised word and "of" right before a name: a rank whose domain it is ("the Duchess of
