@@ -58,11 +58,11 @@ def family_wife_suggestions(
         found = _the_wife(guest, characters, people, company)
         if found is not None and not kin & {names.key(a) for a in found[0].aliases}:
             wife, husband = found
-            (family,) = mine.family
+            family = guest.name.split(maxsplit=1)[-1]  # as written: "De Courcy"
             reason = (
-                f"{guest.name!r} is a married name of the {family.title()} family, and "
-                f"{wife.name!r} the only woman of it the story names, with no 'Miss "
-                f"{family.title()}': its wife, named with {husband.name!r} in "
+                f"{guest.name!r} is a married name of the {family} family, and {wife.name!r} "
+                f"the only woman of it the story names, with no 'Miss {family}': its wife, "
+                f"named with {husband.name!r} in "
                 f"{company.met_in_sentences(wife.id, husband.id)} sentences"
             )
             suggested.append(merge_suggestion(guest, wife, reason, evidence(wife, husband)))
@@ -81,8 +81,10 @@ def _the_wife(
     women = [
         e
         for e in characters
-        if e.id != guest.id and people[e.id].given and family & people[e.id].surnames
-        if people[e.id].sex != "m"
+        if e.id != guest.id
+        and people[e.id].given
+        and family & people[e.id].surnames
+        and people[e.id].sex != "m"
     ]
     if len(women) != 1:
         return None
