@@ -93,3 +93,30 @@ def test_a_woman_named_less_often_or_by_another_family_name_is_not_the_wife() ->
     # Two women of the family by name: which is its wife, the names do not say.
     two = [*WILSONS, _character(5, ["Catherine", "Catherine Wilson"], 30)]
     assert _suggested(two, {(1, 2): 2, (5, 2): 1}) == []
+
+
+def test_a_miss_or_a_lady_by_her_own_name_is_no_married_name_of_her_family() -> None:
+    # Lady Susan: "Mrs. Vernon" is Catherine Vernon; Lady Susan Vernon is a lady in her own
+    # right, and Frederica, "Miss Frederica" (the "Miss Vernon" of the story), a daughter.
+    vernons = [
+        _character(1, ["Lady Susan", "Lady Susan Vernon", "Susan Vernon"], 97),
+        _character(2, ["Frederica", "Frederica Vernon", "Miss Frederica"], 84),
+        _character(3, ["Catherine", "Catherine Vernon"], 17),
+        _character(4, ["Mr. Vernon", "Charles Vernon"], 28),
+        _character(5, ["Mrs. Vernon"], 31),
+    ]
+    miss = [_character(9, ["Miss Vernon"], 8)]
+    met = {(3, 4): 1, (1, 4): 5}
+    assert _suggested(vernons, met, others=miss) == [("Catherine", "Mrs. Vernon")]
+    company = _company(met)
+    found = family_wife_suggestions(
+        [*vernons, *miss], vernons, people_of(vernons, company), company
+    )
+    assert "'Lady Susan', 'Frederica'" in found[0].reason
+    assert "in 1 sentence" in found[0].reason and "1 sentences" not in found[0].reason
+    # Named under half as often as the married name, she is not offered it.
+    fewer = [*vernons[:2], _character(3, ["Catherine", "Catherine Vernon"], 15), *vernons[3:]]
+    assert _suggested(fewer, met, others=miss) == []
+    # A "Miss Vernon" no woman answers to by name may be the one named: nothing is offered.
+    untitled = [_character(2, ["Frederica", "Frederica Vernon"], 84), *vernons[2:]]
+    assert _suggested(untitled, met, others=miss) == []

@@ -3,14 +3,16 @@ Winthrop, "Mrs. Wilson" and Myrtle Wilson): one woman, as a careful reader takes
 
 The cast keeps them apart, as it must: a woman of a family name may be its daughter (Sallie
 Gardiner is no Mrs. Gardiner; Justine Moritz no Madame Moritz). A reader takes her for the
-family's wife where the story names no other woman of the family, writes no "Miss" of it (no
-daughter by title), names her with a man of the family in a sentence (the household she is
-the wife of: the Gardiners and the Moritzes have none by name), mentions her at least as often
-as the married name (a Laura Spencer named twice is no "Mrs. Spencer" met 34 times), gives her
-no other family name (Jane Eyre, "Jane Rochester" at the end, is no "Mrs. Rochester" before
-it), never names the two in one sentence, and never calls her someone's daughter, sister or
-niece ("his daughter Lettie"). Married names given at a wedding the story tells are
-`kinship.wife_suggestions`'.
+family's wife where she is the one woman of the family the story names who is no "Miss" or
+"Lady" by her own name (*Lady Susan*'s "Mrs. Vernon" is Catherine Vernon: Lady Susan Vernon
+is a lady in her own right, Frederica "Miss Frederica"), and it writes no "Miss" of the family
+that none of them answers to (a daughter by title alone), names her with a man of the family
+in a sentence (the household she is the wife of: the Gardiners and the Moritzes have none by
+name), mentions her half as often as the married name at least (a Laura Spencer named twice
+is no "Mrs. Spencer" met 34 times), gives her no other family name (Jane Eyre, "Jane
+Rochester" at the end, is no "Mrs. Rochester" before it), never names the two in one
+sentence, and never calls her someone's daughter, sister or niece ("his daughter Lettie").
+Married names given at a wedding the story tells are `kinship.wife_suggestions`'.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ KIN = re.compile(
     rf"\b(?:[Hh]is|[Hh]er|[Mm]y|[Tt]heir|{NAME}['\u2019]s){_SPACE}"
     rf"(?:daughter|sister|niece|granddaughter),?{_SPACE}(?P<kin>{NAME})"
 )
+#: The titles a woman bears by her own name that no "Mrs." of her family is: a daughter
+#: ("Miss Frederica") and a peer's daughter ("Lady Susan").
+OWN_TITLES = frozenset({"miss", "lady"})
+#: The married name may be written up to this many times as often as the wife's names.
+WIFE_SHARE = 2
 
 
 def family_wife_suggestions(
@@ -46,24 +53,31 @@ def family_wife_suggestions(
     """A merge of each married name alone ("Mrs. Winthrop") into the one woman of its
     family the story names by a given name, where the story tells her the family's wife
     (see the module's rules; `people`: each character's names as one person)."""
-    daughters = _families_with_a_miss(entities)
+    by_title = _families_with_a_miss(entities)
     kin = {names.key(m.group("kin")) for m in KIN.finditer(text)}
     suggested = []
     for guest in characters:
         mine = people[guest.id]
         if mine.given or mine.sex != "f" or True not in mine.married or len(mine.family) != 1:
             continue
-        if mine.family & daughters:
-            continue
+        misses = _misses_by_name(mine.family, characters, people)
+        if mine.family & by_title and not misses:
+            continue  # a daughter known by the title alone may be the woman named
         found = _the_wife(guest, characters, people, company)
         if found is not None and not kin & {names.key(a) for a in found[0].aliases}:
             wife, husband = found
             family = guest.name.split(maxsplit=1)[-1]  # as written: "De Courcy"
+            others = (
+                f"the only woman of it the story names but its Misses and Ladies by name "
+                f"({', '.join(repr(m.name) for m in misses)})"
+                if misses
+                else f"the only woman of it the story names, with no 'Miss {family}'"
+            )
+            met = company.met_in_sentences(wife.id, husband.id)
             reason = (
                 f"{guest.name!r} is a married name of the {family} family, and {wife.name!r} "
-                f"the only woman of it the story names, with no 'Miss {family}': its wife, "
-                f"named with {husband.name!r} in "
-                f"{company.met_in_sentences(wife.id, husband.id)} sentences"
+                f"{others}: its wife, named with {husband.name!r} in {met} "
+                f"sentence{'' if met == 1 else 's'}"
             )
             suggested.append(merge_suggestion(guest, wife, reason, evidence(wife, husband)))
     return suggested
@@ -75,8 +89,9 @@ def _the_wife(
     people: Mapping[int, Person],
     company: Company,
 ) -> tuple[Entity, Entity] | None:
-    """The one woman of the married name's family named by a given name, and the man of the
-    family she is named with most in sentences, if the story tells her its wife."""
+    """The one woman of the married name's family named by a given name and by no title of
+    her own, and the man of the family she is named with most in sentences, if the story
+    tells her its wife."""
     family = people[guest.id].family
     women = [
         e
@@ -85,11 +100,12 @@ def _the_wife(
         and people[e.id].given
         and family & people[e.id].surnames
         and people[e.id].sex != "m"
+        and not people[e.id].titles & OWN_TITLES
     ]
     if len(women) != 1:
         return None
     wife, her = women[0], people[women[0].id]
-    if her.surnames != family or wife.mentions < guest.mentions:
+    if her.surnames != family or wife.mentions * WIFE_SHARE < guest.mentions:
         return None
     if company.met_in_sentences(guest.id, wife.id):
         return None
@@ -102,6 +118,21 @@ def _the_wife(
     if husband is None or not company.met_in_sentences(wife.id, husband.id):
         return None
     return wife, husband
+
+
+def _misses_by_name(
+    family: set[str], characters: Sequence[Entity], people: Mapping[int, Person]
+) -> list[Entity]:
+    """The women of `family` the story names by a given name and a title of their own
+    ("Miss Frederica", "Lady Susan")."""
+    return [
+        e
+        for e in characters
+        if people[e.id].titles & OWN_TITLES
+        and people[e.id].given
+        and family & people[e.id].surnames
+        and people[e.id].sex != "m"
+    ]
 
 
 def _families_with_a_miss(entities: Sequence[Entity]) -> frozenset[str]:
