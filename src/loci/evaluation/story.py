@@ -151,8 +151,8 @@ def run_story(
 
 
 def _needles(app: App, spec: Spec) -> dict[str, Any]:
-    """Each planted fact asked for: found in the assembled context, in a top hit's chunk (or
-    window passage), and in a top hit's `passage` (the answer an agent reads). A spec
+    """Each planted fact asked for: found in the assembled context, in a top hit (its chunk or
+    its `passage`), and in a top hit's `passage` (the answer an agent reads). A spec
     without needles has none of these figures."""
     if not spec.needles:
         return {}
@@ -166,7 +166,10 @@ def _needles(app: App, spec: Spec) -> dict[str, Any]:
         found = lookup.search(
             app.story, SESSION, needle["question"], max_results=SEARCH_K, include_chunk=True
         )
-        in_search += any(fact in _squashed(h.chunk or h.passage) for h in found.hits)
+        # A passage may begin in the chunk before its hit's: the answer is in the hit then.
+        in_search += any(
+            fact in _squashed(h.chunk or "") or fact in _squashed(h.passage) for h in found.hits
+        )
         in_passage += any(fact in _squashed(h.passage) for h in found.hits)
     count = len(spec.needles)
     return {
