@@ -99,6 +99,12 @@ def test_a_correction_two_kinds_of_evidence_propose_is_offered_once() -> None:
         ("Mr. Brand", "keeps the same company"),
         ("Brand", "keeps the same company"),
     ]
+    # A merge either way round is one correction (Lady Susan: "Catherine" into "Mrs. Vernon",
+    # by the letters, and "Mrs. Vernon" into "Catherine", by the family).
+    turned = proposed("by letters").model_copy(
+        update={"name": "Mr. Brand", "other": "Mr. Oliver Brand"}
+    )
+    assert [s.reason for s in offered_once([proposed("by title"), turned])] == ["by title"]
 
 
 def test_a_name_is_offered_to_one_entity_only_the_first_found() -> None:

@@ -18,10 +18,13 @@ WRITTEN_MORE = 4
 
 def offered_once(found: Sequence[CastSuggestion]) -> list[CastSuggestion]:
     """The suggestions, each correction once with the first reason given for it, in the
-    order found."""
+    order found (a merge either way round is one correction)."""
     first: dict[tuple[str, str, str], CastSuggestion] = {}
     for suggestion in found:
-        first.setdefault((suggestion.action, suggestion.name, suggestion.other), suggestion)
+        name, other = suggestion.name, suggestion.other
+        if suggestion.action == "merge":
+            name, other = sorted((name, other))
+        first.setdefault((suggestion.action, name, other), suggestion)
     return list(first.values())
 
 

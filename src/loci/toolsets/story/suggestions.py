@@ -52,6 +52,7 @@ from loci.toolsets.story.family_wife import family_wife_suggestions
 from loci.toolsets.story.heeded import heeded
 from loci.toolsets.story.kept_family import carrier_by_family
 from loci.toolsets.story.kinship import parent_named, wife_suggestions
+from loci.toolsets.story.letter_names import letter_name_suggestions
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions
 from loci.toolsets.story.name_readings import (
     eldest_and_younger,
@@ -110,6 +111,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *stated_wife_suggestions(text, characters, people, company),
         *wife_suggestions(characters, people, company, text),
         *family_wife_suggestions(entities, characters, people, company, text),
+        *letter_name_suggestions(text, characters),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
         *described_suggestions(entities, characters, company, text),
