@@ -3,6 +3,8 @@ stored, not only of text written after it; every correction can be taken back.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from loci.app import App
@@ -429,3 +431,27 @@ def test_a_split_off_given_name_leaves_the_full_name_of_the_names_left() -> None
     musgrove = ["Mr Musgrove", "Charles Musgrove", "Richard", "Dick", "Dick Musgrove"]
     joined = Entity(2, "Mr Musgrove", "character", 47, Seen(0, ""), [], musgrove)
     assert along(joined, "Mr Musgrove", "Richard") == ("Dick", "Dick Musgrove")
+
+
+def test_a_merge_naming_one_of_another_entitys_names_warns_the_whole_joins(voyage: App) -> None:
+    # A newcomer merged "Sir Reginald De Courcy", a name of the son's entity, into his father
+    # "Sir Reginald", and the son went along without a word.
+    correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
+    merged = correct(voyage.story, "voyage", "merge", "Nell Quarry", "the Skipper")
+    assert merged.warning is not None
+    assert re.search(r"'the Skipper' was one of the \d names of 'Captain Hawkes'", merged.warning)
+    assert "split it off first" in merged.warning
+    undo(voyage.story, "voyage")
+    # Naming the entity by its own name shown says nothing more than the merge does.
+    plain = correct(voyage.story, "voyage", "merge", "Nell Quarry", "Captain Hawkes").warning
+    assert plain is None or "names of" not in plain
+
+
+def test_names_kept_apart_already_are_refused_again(voyage: App) -> None:
+    kept = correct(voyage.story, "voyage", "apart", "Captain Hawkes", "Nell Quarry")
+    before = len(listing(voyage.story, "voyage"))
+    for name, other in (("Captain Hawkes", "Nell Quarry"), ("Nell Quarry", "Captain Hawkes")):
+        with pytest.raises(InvalidInputError, match=r"kept apart already \(correction #\d+\)"):
+            correct(voyage.story, "voyage", "apart", name, other)
+    assert len(listing(voyage.story, "voyage")) == before
+    assert kept.name == "Captain Hawkes"

@@ -55,6 +55,9 @@ def correct(
             elif action == "apart":
                 text = store.rendered(conn, found.id, prompts="omit")
                 checks.apart_written(text, entities, other, session)
+                _refuse_kept_apart(
+                    service.graph.corrections(conn, found.id), (name, written), other
+                )
             # A split takes the name's own forms along, and keeps the entity's other names
             # together, as they stood.
             along = checks.along(entity, written, other) if action == "split" else ()
@@ -96,8 +99,38 @@ def correct(
         if action in ("merge", "alias") and e in (entity, lookup.holder(entities, other))
     }
     moved = checks.moved_elsewhere(entities, after, joined)
-    result.warning = "; ".join(w for w in (result.warning, moved) if w) or None
+    whole = _whole_merged(entities, entity, other) if action == "merge" else None
+    result.warning = "; ".join(w for w in (result.warning, whole, moved) if w) or None
     return result
+
+
+def _refuse_kept_apart(kept: list[Correction], name: tuple[str, str], other: str) -> None:
+    """Refuse to keep apart two names the writer keeps apart already: a correction that
+    changes nothing would only hold back undoing the one before it."""
+    pairs = [{names.key(n), names.key(other)} for n in name]
+    for correction in kept:
+        pair = {names.key(correction.name), names.key(correction.other or "")}
+        if correction.action == "apart" and pair in pairs:
+            raise InvalidInputError(
+                f"{name[0]!r} and {other!r} are kept apart already (correction #{correction.id})",
+                field="other",
+            )
+
+
+def _whole_merged(entities: list[Entity], entity: Entity | None, other: str) -> str | None:
+    """The warning of a merge naming one of several names of another entity: the whole of it
+    joins, not that name alone ("Sir Reginald De Courcy", a name of his son's entity, took
+    the son along)."""
+    holder = lookup.holder(entities, other)
+    if holder is None or entity is None or holder.id == entity.id or len(holder.aliases) < 2:
+        return None
+    if names.key(holder.name) == names.key(other):
+        return None
+    return (
+        f"{other!r} was one of the {len(holder.aliases)} names of {holder.name!r} "
+        f"({holder.mentions} mentions), and all of them joined: to move that name alone, "
+        "undo this (undo_cast_correction, `loci story undo`) and split it off first"
+    )
 
 
 def _target(
