@@ -217,7 +217,14 @@ def test_a_session_named_in_another_case_is_offered(app: App) -> None:
                        r"you mean 'gatsby'\?\)"):  # fmt: skip
         app.story.stats("Gatsby")
     with pytest.raises(
-        NotFoundError, match="no story session 'nope' \\(this data folder holds 1\\)"
+        NotFoundError, match="no story session 'nope' \\(this data folder holds 'gatsby'\\)"
+    ):
+        app.story.stats("nope")
+    # Of many, how many there are and where they are listed.
+    for number in range(5):
+        app.story.continue_story(f"draft{number}", "", "It rained.")
+    with pytest.raises(
+        NotFoundError, match=r"holds 6: list_story_sessions, `loci story stats`, lists them\)"
     ):
         app.story.stats("nope")
     # A name spelt nearly so is offered too.

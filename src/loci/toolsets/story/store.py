@@ -70,6 +70,10 @@ _SESSION = (
 )
 
 
+#: The most sessions a refusal lists by name.
+SESSIONS_LISTED = 5
+
+
 def session(conn: Connection, name: str) -> Session:
     """The session named `name`; NotFoundError when there is none."""
     row = conn.execute(f"{_SESSION} WHERE name = ?", (name,)).fetchone()
@@ -84,7 +88,8 @@ def session(conn: Connection, name: str) -> Session:
 
 def _sessions_like(conn: Connection, name: str) -> str:
     """A hint naming the sessions named as `name` in another case ("Gatsby": names are exact),
-    else those spelt closest to it ("room" for "rooom"), else how many there are."""
+    else those spelt closest to it ("room" for "rooom"), else those there are (how many, of
+    more than SESSIONS_LISTED)."""
     found = [row[0] for row in conn.execute("SELECT name FROM story_sessions ORDER BY name")]
     alike = [other for other in found if other.lower() == name.lower()]
     if alike:
@@ -92,7 +97,14 @@ def _sessions_like(conn: Connection, name: str) -> str:
     close = difflib.get_close_matches(name, found, n=3, cutoff=0.6)
     if close:
         return f" (did you mean {' or '.join(map(shown, close))}?)"
-    return f" (this data folder holds {len(found)})" if found else " in this data folder"
+    if not found:
+        return " in this data folder"
+    if len(found) > SESSIONS_LISTED:
+        return (
+            f" (this data folder holds {len(found)}: list_story_sessions, `loci story stats`, "
+            "lists them)"
+        )
+    return f" (this data folder holds {', '.join(map(shown, found))})"
 
 
 def sessions(conn: Connection) -> list[Session]:
