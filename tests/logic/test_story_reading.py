@@ -494,6 +494,7 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
         " \u201cSuppose Lucy marries him?\u201d \u201cArrested Lawrence?\u201d I gasped. "
         "\u201cNaughty Cecil! Marry George, dear.\u201d Mildred Hale came. Ted Hale came. "
         "\u201cIt interests me no longer. Marry\nFreddy, dear. Leaving\nJoseph Grey, we rode.\u201d"
+        " Leave Frederica, therefore, to me."
     )
     spans = {
         written: name_span(text, text.index(written), text.index(written) + len(written))
@@ -513,6 +514,7 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
             "Ted Hale",
             "Marry\nFreddy",
             "Leaving\nJoseph Grey",
+            "Leave Frederica",
         )
     }
     named = {w: text[span[0] : span[1]] for w, span in spans.items() if span is not None}
@@ -531,6 +533,7 @@ def test_a_verb_opening_a_sentence_is_no_word_of_the_name_after_it() -> None:
         "Ted Hale": "Ted Hale",
         "Marry\nFreddy": "Freddy",  # the name on the next line
         "Leaving\nJoseph Grey": "Joseph Grey",
+        "Leave Frederica": "Frederica",  # Lady Susan
         "Tell Morgan": "Tell Morgan",  # not opening a sentence: a name of its own
     }
 

@@ -98,7 +98,7 @@ ADVERB_LEAST = 4
 IMPERATIVES = frozenset(
     {"tell", "ask", "kiss", "let", "bid", "thank", "help", "send", "bring", "remind", "wish"}
     | {"hug", "beg", "forgive", "excuse", "fetch", "give", "inform", "order", "warn", "call"}
-    | {"suppose", "marry"}  # "Suppose Lucy marries Cecil", "Marry George, dear"
+    | {"suppose", "marry", "leave"}  # "Suppose Lucy marries", "Leave Frederica to me"
 )
 #: Verbs of speech that open a sentence before the one speaking ("Said Anfisushka: ...").
 SPOKEN_FIRST = frozenset({"said", "cried", "replied", "answered", "asked", "exclaimed"})
