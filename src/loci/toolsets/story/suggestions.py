@@ -21,6 +21,7 @@ ranked by the mentions they would set right. The kinds:
   after John Brooke and Meg), given to the woman named beside the husband far more often, for
   her share of the story, than any other; or to the one woman of its family the story
   names, beside a man of it (`loci.toolsets.story.family_wife`);
+- a name a novel's letters greet or sign a character by (`loci.toolsets.story.letter_names`);
 - a name the cast holds for no one, in the company of one character alone;
 - a character's name with a common word said of them before it ("the Great Oz"), which the
   cast holds for no one (`loci.toolsets.story.described`), or with "old" or "young" said
