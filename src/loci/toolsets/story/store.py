@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from loci.storage.databases.db import Connection
 from loci.storage.databases.dialect import among
 from loci.timeutil import now
 from loci.toolsets.story.models import StorySettings
+from loci.toolsets.story.session_names import sessions_like
 
 #: Between two pieces of the stream (a user's input, the assistant's response).
 SEPARATOR = "\n\n"
@@ -70,41 +70,16 @@ _SESSION = (
 )
 
 
-#: The most sessions a refusal lists by name.
-SESSIONS_LISTED = 5
-
-
 def session(conn: Connection, name: str) -> Session:
     """The session named `name`; NotFoundError when there is none."""
     row = conn.execute(f"{_SESSION} WHERE name = ?", (name,)).fetchone()
     if row is None:
         raise NotFoundError(
-            f"no story session {shown(name)}{_sessions_like(conn, name)}; continue_story (or "
+            f"no story session {shown(name)}{sessions_like(conn, name)}; continue_story (or "
             "loci story import) starts one",
             session_id=name,
         )
     return _session(row)
-
-
-def _sessions_like(conn: Connection, name: str) -> str:
-    """A hint naming the sessions named as `name` in another case ("Gatsby": names are exact),
-    else those spelt closest to it ("room" for "rooom"), else those there are (how many, of
-    more than SESSIONS_LISTED)."""
-    found = [row[0] for row in conn.execute("SELECT name FROM story_sessions ORDER BY name")]
-    alike = [other for other in found if other.lower() == name.lower()]
-    if alike:
-        return f" (names are exact: did you mean {' or '.join(map(shown, alike))}?)"
-    close = difflib.get_close_matches(name, found, n=3, cutoff=0.6)
-    if close:
-        return f" (did you mean {' or '.join(map(shown, close))}?)"
-    if not found:
-        return " in this data folder"
-    if len(found) > SESSIONS_LISTED:
-        return (
-            f" (this data folder holds {len(found)}: list_story_sessions, `loci story stats`, "
-            "lists them)"
-        )
-    return f" (this data folder holds {', '.join(map(shown, found))})"
 
 
 def sessions(conn: Connection) -> list[Session]:
