@@ -95,12 +95,8 @@ def _the_wife(
     family = people[guest.id].family
     women = [
         e
-        for e in characters
-        if e.id != guest.id
-        and people[e.id].given
-        and family & people[e.id].surnames
-        and people[e.id].sex != "m"
-        and not people[e.id].titles & OWN_TITLES
+        for e in _women_of(family, characters, people)
+        if e.id != guest.id and not people[e.id].titles & OWN_TITLES
     ]
     if len(women) != 1:
         return None
@@ -125,13 +121,17 @@ def _misses_by_name(
 ) -> list[Entity]:
     """The women of `family` the story names by a given name and a title of their own
     ("Miss Frederica", "Lady Susan")."""
+    return [e for e in _women_of(family, characters, people) if people[e.id].titles & OWN_TITLES]
+
+
+def _women_of(
+    family: set[str], characters: Sequence[Entity], people: Mapping[int, Person]
+) -> list[Entity]:
+    """The characters of `family` named by a given name, none of them a man."""
     return [
         e
         for e in characters
-        if people[e.id].titles & OWN_TITLES
-        and people[e.id].given
-        and family & people[e.id].surnames
-        and people[e.id].sex != "m"
+        if people[e.id].given and family & people[e.id].surnames and people[e.id].sex != "m"
     ]
 
 
