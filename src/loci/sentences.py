@@ -46,7 +46,7 @@ ATTRIBUTION = re.compile(
 )
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 LINE_BREAK = re.compile(r"\n\s*")
-ABBREVIATION_WORD = re.compile(r"(?:^|(?<=[\s(\"'\u201c\u2018]))([A-Za-z][a-z]{0,5})\.$")
+ABBREVIATION_WORD = re.compile(r"(?:^|(?<=[\s(\"'\u201c\u2018_]))([A-Za-z][a-z]{0,5})\.$")
 
 
 def spans(

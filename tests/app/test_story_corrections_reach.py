@@ -250,8 +250,8 @@ def test_a_split_says_which_full_names_of_the_name_split_off_stayed(app: App) ->
     assert "if it is 'Solomon''s, split it off too" in split.warning
     # Nor when the names left go by that given name themselves (Kidnapped: "James More"
     # split off "James", "James Stewart" stays with "James").
-    from loci.toolsets.story.correction_checks import left_behind
     from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.split_names import left_behind
 
     written = ["James", "James Stewart", "James More"]
     james = Entity(1, "James", "character", 43, Seen(0, ""), [], written)
@@ -422,8 +422,8 @@ def test_names_a_correction_moves_between_other_entities_are_reported() -> None:
 def test_a_split_off_given_name_leaves_the_full_name_of_the_names_left() -> None:
     # Splitting "John" off "Mr. Barsad" takes "Jack" (a form of John alone) and leaves "John
     # Barsad", whose family name the names left carry and who may be theirs.
-    from loci.toolsets.story.correction_checks import along
     from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.split_names import along
 
     names = ["Mr. Barsad", "Barsad", "John Barsad", "John", "Jack"]
     barsad = Entity(1, "Mr. Barsad", "character", 48, Seen(0, ""), [], names)
@@ -431,6 +431,11 @@ def test_a_split_off_given_name_leaves_the_full_name_of_the_names_left() -> None
     musgrove = ["Mr Musgrove", "Charles Musgrove", "Richard", "Dick", "Dick Musgrove"]
     joined = Entity(2, "Mr Musgrove", "character", 47, Seen(0, ""), [], musgrove)
     assert along(joined, "Mr Musgrove", "Richard") == ("Dick", "Dick Musgrove")
+    # Lady Susan: splitting "Sir Reginald" (the father) off his son Reginald left "Sir Reginald
+    # De Courcy" with the son; a titled given name takes its own full names along.
+    courcy = ["Reginald", "Sir Reginald", "Reginald De Courcy", "Sir Reginald De Courcy"]
+    son = Entity(3, "Reginald", "character", 81, Seen(0, ""), [], courcy)
+    assert along(son, "Reginald", "Sir Reginald") == ("Sir Reginald De Courcy",)
 
 
 def test_a_merge_naming_one_of_another_entitys_names_warns_the_whole_joins(voyage: App) -> None:

@@ -21,3 +21,16 @@ def test_a_full_stop_before_a_number_ends_no_sentence_after_its_abbreviation() -
     ]
     assert split("He said no. 3 men came.") == ["He said no. 3 men came."]
     assert split("The answer was Yes. 3 men came.") == ["The answer was Yes.", "3 men came."]
+
+
+def test_a_title_opening_italics_ends_no_sentence() -> None:
+    # Lady Susan: a letter's heading, "_Mr. De Courcy to Mrs. Vernon._", was cut after "_Mr."
+    # and an excerpt began "De Courcy to Mrs. Vernon._".
+    from loci.sentences import split
+
+    text = "_Mr. De Courcy to Mrs. Vernon._ My dear Sister, I write. _Yours_ ever."
+    assert split(text) == [
+        "_Mr. De Courcy to Mrs. Vernon._",
+        "My dear Sister, I write.",
+        "_Yours_ ever.",
+    ]

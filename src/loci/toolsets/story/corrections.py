@@ -5,7 +5,7 @@ later reading of the story never undoes one:
 
 - `merge` NAME OTHER: the two are one entity;
 - `split` NAME OTHER: OTHER (one of NAME's names) is an entity of its own, with the names that
-  are its own forms (`correction_checks.along`: "Dick" and "Dick Musgrove" with "Richard"),
+  are its own forms (`split_names.along`: "Dick" and "Dick Musgrove" with "Richard"),
   and no automatic resolution joins them to anyone again; the names NAME kept stay one
   entity (without the names split off, the evidence that joined them may no longer hold);
 - `alias` NAME OTHER: OTHER is another name of NAME (found in the text from now on);

@@ -13,7 +13,7 @@ from loci.errors import ConflictError, InvalidInputError, LociError, NotFoundErr
 from loci.storage.databases.db import Connection
 from loci.timeutil import now
 from loci.toolsets.story import correction_checks as checks
-from loci.toolsets.story import lookup, names, store
+from loci.toolsets.story import lookup, names, split_names, store
 from loci.toolsets.story.corrections import ACTIONS, Correction
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.models import CastSuggestion, CharacterInfo, UndoResult
@@ -60,7 +60,7 @@ def correct(
                 )
             # A split takes the name's own forms along, and keeps the entity's other names
             # together, as they stood.
-            along = checks.along(entity, written, other) if action == "split" else ()
+            along = split_names.along(entity, written, other) if action == "split" else ()
             off = {names.key(a) for a in (other, *along)}
             kept = tuple(a for a in entity.aliases if names.key(a) not in off)
         correction = Correction(
@@ -92,7 +92,7 @@ def correct(
     elif action == "kind" and entity is not None:
         result.warning = checks.whole_entity(entity, name, other)
     elif action == "split" and entity is not None:
-        result.warning = checks.left_behind(entity, written, other, along)
+        result.warning = split_names.left_behind(entity, written, other, along)
     joined = {
         e.id
         for e in entities
