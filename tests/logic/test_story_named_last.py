@@ -130,3 +130,17 @@ def test_a_title_and_a_family_name_far_from_its_carriers_is_still_one_of_the_fam
     suggested = same_person_suggestions(characters, Company(), story)
     assert [(s.name, s.other) for s in suggested] == [("Blanche", "Miss Ingram")]
     assert "10 far from any of them" in suggested[0].reason
+
+
+def test_evidence_cut_by_its_window_ends_at_a_word_with_an_ellipsis() -> None:
+    # Lady Susan: the evidence of "Charles" ended "... the delicacy of those feelings which
+    # could not endu", a sentence the window cut.
+    from loci.toolsets.story.named_last import EVIDENCE_REACH, evidence_between
+
+    words = " ".join(["endure"] * EVIDENCE_REACH)
+    text = f"Mr. Vernon came. I did not let Charles buy it, for {words} at last."
+    at = text.index("Charles")
+    said = evidence_between(text, (text.index("Mr. Vernon"), at + len("Charles")))
+    assert said.endswith("endure\u2026") and said.startswith("Mr. Vernon came.")
+    whole = "Mr. Vernon came. I did not let Charles buy it."
+    assert evidence_between(whole, (0, whole.index("Charles") + 7)) == whole

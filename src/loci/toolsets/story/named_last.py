@@ -149,7 +149,8 @@ def _spans(text: str, form: str) -> Iterator[tuple[int, int]]:
 
 def evidence_between(text: str, where: tuple[int, int]) -> str:
     """The sentences from a carrier's name to the bare name after it (`where`), on one line,
-    if they are short enough to read; else the bare name's sentence."""
+    if they are short enough to read; else the bare name's sentence (cut at a word, with an
+    ellipsis, where it runs on past EVIDENCE_REACH)."""
     from loci import sentences
 
     begun, end = where
@@ -160,4 +161,8 @@ def evidence_between(text: str, where: tuple[int, int]) -> str:
     last = next((b for a, b in spans if a < end <= b), end)
     if last - first > 2 * EVIDENCE_REACH:
         first = next((a for a, b in spans if a < end <= b), begun)
-    return " ".join(text[first:last].split())
+    said = " ".join(text[first:last].split())
+    window_end = window_start + len(window)
+    if last >= window_end and window_end < len(text):  # a sentence the window cut: "endu"
+        said = said.rsplit(" ", 1)[0] + "\u2026"
+    return said
