@@ -216,3 +216,9 @@ def test_a_number_after_a_name_numbers_its_bearers_and_is_no_surname() -> None:
 
     warned = two_people(entity(1, "Jacques Three"), entity(2, "Jacques Four"))
     assert warned is not None and "namesakes numbered Three and Four" in warned
+    # Lady Susan: the son and his father, the baronet, merged by a newcomer, were said only
+    # to have names that "do not fit together".
+    son = Entity(3, "Mr. De Courcy", "character", 9, Seen(0, ""), [], ["Mr. De Courcy"])
+    father = Entity(4, "Reginald", "character", 9, Seen(0, ""), [], ["Reginald", "Sir Reginald"])
+    ranked = two_people(son, father)
+    assert ranked is not None and "(called Mr and Sir)" in ranked

@@ -106,6 +106,9 @@ def _why_two(mine: Person, theirs: Person) -> str:
         return f"two family names, {_listed(a)} and {_listed(b)}{maiden}"
     if _given_apart(mine, theirs):
         return f"two given names, {_listed(_given_words(mine))} and {_listed(_given_words(theirs))}"
+    if (mine.titles - theirs.titles) and (theirs.titles - mine.titles):
+        # "Mr. De Courcy" and "Sir Reginald": a son and his father, the baronet.
+        return f"called {_listed(mine.titles - theirs.titles)} and {_listed(theirs.titles - mine.titles)}"
     return "their names do not fit together"
 
 
