@@ -91,3 +91,11 @@ def test_the_extractor_reads_a_dateline_as_a_place() -> None:
     found = Extractor().mentions(LETTERS, ["Mr. Vernon"])
     placed = [m for m in found if m.surface in ("Parklands", "Langford")]
     assert placed and all(m.place_word for m in placed), placed
+
+
+def test_a_title_opening_a_line_in_italics_is_the_names() -> None:
+    # Lady Susan: "_Sir Reginald De Courcy to his Son._" named "Reginald De Courcy", the
+    # son's name: the underscore of italics hid the father's title.
+    heading = "XII\n\n\n_Sir Reginald De Courcy to his Son._\n\n\nI know that young men do not."
+    surfaces = [m.surface for m in Extractor().mentions(heading, [])]
+    assert "Sir Reginald De Courcy" in surfaces and "Reginald De Courcy" not in surfaces
