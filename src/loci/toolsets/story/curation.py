@@ -93,13 +93,10 @@ def correct(
         result.warning = checks.whole_entity(entity, name, other)
     elif action == "split" and entity is not None:
         result.warning = split_names.left_behind(entity, written, other, along)
-    joined = {
-        e.id
-        for e in entities
-        if action in ("merge", "alias") and e in (entity, lookup.holder(entities, other))
-    }
+    holder = lookup.holder(entities, other)
+    joined = {e.id for e in entities if action in ("merge", "alias") and e in (entity, holder)}
     moved = checks.moved_elsewhere(entities, after, joined)
-    whole = _whole_merged(entities, entity, other) if action == "merge" else None
+    whole = _whole_merged(entity, holder, other) if action == "merge" else None
     result.warning = "; ".join(w for w in (result.warning, whole, moved) if w) or None
     return result
 
@@ -117,11 +114,10 @@ def _refuse_kept_apart(kept: list[Correction], name: tuple[str, str], other: str
             )
 
 
-def _whole_merged(entities: list[Entity], entity: Entity | None, other: str) -> str | None:
-    """The warning of a merge naming one of several names of another entity: the whole of it
-    joins, not that name alone ("Sir Reginald De Courcy", a name of his son's entity, took
-    the son along)."""
-    holder = lookup.holder(entities, other)
+def _whole_merged(entity: Entity | None, holder: Entity | None, other: str) -> str | None:
+    """The warning of a merge naming one of several names of another entity (`holder`, the
+    one holding `other`): the whole of it joins, not that name alone ("Sir Reginald De
+    Courcy", a name of his son's entity, took the son along)."""
     if holder is None or entity is None or holder.id == entity.id or len(holder.aliases) < 2:
         return None
     if names.key(holder.name) == names.key(other):

@@ -25,16 +25,15 @@ from loci.toolsets.story.address import NAME
 from loci.toolsets.story.company import Company
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.evidence import evidence, merge_suggestion
+from loci.toolsets.story.gazetteer import LINE_BREAK_OR_SPACE
 from loci.toolsets.story.models import CastSuggestion
 from loci.toolsets.story.people import Person
 
-#: Words' spacing, one line break at most.
-_SPACE = r"(?=\s)[ \t]*\n?[ \t]*"
 #: A woman the story calls a daughter of the family, or a sister: "his daughter Lettie",
 #: "Amos's daughter, Lettie", "my sister Mary".
 KIN = re.compile(
-    rf"\b(?:[Hh]is|[Hh]er|[Mm]y|[Tt]heir|{NAME}['\u2019]s){_SPACE}"
-    rf"(?:daughter|sister|niece|granddaughter),?{_SPACE}(?P<kin>{NAME})"
+    rf"\b(?:[Hh]is|[Hh]er|[Mm]y|[Tt]heir|{NAME}['\u2019]s){LINE_BREAK_OR_SPACE}"
+    rf"(?:daughter|sister|niece|granddaughter),?{LINE_BREAK_OR_SPACE}(?P<kin>{NAME})"
 )
 #: The titles a woman bears by her own name that no "Mrs." of her family is: a daughter
 #: ("Miss Frederica") and a peer's daughter ("Lady Susan").
