@@ -347,6 +347,20 @@ def test_a_pet_form_doubling_a_short_names_consonant_is_that_name() -> None:
     assert gathered(names) == [{"Rat", "Ratty"}]
 
 
+def test_a_pet_form_on_a_longer_names_first_letters_is_that_name_but_a_short_name_on_y() -> None:
+    # The Mysterious Affair at Styles: "Evie" is Evelyn Howard's pet form, on Evelyn's first two
+    # letters; the nickname list has no Evie for Evelyn. Little Women's "May" (Chester) is no
+    # Margaret: a short name on "y" is a name of its own.
+    names = {
+        "Evelyn Howard": person(20, "f"),
+        "Miss Howard": person(80),
+        "Evie": Votes(mentions=17, ner_person=10, addressed=5),
+    }
+    assert gathered(names) == [{"Evelyn Howard", "Miss Howard", "Evie"}]
+    meg = {"Margaret March": person(20, "f"), "May": Votes(mentions=30, ner_person=20)}
+    assert gathered(meg) == [{"Margaret March"}, {"May"}]
+
+
 def test_a_name_of_someone_from_a_place_is_theirs_not_the_places() -> None:
     # A tester's fable: "Toad of Toad Hall" was a place, apart from Toad.
     names = {

@@ -31,12 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from loci.toolsets.story import common_words, given_names, kinds, names, titles
-from loci.toolsets.story.epithet_cast import (
-    calling_hosts,
-    epithet_hosts,
-    epithet_title,
-    is_calling,
-)
+from loci.toolsets.story.epithet_cast import calling_hosts, epithet_hosts, epithet_title, is_calling
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married, wife_apart
 from loci.toolsets.story.meetings import Evidence, Together
@@ -51,11 +46,7 @@ from loci.toolsets.story.name_readings import (
     sisters,
     wed_by_titles,
 )
-from loci.toolsets.story.people import (
-    Person,
-    shares_a_name,
-    titles_differ,
-)
+from loci.toolsets.story.people import Person, shares_a_name, titles_differ
 from loci.toolsets.story.place_names import is_a_place_by_name
 from loci.toolsets.story.preference import preferred
 from loci.toolsets.story.reading import WordCase
@@ -283,7 +274,8 @@ class _Index:
         self.found: dict[str, set[int]] = {}
         for person in people:
             for word in person.words | person.husbands:
-                for entry in (word, _prefix(word), f"^{word[:1]}"):
+                stems = (f"{word[:2]}~", f"{word[:3]}~")  # "Evie" of Evelyn: "ev~"
+                for entry in (word, _prefix(word), f"^{word[:1]}", *stems):
                     self.found.setdefault(entry, set()).add(person.id)
 
     def near(self, guest: Person) -> set[int]:
@@ -293,7 +285,9 @@ class _Index:
             initials = (f"^{word}",) if len(word) == 1 else (word[:1],)
             base = given_names.doubled_base(word)  # "ratty": "rat"
             pets = (base, _prefix(base)) if base else ()
-            for entry in (word, _prefix(word), *initials, *given_names.related(word), *pets):
+            # "Evie" finds Evelyn ("ev~"); a pet form on "y" ("May", "Guy") is a name of its own.
+            stem = f"{given_names.short_stem(word)}~" if word.endswith("ie") else ""
+            for entry in (word, _prefix(word), *initials, *given_names.related(word), *pets, stem):
                 near |= self.found.get(entry, set())
         return near
 

@@ -126,13 +126,20 @@ def _short_stem_pet(short: str, full: str) -> bool:
     "ie" or "y" ("Evie" of Evelyn, "Andy" of Andrew), where the census holds both for one sex
     and `full` more often: a pet form commoner than the name it would be short for is a name
     of its own ("Mary", "Amy" and "Annie" are no Marianne, Amelia or Annette)."""
-    stem = short[:-2] if short.endswith("ie") else short[:-1] if short.endswith("y") else ""
-    if not 2 <= len(stem) < SHORTEST_SHORT_FORM or not full.startswith(stem):
+    stem = short_stem(short)
+    if not stem or not full.startswith(stem):
         return False
     if len(full) <= len(short):
         return False  # "Lily" and "Lila", twins: two names of a length
     sex = census_sex(short)
     return sex is not None and sex == census_sex(full) and given_share(full) > given_share(short)
+
+
+def short_stem(short: str) -> str:
+    """The first two or three letters of a longer name that `short` may be a pet form on,
+    with "ie" or "y" ("ev" of "evie", "and" of "andy"), if it may be one; else ""."""
+    stem = short[:-2] if short.endswith("ie") else short[:-1] if short.endswith("y") else ""
+    return stem if 2 <= len(stem) < SHORTEST_SHORT_FORM else ""
 
 
 def _nickname(a: str, b: str) -> bool:
