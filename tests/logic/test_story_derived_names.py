@@ -18,3 +18,26 @@ def test_a_wife_called_by_her_husbands_name_is_not_given_his_name() -> None:
     derived_names.add([lucy, robert, laura], {"Lucy": 9, "Mrs. Robert Ferrars": 2})
     assert "Robert Ferrars" not in lucy.aliases
     assert laura.derived == ["Laura Lyons"]  # her own given name: hers
+
+
+def test_a_full_names_given_name_is_listed_when_no_one_else_carries_it() -> None:
+    # Anne of Green Gables writes "Tillie Boulter" four times and "Tillie" alone never: a
+    # writer asking for Tillie means her. Two Bens share theirs; a wife's given name in "Mrs.
+    # Cecil Forrester" is her husband's; "Contessa" is a title; a name written once gives none.
+    tillie, ben, ben_w = entity(1, "Tillie Boulter"), entity(2, "Ben Rogers"), entity(3, "Ben")
+    wife, contessa = entity(4, "Mrs. Cecil Forrester"), entity(5, "Contessa Baroncelli")
+    sally = entity(6, "Sally Oates")
+    written = {
+        "Tillie Boulter": 4,
+        "Ben Rogers": 5,
+        "Ben": 30,
+        "Mrs. Cecil Forrester": 3,
+        "Contessa Baroncelli": 2,
+        "Sally Oates": 1,
+    }
+    derived_names.add([tillie, ben, ben_w, wife, contessa, sally], written)
+    assert tillie.derived == ["Tillie", "Boulter"]
+    assert "Ben" not in ben.derived
+    assert wife.derived == ["Forrester"]
+    assert contessa.derived == ["Baroncelli"]
+    assert sally.derived == []

@@ -10,8 +10,9 @@ Sawyer". They are listed to find the character by; a correction names the story'
   Tilney and Captain Tilney) nor when a name of another not called by it with a title holds
   the word ("Lynde" of Mrs. Lynde and Thomas Lynde).
 - A character's given name and surname, written twice or more (with a title or without),
-  give the surname when no other entity's name holds it ("Sawyer", and "Burdon" of "Sir
-  Thomas Burdon"; not "Rogers", Ben's and Sally's).
+  give the surname, and the given name, each when no other entity's name holds it
+  ("Sawyer", and "Burdon" of "Sir Thomas Burdon"; not "Rogers", Ben's and Sally's; "Tillie"
+  of "Tillie Boulter", when no other Tillie is named).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from loci.toolsets.story import census, common_words, names
 from loci.toolsets.story.entity import Entity
 
-#: A full name gives its surname as a name of the character when written this many times.
-SURNAME_FROM_TWICE = 2
+#: A full name gives its surname and given name as names of the character when written this
+#: many times.
+FULL_NAME_WRITTEN = 2
 
 
 def add(found: list[Entity], written: Mapping[str, int]) -> None:
@@ -31,7 +33,7 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
     longer ones (`written`: each name the story writes, with its mentions), each as an alias
     and as `Entity.derived`."""
     untitled: dict[str, list[tuple[Entity, str | None]]] = {}
-    surnames: dict[str, Counter[int]] = {}
+    parts: dict[str, Counter[int]] = {}
     by_id = {entity.id: entity for entity in found}
     for entity in found:
         for alias in entity.aliases:
@@ -39,10 +41,12 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
             # "Mrs. Robert Ferrars" is Lucy's name; "Robert Ferrars" is her husband's.
             if rest is not None and not names.parse(alias).husband:
                 untitled.setdefault(rest, []).append((entity, names.parse(alias).sex))
-            # "Sir Thomas Burdon" gives "Burdon" as "Thomas Burdon" does.
-            surname = _surname(rest or alias) if entity.kind == "character" else None
-            if surname is not None:
-                surnames.setdefault(surname, Counter())[entity.id] += written.get(alias, 0)
+            # "Sir Thomas Burdon" gives "Burdon" (and "Thomas") as "Thomas Burdon" does;
+            # "Mrs. Cecil Forrester", "Forrester" (Cecil is her husband).
+            full = entity.kind == "character" and _given_and_surname(rest or alias)
+            full = full and (full[1],) if names.parse(alias).husband else full
+            for part in full or ():
+                parts.setdefault(part, Counter())[entity.id] += written.get(alias, 0)
     held = {names.key(a) for e in found for a in e.aliases}
     carriers = _carriers(found)
     for rest, titled in untitled.items():
@@ -54,15 +58,15 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
         if names.key(rest) not in held:
             for entity in _owners(titled) if " " not in rest else whole:
                 _list(entity, rest)
-    for surname, owners in surnames.items():
+    for part, owners in parts.items():
         ((owner, times),) = owners.most_common(1)
         # One entity's, and no word of another's names ("Lynde" is Mrs. Lynde's too).
         if (
-            names.key(surname) not in held
-            and times >= SURNAME_FROM_TWICE
-            and carriers.get(_word(surname)) == {owner}
+            names.key(part) not in held
+            and times >= FULL_NAME_WRITTEN
+            and carriers.get(_word(part)) == {owner}
         ):
-            _list(by_id[owner], surname)
+            _list(by_id[owner], part)
 
 
 def _list(entity: Entity, name: str) -> None:
@@ -109,10 +113,12 @@ def _untitled(alias: str) -> str | None:
     return None
 
 
-def _surname(alias: str) -> str | None:
-    """The surname of a given name and a surname ("Tom Sawyer"), if `alias` is one."""
+def _given_and_surname(alias: str) -> tuple[str, str] | None:
+    """The given name and surname of `alias`, if it is a given name and a surname ("Tom
+    Sawyer")."""
     words = alias.split()
     parsed = names.parse(alias)
-    if len(words) == 2 and parsed.full and census.is_given_name(words[0]):
-        return words[1] if words[1][:1].isupper() else None
+    given = census.is_given_name(words[0]) and not names.is_title(words[0])  # "Contessa"
+    if len(words) == 2 and parsed.full and given:
+        return (words[0], words[1]) if words[1][:1].isupper() else None
     return None

@@ -25,7 +25,8 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
     # Craven", "Mas'r George".
     **dict.fromkeys(("mester", "mas'r", "mas\u2019r", "marse"), ("m", None)),
     **dict.fromkeys(
-        ("mrs", "madame", "mme", "frau", "signora", "duchess", "countess"), ("f", True)
+        ("mrs", "madame", "mme", "frau", "signora", "duchess", "countess", "contessa"),
+        ("f", True),
     ),
     **dict.fromkeys(("miss", "mademoiselle", "mlle", "signorina"), ("f", False)),
     # "Mademoiselle" as English novels' servants say it: "Ma'amselle Manette".
