@@ -20,7 +20,8 @@ ranked by the mentions they would set right. The kinds:
 - a married name the story gives at a wedding it tells ("Mrs. Brooke", first written long
   after John Brooke and Meg), given to the woman named beside the husband far more often, for
   her share of the story, than any other; or to the one woman of its family the story
-  names, beside a man of it (`loci.toolsets.story.family_wife`);
+  names, beside a man of it (`loci.toolsets.story.family_wife`), or to her called by her
+  place in it ("Aunt Reed", `loci.toolsets.story.womens_titles`);
 - a name a novel's letters greet or sign a character by (`loci.toolsets.story.letter_names`);
 - a name the cast holds for no one, in the company of one character alone;
 - a character's name with a common word said of them before it ("the Great Oz"), which the
@@ -64,15 +65,11 @@ from loci.toolsets.story.name_readings import (
 from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.not_people import not_people_suggestions
 from loci.toolsets.story.offered import offered_once, one_entity_each, shown_first
-from loci.toolsets.story.people import (
-    Person,
-    callings_differ,
-    names_conflict,
-    shares_a_name,
-)
+from loci.toolsets.story.people import Person, callings_differ, names_conflict, shares_a_name
 from loci.toolsets.story.title_alone import title_alone_suggestions
 from loci.toolsets.story.titled_names import distinguished, titled_name_suggestions
 from loci.toolsets.story.wives import stated_wife_suggestions
+from loci.toolsets.story.womens_titles import womens_title_suggestions
 
 if TYPE_CHECKING:
     from loci.toolsets.story.service import StoryService
@@ -112,6 +109,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *stated_wife_suggestions(text, characters, people, company),
         *wife_suggestions(characters, people, company, text),
         *family_wife_suggestions(entities, characters, people, company, text),
+        *womens_title_suggestions(characters, people, company),
         *letter_name_suggestions(text, characters),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
