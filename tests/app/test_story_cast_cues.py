@@ -76,7 +76,8 @@ def test_a_title_that_ends_a_sentence_is_not_the_title_of_the_next_name(app: App
     ]
     told(app, "road", story)
     nell = character(app.story, "road", "Nell Quarry")
-    assert nell.aliases == ["Nell Quarry", "Quarry"] and nell.derived_aliases == ["Quarry"]
+    assert nell.aliases == ["Nell Quarry", "Nell", "Quarry"]
+    assert nell.derived_aliases == ["Nell", "Quarry"]
     assert "Capt. Hawkes" in character(app.story, "road", "Hawkes").aliases  # abbreviated
 
 

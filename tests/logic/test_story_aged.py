@@ -41,3 +41,16 @@ def test_a_word_two_characters_names_hold_is_no_ones() -> None:
     jim = _character(1, "Jim", "Hawkins", "Jim Hawkins")
     assert [s.other for s in aged_suggestions(text, [jim])] == ["young Hawkins"]
     assert aged_suggestions(text, [jim, _character(2, "Mrs. Hawkins")]) == []
+
+
+def test_a_titled_name_one_character_holds_is_theirs_though_another_carries_its_word() -> None:
+    # A Room with a View: "old Mr. Emerson" (9 times) is the one "Mr. Emerson", George's father.
+    text = "Old Mr. Emerson nodded. " * 3
+    father = _character(1, "Mr. Emerson", "Emerson")
+    george = _character(2, "George", "George Emerson", "Mr. George Emerson")
+    found = aged_suggestions(text, [father, george])
+    assert [(s.name, s.other) for s in found] == [("Mr. Emerson", "old Mr. Emerson")]
+    # Two who hold the titled name, or the son said "young Mr. Emerson" too: no one's.
+    assert aged_suggestions(text, [father, _character(2, "George", "Mr. Emerson")]) == []
+    both = text + "Young Mr. Emerson smiled. " * 3
+    assert aged_suggestions(both, [father, george]) == []

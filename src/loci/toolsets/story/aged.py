@@ -6,7 +6,8 @@ NER takes the name and leaves the word before it, so "old Pew", written four tim
 again and again, it is a name the story gives them. A name said with both words ("old
 Osborne" and "young Osborne") names two generations and is no one's; so is a word of a name
 that another character's names hold too ("young Hawkins" in a story with a Mrs. Hawkins may
-be either's child).
+be either's child); a titled name is one character's by its title ("old Mr. Emerson" is
+the one "Mr. Emerson", though his son George is an Emerson too).
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def aged_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSugges
         hosts = owners.get(names.key(name), [])
         if len(spans) < EPITHET_LEAST or len(hosts) != 1 or (other_age, name) in said:
             continue
-        if names.key(written) in held or words[names.key(name).split()[-1]] > 1:
+        # "old Mr. Emerson" is the one "Mr. Emerson", though his son George is an Emerson too.
+        shared = not names.is_title(name.split()[0]) and words[names.key(name).split()[-1]] > 1
+        if names.key(written) in held or shared:
             continue
         suggested.append(
             CastSuggestion(
