@@ -34,6 +34,10 @@ def test_a_heading_a_word_no_name_and_an_unknown_surname_are_no_signature() -> N
     assert list(signatures(plain, [])) == []
     initial = "Your affectionate aunt,\n\nM. GARDINER.\n"  # no "Monsieur Gardiner"
     assert list(signatures(initial, ["Gardiner"])) == []
+    # Another initial is the writer's own (Lady Susan signs "S. VERNON"), of a known name.
+    signed = "Yours ever,\n\nS. VERNON.\n"
+    assert [w for _, _, w in signatures(signed, ["Lady Susan Vernon"])] == ["S. Vernon"]
+    assert list(signatures("Yours ever,\n\nS. QUARRY.\n", [])) == []  # a name unknown
     dated = 'I had nothing else to write about. Bless you!\n\n   "DECEMBER.\n'
     assert list(signatures(dated, ["December"])) == []
     for heading in ("CHAPTER VI", "MINA MURRAY'S JOURNAL", "XII.", "THE LAURENCE BOY."):

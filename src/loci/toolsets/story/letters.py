@@ -7,7 +7,8 @@ Neither NER nor the cast reads a name in capitals (a chapter's heading is in cap
 Prejudice*'s "William Collins") was lost, and an epistolary novel's letters counted for no
 one. A line in capitals is a signature only after a closing ("Yours ever,", "Your obedient
 servant,", "God bless you."), and a name only with a given name or a name the story knows, and
-not after an initial ("M. GARDINER", Mrs. Gardiner's, is no Monsieur Gardiner).
+not after an initial that is a title too ("M. GARDINER", Mrs. Gardiner's, is no Monsieur
+Gardiner; "S. VERNON", Lady Susan's, is hers).
 """
 
 from __future__ import annotations
@@ -97,8 +98,8 @@ def _a_name(written: str, keys: set[str]) -> bool:
         return False  # "MOTHER.", signed by what she is
     if len(words) == 1 and words[0].lower() in CALENDAR:
         return False  # a date heading the next letter: "DECEMBER."
-    if len(words[0]) == 1:
-        return False  # an initial, read as a title after it ("M. Gardiner" as Monsieur)
+    if len(words[0]) == 1 and names.is_title(words[0]):
+        return False  # an initial read as a title ("M. Gardiner" as Monsieur)
     return names.key(written) in keys or any(
         census.is_given_name(word) or names.key(word) in keys for word in words
     )
