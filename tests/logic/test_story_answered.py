@@ -97,3 +97,21 @@ def test_a_sister_answering_a_narrated_name_is_not_offered_her_sisters_names() -
     people = [anne, elizabeth]
     text = "\n\n".join(f"{call}\n\n{answer} ({n})" for n in range(3))
     assert answered_suggestions(text, people, people) == []
+
+
+def test_a_reply_in_bare_quotation_marks_tells_nothing_of_who_answers() -> None:
+    # Washington Square: the Doctor's "Lavinia" is answered by Mrs. Penniman three times;
+    # Catherine's "Aunt Lavinia" five times more by a reply no narration tells of.
+    aunt, lavinia = _entity(1, "Mrs. Penniman", 300), _entity(2, "Lavinia", 60, "Aunt Lavinia")
+    doctor = _entity(3, "Doctor", 200)
+    told = '"Try and be clever, Lavinia," said the Doctor.\n\nMrs. Penniman looked thoughtful.'
+    bare = '"No, Aunt Lavinia."\n\n"Then I shall do it again."'
+    narrated = "Lavinia went up the stairs. Lavinia sat down."
+    people = [aunt, lavinia, doctor]
+    text = "\n\n".join([told] * 3 + [bare] * 5 + [narrated] * 3)
+    found = answered_suggestions(text, people, people)
+    assert [(s.name, s.other) for s in found] == [("Mrs. Penniman", "Lavinia")]
+    # A reply some narration tells of counts, whoever it names.
+    named = bare.replace('again."', 'again," said Catherine.')
+    others = "\n\n".join([told] * 3 + [named] * 5 + [narrated] * 3)
+    assert answered_suggestions(others, people, people) == []

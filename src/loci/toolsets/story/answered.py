@@ -39,6 +39,8 @@ ANSWERED_SHARE = 0.6
 NARRATED_SHARE = 0.25
 #: ... unless another character answers this share of its calls.
 NARRATED_ANSWERED = 0.4
+#: Narration, which a chapter's heading ("XXXV") is not.
+TOLD = re.compile(r"[a-z]")
 #: A name written after "the" in this share of its uses is an epithet ("the Jew").
 EPITHET_SHARE = 0.5
 #: The narrator speaking in a paragraph's narration: "said I", "I replied".
@@ -78,6 +80,9 @@ class _Calls:
         self.finder = _Finder(characters)
         self.starts: dict[int, list[int]] = {}
         self.answers: dict[int, Counter[int]] = {}
+        #: The calls of each name whose paragraph after has narration: a reply in bare
+        #: quotation marks, or a chapter's end, tells nothing of who answers.
+        self.told: Counter[int] = Counter()
         self.said: dict[tuple[int, int], str] = {}
         #: How often the narrator answers each name's calls, and the first call answered.
         self.by_narrator: Counter[int] = Counter()
@@ -98,6 +103,7 @@ class _Calls:
     def _answered(self, guest: Entity, start: int) -> None:
         at = bisect.bisect_right(self.ends, start)
         if at + 1 < len(self.paragraphs):
+            self.told[guest.id] += bool(TOLD.search(self._narration(at + 1)))
             # The narrator calling ('"William," said I') is not the narrator answering.
             calling, after = (self._narration(at + k) for k in (0, 1))
             if NARRATOR_SPEAKS.search(after) and not NARRATOR_SPEAKS.search(calling):
@@ -138,8 +144,10 @@ class _Calls:
 
     def narrated_answered(self, guest: Entity, calls: int) -> list[CastSuggestion]:
         """A merge of a name the narration writes often and another character answers to,
-        in the paragraph after, in NARRATED_ANSWERED of its calls (and most of its answered
-        ones): *Sense and Sensibility*'s "Miss Dashwood", answered by Elinor 8 times of 18;
+        in the paragraph after, in NARRATED_ANSWERED of its calls that paragraph tells of (and
+        most of its answered ones): *Sense and Sensibility*'s "Miss Dashwood", answered by
+        Elinor 8 times of 18; *Washington Square*'s "Lavinia", by Mrs. Penniman 3 times of
+        the 6 whose reply is not in bare quotation marks;
         *Oliver Twist*'s "Fagin", by "the Jew" 26 times of 47 (an epithet, written after
         "the" in most of its uses, goes into the name; a name answering, into the more
         mentioned of the two)."""
@@ -149,7 +157,9 @@ class _Calls:
         host_id, count = answers.most_common(1)[0]
         host = self.finder.by_id[host_id]
         least = max(
-            ANSWERED_LEAST, ANSWERED_SHARE * sum(answers.values()), NARRATED_ANSWERED * calls
+            ANSWERED_LEAST,
+            ANSWERED_SHARE * sum(answers.values()),
+            NARRATED_ANSWERED * self.told[guest.id],
         )
         if count < least or _given_apart(guest, host):
             return []
