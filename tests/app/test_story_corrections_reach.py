@@ -436,6 +436,12 @@ def test_a_split_off_given_name_leaves_the_full_name_of_the_names_left() -> None
     courcy = ["Reginald", "Sir Reginald", "Reginald De Courcy", "Sir Reginald De Courcy"]
     son = Entity(3, "Reginald", "character", 81, Seen(0, ""), [], courcy)
     assert along(son, "Reginald", "Sir Reginald") == ("Sir Reginald De Courcy",)
+    # Washington Square: splitting the mother's "Catherine Harrington" off her daughter
+    # Catherine left "Miss Catherine Harrington"; a full name takes its titled forms along.
+    mother = ["Catherine", "Miss Catherine Harrington", "Catherine Harrington", "Harrington"]
+    daughter = Entity(4, "Catherine", "character", 547, Seen(0, ""), [], mother)
+    split = along(daughter, "Catherine", "Catherine Harrington")
+    assert split == ("Miss Catherine Harrington",)
 
 
 def test_a_merge_naming_one_of_another_entitys_names_warns_the_whole_joins(voyage: App) -> None:

@@ -16,7 +16,8 @@ def along(entity: Entity, name: str, other: str) -> tuple[str, ...]:
     "Jack" but not "John Barsad", splitting "John" off "Mr. Barsad"); never `name`, the one
     the writer keeps the entity by, nor the name it is shown by (a rename's), nor anything
     when `other` has no given name ("Mr. Ferrars"). A titled given name takes its full names
-    along ("Sir Reginald De Courcy", splitting "Sir Reginald" off his son Reginald)."""
+    along ("Sir Reginald De Courcy", splitting "Sir Reginald" off his son Reginald), and a full
+    name its titled forms ("Miss Catherine Harrington", splitting "Catherine Harrington")."""
     mine = _given_of(other)
     rest = [a for a in entity.written if names.key(a) != names.key(other)]
     stays = {names.key(name), names.key(entity.name)}
@@ -31,6 +32,7 @@ def along(entity: Entity, name: str, other: str) -> tuple[str, ...]:
         if a in fits
         and (
             _fuller(a, other)
+            or _titled(a, other)
             or (
                 not any(_forms_of(x, left) for x in _given_of(a))
                 and (left or not names.parse(a).surnames)
@@ -43,6 +45,14 @@ def _fuller(name: str, other: str) -> bool:
     """Whether `name` is `other`, a title and a given name, with a family name after it ("Sir
     Reginald De Courcy" of "Sir Reginald"): his, whatever names of his given name stay."""
     return bool(names.parse(other).titles) and names.key(name).startswith(f"{names.key(other)} ")
+
+
+def _titled(name: str, other: str) -> bool:
+    """Whether `name` is `other` with a title before it ("Miss Catherine Harrington", splitting
+    "Catherine Harrington" off the daughter named after her): the same person's."""
+    mine, theirs = names.key(name), names.key(other)
+    before = mine[: -len(theirs)].split() if mine.endswith(f" {theirs}") else []
+    return bool(before) and all(names.is_title(word) for word in before)
 
 
 def left_behind(entity: Entity, name: str, other: str, taken: Sequence[str]) -> str | None:
