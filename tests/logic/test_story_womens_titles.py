@@ -35,6 +35,8 @@ REEDS = [
 
 def test_an_aunt_by_family_name_is_its_one_married_woman() -> None:
     assert _suggested(REEDS, {(1, 3): 9, (2, 4): 1}) == [("Mrs. Reed", "Aunt Reed")]
+    (found,) = womens_title_suggestions(REEDS, people_of(REEDS, Company()), Company())
+    assert "'Aunt Reed' is the only aunt of the Reed family" in found.reason
     # The less mentioned goes into the more: a nurse named more than "Mrs Rooke".
     rookes = [_character(1, ["Nurse Rooke", "Rooke"], 7), _character(2, ["Mrs Rooke"], 3)]
     assert _suggested(rookes, {}) == [("Nurse Rooke", "Mrs Rooke")]

@@ -43,9 +43,9 @@ def add(found: list[Entity], written: Mapping[str, int]) -> None:
                 untitled.setdefault(rest, []).append((entity, names.parse(alias).sex))
             # "Sir Thomas Burdon" gives "Burdon" (and "Thomas") as "Thomas Burdon" does;
             # "Mrs. Cecil Forrester", "Forrester" (Cecil is her husband).
-            full = entity.kind == "character" and _given_and_surname(rest or alias)
-            full = full and (full[1],) if names.parse(alias).husband else full
-            for part in full or ():
+            full = _given_and_surname(rest or alias) if entity.kind == "character" else None
+            wifes = full is not None and bool(names.parse(alias).husband)
+            for part in (full[1:] if wifes else full) if full else ():
                 parts.setdefault(part, Counter())[entity.id] += written.get(alias, 0)
     held = {names.key(a) for e in found for a in e.aliases}
     carriers = _carriers(found)

@@ -46,9 +46,10 @@ def womens_title_suggestions(
         if company.met_in_sentences(guest.id, wife.id):
             continue
         other, main = sorted((guest, wife), key=lambda e: (e.mentions, -e.id))
+        written = guest.name.split(maxsplit=1)[-1]  # the family as written: "Reed"
         reason = (
-            f"{guest.name!r} and {wife.name!r} are the only woman of the family called so "
-            f"each, and the story never names the two in one sentence"
+            f"{guest.name!r} is the only {next(iter(titles))} of the {written} family and "
+            f"{wife.name!r} its only married woman, never named in one sentence"
         )
         suggested.append(merge_suggestion(other, main, reason))
     return suggested
