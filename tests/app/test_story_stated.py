@@ -30,6 +30,11 @@ def test_names_the_story_says_are_one_persons_are_one_character_after_an_import(
     assert "Miss Taylor" not in character(app.story, "hartfield", "Mrs. Weston").aliases
     undo(app.story, "hartfield")
     assert "Miss Taylor" in character(app.story, "hartfield", "Mrs. Weston").aliases
+    # Keeping her apart from someone else leaves her own names hers (a newcomer kept "Mrs.
+    # Penniman" apart from "Mr. Penniman", and her "Lavinia" left her).
+    correct(app.story, "hartfield", "apart", "Mrs. Weston", "Emma Hale")
+    app.story.resolve_cast("hartfield")
+    assert "Miss Taylor" in character(app.story, "hartfield", "Mrs. Weston").aliases
 
 
 def test_a_name_called_out_that_one_character_answers_is_theirs_after_an_import(
@@ -76,3 +81,20 @@ def test_a_name_said_in_brackets_as_the_one_before_is_theirs_after_an_import(app
     told(app, "whitby", story, times=4)
     arthur = character(app.story, "whitby", "Arthur")
     assert "Lord Godalming" in arthur.aliases
+
+
+def test_a_stated_pair_joins_no_names_the_writer_kept_apart() -> None:
+    from loci.toolsets.story.meetings import Together
+    from loci.toolsets.story.resolution import _join_stated
+
+    def joined(alone: set[int], declined: set[frozenset[int]]) -> dict[int, int]:
+        person_of = {1: 1, 2: 2, 3: 3}  # "Mrs. Weston", "Miss Taylor", "Mr. Weston"
+        kind_of = dict.fromkeys(person_of, "character")
+        together = {(1, 2): Together(stated=1)}
+        _join_stated(person_of, kind_of, together, {1: 9, 2: 4, 3: 5}, alone, declined)  # type: ignore[arg-type]
+        return person_of
+
+    assert joined(set(), set()) == {1: 1, 2: 1, 3: 3}
+    assert joined(set(), {frozenset({1, 3})}) == {1: 1, 2: 1, 3: 3}  # apart from another
+    assert joined(set(), {frozenset({1, 2})}) == {1: 1, 2: 2, 3: 3}  # apart from each other
+    assert joined({2}, set()) == {1: 1, 2: 2, 3: 3}  # split off

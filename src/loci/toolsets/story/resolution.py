@@ -49,7 +49,7 @@ def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) 
     parted = {frozenset(pair) for pair, met in together.items() if met.parted}
     person_of, kind_of = cast.gather(surfaces, cases, together, alone, declined | parted)
     counts = {s.id: s.count for s in surfaces}
-    _join_stated(person_of, kind_of, together, counts, alone | set().union(*declined))
+    _join_stated(person_of, kind_of, together, counts, alone, declined)
     fixed = corrections.replay(corrections.Cast(person_of, kind_of, {}), kept, id_of)
     changed = [
         (fixed.person_of[row[0]], fixed.kind_of[row[0]], row[0])
@@ -96,14 +96,16 @@ def _join_stated(
     kind_of: dict[int, Kind],
     together: Mapping[tuple[int, int], Together],
     counts: Mapping[int, int],
-    kept: Collection[int],
+    alone: Collection[int],
+    declined: Collection[frozenset[int]],
 ) -> None:
     """Make one character of the people of two names the story says outright are one
     person's, once the cast is worked out from the names: whole people, as a reader who read
     the statement joins them, the more mentioned keeping its person. Not where the writer
-    split either name off or kept one apart from another (`kept`)."""
+    split either name off (`alone`) or kept a name of one apart from a name of the other
+    (`declined`); keeping "Mrs. Penniman" apart from "Mr. Penniman" leaves her "Lavinia"."""
     for a, b in sorted(pair for pair, met in together.items() if met.stated):
-        if a not in person_of or b not in person_of or a in kept or b in kept:
+        if a not in person_of or b not in person_of or a in alone or b in alone:
             continue
         groups: dict[int, list[int]] = {person_of[a]: [], person_of[b]: []}
         if len(groups) == 1:
@@ -111,6 +113,9 @@ def _join_stated(
         for surface, person in person_of.items():
             if person in groups:
                 groups[person].append(surface)
+        first, second = groups.values()
+        if any(frozenset({x, y}) in declined for x in first for y in second):
+            continue
         host, guest = sorted(groups, key=lambda p: -sum(counts[s] for s in groups[p]))
         for surface in groups[host] + groups[guest]:
             person_of[surface] = host
