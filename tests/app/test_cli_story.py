@@ -311,6 +311,11 @@ def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> No
     )
     place = json.loads(loci(home, "story", "kind", "s", "Pim", "place", "--json").stdout)
     assert place["kind"] == "place"
+    # A warning comes right after the character's first line, where it is seen.
+    same = loci(home, "story", "kind", "s", "Tobias Reed", "character").stdout.splitlines()
+    assert same[1].startswith("warning: '") and same[1].endswith(
+        "was a character already: it stays one"
+    )
     missing = loci(home, "story", "merge", "s", "Tobias Reed", "Nobody")
     assert missing.returncode == 3 and "never writes 'Nobody'" in missing.stderr
     taken = loci(home, "story", "alias", "s", "Tobias Reed", "Pim")

@@ -163,6 +163,11 @@ def test_a_kind_given_by_one_of_several_names_warns_it_is_the_whole_entitys(
     assert "'the Skipper' is one of the names of 'Captain Hawkes'" in marked.warning
     plain = correct(voyage.story, "voyage", "kind", "Captain Hawkes", "character")
     assert plain.warning is None
+    # A newcomer marked Dr. Sloper a character, which he was: told so, not kept silent.
+    undo(voyage.story, "voyage")
+    undo(voyage.story, "voyage")
+    same = correct(voyage.story, "voyage", "kind", "Captain Hawkes", "character")
+    assert same.warning == "'Captain Hawkes' was a character already: it stays one"
     # A tester marked a place a place twice: the second, changing nothing, held back undoing
     # the first.
     with pytest.raises(InvalidInputError, match="'Captain Hawkes' is marked character already"):

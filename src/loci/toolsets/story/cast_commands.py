@@ -54,6 +54,8 @@ def shown(info: CharacterInfo) -> str:
         + ("" if info.confirmed else ", not yet confirmed")
         + ")",
     ]
+    if info.warning:  # first, where it is seen: a merge of two people is done as asked
+        lines.append(f"warning: {info.warning}")
     if others:
         lines.append(f"also: {', '.join(others)}")
     if info.first_mention.excerpt:
@@ -63,8 +65,6 @@ def shown(info: CharacterInfo) -> str:
         met = ", ".join(f"{r.name} ({r.weight})" for r in info.relationships)
         lines.append(f"appears with: {met}")
     lines.extend(f"correction: {c}" for c in info.corrections)
-    if info.warning:
-        lines.append(f"warning: {info.warning}")
     return "\n".join(lines)
 
 

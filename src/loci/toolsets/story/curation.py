@@ -91,6 +91,8 @@ def correct(
         result.warning = checks.two_people(entity, checks.written_entity(entities, other, session))
     elif action == "kind" and entity is not None:
         result.warning = checks.whole_entity(entity, name, other)
+        if entity.kind == other:  # recorded all the same: later text will not change it
+            result.warning = f"{entity.name!r} was a {other} already: it stays one"
     elif action == "split" and entity is not None:
         result.warning = split_names.left_behind(entity, written, other, along)
     holder = lookup.holder(entities, other)
