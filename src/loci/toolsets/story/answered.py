@@ -146,8 +146,8 @@ class _Calls:
         """A merge of a name the narration writes often and another character answers to,
         in the paragraph after, in NARRATED_ANSWERED of its calls that paragraph tells of (and
         most of its answered ones): *Sense and Sensibility*'s "Miss Dashwood", answered by
-        Elinor 8 times of 18; *Washington Square*'s "Lavinia", by Mrs. Penniman 3 times of
-        the 6 whose reply is not in bare quotation marks;
+        Elinor 8 times of 18; *Washington Square*'s "Lavinia", by Mrs. Penniman 3 times of 8,
+        each of the 3 whose reply is not in bare quotation marks;
         *Oliver Twist*'s "Fagin", by "the Jew" 26 times of 47 (an epithet, written after
         "the" in most of its uses, goes into the name; a name answering, into the more
         mentioned of the two)."""
