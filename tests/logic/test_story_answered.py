@@ -115,3 +115,38 @@ def test_a_reply_in_bare_quotation_marks_tells_nothing_of_who_answers() -> None:
     named = bare.replace('again."', 'again," said Catherine.')
     others = "\n\n".join([told] * 3 + [named] * 5 + [narrated] * 3)
     assert answered_suggestions(others, people, people) == []
+
+
+def test_a_call_answered_by_a_pronoun_tells_nothing_of_who_answers() -> None:
+    # Dorian Gray: Basil and Dorian call Lord Henry "Harry" 108 times; a reply named in the
+    # paragraph after is Lord Henry's 32 times in 40, the rest of the replies say "he".
+    henry, basil = _entity(1, "Lord Henry", 227), _entity(2, "Basil", 211)
+    harry = _entity(3, "Harry", 178)
+    named = '"You don\'t understand me, Harry," said Basil.\n\nLord Henry laughed.'
+    pronoun = '"I do not, Harry," said Basil.\n\nHe shrugged his shoulders.'
+    people = [henry, basil, harry]
+    text = "\n\n".join([named] * 3 + [pronoun] * 3)
+    found = answered_suggestions(text, people, people)
+    assert [(s.action, s.name, s.other) for s in found] == [("merge", "Lord Henry", "Harry")]
+    # Replies that name another as often leave it to the writer.
+    other = named.replace("Lord Henry laughed", "Basil laughed").replace(
+        "said Basil", "said Dorian"
+    )
+    text = "\n\n".join([named] * 3 + [other] * 3 + [pronoun] * 3)
+    assert answered_suggestions(text, people, people) == []
+
+
+def test_an_answerer_named_less_than_the_name_called_is_taken_into_it() -> None:
+    # Dorian Gray: Lord Henry's "Uncle George", called out 10 times, is Lord Fermor, whom the
+    # story names 4 times; the two are one, shown by the name the story writes more.
+    henry, fermor = _entity(1, "Lord Henry", 227), _entity(2, "Lord Fermor", 4)
+    george = _entity(3, "Uncle George", 10)
+    call = '"Pure family affection, Uncle George," said Lord Henry.'
+    answer = '"Money, I suppose," said Lord Fermor, making a wry face.'
+    people = [henry, fermor, george]
+    text = "\n\n".join(f"{call}\n\n{answer} ({n})" for n in range(3))
+    found = answered_suggestions(text, people, people)
+    assert [(s.action, s.name, s.other) for s in found] == [
+        ("merge", "Uncle George", "Lord Fermor")
+    ]
+    assert "opens on 'Lord Fermor'" in found[0].reason

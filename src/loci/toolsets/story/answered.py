@@ -51,9 +51,8 @@ def answered_suggestions(
     text: str, entities: Sequence[Entity], characters: Sequence[Entity]
 ) -> list[CastSuggestion]:
     """A merge of each name called out at least ANSWERED_LEAST times, seldom written in
-    narration, into the one character the paragraph after its calls names first, most times
-    (at least ANSWERED_SHARE of them), and who is mentioned at least as often; or, where the
-    narrator answers it, into the narrator's own name."""
+    narration, with the one character the paragraph after its calls names first, most times
+    (`_Calls._least`); or, where the narrator answers it, into the narrator's own name."""
     calls = _Calls.read(text, entities, characters)
     by_id = {e.id: e for e in entities}
     suggested = []
@@ -65,8 +64,12 @@ def answered_suggestions(
             suggested.extend(calls.narrated_answered(guest, len(starts)))
             continue
         found = calls.answerer(guest, len(starts))
-        if found is not None and found[0].mentions >= guest.mentions:
-            suggested.append(merge_suggestion(guest, *found))
+        if found is not None:
+            host, reason, said = found
+            # Into the name the story writes more: *Dorian Gray*'s "Uncle George" (10
+            # mentions, all called out) takes in "Lord Fermor" (4), who answers it.
+            main, other = (host, guest) if host.mentions >= guest.mentions else (guest, host)
+            suggested.append(merge_suggestion(other, main, reason, said))
     return suggested
 
 
@@ -133,7 +136,7 @@ class _Calls:
         answers = self.answers.get(guest.id, Counter())
         if answers:
             host_id, count = answers.most_common(1)[0]
-            if count >= max(ANSWERED_LEAST, ANSWERED_SHARE * calls):
+            if count >= self._least(guest, answers):
                 host = self.finder.by_id[host_id]
                 reason = (
                     f"{guest.name!r} is called out {calls} times, and {count} times the "
@@ -156,12 +159,7 @@ class _Calls:
             return []
         host_id, count = answers.most_common(1)[0]
         host = self.finder.by_id[host_id]
-        least = max(
-            ANSWERED_LEAST,
-            ANSWERED_SHARE * sum(answers.values()),
-            NARRATED_ANSWERED * self.told[guest.id],
-        )
-        if count < least or _given_apart(guest, host):
+        if count < self._least(guest, answers) or _given_apart(guest, host):
             return []
         said = self.said[(guest.id, host_id)]
         if written_after_the(self.text, host):
@@ -176,6 +174,18 @@ class _Calls:
         )
         main, other = (host, guest) if host.mentions >= guest.mentions else (guest, host)
         return [merge_suggestion(other, main, reason, said)]
+
+    def _least(self, guest: Entity, answers: Counter[int]) -> float:
+        """The fewest calls one character must answer for the guest's name to be theirs:
+        ANSWERED_SHARE of those a character answers by name, and NARRATED_ANSWERED of those
+        whose paragraph after has narration. A reply taken up by a pronoun ("he laughed")
+        or in bare quotation marks tells nothing of who answers: *Dorian Gray*'s "Harry",
+        called out 108 times, is answered by name 40 times, 32 of them by Lord Henry."""
+        return max(
+            ANSWERED_LEAST,
+            ANSWERED_SHARE * answers.total(),
+            NARRATED_ANSWERED * self.told[guest.id],
+        )
 
     def _narrators(self, guest: Entity, calls: int) -> tuple[Entity, str, str] | None:
         """The narrator's name, when the narrator answers the guest's calls as often as their
