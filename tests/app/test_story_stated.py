@@ -98,3 +98,23 @@ def test_a_stated_pair_joins_no_names_the_writer_kept_apart() -> None:
     assert joined(set(), {frozenset({1, 3})}) == {1: 1, 2: 1, 3: 3}  # apart from another
     assert joined(set(), {frozenset({1, 2})}) == {1: 1, 2: 2, 3: 3}  # apart from each other
     assert joined({2}, set()) == {1: 1, 2: 2, 3: 3}  # split off
+
+
+def test_a_married_name_of_a_family_with_one_woman_by_name_is_hers_after_an_import(
+    app: App,
+) -> None:
+    # The Great Gatsby: "Mrs. Wilson" (19 times) is Myrtle Wilson, the one woman of the
+    # family the story names, beside George Wilson: a suggestion only, it is one character now.
+    story = [
+        "Myrtle Wilson came down the stairs, and George Wilson watched her from the door.",
+        "Mrs. Wilson laughed at Tom Buchanan and poured the whisky for him.",
+        "Myrtle looked at Tom Buchanan over her glass, and George Wilson said nothing.",
+        "Mrs. Wilson sat down on the sofa beside Catherine.",
+    ]
+    written(app, "valley", story, times=3)
+    found = suggest(app.story, "valley").suggestions
+    assert ("merge", "Myrtle Wilson", "Mrs. Wilson") in [(s.action, s.name, s.other) for s in found]
+    app.story.resolve_cast("valley")  # as an import's end does
+    assert "Mrs. Wilson" in character(app.story, "valley", "Myrtle Wilson").aliases
+    assert "Mrs. Wilson" not in character(app.story, "valley", "George Wilson").aliases
+    assert all(s.other != "Mrs. Wilson" for s in suggest(app.story, "valley").suggestions)

@@ -2,8 +2,10 @@
 story says outright are one ("Abel Magwitch, otherwise Provis", "They called him King-Post",
 "our ship's cook, Barbecue, as the men called him", "Mrs. Weston (poor Miss Taylor that was)":
 `called`), a name called out in dialogue that one character answers time and again ("Quohog",
-answered by Queequeg: `answered`), and a married name the story calls one woman's ("his wife
-Lettie": `wives`), as their suggestions offer them. Each pair is kept with the story's
+answered by Queequeg: `answered`), a married name the story calls one woman's ("his wife
+Lettie": `wives`), and a married name alone whose family the story names one woman of, beside
+a man of it ("Mrs. Wilson" and Myrtle Wilson: `family_wife`), as their suggestions offer
+them. Each pair is kept with the story's
 meetings of names, and the cast joins the two people once it has worked them out from their
 names (`resolution`), unless the writer splits one off or keeps it apart; a name the cast did
 not hold ("Old Thunder", which NER missed) is made the story's first and counted in its text.
@@ -21,6 +23,7 @@ from loci.toolsets.story import names, store
 from loci.toolsets.story.answered import answered_suggestions
 from loci.toolsets.story.called import called_suggestions
 from loci.toolsets.story.company import Company
+from loci.toolsets.story.family_wife import family_wife_suggestions
 from loci.toolsets.story.graph import EntityGraph
 from loci.toolsets.story.mentions import Extractor
 from loci.toolsets.story.models import CastSuggestion
@@ -51,6 +54,7 @@ def read_stated(
             ),
             *answered_suggestions(text, entities, characters),
             *stated_wife_suggestions(text, characters, people, company),
+            *family_wife_suggestions(entities, characters, people, company, text),
         ]
     )
     new = [said.other for said in stated if said.action == "alias"]
