@@ -287,6 +287,20 @@ def test_a_bare_name_that_speaks_and_acts_in_half_its_mentions_is_someones() -> 
     }
 
 
+def test_a_name_acts_by_an_irregular_past_too() -> None:
+    # The Sign of the Four: "Lal Chowdar shook his head and smiled", a servant in a story told
+    # within quotation marks, NER's person three times in four: no cue said "person".
+    from loci.toolsets.story.mentions import Mention, _with_context
+
+    text = "Lal Chowdar shook his head. Lal Chowdar and I disposed of him. Lal Chowdar came in."
+    starts = [i for i in range(len(text)) if text.startswith("Lal Chowdar", i)]
+    seen = [_with_context(text, Mention("Lal Chowdar", at, at + 11), False) for at in starts]
+    assert [m.acts for m in seen] == [True, False, True]
+    servant = Votes(mentions=4, ner_person=3)
+    assert kinds_of({"Lal Chowdar": servant})["Lal Chowdar"] == "unknown"
+    assert kinds_of({"Lal Chowdar": replace(servant, acts=2)})["Lal Chowdar"] == "character"
+
+
 def test_a_bare_name_that_speaks_is_someones_unless_ner_takes_it_for_a_place() -> None:
     # Kidnapped: "added Torrance", once in 13 mentions, and no other cue; Treasure Island:
     # 'returned Black Dog', a pirate's name of two common words NER calls a thing's.
