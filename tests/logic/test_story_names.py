@@ -128,6 +128,9 @@ def test_a_saint_is_not_a_person_and_a_name_has_a_level_of_detail() -> None:
         ("anfisushka", "anfisa"),
         ("adela", "adele"),  # one woman's name in two languages' spelling
         ("louisa", "louise"),
+        ("eliza", "elizabeth"),
+        ("fred", "alfred"),  # "Fred" is cut from Frederick too, a name as rare
+        ("nan", "ann"),  # "Nancy", which "Nan" begins, is a diminutive
     ],
 )
 def test_one_given_name(a: str, b: str) -> None:
@@ -142,6 +145,7 @@ def test_one_given_name(a: str, b: str) -> None:
         ("nikolai", "nikolaievna"),  # his daughter's patronymic, no longer form of his name
         ("mario", "maria"),  # a man's name and a woman's
         ("alda", "alde"),  # no census name, no spelling of one
+        ("eliza", "louisa"),  # the list's, but "Eliza" is cut from Elizabeth
     ],
 )
 def test_two_given_names(a: str, b: str) -> None:

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from nicknames import NickNamer
 
 #: Endings of pet forms: English ("Bethy", "Laurie") and Russian ("Arkasha", "Anfisushka").
+#: The fewest letters a name is cut by to make a pet form of it that begins it ("Eliza", of
+#: Elizabeth): one or two letters make a spelling ("Nelle" of Nell) or a diminutive.
+CUT_LEAST = 3
 DIMINUTIVE_ENDINGS = ("ie", "y", "ey", "sha", "ushka", "enka", "ochka", "echka")
 #: Endings that make a word from a name, not a longer form of it: a surname after a father
 #: ("Johnson"), an adverb or an adjective, a man of a place ("Lakeman" is no longer "Lake").
@@ -151,11 +154,30 @@ def _nickname(a: str, b: str) -> bool:
     Mary's, by its ending)."""
     if related(a).isdisjoint(_spellings(b)) and related(b).isdisjoint(_spellings(a)):
         return False
+    if _anothers_by_its_start(a, b) or _anothers_by_its_start(b, a):
+        return False
     longer, shorter = sorted((a, b), key=len, reverse=True)
     if len(longer) > len(shorter) and _longer_pet(longer, shorter):
         return False
     return not (_commoner(a, b) and a not in formal(b)) and not (
         _commoner(b, a) and b not in formal(a)
+    )
+
+
+def _anothers_by_its_start(pet: str, full: str) -> bool:
+    """Whether `pet`, which the list relates to `full` though it begins otherwise, is cut
+    from a commoner name the list calls it a pet form of: "Eliza" is Elizabeth's, and the
+    list's Louisa is no Eliza (*Jane Eyre*'s Eliza Reed is no Louisa Eshton). A diminutive
+    it begins ("Bob" of "Bobby"), a spelling ("Nell" of "Nelle") or a surname ("Dick" of
+    "Dickson") is no such name."""
+    if pet[:1] == full[:1] or len(pet) >= len(full):
+        return False
+    return any(
+        other.startswith(pet)
+        and len(other) >= len(pet) + CUT_LEAST
+        and not other.endswith(DIMINUTIVE_ENDINGS)
+        and given_share(other) > given_share(full)
+        for other in formal(pet)
     )
 
 
