@@ -23,7 +23,7 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from loci import sentences
-from loci.toolsets.story import address, census, letters, names, namespans, naming
+from loci.toolsets.story import acting, address, census, letters, names, namespans, naming
 from loci.toolsets.story.gazetteer import Gazetteer
 from loci.toolsets.story.gutenberg import bracketed, in_heading, listed
 
@@ -97,17 +97,6 @@ POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
 #: Between a name and the place it comes from ("Maren of Saltcote"); a name made with "of"
 #: is read whole before ("the Duke of Wellington").
 OF_BETWEEN = re.compile(r"[ \t]+of[ \t]+")
-#: A verb right after a name, as a person acts: past ("Maren closed the door", "Lal Chowdar
-#: shook his head": the irregular past forms no present or noun shares) or, in a journal
-#: written as things happen, present ("Edmund laughs at me", "Edmund says").
-ACTS_AFTER = re.compile(
-    r"^,?\s+(?:[a-z]+ed|said|felt|saw|took|knew|thought|wept|smiled|laughed|came|went|rose"
-    r"|ran|sat|stood|gave|got|made|told|began|spoke|wrote|heard|brought|found|kept|shook"
-    r"|threw|drew|knelt|fell|rode|sang|slept|sprang|struck|swore|taught|tore|wore|woke"
-    r"|broke|caught|chose|drank|drove|ate|fled|flung|forgot|hid|sent|sought|stole|bent"
-    r"|bought|crept|fought|flew|lost|strode|understood|withdrew|held|meant|left|led"
-    r"|says|feels|sees|takes|knows|thinks|weeps|smiles|laughs)\b"
-)
 #: Pronouns that take up the subject of their sentence, as many for men as for women ("her",
 #: "him" and "his" are as often someone else's: "Jo took her hand").
 SEX_PRONOUN = re.compile(r"\b(?:(he|himself)|(she|herself))\b")
@@ -345,7 +334,7 @@ def _with_context(text: str, mention: Mention, origin: bool) -> Mention:
         place_word=origin or (not owner and located),
         article=ARTICLE_BEFORE.search(before) is not None,
         # "Maren of Saltcote closed the door": Maren acts, not Saltcote.
-        acts=not origin and ACTS_AFTER.search(text[mention.end : mention.end + 40]) is not None,
+        acts=not origin and acting.acts_after(text, mention.end),
     )
 
 
