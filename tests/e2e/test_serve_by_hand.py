@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,22 @@ def test_under_a_client_it_says_nothing(tmp_path: Path) -> None:
     server = serve(tmp_path / "home", subprocess.PIPE)
     _, errors = server.communicate(input=b"", timeout=60)  # the client hangs up at once
     assert WAITS_FOR not in errors
+
+
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_signal_stops_it_at_once_and_quietly(tmp_path: Path, sent: signal.Signals) -> None:
+    """Ctrl-C used to wait for a line on standard input, and a second one printed a traceback."""
+    terminal, typist = pty.openpty()
+    server = serve(tmp_path / "home", terminal)
+    try:
+        assert WAITS_FOR in first_line(server.stderr, timeout=60)
+        server.send_signal(sent)
+        assert server.wait(timeout=60) == 0
+        assert server.stderr is not None
+        assert b"Traceback" not in server.stderr.read()
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.wait(timeout=30)
+        os.close(terminal)
+        os.close(typist)

@@ -4,6 +4,8 @@ and this keeps its cold start close to a bare MCP server's."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from loci.faces.http.guard import Guard
+    from loci.faces.mcp.server import LociServer
     from loci.settings import Settings
 
 WAITING = (
@@ -42,16 +45,41 @@ def serve_stdio(config: Path | None, home: Path | None, database: str | None = N
     from loci.settings import load_settings
 
     overrides = {"home": home, "database_url": database}
+    stopper = StdioStop()
     try:
         settings = load_settings(config, **{k: v for k, v in overrides.items() if v is not None})
         if sys.stdin.isatty():  # started by hand: say why nothing seems to happen
             sys.stderr.write(WAITING.format(home=settings.home))
         from loci.faces.mcp.server import build_server
 
-        build_server(settings).run("stdio")
+        stopper.server = build_server(settings)
+        stopper.server.run("stdio")
     except LociError as exc:
         sys.stderr.write(f"error ({exc.code}): {exc.message}\n")
         sys.exit(exc.exit_code)
+
+
+class StdioStop:
+    """Ctrl-C and SIGTERM stop the stdio server at once: the call in flight finishes, the store
+    closes, and the process exits 0. The SDK's stdio transport reads standard input in a thread
+    that cancelling cannot stop, so a plain Ctrl-C hung until a line came in and a second one
+    ended in a traceback. A signal during that stop exits 130 without waiting."""
+
+    def __init__(self) -> None:
+        self.server: LociServer | None = None  # set once built; before, there is nothing to close
+        self._stopping = False
+        signal.signal(signal.SIGINT, self.stop)
+        signal.signal(signal.SIGTERM, self.stop)
+
+    def stop(self, signum: int, frame: object) -> None:
+        """The signal handler."""
+        if self._stopping:
+            os._exit(130)
+        self._stopping = True
+        if self.server is not None:
+            self.server.provider.close()
+        sys.stderr.flush()
+        os._exit(0)  # a normal exit would wait for the stdin reader thread's line
 
 
 def serve_over_http(
