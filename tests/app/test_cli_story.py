@@ -314,7 +314,7 @@ def test_the_writer_curates_the_cast_from_the_command_line(tmp_path: Path) -> No
     # A warning comes right after the character's first line, where it is seen.
     same = loci(home, "story", "kind", "s", "Tobias Reed", "character").stdout.splitlines()
     assert same[1].startswith("warning: '") and same[1].endswith(
-        "was a character already: it stays one"
+        "was a character already: it stays so"
     )
     missing = loci(home, "story", "merge", "s", "Tobias Reed", "Nobody")
     assert missing.returncode == 3 and "never writes 'Nobody'" in missing.stderr

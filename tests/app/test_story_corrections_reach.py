@@ -9,7 +9,7 @@ import pytest
 
 from loci.app import App
 from loci.errors import ConflictError, InvalidInputError, NotFoundError
-from loci.toolsets.story.curation import correct, listing, undo
+from loci.toolsets.story.curation import correct, kind_in_words, listing, undo
 from loci.toolsets.story.lookup import character, entities_of
 from tests.storytext import told
 
@@ -167,7 +167,10 @@ def test_a_kind_given_by_one_of_several_names_warns_it_is_the_whole_entitys(
     undo(voyage.story, "voyage")
     undo(voyage.story, "voyage")
     same = correct(voyage.story, "voyage", "kind", "Captain Hawkes", "character")
-    assert same.warning == "'Captain Hawkes' was a character already: it stays one"
+    assert same.warning == "'Captain Hawkes' was a character already: it stays so"
+    # Wuthering Heights: a newcomer read "'Fanny' was a other already".
+    assert kind_in_words("other") == "other (not a character)"
+    assert kind_in_words("place") == "a place"
     # A tester marked a place a place twice: the second, changing nothing, held back undoing
     # the first.
     with pytest.raises(InvalidInputError, match="'Captain Hawkes' is marked character already"):

@@ -137,6 +137,24 @@ def test_a_kind_adds_a_name_the_story_writes_where_the_cast_saw_none(app: App) -
         correct(app.story, "ashby", "alias", "Harriet", "Harry")  # only a kind adds a name
 
 
+def test_a_name_given_a_kind_does_not_take_in_one_the_writer_gave_another(app: App) -> None:
+    # Wuthering Heights: a newcomer marked the dog "Fanny" other, then added "Frances" with
+    # `kind Frances character`; the cast joined the two (a pet form) without a word, and
+    # the dog's name became hers.
+    for number in range(3):
+        app.story.continue_story(
+            "ashby",
+            "",
+            f"Tobias Reed waved. Harriet sends her love. Hattie barked at the gate, and "
+            f"Hattie ran off. ({number})",
+        )
+    correct(app.story, "ashby", "kind", "Hattie", "other")
+    added = correct(app.story, "ashby", "kind", "Harriet", "character")
+    assert (added.name, added.kind, added.aliases) == ("Harriet", "character", ["Harriet"])
+    dog = character(app.story, "ashby", "Hattie")
+    assert (dog.kind, dog.aliases) == ("other", ["Hattie"])
+
+
 def test_a_merge_may_name_a_name_with_its_article(app: App) -> None:
     # A tester's `merge "August Kroon" "the Dutchman"` was refused: the cast keeps "Dutchman".
     told(

@@ -131,12 +131,16 @@ def kept_apart(corrections: list[Correction], id_of: Mapping[str, int]) -> set[i
 
 
 def declined(corrections: list[Correction], id_of: Mapping[str, int]) -> set[frozenset[int]]:
-    """The pairs of names the writer kept apart: no automatic resolution makes them one."""
-    pairs = (
+    """The pairs of names the writer kept apart: no automatic resolution makes them one. Two
+    names the writer gave different kinds are apart too ("Fanny", a dog marked other, was
+    joined to "Frances" when `kind` added her as a character, and made her a dog's)."""
+    pairs = [
         (id_of.get(names.key(c.name)), id_of.get(names.key(c.other or "")))
         for c in corrections
         if c.action == "apart"
-    )
+    ]
+    kind_of = {id_of.get(names.key(c.name)): c.other for c in corrections if c.action == "kind"}
+    pairs += [(a, b) for a in kind_of for b in kind_of if kind_of[a] != kind_of[b]]
     return {frozenset({a, b}) for a, b in pairs if a is not None and b is not None}
 
 

@@ -92,7 +92,7 @@ def correct(
     elif action == "kind" and entity is not None:
         result.warning = checks.whole_entity(entity, name, other)
         if entity.kind == other:  # recorded all the same: later text will not change it
-            result.warning = f"{entity.name!r} was a {other} already: it stays one"
+            result.warning = f"{entity.name!r} was {kind_in_words(other)} already: it stays so"
     elif action == "split" and entity is not None:
         result.warning = split_names.left_behind(entity, written, other, along)
     holder = lookup.holder(entities, other)
@@ -101,6 +101,11 @@ def correct(
     whole = _whole_merged(entity, holder, other) if action == "merge" else None
     result.warning = "; ".join(w for w in (result.warning, whole, moved) if w) or None
     return result
+
+
+def kind_in_words(kind: str) -> str:
+    """A kind in words: "a place", but "other (not a character)", not "a other"."""
+    return "other (not a character)" if kind == "other" else f"a {kind}"
 
 
 def _refuse_kept_apart(kept: list[Correction], name: tuple[str, str], other: str) -> None:
