@@ -135,6 +135,22 @@ def test_a_correction_a_later_one_builds_on_is_not_undone_alone(voyage: App) -> 
     assert "the Skipper" in character(voyage.story, "voyage", "Captain Hawkes").aliases
 
 
+def test_a_kind_is_undone_alone_unless_it_added_the_name_a_later_one_names(voyage: App) -> None:
+    # A kind moves no name: a newcomer could not undo one once a later correction named it.
+    correct(voyage.story, "voyage", "kind", "Captain Hawkes", "place")
+    correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Skipper")
+    first = undo(voyage.story, "voyage", 1)
+    assert "marked as place" in first.undone
+    after = character(voyage.story, "voyage", "Captain Hawkes")
+    assert after.kind == "character" and "the Skipper" in after.aliases
+    # One that brought its name to the story is still relied on.
+    voyage.story.continue_story("voyage", "", "Harriet waved from the quay.")
+    correct(voyage.story, "voyage", "kind", "Harriet", "character")
+    correct(voyage.story, "voyage", "merge", "Nell Quarry", "Harriet")
+    with pytest.raises(ConflictError, match=r"#3 cannot be undone alone.*Undo #4 first"):
+        undo(voyage.story, "voyage", 3)  # numbers are never given twice: #1 stays gone
+
+
 def test_an_alias_is_undone_alone_when_later_ones_name_only_the_name_it_was_added_to(
     voyage: App,
 ) -> None:

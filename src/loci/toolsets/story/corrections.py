@@ -46,12 +46,14 @@ class Correction:
     kept: tuple[str, ...] = ()
     #: For a split: the names that went with the one split off (its own forms).
     along: tuple[str, ...] = ()
+    #: Whether it brought names the story had not met (kept, it has a number).
+    added: bool = False
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> Correction:
         """A correction from its row (action, name, other, interaction, at, number, created,
         kept, along)."""
-        action, name, other, interaction, at, number, _, kept, along = row
+        action, name, other, interaction, at, number, created, kept, along = row
         return cls(
             str(action),
             str(name),
@@ -61,6 +63,7 @@ class Correction:
             int(str(number)),
             tuple(json.loads(str(kept))),
             tuple(json.loads(str(along))),
+            bool(json.loads(str(created))),
         )
 
     def split_off(self) -> list[str]:

@@ -267,11 +267,14 @@ def undo(service: StoryService, session_id: str, number: int | None = None) -> U
 def _refuse_under_later(kept: list[Correction], number: int, session: str) -> None:
     """Refuse to undo correction `number` when a later one names a name it names: the later
     one would then mean something else (a name marked "other" after it was split off would
-    take its whole first entity with it)."""
+    take its whole first entity with it). A kind moves no name: only one that added its name
+    to the story is relied on (a newcomer could not undo a kind once a later split named the
+    name it was given)."""
     target = next((c for c in kept if c.id == number), None)
     if target is None:
         return  # not kept: `undo` says why
-    later = [c for c in kept if (c.id or 0) > number and _touched(c) & _relied_on(target)]
+    relied_on = _relied_on(target) if target.action != "kind" or target.added else set()
+    later = [c for c in kept if (c.id or 0) > number and _touched(c) & relied_on]
     if later:
         last_first = ", ".join(f"#{c.id}" for c in reversed(later))
         raise ConflictError(
