@@ -748,6 +748,23 @@ def test_the_names_a_split_left_never_take_another_entity_with_them() -> None:
     assert fixed.person_of[3] == fixed.person_of[4] != fixed.person_of[5]
 
 
+def test_a_name_split_off_a_character_is_one_unless_its_name_says_it_is_a_place() -> None:
+    # Wuthering Heights: "Linton Heathcliff", the son, split off Heathcliff, became a place:
+    # alone, the name had only its own few cues to go on.
+    id_of = {"heathcliff": 1, "linton heathcliff": 2, "wuthering house": 3}
+    automatic = {1: 1, 2: 2, 3: 3}  # what the cast worked out again makes of the names split
+    kinds: dict[int, Kind] = {1: "character", 2: "place", 3: "place"}
+    kept = [
+        corrections.Correction("split", "Heathcliff", name, 1, "now", kept=("Heathcliff",))
+        for name in ("Linton Heathcliff", "Wuthering House")
+    ]
+    fixed = corrections.replay(corrections.Cast(dict(automatic), dict(kinds), {}), kept, id_of)
+    assert fixed.kind_of[2] == "character" and fixed.kind_of[3] == "place"
+    marked = [*kept, corrections.Correction("kind", "Linton Heathcliff", "place", 2, "now")]
+    fixed = corrections.replay(corrections.Cast(dict(automatic), dict(kinds), {}), marked, id_of)
+    assert fixed.kind_of[2] == "place"  # the writer's kind, later, stands
+
+
 def test_a_kind_the_writer_set_stays_when_a_characters_name_joins_later() -> None:
     # A tester marked "Gull Scar" a place, then added "the Scar", which the cast took for a
     # character, as its alias: the place became a character again.

@@ -4,8 +4,9 @@ Corrections are kept in order and replayed, last, over every resolution of who i
 later reading of the story never undoes one:
 
 - `merge` NAME OTHER: the two are one entity;
-- `split` NAME OTHER: OTHER (one of NAME's names) is an entity of its own, with the names that
-  are its own forms (`split_names.along`: "Dick" and "Dick Musgrove" with "Richard"),
+- `split` NAME OTHER: OTHER (one of NAME's names) is an entity of its own (a character if NAME
+  is one, unless OTHER's name says it is a place: "Brantwell House"), with the names that are
+  its own forms (`split_names.along`: "Dick" and "Dick Musgrove" with "Richard"),
   and no automatic resolution joins them to anyone again; the names NAME kept stay one
   entity (without the names split off, the evidence that joined them may no longer hold);
 - `alias` NAME OTHER: OTHER is another name of NAME (found in the text from now on);
@@ -25,6 +26,7 @@ from typing import Literal
 
 from loci.toolsets.story import names
 from loci.toolsets.story.kinds import Kind
+from loci.toolsets.story.place_names import is_a_place_by_name
 
 Action = Literal["merge", "split", "alias", "rename", "kind", "apart"]
 ACTIONS: tuple[Action, ...] = ("merge", "split", "alias", "rename", "kind", "apart")
@@ -171,6 +173,12 @@ def replay(cast: Cast, corrections: list[Correction], id_of: Mapping[str, int]) 
             along = [id_of[k] for k in map(names.key, correction.along) if k in id_of]
             cast.move([other, *along], other)
             cast.shown.pop(other, None)
+            # A name split off a character is one too, whatever its own few cues say
+            # ("Linton Heathcliff", split off Heathcliff, became a place), unless it names one.
+            if cast.kind_of.get(person) == "character" and not is_a_place_by_name(
+                str(correction.other)
+            ):
+                cast.kind_of[other] = "character"
             _together(cast, [id_of[k] for k in map(names.key, correction.kept) if k in id_of])
         elif correction.action == "kind" and correction.other in KINDS_SET:
             cast.kind_of[person] = correction.other
