@@ -353,6 +353,14 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     full = ["Alan Breck Stewart", "Alan Stewart"]
     stewart = Entity(9, "Alan Breck Stewart", "character", 6, Seen(0, ""), [], full)
     assert two_people(alan, stewart) is None
+    # Wuthering Heights: "Pretty Linton" merged into "Linton Heathcliff" was said to be of "two
+    # family names, Heathcliff and Linton"; "pretty" is a word the book writes in lower case.
+    from loci.toolsets.story.reading import WordCase
+
+    son = Entity(10, "Linton Heathcliff", "character", 9, Seen(0, ""), [], ["Linton Heathcliff"])
+    pretty = Entity(11, "Pretty Linton", "character", 2, Seen(0, ""), [], ["Pretty Linton"])
+    assert two_people(son, pretty) is not None  # the words alone say two families
+    assert two_people(son, pretty, {"pretty": WordCase(lower=40, inside=2)}) is None
     # A correction answers with whom the character appears, as its card does.
     card = character(voyage.story, "voyage", "Captain Hawkes")
     assert fine.relationships == card.relationships and fine.relationships

@@ -6,13 +6,17 @@ one of its names)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import replace
 
 from loci import fields
 from loci.errors import ConflictError, InvalidInputError, LociError, NotFoundError
 from loci.toolsets.story import census, given_names, lookup, names
+from loci.toolsets.story.common_words import reduced
 from loci.toolsets.story.corrections import KINDS_SET, Correction
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.people import Person, names_conflict, sex_conflict
+from loci.toolsets.story.reading import WordCase
 from loci.toolsets.story.suggestions import person_of
 
 
@@ -64,9 +68,13 @@ def whole_entity(entity: Entity, name: str, kind: str) -> str | None:
     )
 
 
-def two_people(entity: Entity, other: Entity) -> str | None:
-    """Why two merged entities look like two people, if they do (their names conflict)."""
-    mine, theirs = person_of(entity), person_of(other)
+def two_people(
+    entity: Entity, other: Entity, cases: Mapping[str, WordCase] | None = None
+) -> str | None:
+    """Why two merged entities look like two people, if they do (their names conflict). The
+    common words around a name (`cases`: how the story writes them) are no part of it:
+    "Pretty Linton" is Linton, no "Pretty" of the Linton family."""
+    mine, theirs = person_of(_plain(entity, cases or {})), person_of(_plain(other, cases or {}))
     if not names_conflict(mine, theirs, (), marriage=False) and not _given_apart(mine, theirs):
         return None
     if _maiden_and_married(mine, theirs):
@@ -76,6 +84,12 @@ def two_people(entity: Entity, other: Entity) -> str | None:
         "merged as asked: "
         "undo_cast_correction (`loci story undo`) takes it back"
     )
+
+
+def _plain(entity: Entity, cases: Mapping[str, WordCase]) -> Entity:
+    """The entity with its names as the cast reads them, without the common words around."""
+    plain = [reduced(a, entity.mentions, cases) for a in entity.aliases]
+    return replace(entity, aliases=list(dict.fromkeys(plain)))
 
 
 def _maiden_and_married(mine: Person, theirs: Person) -> bool:

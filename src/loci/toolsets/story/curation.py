@@ -85,10 +85,13 @@ def correct(
         shown = lookup.find(after, other if action in ("split", "rename") else written)
         assert shown is not None  # the name exists: it was checked, or the correction made it
         relations = service.graph.related(conn, after, [shown.id])
+        merged = checks.written_entity(entities, other, session) if action == "merge" else None
+        words = [*shown.aliases] if merged is not None else []
+        cases = service.graph.word_cases(conn, found.id, words) if words else {}
     met = lookup.relationships(shown.id, relations, after)
     result = lookup.info(session, shown, found.settings.confirm_after, met)
-    if action == "merge" and entity is not None:
-        result.warning = checks.two_people(entity, checks.written_entity(entities, other, session))
+    if merged is not None and entity is not None:
+        result.warning = checks.two_people(entity, merged, cases)
     elif action == "kind" and entity is not None:
         result.warning = checks.whole_entity(entity, name, other)
         if entity.kind == other:  # recorded all the same: later text will not change it

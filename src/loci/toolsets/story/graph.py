@@ -46,6 +46,13 @@ class EntityGraph(Protocol):
         """Each name the story has counted, as written, with where (tokens) it was first."""
         ...
 
+    def word_cases(
+        self, conn: Connection, session: int, written: Sequence[str]
+    ) -> dict[str, WordCase]:
+        """How the story writes each word of the `written` names (lower case or capitalised
+        inside a sentence): "pretty" of "Pretty Linton" is a common word."""
+        ...
+
     def add_names(self, conn: Connection, session: int, written: Sequence[str]) -> None:
         """Make names the story's that NER never found (an epithet the cast reads at an
         import's end); their mentions are counted by reading the stored text again."""
@@ -163,6 +170,12 @@ class SqliteGraph:
             (session,),
         )
         return [(str(a), str(b)) for a, b in rows]
+
+    def word_cases(
+        self, conn: Connection, session: int, written: Sequence[str]
+    ) -> dict[str, WordCase]:
+        """How the story writes each word of the `written` names."""
+        return resolution.word_cases(conn, session, written)
 
     def first_found(self, conn: Connection, session: int) -> dict[str, int]:
         """Each name counted, as written, with where it was first."""

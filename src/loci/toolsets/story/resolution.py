@@ -45,7 +45,7 @@ def resolve(conn: Connection, session: int, kept: list[corrections.Correction]) 
     id_of = {str(row[1]): int(row[0]) for row in rows}
     together = _together(conn, session)
     alone, declined = corrections.kept_apart(kept, id_of), corrections.declined(kept, id_of)
-    cases = _cases(conn, session, [s.written for s in surfaces])
+    cases = word_cases(conn, session, [s.written for s in surfaces])
     parted = {frozenset(pair) for pair, met in together.items() if met.parted}
     person_of, kind_of = cast.gather(surfaces, cases, together, alone, declined | parted)
     counts = {s.id: s.count for s in surfaces}
@@ -64,7 +64,7 @@ def _recent_places(recent: str) -> tuple[int, ...]:
     return tuple(sorted(int(at) for at, _ in json.loads(recent)))
 
 
-def _cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, WordCase]:
+def word_cases(conn: Connection, session: int, written: Sequence[str]) -> dict[str, WordCase]:
     """How the story writes each word of the `written` names; a word written with an
     apostrophe for a dropped letter counts as that word ("tha'", Yorkshire for "thou", is the
     name "Tha" NER found, its apostrophe read as a possessive's)."""
