@@ -63,7 +63,8 @@ class StdioStop:
     """Ctrl-C and SIGTERM stop the stdio server at once: the call in flight finishes, the store
     closes, and the process exits 0. The SDK's stdio transport reads standard input in a thread
     that cancelling cannot stop, so a plain Ctrl-C hung until a line came in and a second one
-    ended in a traceback. A signal during that stop exits 130 without waiting."""
+    ended in a traceback. A signal during that stop exits 130 without waiting; a store that
+    fails to close exits 1, saying so."""
 
     def __init__(self) -> None:
         self.server: LociServer | None = None  # set once built; before, there is nothing to close
@@ -76,10 +77,15 @@ class StdioStop:
         if self._stopping:
             os._exit(130)
         self._stopping = True
-        if self.server is not None:
-            self.server.provider.close()
+        code = 0
+        try:
+            if self.server is not None:
+                self.server.provider.close()
+        except Exception as exc:  # noqa: BLE001 - said, and the exit code tells it
+            sys.stderr.write(f"loci: the store did not close cleanly: {exc}\n")
+            code = 1
         sys.stderr.flush()
-        os._exit(0)  # a normal exit would wait for the stdin reader thread's line
+        os._exit(code)  # a normal exit would wait for the stdin reader thread's line
 
 
 def serve_over_http(
