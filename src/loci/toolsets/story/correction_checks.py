@@ -74,7 +74,8 @@ def two_people(
     """Why two merged entities look like two people, if they do (their names conflict). The
     common words around a name (`cases`: how the story writes them) are no part of it:
     "Pretty Linton" is Linton, no "Pretty" of the Linton family."""
-    mine, theirs = person_of(_plain(entity, cases or {})), person_of(_plain(other, cases or {}))
+    words = cases or {}
+    mine, theirs = person_of(_plain(entity, words)), person_of(_plain(other, words))
     if not names_conflict(mine, theirs, (), marriage=False) and not _given_apart(mine, theirs):
         return None
     if _maiden_and_married(mine, theirs):

@@ -86,8 +86,7 @@ def correct(
         assert shown is not None  # the name exists: it was checked, or the correction made it
         relations = service.graph.related(conn, after, [shown.id])
         merged = checks.written_entity(entities, other, session) if action == "merge" else None
-        words = [*shown.aliases] if merged is not None else []
-        cases = service.graph.word_cases(conn, found.id, words) if words else {}
+        cases = service.graph.word_cases(conn, found.id, shown.aliases) if merged else {}
     met = lookup.relationships(shown.id, relations, after)
     result = lookup.info(session, shown, found.settings.confirm_after, met)
     if merged is not None and entity is not None:
