@@ -17,7 +17,7 @@ splits after every "Mr." and inside '"Hurrah!" cried Jo'. These rules read the s
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]_*]*(?=\s|$)")
 #: Given names written abbreviated, as letters and old books sign them ("Jas. Hook", "Wm.
@@ -122,10 +122,53 @@ def is_abbreviation(word: str) -> bool:
     return word[0].isupper() and word.lower() in ABBREVIATIONS
 
 
-def clipped(sentence: str, most: int) -> str:
+def clipped(sentence: str, most: int, keep: Sequence[str] = ()) -> str:
     """`sentence` on one line, cut at a word with an ellipsis when it is longer than `most`
-    characters (never mid-word, never ending on a space)."""
+    characters (never mid-word, never ending on a space). `keep`: names the sentence is shown
+    for (a suggestion's evidence); when the plain cut would lose the first of them, the cut
+    falls around them instead, with as many of them as fit."""
     line = " ".join(sentence.split())
     if len(line) <= most:
         return line
-    return line[: most - 1].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
+    plain = line[: most - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    kept = _kept_span(line, keep, most - 2)
+    if kept is None or kept[1] <= len(plain):
+        return plain + ELLIPSIS
+    return _window(line, kept, most)
+
+
+ELLIPSIS = "\u2026"
+
+
+def _kept_span(line: str, keep: Sequence[str], room: int) -> tuple[int, int] | None:
+    """From the first written of the names `keep` to the last that still fits in `room`."""
+    found = sorted(
+        match.span()
+        for name in keep
+        if name and (match := re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line, re.IGNORECASE))
+    )
+    if not found:
+        return None
+    start, end = found[0]
+    for _, right in found[1:]:
+        if right - start <= room:
+            end = max(end, right)
+    return start, end
+
+
+def _window(line: str, kept: tuple[int, int], most: int) -> str:
+    """The words of `line` around line[kept[0]:kept[1]], with an ellipsis at each cut, in at
+    most `most` characters."""
+    start, end = kept
+    left = max(0, start - (most - 2 - (end - start)) // 2)
+    right = min(len(line), left + most - 2)
+    left = max(0, right - (most - 2)) if right == len(line) else left
+    if left > 0:  # begin on a word
+        space = line.find(" ", left - 1)
+        left = space + 1 if 0 <= space < start else start
+    if right < len(line):  # end on a word
+        space = line.rfind(" ", end, right + 1)
+        right = space if space >= end else end
+    head = ELLIPSIS if left > 0 else ""
+    tail = ELLIPSIS if right < len(line) else ""
+    return head + line[left:right].strip().rstrip(",;:" if tail else "") + tail

@@ -514,6 +514,29 @@ def test_her_ladyship_is_suggested_for_the_storys_one_lady_by_far_and_accepted(
     assert after.mentions == before + 6
 
 
+def test_the_evidence_of_a_suggestion_shows_its_name_in_a_long_sentence(app: App) -> None:
+    # Pride and Prejudice: "Ladyship" was shown with the first 280 characters of Mr.
+    # Collins's letter, which write it only later.
+    letter = (
+        "The disagreement subsisting between yourself and my late honoured father always gave "
+        "me much uneasiness, and since I have had the misfortune to lose him I have frequently "
+        "wished to heal the breach, but for some time I was kept back by my own doubts, fearing "
+        "lest it might seem disrespectful to his memory, and I am now resolved upon it, having "
+        "been so fortunate as to be distinguished by the patronage of her Ladyship at Rosings."
+    )
+    story = [
+        "Lady Catherine received them at Rosings, and Lady Catherine spoke.",
+        letter,
+        "Her Ladyship was at home. Lady Catherine nodded to the guests.",
+        "Lady Lucas came to call on Lady Catherine once.",
+    ]
+    for number, text in enumerate(story * 2):
+        app.story.continue_story("letter", "", f"{text} ({number})")
+    found = suggest(app.story, "letter").suggestions
+    honorific = next(s for s in found if s.other == "Ladyship")
+    assert "Ladyship" in honorific.evidence and len(honorific.evidence) <= 280
+
+
 def test_a_calling_said_beside_a_name_is_suggested_and_counted_once_accepted(app: App) -> None:
     story = [
         "Oliver was startled by the apparition of Mr. Bumble, the beadle, at the gate.",

@@ -63,7 +63,7 @@ def aged_suggestions(text: str, characters: Sequence[Entity]) -> list[CastSugges
                 mentions=len(spans),
                 reason=f"{written!r} is written {len(spans)} times: {name!r}, a name of "
                 f"{hosts[0].name!r} and of no other character, with {age!r} said before it",
-                evidence=sentence_at(text, spans[0][0]),
+                evidence=sentence_at(text, *spans[0]),
             )
         )
     return suggested

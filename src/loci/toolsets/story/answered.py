@@ -111,12 +111,12 @@ class _Calls:
             calling, after = (self._narration(at + k) for k in (0, 1))
             if NARRATOR_SPEAKS.search(after) and not NARRATOR_SPEAKS.search(calling):
                 self.by_narrator[guest.id] += 1
-                said = f"{_sentence(self.text, start)} {self._narrator_says(at + 1)}"
+                said = f"{_sentence(self.text, start, guest)} {self._narrator_says(at + 1)}"
                 self.narrator_said.setdefault(guest.id, said)
         found = _answer(self.text, self.paragraphs, at, self.finder, guest)
         if found is not None:
             self.answers.setdefault(guest.id, Counter())[found[0].id] += 1
-            said = f"{_sentence(self.text, start)} {found[1]}"
+            said = f"{_sentence(self.text, start, guest)} {found[1]}"
             self.said.setdefault((guest.id, found[0].id), said)
 
     def _narrator_says(self, at: int) -> str:
@@ -246,7 +246,7 @@ def _answer(
         return None
     held = (s for s in sentences.split(following) if named[0].id in _ids(finder, s))
     first = next(held, following)  # a name read across a quotation taken out: its paragraph
-    return named[0], sentences.clipped(" ".join(first.split()), EVIDENCE_CHARS // 2)
+    return named[0], sentences.clipped(first, EVIDENCE_CHARS // 2, keep=named[0].aliases)
 
 
 def _ids(finder: _Finder, text: str) -> set[int]:
@@ -306,6 +306,6 @@ def _paragraphs(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _sentence(text: str, at: int) -> str:
+def _sentence(text: str, at: int, called: Entity) -> str:
     left, right = sentences.around(text, at, at + 1)
-    return sentences.clipped(" ".join(text[left:right].split()), EVIDENCE_CHARS // 2)
+    return sentences.clipped(text[left:right], EVIDENCE_CHARS // 2, keep=called.aliases)

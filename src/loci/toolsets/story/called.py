@@ -184,7 +184,7 @@ def _answered(question: str, reply: str, characters: Sequence[Entity]) -> Iterat
 
 def _sentence(paragraph: str, match: re.Match[str]) -> str:
     left, right = sentences.around(paragraph, match.start(), match.end())
-    return sentences.clipped(paragraph[left:right], EVIDENCE_CHARS)
+    return sentences.clipped(paragraph[left:right], EVIDENCE_CHARS, keep=(match.group("name"),))
 
 
 def called_suggestions(

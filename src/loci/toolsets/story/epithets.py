@@ -152,7 +152,7 @@ def written_at(
     passages."""
     return Epithet(
         written,
-        tuple(sentence_at(text, start) for start, _ in spans),
+        tuple(sentence_at(text, start, end) for start, end in spans),
         tuple(_passage(text, start, end, 0) for start, end in spans),
         tuple(_passage(text, start, end, PASSAGE_PARAGRAPHS) for start, end in spans),
         called=called,
@@ -341,12 +341,12 @@ def titles_of(entity: Entity) -> set[str]:
     return found
 
 
-def sentence_at(text: str, at: int) -> str:
-    """The sentence around `at`, clipped to EVIDENCE_CHARS."""
+def sentence_at(text: str, start: int, end: int) -> str:
+    """The sentence around text[start:end], clipped to EVIDENCE_CHARS around it."""
     from loci import sentences
 
-    left, right = sentences.around(text, at, at + 1)
-    return sentences.clipped(text[left:right], EVIDENCE_CHARS)
+    left, right = sentences.around(text, start, end)
+    return sentences.clipped(text[left:right], EVIDENCE_CHARS, keep=(text[start:end],))
 
 
 def sentence_with(passages: Sequence[str], epithet: str, carrier: Entity) -> str:
@@ -357,5 +357,5 @@ def sentence_with(passages: Sequence[str], epithet: str, carrier: Entity) -> str
         for left, right in sentences.spans(passage):
             said = passage[left:right]
             if epithet.lower() in said.lower() and any(named(a, said) for a in carrier.aliases):
-                return sentences.clipped(said, EVIDENCE_CHARS)
+                return sentences.clipped(said, EVIDENCE_CHARS, keep=(epithet, *carrier.aliases))
     return ""

@@ -23,9 +23,8 @@ def evidence(entity: Entity, other: Entity | None = None) -> str:
     said = sorted(said, key=lambda s: (not _whole(s), len(s) > EVIDENCE_CHARS))
     own = [s for s in said if any(named(a, s) for a in entity.aliases)] or said
     both = [s for s in own if other is not None and any(named(a, s) for a in other.aliases)]
-    from loci import sentences
-
-    return sentences.clipped((both or own or [""])[0], EVIDENCE_CHARS)
+    shown = (*(other.aliases if other is not None else ()), *entity.aliases)
+    return sentences.clipped((both or own or [""])[0], EVIDENCE_CHARS, keep=shown)
 
 
 def merge_suggestion(guest: Entity, host: Entity, reason: str, said: str = "") -> CastSuggestion:

@@ -101,5 +101,5 @@ def _speaking(text: str, title: str) -> list[str]:
     found = []
     for match in re.finditer(f"{said}|{says}", text):
         left, right = sentences.around(text, match.start(), match.end())
-        found.append(sentences.clipped(" ".join(text[left:right].split()), EVIDENCE_CHARS))
+        found.append(sentences.clipped(text[left:right], EVIDENCE_CHARS, keep=(title,)))
     return found

@@ -55,7 +55,9 @@ def wives(
         husband = by_key.get(names.key(owner)) if owner else _named_last(text, match, man, by_key)
         if wife is not None and husband is not None and wife.id != husband.id:
             left, right = sentences.around(text, match.start(), match.end())
-            said = sentences.clipped(" ".join(text[left:right].split()), EVIDENCE_CHARS)
+            said = sentences.clipped(
+                text[left:right], EVIDENCE_CHARS, keep=(match.group("wife"), owner or "")
+            )
             found.setdefault(husband.id, {}).setdefault(wife.id, said)
     return found
 
