@@ -99,6 +99,27 @@ def test_a_sister_answering_a_narrated_name_is_not_offered_her_sisters_names() -
     assert answered_suggestions(text, people, people) == []
 
 
+def test_a_younger_sister_answering_the_eldests_name_is_not_offered_it() -> None:
+    # Pride and Prejudice: the narration keeps "Miss Bennet" for Jane, the eldest of "the
+    # Miss Bennets"; Lady Catherine and Darcy call Elizabeth so where Jane is away, and
+    # Elizabeth answers. The import's end made it hers (the cast gives it to the one sister
+    # the story never calls "Miss" and her given name).
+    elizabeth = _entity(1, "Elizabeth", 700, "Miss Elizabeth", "Elizabeth Bennet")
+    jane = _entity(2, "Jane", 300, "Jane Bennet")
+    miss = _entity(3, "Miss Bennet", 60)
+    catherine = _entity(4, "Lady Catherine", 100)
+    call = '"Miss Bennet, do you play and sing?" said Lady Catherine.'
+    answer = "Elizabeth said she did a little. Lady Catherine nodded."
+    sisters = "The Miss Bennets were at home. Miss Bennet sat with Bingley."
+    people = [elizabeth, jane, miss, catherine]
+    text = "\n\n".join([f"{call}\n\n{answer} ({n})" for n in range(4)] + [sisters] * 3)
+    assert answered_suggestions(text, people, people) == []
+    # Where the story writes of no sisters of the name, she answers to it as her own.
+    alone = text.replace("The Miss Bennets", "The Bennets")
+    found = answered_suggestions(alone, people, people)
+    assert [(s.name, s.other) for s in found] == [("Elizabeth", "Miss Bennet")]
+
+
 def test_a_reply_in_bare_quotation_marks_tells_nothing_of_who_answers() -> None:
     # Washington Square: the Doctor's "Lavinia" is answered by Mrs. Penniman three times;
     # Catherine's "Aunt Lavinia" five times more by a reply no narration tells of.

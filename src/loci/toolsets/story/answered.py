@@ -24,12 +24,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from loci import sentences
-from loci.toolsets.story import address, census, given_names, names
+from loci.toolsets.story import address, census, given_names, name_readings, names
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import EVIDENCE_CHARS, QUOTED
 from loci.toolsets.story.evidence import merge_suggestion
 from loci.toolsets.story.mentions import SPEECH_VERBS
 from loci.toolsets.story.models import CastSuggestion
+from loci.toolsets.story.people import Person
 
 #: The fewest calls one character answers for the name to be suggested as theirs.
 ANSWERED_LEAST = 3
@@ -90,6 +91,9 @@ class _Calls:
         #: How often the narrator answers each name's calls, and the first call answered.
         self.by_narrator: Counter[int] = Counter()
         self.narrator_said: dict[int, str] = {}
+        self.people = {e.id: Person.of_names(e.id, e.aliases) for e in characters}
+        #: The families the story writes of as sisters ("the Miss Bennets").
+        self.sisters = name_readings.sisters_written(text, self.people.values())
 
     @classmethod
     def read(cls, text: str, entities: Sequence[Entity], characters: Sequence[Entity]) -> _Calls:
@@ -136,8 +140,8 @@ class _Calls:
         answers = self.answers.get(guest.id, Counter())
         if answers:
             host_id, count = answers.most_common(1)[0]
-            if count >= self._least(guest, answers):
-                host = self.finder.by_id[host_id]
+            host = self.finder.by_id[host_id]
+            if count >= self._least(guest, answers) and not self.courtesy(guest, host):
                 reason = (
                     f"{guest.name!r} is called out {calls} times, and {count} times the "
                     f"paragraph after opens on {host.name!r}, who answers to it"
@@ -161,6 +165,8 @@ class _Calls:
         host = self.finder.by_id[host_id]
         if count < self._least(guest, answers) or _given_apart(guest, host):
             return []
+        if self.courtesy(guest, host):
+            return []
         said = self.said[(guest.id, host_id)]
         if written_after_the(self.text, host):
             reason = (
@@ -174,6 +180,15 @@ class _Calls:
         )
         main, other = (host, guest) if host.mentions >= guest.mentions else (guest, host)
         return [merge_suggestion(other, main, reason, said)]
+
+    def courtesy(self, guest: Entity, host: Entity) -> bool:
+        """Whether the guest is "Miss" and a family of sisters, the eldest's name ("Miss
+        Bennet", of "the Miss Bennets"), and the host a younger sister the story calls "Miss"
+        and her given name ("Miss Elizabeth"), or the other way round: who is called so where
+        her sister is away answers by courtesy. *Pride and Prejudice*'s Lady Catherine calls
+        Elizabeth "Miss Bennet", and she answers; the narration keeps the name for Jane."""
+        guest_person = self.people.get(guest.id) or Person.of_names(guest.id, guest.aliases)
+        return name_readings.eldest_and_younger(guest_person, self.people[host.id], self.sisters)
 
     def _least(self, guest: Entity, answers: Counter[int]) -> float:
         """The fewest calls one character must answer for the guest's name to be theirs:

@@ -226,19 +226,13 @@ def fitting(entities: Sequence[Entity], wanted: str) -> list[Entity]:
         (
             (len(guest.words & person.words), entity.kind == "character", entity.mentions, entity)
             for entity in entities
-            if entity.kind in ("character", "place") and _fits(guest, person := _person_of(entity))
+            if entity.kind in ("character", "place")
+            and _fits(guest, person := people.Person.of_names(entity.id, entity.aliases))
         ),
         key=lambda fit: fit[:3],
         reverse=True,
     )
     return [fit[3] for fit in ranked if fit[0] == ranked[0][0]]
-
-
-def _person_of(entity: Entity) -> people.Person:
-    person = people.Person.named(entity.id, names.parse(entity.aliases[0]), kinds.Votes())
-    for alias in entity.aliases[1:]:
-        person.absorb(people.Person.named(entity.id, names.parse(alias), kinds.Votes()))
-    return person
 
 
 def _fits(guest: people.Person, host: people.Person) -> bool:

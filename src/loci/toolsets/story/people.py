@@ -9,7 +9,7 @@ cues of all its mentions.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from loci.toolsets.story import census, given_names, names, titles
@@ -97,6 +97,14 @@ class Person:
             person.given_mentions.update(dict.fromkeys(name.given, votes.mentions))
         if votes.mentions >= DISTINGUISHED_LEAST:
             person.distinguished |= plain_family(name)
+        return person
+
+    @classmethod
+    def of_names(cls, surface_id: int, written: Sequence[str]) -> Person:
+        """One person known by all the names `written` (an entity's aliases), without cues."""
+        person = cls.named(surface_id, names.parse(written[0]), Votes())
+        for name in written[1:]:
+            person.absorb(cls.named(surface_id, names.parse(name), Votes()))
         return person
 
     @property

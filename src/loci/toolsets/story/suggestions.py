@@ -146,9 +146,7 @@ APART_SHARE = 0.1
 def person_of(entity: Entity, votes: kinds.Votes | None = None) -> Person:
     """The entity's names as one person (what they say together), with the cues of its
     mentions when known (its pronouns say its sex)."""
-    person = Person.named(entity.id, names.parse(entity.aliases[0]), kinds.Votes())
-    for alias in entity.aliases[1:]:
-        person.absorb(Person.named(entity.id, names.parse(alias), kinds.Votes()))
+    person = Person.of_names(entity.id, entity.aliases)
     # A middle name may be another name's surname, as in the cast ("Alan Breck Stewart").
     person.called |= {w for alias in entity.aliases for w in names.parse(alias).middle}
     person.count = entity.mentions
