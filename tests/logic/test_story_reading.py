@@ -644,3 +644,20 @@ def test_a_calling_set_beside_a_name_without_a_comma_restates_it() -> None:
         Mention("the butler", butler, butler + 10),
     ]
     assert (0, 1, "apposition") in pairs(text, mentions)
+
+
+def test_a_word_in_capitals_before_a_name_is_no_part_of_it() -> None:
+    # Sense and Sensibility: "that I greatly ESTEEM Edward" made an alias "ESTEEM Edward".
+    from loci.toolsets.story.namespans import name_span
+
+    text = "I do ESTEEM Edward. G. J. Utterson came. The letter was to Mr. UTTERSON. Ned Land."
+    spans = {
+        written: name_span(text, text.index(written), text.index(written) + len(written))
+        for written in ("ESTEEM Edward", "G. J. Utterson", "Ned Land")
+    }
+    named = {w: text[span[0] : span[1]] for w, span in spans.items() if span is not None}
+    assert named == {
+        "ESTEEM Edward": "Edward",
+        "G. J. Utterson": "G. J. Utterson",
+        "Ned Land": "Ned Land",
+    }

@@ -113,6 +113,8 @@ CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave)[ \t]+(?:[IVXLC]+|\d+)\b\.
 #: A line break and a label opening the next line ("Subject:", "Cc:"): no name runs on into
 #: it, as NER ran "To: Rebecca Ashworth" into "Subject" in a quoted email.
 LABEL_LINE = re.compile(r"\n[ \t]*[A-Z][\w-]*[ \t]*:")
+#: Words set in capitals before a name that is not ("I do ESTEEM Edward"): emphasis, no name's.
+SHOUTED_BEFORE = re.compile(r"(?:[A-Z]{2,}[ \t]+\n?[ \t]*)+(?=[A-Z]?[a-z])")
 #: Words of a style said in place of a name after "her", "his" or "your" ("Your Grace"), where
 #: NER takes "Grace" for a woman's name; the style, whole, may be an alias ("Her Grace").
 #: ("Ladyship" alone is the alias of "her Ladyship" and "your Ladyship": a name.)
@@ -228,10 +230,14 @@ def _with_of_tail(text: str, start: int, end: int) -> int:
 def _past_stop_words(text: str, start: int, end: int) -> int:
     """`start`, past the capitalised stop words NER ran into at a sentence's start ("But
     Ahab", "Where's Laurie"), as spaCy lists them, past a vocative "O", words of address,
-    an adverb ("Sorrowfully Dorothy") and a chapter's number ("Chapter X. The Guardian")."""
+    an adverb ("Sorrowfully Dorothy"), a chapter's number ("Chapter X. The Guardian") and
+    words set in capitals ("ESTEEM Edward")."""
     heading = CHAPTER.match(text, start, end)
     if heading and heading.end() < end:
         start = heading.end()
+    shouted = SHOUTED_BEFORE.match(text, start, end)
+    if shouted and shouted.end() < end:
+        start = shouted.end()
     word = STOP_WORD.match(text, start, end)
     while word and word.end() < end and _before_a_name(word.group(1), _opening(text, start)):
         start = word.end()
