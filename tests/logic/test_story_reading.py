@@ -661,3 +661,17 @@ def test_a_word_in_capitals_before_a_name_is_no_part_of_it() -> None:
         "G. J. Utterson": "G. J. Utterson",
         "Ned Land": "Ned Land",
     }
+
+
+def test_a_name_written_twice_running_is_two_mentions_not_a_full_name() -> None:
+    # A Christmas Carol: "people new to the business called Scrooge Scrooge" made a full name
+    # "Scrooge Scrooge", a second Scrooge that kept "Mr. Scrooge" from Ebenezer Scrooge.
+    from loci.toolsets.story.namespans import name_span
+
+    text = "Some called Scrooge Scrooge, and sometimes Marley. Ebenezer Scrooge signed."
+    spans = {
+        written: name_span(text, text.index(written), text.index(written) + len(written))
+        for written in ("Scrooge Scrooge", "Ebenezer Scrooge")
+    }
+    named = {w: text[span[0] : span[1]] for w, span in spans.items() if span is not None}
+    assert named == {"Scrooge Scrooge": "Scrooge", "Ebenezer Scrooge": "Ebenezer Scrooge"}

@@ -1,10 +1,10 @@
 """Where a name a text writes begins and ends: past an article, the stop words NER runs into
 ("But Ahab") and words of address ("Friend John"); up to its last capitalised word ("Jo
-warmly" is Jo), before a word set in capitals ("G. J. Utterson ALONE"), at a full stop that ends
-a sentence ("asked the Tin Woodman. Nell"), and through "of" in a name made with it ("the
-Wicked Witch of the West", "the Duke of Wellington", "the Ghost of Christmas Present", where
-NER saw "Ghost" alone), but not after a person's own name ("Mr. Darcy of Pemberley" is Mr.
-Darcy)."""
+warmly" is Jo; "Scrooge Scrooge" is Scrooge said twice), before a word set in capitals ("G. J.
+Utterson ALONE"), at a full stop that ends a sentence ("asked the Tin Woodman. Nell"), and
+through "of" in a name made with it ("the Wicked Witch of the West", "the Duke of Wellington",
+"the Ghost of Christmas Present", where NER saw "Ghost" alone), but not after a person's own
+name ("Mr. Darcy of Pemberley" is Mr. Darcy)."""
 
 from __future__ import annotations
 
@@ -316,6 +316,8 @@ def _name_length(span: str) -> int:
             break
         if length and _shouted(token) and not _shouted(span[:length]):
             break  # a word set in capitals after a name: "G. J. Utterson ALONE"
+        if length and token == previous:
+            break  # one name said twice running: "called Scrooge Scrooge"
         if token[:1].isupper():
             length = word.start() + len(word.group().rstrip('_*,;:!?"\u201c\u201d()[]'))
             if token.endswith(".") and not sentences.is_abbreviation(token.rstrip(".")):
