@@ -2466,3 +2466,18 @@ def test_a_full_name_of_a_characters_family_is_someones_whatever_ner_says() -> N
     # Written after "the", it is a thing named for one of them (a ship, "the Hugo Baskerville").
     ship = Votes(mentions=4, ner_other=4, article=4)
     assert story_kinds([("Hugo Baskerville", ship), henry], cases)[0] != "character"
+
+
+def test_a_name_that_fits_two_people_is_not_joined_to_one_through_a_third() -> None:
+    # The Great Gatsby: "Gatz" is James Gatz's, but "Mr. Gatz" may as well be Henry C. Gatz,
+    # his father; joining "Gatz" to James Gatz dragged "Mr. Gatz" with it.
+    groups = gathered(
+        {
+            "James Gatz": Votes(mentions=4, ner_person=4),
+            "Gatz": Votes(mentions=2, ner_person=1),
+            "Henry C. Gatz": Votes(mentions=1, ner_person=1, acts=1),
+            "Mr. Gatz": Votes(mentions=4, ner_person=4, acts=1),
+        }
+    )
+    assert {"James Gatz", "Gatz"} in groups
+    assert not any({"James Gatz", "Mr. Gatz"} <= group for group in groups)

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from loci.toolsets.story import common_words, given_names, kinds, names, titles
+from loci.toolsets.story import carriers_groups, common_words, given_names, kinds, names, titles
 from loci.toolsets.story.epithet_cast import calling_hosts, epithet_hosts, epithet_title, is_calling
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married, wife_apart
@@ -315,11 +315,18 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
     # A stray name ("Camp Laurence", met once, never known for a person) makes no one
     # ambiguous; it is a host only when nobody surer carries the name.
     sure = [host for host in carriers if _sure(host)]
-    groups = _groups(sure or carriers, evidence, people)
-    if len(groups) > 1:
-        groups = preferred(guest, groups)
-    if len(groups) != 1:
+    groups = carriers_groups.groups(sure or carriers, evidence, people)
+    chosen = preferred(guest, groups) if len(groups) > 1 else groups
+    if len(chosen) != 1:
         return []
+    # Of the one the name means, a name that may as well be another's is not joined through
+    # it unless it is named far more: "Gatz" is James Gatz's, but "Mr. Gatz" may be Henry C.
+    # Gatz, his father; "Amy", said 600 times, takes "Miss Amy" whatever Amy Curtis is.
+    head, *rest = chosen[0]
+    others = [p for group in groups for p in group if all(p is not q for q in chosen[0])]
+    groups = [
+        [head, *(p for p in rest if not carriers_groups.torn(guest, p, others, evidence, people))]
+    ]
     # "Captain Thornbury" is no "Mr. Thornbury" (his father) but by a full name of them
     # both ("John Silver", the pirates' "Captain Silver" and the squire's "Mr. Silver").
     hosts = [
@@ -346,34 +353,6 @@ def _sure(person: Person) -> bool:
         or person.count >= UNSURE_HOST_LEAST
         or 2 * votes.ner_person > votes.mentions
     )
-
-
-def _groups(
-    carriers: Sequence[Person], evidence: Evidence, near: Sequence[Person]
-) -> list[list[Person]]:
-    """The carriers as the people they can be: each joins the first group (most mentioned
-    first, with the mentions of its given name alone) all of whose members it can be one
-    person with, and shares a name with ("Catherine" fits Kitty and Lady Catherine, who share
-    none: two groups; "Tilney" fits "Mr. Tilney" and "Captain Tilney", called by different
-    titles: two groups; "Mr. Mason" fits Richard Mason, named once but "Richard" six times,
-    before Jonas Mason, named once)."""
-    groups: list[list[Person]] = []
-    for carrier in sorted(carriers, key=lambda p: (-p.count - evidence.alone(p), p.id)):
-        for group in groups:
-            if all(_one_with(carrier, member, evidence, near) for member in group):
-                group.append(carrier)
-                break
-        else:
-            groups.append([carrier])
-    return groups
-
-
-def _one_with(a: Person, b: Person, evidence: Evidence, near: Sequence[Person]) -> bool:
-    if evidence.conflict(a, b):
-        return False
-    if wife_apart(a, b, evidence, near) or wife_apart(b, a, evidence, near):
-        return False
-    return shares_a_name(a, b) or shares_a_name(b, a)
 
 
 def _outranks(host: Person, guest: Person) -> bool:
