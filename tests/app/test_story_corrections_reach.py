@@ -220,20 +220,20 @@ def test_a_split_takes_one_name_off_and_leaves_the_rest_together(app: App) -> No
 def test_a_name_written_with_a_curly_apostrophe_may_be_typed_with_a_straight_one(
     app: App,
 ) -> None:
-    # A newcomer could not split "Miss Bartlett\u2019s Boiler" off Charlotte: the keyboard's
-    # apostrophe is not the book's.
+    # A newcomer could not split "Miss Bartlett\u2019s Boiler" (a chapter's title, since read
+    # as Miss Bartlett's) off Charlotte: the keyboard's apostrophe is not the book's.
     story = [
-        "Miss Bartlett\u2019s Boiler was a chapter, and Charlotte Bartlett read it.",
-        "Charlotte Bartlett smiled, and Miss Bartlett\u2019s Boiler went on.",
+        "Major O\u2019Dowd was at the window, and Charlotte Bartlett read to him.",
+        "Charlotte Bartlett smiled, and Major O\u2019Dowd went on.",
     ]
     for number, text in enumerate(story * 3):
         app.story.continue_story("room", "", f"{text} ({number})")
-    merged = correct(app.story, "room", "merge", "Charlotte Bartlett", "Miss Bartlett's Boiler")
-    assert "Miss Bartlett\u2019s Boiler" in merged.aliases
-    split = correct(app.story, "room", "split", "Charlotte Bartlett", "Miss Bartlett's Boiler")
-    assert "Miss Bartlett\u2019s Boiler" in split.aliases
-    kind = correct(app.story, "room", "kind", "Miss Bartlett's Boiler", "other")
-    assert kind.kind == "other" and kind.name == "Miss Bartlett\u2019s Boiler"
+    merged = correct(app.story, "room", "merge", "Charlotte Bartlett", "Major O'Dowd")
+    assert "Major O\u2019Dowd" in merged.aliases
+    split = correct(app.story, "room", "split", "Charlotte Bartlett", "Major O'Dowd")
+    assert "Major O\u2019Dowd" in split.aliases
+    kind = correct(app.story, "room", "kind", "Major O'Dowd", "other")
+    assert kind.kind == "other" and kind.name == "Major O\u2019Dowd"
 
 
 def test_a_split_takes_the_names_that_are_forms_of_the_name_split_off(app: App) -> None:

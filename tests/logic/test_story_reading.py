@@ -675,3 +675,29 @@ def test_a_name_written_twice_running_is_two_mentions_not_a_full_name() -> None:
     }
     named = {w: text[span[0] : span[1]] for w, span in spans.items() if span is not None}
     assert named == {"Scrooge Scrooge": "Scrooge", "Ebenezer Scrooge": "Ebenezer Scrooge"}
+
+
+def test_a_name_ends_before_a_possessive_inside_it_unless_a_place_word_follows() -> None:
+    # Dracula: the chapter headings "Dr. Seward's Diary" and "Dr. Van Helsing's Memorandum"
+    # were names of their own, and the memorandum took in "Van Helsing" (239 mentions).
+    from loci.toolsets.story.namespans import name_span
+
+    text = (
+        "CHAPTER XII. Dr. Seward\u2019s Diary\n\nDr. Van Helsing\u2019s Memorandum came, "
+        "and then Marley's Ghost, by way of Lincoln's Inn Fields."
+    )
+    found = {}
+    for written in (
+        "Dr. Seward\u2019s Diary",
+        "Dr. Van Helsing\u2019s Memorandum",
+        "Marley's Ghost",
+        "Lincoln's Inn Fields",
+    ):
+        span = name_span(text, text.index(written), text.index(written) + len(written))
+        found[written] = None if span is None else text[span[0] : span[1]]
+    assert found == {
+        "Dr. Seward\u2019s Diary": "Dr. Seward",
+        "Dr. Van Helsing\u2019s Memorandum": "Dr. Van Helsing",
+        "Marley's Ghost": "Marley",
+        "Lincoln's Inn Fields": "Lincoln's Inn Fields",
+    }

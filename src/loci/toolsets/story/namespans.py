@@ -1,10 +1,11 @@
 """Where a name a text writes begins and ends: past an article, the stop words NER runs into
 ("But Ahab") and words of address ("Friend John"); up to its last capitalised word ("Jo
-warmly" is Jo; "Scrooge Scrooge" is Scrooge said twice), before a word set in capitals ("G. J.
-Utterson ALONE"), at a full stop that ends a sentence ("asked the Tin Woodman. Nell"), and
-through "of" in a name made with it ("the Wicked Witch of the West", "the Duke of Wellington",
-"the Ghost of Christmas Present", where NER saw "Ghost" alone), but not after a person's own
-name ("Mr. Darcy of Pemberley" is Mr. Darcy)."""
+warmly" is Jo; "Scrooge Scrooge" is Scrooge said twice), before a possessive ("Dr. Seward's
+Diary" is Dr. Seward's, unless a word for a place follows: "Lincoln's Inn"), before a word set
+in capitals ("G. J. Utterson ALONE"), at a full stop that ends a sentence ("asked the Tin
+Woodman. Nell"), and through "of" in a name made with it ("the Wicked Witch of the West", "the
+Duke of Wellington", "the Ghost of Christmas Present", where NER saw "Ghost" alone), but not
+after a person's own name ("Mr. Darcy of Pemberley" is Mr. Darcy)."""
 
 from __future__ import annotations
 
@@ -105,6 +106,9 @@ SPOKEN_FIRST = frozenset({"said", "cried", "replied", "answered", "asked", "excl
 #: A possessive and a word for a place after a name: the place is named for them ("Lincoln's
 #: Inn", "Lover's Lane", "Jackson's Island"), where NER stops at the name.
 POSSESSIVE_PLACE = re.compile(r"['\u2019]s[ \t]+([A-Z][a-z]+)\b")
+#: A possessive inside what NER took for one name: what follows is the name's, no name itself
+#: ("Dr. Seward's Diary", a chapter's heading, is Dr. Seward's; "Marley's Ghost", Marley's).
+POSSESSIVE_INSIDE = re.compile(r"['\u2019]s[ \t]+[A-Z]")
 #: The surname after a given name's abbreviation and its full stop (". Pellow").
 ABBREVIATED_SURNAME = re.compile(r"\.[ \t]+[A-Z][\w\u2019'-]+")
 #: A chapter's number before its title, on its line or the next ("Chapter X. The Guardian of
@@ -177,6 +181,7 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     end = end if label is None else min(end, label.start())
     start = _past_stop_words(text, start, end)
     end = start + _name_length(text[start:end])
+    end = _before_possessive(text, start, end)
     possessive = POSSESSIVE.search(text, start, end)
     place = POSSESSIVE_PLACE.match(text, possessive.start() if possessive else end)
     if place and place.group(1).lower() in PLACE_HEADS:
@@ -189,6 +194,16 @@ def name_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     if end <= start or "\n\n" in text[start:end] or not is_name(surface):
         return None
     return None if styled(text, start, surface) else (start, end)  # "Your Grace"
+
+
+def _before_possessive(text: str, start: int, end: int) -> int:
+    """Where the name in [start, end) ends before a possessive inside it, unless a word for a
+    place follows it ("Lincoln's Inn Fields" is a place's name, whole)."""
+    inside = POSSESSIVE_INSIDE.search(text, start, end)
+    if inside is None:
+        return end
+    place = POSSESSIVE_PLACE.match(text, inside.start())
+    return end if place and place.group(1).lower() in PLACE_HEADS else inside.start()
 
 
 def styled(text: str, start: int, surface: str) -> bool:
