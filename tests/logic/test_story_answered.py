@@ -87,6 +87,21 @@ def test_a_narrated_name_another_answers_in_many_of_its_calls_is_suggested_as_th
     assert [(s.name, s.other) for s in found] == [("Jew", "Fagin")]
 
 
+def test_an_epithet_other_characters_names_carry_is_not_given_to_the_one_it_answers() -> None:
+    # A Christmas Carol: "the Ghost" answers "Jacob" in Marley's scenes, but the Ghost of
+    # Christmas Past and of Christmas Present are "the Ghost" in theirs (70 times in all).
+    marley, ghost = _entity(1, "Marley", 23, "Jacob"), _entity(2, "Ghost", 77)
+    scrooge, past = _entity(3, "Scrooge", 365), _entity(4, "Ghost of Christmas Past", 3)
+    call = '"Jacob," he said, imploringly. "Old Jacob Marley, tell me more."'
+    answer = '"I have none to give," the Ghost replied. Marley was gone.'
+    text = "\n\n".join(f"{call}\n\n{answer} ({n})" for n in range(3))
+    people = [marley, ghost, scrooge]
+    found = answered_suggestions(text, people, people)
+    assert [{s.name, s.other} for s in found] == [{"Marley", "Ghost"}]
+    people.append(past)
+    assert answered_suggestions(text, people, people) == []
+
+
 def test_a_sister_answering_a_narrated_name_is_not_offered_her_sisters_names() -> None:
     # Persuasion: "Miss Elliot" (Elizabeth) is called out where Anne, whose story it is,
     # opens the paragraph after: Elizabeth was offered to Anne, 137 mentions.

@@ -30,7 +30,7 @@ from loci.toolsets.story.epithets import EVIDENCE_CHARS, QUOTED
 from loci.toolsets.story.evidence import merge_suggestion
 from loci.toolsets.story.mentions import SPEECH_VERBS
 from loci.toolsets.story.models import CastSuggestion
-from loci.toolsets.story.people import Person
+from loci.toolsets.story.people import Person, shares_a_name
 
 #: The fewest calls one character answers for the name to be suggested as theirs.
 ANSWERED_LEAST = 3
@@ -141,7 +141,8 @@ class _Calls:
         if answers:
             host_id, count = answers.most_common(1)[0]
             host = self.finder.by_id[host_id]
-            if count >= self._least(guest, answers) and not self.courtesy(guest, host):
+            torn = self.courtesy(guest, host) or self.shared_epithet(host, guest)
+            if count >= self._least(guest, answers) and not torn:
                 reason = (
                     f"{guest.name!r} is called out {calls} times, and {count} times the "
                     f"paragraph after opens on {host.name!r}, who answers to it"
@@ -165,7 +166,7 @@ class _Calls:
         host = self.finder.by_id[host_id]
         if count < self._least(guest, answers) or _given_apart(guest, host):
             return []
-        if self.courtesy(guest, host):
+        if self.courtesy(guest, host) or self.shared_epithet(host, guest):
             return []
         said = self.said[(guest.id, host_id)]
         if written_after_the(self.text, host):
@@ -180,6 +181,19 @@ class _Calls:
         )
         main, other = (host, guest) if host.mentions >= guest.mentions else (guest, host)
         return [merge_suggestion(other, main, reason, said)]
+
+    def shared_epithet(self, host: Entity, guest: Entity) -> bool:
+        """Whether the host is an epithet other characters' names carry the word of: *A
+        Christmas Carol*'s "the Ghost" answers "Jacob" in Marley's scenes, but the Ghost of
+        Christmas Past and the Ghost of Christmas Present are "the Ghost" in theirs."""
+        if not written_after_the(self.text, host):
+            return False
+        person = self.people[host.id]
+        return any(
+            shares_a_name(person, other)
+            for number, other in self.people.items()
+            if number not in (host.id, guest.id)
+        )
 
     def courtesy(self, guest: Entity, host: Entity) -> bool:
         """Whether the guest is "Miss" and a family of sisters, the eldest's name ("Miss
