@@ -141,8 +141,8 @@ class _Calls:
         if answers:
             host_id, count = answers.most_common(1)[0]
             host = self.finder.by_id[host_id]
-            torn = self.courtesy(guest, host) or self.shared_epithet(host, guest)
-            if count >= self._least(guest, answers) and not torn:
+            refused = self.courtesy(guest, host) or self.shared_epithet(host, guest)
+            if count >= self._least(guest, answers) and not refused:
                 reason = (
                     f"{guest.name!r} is called out {calls} times, and {count} times the "
                     f"paragraph after opens on {host.name!r}, who answers to it"

@@ -324,14 +324,15 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
     # Gatz, his father; "Amy", said 600 times, takes "Miss Amy" whatever Amy Curtis is.
     head, *rest = chosen[0]
     others = [p for group in groups for p in group if all(p is not q for q in chosen[0])]
-    groups = [
-        [head, *(p for p in rest if not carriers_groups.torn(guest, p, others, evidence, people))]
+    kept = [
+        head,
+        *(p for p in rest if not carriers_groups.torn(guest, p, others, evidence, people)),
     ]
     # "Captain Thornbury" is no "Mr. Thornbury" (his father) but by a full name of them
     # both ("John Silver", the pirates' "Captain Silver" and the squire's "Mr. Silver").
     hosts = [
         host
-        for host in groups[0]
+        for host in kept
         if not wife_apart(guest, host, evidence, people)
         and not evidence.names_conflict(guest, host)
         and not (host.detail < FULL_NAME and titles_differ(guest, host))
