@@ -2481,3 +2481,19 @@ def test_a_name_that_fits_two_people_is_not_joined_to_one_through_a_third() -> N
     )
     assert {"James Gatz", "Gatz"} in groups
     assert not any({"James Gatz", "Mr. Gatz"} <= group for group in groups)
+
+
+def test_a_name_said_far_more_than_the_carrier_its_company_points_to_is_not_offered_it() -> None:
+    # The Hound of the Baskervilles: "Baskerville" alone (33 times, the family's and Sir
+    # Henry's) keeps the company of Rodger Baskerville, named 5 times in the family's story.
+    characters = [
+        (["Rodger Baskerville", "Rodger"], 5),
+        (["Baskerville"], 33),
+        (["Mr. Holmes"], 190),
+        (["Dr. Watson"], 110),
+    ]
+    met = {(1, 3): 4, (2, 3): 12, (1, 4): 1, (2, 4): 2}
+    assert _suggested(characters, met) == []
+    # Named about as often as the one it fits, a name is offered for the company it keeps.
+    characters[0] = (["Rodger Baskerville", "Rodger"], 12)
+    assert _suggested(characters, met) == [("Rodger Baskerville", "Baskerville")]

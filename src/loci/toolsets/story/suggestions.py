@@ -66,6 +66,7 @@ from loci.toolsets.story.named_last import carrier_named_last
 from loci.toolsets.story.not_people import not_people_suggestions
 from loci.toolsets.story.offered import offered_once, one_entity_each, shown_first
 from loci.toolsets.story.people import Person, callings_differ, names_conflict, shares_a_name
+from loci.toolsets.story.preference import DOMINANCE
 from loci.toolsets.story.title_alone import title_alone_suggestions
 from loci.toolsets.story.titled_names import distinguished, titled_name_suggestions
 from loci.toolsets.story.wives import stated_wife_suggestions
@@ -230,7 +231,10 @@ def _likeliest(
     if ranked:
         top = company.likeness(guest.id, ranked[0].id)
         second = company.likeness(guest.id, ranked[1].id) if len(ranked) > 1 else 0.0
-        if top >= ALIKE and top >= CLEARLY_LIKELIER * second:
+        # A name said far more often than the one its company points to is no form of theirs:
+        # "Baskerville" (33 times, the family's and Sir Henry's) is not Rodger Baskerville's.
+        outnumbered = guest.mentions > DOMINANCE * ranked[0].mentions
+        if top >= ALIKE and top >= CLEARLY_LIKELIER * second and not outnumbered:
             others = f" (of {len(ranked)} who carry the name)" if len(ranked) > 1 else ""
             return (
                 ranked[0],
