@@ -149,6 +149,22 @@ def test_only_clear_threads_are_detected_once_each_and_never_credited_to_a_place
     ]
 
 
+def test_an_epithet_a_title_makes_opens_a_thread_and_a_river_none(app: App) -> None:
+    # Dracula: "in London the Count decided to get back to his castle by water" opened no
+    # thread: "the Count" is no name NER finds, and London, further back, is a place.
+    story = [
+        "My surmise is that in London the Count decided to get back to his castle by water.",
+        "At dawn the Thames decided to rise over the lower fields.",
+        "Then the Captain had solemnly vowed to bring the ship home.",
+    ]
+    for text in story:
+        app.story.continue_story("epithets", "", text)
+    assert sorted(t.name for t in app.story.plot_threads("epithets").active) == [
+        "the Captain's vow: bring the ship home",
+        "the Count's decision: get back to his castle by water",
+    ]
+
+
 def test_two_processes_writing_one_story_keep_it_whole(app: App, second_app: App) -> None:
     texts = [f"Part {n}. " + filler(400 + n) for n in range(16)]
     app.story.continue_story("shared", "", texts[0], SMALL)

@@ -4,11 +4,12 @@ Detection is deliberately modest: a sentence in which a named character vows, sw
 promises, resolves, decides, plans or sets out to do something opens a thread, named for its
 person and aim ("Laurie's promise: send me all I want"), with the sentence as its evidence.
 Only a clear one: the person is the name right before the verb ("Jo resolved", "Mr. Davis had
-solemnly vowed"; never a name further back, a pronoun's, or a place's), the aim is a phrase of
-two words or more ending on a word that carries meaning (never "get back to his house by"),
-and a sentence opens one thread at most, once (an import read again opens none twice). A
-thread whose person the cast later finds is no character is not listed. The agent's own
-threads are the first source, and it can advance, resolve or reopen any.
+solemnly vowed") or a title after "the", an epithet ("the Count decided"); never a name further
+back, a pronoun's, or a place's. The aim is a phrase of two words or more ending on a word that
+carries meaning (never "get back to his house by"), and a sentence opens one thread at most,
+once (an import read again opens none twice). A thread whose person the cast later finds is no
+character is not listed. The agent's own threads are the first source, and it can advance,
+resolve or reopen any.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Literal
 from loci import fields, sentences
 from loci.errors import InvalidInputError, NotFoundError
 from loci.storage.databases.db import Connection
+from loci.toolsets.story import names
 from loci.toolsets.story.mentions import Mention
 from loci.toolsets.story.models import PlotThread, PlotThreads, ThreadConnection, ThreadEvent
 
@@ -58,6 +60,9 @@ BETWEEN = re.compile(
     r"suddenly|finally|also|quietly|silently|privately|once|instantly|therefore|already))*[ \t]+$"
 )
 BETWEEN_WORDS = 3
+#: A title after "the", the last before an aim's verb: an epithet ("the Count", "the Captain").
+THE_TITLE = re.compile(r"\b[Tt]he[ \t]+([A-Z][a-z]+)(?=(?:[ \t]+[a-z]+)*[ \t]+$)")
+EPITHET_REACH = 80
 #: Words that start what a long aim may be cut before ("pinch the papered locks | with a
 #: pair of hot tongs"), and words it does not end on: they leave it hanging ("by").
 BREAKS = frozenset(
@@ -142,15 +147,21 @@ def detect(
 
 def _subject(text: str, verb: int, mentions: Sequence[Mention]) -> str | None:
     """The name right before the aim's verb (only a few adverbs or auxiliaries between), if
-    it is no place's."""
+    it is no place's; else a title after "the" there, the epithet a story calls one by ("the
+    Count decided to get back to his castle by water")."""
     before = [m for m in mentions if m.end <= verb and m.end > m.start]
-    if not before:
+    if before and _just_before(text, before[-1].end, verb):
+        return None if before[-1].label == "place" else before[-1].surface
+    epithet = THE_TITLE.search(text, max(0, verb - EPITHET_REACH), verb)
+    if epithet is None or not names.is_title(epithet.group(1)):
         return None
-    last = before[-1]
-    between = text[last.end : verb]
-    if len(between.split()) > BETWEEN_WORDS or not BETWEEN.match(between) or last.label == "place":
-        return None
-    return last.surface
+    return f"the {epithet.group(1)}" if _just_before(text, epithet.end(1), verb) else None
+
+
+def _just_before(text: str, end: int, verb: int) -> bool:
+    """Whether a name ending at `end` stands right before the verb at `verb`."""
+    between = text[end:verb]
+    return len(between.split()) <= BETWEEN_WORDS and BETWEEN.match(between) is not None
 
 
 def _aim(phrase: str) -> str | None:
