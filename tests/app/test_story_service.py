@@ -149,7 +149,7 @@ def test_only_clear_threads_are_detected_once_each_and_never_credited_to_a_place
     ]
 
 
-def test_an_epithet_a_title_makes_opens_a_thread_and_a_river_none(app: App) -> None:
+def test_a_title_after_the_opens_a_thread_as_its_person_and_a_river_none(app: App) -> None:
     # Dracula: "in London the Count decided to get back to his castle by water" opened no
     # thread: "the Count" is no name NER finds, and London, further back, is a place.
     story = [

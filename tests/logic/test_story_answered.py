@@ -89,7 +89,7 @@ def test_a_narrated_name_another_answers_in_many_of_its_calls_is_suggested_as_th
 
 def test_an_epithet_other_characters_names_carry_is_not_given_to_the_one_it_answers() -> None:
     # A Christmas Carol: "the Ghost" answers "Jacob" in Marley's scenes, but the Ghost of
-    # Christmas Past and of Christmas Present are "the Ghost" in theirs (70 times in all).
+    # Christmas Past and of Christmas Present are "the Ghost" in theirs (77 times in all).
     marley, ghost = _entity(1, "Marley", 23, "Jacob"), _entity(2, "Ghost", 77)
     scrooge, past = _entity(3, "Scrooge", 365), _entity(4, "Ghost of Christmas Past", 3)
     call = '"Jacob," he said, imploringly. "Old Jacob Marley, tell me more."'

@@ -62,6 +62,7 @@ BETWEEN = re.compile(
 BETWEEN_WORDS = 3
 #: A title after "the", the last before an aim's verb: an epithet ("the Count", "the Captain").
 THE_TITLE = re.compile(r"\b[Tt]he[ \t]+([A-Z][a-z]+)(?=(?:[ \t]+[a-z]+)*[ \t]+$)")
+#: How far before the verb (in characters) such a title is looked for.
 EPITHET_REACH = 80
 #: Words that start what a long aim may be cut before ("pinch the papered locks | with a
 #: pair of hot tongs"), and words it does not end on: they leave it hanging ("by").
