@@ -114,9 +114,14 @@ def give_name_sexes(people: Iterable[Person], given_words: Collection[str]) -> N
     word the census holds far more as a given name than as a surname, and no one of the
     story bears as a family name, has the census's sex: "Charlotte", a maid no pronoun takes
     up, is no "Charley Bates" (both "Charley"); "Darcy" and "Joyce", family names in their
-    stories, say none."""
+    stories, say none. A full name's surname written alone is marked a family's name
+    (`Person.family_name_alone`): few "she" make it no woman's."""
     votes: dict[str, Counter[str]] = {}
     listed = list(people)
+    surnames = {w for p in listed for w in p.surnames}
+    for person in listed:
+        alone = not (person.given or person.surnames or person.titles)
+        person.family_name_alone = alone and bool(person.bare) and person.bare <= surnames
     for person in listed:
         sex = person.sex
         if sex is not None and not person.surnames:

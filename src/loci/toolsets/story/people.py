@@ -78,6 +78,8 @@ class Person:
     distinguished: set[tuple[str, str]] = field(default_factory=set)
     #: The mentions of its full names written with each given name ("charles": 33).
     given_mentions: Counter[str] = field(default_factory=Counter)
+    #: Whether its only name is a full name's surname: few "she" make it no woman.
+    family_name_alone: bool = False
 
     @classmethod
     def named(cls, surface_id: int, name: names.Name, votes: Votes) -> Person:
@@ -132,11 +134,13 @@ class Person:
     def pronouns_sex(self) -> str | None:
         """The sex the pronouns taking its names up say, unless they are few and say
         otherwise than the census of its given name: "Frank", talked of by the heroine, is
-        taken up by "she" six times in seven, and is a man."""
+        taken up by "she" six times in seven, and is a man. Few "she" make no woman of a family
+        name alone, a man's far more often ("Hartright" in Marian's diary, of Laura's talk)."""
         voted = self.votes.sex()
         if voted is None or self.votes.male + self.votes.female >= CENSUS_OUTVOTED:
             return voted
-        return voted if _census_sex(self.given | self.bare) in (None, voted) else None
+        agrees = _census_sex(self.given | self.bare) in (None, voted)
+        return voted if agrees and not (self.family_name_alone and voted == "f") else None
 
     def absorb(self, other: Person) -> None:
         """Take another person's names (they are one)."""
@@ -158,6 +162,7 @@ class Person:
         self.married |= other.married
         self.detail = max(self.detail, other.detail)
         self.name_sex = self.name_sex or other.name_sex
+        self.family_name_alone = self.family_name_alone and other.family_name_alone
         self.character |= other.character
         self.generations |= other.generations
         self.fathers |= other.fathers
