@@ -2497,3 +2497,46 @@ def test_a_name_said_far_more_than_the_carrier_its_company_points_to_is_not_offe
     # Named about as often as the one it fits, a name is offered for the company it keeps.
     characters[0] = (["Rodger Baskerville", "Rodger"], 12)
     assert _suggested(characters, met) == [("Rodger Baskerville", "Baskerville")]
+
+
+def test_a_few_she_make_no_woman_of_a_family_name_alone_and_many_do() -> None:
+    # The Woman in White: in Marian's diary the pronouns after "Hartright" are mostly
+    # Laura's ("she" four times, "he" once); the surname alone is still Walter Hartright's.
+    names = {
+        "Walter Hartright": person(13, "m"),
+        "Mr. Hartright": person(122),
+        "Walter": person(64, "m"),
+        "Hartright": person(25, male=1, female=4),
+    }
+    groups = gathered(names)
+    assert {"Walter Hartright", "Mr. Hartright", "Walter", "Hartright"} in groups
+    # Taken up by "she" again and again, it is a woman of the family, no "Mr.".
+    many = gathered(names | {"Hartright": person(25, male=1, female=12)})
+    assert {"Hartright"} in many
+    # A few "he" are believed: Frankenstein's merchant "Beaufort" is no Caroline Beaufort.
+    beaufort = gathered({"Caroline Beaufort": person(3, "f"), "Beaufort": person(5, male=3)})
+    assert beaufort == [{"Beaufort"}, {"Caroline Beaufort"}]
+
+
+def test_a_woman_styled_by_her_given_name_and_her_husbands_lady_title_is_that_lady() -> None:
+    # The Woman in White: "Sacred to the Memory of Laura, Lady Glyde, wife of Sir Percival
+    # Glyde" says Laura is the "Lady Glyde" of 227 mentions, kept apart before.
+    laura, glyde = _entity(1, "Laura", "Laura Fairlie"), _entity(2, "Sir Percival Glyde")
+    lady, marian = _entity(3, "Lady Glyde"), _entity(4, "Marian", "Marian Halcombe")
+    sexes = {1: "f", 2: "m", 3: "f", 4: "f"}
+
+    def styled(text: str) -> list[tuple[str, str, bool]]:
+        found = called.callings(text, [laura, glyde, lady, marian], lambda e: sexes[e.id])
+        return [(c.name, c.character.name, c.stated) for c in found]
+
+    tomb = "Sacred to the Memory of Laura, Lady Glyde, wife of Sir Percival Glyde, Bart."
+    assert styled(tomb) == [("Lady Glyde", "Laura", True)]
+    assert styled('"Laura, Lady Glyde," lay buried with her mother.') == [
+        ("Lady Glyde", "Laura", True)
+    ]
+    # A list names two women; a "Lady" of no man's family name is a lady in her own right;
+    # a title before the given name makes it a list too.
+    assert styled("Marian, Lady Glyde, and the Count sat down.") == []
+    assert styled("Marian, Lady Glyde and I sat down.") == []
+    assert styled("Laura, Lady Catherine, wrote to him.") == []
+    assert styled("Miss Marian, Lady Glyde, sat down.") == []

@@ -64,6 +64,12 @@ TITLED = (
     re.compile(rf"\b(?:became|becomes|becoming|has\s+become)\s+(?P<name>{_RANK}\s+{_WORD})"),
     re.compile(rf"\b(?:is|was)\s+(?P<name>{_RANK}\s+{_WORD})\s+now\b"),
 )
+#: A woman styled by her given name and the title her husband's family name gives her: "Laura,
+#: Lady Glyde" on the tombstone of Sir Percival Glyde's wife; not a list's next one ("Laura,
+#: Lady Glyde, and Marian").
+STYLED = re.compile(
+    rf"(?<![\w.])(?P<callee>[A-Z][a-z]+),\s+(?P<name>Lady\s+{_WORD})(?!,?\s+(?:and\b|[A-Z]))"
+)
 #: A name she had before her marriage, said of the one named right before: "Mrs. Weston (poor
 #: Miss Taylor that was)". It says the two are one, however often they are named side by side.
 FORMERLY = re.compile(rf"(?P<name>(?:Miss|Mrs\.?)\s+{_WORD})\s+that\s+was\b(?!\s+[a-z])")
@@ -138,6 +144,7 @@ def callings(text: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator
             if said and callee is not None:
                 yield Calling(said, callee, _sentence(paragraph, match))
         yield from _titled(paragraph, characters, sex_of)
+        yield from _styled(paragraph, characters, sex_of)
         for match in FORMERLY.finditer(paragraph):
             women = [c for c in characters if sex_of(c) != "m"]
             found = _last_before(paragraph, match.start(), women)
@@ -164,6 +171,22 @@ def _titled(paragraph: str, characters: Sequence[Entity], sex_of: SexOf) -> Iter
             found = _last_before(paragraph, match.start(), fitting)
             if found is not None:
                 yield Calling(match.group("name"), found, _sentence(paragraph, match))
+
+
+def _styled(paragraph: str, characters: Sequence[Entity], sex_of: SexOf) -> Iterator[Calling]:
+    """A woman the paragraph styles by her given name and "Lady" with the surname of a man of
+    the story ("Laura, Lady Glyde"): said outright to be one, as his wife. A title before the
+    given name makes it a list ("Lady Catherine, Lady Lucas")."""
+    for match in STYLED.finditer(paragraph):
+        before = paragraph[: match.start()].split()[-1:]
+        family = names.key(match.group("name").split()[-1])
+        men = (names.parse(a) for c in characters if sex_of(c) == "m" for a in c.aliases)
+        if (before and names.is_title(before[0])) or not any(family in m.surnames for m in men):
+            continue
+        women = [c for c in characters if sex_of(c) != "m"]
+        found = _named_so(match.group("callee"), women)
+        if found is not None:
+            yield Calling(match.group("name"), found, _sentence(paragraph, match), True, "is")
 
 
 def _answered(question: str, reply: str, characters: Sequence[Entity]) -> Iterator[Calling]:
