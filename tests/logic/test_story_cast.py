@@ -251,6 +251,24 @@ def test_common_words_and_households_are_not_characters() -> None:
     assert kinds[1] == "character"
 
 
+def test_a_common_word_a_title_personifies_is_no_one() -> None:
+    # Dracula: Van Helsing's "King Laugh" and "Dame Nature" were characters of the top 30.
+    # A plain title still makes a name of a common word ("Mr. Flask"), and a word the census
+    # knows for a name is someone's after any title ("Father Brown").
+    names = {
+        "King Laugh": person(4),
+        "Dame Nature": person(5),
+        "Mr. Flask": person(5),
+        "Father Brown": person(5),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    common = WordCase(lower=60, inside=2)
+    cases = {"laugh": common, "nature": common, "flask": common, "brown": common}
+    titles = {t: WordCase(0, 10) for t in ("king", "dame", "mr", "father")}
+    _, kinds = cast.gather(surfaces, cases | titles, {})
+    assert [kinds[s.id] for s in surfaces] == ["other", "other", "character", "character"]
+
+
 def test_a_name_the_text_gives_as_someones_is_a_character_whatever_ner_says() -> None:
     squirrel = Votes(mentions=11, ner_other=7)  # NER takes "Nut" for an organisation
     magic = Votes(mentions=91, ner_other=87, acts=3, place_word=5, article=22, male=4)

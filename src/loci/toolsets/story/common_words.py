@@ -1,7 +1,7 @@
 """Common words in and around names: how the story writes a word (a common word is one it
 writes in lower case far more often than it capitalises it inside a sentence), a name's words
-that are no titles, a name without the common words around it ("Poor Beth" is Beth), and a
-cry NER takes for a name ("Yo-ho-ho")."""
+that are no titles, a name without the common words around it ("Poor Beth" is Beth), a thing
+personified by a title ("King Laugh"), and a cry NER takes for a name ("Yo-ho-ho")."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from loci.toolsets.story.reading import WordCase
 #: A word written in lower case this many times as often as capitalised inside a sentence is
 #: a common word.
 COMMON_RATIO = 3
+#: Titles a speaker puts before a common word to personify a thing ("Dame Nature").
+PERSONIFYING = frozenset({"king", "queen", "dame", "lady", "lord", "mother", "father"})
 
 
 def word_key(word: str) -> str:
@@ -31,6 +33,18 @@ def is_common_word(word: str, cases: Mapping[str, WordCase]) -> bool:
     if case.inside == 0:
         return case.lower > 0 or not census.is_given_name(word.strip(".,"))
     return case.lower > COMMON_RATIO * case.inside
+
+
+def personified(written: str, cases: Mapping[str, WordCase]) -> bool:
+    """Whether `written` is a common word after a title of state or of a family, the way a
+    speaker personifies a thing ("King Laugh", "Dame Nature", "Father Time"): no one, unless
+    the census knows the word for a name ("Lady Bird", "Father Brown")."""
+    words = [w.strip(".,'\u2019") for w in written.split()]
+    if len(words) != 2 or words[0].lower() not in PERSONIFYING:
+        return False
+    word = words[1]
+    common = is_common_word(word, cases) and not census.is_given_name(word)
+    return common and not census.is_common_surname(word)
 
 
 def name_words(written: str) -> list[str]:

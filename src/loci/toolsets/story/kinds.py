@@ -3,11 +3,10 @@
 Each name the story met carries the cues of all its mentions (`Votes`); the whole story says
 how it writes each word (`WordCase`). A reader's rules, in order:
 
-- a common word is no name: a word the story writes in lower case far more often than it
-  capitalises it inside a sentence ("Time", "Nature"), or never capitalises inside one
-  ("Hush!", "Adieu"), unless its mentions say otherwise (it speaks, carries a title, or is
-  where things happen: "in Nice");
-- a firm's name names no one ("Messrs. Maw");
+- a common word is no name: one the story writes in lower case far more often than it
+  capitalises inside a sentence ("Time"), or never capitalises inside one ("Hush!"), unless
+  its mentions say otherwise (it speaks, is where things happen, "in Nice", or carries a
+  title that does not personify it: "Dame Nature"); a firm names no one ("Messrs. Maw");
 - a day is no one ("St. Tatiana's Day"), nor a month no one answers to ("26 July"); a
   saint's name is a place or a feast ("St. Petersburgh"), unless it speaks, a title stands
   before it ("Mr. St. John") or it ends in a family name of the story's people ("St. John
@@ -38,6 +37,7 @@ from typing import Literal
 
 from loci.toolsets.story import (
     census,
+    common_words,
     family_names,
     given_names,
     kin_words,
@@ -216,7 +216,7 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
         return True  # "Sunday", taken up by "he" once; "God knows": Crusoe's Friday speaks
     parsed = names.parse(written)
     if parsed.honorific and name_words(written) != written.split():
-        return False  # a title makes a name of what follows: "Mr. Flask"
+        return common_words.personified(written, cases)  # "Mr. Flask", no "King Laugh"
     words = name_words(written)
     if not all(is_common_word(w, cases) for w in words):
         return False
