@@ -701,3 +701,13 @@ def test_a_name_ends_before_a_possessive_inside_it_unless_a_place_word_follows()
         "Marley's Ghost": "Marley",
         "Lincoln's Inn Fields": "Lincoln's Inn Fields",
     }
+
+
+def test_a_known_surname_a_given_name_takes_in_is_no_mention_of_its_own() -> None:
+    # Counted twice, "Benwick" met "James Benwick" in one sentence and kept them two people.
+    text = "She is to marry James Benwick. You know James\nBenwick, and Captain Benwick too."
+    known = ["James", "Benwick", "Captain Benwick"]
+    found = [m.surface for m in Extractor().known_mentions(text, known)]
+    assert found == ["James Benwick", "James Benwick", "Captain Benwick"]
+    found = [m.surface for m in Extractor().mentions(text, known)]
+    assert found.count("Benwick") == 0

@@ -70,9 +70,12 @@ class Gazetteer:
     def spans(self, text: str) -> Iterable[tuple[int, int]]:
         """Where `text` writes the known names: with a title written before one ("Miss Darcy"
         is not "Darcy"), and with a known surname after a single name ("Amy March", "Miss
-        Eliza Bennet")."""
+        Eliza Bennet"): that surname is no mention of its own as well."""
+        taken = 0
         for match in self._longest(text):
             start, end = match.start(), match.end()
+            if start < taken:
+                continue  # the surname a single name before it took in
             if match.group() in self.domains:
                 start = _rank_of_before(text, start)
             if not names.is_title(match.group()):
@@ -81,6 +84,7 @@ class Gazetteer:
             single = len([w for w in match.group().split() if not names.is_title(w)]) == 1
             if single and after and after.group(1) in self.surnames:
                 end = after.end()
+            taken = end
             yield start, end
 
     def _longest(self, text: str) -> Iterable[re.Match[str]]:
