@@ -982,6 +982,39 @@ def test_a_wife_named_by_her_husbands_given_name_is_not_suggested_for_his_mother
     assert not [s for s in suggested if s[1] == "Mrs Charles Musgrove"], suggested
 
 
+def test_a_family_name_keeping_a_relatives_company_more_is_no_ones_by_company() -> None:
+    # Tom Sawyer: "Judge Thatcher" was offered as Jeff Thatcher's, a schoolboy, for the
+    # company he keeps; it keeps Becky's more, whom the story names beside him as another.
+    from loci.toolsets.story.suggestions import same_person_suggestions
+
+    characters = [
+        (["Tom", "Tom Sawyer"], 800),
+        (["Becky", "Becky Thatcher"], 112),
+        (["Judge Thatcher"], 24),
+        (["Jeff Thatcher"], 11),
+        (["Huck"], 290),
+        (["Mrs. Thatcher"], 12),
+        (["Aunt Polly"], 54),
+        (["Johnny Miller"], 7),
+    ]
+    entities = [
+        Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
+        for number, (aliases, mentions) in enumerate(characters, 1)
+    ]
+
+    def suggested(met: dict[tuple[int, int], int]) -> list[tuple[str, str]]:
+        company = _met_in_sentences({(2, 3): 3})  # the judge and Becky: two people
+        for (a, b), count in met.items():
+            company.paragraph.setdefault(a, Counter())[b] += count
+            company.paragraph.setdefault(b, Counter())[a] += count
+        return [(s.name, s.other) for s in same_person_suggestions(entities, company)]
+
+    around = {(1, 3): 6, (2, 3): 5, (1, 4): 4, (2, 6): 3, (1, 5): 30, (1, 7): 20}
+    assert suggested({**around, (3, 6): 2, (4, 6): 1}) == []  # the family's company
+    # Company closer to Jeff's than to anyone's the story tells apart from him still counts.
+    assert suggested({**around, (3, 8): 3, (4, 8): 3}) == [("Jeff Thatcher", "Judge Thatcher")]
+
+
 def _wed(number: int, aliases: list[str], mentions: int, first: int, last: int = 1000) -> Entity:
     """A character first seen at `first`, last at `last`: of the tests of married names."""
     seen = [Seen(first, ""), Seen(last, "")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from loci.storage.databases.db import Connection
@@ -74,6 +74,15 @@ class Company:
                 if pmi > 0:
                     weighed[other] = pmi
         return weighed
+
+    def named_apart(self, a: Entity, others: Iterable[Entity], share: float) -> list[Entity]:
+        """The `others` named beside `a` in more than `share` of its mentions' sentences: two
+        people, most often."""
+        return [o for o in others if self.met_in_sentences(a.id, o.id) > share * a.mentions]
+
+    def closest(self, a: int, others: Iterable[Entity]) -> float:
+        """The likeness of `a` to the one of `others` whose company is most like its own."""
+        return max((self.likeness(a, other.id) for other in others), default=0.0)
 
     def met_in_sentences(self, a: int, b: int) -> int:
         """How often `a` and `b` were named in one sentence (two people, most often)."""

@@ -2,7 +2,8 @@
 before it. *Tom Sawyer* writes "Joe" alone 83 times; Joe Harper and Injun Joe both carry it,
 and the boys' company and the murderer's overlap too much for company to tell them apart. But
 63 of those "Joe"s come after "Joe Harper" was the last of the two written, and 20 after
-"Injun Joe": the bare name is mostly the boy's, which a reader sees at once.
+"Injun Joe": the bare name is mostly the boy's, which a reader sees at once. (Counted within a
+page, as below, it is 22 to 20, with 41 pages from both: no carrier stands out.)
 
 The count reads the text as written (whole words, a name's words across a line break); a
 "Joe" inside a longer name ("Injun Joe") is that name, not the bare one. A bare name written

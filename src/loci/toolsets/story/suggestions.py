@@ -31,8 +31,7 @@ ranked by the mentions they would set right. The kinds:
   is a character named beside them in a sentence (`loci.toolsets.story.called`);
 - a child's word for a parent ("Marmee", "Papa"), for the one mother (father) of the family
   whose children it is said beside (`loci.toolsets.story.kinship`);
-- a name that is no person's: a month, a day or a document ("Journal") that does not speak
-  or act as a person does."""
+- a name that is no person's: a month, a day or a document ("Journal") that does not act."""
 
 from __future__ import annotations
 
@@ -213,15 +212,16 @@ def _likeliest(
     of a family the story gives one woman only (`lone`) may be hers ("Mrs. Poole", of Grace
     Poole, a servant called so)."""
     mine = people[guest.id]
+    sharing = [h for h in hosts if shares_a_name(mine, people[h.id], ranked_pets=True)]
+    apart = company.named_apart(guest, sharing, APART_SHARE)
     fitting = [
         h
-        for h in hosts
-        if shares_a_name(mine, people[h.id], ranked_pets=True)
+        for h in sharing
+        if h not in apart
         and not names_conflict(mine, people[h.id], ())
         and not callings_differ(mine, people[h.id])
         and not _wives_told_apart(mine, people[h.id])
         and not (_born_to_the_name(mine, people[h.id]) and not mine.family & lone)
-        and company.met_in_sentences(guest.id, h.id) <= APART_SHARE * guest.mentions
     ]
     ranked = sorted(fitting, key=lambda h: -company.likeness(guest.id, h.id))
     if len(ranked) > 1 and _a_name_of_its_own(guest, ranked):
@@ -234,7 +234,9 @@ def _likeliest(
         # A name said far more often than the one its company points to is no form of theirs:
         # "Baskerville" (33 times, the family's and Sir Henry's) is not Rodger Baskerville's.
         outnumbered = guest.mentions > DOMINANCE * ranked[0].mentions
-        if top >= ALIKE and top >= CLEARLY_LIKELIER * second and not outnumbered:
+        # Company closer to one named beside it as another is a family's (Judge Thatcher's).
+        kin = company.closest(guest.id, apart)
+        if top >= ALIKE and top >= CLEARLY_LIKELIER * max(second, kin) and not outnumbered:
             others = f" (of {len(ranked)} who carry the name)" if len(ranked) > 1 else ""
             return (
                 ranked[0],
@@ -329,8 +331,7 @@ def _maiden(
 
 
 def _one_before_the_other(a: Entity, b: Entity) -> bool:
-    """Whether one of two entities is written before the other first is, but once at most
-    (as far as its latest mentions tell)."""
+    """Whether one of two entities is written before the other first is, once after at most."""
     first, then = (a, b) if a.first.position <= b.first.position else (b, a)
     later = [seen for seen in first.recent if seen.position > then.first.position]
     return len(later) <= 1
