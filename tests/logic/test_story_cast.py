@@ -922,20 +922,22 @@ def test_a_name_sharing_only_a_pet_form_with_anothers_given_name_is_someone_else
 
 
 def _suggested(
-    characters: list[tuple[list[str], int]], met: dict[tuple[int, int], int]
+    characters: list[tuple[list[str], int]],
+    met: dict[tuple[int, int], int],
+    apart: dict[tuple[int, int], int] | None = None,
 ) -> list[tuple[str, str]]:
     """The merges `same_person_suggestions` offers among `characters` (their names and
-    mentions, numbered from 1), met in paragraphs as often as `met` says: (name, other)."""
+    mentions, numbered from 1), met in paragraphs as often as `met` says (and in sentences as
+    often as `apart` says): (name, other)."""
     from collections import Counter
 
-    from loci.toolsets.story.company import Company
     from loci.toolsets.story.suggestions import same_person_suggestions
 
     entities = [
         Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
         for number, (aliases, mentions) in enumerate(characters, 1)
     ]
-    company = Company()
+    company = _met_in_sentences(apart or {})
     for (a, b), count in met.items():
         company.paragraph.setdefault(a, Counter())[b] += count
         company.paragraph.setdefault(b, Counter())[a] += count
@@ -985,8 +987,6 @@ def test_a_wife_named_by_her_husbands_given_name_is_not_suggested_for_his_mother
 def test_a_family_name_keeping_a_relatives_company_more_is_no_ones_by_company() -> None:
     # Tom Sawyer: "Judge Thatcher" was offered as Jeff Thatcher's, a schoolboy, for the
     # company he keeps; it keeps Becky's more, whom the story names beside him as another.
-    from loci.toolsets.story.suggestions import same_person_suggestions
-
     characters = [
         (["Tom", "Tom Sawyer"], 800),
         (["Becky", "Becky Thatcher"], 112),
@@ -997,17 +997,9 @@ def test_a_family_name_keeping_a_relatives_company_more_is_no_ones_by_company() 
         (["Aunt Polly"], 54),
         (["Johnny Miller"], 7),
     ]
-    entities = [
-        Entity(number, aliases[0], "character", mentions, Seen(0, ""), [], aliases, [number])
-        for number, (aliases, mentions) in enumerate(characters, 1)
-    ]
 
     def suggested(met: dict[tuple[int, int], int]) -> list[tuple[str, str]]:
-        company = _met_in_sentences({(2, 3): 3})  # the judge and Becky: two people
-        for (a, b), count in met.items():
-            company.paragraph.setdefault(a, Counter())[b] += count
-            company.paragraph.setdefault(b, Counter())[a] += count
-        return [(s.name, s.other) for s in same_person_suggestions(entities, company)]
+        return _suggested(characters, met, {(2, 3): 3})  # the judge and Becky: two people
 
     around = {(1, 3): 6, (2, 3): 5, (1, 4): 4, (2, 6): 3, (1, 5): 30, (1, 7): 20}
     assert suggested({**around, (3, 6): 2, (4, 6): 1}) == []  # the family's company
