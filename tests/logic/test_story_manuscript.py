@@ -101,6 +101,26 @@ def test_a_table_of_contents_a_preface_follows_is_not_the_story() -> None:
     assert gutenberg.story_part(gutenberg_file(f"CONTENTS\n\n{booked}")) == booked
 
 
+def test_a_contents_of_one_paragraph_a_line_is_not_the_story_nor_what_follows_it() -> None:
+    # Tom Sawyer as Project Gutenberg prints it: each contents line a paragraph of its own, then
+    # the illustrations' captions and a preface. The story began at the last contents line, and
+    # "Tom Swears" and "Tom Contemplating", captions, were names of Tom's.
+    story = f"CHAPTER I\n\n{PROSE}\n\nCHAPTER II\n\n{PROSE}\n\nCHAPTER III\n\n{PROSE}"
+    lines = "\n\n".join(
+        f"CHAPTER {n}. Tom {title}"
+        for n, title in (("I", "at Home"), ("II", "Swears"), ("III", "Dreams"))
+    )
+    front = (
+        f"{lines}\n\nILLUSTRATIONS\n\nTom Contemplating\n\nPREFACE\n\nMost of it occurred. {PROSE}"
+    )
+    assert gutenberg.story_part(gutenberg_file(f"{front}\n\n{story}")) == story
+    # With nothing between the contents and the story, the story still opens at its first chapter.
+    assert gutenberg.story_part(gutenberg_file(f"{lines}\n\n{story}")) == story
+    # Chapters each book numbers anew, prose between them, are all story.
+    books = f"BOOK I\n{story}\n\nBOOK II\n{story}"
+    assert gutenberg.story_part(gutenberg_file(f"CONTENTS\n\n{books}")) == books
+
+
 def test_a_printed_books_front_matter_is_left_out_without_the_gutenberg_lines() -> None:
     # A tester's Silas Marner and Kidnapped, copied without Project Gutenberg's lines: the
     # title page made "George Eliot" a character, and a preface introduced Alan Breck.

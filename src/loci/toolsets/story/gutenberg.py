@@ -61,6 +61,9 @@ FRONT_MATTER = re.compile(
 )
 #: Words a title leaves in lower case.
 SMALL_WORDS = frozenset({"a", "an", "and", "by", "for", "in", "of", "on", "the", "to", "written"})
+#: A table of contents lists this many headings of a kind at least, with no prose between one
+#: and the next: a chapter of a few lines of verse between two headings is no contents.
+CONTENTS_LEAST = 3
 #: A paragraph of prose has this many words, most of them in lower case (a table of contents,
 #: a title page or a caption has not).
 PROSE_WORDS = 25
@@ -129,12 +132,48 @@ def _titled(line: str) -> bool:
 def _first_story_heading(book: str, headings: list[re.Match[str]]) -> re.Match[str] | None:
     """The first chapter heading followed by prose, not a line of a table of contents (whose
     last line a preface may follow)."""
+    contents = _contents(book, headings)
     for number, heading in enumerate(headings):
         stop = headings[number + 1].start() if number + 1 < len(headings) else len(book)
-        listed = _listed(book, heading, headings)
+        listed = heading.start() in contents or _listed(book, heading, headings)
         if heading.lastgroup != "close" and not listed and _has_prose(book[heading.end() : stop]):
             return heading
     return None
+
+
+def _contents(book: str, headings: list[re.Match[str]]) -> set[int]:
+    """Where the headings a table of contents lists in paragraphs of their own start: a run of
+    CONTENTS_LEAST headings of a kind or more, no prose between one and the next, each
+    numbered as a later heading of its kind is (the chapter it lists). *Tom Sawyer*'s list,
+    "CHAPTER I. Y-o-u-u Tom—Aunt Polly Decides Upon her Duty" to "CHAPTER XXXV. ...", is
+    followed by its illustrations' captions and its preface: prose after the last line, which
+    made it the story's first heading. Chapters each book of a novel numbers anew have prose
+    between them, no run."""
+    found: set[int] = set()
+    by_kind: dict[str, list[re.Match[str]]] = {}
+    for heading in headings:
+        by_kind.setdefault(_kind(heading), []).append(heading)
+    for kind in by_kind.values():
+        numbers = [_number(heading) for heading in kind]
+        run = [0]
+        for index in range(1, len(kind) + 1):
+            if index < len(kind) and not _has_prose(
+                book[kind[index - 1].end() : kind[index].start()]
+            ):
+                run.append(index)
+                continue
+            if len(run) >= CONTENTS_LEAST:
+                found |= {kind[i].start() for i in run if numbers[i] in numbers[i + 1 :]}
+            run = [index]
+    return found
+
+
+def _number(heading: re.Match[str]) -> str:
+    """A heading's number as written ("XXXV" of "CHAPTER XXXV. A New Order of Things")."""
+    words = re.findall(r"[^\W_]+", heading.group().upper())
+    if heading.group("word"):
+        return words[1] if len(words) > 1 else ""
+    return next((w for w in words if w != "ILLUSTRATION"), "")
 
 
 def _listed(book: str, heading: re.Match[str], headings: list[re.Match[str]]) -> bool:
