@@ -60,6 +60,23 @@ def test_a_name_in_a_list_is_not_in_apposition() -> None:
     text = _story(said, "A.E.E.E.E")
     smollett = _character(1, "Captain Smollett")
     assert calling_suggestions(text, [smollett, _character(2, "Dr. Livesey")]) == []
+    # Tom Sawyer: "Aunt Polly, Sid, Mary, the minister, the editor, and ..." made every "the
+    # minister" of the sermons Mary's, a name among others in a list.
+    listed = {
+        "A": "There were Aunt Polly, Sid, Mary, the minister, the editor, and more, day {}.",
+        "B": "There were Sid, Mary, the minister, day {}.",
+        "E": '"Let us pray," said the minister, and Mary bowed, day {}.',
+        ".": "The church was full, day {}.",
+    }
+    mary, sid = _character(1, "Mary"), _character(2, "Sid")
+    for line in "AB":
+        text = _story(listed, f"{line}.E.E.E.E.E.E")
+        assert calling_suggestions(text, [mary, sid]) == []
+        assert sure_callings(text, [mary, sid]) == []
+    # Named alone before it, she is the minister.
+    alone = {**listed, "A": "In the pew was Mary, the minister, day {}."}
+    text = _story(alone, "A.E.E.E.E.E.E")
+    assert [s.name for s in calling_suggestions(text, [mary, sid])] == ["Mary"]
 
 
 def test_a_calling_said_beside_two_goes_to_the_one_said_more_often_and_named_near_it() -> None:

@@ -7,9 +7,10 @@ takes the 27 "the landlord"s of the inn's talk for his. A relation ("the daughte
 Smith") is no calling.
 
 A calling said beside two characters' names is no one's ("the master" of two houses), and a
-name in a list ("Captain Smollett, the squire, and Dr. Livesey") is no apposition: a calling
-closed by ", and" is left out. The calling, written alone, must keep its character's company
-as an epithet must (`epithet_company.keeps_company`).
+name in a list ("Captain Smollett, the squire, and Dr. Livesey"; "Sid, Mary, the minister,
+the editor") is no apposition: a calling closed by ", and" or ", the", or after a name that
+follows another name and a comma, is left out. The calling, written alone, must keep its
+character's company as an epithet must (`epithet_company.keeps_company`).
 """
 
 from __future__ import annotations
@@ -33,12 +34,12 @@ from loci.toolsets.story.mentions import SPEECH_VERBS
 from loci.toolsets.story.models import CastSuggestion
 
 #: A calling after a name: ", the beadle" (or without the comma: "Barrymore the butler, who"),
-#: closed by punctuation but not by ", and", or by where ("Mr. Campbell, the minister of
-#: Essendean,"); a word before it says whose too ("Stubb, the second mate": "the mate" is no
-#: Radney's alone).
+#: closed by punctuation but not by ", and" or by another "the" of a list, or by where ("Mr.
+#: Campbell, the minister of Essendean,"); a word before it says whose too ("Stubb, the second
+#: mate": "the mate" is no Radney's alone).
 AFTER_NAME = re.compile(
     r",?\s+the\s+(?:[a-z]+\s+)?([a-z][a-z-]+)(?:\s+of\s+[A-Z][\w'\u2019-]*)?"
-    r"(?=[;:.!?)\u2014]|,(?!\s+and\b))"
+    r"(?=[;:.!?)\u2014]|,(?!\s+(?:and|the)\b))"
 )
 #: A calling opening a sentence before a name: "The boatswain, Job Anderson, was ...", "And
 #: the coxswain, Israel Hands, was ..." (not a call: "Open the door, Amy!").
@@ -54,6 +55,9 @@ NAMING_CALLING = re.compile(
 #: The capitalised words just before a calling (a name ends them), and just after one that
 #: opens a sentence, up to the comma closing the apposition (a name opens them).
 NAME_BEFORE = re.compile(r"(?:[A-Z][\w'\u2019.-]*\s+){0,3}[A-Z][\w'\u2019-]*$")
+#: A name after another and a comma, the list's item before it ("Aunt Polly, Sid, Mary, the
+#: minister, the editor": no apposition).
+LISTED_AFTER = re.compile(r"[A-Z][\w'\u2019-]*,\s+$")
 NAME_AFTER = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}(?=,)")
 NAMED_AFTER = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}")
 #: Words after "the" that are no calling, said in apposition to anyone ("John, the second").
@@ -179,7 +183,9 @@ def _named_before(
 ) -> tuple[Entity, str] | None:
     """The character named just before `calling` ("Mr. Bumble, the beadle"), and the words."""
     before = NAME_BEFORE.search(text, max(0, calling.start() - 80), calling.start())
-    named = _longest_alias(before.group() if before else "", alias_of, last=True)
+    if before is None or LISTED_AFTER.search(text, max(0, before.start() - 40), before.start()):
+        return None
+    named = _longest_alias(before.group(), alias_of, last=True)
     said = " ".join(calling.group().split())
     return None if named is None else (named[0], named[1] + ("" if said[0] == "," else " ") + said)
 
