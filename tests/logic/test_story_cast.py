@@ -199,6 +199,14 @@ def test_a_name_written_where_places_are_and_never_speaking_is_a_place() -> None
         "Hannah": Votes(mentions=40, ner_person=40, said=6, acts=5, female=9, place_word=3),
     }
     assert kinds_of(names) == {"Morton": "place", "Mr. Morton": "character", "Hannah": "character"}
+    # Silas Marner: "go to Sarah", "a message from Sarah", a woman's given name NER calls a
+    # person's each time and "she" takes up, was a place; a given name no cue shows someone
+    # by stays one (Sign of Four's boat "Aurora" is no one).
+    names = {
+        "Sarah": Votes(mentions=6, ner_person=6, female=1, place_word=2),
+        "Florence": Votes(mentions=6, ner_person=6, place_word=3),
+    }
+    assert kinds_of(names) == {"Sarah": "character", "Florence": "place"}
 
 
 def test_names_met_in_sentences_of_narration_are_two_people() -> None:

@@ -24,8 +24,9 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   someone's ("he's called Nut") unless it is somewhere things happen or mostly after "the",
   and a bare name that speaks, if it acts in half its mentions or NER never places it ("said
   Ysolde", "Ysolde sat"; "added Torrance"); a name mostly after "the" and often after a word
-  of place is somewhere ("in the Hollow"). A name whose cues are too few to say is `unknown`,
-  but a Russian pet form, never where places are, in a story naming people by patronymics.
+  of place is somewhere ("in the Hollow"), but not a given name NER and a cue make someone's
+  ("from Sarah"). A name whose cues are too few to say is `unknown`, but a Russian pet form,
+  never where places are, in a story naming people by patronymics.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from loci.toolsets.story import (
     kin_words,
     names,
     namespans,
+    place_names,
     titles,
 )
 from loci.toolsets.story.address import ANYONES, DAYS, OATHS
@@ -53,8 +55,7 @@ from loci.toolsets.story.reading import WordCase
 
 Kind = Literal["character", "place", "household", "other", "unknown"]
 KINDS: tuple[Kind, ...] = ("character", "place", "household", "other", "unknown")
-#: Share of a name's mentions its winning kind must score (a name NER labels once among many
-#: mentions it does not is too little to go on).
+#: Share of a name's mentions its winning kind must score (one NER label among many is too little).
 DECISIVE_SHARE = 0.5
 #: The votes NER's labels of one name count as, at most.
 NER_VOTES = 8
@@ -69,11 +70,9 @@ PERSON_SHARE = 0.5
 #: after "the" somewhere, and the fewest mentions that tell it.
 PLACED_SHARE = 0.3
 PLACED_LEAST = 3
-#: A name said to speak this many times (again, not once), in a tenth of its mentions, is
-#: someone's: "said the Heron", twice, in a fable of animals named with "the".
+#: A name said to speak this many times, in a tenth of its mentions, is someone's ("said the Heron").
 SPEAKS_LEAST = 2
-#: Share of a titled name's mentions written after "the" that make it a thing's name ("the
-#: Admiral Benbow", an inn).
+#: Share of a titled name's mentions after "the" that make it a thing's ("the Admiral Benbow", an inn).
 TITLED_THING = 0.5
 #: How often NER alone must call a name a person, with no other cue, for it to be one.
 NER_ALONE = 4
@@ -84,7 +83,6 @@ POSSESSIVE_INSIDE = re.compile(r"\w['\u2019]s\s+\S")
 HOUSEHOLD_ARTICLE_SHARE = 0.3
 #: Share of a plural's mentions written after "the" for it to name no one character.
 PLURAL_ARTICLE_SHARE = 0.5
-
 
 #: The columns of a name's row that hold its `Votes`, in their order.
 VOTE_COLUMNS = (
@@ -365,6 +363,8 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             or (word_key(written) in full_given and found[at] == "other" and not votes.article)
         ):
             found[at] = "character"  # "Priya asked", of "Priya Nair"; "Edmund laughs", NER's place
+        elif found[at] == "place" and place_names.someones_given_name(written, votes):
+            found[at] = "character"  # "went to Sarah", "from Sarah": NER's woman, and "she"
         elif found[at] == "unknown" and russian and _a_russian_pet_name(written, votes):
             found[at] = "character"  # "Mitia", whom NER takes for a place, never somewhere
         elif found[at] == "character" and _plural_of(written, no_ones) and not cued(votes):

@@ -1,14 +1,19 @@
 """Names that are places by their words alone, whatever their mentions say (`kinds`), the
-word alone of such a place's name, and a person named for a saint."""
+word alone of such a place's name, a person named for a saint, and a given name that is
+someone's however often a preposition of place stands before it."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from loci.toolsets.story import census, names
 from loci.toolsets.story.common_words import word_key
 from loci.toolsets.story.place_words import PLACE_HEADS, PLACE_LEADS, WATERS
+
+if TYPE_CHECKING:
+    from loci.toolsets.story.kinds import Votes
 
 #: A word in the possessive ("Cluny's" of "Cluny's Cage").
 POSSESSIVE_WORD = re.compile(r"\w['\u2019]s$")
@@ -61,3 +66,15 @@ def saints_namesake(written: str, family_names: Collection[str]) -> bool:
     """Whether a saint's name ends in a family name of the story's people ("St. John Rivers")."""
     surnames = names.parse(written).surnames
     return bool(surnames) and surnames <= set(family_names) and not named_for_a_place(written)
+
+
+def someones_given_name(written: str, votes: Votes) -> bool:
+    """Whether `written` is one word, a given name far more than a family name, that NER calls
+    a person in most of its mentions and that a reader sees someone in (it speaks, acts, is
+    called out or taken up by "he" or "she"): someone's, however often a preposition of place
+    stands before it ("went to Sarah", "a message from Sarah"), unlike a village NER takes
+    for a man ("at Morton", a family name too)."""
+    if " " in written or not census.given_not_surname(word_key(written)):
+        return False
+    cues = votes.said + votes.acts + votes.addressed + votes.male + votes.female + votes.named
+    return 2 * votes.ner_person > votes.mentions and cues > 0
