@@ -201,12 +201,14 @@ def test_a_name_written_where_places_are_and_never_speaking_is_a_place() -> None
     assert kinds_of(names) == {"Morton": "place", "Mr. Morton": "character", "Hannah": "character"}
     # Silas Marner: "go to Sarah", "a message from Sarah", a woman's given name NER calls a
     # person's each time and "she" takes up, was a place; a given name no cue shows someone
-    # by stays one (Sign of Four's boat "Aurora" is no one).
+    # by stays a place, and so does one mostly after a word of place (Northanger Abbey's "drive
+    # directly to Clifton", "he" once).
     names = {
         "Sarah": Votes(mentions=6, ner_person=6, female=1, place_word=2),
         "Florence": Votes(mentions=6, ner_person=6, place_word=3),
+        "Clifton": Votes(mentions=11, ner_person=9, ner_place=1, ner_other=1, male=1, place_word=8),
     }
-    assert kinds_of(names) == {"Sarah": "character", "Florence": "place"}
+    assert kinds_of(names) == {"Sarah": "character", "Florence": "place", "Clifton": "place"}
 
 
 def test_names_met_in_sentences_of_narration_are_two_people() -> None:

@@ -71,10 +71,12 @@ def saints_namesake(written: str, family_names: Collection[str]) -> bool:
 def someones_given_name(written: str, votes: Votes) -> bool:
     """Whether `written` is one word, a given name far more than a family name, that NER calls
     a person in most of its mentions and that a reader sees someone in (it speaks, acts, is
-    called out or taken up by "he" or "she"): someone's, however often a preposition of place
-    stands before it ("went to Sarah", "a message from Sarah"), unlike a village NER takes
-    for a man ("at Morton", a family name too)."""
+    called out or taken up by "he" or "she"): someone's, though a preposition of place stands
+    before a few of its mentions ("went to Sarah", "a message from Sarah"). A village NER
+    takes for a man is somewhere: "at Morton" is a family name too, and "to Clifton", a
+    given name, stands after a word of place in most of its mentions."""
     if " " in written or not census.given_not_surname(word_key(written)):
         return False
     cues = votes.said + votes.acts + votes.addressed + votes.male + votes.female + votes.named
-    return 2 * votes.ner_person > votes.mentions and cues > 0
+    seldom_placed = 2 * votes.place_word < votes.mentions
+    return 2 * votes.ner_person > votes.mentions and cues > 0 and seldom_placed
