@@ -981,6 +981,23 @@ def test_a_mrs_of_a_family_of_one_woman_is_suggested_for_her_not_for_a_daughter(
     assert not [s for s in suggested if s[1] == "Mrs. Poole"], suggested
 
 
+def test_a_name_written_a_few_times_keeps_too_little_company_to_say_whose_it_is() -> None:
+    # Jane Eyre: "Miss Varens", twice (Adèle, the pupil), was offered as Céline Varens's, her
+    # mother, for the company of the two lines it is written in.
+    characters = [
+        (["Adèle", "Adela Varens"], 139),
+        (["Céline", "Céline Varens"], 14),
+        (["Miss Varens"], 2),
+        (["Mr. Rochester"], 355),
+        (["Mrs. Fairfax"], 125),
+    ]
+    met = {(2, 4): 8, (3, 4): 2, (1, 5): 40, (1, 4): 10, (4, 5): 10}
+    assert _suggested(characters, met) == []
+    # Written five times, the same company says whose it is.
+    characters[2] = (["Miss Varens"], 5)
+    assert _suggested(characters, {**met, (3, 4): 5}) == [("Céline", "Miss Varens")]
+
+
 def test_a_wife_named_by_her_husbands_given_name_is_not_suggested_for_his_mother() -> None:
     # Persuasion: "Mrs Charles Musgrove" (Mary) was offered to "Mrs Musgrove", Charles's
     # mother, for the company they keep at Uppercross.

@@ -134,11 +134,11 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     )
 
 
-#: Two names keep the same company when their likeness reaches this, and one of several
-#: people a name fits wins when it is this much likelier than the next.
+#: Two names keep the same company at this likeness, and one of several people a name fits wins
+#: when this much likelier than the next; a name (or person) written fewer times tells nothing.
 ALIKE = 0.15
 CLEARLY_LIKELIER = 2.0
-
+COMPANY_LEAST = 5
 #: Two names met in one sentence this share of the smaller's mentions are two people.
 APART_SHARE = 0.1
 
@@ -208,9 +208,8 @@ def _likeliest(
 ) -> tuple[Entity, str, str] | None:
     """The host `guest` most likely is, with the reason in words and any evidence, if one
     stands out: by company, else (of several) by who is named last before it, else by whose
-    family of `characters` it is named with. A married name
-    of a family the story gives one woman only (`lone`) may be hers ("Mrs. Poole", of Grace
-    Poole, a servant called so)."""
+    family of `characters` it is named with. A married name of a family the story gives one
+    woman only (`lone`) may be hers ("Mrs. Poole", of Grace Poole, a servant called so)."""
     mine = people[guest.id]
     sharing = [h for h in hosts if shares_a_name(mine, people[h.id], ranked_pets=True)]
     apart = company.named_apart(guest, sharing, APART_SHARE)
@@ -234,9 +233,10 @@ def _likeliest(
         # A name said far more often than the one its company points to is no form of theirs:
         # "Baskerville" (33 times, the family's and Sir Henry's) is not Rodger Baskerville's.
         outnumbered = guest.mentions > DOMINANCE * ranked[0].mentions
+        few = min(guest.mentions, ranked[0].mentions) < COMPANY_LEAST
         # Company closer to one named beside it as another is a family's (Judge Thatcher's).
         kin = company.closest(guest.id, apart)
-        if top >= ALIKE and top >= CLEARLY_LIKELIER * max(second, kin) and not outnumbered:
+        if top >= ALIKE and top >= CLEARLY_LIKELIER * max(second, kin) and not (outnumbered or few):
             others = f" (of {len(ranked)} who carry the name)" if len(ranked) > 1 else ""
             return (
                 ranked[0],
