@@ -1,6 +1,6 @@
 """Names that are places by their words alone, whatever their mentions say (`kinds`), the
 word alone of such a place's name, a person named for a saint, and a given name that is
-someone's however often a preposition of place stands before it."""
+someone's though a preposition of place stands before a few of its mentions."""
 
 from __future__ import annotations
 

@@ -134,8 +134,8 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
     )
 
 
-#: Two names keep the same company at this likeness, and one of several people a name fits wins
-#: when this much likelier than the next; a name (or person) written fewer times tells nothing.
+#: Two names keep the same company at this likeness, one of several people a name fits wins when
+#: this much likelier than the next, and a name or person written fewer times keeps too little.
 ALIKE = 0.15
 CLEARLY_LIKELIER = 2.0
 COMPANY_LEAST = 5
