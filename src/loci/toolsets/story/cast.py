@@ -141,7 +141,7 @@ def _kind(person: Person, kinds_of: Mapping[int, Kind], votes: Mapping[int, Vote
     Maclean" makes a man of "Maclean")."""
     said: Counter[Kind] = Counter()
     for member in person.members:
-        if kinds_of[member] == "character" or not kinds.cued(votes[member]):
+        if kinds_of[member] == "character" or not votes[member].cues:
             said[kinds_of[member]] += votes[member].mentions
     if said["character"] >= said["place"] + said["other"] or person.titles & titles.HONORIFICS:
         return "character"

@@ -111,6 +111,12 @@ class Votes:
     def __add__(self, other: Votes) -> Votes:
         return Votes(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
+    @property
+    def cues(self) -> int:
+        """The mentions a reader sees a person in: speaking, acting, called out, taken up by
+        "he" or "she", or named so."""
+        return self.said + self.acts + self.addressed + self.male + self.female + self.named
+
     def scores(self, titled: bool) -> tuple[float, float, float]:
         """(person, place, other) scores of these mentions. NER labels one word alike
         wherever it stands, so its labels count as at most NER_VOTES votes, shared as it
@@ -182,11 +188,11 @@ class Votes:
         """Whether the mentions show someone: speaking, acting or taken up by "he" or "she"
         often enough (a tenth of them; God, named eighty times, acts in two), or NER takes
         the name for a person's in most of them, with a cue or again and again."""
-        cues = self.said + self.addressed + self.named + self.acts + self.male + self.female
-        if cues >= CUE_SHARE * self.mentions:
+        if self.cues >= CUE_SHARE * self.mentions:
             return True
         named_a_person = 2 * self.ner_person >= self.mentions
-        return named_a_person and (cues > 0 or self.ner_person >= min(NER_ALONE, self.mentions))
+        again = self.ner_person >= min(NER_ALONE, self.mentions)
+        return named_a_person and (self.cues > 0 or again)
 
     def sex(self) -> str | None:
         """The sex the pronouns taking the name up say, when they say it clearly."""
@@ -367,7 +373,7 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
             found[at] = "character"  # "went to Sarah", "from Sarah": NER's woman, and "she"
         elif found[at] == "unknown" and russian and _a_russian_pet_name(written, votes):
             found[at] = "character"  # "Mitia", whom NER takes for a place, never somewhere
-        elif found[at] == "character" and _plural_of(written, no_ones) and not cued(votes):
+        elif found[at] == "character" and _plural_of(written, no_ones) and not votes.cues:
             found[at] = "other"  # "Nantucketers", of "Nantucketer": NER's people, no one
     return found
 
@@ -383,12 +389,6 @@ def _plural_of(written: str, words: Collection[str]) -> bool:
     """Whether `written` is one word, the plural of one of `words`."""
     key = word_key(written)
     return " " not in written and key.endswith("s") and key[:-1] in words
-
-
-def cued(votes: Votes) -> bool:
-    """Whether a reader sees a person in the mentions: speaking, acting, called out, taken up
-    by "he" or "she", or named so."""
-    return bool(votes.said + votes.acts + votes.addressed + votes.male + votes.female + votes.named)
 
 
 def _head(written: str) -> str:

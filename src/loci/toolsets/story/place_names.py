@@ -77,6 +77,5 @@ def someones_given_name(written: str, votes: Votes) -> bool:
     given name, stands after a word of place in most of its mentions."""
     if " " in written or not census.given_not_surname(word_key(written)):
         return False
-    cues = votes.said + votes.acts + votes.addressed + votes.male + votes.female + votes.named
     seldom_placed = 2 * votes.place_word < votes.mentions
-    return 2 * votes.ner_person > votes.mentions and cues > 0 and seldom_placed
+    return 2 * votes.ner_person > votes.mentions and votes.cues > 0 and seldom_placed
