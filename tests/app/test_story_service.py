@@ -95,6 +95,28 @@ def test_characters_are_confirmed_after_repeated_mentions_and_pronouns_never(app
         character(app.story, "cast", "She")
 
 
+def test_a_character_named_once_in_full_is_listed_and_other_names_once_are_not(
+    app: App,
+) -> None:
+    # Northanger Abbey's "Charles Hodges will plague me to death": a given name and a family
+    # name say someone a reader lists, though the story names him once. A title and a name
+    # ("Captain Hunt"), or words that are no given name ("Holy Writ"), wait for a second.
+    app.story.continue_story(
+        "once",
+        "",
+        '"We sail at dawn," said Mira Voss. Mira Voss laughed. Charles Hodges will plague me '
+        "to death, I dare say. Captain Hunt waved once from the pier. She swore by Holy Writ "
+        "and walked over Magdalen Bridge.",
+    )
+    from loci.toolsets.story.lookup import entities_of
+
+    listed = {e.name: e.mentions for e in entities_of(app.story, "once")}
+    assert listed == {"Mira Voss": 2, "Charles Hodges": 1}
+    every = {e.name: e.confirmed for e in entities_of(app.story, "once", kind=None)}
+    assert every["Captain Hunt"] is False and every["Charles Hodges"] is True
+    assert app.story.stats("once").characters == 2
+
+
 def test_a_vow_in_the_text_opens_a_detected_thread_the_agent_can_resolve(app: App) -> None:
     app.story.continue_story(
         "vow", "", "Mira Voss vowed to find the stolen compass before winter. The rain went on."

@@ -45,6 +45,8 @@ class Entity:
     #: Aliases the story never writes on their own, only inside a longer name ("Waldman" of
     #: "M. Waldman"): listed to look the entity up by, never a name a correction can name.
     derived: list[str] = field(default_factory=list)
+    #: A character a name of theirs writes in full ("Charles Hodges"; `full_names.mark`).
+    in_full: bool = False
 
     @property
     def written(self) -> list[str]:
@@ -52,6 +54,9 @@ class Entity:
         return [alias for alias in self.aliases if alias not in self.derived]
 
     def confirmed(self, after: int) -> bool:
-        """Mentioned at least `after` times, or named in a correction of the writer's (a
-        name the writer marked as a place, or merged, is one they vouch for)."""
-        return self.mentions >= after or bool(self.corrections)
+        """Mentioned at least `after` times (once fewer if named in full:
+        `loci.toolsets.story.full_names`), or named in a correction of the writer's (a name
+        the writer marked as a place, or merged, is one they vouch for)."""
+        if self.corrections or self.mentions >= after:
+            return True
+        return self.in_full and self.mentions >= after - 1

@@ -19,6 +19,7 @@ from loci.toolsets.story import (
     common_words,
     corrections,
     derived_names,
+    full_names,
     kin_words,
     kinds,
     names,
@@ -158,6 +159,7 @@ def entities(
         )
     found.sort(key=lambda e: (-e.mentions, e.id))
     derived_names.add(found, {str(r[1]): int(str(r[2])) for r in rows})
+    full_names.mark(found)
     return found
 
 

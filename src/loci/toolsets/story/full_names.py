@@ -1,0 +1,53 @@
+"""Characters named in full: a given name and a family name ("Charles Hodges will plague me to
+death", written once in *Northanger Abbey*) say someone a reader lists, where a title and a
+name ("Captain Hunt") or a word alone, written once, may be anything. The cast lists such a
+character one mention sooner (`Entity.confirmed`).
+
+Not when another character holds the given name and yet another the family name: "Lydia
+Wickham", once in *Pride and Prejudice*, is Lydia married (or a mix of two people's names),
+which the cast keeps apart from Lydia until it is written more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loci.toolsets.story import census, names
+from loci.toolsets.story.entity import Entity
+from loci.toolsets.story.place_words import PLACE_HEADS
+
+
+def mark(found: Sequence[Entity]) -> None:
+    """Set `Entity.in_full` on each of `found`'s characters a name of theirs writes in full
+    (`written_in_full`), unless characters the story names more often hold its given name and
+    its family name (Lydia's "Lydia Wickham")."""
+    characters = [e for e in found if e.kind == "character"]
+    words_of = [(e.mentions, _words(e)) for e in characters]
+    for entity in characters:
+        others = [words for mentions, words in words_of if mentions > entity.mentions]
+        for alias in filter(written_in_full, entity.written):
+            given, family = (word.lower() for word in alias.split())
+            if not (any(given in w for w in others) and any(family in w for w in others)):
+                entity.in_full = True
+                break
+
+
+def written_in_full(written: str) -> bool:
+    """Whether `written` is a given name and a family name, and no title: a word the census
+    holds far more as a given name than as a surname ("Sam Fletcher"; not "Holy Writ"),
+    before one that heads no place's name ("Magdalen Bridge")."""
+    words = written.split()
+    if len(words) != 2:
+        return False
+    name = names.parse(written)
+    return (
+        name.full
+        and not name.titles
+        and census.given_not_surname(words[0].lower())
+        and words[1].lower() not in PLACE_HEADS
+    )
+
+
+def _words(entity: Entity) -> frozenset[str]:
+    """The name words (lower case, no titles) of an entity's names."""
+    return frozenset(word for alias in entity.aliases for word in names.parse(alias).words)
