@@ -218,3 +218,22 @@ def test_a_captain_and_a_mister_of_one_family_name_are_two_people(app: App) -> N
     captain = character(app.story, "family", "Captain Thornbury")
     assert "Mr. Thornbury" not in captain.aliases
     assert character(app.story, "family", "Mr. Thornbury").mentions >= 12
+
+
+VILLAGE = [
+    "Dr. Kimble came in from the cold. Mrs. Kimble poured the tea, and Dr. Kimble drank it.",
+    '"Come, uncle Kimble," said Nancy Lammeter, and uncle Kimble sat down by aunt Kimble.',
+    "Nancy Lammeter laughed. Mrs. Kimble smiled at her, and Dr. Kimble told a long story.",
+    "Later aunt Kimble said goodnight, and uncle Kimble went home with her. My aunt slept.",
+]
+
+
+def test_a_kin_title_written_in_lower_case_is_the_title_of_the_name_after_it(app: App) -> None:
+    # Silas Marner writes "uncle Kimble" (the doctor) and "aunt Kimble" (his wife): the title
+    # the family calls them by, which says whose each is; "My aunt" alone names no one.
+    told(app, "village", VILLAGE)
+    doctor = character(app.story, "village", "Dr. Kimble")
+    wife = character(app.story, "village", "Mrs. Kimble")
+    assert "uncle Kimble" in doctor.aliases and "uncle Kimble" not in wife.aliases
+    assert "aunt Kimble" in wife.aliases and "aunt Kimble" not in doctor.aliases
+    assert kind_of(app, "village", "aunt") is None

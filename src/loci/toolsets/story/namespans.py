@@ -130,6 +130,8 @@ INTERJECTIONS = frozenset(
     {"oh", "ah", "aye", "ay", "eh", "ha", "hey", "alas", "nay", "yea", "pshaw", "pooh", "bah"}
     | {"hush", "hurrah", "hurray", "hooray", "huzza", "lo", "fie", "ahoy", "ugh", "humph"}
 )
+#: Kin titles a story may write in lower case before a name ("uncle Kimble").
+KIN_TITLES = frozenset({"uncle", "aunt"})
 #: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
 
@@ -140,7 +142,7 @@ def is_name(surface: str) -> bool:
     capitalised = [w for w in words if w[:1].isupper()]
     if not words or len(capitalised) > MAX_NAME_WORDS or any(ch.isdigit() for ch in surface):
         return False
-    if not surface[0].isupper() or (surface.isupper() and len(surface) > 3):
+    if not (surface[0].isupper() or _kin_titled(words)) or (surface.isupper() and len(surface) > 3):
         return False
     if all(names.is_title(w) or w.lower() in titles.ADDRESS_TITLES for w in words):
         return _surname_after_title(words)  # a title alone ("Captain", "Ladyship")
@@ -148,6 +150,12 @@ def is_name(surface: str) -> bool:
         return False  # an initial alone
     # "Shall I", "I. You": a pronoun is never a word of a name.
     return not any(w.rstrip(".").lower() in PRONOUNS for w in words) and not a_stop_word(surface)
+
+
+def _kin_titled(words: Sequence[str]) -> bool:
+    """Whether `words` are a kin title written in lower case and a name ("uncle Kimble",
+    `gazetteer.KIN_BEFORE`)."""
+    return len(words) > 1 and words[0] in KIN_TITLES and words[1][:1].isupper()
 
 
 def _surname_after_title(words: Sequence[str]) -> bool:
