@@ -26,8 +26,9 @@ def mark(found: Sequence[Entity]) -> None:
     for entity in characters:
         others = [words for mentions, words in words_of if mentions > entity.mentions]
         for alias in filter(written_in_full, entity.written):
-            given, family = (word.lower() for word in alias.split())
-            if not (any(given in w for w in others) and any(family in w for w in others)):
+            name = names.parse(alias)
+            given = any(name.given & words for words in others)
+            if not (given and any(name.surnames & words for words in others)):
                 entity.in_full = True
                 break
 

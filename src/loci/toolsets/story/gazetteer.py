@@ -19,7 +19,10 @@ TITLE_BEFORE = re.compile(r"(?:\b|(?<=_))([A-Z][a-z'\u2019]{0,11})\.?(?:[ \t]+|[
 #: A kin title written in lower case before a name, as *Silas Marner* writes "uncle Kimble"
 #: and "aunt Osgood": the title the family calls them by ("his sister Priscilla" says who she
 #: is to him; "aunt" and "uncle" are said to them, as names).
-KIN_BEFORE = re.compile(r"(?<![\w'\u2019-])(?:uncle|aunt)(?:[ \t]+|[ \t]*\n[ \t]*)\Z")
+KIN_TITLES = frozenset({"uncle", "aunt"})
+KIN_BEFORE = re.compile(
+    rf"(?<![\w'\u2019-])(?:{'|'.join(sorted(KIN_TITLES))})(?:[ \t]+|[ \t]*\n[ \t]*)\Z"
+)
 #: A possessive is whose the name is, never its title ("the Queen's class").
 POSSESSIVE_END = re.compile(r"['\u2019]s$")
 #: A capitalised word and "of" right before a name: a rank whose domain it is ("the Duchess of
@@ -119,9 +122,8 @@ def _rank_of_before(text: str, start: int) -> int:
 def title_before(text: str, start: int) -> int:
     """Where the name at `start` begins with the title written before it ("Mr. Darcy",
     "Captain Hawkes", "uncle Kimble"), or an abbreviated given name ("Jas. Hook"), or `start`
-    when none is. A
-    title word with a full stop that is not an abbreviation ends a sentence: "asked the Tin
-    Woodman. Nell Quarry" gives Nell no title."""
+    when none is. A title word with a full stop that is not an abbreviation ends a sentence:
+    "asked the Tin Woodman. Nell Quarry" gives Nell no title."""
     title = TITLE_BEFORE.search(text, max(0, start - 16), start)
     if title is None:
         kin = KIN_BEFORE.search(text, max(0, start - 8), start)

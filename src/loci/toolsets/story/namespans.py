@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from loci import sentences
 from loci.toolsets.story import census, names, titles
-from loci.toolsets.story.gazetteer import title_before
+from loci.toolsets.story.gazetteer import KIN_TITLES, title_before
 from loci.toolsets.story.place_words import PLACE_HEADS
 
 PRONOUNS = frozenset(
@@ -130,8 +130,6 @@ INTERJECTIONS = frozenset(
     {"oh", "ah", "aye", "ay", "eh", "ha", "hey", "alas", "nay", "yea", "pshaw", "pooh", "bah"}
     | {"hush", "hurrah", "hurray", "hooray", "huzza", "lo", "fie", "ahoy", "ugh", "humph"}
 )
-#: Kin titles a story may write in lower case before a name ("uncle Kimble").
-KIN_TITLES = frozenset({"uncle", "aunt"})
 #: Lower-case words that may stand inside a name ("Lady Catherine de Bourgh").
 PARTICLES = frozenset({"de", "du", "van", "von", "der", "la", "le", "di", "da"})
 
