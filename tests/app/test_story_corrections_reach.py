@@ -304,6 +304,28 @@ def test_names_the_writer_kept_apart_are_never_joined_by_a_later_reading(app: Ap
     assert "Mr. Brand" not in john.aliases and "John Brand" in john.aliases
 
 
+def test_a_name_kept_apart_from_one_of_its_carriers_is_not_given_to_the_other(
+    app: App,
+) -> None:
+    # Persuasion: "Charles" (Mary's husband, Charles Musgrove) is a name Charles Hayter carries
+    # too, so the cast keeps it alone. A tester declined the suggestion that it is Charles
+    # Musgrove's; the cast, worked out again, gave "Charles" to Charles Hayter.
+    told(
+        app,
+        "uppercross",
+        [
+            "Charles Musgrove rode out with his gun, and Charles Musgrove came back late.",
+            "Charles Hayter read in the parlour, and Charles Hayter did not look up.",
+            '"We dine at five," said Charles, and Charles laughed at the rain.',
+        ],
+    )
+    alone = character(app.story, "uppercross", "Charles")
+    assert alone.aliases == ["Charles"]
+    kept = correct(app.story, "uppercross", "apart", "Charles", "Charles Musgrove")
+    assert kept.aliases == ["Charles"] and kept.warning is None
+    assert "Charles" not in character(app.story, "uppercross", "Charles Hayter").aliases
+
+
 def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     merged = correct(voyage.story, "voyage", "merge", "Captain Hawkes", "Nell Quarry")
     assert merged.warning is not None and "look like two people" in merged.warning

@@ -302,22 +302,26 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
     the story's mentions singles out."""
     people = list(people)
     carriers_all = [h for h in people if h.id != guest.id and shares_a_name(guest, h)]
+    # Who could be it by the story alone: a carrier the writer kept apart from the guest
+    # still makes the name ambiguous (declining one is no choosing the other), and the
+    # guest joins no group that holds it.
+    told = evidence.in_the_text
     carriers = [
         host
         for host in people
         if host.id != guest.id
         and _outranks(host, guest)
         and shares_a_name(guest, host)
-        and not evidence.names_conflict(guest, host, marriage=False)
-        and not evidence.seen_apart(guest, host)
-        and not evidence.daughter_and_wife(guest, host)
+        and not told.names_conflict(guest, host, marriage=False)
+        and not told.seen_apart(guest, host)
+        and not told.daughter_and_wife(guest, host)
     ]
     # A stray name ("Camp Laurence", met once, never known for a person) makes no one
     # ambiguous; it is a host only when nobody surer carries the name.
     sure = [host for host in carriers if _sure(host)]
     groups = carriers_groups.groups(sure or carriers, evidence, people)
     chosen = preferred(guest, groups) if len(groups) > 1 else groups
-    if len(chosen) != 1:
+    if len(chosen) != 1 or any(evidence.declined_by_writer(guest, h) for h in chosen[0]):
         return []
     # Of the one the name means, a name that may as well be another's is not joined through
     # it unless it is named far more: "Gatz" is James Gatz's, but "Mr. Gatz" may be Henry C.

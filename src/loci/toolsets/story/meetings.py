@@ -6,7 +6,8 @@ where either could be someone else), and the words a story uses as given names."
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from loci.toolsets.story.name_readings import eldest_and_younger
 from loci.toolsets.story.people import Person, head_and_formal, names_conflict, titles_differ
@@ -42,8 +43,11 @@ class Evidence:
     words_of: dict[int, frozenset[str]] = field(default_factory=dict)
     #: The family names the story gives one woman only (`name_readings.lone_families`).
     lone_families: frozenset[str] = frozenset()
-    #: The pairs of names the writer kept apart (`corrections.declined`).
+    #: The pairs of names the writer kept apart (`corrections.declined`), with those the
+    #: story tells apart (`parted`).
     declined: frozenset[frozenset[int]] = frozenset()
+    #: The pairs of names the story itself tells apart (`Together.parted`).
+    parted: frozenset[frozenset[int]] = frozenset()
     #: How often the story writes each given name alone (`name_readings.given_alone`).
     given_alone: dict[str, int] = field(default_factory=dict)
     #: The families the story writes of as two daughters or more (`name_readings.sisters`).
@@ -67,6 +71,8 @@ class Evidence:
                 evidence.apart.setdefault(b, {})[a] = met.sentence
             if met.apposition:
                 evidence.restated.append((met.apposition, a, b))
+            if met.parted:
+                evidence.parted |= {frozenset((a, b))}
         evidence.restated.sort(key=lambda r: (-r[0], r[1], r[2]))
         return evidence
 
@@ -98,8 +104,16 @@ class Evidence:
         daughter's might be instead (Lucy's "Miss Honeychurch", in *A Room with a View*)."""
         return not (a.given or b.given) and self.names_conflict(a, b)
 
+    @cached_property
+    def in_the_text(self) -> Evidence:
+        """This evidence without the pairs the writer kept apart: what the story itself says.
+        A name the writer declines for one carrier still has that carrier to be ambiguous
+        with; "Charles", kept apart from Charles Musgrove, is not Charles Hayter's for it."""
+        return replace(self, declined=self.parted)
+
     def declined_by_writer(self, a: Person, b: Person) -> bool:
-        """Whether the writer kept a name of `a` apart from a name of `b`."""
+        """Whether the writer kept a name of `a` apart from a name of `b` (or the story
+        tells the two apart: `parted`)."""
         return bool(self.declined) and any(
             frozenset({mine, theirs}) in self.declined for mine in a.members for theirs in b.members
         )
