@@ -43,6 +43,21 @@ def test_a_blank_line_ends_a_sentence_a_line_break_alone_does_not() -> None:
     assert excerpt(text, at, at + 4) == "In the town the lamps were lit."
 
 
+def test_a_mention_in_a_long_sentence_is_shown_with_its_cuts_marked() -> None:
+    # Persuasion's first sentence runs on through a family's births: Anne's mention showed
+    # "James Stevenson, Esq. of South Park, ..." as if a sentence began there.
+    births = "; ".join(f"Child{n}, born June {n}, 1785" for n in range(1, 30))
+    text = f"Walter Elliot married Elizabeth, who had issue {births}; and Anne, born 1787."
+    at = text.index("Anne")
+    shown = excerpt(text, at, at + 4)
+    assert shown.startswith(sentences.ELLIPSIS) and "Anne, born 1787." in shown
+    assert not shown.endswith(sentences.ELLIPSIS)  # it ends where the sentence does
+    at = text.index("Walter")
+    opening = excerpt(text, at, at + 6)
+    assert opening.startswith("Walter Elliot") and opening.endswith(sentences.ELLIPSIS)
+    assert len(opening) <= 281
+
+
 def surface_in(text: str, written: str) -> str | None:
     """The name `cleaned` finds where `text` writes `written` (None for none)."""
     at = text.index(written)

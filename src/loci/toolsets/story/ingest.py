@@ -123,14 +123,19 @@ def read(
 
 
 def excerpt(text: str, start: int, end: int) -> str:
-    """The sentence around [start, end) of `text`, at most EXCERPT_CHARS long."""
+    """The sentence around [start, end) of `text`, at most EXCERPT_CHARS long: of a longer
+    one, the words around the name, with an ellipsis where the sentence was cut (a reader
+    takes "James Stevenson, Esq. of South Park, ..." for where *Persuasion* introduces Anne,
+    without one)."""
     left, right = sentences.around(text, start, end)
-    if right - left > EXCERPT_CHARS:
-        left = max(left, start - EXCERPT_CHARS // 2)
-        right = min(right, left + EXCERPT_CHARS)
-        left = _word_start(text, left, start)
-        right = _word_end(text, right, end)
-    return " ".join(text[left:right].split())
+    if right - left <= EXCERPT_CHARS:
+        return " ".join(text[left:right].split())
+    first = max(left, start - EXCERPT_CHARS // 2)
+    last = min(right, first + EXCERPT_CHARS)
+    first, last = _word_start(text, first, start), _word_end(text, last, end)
+    before = sentences.ELLIPSIS if text[left:first].strip() else ""
+    after = sentences.ELLIPSIS if text[last:right].strip() else ""
+    return f"{before}{' '.join(text[first:last].split())}{after}"
 
 
 def _word_start(text: str, at: int, limit: int) -> int:
