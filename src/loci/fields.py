@@ -208,6 +208,9 @@ def moment(value: str, field: str = "occurred_at") -> str:
 
 def name(value: str, field: str) -> str:
     """A name of 1-128 printable characters, trimmed."""
+    if isinstance(value, str) and value and not value.strip():
+        # "got '   '" beside "1-128 characters" read as a count gone wrong to a tester.
+        raise InvalidInputError(f"{field} must not be blank, got {shown(value)}", field=field)
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME_CHARS:
         raise InvalidInputError(
             f"{field} must be 1-{MAX_NAME_CHARS} characters, got {shown(value)}", field=field

@@ -193,6 +193,18 @@ def test_a_kind_given_by_one_of_several_names_warns_it_is_the_whole_entitys(
         correct(voyage.story, "voyage", "kind", "the Skipper", "character")
 
 
+def test_a_blank_name_is_refused_as_blank_and_a_kind_is_read_in_any_case(voyage: App) -> None:
+    # A tester renaming to "   " was told the name "must be 1-128 characters", and "Other"
+    # was refused as no kind.
+    with pytest.raises(InvalidInputError, match="other must not be blank, got '   '"):
+        correct(voyage.story, "voyage", "rename", "Captain Hawkes", "   ")
+    assert listing(voyage.story, "voyage") == []
+    marked = correct(voyage.story, "voyage", "kind", "Nell Quarry", "Other")
+    assert marked.kind == "other"
+    with pytest.raises(InvalidInputError, match="kind must be one of"):
+        correct(voyage.story, "voyage", "kind", "Nell Quarry", "Person")
+
+
 def test_an_alias_the_story_never_writes_is_refused_and_nothing_is_kept(voyage: App) -> None:
     with pytest.raises(NotFoundError, match="never writes 'the Admiral'"):
         correct(voyage.story, "voyage", "alias", "Captain Hawkes", "the Admiral")

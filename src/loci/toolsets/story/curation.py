@@ -36,6 +36,8 @@ def correct(
         )
     name = fields.name(name, "name")
     other = fields.name(other, "other")
+    if action == "kind":
+        other = other.lower()  # "Other", as a writer types it, is the kind "other"
     with service.db.write() as conn:
         found = store.session(conn, session)
         entities = service.graph.entities(conn, found.id)
