@@ -211,23 +211,17 @@ def _introduction(members: Sequence[tuple[object, ...]]) -> str:
         for sentence in str(row[4]).split("\n")
     ]
     text = ""
-    for distance, sentence in [s for s in seen if _whole(s[1])] or seen:
+    for distance, sentence in [s for s in seen if SENTENCE_END.search(s[1])] or seen:
         if not introduces(text, distance):
             continue  # a name first met later, far from the entity's introduction
         if len(text) >= INTRODUCTION_CHARS:
             return text
-        # A window that starts mid-sentence reads as a cut once glued after another.
+        # A window that starts mid-sentence (`ingest.excerpt` marks the cut) reads as a cut
+        # once glued after another.
         cut = sentence[:1].islower() or sentence.startswith(sentences.ELLIPSIS)
         if sentence and sentence not in text and not (text and cut):
             text = f"{text} {sentence}".strip()
     return text
-
-
-def _whole(sentence: str) -> bool:
-    """Whether a mention's sentence is whole: it ends as a sentence does, and is no window
-    of a long one (`ingest.excerpt` marks where it cut)."""
-    cut = sentence.startswith(sentences.ELLIPSIS) or sentence.endswith(sentences.ELLIPSIS)
-    return SENTENCE_END.search(sentence) is not None and not cut
 
 
 def _kind(members: Sequence[tuple[object, ...]]) -> Kind:
