@@ -237,3 +237,20 @@ def test_a_kin_title_written_in_lower_case_is_the_title_of_the_name_after_it(app
     assert "uncle Kimble" in doctor.aliases and "uncle Kimble" not in wife.aliases
     assert "aunt Kimble" in wife.aliases and "aunt Kimble" not in doctor.aliases
     assert kind_of(app, "village", "aunt") is None
+
+
+def test_a_character_first_named_in_a_long_sentence_is_introduced_by_it_marked_as_cut(
+    app: App,
+) -> None:
+    # Persuasion names Anne first inside a 600-character sentence of births; her introduction
+    # showed a window of it from "James Stevenson, Esq." with nothing to say so, and, once
+    # marked, must not give way to a sentence chapters later.
+    births = "; ".join(f"a son, born June {n}, 1785" for n in range(1, 25))
+    opening = f"Walter Elliot had issue Elizabeth, {births}; and Anne Elliot, born 1787."
+    later = ["The rain fell on the hills, and the river rose. " * 20] * 4
+    westgate = "Who is Miss Anne Elliot to be visiting in Westgate Buildings?"
+    told(app, "kellynch", [opening, *later, westgate], times=1)
+    anne = character(app.story, "kellynch", "Anne Elliot")
+    assert "Miss Anne Elliot" in anne.aliases
+    assert anne.description.startswith("\u2026") and "Anne Elliot, born 1787." in anne.description
+    assert "Westgate" not in anne.description
