@@ -231,6 +231,21 @@ def test_apposition_joins_a_nickname_the_nickname_list_does_not_know() -> None:
     assert groups == [{"Tobias", "Toby"}]
 
 
+def test_sisters_by_miss_and_their_name_in_the_plural_are_a_household() -> None:
+    # Northanger Abbey: "two Miss Thorpes" (3 times, once after "the") was listed as a
+    # character; "Miss Jones", a woman, is no plural of anyone's "Jone".
+    names = {
+        "John Thorpe": person(100, "m"),
+        "Miss Thorpe": person(33, "f"),
+        "Miss Thorpes": Votes(mentions=4, ner_person=1, article=1),
+        "Miss Jones": person(5, "f"),
+        "Jone": person(3, "f"),
+    }
+    kinds = kinds_of(names)
+    assert kinds["Miss Thorpes"] == "household"
+    assert kinds["Miss Thorpe"] == kinds["Miss Jones"] == "character"
+
+
 def test_common_words_and_households_are_not_characters() -> None:
     names = {
         "Hush": person(5),

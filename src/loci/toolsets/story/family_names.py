@@ -1,6 +1,7 @@
 """Names of a family the story's characters carry: a given name before the family name of a
 character ("Blanche Ingram", of "Miss Ingram") names a person, whatever NER labelled
-it, and so does that given name alone when its mentions show someone ("Blanche", called out)."""
+it, and so does that given name alone when its mentions show someone ("Blanche", called out);
+the family's name in the plural names its household ("the Marches", "two Miss Thorpes")."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from loci.toolsets.story import census, names, namespans
 from loci.toolsets.story.common_words import word_key
 from loci.toolsets.story.place_words import PLACE_HEADS
 from loci.toolsets.story.reading import WordCase
+
+#: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
+HOUSEHOLD_ARTICLE_SHARE = 0.3
 
 
 def full_names(family: Collection[str], written: Sequence[str]) -> set[str]:
@@ -47,3 +51,31 @@ def given_before(
             if case is not None and case.lower == 0:
                 found.add(word_key(words[0]))
     return found
+
+
+def is_household(written: str, after_the: int, mentions: int, family: Collection[str]) -> bool:
+    """Whether `written` is the plural of a `family` name (of characters), used as one: written
+    after "the" in HOUSEHOLD_ARTICLE_SHARE of its `mentions` or more ("the Marches")."""
+    last = written.split()[-1].lower()
+    if not last.endswith("s") or after_the < HOUSEHOLD_ARTICLE_SHARE * mentions:
+        return False
+    singulars = {last[:-1], last[:-2]} if last.endswith("es") else {last[:-1]}
+    return bool(singulars & set(family))
+
+
+def sisters(written: Sequence[str]) -> set[str]:
+    """The names of `written` that are "Miss" and a family name with an "s", where the story
+    writes "Miss" and that name without it too: sisters, whatever stands before them ("two
+    Miss Thorpes", beside "Miss Thorpe", in *Northanger Abbey*; "Miss Jones" is one woman,
+    with no "Miss Jone" written)."""
+    misses = {name.lower() for name in written if _miss_and_a_name(name)}
+    return {
+        name
+        for name in written
+        if _miss_and_a_name(name) and name.lower().endswith("s") and name.lower()[:-1] in misses
+    }
+
+
+def _miss_and_a_name(written: str) -> bool:
+    words = written.split()
+    return len(words) == 2 and words[0].rstrip(".") == "Miss"

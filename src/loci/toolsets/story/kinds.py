@@ -11,8 +11,9 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   saint's name is a place or a feast ("St. Petersburgh"), unless it speaks, a title stands
   before it ("Mr. St. John") or it ends in a family name of the story's people ("St. John
   Rivers", beside "Mr. Rivers");
-- a plural of a family's name, mostly after "the", is a household ("the Marches"); any other
-  plural mostly after "the" is a place or a people, no one character ("the Warrens");
+- a plural of a family's name, mostly after "the", is a household ("the Marches"), and so are
+  sisters by "Miss" ("two Miss Thorpes"); any other plural mostly after "the" is a place or a
+  people, no one character ("the Warrens");
 - otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
   being called by name in dialogue, acting, a pronoun taking the name up and a title for a
   person; a preposition of place for a place; an article for a thing, a place or not as NER
@@ -79,8 +80,6 @@ NER_ALONE = 4
 #: A word in the possessive opening a name ("King's Arms") or inside it ("Harker's Journal").
 POSSESSIVE_FIRST = re.compile(r"^\w+['\u2019]s\s")
 POSSESSIVE_INSIDE = re.compile(r"\w['\u2019]s\s+\S")
-#: Share of a plural's mentions written after "the" for it to be a household ("the Marches").
-HOUSEHOLD_ARTICLE_SHARE = 0.3
 #: Share of a plural's mentions written after "the" for it to name no one character.
 PLURAL_ARTICLE_SHARE = 0.5
 
@@ -236,15 +235,6 @@ def is_no_name(written: str, votes: Votes, cases: Mapping[str, WordCase]) -> boo
     return not (speaks or located or votes.named)
 
 
-def is_household(written: str, votes: Votes, family_names: Collection[str]) -> bool:
-    """Whether `written` is the plural of a family's name, used as one ("the Marches")."""
-    last = written.split()[-1].lower()
-    if not last.endswith("s") or votes.article < HOUSEHOLD_ARTICLE_SHARE * votes.mentions:
-        return False
-    singulars = {last[:-1], last[:-2]} if last.endswith("es") else {last[:-1]}
-    return bool(singulars & set(family_names))
-
-
 def is_plural(written: str, votes: Votes) -> bool:
     """Whether `written` is one word in the plural, mostly after "the" ("the Warrens", a
     farm; "the Munchkins", a people): no one character ("the Duchess", "the Marquis" and
@@ -255,7 +245,7 @@ def is_plural(written: str, votes: Votes) -> bool:
 
 
 def surface_kind(
-    written: str, votes: Votes, cases: Mapping[str, WordCase], family_names: Collection[str]
+    written: str, votes: Votes, cases: Mapping[str, WordCase], family: Collection[str]
 ) -> Kind:
     """What a name, with the cues of its mentions, names."""
     parsed = names.parse(written)
@@ -264,10 +254,10 @@ def surface_kind(
     if is_a_day_by_name(written):
         return "other"
     if is_a_place_by_name(written) and not (
-        parsed.saint and (votes.said >= SPEAKS_LEAST or saints_namesake(written, family_names))
+        parsed.saint and (votes.said >= SPEAKS_LEAST or saints_namesake(written, family))
     ):
         return "place"
-    if is_household(written, votes, family_names):
+    if family_names.is_household(written, votes.article, votes.mentions, family):
         return "household"
     if is_plural(written, votes):
         return "place" if votes.place_word else "other"
@@ -349,6 +339,10 @@ def story_kinds(named: Sequence[tuple[str, Votes]], cases: Mapping[str, WordCase
     }
     estates = {estate for w, _ in named if (estate := estate_word(w)) is not None}
     written_names = [w for w, _ in named]
+    sisters = family_names.sisters(written_names)  # "two Miss Thorpes", beside "Miss Thorpe"
+    found = [
+        "household" if w in sisters else kind for w, kind in zip(written_names, found, strict=True)
+    ]
     full = family_names.full_names(family, written_names)  # "Blanche Ingram", NER's "other"
     given = family_names.given_before(family, written_names, cases)
     full_given = family_names.given(full)
