@@ -240,9 +240,10 @@ def test_sisters_by_miss_and_their_name_in_the_plural_are_a_household() -> None:
         "Miss Thorpes": Votes(mentions=4, ner_person=1, article=1),
         "Miss Jones": person(5, "f"),
         "Jone": person(3, "f"),
+        "Misses Eshton": person(5, "f"),  # Jane Eyre's Amy and Louisa Eshton
     }
     kinds = kinds_of(names)
-    assert kinds["Miss Thorpes"] == "household"
+    assert kinds["Miss Thorpes"] == kinds["Misses Eshton"] == "household"
     assert kinds["Miss Thorpe"] == kinds["Miss Jones"] == "character"
 
 

@@ -64,18 +64,21 @@ def is_household(written: str, after_the: int, mentions: int, family: Collection
 
 
 def sisters(written: Sequence[str]) -> set[str]:
-    """The names of `written` that are "Miss" and a family name with an "s", where the story
-    writes "Miss" and that name without it too: sisters, whatever stands before them ("two
+    """The names of `written` that name sisters, whatever stands before them: "Misses" and a
+    family name (*Jane Eyre*'s "Misses Eshton", listed as a character), or "Miss" and a
+    family name with an "s" where the story writes "Miss" and that name without it too ("two
     Miss Thorpes", beside "Miss Thorpe", in *Northanger Abbey*; "Miss Jones" is one woman,
     with no "Miss Jone" written)."""
-    misses = {name.lower() for name in written if _miss_and_a_name(name)}
+    misses = {name.lower() for name in written if _titled(name, "Miss")}
     return {
         name
         for name in written
-        if _miss_and_a_name(name) and name.lower().endswith("s") and name.lower()[:-1] in misses
+        if _titled(name, "Misses")
+        or (_titled(name, "Miss") and name.lower().endswith("s") and name.lower()[:-1] in misses)
     }
 
 
-def _miss_and_a_name(written: str) -> bool:
+def _titled(written: str, title: str) -> bool:
+    """Whether `written` is `title` and one word."""
     words = written.split()
-    return len(words) == 2 and words[0].rstrip(".") == "Miss"
+    return len(words) == 2 and words[0].rstrip(".") == title

@@ -12,8 +12,8 @@ how it writes each word (`WordCase`). A reader's rules, in order:
   before it ("Mr. St. John") or it ends in a family name of the story's people ("St. John
   Rivers", beside "Mr. Rivers");
 - a plural of a family's name, mostly after "the", is a household ("the Marches"), and so are
-  sisters by "Miss" ("two Miss Thorpes"); any other plural mostly after "the" is a place or a
-  people, no one character ("the Warrens");
+  sisters by "Misses" or "Miss" ("two Miss Thorpes"); any other plural mostly after "the" is
+  a place or a people, no one character ("the Warrens");
 - otherwise the cues vote: NER's label (a few votes, however often it repeats), speaking,
   being called by name in dialogue, acting, a pronoun taking the name up and a title for a
   person; a preposition of place for a place; an article for a thing, a place or not as NER
