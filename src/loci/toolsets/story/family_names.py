@@ -66,19 +66,14 @@ def is_household(written: str, after_the: int, mentions: int, family: Collection
 def sisters(written: Sequence[str]) -> set[str]:
     """The names of `written` that name sisters, whatever stands before them: "Misses" and a
     family name (*Jane Eyre*'s "Misses Eshton", listed as a character), or "Miss" and a
-    family name with an "s" where the story writes "Miss" and that name without it too ("two
+    family name in the plural where the story writes "Miss" and that name alone too ("two
     Miss Thorpes", beside "Miss Thorpe", in *Northanger Abbey*; "Miss Jones" is one woman,
-    with no "Miss Jone" written)."""
-    misses = {name.lower() for name in written if _titled(name, "Miss")}
+    with no "Miss Jone" written): `names.sisters_family`."""
+    parsed = {name: names.parse(name) for name in written}
+    misses = {word for name in parsed.values() if name.titles == {"miss"} for word in name.bare}
     return {
-        name
-        for name in written
-        if _titled(name, "Misses")
-        or (_titled(name, "Miss") and name.lower().endswith("s") and name.lower()[:-1] in misses)
+        written_as
+        for written_as, name in parsed.items()
+        if (family := names.sisters_family(written_as))
+        and (name.titles == {"misses"} or family & misses)
     }
-
-
-def _titled(written: str, title: str) -> bool:
-    """Whether `written` is `title` and one word."""
-    words = written.split()
-    return len(words) == 2 and words[0].rstrip(".") == title

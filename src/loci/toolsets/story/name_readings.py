@@ -165,16 +165,12 @@ def sisters(written: Iterable[tuple[str, int]], people: Iterable[Person]) -> fro
     families = {w for p in listed for w in p.surnames} | {
         w for p in listed if p.titles for w in p.bare | p.surnamish
     }
-    found = set()
-    for surface, count in written:
-        name = names.parse(surface)
-        if count < SISTERS_LEAST or len(name.bare) != 1:
-            continue
-        (word,) = name.bare
-        if name.titles == {"misses"}:
-            found.add(word)
-        elif name.titles == {"miss"}:
-            found |= {word.removesuffix("s"), word.removesuffix("es")} - {word}
+    found = {
+        w
+        for surface, count in written
+        if count >= SISTERS_LEAST
+        for w in names.sisters_family(surface)
+    }
     return frozenset(found & families - given)
 
 

@@ -233,6 +233,21 @@ def takes_of(head: str) -> bool:
     )
 
 
+def sisters_family(written: str) -> frozenset[str]:
+    """The family names `written` may call two daughters or more by: "Misses" and the name
+    ("the Misses Eshton": eshton), or "Miss" and its plural ("the Miss Steeles": steele,
+    steel); none for any other name."""
+    name = parse(written)
+    if len(name.bare) != 1:
+        return frozenset()
+    (word,) = name.bare
+    if name.titles == {"misses"}:
+        return frozenset({word})
+    if name.titles == {"miss"}:
+        return frozenset({word.removesuffix("s"), word.removesuffix("es")} - {word})
+    return frozenset()
+
+
 def _single(base: Name, word: str, titles: list[str]) -> Name:
     last_title = titles[-1] if titles else None
     if last_title in GIVEN_TITLES:
