@@ -204,7 +204,7 @@ TABLES = (
     Table(
         "story_meetings",
         ("a", "b"),
-        ("session", "a", "b", "paragraph", "sentence", "apposition", "stated"),
+        ("session", "a", "b", "paragraph", "sentence", "apposition", "stated", "parted"),
     ),
     Table("story_words", ("session", "word"), ("session", "word", "lower", "inside")),
     Table(
@@ -212,7 +212,7 @@ TABLES = (
         ("id",),
         (
             *("id", "session", "action", "name", "other", "interaction", "at"),
-            *("created", "kept", "number", "along"),
+            *("created", "kept", "number", "along", "made_by"),
         ),
         counted=True,
     ),

@@ -71,6 +71,12 @@ def story() -> None:
     "book's title page and preface (dropped by default).",
 )
 @click.option("--again", is_flag=True, help="Add the text even if the session holds it already.")
+@click.option(
+    "--keep-suggestions",
+    is_flag=True,
+    help="Accept none of the suggestions of the cast: leave even those loci is sure of "
+    "(merges) to you.",
+)
 @json_option
 @click.pass_obj
 def import_command(
@@ -80,6 +86,7 @@ def import_command(
     tokens: int,
     keep_gutenberg: bool,
     again: bool,
+    keep_suggestions: bool,
     as_json: bool,
 ) -> None:
     """Stream the manuscript FILE into a session, through the same path as continue_story.
@@ -92,6 +99,11 @@ def import_command(
     --tokens tokens, cut at blank lines (`story export` gives the text back); relief archives
     as it goes. A session that holds the text already is refused (--again adds it anyway); an
     import that was interrupted goes on where it stopped.
+
+    Into a cast no one has corrected yet, loci then accepts the suggestions it is sure of
+    (merges of two names the text shows are one person's), each a correction by loci that
+    `story corrections` lists and `story undo` takes back; --keep-suggestions leaves them all
+    to you.
     """
     from loci.errors import ConflictError, InvalidInputError
     from loci.toolsets.story import manuscript
@@ -118,6 +130,7 @@ def import_command(
                     session_id,
                     rest,
                     lambda finished, total: bar.update(task, completed=finished, total=total),
+                    accept_sure=not keep_suggestions,
                 )
         result.resumed_after = done
         result.left_out = len(whole.strip()) - len(text.strip())
@@ -141,8 +154,22 @@ def import_command(
                 f"{counted(result.earlier_mentions, 'earlier mention')} of names first found "
                 "later in the text counted"
             )
+        _say_accepted(result.accepted, session_id)
 
     run(work)
+
+
+def _say_accepted(accepted: list[str], session_id: str) -> None:
+    """The suggestions loci accepted at import, and how to take one back."""
+    if not accepted:
+        return
+    click.echo(
+        f"accepted {counted(len(accepted), 'suggestion')} of the cast loci is sure of "
+        f"(`loci story corrections {session_id}` lists them, `loci story undo {session_id} N` "
+        "takes one back; --keep-suggestions leaves them to you):"
+    )
+    for made in accepted:
+        click.echo(f"  {made}")
 
 
 @story.command("characters", short_help="List the cast: characters, places or every name.")

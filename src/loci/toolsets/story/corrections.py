@@ -31,6 +31,8 @@ from loci.toolsets.story.place_names import is_a_place_by_name
 Action = Literal["merge", "split", "alias", "rename", "kind", "apart"]
 ACTIONS: tuple[Action, ...] = ("merge", "split", "alias", "rename", "kind", "apart")
 KINDS_SET: tuple[Kind, ...] = ("character", "place", "other")
+#: Who made a correction.
+WRITER, LOCI = "writer", "loci"
 
 
 @dataclass(frozen=True)
@@ -50,12 +52,14 @@ class Correction:
     along: tuple[str, ...] = ()
     #: Whether it brought names the story had not met (kept, it has a number).
     added: bool = False
+    #: Who made it: "writer", or "loci" for a suggestion loci accepted itself at import.
+    by: str = WRITER
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> Correction:
         """A correction from its row (action, name, other, interaction, at, number, created,
-        kept, along)."""
-        action, name, other, interaction, at, number, created, kept, along = row
+        kept, along, made_by)."""
+        action, name, other, interaction, at, number, created, kept, along, by = row
         return cls(
             str(action),
             str(name),
@@ -66,6 +70,7 @@ class Correction:
             tuple(json.loads(str(kept))),
             tuple(json.loads(str(along))),
             bool(json.loads(str(created))),
+            str(by),
         )
 
     def split_off(self) -> list[str]:
@@ -90,6 +95,8 @@ class Correction:
             "apart": f"{self.other!r} kept apart from {self.name!r}",
         }.get(self.action, self.action)
         number = "" if self.id is None else f"#{self.id}: "
+        if self.by == LOCI:
+            return f"{number}{what} by loci, a suggestion it was sure of, accepted at import"
         return f"{number}{what} by the writer (interaction {self.interaction})"
 
     def _along(self) -> str:

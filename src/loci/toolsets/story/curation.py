@@ -14,7 +14,7 @@ from loci.storage.databases.db import Connection
 from loci.timeutil import now
 from loci.toolsets.story import correction_checks as checks
 from loci.toolsets.story import lookup, names, split_names, store
-from loci.toolsets.story.corrections import ACTIONS, Correction
+from loci.toolsets.story.corrections import ACTIONS, WRITER, Correction
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.models import CastSuggestion, CharacterInfo, UndoResult
 from loci.toolsets.story.rereading import read_without, reread
@@ -24,10 +24,17 @@ if TYPE_CHECKING:
 
 
 def correct(
-    service: StoryService, session_id: str, action: str, name: str, other: str
+    service: StoryService,
+    session_id: str,
+    action: str,
+    name: str,
+    other: str,
+    *,
+    by: str = WRITER,
 ) -> CharacterInfo:
-    """Apply a correction of the writer's to the cast of `session_id`; returns the entity
-    as it stands after it (for `split`, the name split off)."""
+    """Apply a correction of the writer's (or, `by` loci, one loci was sure of) to the cast
+    of `session_id`; returns the entity as it stands after it (for `split`, the name split
+    off)."""
     session = service.session_name(session_id)
     if action not in ACTIONS:
         raise InvalidInputError(
@@ -73,6 +80,7 @@ def correct(
             now(),
             kept=kept if action == "split" else (),
             along=along,
+            by=by,
         )
         created = service.graph.correct(conn, found.id, correction)
         if created:  # a name new to the story: read the text already stored for it
@@ -174,10 +182,11 @@ def accept(
     chosen: Sequence[CastSuggestion],
     *,
     declining: bool = False,
+    by: str = WRITER,
 ) -> Accepted:
     """Apply the suggestions `chosen` (with `declining`, say they are wrong: `decline`), in
-    order: one refused (an earlier one took its name, say) is reported, and the others are
-    still applied."""
+    order, as corrections made `by` the writer or loci: one refused (an earlier one took its
+    name, say) is reported, and the others are still applied."""
     done = Accepted()
     before = _entity_names(service, session_id)
     for suggestion in chosen:
@@ -188,7 +197,12 @@ def accept(
                 result = decline(service, session_id, suggestion)
             else:
                 result = correct(
-                    service, session_id, suggestion.action, suggestion.name, suggestion.other
+                    service,
+                    session_id,
+                    suggestion.action,
+                    suggestion.name,
+                    suggestion.other,
+                    by=by,
                 )
         except LociError as exc:
             done.refused[suggestion.number] = exc

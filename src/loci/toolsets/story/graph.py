@@ -240,8 +240,8 @@ class SqliteGraph:
         ).fetchone()
         conn.execute(
             "INSERT INTO story_corrections "
-            "(session, number, action, name, other, interaction, at, created, kept, along) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "(session, number, action, name, other, interaction, at, created, kept, along, "
+            "made_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 session,
                 int(number),
@@ -253,6 +253,7 @@ class SqliteGraph:
                 json.dumps(created),
                 json.dumps(list(correction.kept)),
                 json.dumps(list(correction.along)),
+                correction.by,
             ),
         )
         return created
@@ -265,7 +266,8 @@ class SqliteGraph:
             which = "number = ?"
         row = conn.execute(
             "DELETE FROM story_corrections WHERE session = ? AND "
-            f"{which} RETURNING action, name, other, interaction, at, number, created, kept, along",
+            f"{which} RETURNING action, name, other, interaction, at, number, created, kept, along, "
+            "made_by",
             (session, *wanted),
         ).fetchone()
         if row is None:
@@ -327,7 +329,7 @@ class SqliteGraph:
     def corrections(self, conn: Connection, session: int) -> list[Correction]:
         """The writer's corrections, in order."""
         rows = conn.execute(
-            "SELECT action, name, other, interaction, at, number, created, kept, along "
+            "SELECT action, name, other, interaction, at, number, created, kept, along, made_by "
             "FROM story_corrections WHERE session = ? ORDER BY id",
             (session,),
         )

@@ -12,11 +12,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from loci.errors import ConflictError, InvalidInputError
 from loci.token_count import TokenCounter
-from loci.toolsets.story import gutenberg, store, valve
+from loci.toolsets.story import gutenberg, store, sure_suggestions, valve
 from loci.toolsets.story.service import StoryService
 
 #: Encodings preferred when several fit a file equally well, most common first.
@@ -168,10 +168,13 @@ def stream_into(
     session_id: str,
     pieces: Sequence[str],
     progress: Callable[[int, int], None] | None = None,
+    *,
+    accept_sure: bool = True,
 ) -> ImportResult:
     """Send `pieces` through `continue_story` one by one (as the story's text), the way a
     writing session would, reporting progress after each; then work out the cast once more
-    from all of it."""
+    from all of it, and (with `accept_sure`) accept the suggestions loci is sure of into a
+    cast no one has corrected (`loci.toolsets.story.sure_suggestions`)."""
     started = time.perf_counter()
     before = service.stats(session_id).story_tokens if service.exists(session_id) else 0
     reliefs = 0
@@ -182,6 +185,7 @@ def stream_into(
         if progress is not None:
             progress(number, len(pieces))
     counted = service.resolve_cast(session_id) if last is not None else 0
+    accepted = sure_suggestions.accept_sure(service, session_id) if accept_sure and last else []
     story_tokens = before if last is None else last.story_tokens
     return ImportResult(
         session_id=session_id,
@@ -192,6 +196,7 @@ def stream_into(
         window_tokens=0 if last is None else last.window_tokens,
         seconds=round(time.perf_counter() - started, 2),
         earlier_mentions=counted,
+        accepted=accepted,
     )
 
 
@@ -212,3 +217,6 @@ class ImportResult(BaseModel):
     #: Characters of the file that are no story (a licence, a printed book's front and back
     #: matter), left out.
     left_out: int = 0
+    #: The suggestions loci was sure of and accepted, each in words (`story corrections`
+    #: lists them as loci's; `story undo` takes one back).
+    accepted: list[str] = Field(default_factory=list)

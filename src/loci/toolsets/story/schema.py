@@ -377,9 +377,19 @@ ALTER TABLE story_names ADD COLUMN named INTEGER NOT NULL DEFAULT 0;
 MEETING_STATED = "ALTER TABLE story_meetings ADD COLUMN stated INTEGER NOT NULL DEFAULT 0;"
 #: Names the story tells apart as two people's: `loci.toolsets.story.generations`.
 MEETING_PARTED = "ALTER TABLE story_meetings ADD COLUMN parted INTEGER NOT NULL DEFAULT 0;"
+#: Who made each correction: the writer, or loci accepting a suggestion it was sure of when it
+#: imported the manuscript (`loci.toolsets.story.sure_suggestions`).
+CORRECTION_BY = "ALTER TABLE story_corrections ADD COLUMN made_by TEXT NOT NULL DEFAULT 'writer';"
 
 #: The migrations both engines take after their first tables, in order.
-LATER = (NAME_ADDRESSED, NAME_NAMED, SPLIT_ALONG, MEETING_STATED, MEETING_PARTED)
+LATER = (
+    NAME_ADDRESSED,
+    NAME_NAMED,
+    SPLIT_ALONG,
+    MEETING_STATED,
+    MEETING_PARTED,
+    CORRECTION_BY,
+)
 
 STORY_SCHEMA = Schema(
     owner="story",
