@@ -21,7 +21,7 @@ def test_a_fresh_folder_is_all_good(tmp_path):
     assert checks["context projects"] == 0 and checks["checkpoint sessions"] == 0
     assert checks["story sessions"] == 0 and checks["named tokens"] == 0
     assert checks["vector kernel"] == "faiss"
-    assert checks["tables"] == "memory 13, receipts 1, access 2, context 1, checkpoints 2, story 10"
+    assert checks["tables"] == "memory 13, receipts 1, access 2, context 1, checkpoints 2, story 11"
 
 
 def test_a_missing_faiss_is_named_unless_numpy_was_asked_for(tmp_path, monkeypatch):

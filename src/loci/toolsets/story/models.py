@@ -307,7 +307,8 @@ class CastSuggestions(BaseModel):
     session_id: str
     suggestions: list[CastSuggestion]
     corrections: list[str] = Field(
-        description="The writer's corrections so far, numbered (undo_cast_correction)."
+        description="The corrections so far, numbered (undo_cast_correction): the writer's, "
+        "and those loci accepted itself at import."
     )
 
 

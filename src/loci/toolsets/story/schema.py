@@ -382,14 +382,7 @@ MEETING_PARTED = "ALTER TABLE story_meetings ADD COLUMN parted INTEGER NOT NULL 
 CORRECTION_BY = "ALTER TABLE story_corrections ADD COLUMN made_by TEXT NOT NULL DEFAULT 'writer';"
 
 #: The migrations both engines take after their first tables, in order.
-LATER = (
-    NAME_ADDRESSED,
-    NAME_NAMED,
-    SPLIT_ALONG,
-    MEETING_STATED,
-    MEETING_PARTED,
-    CORRECTION_BY,
-)
+LATER = (NAME_ADDRESSED, NAME_NAMED, SPLIT_ALONG, MEETING_STATED, MEETING_PARTED, CORRECTION_BY)
 
 STORY_SCHEMA = Schema(
     owner="story",
