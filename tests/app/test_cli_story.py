@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from loci.toolsets.story.cast_commands import ALIASES_LISTED
@@ -29,6 +30,24 @@ def imported(tmp_path: Path, text: str, session: str, *options: str) -> Path:
     # progress bar, hidden off a terminal, had been.
     assert done.returncode == 0 and done.stdout.startswith("imported "), done.stdout
     return home
+
+
+def test_an_import_off_a_terminal_says_its_progress_by_tenths_on_standard_error(
+    tmp_path: Path,
+) -> None:
+    # Piped to a file, a 55-second import printed nothing until it ended: the bar shows only
+    # on a terminal.
+    home, file = tmp_path / "home", tmp_path / "novel.txt"
+    file.write_text(manuscript(20), encoding="utf-8")
+    done = loci(home, "story", "import", str(file), "--session", "v", "--tokens", "100")
+    lines = [line for line in done.stderr.splitlines() if line.startswith("reading, embedding")]
+    assert [line.split(": ")[1].split("%")[0] for line in lines] == [
+        str(share) for share in range(10, 101, 10)
+    ]
+    assert re.fullmatch(r"reading, embedding, archiving: 100% \((\d+) of \1\)", lines[-1])
+    assert done.stdout.startswith("imported ") and "%" not in done.stdout
+    quiet = loci(home, "story", "import", str(file), "--session", "w", "--json")
+    assert "reading" not in quiet.stderr and json.loads(quiet.stdout)["interactions"] > 1
 
 
 def test_import_then_read_the_story_back(tmp_path: Path) -> None:

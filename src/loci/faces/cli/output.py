@@ -157,10 +157,15 @@ output_option = click.option(
 
 
 def progress_bar(as_json: bool) -> Progress:
-    """A progress bar for long work, on standard error and only on a terminal: standard output
-    holds only the summary (or the JSON), which a script reads, and a log holds no bar."""
+    """A progress bar for long work, on standard error: standard output holds only the summary
+    (or the JSON), which a script reads. Off a terminal, a line at each tenth of the work
+    instead (a log holds no bar); with --json, nothing."""
     from rich.console import Console
     from rich.progress import Progress
 
+    from loci.faces.cli.progress_lines import ProgressLines
+
     console = Console(stderr=True)
-    return Progress(console=console, transient=True, disable=as_json or not console.is_terminal)
+    if not as_json and not console.is_terminal:
+        return ProgressLines()
+    return Progress(console=console, transient=True, disable=as_json)
