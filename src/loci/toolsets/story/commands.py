@@ -163,10 +163,11 @@ def _say_accepted(accepted: list[str], session_id: str) -> None:
     """The suggestions loci accepted at import, and how to take one back."""
     if not accepted:
         return
+    them = "it" if len(accepted) == 1 else "them"
     click.echo(
         f"accepted {counted(len(accepted), 'suggestion')} of the cast loci is sure of "
-        f"(`loci story corrections {session_id}` lists them, `loci story undo {session_id} N` "
-        "takes one back; --keep-suggestions leaves them to you):"
+        f"(`loci story corrections {session_id}` lists {them}, `loci story undo {session_id} N` "
+        f"takes one back; --keep-suggestions leaves {them} to you):"
     )
     for made in accepted:
         click.echo(f"  {made}")
