@@ -327,7 +327,7 @@ class SqliteGraph:
         (name_rows.meet if on else name_rows.unmeet)(conn, session, pairs)
 
     def corrections(self, conn: Connection, session: int) -> list[Correction]:
-        """The writer's corrections, in order."""
+        """The corrections of the cast (the writer's, and those loci accepted), in order."""
         rows = conn.execute(
             "SELECT action, name, other, interaction, at, number, created, kept, along, made_by "
             "FROM story_corrections WHERE session = ? ORDER BY id",

@@ -185,7 +185,9 @@ def stream_into(
         if progress is not None:
             progress(number, len(pieces))
     counted = service.resolve_cast(session_id) if last is not None else 0
-    accepted = sure_suggestions.accept_sure(service, session_id) if accept_sure and last else []
+    accepted = []
+    if accept_sure and last is not None:
+        accepted = sure_suggestions.accept_sure(service, session_id)
     story_tokens = before if last is None else last.story_tokens
     return ImportResult(
         session_id=session_id,
