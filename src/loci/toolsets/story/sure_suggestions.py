@@ -34,7 +34,7 @@ def accept_sure(service: StoryService, session_id: str) -> list[str]:
     if _ever_corrected(service, session_id):
         return []
     merges = [s for s in suggest(service, session_id, READ).suggestions if s.action == "merge"]
-    sure = [s for s in merges if not _two_people(service, session_id, s)]
+    sure = [s for s in merges if not two_people(service, session_id, s)]
     if not sure:
         return []
     done = accept(service, session_id, sure, by=LOCI)
@@ -52,7 +52,7 @@ def _ever_corrected(service: StoryService, session_id: str) -> bool:
     return row is not None and int(row[0]) > 0
 
 
-def _two_people(service: StoryService, session_id: str, merge: CastSuggestion) -> bool:
+def two_people(service: StoryService, session_id: str, merge: CastSuggestion) -> bool:
     """Whether the two entities of `merge` look like two people's (the writer merging them
     would be warned so)."""
     session = service.session_name(session_id)

@@ -1,0 +1,50 @@
+"""The merges an import accepts itself (`sure_suggestions`), on either engine: made as
+corrections by loci, listed and undone as the writer's are; none with `accept_sure` off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from loci.app import App
+from loci.toolsets.story import manuscript, sure_suggestions
+from loci.toolsets.story.curation import listing, undo
+from loci.toolsets.story.suggestions import suggest
+
+ENGINES = ("sqlite", "postgresql")
+HARROWBY = Path(__file__).parent.parent / "fixtures" / "harrowby.txt"
+
+
+def pieces(app: App) -> list[str]:
+    return list(manuscript.interactions(HARROWBY.read_text("utf-8"), app.story.counter))
+
+
+def test_an_import_makes_the_merges_it_is_sure_of_as_corrections_by_loci(app: App) -> None:
+    result = manuscript.stream_into(app.story, "h", pieces(app))
+    assert [made.split(":")[0] for made in result.accepted] == [
+        "'Anna Brook' merged into 'Anna'",
+        "'Mr. Gale' merged into 'Mr. Thomas Gale'",
+    ]
+    assert all("by loci" in made for made in listing(app.story, "h"))
+    assert suggest(app.story, "h").suggestions == []
+    undone = undo(app.story, "h")
+    assert undone.undone.startswith("#2: 'Mr. Gale' merged into 'Mr. Thomas Gale' by loci")
+    offered = suggest(app.story, "h").suggestions
+    assert [(s.action, s.name, s.other) for s in offered] == [
+        ("merge", "Mr. Thomas Gale", "Mr. Gale")
+    ]
+
+
+def test_an_import_told_to_keep_the_suggestions_makes_no_correction(app: App) -> None:
+    result = manuscript.stream_into(app.story, "h", pieces(app), accept_sure=False)
+    assert result.accepted == [] and listing(app.story, "h") == []
+    # Three merges are suggested; the import accepts two. "Anna Brook" and "Anna Vale" (a
+    # barmaid, another woman) may be one woman's maiden and married names, but two family
+    # names look like two people: left to the writer.
+    offered = suggest(app.story, "h").suggestions
+    assert sorted((s.name, s.other) for s in offered if s.action == "merge") == [
+        ("Anna", "Anna Brook"),
+        ("Anna Vale", "Anna Brook"),
+        ("Mr. Thomas Gale", "Mr. Gale"),
+    ]
+    two = {(s.name, s.other): sure_suggestions.two_people(app.story, "h", s) for s in offered}
+    assert two[("Anna Vale", "Anna Brook")] and not two[("Mr. Thomas Gale", "Mr. Gale")]
