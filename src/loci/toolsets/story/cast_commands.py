@@ -139,7 +139,8 @@ CORRECTIONS = (
 @json_option
 @click.pass_obj
 def corrections_command(state: CliState, session_id: str, as_json: bool) -> None:
-    """List the writer's corrections of the cast of SESSION_ID, numbered, oldest first."""
+    """List the corrections of the cast of SESSION_ID, numbered, oldest first: the writer's,
+    and the merges loci accepted itself at import (said "by loci")."""
     from loci.toolsets.story.curation import listing
 
     def work() -> None:

@@ -331,7 +331,8 @@ def _touched(correction: Correction) -> set[str]:
 
 
 def listing(service: StoryService, session_id: str) -> list[str]:
-    """The writer's corrections of the cast, in order, each with its number."""
+    """The corrections of the cast (the writer's and loci's), in order, each with its
+    number."""
     session = service.session_name(session_id)
     with service.db.snapshot() as conn:
         found = store.session(conn, session)
