@@ -24,6 +24,10 @@ def test_a_dry_run_lists_then_an_import_sums_up(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "stored 10 messages in chatgpt (0 stored before)" in done.stdout
     assert "Trip to Lisbon" not in done.stdout  # the listing is for dry runs and --json
+    # Off a terminal, the progress is lines on standard error, the last with what was counted.
+    said = [line for line in done.stderr.splitlines() if line.startswith("reading: ")]
+    assert said and said[-1].startswith("reading: 100% (") and " bytes), " in said[-1]
+    assert "message" in said[-1]
     again = run_loci(home, "import-chats", str(CHATS / "chatgpt"), "--json")
     report = json.loads(again.stdout)
     assert (report["stored"], report["already_stored"]) == (0, 10)

@@ -50,8 +50,11 @@ class ProgressLines(Progress):
         step = min(STEPS, int(task.completed * STEPS / task.total))
         if step > self._said.get(task_id, 0):
             self._said[task_id] = step
+            # A task may say what it counts in (`unit`) and what it has counted so far.
+            unit = f" {task.fields['unit']}" if task.fields.get("unit") else ""
+            counts = f", {task.fields['counts']}" if task.fields.get("counts") else ""
             click.echo(
                 f"{task.description}: {step * 100 // STEPS}% "
-                f"({int(task.completed)} of {int(task.total)})",
+                f"({int(task.completed)} of {int(task.total)}{unit}){counts}",
                 err=True,
             )

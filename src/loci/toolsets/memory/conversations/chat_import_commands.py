@@ -108,12 +108,18 @@ def _with_progress(
     )
     from rich.console import Console
 
-    # On standard error, and only on a terminal: standard output holds only the summary (or
-    # the JSON), and a log of the run holds no bar.
+    from loci.faces.cli.progress_lines import ProgressLines
+
+    # On standard error: standard output holds only the summary (or the JSON). Off a
+    # terminal, a line at each tenth of the bytes instead of a bar, which a log would fill.
     console = Console(stderr=True)
-    hidden = as_json or not console.is_terminal
-    with Progress(*columns, console=console, transient=True, disable=hidden) as bar:
-        task = bar.add_task("reading", total=None, counts="")
+    bar = (
+        ProgressLines()
+        if not as_json and not console.is_terminal
+        else Progress(*columns, console=console, transient=True, disable=as_json)
+    )
+    with bar:
+        task = bar.add_task("reading", total=None, counts="", unit="bytes")
 
         def update(step: ImportProgress) -> None:
             counts = (
