@@ -486,6 +486,10 @@ def test_a_newcomers_story_imports_with_the_names_it_says_are_one_and_fit_sugges
     # son, whose company it keeps.
     text = (Path(__file__).parent.parent / "fixtures" / "harrowby.txt").read_text("utf-8")
     home = imported(tmp_path, text, "h", "--keep-suggestions")
+    kept = loci(
+        home, "story", "import", str(tmp_path / "novel.txt"), "--session", "k", "--keep-suggestions"
+    )
+    assert "no suggestion accepted (--keep-suggestions): `loci story suggestions k`" in kept.stdout
     assert loci(home, "story", "corrections", "h").stdout.startswith("no corrections")
     cast = json.loads(loci(home, "story", "characters", "h", "--json").stdout)
     aliases = {c["name"]: set(c["aliases"]) for c in cast}

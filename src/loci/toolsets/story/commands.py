@@ -155,6 +155,11 @@ def import_command(
                 "later in the text counted"
             )
         _say_accepted(result.accepted, session_id)
+        if keep_suggestions:
+            click.echo(
+                f"no suggestion accepted (--keep-suggestions): `loci story suggestions "
+                f"{session_id}` lists them"
+            )
 
     run(work)
 
