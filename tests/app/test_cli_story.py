@@ -516,7 +516,7 @@ def test_an_import_accepts_the_merges_loci_is_sure_of_as_its_own_undoable_correc
     done = loci(home, "story", "import", str(file), "--session", "h")
     assert done.returncode == 0
     assert "accepted 2 suggestions of the cast loci is sure of" in done.stdout
-    assert "'Mr. Gale' merged into 'Mr. Thomas Gale'" in done.stdout
+    assert "  #2: 'Mr. Gale' merged into 'Mr. Thomas Gale': " in done.stdout
     cast = json.loads(loci(home, "story", "characters", "h", "--json").stdout)
     gale = next(c for c in cast if "Mr. Thomas Gale" in c["aliases"])
     assert "Mr. Gale" in gale["aliases"] and "Edmund Gale" not in gale["aliases"]

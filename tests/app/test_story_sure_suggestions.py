@@ -20,9 +20,10 @@ def pieces(app: App) -> list[str]:
 
 def test_an_import_makes_the_merges_it_is_sure_of_as_corrections_by_loci(app: App) -> None:
     result = manuscript.stream_into(app.story, "h", pieces(app))
-    assert [made.split(":")[0] for made in result.accepted] == [
-        "'Anna Brook' merged into 'Anna'",
-        "'Mr. Gale' merged into 'Mr. Thomas Gale'",
+    # Each with the number `undo` takes it back by.
+    assert [made.split(": ")[:2] for made in result.accepted] == [
+        ["#1", "'Anna Brook' merged into 'Anna'"],
+        ["#2", "'Mr. Gale' merged into 'Mr. Thomas Gale'"],
     ]
     assert all("by loci" in made for made in listing(app.story, "h"))
     assert suggest(app.story, "h").suggestions == []

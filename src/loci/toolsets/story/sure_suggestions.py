@@ -30,7 +30,8 @@ READ = 10
 def accept_sure(service: StoryService, session_id: str) -> list[str]:
     """Accept the merges among the first suggestions for the cast of `session_id`, as
     corrections by loci, unless a correction was ever made to it (a cast the writer has
-    corrected, or loci has, is the writer's); returns each made, in words."""
+    corrected, or loci has, is the writer's); returns each made, in words, with the number
+    `story undo` takes it back by ("#1: 'Mrs. Cass' merged into 'Nancy': ...")."""
     if _ever_corrected(service, session_id):
         return []
     merges = [s for s in suggest(service, session_id, READ).suggestions if s.action == "merge"]
@@ -38,8 +39,13 @@ def accept_sure(service: StoryService, session_id: str) -> list[str]:
     if not sure:
         return []
     done = accept(service, session_id, sure, by=LOCI)
-    made = {s.number for s in sure} - set(done.refused)
-    return [f"{s.other!r} merged into {s.name!r}: {s.reason}" for s in sure if s.number in made]
+    made = [s for s in sure if s.number not in done.refused]
+    # The cast had no correction before: its corrections are these, one each, in order.
+    numbers = _correction_numbers(service, session_id)
+    return [
+        f"#{n}: {s.other!r} merged into {s.name!r}: {s.reason}"
+        for n, s in zip(numbers, made, strict=False)
+    ]
 
 
 def _ever_corrected(service: StoryService, session_id: str) -> bool:
@@ -50,6 +56,13 @@ def _ever_corrected(service: StoryService, session_id: str) -> bool:
             "SELECT corrections_made FROM story_sessions WHERE id = ?", (found.id,)
         ).fetchone()
     return row is not None and int(row[0]) > 0
+
+
+def _correction_numbers(service: StoryService, session_id: str) -> list[int]:
+    """The numbers of the corrections of the cast of `session_id` in force, in order."""
+    with service.db.snapshot() as conn:
+        found = store.session(conn, service.session_name(session_id))
+        return [c.id for c in service.graph.corrections(conn, found.id) if c.id is not None]
 
 
 def two_people(service: StoryService, session_id: str, merge: CastSuggestion) -> bool:
