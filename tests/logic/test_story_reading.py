@@ -213,6 +213,31 @@ def test_an_epithet_is_not_the_possessive_at_the_head_of_a_name() -> None:
     assert [(e.written, e.count) for e in epithets(text)] == [("the Widow", 3)]
 
 
+def test_the_gazetteer_finds_a_given_name_with_the_surname_of_a_known_titled_name() -> None:
+    # NER missed "Maria Temple" (written once, after "Miss Temple") and took "Martha" alone.
+    text = (
+        "the exterior of Miss Temple\u2014Maria Temple, as I saw the name written. Bessie "
+        "said to Martha Abbot and to Miss Maria\nTemple. Poor Temple! Dear Abbot. Edward "
+        "Abbot Rochester came. Lydia Temple\u2019s hat."
+    )
+    known = ["Miss Temple", "Miss Abbot", "Bessie"]
+    found = [m.surface for m in Extractor().known_mentions(text, known)]
+    assert found == [
+        "Miss Temple",
+        "Maria Temple",
+        "Bessie",
+        "Martha Abbot",
+        "Miss Maria Temple",
+        "Lydia Temple",
+    ]
+    # Only a titled name's surname ("Temple" alone is no titled name), and one the census
+    # holds no given name far more often ("Miss Lydia" is a given name with a title).
+    untitled = Extractor().known_mentions(text, ["Temple"])
+    assert [m.surface for m in untitled] == ["Miss Temple", "Temple", "Temple", "Temple", "Temple"]
+    given = Extractor().known_mentions("Anne Lydia smiled at Miss Lydia.", ["Miss Lydia"])
+    assert [m.surface for m in given] == ["Miss Lydia"]
+
+
 def test_a_given_name_before_a_lone_surname_is_part_of_the_name() -> None:
     text = (
         "\u201cAlphonse Frankenstein. Poor Frankenstein! Will Frankenstein come? Miss Frankenstein."

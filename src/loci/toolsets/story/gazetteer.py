@@ -1,6 +1,7 @@
 """The gazetteer: the names a story already knows, found again wherever a text writes them,
 whatever NER thinks of that sentence (across a line break, "Theodore\nLaurence"; with a title
-before one, "Miss Darcy"; with a known surname after a single name, "Amy March")."""
+before one, "Miss Darcy"; with a known surname after a single name, "Amy March"; with a given
+name before the surname of a known titled name, "Maria Temple" of "Miss Temple")."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from loci import sentences
-from loci.toolsets.story import names, titles
+from loci.toolsets.story import census, names, titles
 
 #: A word before a name that may be its title ("Mr. ", "Captain ", "Cap'n ").
 #: A capitalised word right before a name, on its line or the line above (never across a
@@ -53,6 +54,9 @@ class Gazetteer:
     surnames: frozenset[str]
     #: The names known as the domain of another ("Wrexham" of "Duke of Wrexham").
     domains: frozenset[str] = frozenset()
+    #: A capitalised word before the surname of a known titled name ("Maria Temple" of "Miss
+    #: Temple"), a name's last word: NER often misses a full name written once.
+    given_before: re.Pattern[str] | None = None
 
     @classmethod
     def of(cls, known: tuple[str, ...], context: Iterable[str] = ()) -> Gazetteer | None:
@@ -72,12 +76,39 @@ class Gazetteer:
         domains = frozenset(
             name.split(" of ", 1)[1] for name in (*known, *context) if " of " in name
         )
-        return cls(re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])"), surnames, domains)
+        pattern = re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])")
+        return cls(pattern, surnames, domains, _given_before(known))
 
     def spans(self, text: str) -> Iterable[tuple[int, int]]:
         """Where `text` writes the known names: with a title written before one ("Miss Darcy"
         is not "Darcy"), and with a known surname after a single name ("Amy March", "Miss
-        Eliza Bennet"): that surname is no mention of its own as well."""
+        Eliza Bennet"): that surname is no mention of its own as well; and a given name with
+        the surname of a known titled name ("Maria Temple"), where no known name is."""
+        known = list(self._known_spans(text))
+        given = [
+            (start, end)
+            for start, end in self._given_spans(text)
+            if all(end <= a or b <= start for a, b in known)
+        ]
+        return sorted([*known, *given])
+
+    def _given_spans(self, text: str) -> Iterable[tuple[int, int]]:
+        """Where a given name is written before the surname of a known titled name, with a
+        title before it if one is ("Miss Maria Temple"): a census given name, not a title or
+        a common word ("Dear Temple", "Poor Abbot")."""
+        if self.given_before is None:
+            return
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        for match in self.given_before.finditer(text):
+            given = match.group(1)
+            if names.is_title(given) or given.lower() in STOP_WORDS:
+                continue
+            if census.is_given_name(given):
+                yield title_before(text, match.start()), match.end()
+
+    def _known_spans(self, text: str) -> Iterable[tuple[int, int]]:
+        """Where `text` writes the known names themselves (`spans`)."""
         taken = 0
         for match in self._longest(text):
             start, end = match.start(), match.end()
@@ -106,6 +137,27 @@ class Gazetteer:
                     match = longer
             yield match
             at = max(match.end(), at + 1)
+
+
+def _given_before(known: Iterable[str]) -> re.Pattern[str] | None:
+    """The pattern of a capitalised word before the surname of a known titled name ("Miss
+    Temple", "Mr. Brocklehurst"), not followed by another name ("Edward Fairfax Rochester" is
+    no Mrs. Fairfax's), for surnames the census holds no given name ("Miss Lydia")."""
+    surnames = {
+        words[1]
+        for words in (name.split() for name in known)
+        if len(words) == 2
+        and names.is_title(words[0])
+        and words[1][:1].isupper()
+        and not census.given_not_surname(words[1].lower())
+    }
+    if not surnames:
+        return None
+    alternatives = "|".join(re.escape(s) for s in sorted(surnames))
+    return re.compile(
+        rf"(?<![\w.])([A-Z][a-z]+){LINE_BREAK_OR_SPACE}(?:{alternatives})"
+        rf"(?!\w)(?!{LINE_BREAK_OR_SPACE}[A-Z])"
+    )
 
 
 def _rank_of_before(text: str, start: int) -> int:
