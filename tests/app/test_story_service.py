@@ -178,12 +178,15 @@ def test_a_title_after_the_opens_a_thread_as_its_person_and_a_river_none(app: Ap
         "My surmise is that in London the Count decided to get back to his castle by water.",
         "At dawn the Thames decided to rise over the lower fields.",
         "Then the Captain had solemnly vowed to bring the ship home.",
+        # Persuasion: a family's thread was "Harvilles's promise".
+        "The Harvilles had promised to come with her and stay at Uppercross.",
     ]
     for text in story:
         app.story.continue_story("epithets", "", text)
     assert sorted(t.name for t in app.story.plot_threads("epithets").active) == [
         "the Captain's vow: bring the ship home",
         "the Count's decision: get back to his castle by water",
+        "the Harvilles' promise: come with her and stay at Uppercross",
     ]
 
 

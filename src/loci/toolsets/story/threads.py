@@ -60,6 +60,8 @@ BETWEEN = re.compile(
     r"suddenly|finally|also|quietly|silently|privately|once|instantly|therefore|already))*[ \t]+$"
 )
 BETWEEN_WORDS = 3
+#: "the" right before a name: "The Harvilles had promised" is a family's thread.
+THE_BEFORE = re.compile(r"\b[Tt]he[ \t]+\Z")
 #: A title after "the", the last before an aim's verb: an epithet ("the Count", "the Captain").
 THE_TITLE = re.compile(r"\b[Tt]he[ \t]+([A-Z][a-z]+)(?=(?:[ \t]+[a-z]+)*[ \t]+$)")
 #: How far before the verb (in characters) such a title is looked for.
@@ -141,7 +143,7 @@ def detect(
             continue
         left, right = sentences.around(text, match.start(), match.end())
         sentence = " ".join(text[left:right].split())
-        title = f"{person}'s {AIMS[match.group(1)]}: {aim}"[:128]
+        title = f"{_possessive(person)} {AIMS[match.group(1)]}: {aim}"[:128]
         if _row(conn, session, title) is None and not _opened_by(conn, session, sentence):
             _open(conn, session, title, "detected", sentence, [person], position)
 
@@ -152,11 +154,21 @@ def _subject(text: str, verb: int, mentions: Sequence[Mention]) -> str | None:
     Count decided to get back to his castle by water")."""
     before = [m for m in mentions if m.end <= verb and m.end > m.start]
     if before and _just_before(text, before[-1].end, verb):
-        return None if before[-1].label == "place" else before[-1].surface
+        name = before[-1]
+        if name.label == "place":
+            return None
+        family = THE_BEFORE.search(text, max(0, name.start - 4), name.start)
+        return f"the {name.surface}" if family and name.surface.endswith("s") else name.surface
     epithet = THE_TITLE.search(text, max(0, verb - EPITHET_REACH), verb)
     if epithet is None or not names.is_title(epithet.group(1)):
         return None
     return f"the {epithet.group(1)}" if _just_before(text, epithet.end(1), verb) else None
+
+
+def _possessive(person: str) -> str:
+    """Whose the thread is: "Jo March's", "the Count's", and a family's "the Harvilles'"."""
+    plural = person.startswith("the ") and person.endswith("s")
+    return f"{person}'" if plural else f"{person}'s"
 
 
 def _just_before(text: str, end: int, verb: int) -> bool:
