@@ -7,7 +7,8 @@ from pathlib import Path
 
 from loci.app import App
 from loci.toolsets.story import manuscript, sure_suggestions
-from loci.toolsets.story.curation import listing, undo
+from loci.toolsets.story.curation import correct, listing, undo
+from loci.toolsets.story.lookup import entities_of
 from loci.toolsets.story.suggestions import suggest
 
 ENGINES = ("sqlite", "postgresql")
@@ -26,6 +27,10 @@ def test_an_import_makes_the_merges_it_is_sure_of_as_corrections_by_loci(app: Ap
         ["#2", "'Mr. Gale' merged into 'Mr. Thomas Gale'"],
     ]
     assert all("by loci" in made for made in listing(app.story, "h"))
+    # Merged by loci, not named by the writer, she is shown by her full name: "Anna Vale" is
+    # another woman.
+    shown = [e.name for e in entities_of(app.story, "h")]
+    assert "Anna Brook" in shown and "Anna" not in shown
     assert suggest(app.story, "h").suggestions == []
     undone = undo(app.story, "h")
     assert undone.undone.startswith("#2: 'Mr. Gale' merged into 'Mr. Thomas Gale' by loci")
@@ -33,6 +38,10 @@ def test_an_import_makes_the_merges_it_is_sure_of_as_corrections_by_loci(app: Ap
     assert [(s.action, s.name, s.other) for s in offered] == [
         ("merge", "Mr. Thomas Gale", "Mr. Gale")
     ]
+    # The writer's own merge names her as the writer chose.
+    undo(app.story, "h")
+    correct(app.story, "h", "merge", "Anna", "Anna Brook")
+    assert "Anna" in [e.name for e in entities_of(app.story, "h")]
 
 
 def test_an_import_told_to_keep_the_suggestions_makes_no_correction(app: App) -> None:

@@ -32,3 +32,27 @@ def test_a_full_name_made_of_two_other_peoples_names_waits_for_a_second_mention(
     full_names.mark([lydia, wickham, married, davis, rare])
     assert not married.in_full and davis.in_full
     assert not married.confirmed(2) and davis.confirmed(2)
+
+
+def test_a_character_written_by_a_name_others_hold_too_is_shown_by_a_full_name() -> None:
+    # Persuasion: the cast listed "Charles" (Charles Musgrove) beside Charles Hayter, and
+    # Northanger Abbey "Thorpe" (John Thorpe) beside Isabella Thorpe.
+    charles = entity(1, 121, "Charles", "Charles Musgrove", "Mr. Musgrove")
+    hayter = entity(2, 40, "Charles Hayter")
+    thorpe, isabella = entity(3, 105, "Thorpe", "John Thorpe"), entity(4, 191, "Isabella Thorpe")
+    anne = entity(5, 300, "Anne", "Anne Elliot")  # no one else's "Anne": as written most
+    place = entity(6, 9, "Charles", "Charles Street", kind="place")
+    full_names.tell_apart([charles, hayter, thorpe, isabella, anne, place], chosen=())
+    shown = [e.name for e in (charles, hayter, thorpe, isabella, anne, place)]
+    assert shown == [
+        "Charles Musgrove",
+        "Charles Hayter",
+        "John Thorpe",
+        "Isabella Thorpe",
+        "Anne",
+        "Charles",
+    ]
+    # A name a correction of the writer's chose stays.
+    kept = entity(1, 121, "Charles", "Charles Musgrove")
+    full_names.tell_apart([kept, entity(2, 40, "Charles Hayter")], chosen={1})
+    assert kept.name == "Charles"

@@ -10,7 +10,7 @@ which the cast keeps apart from Lydia until it is written more.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from loci.toolsets.story import census, names
 from loci.toolsets.story.entity import Entity
@@ -31,6 +31,23 @@ def mark(found: Sequence[Entity]) -> None:
             if not (given and any(name.surnames & words for words in others)):
                 entity.in_full = True
                 break
+
+
+def tell_apart(found: Sequence[Entity], chosen: Collection[int]) -> None:
+    """Show a character by a name of theirs written in full where the name they are written by
+    most is a word other characters' names hold too ("Charles Musgrove", not "Charles", beside
+    Charles Hayter; "John Thorpe", not "Thorpe", beside Isabella Thorpe), unless a correction
+    chose the name (`chosen`: the ids of those entities)."""
+    characters = [e for e in found if e.kind == "character"]
+    words_of = {e.id: _words(e) for e in characters}
+    for entity in characters:
+        word = entity.name.lower()
+        if entity.id in chosen or " " in entity.name:
+            continue
+        if not any(word in words for other, words in words_of.items() if other != entity.id):
+            continue
+        full = (a for a in entity.written if written_in_full(a) and word in a.lower().split())
+        entity.name = next(full, entity.name)
 
 
 def written_in_full(written: str) -> bool:

@@ -133,8 +133,12 @@ def entities(
     grouped: dict[int, list[tuple[object, ...]]] = {}
     for row in rows:
         grouped.setdefault(int(str(row[6])), []).append(row)
-    renamed, named = _shown(kept, ("rename",)), _shown(kept, ("merge", "alias"))
+    # A merge loci made itself names the entity as its suggestion happened to: not a name
+    # the writer chose.
+    by_writer = [c for c in kept if c.by == corrections.WRITER]
+    renamed, named = _shown(kept, ("rename",)), _shown(by_writer, ("merge", "alias"))
     found: list[Entity] = []
+    chosen: set[int] = set()
     for person, members in grouped.items():
         members.sort(key=lambda r: (-int(str(r[2])), int(str(r[0]))))
         seen = [r for r in members if int(str(r[2])) > 0] or members
@@ -145,10 +149,13 @@ def entities(
         written = [str(r[1]) for r in members]
         # Written after "the" in most of its mentions, a name is an epithet ("the Jew").
         led = {str(r[1]) for r in members if len(r) > 8 and 2 * int(str(r[8])) > int(str(r[2]))}
+        named_by_writer = _name_chosen(written, renamed, named)
+        if named_by_writer is not None:
+            chosen.add(person)
         found.append(
             Entity(
                 id=person,
-                name=_name_shown(written, renamed, named, led),
+                name=named_by_writer or _plain(written, led),
                 kind=_kind(members),
                 mentions=sum(int(str(r[2])) for r in members),
                 first=Seen(int(str(first[3])), introduction),
@@ -161,6 +168,7 @@ def entities(
     found.sort(key=lambda e: (-e.mentions, e.id))
     derived_names.add(found, {str(r[1]): int(str(r[2])) for r in rows})
     full_names.mark(found)
+    full_names.tell_apart(found, chosen)
     return found
 
 
@@ -229,22 +237,19 @@ def _kind(members: Sequence[tuple[object, ...]]) -> Kind:
     return kind if kind in kinds.KINDS else "unknown"
 
 
-def _name_shown(
-    written: Sequence[str],
-    renamed: dict[str, str],
-    named: dict[str, str],
-    epithets: Collection[str] = (),
-) -> str:
-    """The name an entity is shown by: the latest the writer renamed it to, else the name the
-    writer's latest merge or alias into it named (merged into "Ysolde", it is not shown as
-    "Grace", the form written most), else its plain name (`epithets` aside)."""
+def _name_chosen(
+    written: Sequence[str], renamed: dict[str, str], named: dict[str, str]
+) -> str | None:
+    """The name the corrections show an entity by, if any: the latest the writer renamed it
+    to, else the name the latest merge or alias into it named (merged into "Ysolde", it is
+    not shown as "Grace", the form written most)."""
     keys = [names.key(w) for w in written]
     for shown in (renamed, named):
         # A name the entity still holds (a merge's name may have been split off since).
         found = [k for k in shown if k in keys and names.key(shown[k]) in keys]
         if found:
             return shown[found[-1]]
-    return _plain(written, epithets)
+    return None
 
 
 def _shown(kept: list[corrections.Correction], actions: tuple[str, ...]) -> dict[str, str]:
