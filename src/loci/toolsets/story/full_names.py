@@ -6,6 +6,9 @@ character one mention sooner (`Entity.confirmed`).
 Not when another character holds the given name and yet another the family name: "Lydia
 Wickham", once in *Pride and Prejudice*, is Lydia married (or a mix of two people's names),
 which the cast keeps apart from Lydia until it is written more.
+
+A name written in full also tells apart characters who share a name: the cast shows "Charles
+Musgrove", not "Charles", beside Charles Hayter (`tell_apart`).
 """
 
 from __future__ import annotations
