@@ -595,6 +595,17 @@ def test_a_title_before_a_capitalised_word_is_a_name_with_a_stop_or_without() ->
     assert found.count("Dr Doherty") == 2 and "Mrs Kerr" in found and "Mr. Okafor" in found
 
 
+def test_a_peers_title_before_a_capitalised_word_is_a_name() -> None:
+    # Northanger Abbey: NER took no one in "We are going to Lord Longtown's, near Hereford".
+    text = (
+        "We are going to Lord Longtown\u2019s, near Hereford, for a fortnight. Sir Roger "
+        "came, and Lady Mary. Lord St. Ives wrote. Good Lord! Lord, how she laughed."
+    )
+    found = [m.surface for m in Extractor().mentions(text, [])]
+    assert {"Lord Longtown", "Sir Roger", "Lady Mary"} <= set(found)
+    assert not [f for f in found if f in ("Lord St", "Lord", "Good Lord")]
+
+
 def test_a_known_domain_after_another_rank_and_of_is_that_ranks_name() -> None:
     # A tester's regency: "The Duchess of Wrexham came to London" counted for the Duke,
     # whose names were "Duke of Wrexham" and "Wrexham".

@@ -35,8 +35,11 @@ NAMING = re.compile(
     rf"(?P<more>(?:,[ \t]*{NAME})*,?[ \t]+and[ \t]+{NAME})?"
 )
 #: A title of address and a capitalised word after it, with the title's full stop or, as
-#: British print sets it, without: "Dr Doherty", where NER may see nothing.
-TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Miss)\.?[ \t]+[A-Z][\w\u2019'-]+")
+#: British print sets it, without: "Dr Doherty", where NER may see nothing; or a peer's
+#: ("Lord Longtown's, near Hereford", which NER took for no one).
+TITLED = re.compile(
+    r"\b(?:(?:Mr|Mrs|Ms|Mx|Dr|Miss)\.?|Lord|Lady|Sir)[ \t]+(?P<name>[A-Z][\w\u2019'-]+)"
+)
 #: A capitalised word after a name (on the next line, maybe): the name goes on.
 NEXT_CAPITALISED = re.compile(r"\s+[A-Z]")
 #: One name of a list of names given at once: "she had called them Salt and Pepper".
@@ -112,6 +115,8 @@ def with_titled(
     for match in TITLED.finditer(text):
         if any(m.start < match.end() and match.start() < m.end for m in found):
             continue
+        if names.is_title(match.group("name")):
+            continue  # "Lord St. Ives" is cut at no title
         mention = cleaned(text, match.start(), match.end())
         if mention is not None:
             added.append(replace(mention, label="person"))
