@@ -206,6 +206,19 @@ def test_mademoiselle_as_servants_say_it_is_a_title() -> None:
         assert (name.sex, name.married, name.bare, name.given) == ("f", False, {"manette"}, set())
 
 
+def test_a_peers_ranks_and_a_dowager_are_titles_of_their_sex() -> None:
+    # Persuasion: "Dowager Viscountess Dalrymple" was the given name "Dowager", no title:
+    # no woman, and no Lady Dalrymple.
+    name = parse("Dowager Viscountess Dalrymple")
+    assert (name.titles, name.sex, name.bare, name.given) == (
+        {"dowager", "viscountess"},
+        "f",
+        {"dalrymple"},
+        set(),
+    )
+    assert [parse(f"{rank} Dalrymple").sex for rank in ("Viscount", "Marchioness")] == ["m", "f"]
+
+
 def test_a_number_after_a_name_numbers_its_bearers_and_is_no_surname() -> None:
     # A Tale of Two Cities: "Jacques Three" had the surname "Three"; the revolutionaries all
     # called Jacques were one entity with the code name alone.

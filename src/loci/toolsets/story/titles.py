@@ -15,6 +15,7 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
     ),
     **dict.fromkeys(("don", "king", "prince", "duke", "father", "uncle", "brother"), ("m", None)),
     **dict.fromkeys(("baron", "count", "earl", "abbot", "friar"), ("m", None)),
+    **dict.fromkeys(("viscount", "marquis", "marquess"), ("m", None)),
     **dict.fromkeys(("squire", "parson", "gaffer", "farmer"), ("m", None)),
     # The French Revolution's titles ("Citizen Evremonde", "Citizeness Defarge").
     **dict.fromkeys(("citizen", "citoyen"), ("m", None)),
@@ -37,6 +38,9 @@ SEXED_TITLES: dict[str, tuple[str, bool | None]] = {
     **dict.fromkeys(("ms", "madam", "lady", "queen", "mother", "sister", "dame"), ("f", None)),
     "aunt": ("f", True),
     **dict.fromkeys(("princess", "baroness", "abbess"), ("f", None)),
+    **dict.fromkeys(("viscountess", "marchioness"), ("f", None)),
+    # A peer's widow: "the Dowager Viscountess Dalrymple".
+    "dowager": ("f", True),
 }
 #: Titles of rank, never used with the plain ones: Sir William is not Mr. William Collins (but a
 #: full name may bear both, once its man inherits: "Mr. Henry Baskerville" is Sir Henry).
