@@ -478,6 +478,21 @@ def test_a_village_title_written_after_the_names_a_person() -> None:
     assert person_of[2] == person_of[1]
 
 
+def test_a_peers_style_written_after_the_names_a_person() -> None:
+    # Persuasion: "the arrival of the Dowager Viscountess Dalrymple" (once of twice, NER
+    # calling it an organisation) was a thing's name, apart from Lady Dalrymple.
+    names = {
+        "Lady Dalrymple": Votes(mentions=25, ner_person=19, female=2),
+        "Dowager Viscountess Dalrymple": Votes(mentions=2, ner_other=2, article=1),
+        "Honourable Miss Carteret": Votes(mentions=2, ner_person=1, ner_other=1, article=2),
+    }
+    surfaces = [cast.Surface(i, w, v) for i, (w, v) in enumerate(names.items(), 1)]
+    words = {w.lower(): WordCase(0, 5) for s in surfaces for w in s.written.split()}
+    person_of, kinds = cast.gather(surfaces, words, {})
+    assert [kinds[s.id] for s in surfaces] == ["character"] * 3
+    assert person_of[2] == person_of[1] != person_of[3]
+
+
 def test_a_farmer_by_his_family_name_is_no_wife_of_it() -> None:
     # The Mysterious Affair at Styles: "Farmer Raikes" was joined to Mrs. Raikes, his wife,
     # "Farmer" read as a given name no census gives a sex.

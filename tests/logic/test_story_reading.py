@@ -604,6 +604,15 @@ def test_a_peers_title_before_a_capitalised_word_is_a_name() -> None:
     found = [m.surface for m in Extractor().mentions(text, [])]
     assert {"Lord Longtown", "Sir Roger", "Lady Mary"} <= set(found)
     assert not [f for f in found if f in ("Lord St", "Lord", "Good Lord")]
+    # Persuasion: a title after titles alone goes on with the name, where it was cut to
+    # "Dowager", a title alone, and no one.
+    cards = "She had the cards of Dowager Viscountess Dalrymple, and Meg Mr. Brooke's."
+    dowager = cleaned(cards, cards.index("Dowager"), cards.index(","))
+    meg = cleaned(cards, cards.index("Meg"), cards.index("'s"))
+    assert [m.surface if m else None for m in (dowager, meg)] == [
+        "Dowager Viscountess Dalrymple",
+        "Meg",
+    ]
 
 
 def test_a_known_domain_after_another_rank_and_of_is_that_ranks_name() -> None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Literal
 
 from loci.toolsets.story import (
@@ -264,7 +264,10 @@ def surface_kind(
     # A title before a name written after "the" is an inn's or a ship's ("at the Admiral
     # Benbow"): no one calls a person "the Mr. Darcy", but "the Duke of Wellington" is one.
     # A title in the possessive names a thing for its bearer: "the Widow's Lantern" (a ship),
-    # "the King's Arms" (an inn).
+    # "the King's Arms" (an inn). A village's title takes "the" before a person, and a style's
+    # "the" is its own ("the Dowager Viscountess Dalrymple"), no thing's.
+    if parsed.titles & titles.STYLES_AFTER_THE:
+        votes = replace(votes, article=0)
     by_name = not POSSESSIVE_FIRST.match(written) and (
         votes.article < TITLED_THING * votes.mentions
         or " of " in written

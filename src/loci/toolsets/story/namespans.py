@@ -330,10 +330,14 @@ def _name_length(span: str) -> int:
     for at, word in enumerate(words):
         token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
         titled = bool(length) and token.rstrip(".").lower() in titles.HONORIFICS
-        if titled and (_names_next(words, at) or census.is_given_name(previous)):
+        if (
+            titled
+            and not _styles(words[:at])
+            and (_names_next(words, at) or census.is_given_name(previous))
+        ):
             # A title starts another name ("Meg Mr. Brooke"), or is a family name after a
             # given name, as often another's ("Miss Mary King"), but ends an epithet: "the
-            # Monkey King".
+            # Monkey King"; after a style it is one more ("Dowager Viscountess Dalrymple").
             break
         if length and _shouted(token) and not _shouted(span[:length]):
             break  # a word set in capitals after a name: "G. J. Utterson ALONE"
@@ -349,6 +353,13 @@ def _name_length(span: str) -> int:
             break
         previous = token
     return length
+
+
+def _styles(words: Sequence[re.Match[str]]) -> bool:
+    """Whether `words` are titles of style or rank alone ("Dowager", "the Right Honourable"),
+    no plain "Mr." or "Miss" (after which a title's word is a family name: "Miss King")."""
+    held = [w.group().strip("_*,;:").rstrip(".").lower() for w in words]
+    return all(names.is_title(w) and w not in titles.PLAIN for w in held)
 
 
 def _names_next(words: Sequence[re.Match[str]], at: int) -> bool:

@@ -48,6 +48,9 @@ RANKS = frozenset({"sir", "lady", "lord", "dame"})
 PLAIN = frozenset({"mr", "mrs", "miss", "ms", "mister"})
 #: A village's titles, written after "the" as often as not ("the Widow Douglas", "the Squire").
 VILLAGE_TITLES = frozenset({"squire", "parson", "gaffer", "widow", "goody"})
+#: Styles written after "the" before a person's name ("the Reverend Mr. Collins", "the
+#: Honourable Miss Carteret", "the Dowager Viscountess Dalrymple").
+STYLES_AFTER_THE = frozenset({"reverend", "rev", "honourable", "honorable", "hon", "dowager"})
 #: Titles before which a single word is a surname ("Mr. Darcy", "Colonel Fitzwilliam"), never
 #: a given name alone.
 SURNAME_TITLES = frozenset(
