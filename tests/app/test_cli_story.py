@@ -540,3 +540,12 @@ def test_an_import_accepts_the_merges_loci_is_sure_of_as_its_own_undoable_correc
     again = loci(home, "story", "import", str(more), "--session", "h")
     assert again.returncode == 0 and "accepted" not in again.stdout
     assert len(loci(home, "story", "corrections", "h").stdout.splitlines()) == 1
+
+
+def test_a_plot_thread_is_listed_with_its_events_counted_in_words(tmp_path: Path) -> None:
+    # A writer's trial read "(detected, 1 events)".
+    home, file = tmp_path / "home", tmp_path / "vow.txt"
+    file.write_text("Mira Voss had solemnly vowed to find the stolen compass.\n", "utf-8")
+    assert loci(home, "story", "import", str(file), "--session", "v").returncode == 0
+    listed = loci(home, "story", "threads", "v").stdout.splitlines()
+    assert listed == ["[active] Mira Voss's vow: find the stolen compass (detected, 1 event)"]

@@ -243,7 +243,7 @@ def threads_command(state: CliState, session_id: str, as_json: bool) -> None:
             return
         for thread in [*found.active, *found.resolved]:
             click.echo(
-                f"[{thread.status}] {thread.name} ({thread.source}, {len(thread.events)} events)"
+                f"[{thread.status}] {thread.name} ({thread.source}, {counted(len(thread.events), 'event')})"
             )
         if not (found.active or found.resolved):
             click.echo("no plot threads yet")
