@@ -387,6 +387,15 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     full = ["Alan Breck Stewart", "Alan Stewart"]
     stewart = Entity(9, "Alan Breck Stewart", "character", 6, Seen(0, ""), [], full)
     assert two_people(alan, stewart) is None
+    # Jane Eyre: the servants' "Mr. Edward" merged into Mr. Rochester was said to be of "two
+    # family names, Rochester and Edward"; Edward is his given name. A family name of a
+    # given name's spelling stays one ("Mr. Joyce" of another family than Richard Joyce's).
+    full = ["Mr. Rochester", "Edward Fairfax Rochester", "Edward"]
+    rochester = Entity(10, "Mr. Rochester", "character", 353, Seen(0, ""), [], full)
+    edward = Entity(11, "Mr. Edward", "character", 11, Seen(0, ""), [], ["Mr. Edward"])
+    assert two_people(rochester, edward) is None
+    mason = Entity(12, "Mr. Mason", "character", 30, Seen(0, ""), [], ["Mr. Mason"])
+    assert two_people(rochester, mason) is not None
     # Wuthering Heights: "Pretty Linton" merged into "Linton Heathcliff" was said to be of "two
     # family names, Heathcliff and Linton"; "pretty" is a word the book writes in lower case.
     from loci.toolsets.story.reading import WordCase

@@ -76,6 +76,8 @@ def two_people(
     "Pretty Linton" is Linton, no "Pretty" of the Linton family."""
     words = cases or {}
     mine, theirs = person_of(_plain(entity, words)), person_of(_plain(other, words))
+    _called_by_given_name(mine, theirs)
+    _called_by_given_name(theirs, mine)
     if not names_conflict(mine, theirs, (), marriage=False) and not _given_apart(mine, theirs):
         return None
     if _maiden_and_married(mine, theirs):
@@ -85,6 +87,17 @@ def two_people(
         "merged as asked: "
         "undo_cast_correction (`loci story undo`) takes it back"
     )
+
+
+def _called_by_given_name(person: Person, other: Person) -> None:
+    """Read as a given name the word `person` has after a title where `other` has it as a
+    given name, a word the census holds far more as one than as a family name: a servant's
+    "Mr. Edward" of Edward Rochester, no family name of its own."""
+    titled = person.surnames | person.surnamish
+    called = {w for w in titled & other.given if census.given_not_surname(w)}
+    person.surnames -= called
+    person.surnamish -= called
+    person.given |= called
 
 
 def _plain(entity: Entity, cases: Mapping[str, WordCase]) -> Entity:
