@@ -94,8 +94,8 @@ class Gazetteer:
 
     def _given_spans(self, text: str) -> Iterable[tuple[int, int]]:
         """Where a given name is written before the surname of a known titled name, with a
-        title before it if one is ("Miss Maria Temple"): a census given name, not a title or
-        a common word ("Dear Temple", "Poor Abbot")."""
+        title before it if one is ("Miss Maria Temple"): a word the census lists as a given
+        name ("Poor Temple" is none) that is no title and no stop word ("So Temple said")."""
         if self.given_before is None:
             return
         from spacy.lang.en.stop_words import STOP_WORDS
