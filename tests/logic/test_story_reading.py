@@ -615,6 +615,20 @@ def test_a_peers_title_before_a_capitalised_word_is_a_name() -> None:
     ]
 
 
+def test_a_stop_word_the_census_gives_as_a_name_is_one_inside_a_sentence() -> None:
+    # A writer's trial: "The carter, Will Dacre, arrived" made "Will" and "Dacre" two people.
+    found = [
+        [m.surface for m in Extractor().mentions(text, [])]
+        for text in (
+            "The carter, Will Dacre, arrived at last.",
+            "Hester told her that Will Dacre meant to leave Haddon.",
+            "In May Jo went to the city with Laurie.",
+        )
+    ]
+    assert found[0] == ["Will Dacre"] and "Will Dacre" in found[1]
+    assert not [name for name in found[2] if name.startswith("May")]
+
+
 def test_a_known_domain_after_another_rank_and_of_is_that_ranks_name() -> None:
     # A tester's regency: "The Duchess of Wrexham came to London" counted for the Duke,
     # whose names were "Duke of Wrexham" and "Wrexham".

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from loci import sentences
 from loci.toolsets.story import census, names, titles
+from loci.toolsets.story.address import CALENDAR
 from loci.toolsets.story.gazetteer import KIN_TITLES, title_before
 from loci.toolsets.story.place_words import PLACE_HEADS
 
@@ -309,8 +310,11 @@ def _before_a_name(word: str, opening: bool) -> bool:
         and not census.is_common_surname(word)
     )
     imperative = opening and lowered in IMPERATIVES | SPOKEN_FIRST
+    # Inside a sentence a capitalised stop word the census gives as a name is one ("The
+    # carter, Will Dacre, arrived"), but a month ("in May Jo went").
+    named = not opening and census.is_given_name(word) and lowered not in CALENDAR
     return (
-        lowered in STOP_WORDS
+        (lowered in STOP_WORDS and not named)
         or word == "O"
         or lowered in names.ADDRESS_WORDS
         or adverb
