@@ -13,6 +13,7 @@ Musgrove", not "Charles", beside Charles Hayter (`tell_apart`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 
 from loci.toolsets.story import census, names
@@ -43,12 +44,13 @@ def tell_apart(found: Sequence[Entity], chosen: Collection[int]) -> None:
     chose the name (`chosen`: the ids of those entities)."""
     characters = [e for e in found if e.kind == "character"]
     words_of = {e.id: _words(e) for e in characters}
+    holders = Counter(word for words in words_of.values() for word in words)
     for entity in characters:
         word = entity.name.lower()
         if entity.id in chosen or " " in entity.name:
             continue
-        if not any(word in words for other, words in words_of.items() if other != entity.id):
-            continue
+        if holders[word] - (word in words_of[entity.id]) < 1:
+            continue  # no other character's name holds it
         full = (a for a in entity.written if written_in_full(a) and word in a.lower().split())
         entity.name = next(full, entity.name)
 
