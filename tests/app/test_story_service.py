@@ -190,6 +190,47 @@ def test_a_title_after_the_opens_a_thread_as_its_person_and_a_river_none(app: Ap
     ]
 
 
+def test_a_pronoun_or_the_narrators_i_opens_a_thread_when_its_person_is_clear(
+    app: App,
+) -> None:
+    # Jane Eyre opened no thread: its heroine's resolutions are the narrator's "I resolved",
+    # and third-person novels write "She had resolved" as often as "Anne had resolved".
+    story = [
+        # One person of the pronoun's sex named in its paragraph; the aim runs past a line
+        # break.
+        "Tobias Reed rode home with Mira Voss. It rained. He had resolved\nto tell his father "
+        "everything.",
+        # Two people named: the pronoun could be either's.
+        "Tobias Reed and Hugh Moss rode home. He resolved to sell the farm at once.",
+        # A woman named, and "he": someone the passage does not name.
+        "Mira Voss rode home. He resolved to sell the old mill.",
+        # Dialogue between: whoever speaks may be anyone.
+        'Tobias Reed came in. "Sit down," said the old woman. He decided to wait for the post.',
+        # The one who speaks, named after the quotation, is who goes on.
+        '"Go home," said Hugh Moss. He promised to bring the horses round.',
+        # Told in the third person, "she" of a paragraph naming another woman may be the
+        # heroine the story takes up by "she" most (Persuasion's Anne, beside Mrs Smith).
+        "Mira Voss laughed as she ran. Mira Voss sang as she danced. Mira Voss read as she "
+        "ate. Mira Voss slept as she wished.",
+        "Ada Lane came to tea. She had promised to bring the letters home.",
+        # The narrator's "I", in narration.
+        "The winter was long. I resolved to leave the house before the spring came.",
+        # A relative clause's aim has lost its object; "be" and one word is a judgement.
+        "The winter came. The letter which I had promised to send to her stayed in my desk.",
+        "Her tale of the mill Hugh Moss resolved to be false.",
+        # A speaker's "I" is no narrator's.
+        '"I promised to write every week," said Mira Voss.',
+    ]
+    for text in story:
+        app.story.continue_story("pronouns", "", text)
+    found = {(t.name, tuple(t.entities)) for t in app.story.plot_threads("pronouns").active}
+    assert found == {
+        ("Tobias Reed's resolution: tell his father everything", ("Tobias Reed",)),
+        ("Hugh Moss's promise: bring the horses round", ("Hugh Moss",)),
+        ("the narrator's resolution: leave the house before the spring came", ()),
+    }
+
+
 def test_two_processes_writing_one_story_keep_it_whole(app: App, second_app: App) -> None:
     texts = [f"Part {n}. " + filler(400 + n) for n in range(16)]
     app.story.continue_story("shared", "", texts[0], SMALL)

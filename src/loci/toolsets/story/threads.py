@@ -4,12 +4,13 @@ Detection is deliberately modest: a sentence in which a named character vows, sw
 promises, resolves, decides, plans or sets out to do something opens a thread, named for its
 person and aim ("Laurie's promise: send me all I want"), with the sentence as its evidence.
 Only a clear one: the person is the name right before the verb ("Jo resolved", "Mr. Davis had
-solemnly vowed") or a title after "the", an epithet ("the Count decided"); never a name further
-back, a pronoun's, or a place's. The aim is a phrase of two words or more ending on a word that
-carries meaning (never "get back to his house by"), and a sentence opens one thread at most,
-once (an import read again opens none twice). A thread whose person the cast later finds is no
-character is not listed. The agent's own threads are the first source, and it can advance,
-resolve or reopen any.
+solemnly vowed"), a title after "the", an epithet ("the Count decided"), or a pronoun whose
+person the passage leaves in no doubt, the narrator's "I" too
+(`loci.toolsets.story.aim_subjects`); never a name further back, or a place's. The aim is a
+phrase of two words or more ending on a word that carries meaning (never "get back to his
+house by"), and a sentence opens one thread at most, once (an import read again opens none
+twice). A thread whose person the cast later finds is no character is not listed. The
+agent's own threads are the first source, and it can advance, resolve or reopen any.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Literal
 from loci import fields, sentences
 from loci.errors import InvalidInputError, NotFoundError
 from loci.storage.databases.db import Connection
-from loci.toolsets.story import names
+from loci.toolsets.story import aim_subjects
 from loci.toolsets.story.mentions import Mention
 from loci.toolsets.story.models import PlotThread, PlotThreads, ThreadConnection, ThreadEvent
 
@@ -47,25 +48,15 @@ AIMS = {
     "made up his mind": "resolution",
     "made up my mind": "resolution",
 }
+#: An aim's verb and its words, on one line or across a line break (never a blank line).
 AIM = re.compile(
-    r"\b(" + "|".join(sorted(AIMS, key=len, reverse=True)) + r") to (\w[^.!?;:,\"\u201d\u2014]*)"
+    r"\b("
+    + "|".join(s.replace(" ", r"\s+") for s in sorted(AIMS, key=len, reverse=True))
+    + r")\s+to\s+(\w(?:[^.!?;:,\"\u201d\u2014\n]|\n(?!\s*\n))*)"
 )
 #: The most words of an aim a thread's name keeps, and the fewest it needs.
 AIM_WORDS = 8
 MIN_AIM_WORDS = 2
-#: Words that may stand between a person's name and the verb of their aim ("Jo had at last
-#: resolved"), at most BETWEEN_WORDS of them.
-BETWEEN = re.compile(
-    r"^(?:[ \t]+(?:had|has|have|was|is|were|now|then|at|last|firmly|solemnly|secretly|"
-    r"suddenly|finally|also|quietly|silently|privately|once|instantly|therefore|already))*[ \t]+$"
-)
-BETWEEN_WORDS = 3
-#: "the" right before a name: "The Harvilles had promised" is a family's thread.
-THE_BEFORE = re.compile(r"\b[Tt]he[ \t]+\Z")
-#: A title after "the", the last before an aim's verb: an epithet ("the Count", "the Captain").
-THE_TITLE = re.compile(r"\b[Tt]he[ \t]+([A-Z][a-z]+)(?=(?:[ \t]+[a-z]+)*[ \t]+$)")
-#: How far before the verb (in characters) such a title is looked for.
-EPITHET_REACH = 80
 #: Words that start what a long aim may be cut before ("pinch the papered locks | with a
 #: pair of hot tongs"), and words it does not end on: they leave it hanging ("by").
 BREAKS = frozenset(
@@ -137,44 +128,23 @@ def detect(
     """Open a detected thread for each sentence in which a named character clearly sets an
     aim (see the module's docstring)."""
     for match in AIM.finditer(text):
-        person = _subject(text, match.start(), mentions)
+        person = aim_subjects.subject(conn, session, text, match.start(), mentions)
         aim = _aim(match.group(2))
         if person is None or aim is None:
             continue
         left, right = sentences.around(text, match.start(), match.end())
         sentence = " ".join(text[left:right].split())
-        title = f"{_possessive(person)} {AIMS[match.group(1)]}: {aim}"[:128]
+        kind = AIMS[" ".join(match.group(1).split())]
+        title = f"{_possessive(person)} {kind}: {aim}"[:128]
         if _row(conn, session, title) is None and not _opened_by(conn, session, sentence):
-            _open(conn, session, title, "detected", sentence, [person], position)
-
-
-def _subject(text: str, verb: int, mentions: Sequence[Mention]) -> str | None:
-    """The name right before the aim's verb (only a few adverbs or auxiliaries between), if
-    it is no place's; else a title after "the" there, the epithet a story calls one by ("the
-    Count decided to get back to his castle by water")."""
-    before = [m for m in mentions if m.end <= verb and m.end > m.start]
-    if before and _just_before(text, before[-1].end, verb):
-        name = before[-1]
-        if name.label == "place":
-            return None
-        family = THE_BEFORE.search(text, max(0, name.start - 4), name.start)
-        return f"the {name.surface}" if family and name.surface.endswith("s") else name.surface
-    epithet = THE_TITLE.search(text, max(0, verb - EPITHET_REACH), verb)
-    if epithet is None or not names.is_title(epithet.group(1)):
-        return None
-    return f"the {epithet.group(1)}" if _just_before(text, epithet.end(1), verb) else None
+            credited = [] if person == aim_subjects.NARRATOR else [person]
+            _open(conn, session, title, "detected", sentence, credited, position)
 
 
 def _possessive(person: str) -> str:
     """Whose the thread is: "Jo March's", "the Count's", and a family's "the Harvilles'"."""
     plural = person.startswith("the ") and person.endswith("s")
     return f"{person}'" if plural else f"{person}'s"
-
-
-def _just_before(text: str, end: int, verb: int) -> bool:
-    """Whether a name ending at `end` stands right before the verb at `verb`."""
-    between = text[end:verb]
-    return len(between.split()) <= BETWEEN_WORDS and BETWEEN.match(between) is not None
 
 
 def _aim(phrase: str) -> str | None:
@@ -187,7 +157,9 @@ def _aim(phrase: str) -> str | None:
         words = words[: cuts[0] if cuts else AIM_WORDS]
     while words and words[-1].lower() in HANGING:
         words.pop()
-    return " ".join(words) if len(words) >= MIN_AIM_WORDS else None
+    # "be" and one word is a judgement, no aim: "her insensibility she resolved to be false".
+    meant = words[1:] if words[:1] == ["be"] else words
+    return " ".join(words) if len(meant) >= MIN_AIM_WORDS else None
 
 
 def _opened_by(conn: Connection, session: int, sentence: str) -> bool:
