@@ -58,18 +58,21 @@ AIM = re.compile(
 AIM_WORDS = 8
 MIN_AIM_WORDS = 2
 #: Words that start what a long aim may be cut before ("pinch the papered locks | with a
-#: pair of hot tongs"), and words it does not end on: they leave it hanging ("by").
+#: pair of hot tongs", "visit the spot | where my poor William had been murdered"), and
+#: words it does not end on: they leave it hanging ("by", "had").
 BREAKS = frozenset(
     (
         *("to", "of", "in", "on", "at", "by", "for", "with", "from", "into", "until", "till"),
         *("and", "or", "but", "as", "than", "that", "which", "who", "while", "when", "before"),
         *("after", "because", "if", "unless", "without", "upon", "onto", "though", "so"),
+        *("where", "whether", "whom", "whose"),
     )
 )
 HANGING = BREAKS | frozenset(
     (
         *("a", "an", "the", "his", "her", "their", "its", "my", "your", "our", "some", "any"),
         *("all", "this", "these", "those", "be", "been", "being"),
+        *("had", "has", "have", "was", "were", "is", "would", "could", "should"),
     )
 )
 #: A long aim is cut at its first break after this many words.
