@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from loci.errors import CheckpointCorruptedError, EncryptionKeyError, LociError
+from loci.faces.cli.numbers import WholeNumber
 from loci.faces.cli.output import (
     CliState,
     emit_fields,
@@ -40,8 +41,8 @@ def checkpoints() -> None:
 
 @checkpoints.command("list")
 @click.argument("session_id", required=False)
-@click.option("--limit", type=click.IntRange(1, 1000), default=20, show_default=True)
-@click.option("--offset", type=click.IntRange(0), default=0)
+@click.option("--limit", type=WholeNumber(1, 1000), default=20, show_default=True)
+@click.option("--offset", type=WholeNumber(0), default=0)
 @json_option
 @click.pass_obj
 def list_command(

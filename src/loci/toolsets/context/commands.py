@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
+from loci.faces.cli.numbers import WholeNumber
 from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, run
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def list_projects(state: CliState, as_json: bool) -> None:
 @context.command("show", epilog=PROJECT_HELP)
 @click.argument("project")
 @click.argument("file_type")
-@click.option("--version", type=click.IntRange(1), help="An earlier version (default: newest).")
+@click.option("--version", type=WholeNumber(1), help="An earlier version (default: newest).")
 @json_option
 @click.pass_obj
 def show(state: CliState, project: str, file_type: str, version: int | None, as_json: bool) -> None:
@@ -226,7 +227,7 @@ def _not_saved(result: UpdateResult) -> str:
 @context.command("history", epilog=PROJECT_HELP)
 @click.argument("project")
 @click.argument("file_type")
-@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
+@click.option("--limit", type=WholeNumber(1, 1000), default=50, show_default=True)
 @json_option
 @click.pass_obj
 def history(state: CliState, project: str, file_type: str, limit: int, as_json: bool) -> None:

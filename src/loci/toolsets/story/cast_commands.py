@@ -7,6 +7,7 @@ import sys
 import click
 
 from loci.errors import InvalidInputError, LociError
+from loci.faces.cli.numbers import WholeNumber
 from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, run
 from loci.toolsets.story.models import CastSuggestion, CastSuggestions, CharacterInfo
 from loci.wording import counted
@@ -156,7 +157,7 @@ def corrections_command(state: CliState, session_id: str, as_json: bool) -> None
 
 @click.command("undo", short_help="Take back a correction of the cast.")
 @click.argument("session_id")
-@click.argument("number", type=click.IntRange(1), required=False)
+@click.argument("number", type=WholeNumber(1), required=False)
 @json_option
 @click.pass_obj
 def undo_command(state: CliState, session_id: str, number: int | None, as_json: bool) -> None:
@@ -178,11 +179,11 @@ def undo_command(state: CliState, session_id: str, number: int | None, as_json: 
 
 @click.command("suggestions", short_help="List or accept the corrections loci suggests.")
 @click.argument("session_id")
-@click.option("--limit", type=click.IntRange(1, 50), default=10, show_default=True)
+@click.option("--limit", type=WholeNumber(1, 50), default=10, show_default=True)
 @click.option(
     "--accept",
     "accepted",
-    type=click.IntRange(1),
+    type=WholeNumber(1),
     multiple=True,
     help="Apply suggestion NUMBER (repeatable), as listed.",
 )
@@ -190,7 +191,7 @@ def undo_command(state: CliState, session_id: str, number: int | None, as_json: 
 @click.option(
     "--decline",
     "declined",
-    type=click.IntRange(1),
+    type=WholeNumber(1),
     multiple=True,
     help="Decline suggestion NUMBER (repeatable): it is not offered again.",
 )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from loci.faces.cli.numbers import WholeNumber
 from loci.faces.cli.output import (
     CliState,
     emit_json,
@@ -59,7 +60,7 @@ def story() -> None:
 @click.option("--session", "session_id", required=True, help="Session to stream it into.")
 @click.option(
     "--tokens",
-    type=click.IntRange(50, 20_000),
+    type=WholeNumber(50, 20_000),
     default=400,
     show_default=True,
     help="Tokens per interaction.",
@@ -190,7 +191,7 @@ def _say_accepted(accepted: list[str], session_id: str) -> None:
 )
 @click.option(
     "--limit",
-    type=click.IntRange(1),
+    type=WholeNumber(1),
     default=30,
     show_default=True,
     help="Show at most this many; what is left out is counted on standard error.",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
+from loci.faces.cli.numbers import WholeNumber
 from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, run
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ def register(group: click.Group) -> None:
 @click.command("context", short_help="Print the context assembled for the next turn.")
 @click.argument("session_id")
 @click.argument("current_input")
-@click.option("--max-tokens", type=click.IntRange(100, 1_000_000), help="Budget.")
+@click.option("--max-tokens", type=WholeNumber(100, 1_000_000), help="Budget.")
 @json_option
 @click.pass_obj
 def context_command(
@@ -55,7 +56,7 @@ def context_command(
     type=click.Choice(["character", "place"]),
     help="Only passages naming a character (or a place).",
 )
-@click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
+@click.option("--limit", type=WholeNumber(1, 50), default=5, show_default=True)
 @click.option("--chunk", "include_chunk", is_flag=True, help="Also print each hit's whole chunk.")
 @json_option
 @click.pass_obj

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from loci.faces.cli.numbers import WholeNumber
 from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, progress_bar, run
 from loci.wording import counted
 
@@ -65,7 +66,7 @@ def evaluate() -> None:
 @evaluate.command("locomo")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
-    "--k", "ks", type=click.IntRange(1, 100), multiple=True, help="Cut-offs (default 5 and 10)."
+    "--k", "ks", type=WholeNumber(1, 100), multiple=True, help="Cut-offs (default 5 and 10)."
 )
 @click.option(
     "--conversation", "conversations", multiple=True, help="Only this sample id; repeat for more."

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from loci.faces.cli.numbers import WholeNumber
 from loci.faces.cli.output import CliState, emit_json, json_option, opened_app, run, save_text
 
 
@@ -20,7 +21,7 @@ def register(group: click.Group) -> None:
 @click.command()
 @click.argument("start_id")
 @click.argument("end_id")
-@click.option("--steps", type=click.IntRange(1, 20), default=5, show_default=True)
+@click.option("--steps", type=WholeNumber(1, 20), default=5, show_default=True)
 @json_option
 @click.pass_obj
 def journey(state: CliState, start_id: str, end_id: str, steps: int, as_json: bool) -> None:
@@ -50,7 +51,7 @@ def journey(state: CliState, start_id: str, end_id: str, steps: int, as_json: bo
 @click.command()
 @click.option("--seed", help="Start near this text.")
 @click.option("--seed-id", help="Start from this memory.")
-@click.option("--steps", type=click.IntRange(1, 20), default=5, show_default=True)
+@click.option("--steps", type=WholeNumber(1, 20), default=5, show_default=True)
 @click.option(
     "--randomness",
     type=click.FloatRange(0.0, 1.0),
@@ -58,7 +59,7 @@ def journey(state: CliState, start_id: str, end_id: str, steps: int, as_json: bo
     show_default=True,
     help="Chance that a step jumps to a random memory.",
 )
-@click.option("--random-seed", type=click.IntRange(0), help="Repeat an earlier walk.")
+@click.option("--random-seed", type=WholeNumber(0), help="Repeat an earlier walk.")
 @click.option("--namespace", "-n", help="Only this namespace.")
 @json_option
 @click.pass_obj
@@ -95,8 +96,8 @@ def wander(
 
 @click.command()
 @click.option("--namespace", "-n", help="Only this namespace.")
-@click.option("--min-cluster-size", type=click.IntRange(2, 10_000), default=3, show_default=True)
-@click.option("--num-clusters", type=click.IntRange(1, 200), help="Exactly this many (k-means).")
+@click.option("--min-cluster-size", type=WholeNumber(2, 10_000), default=3, show_default=True)
+@click.option("--num-clusters", type=WholeNumber(1, 200), help="Exactly this many (k-means).")
 @click.option("--parent", metavar="PATH", help="The regions within this one (a path: 2, 2.0).")
 @json_option
 @click.pass_obj
@@ -139,7 +140,7 @@ def regions(
 )
 @click.option("--namespace", "-n", help="Only this namespace.")
 @click.option("--edges/--no-edges", default=False, help="Join mutual nearest neighbours.")
-@click.option("--max", "max_memories", type=click.IntRange(1, 500), default=100, show_default=True)
+@click.option("--max", "max_memories", type=WholeNumber(1, 500), default=100, show_default=True)
 @click.option("--highlight", multiple=True, help="A memory id to ring and name (repeatable).")
 @click.option("--parent", metavar="PATH", help="Only this region, by the regions within it.")
 @click.option(
