@@ -10,9 +10,9 @@ the passage leaves in no doubt:
 - the narrator's "I", outside any quotation (a speaker's "I" is whoever speaks): "the
   narrator".
 
-Never a place, never a pronoun two people could take, never a name of another paragraph. A name's
-sex is what its title or the census says of it, else what the pronouns taking it up have said
-so far in the story (`kinds.Votes.sex`): a place NER took for a person has none.
+Never a place, never a pronoun two people could take, never a name of another paragraph. A
+name's sex is what its title or the census says of it, else what the pronouns taking it up
+have said so far in the story (`kinds.Votes.sex`): a place NER took for a person has none.
 """
 
 from __future__ import annotations
