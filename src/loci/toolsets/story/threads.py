@@ -6,7 +6,7 @@ person and aim ("Laurie's promise: send me all I want"), with the sentence as it
 Only a clear one: the person is the name right before the verb ("Jo resolved", "Mr. Davis had
 solemnly vowed"), a title after "the", an epithet ("the Count decided"), or a pronoun whose
 person the passage leaves in no doubt, the narrator's "I" too
-(`loci.toolsets.story.aim_subjects`); never a name further back, or a place's. The aim is a
+(`loci.toolsets.story.aim_subjects`); never a place's or a name of another paragraph. The aim is a
 phrase of two words or more ending on a word that carries meaning (never "get back to his
 house by"), and a sentence opens one thread at most, once (an import read again opens none
 twice). A thread whose person the cast later finds is no character is not listed. The
