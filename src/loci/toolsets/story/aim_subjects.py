@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from loci.storage.databases.db import Connection
-from loci.toolsets.story import kinds, names
+from loci.toolsets.story import address, kinds, names
 from loci.toolsets.story.census import census_sex
 from loci.toolsets.story.mentions import Mention
 
@@ -46,14 +46,15 @@ PRONOUN_SEX = {"he": "m", "she": "f"}
 SUBJECT_REACH = 80
 #: Marks of dialogue: double quotes, an opening single quote, or a straight one before a word.
 DIALOGUE = re.compile(r"[\"\u201c\u201d\u2018]|(?<!\w)'(?=\w)")
-#: A quotation opening, and closing (a single closing quote is no apostrophe: nothing follows).
-OPENING = re.compile(r"\u201c|(?<!\w)['\u2018](?=\w)")
-CLOSING = re.compile(r"\u201d|(?<=[\w.,!?;:\u2014-])['\u2019](?!\w)")
+#: A single quotation mark opening, and closing (a closing one is no apostrophe: nothing
+#: follows it).
+SINGLE_OPENING = re.compile(r"(?<!\w)['\u2018](?=\w)")
+SINGLE_CLOSING = re.compile(r"(?<=[\w.,!?;:\u2014-])['\u2019](?!\w)")
 NARRATOR = "the narrator"
 NARRATORS_I = re.compile(r"\bI\b")
 #: Narration saying "I" this often per thousand words is told in the first person (first-person
-#: novels say it 6 to 22 times, third-person ones under 4).
-FIRST_PERSON = 5
+#: novels say it 5.7 to 21 times, third-person ones under 1).
+FIRST_PERSON = 3
 
 
 def subject(
@@ -141,16 +142,16 @@ def _sex(conn: Connection, session: int, surface: str) -> str | None:
 
 
 def _in_dialogue(text: str, at: int) -> bool:
-    """Whether `at` stands inside a quotation: its paragraph opens one before it and closes
-    none after that (a speech of several paragraphs opens each and closes the last), or
-    writes an odd number of straight double quotes before it."""
+    """Whether `at` stands inside a quotation of its paragraph: a double one
+    (`address.in_quotation`), or a single one opened before it and not closed since (a speech
+    of several paragraphs opens each and closes the last)."""
     left = text.rfind("\n\n", 0, at)
     start = 0 if left < 0 else left + 2
-    opened = _last(OPENING.finditer(text, start, at))
-    closed = _last(CLOSING.finditer(text, start, at))
-    if opened is not None and (closed is None or closed.start() < opened.start()):
+    if address.in_quotation(text[start:at]):
         return True
-    return text.count('"', start, at) % 2 == 1
+    opened = _last(SINGLE_OPENING.finditer(text, start, at))
+    closed = _last(SINGLE_CLOSING.finditer(text, start, at))
+    return opened is not None and (closed is None or closed.start() < opened.start())
 
 
 def _relative(text: str, subject: int) -> bool:
