@@ -218,6 +218,10 @@ def test_a_pronoun_or_the_narrators_i_opens_a_thread_when_its_person_is_clear(
         # A relative clause's aim has lost its object; "be" and one word is a judgement.
         "The winter came. The letter which I had promised to send to her stayed in my desk.",
         "Her tale of the mill Hugh Moss resolved to be false.",
+        # An aim of a pronoun alone has lost its object to an earlier sentence.
+        "Tobias Reed found the letter. Tobias Reed resolved to peruse it.",
+        "The employment was poor. Hugh Moss promised to obtain for me.",
+        "Hugh Moss wanted work. Hugh Moss promised to obtain for me the employment.",
         # A long aim is cut before a clause: Frankenstein's "visit the spot where my poor
         # William had" ended on a hanging "had".
         "Hugh Moss resolved to visit the spot where his poor brother had been lost.",
@@ -231,6 +235,7 @@ def test_a_pronoun_or_the_narrators_i_opens_a_thread_when_its_person_is_clear(
         ("Tobias Reed's resolution: tell his father everything", ("Tobias Reed",)),
         ("Hugh Moss's promise: bring the horses round", ("Hugh Moss",)),
         ("Hugh Moss's resolution: visit the spot", ("Hugh Moss",)),
+        ("Hugh Moss's promise: obtain for me the employment", ("Hugh Moss",)),
         ("the narrator's resolution: leave the house before the spring came", ()),
     }
 

@@ -8,8 +8,9 @@ solemnly vowed"), a title after "the", an epithet ("the Count decided"), or a pr
 person the passage leaves in no doubt, the narrator's "I" too
 (`loci.toolsets.story.aim_subjects`); never a place's or a name of another paragraph. The aim is a
 phrase of two words or more ending on a word that carries meaning (never "get back to his
-house by"), and a sentence opens one thread at most, once (an import read again opens none
-twice). A thread whose person the cast later finds is no character is not listed. The
+house by") and saying what its verb is done to ("peruse it" has lost its object to an
+earlier sentence), and a sentence opens one thread at most, once (an import read again opens
+none twice). A thread whose person the cast later finds is no character is not listed. The
 agent's own threads are the first source, and it can advance, resolve or reopen any.
 """
 
@@ -77,6 +78,14 @@ HANGING = BREAKS | frozenset(
 )
 #: A long aim is cut at its first break after this many words.
 KEPT_BEFORE_BREAK = 3
+#: Words that stand for what another sentence names: an aim whose verb takes only these (and
+#: the words of BREAKS) has lost its object ("peruse it", "obtain for me").
+STAND_INS = frozenset(
+    (
+        *("it", "them", "him", "her", "me", "us", "you", "this", "that", "so", "one"),
+        *("himself", "herself", "myself", "themselves", "itself", "yourself", "ourselves"),
+    )
+)
 
 
 def update(
@@ -162,7 +171,8 @@ def _aim(phrase: str) -> str | None:
         words.pop()
     # "be" and one word is a judgement, no aim: "her insensibility she resolved to be false".
     meant = words[1:] if words[:1] == ["be"] else words
-    return " ".join(words) if len(meant) >= MIN_AIM_WORDS else None
+    said = [w for w in meant[1:] if w.lower().strip(",'\u2019") not in STAND_INS | BREAKS]
+    return " ".join(words) if len(meant) >= MIN_AIM_WORDS and said else None
 
 
 def _opened_by(conn: Connection, session: int, sentence: str) -> bool:
