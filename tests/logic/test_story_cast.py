@@ -95,6 +95,44 @@ def test_mr_and_mrs_of_one_surname_and_a_family_stay_apart() -> None:
     assert {"Jane Bennet"} in groups  # Mrs. Bennet could be either daughter's mother
 
 
+def test_an_initial_is_kept_whatever_and_c_makes_of_its_letter_and_tells_no_one_by_family() -> None:
+    # Lady Susan: its letters close "Yours ever, &c.," and Mrs. Vernon signs "C. VERNON";
+    # "c", so often in lower case, was dropped as a common word, and "Vernon" alone joined
+    # the one man of the family, Charles. Lady De Courcy's "C. DE COURCY" took in her son,
+    # "Mr. De Courcy", on the family name alone.
+    lettered = {"c": WordCase(lower=40), "vernon": WordCase(0, 5), "courcy": WordCase(0, 5)}
+    groups = gathered(
+        {
+            "Charles Vernon": person(10, "m"),
+            "Catherine Vernon": person(6, "f"),
+            "C. Vernon": person(4),
+            "Mr. De Courcy": person(29),
+            "C. De Courcy": person(2),
+        },
+        cases=lettered,
+    )
+    assert {"Charles Vernon"} in groups
+    assert {"C. Vernon"} in groups  # Charles or Catherine: the initial says neither
+    assert {"Mr. De Courcy"} in groups and {"C. De Courcy"} in groups
+
+
+def test_a_knight_is_not_his_namesake_son_where_the_family_has_a_plain_mister() -> None:
+    # Lady Susan: "Sir Reginald De Courcy" (the father, heading his letter) joined "Reginald
+    # De Courcy" and "Reginald", the son, who is "Mr. De Courcy" to everyone else.
+    family = {
+        "Sir Reginald De Courcy": person(2, "m"),
+        "Sir Reginald": person(8, "m"),
+        "Reginald De Courcy": person(3, "m"),
+        "Reginald": person(40, "m"),
+    }
+    groups = gathered({**family, "Mr. De Courcy": person(29, "m")})
+    assert {"Sir Reginald", "Sir Reginald De Courcy"} in groups
+    assert any({"Mr. De Courcy", "Reginald De Courcy"} <= group for group in groups)
+    # With no other man of the family, the untitled full name may be the knight's.
+    alone = gathered(family)
+    assert any({"Sir Reginald De Courcy", "Reginald De Courcy"} <= group for group in alone)
+
+
 def test_the_one_daughter_by_name_is_miss_of_the_family_whatever_the_wife_is_called() -> None:
     # A Room with a View: "Miss Honeychurch" (59 times) is Lucy, the one daughter the story
     # names in full; "Mrs. Honeychurch", her mother, made it seem either woman's.

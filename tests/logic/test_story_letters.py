@@ -38,6 +38,13 @@ def test_a_heading_a_word_no_name_and_an_unknown_surname_are_no_signature() -> N
     signed = "Yours ever,\n\nS. VERNON.\n"
     assert [w for _, _, w in signatures(signed, ["Lady Susan Vernon"])] == ["S. Vernon"]
     assert list(signatures("Yours ever,\n\nS. QUARRY.\n", [])) == []  # a name unknown
+    # An initial that is also a numeral ("C.") and a family name of two words, known by a
+    # title ("Mr. De Courcy"): Lady Susan's "C. VERNON" and "R. DE COURCY".
+    catherine = "Your affectionate daughter,\nC. VERNON\n\n\nXV\n"
+    assert [w for _, _, w in signatures(catherine, ["Mrs. Vernon"])] == ["C. Vernon"]
+    reginald = "I am, &c., &c.,\nR. DE COURCY.\n"
+    assert [w for _, _, w in signatures(reginald, ["Mr. De Courcy"])] == ["R. De Courcy"]
+    assert list(signatures("Yours ever,\n\nBOOK C.\n", ["Book"])) == []
     dated = 'I had nothing else to write about. Bless you!\n\n   "DECEMBER.\n'
     assert list(signatures(dated, ["December"])) == []
     for heading in ("CHAPTER VI", "MINA MURRAY'S JOURNAL", "XII.", "THE LAURENCE BOY."):

@@ -30,7 +30,15 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from loci.toolsets.story import carriers_groups, common_words, given_names, kinds, names, titles
+from loci.toolsets.story import (
+    carriers_groups,
+    common_words,
+    given_names,
+    kinds,
+    names,
+    titles,
+    told_apart,
+)
 from loci.toolsets.story.epithet_cast import calling_hosts, epithet_hosts, epithet_title, is_calling
 from loci.toolsets.story.kinds import Kind, Votes
 from loci.toolsets.story.marriage import Written, maiden_and_married, wife_apart
@@ -107,6 +115,7 @@ def gather(
     evidence.declined = frozenset(declined)
     evidence.given_alone = given_alone(people.values())
     evidence.sisters = sisters([(s.written, s.count) for s in surfaces], people.values())
+    evidence.mister_families = told_apart.mister_families(people.values())
     written = {
         s.id: Written(s.first, s.latest, frozenset(people[s.id].surnames))
         for s in surfaces
@@ -315,6 +324,7 @@ def _hosts(guest: Person, people: Iterable[Person], evidence: Evidence) -> list[
         and not told.names_conflict(guest, host, marriage=False)
         and not told.seen_apart(guest, host)
         and not told.daughter_and_wife(guest, host)
+        and not told_apart.initial_only(host, guest)
     ]
     # A stray name ("Camp Laurence", met once, never known for a person) makes no one
     # ambiguous; it is a host only when nobody surer carries the name.

@@ -5,6 +5,7 @@ personified by a title ("King Laugh"), and a cry NER takes for a name ("Yo-ho-ho
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from loci.toolsets.story import census, names
@@ -77,6 +78,8 @@ def reduced(written: str, count: int, cases: Mapping[str, WordCase], person: boo
         if len(words[start]) == 1:  # "O Laurie": an initial is written with a full stop
             start += 1
             continue
+        if re.fullmatch(r"[A-Z]\.", words[start]):
+            break  # an initial, whatever "&c." makes of its letter: "C. Vernon"
         if not _common_here(words[start], count, cases):
             break
         start += 1

@@ -37,6 +37,8 @@ CLOSING = re.compile(
 #: A possessive and a roman numeral, which a heading has and a signature never does.
 POSSESSIVE = re.compile(r"['\u2019]s\b", re.IGNORECASE)
 ROMAN = re.compile(r"[IVXLC]+", re.IGNORECASE)
+#: An initial: a capital and its stop.
+INITIAL = re.compile(r"[A-Z]\.")
 #: How far back the closing's line is looked for.
 CLOSING_CHARS = 200
 #: Between the story's text and the text added to it.
@@ -56,7 +58,7 @@ def signatures(text: str, known: Sequence[str], before: str = "") -> Iterator[tu
     """The signatures of letters in `text`: where each name stands, and the name as the story
     writes names ("WILLIAM COLLINS" is "William Collins"). `before` is the text before
     `text` (a letter's closing may end it)."""
-    keys = {names.key(name) for name in known}
+    keys = {names.key(name) for name in known} | {_untitled(name) for name in known}
     for found in SIGNATURE.finditer(text):
         start, end = found.span("name")
         if text[end - 1] == "." and len(text[start:end].split()[-1]) > 2:
@@ -90,9 +92,20 @@ def _after_closing(before: str) -> bool:
     return CLOSING.search(last) is not None or last.endswith(",")
 
 
+def _untitled(name: str) -> str:
+    """The key of `name` without the titles before it: "Mr. De Courcy" knows "De Courcy"."""
+    words = name.split()
+    while len(words) > 1 and names.is_title(words[0]):
+        words = words[1:]
+    return names.key(" ".join(words))
+
+
 def _a_name(written: str, keys: set[str]) -> bool:
     words = written.replace(".", " ").split()
-    if POSSESSIVE.search(written) or any(ROMAN.fullmatch(w) for w in words):
+    # An initial before a name is no numeral: "C. VERNON" is Catherine Vernon's signature.
+    tokens = written.split()
+    numerals = tokens[-1:] + [w for w in tokens[:-1] if not INITIAL.fullmatch(w)]
+    if POSSESSIVE.search(written) or any(ROMAN.fullmatch(w.rstrip(".")) for w in numerals):
         return False  # "MINA MURRAY'S JOURNAL", "BOOK XII": a heading's
     if words[0].lower() in ("the", "a", "an") or all(names.is_title(word) for word in words):
         return False  # "MOTHER.", signed by what she is
@@ -100,6 +113,8 @@ def _a_name(written: str, keys: set[str]) -> bool:
         return False  # a date heading the next letter: "DECEMBER."
     if len(words[0]) == 1 and names.is_title(words[0]):
         return False  # an initial read as a title ("M. Gardiner" as Monsieur)
-    return names.key(written) in keys or any(
+    # A family name of two words counts whole: "R. DE COURCY" signs as "De Courcy".
+    family = (" ".join(words[i:]) for i in range(len(words)))
+    return any(names.key(part) in keys for part in family) or any(
         census.is_given_name(word) or names.key(word) in keys for word in words
     )

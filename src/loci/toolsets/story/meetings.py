@@ -11,6 +11,7 @@ from functools import cached_property
 
 from loci.toolsets.story.name_readings import eldest_and_younger
 from loci.toolsets.story.people import Person, head_and_formal, names_conflict, titles_differ
+from loci.toolsets.story.told_apart import knight_and_namesake
 
 #: Two names met in this many sentences of narration (or a tenth of the rarer's mentions, if
 #: more) are two people.
@@ -52,6 +53,8 @@ class Evidence:
     given_alone: dict[str, int] = field(default_factory=dict)
     #: The families the story writes of as two daughters or more (`name_readings.sisters`).
     sisters: frozenset[str] = frozenset()
+    #: The families with a plain mister among their men (`told_apart.mister_families`).
+    mister_families: frozenset[str] = frozenset()
 
     @classmethod
     def read(
@@ -141,6 +144,8 @@ class Evidence:
         """Whether the names of `a` and `b` cannot be one person's in this story
         (`people.names_conflict`), or the writer said they are two."""
         if self.declined_by_writer(a, b) or eldest_and_younger(a, b, self.sisters):
+            return True
+        if knight_and_namesake(a, b, self.mister_families):
             return True
         if names_conflict(a, b, self.given_words, marriage, self.lone_families, met=False):
             return True
