@@ -240,6 +240,28 @@ def test_a_pronoun_or_the_narrators_i_opens_a_thread_when_its_person_is_clear(
     }
 
 
+def test_an_i_in_a_novel_of_letters_or_journals_is_its_writers(app: App) -> None:
+    # Lady Susan, Dracula: every part is some writer's "I"; "the narrator" says no one.
+    story = [
+        "IV\n\n_Mrs. Vernon to Lady De Courcy._\n\nChurchhill.\n\nMy dear Mother,\u2014Mr. "
+        "Vernon rode out. I resolved to write to Reginald at once.",
+        # A part's heading holds for the pieces after it, till the next.
+        "The rain kept on. I promised to send the children to Parklands.",
+        "_From the same to the same._\n\nI had resolved to keep the letter from him.",
+        "CHAPTER I\n\nJONATHAN HARKER\u2019S JOURNAL\n\n3 May. The road was long.",
+        "I decided to go on to the castle before night.",
+    ]
+    for text in story:
+        app.story.continue_story("letters", "", text)
+    found = {(t.name, tuple(t.entities)) for t in app.story.plot_threads("letters").active}
+    assert found == {
+        ("Mrs. Vernon's resolution: write to Reginald at once", ("Mrs. Vernon",)),
+        ("Mrs. Vernon's promise: send the children to Parklands", ("Mrs. Vernon",)),
+        ("Mrs. Vernon's resolution: keep the letter from him", ("Mrs. Vernon",)),
+        ("Jonathan Harker's decision: go on to the castle before night", ("Jonathan Harker",)),
+    }
+
+
 def test_two_processes_writing_one_story_keep_it_whole(app: App, second_app: App) -> None:
     texts = [f"Part {n}. " + filler(400 + n) for n in range(16)]
     app.story.continue_story("shared", "", texts[0], SMALL)

@@ -8,7 +8,8 @@ the passage leaves in no doubt:
   the story takes up most by that pronoun, unless none is yet: a heroine goes unnamed for
   pages ("she determined to mention it" is Anne Elliot's, in a paragraph naming Mrs Smith);
 - the narrator's "I", outside any quotation (a speaker's "I" is whoever speaks): "the
-  narrator".
+  narrator", or in a novel of letters or journals the writer the part's heading names
+  (`loci.toolsets.story.section_writers`).
 
 Never a place, never a pronoun two people could take, never a name of another paragraph. A
 name's sex is what its title or the census says of it, else what the pronouns taking it up
@@ -21,7 +22,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from loci.storage.databases.db import Connection
-from loci.toolsets.story import address, kinds, names
+from loci.toolsets.story import address, kinds, names, section_writers
 from loci.toolsets.story.census import census_sex
 from loci.toolsets.story.mentions import Mention
 
@@ -78,7 +79,9 @@ def subject(
     if _relative(text, pronoun.start()):
         return None
     if pronoun.group(1) == "I":
-        return None if _in_dialogue(text, pronoun.start()) else NARRATOR
+        if _in_dialogue(text, pronoun.start()):
+            return None
+        return section_writers.writer(conn, session, text, pronoun.start()) or NARRATOR
     return _antecedent(conn, session, text, pronoun, before)
 
 
