@@ -58,3 +58,20 @@ def test_an_import_told_to_keep_the_suggestions_makes_no_correction(app: App) ->
     ]
     two = {(s.name, s.other): sure_suggestions.two_people(app.story, "h", s) for s in offered}
     assert two[("Anna Vale", "Anna Brook")] and not two[("Mr. Thomas Gale", "Mr. Gale")]
+
+
+def test_an_import_leaves_a_title_and_an_initial_to_the_writer(app: App) -> None:
+    # Emma: Mrs. Elton's "Mr. E." is her husband; an initial is the writer's to read.
+    story = [
+        "Mr. Elton came to Hartfield in the rain. Mr. Elton bowed to Emma Woodhouse.",
+        "\u201cMr. E. is so attentive,\u201d said Mrs. Elton. \u201cI told Mr. E. so.\u201d",
+        "Mr. Elton smiled at his wife. Mrs. Elton laughed and turned to Emma Woodhouse.",
+        "\u201cMr. E. and I walk every morning,\u201d said Mrs. Elton. Mr. Elton nodded.",
+        "Emma Woodhouse went home. Mr. Elton rode out, and Mr. E. was not seen again.",
+    ]
+    text = "\n\n".join(story)
+    parts = list(manuscript.interactions(text, app.story.counter))
+    result = manuscript.stream_into(app.story, "e", parts)
+    assert result.accepted == [] and listing(app.story, "e") == []
+    offered = [(s.action, s.name, s.other) for s in suggest(app.story, "e").suggestions]
+    assert offered == [("merge", "Mr. Elton", "Mr. E.")]

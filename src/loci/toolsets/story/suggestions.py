@@ -22,7 +22,8 @@ ranked by the mentions they would set right. The kinds:
   her share of the story, than any other; or to the one woman of its family the story
   names, beside a man of it (`loci.toolsets.story.family_wife`), or to her called by her
   place in it ("Aunt Reed", `loci.toolsets.story.womens_titles`);
-- a name a novel's letters greet or sign a character by (`loci.toolsets.story.letter_names`);
+- a name a novel's letters greet or sign a character by (`loci.toolsets.story.letter_names`),
+  or a title and an initial ("Mr. E."), the one character so called (`...abbreviated`);
 - a name the cast holds for no one, in the company of one character alone;
 - a character's name with a common word said of them before it ("the Great Oz"), which the
   cast holds for no one (`loci.toolsets.story.described`), or with "old" or "young" said
@@ -40,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from loci import fields
 from loci.toolsets.story import census, kinds, names, store
+from loci.toolsets.story.abbreviated import abbreviated_suggestions
 from loci.toolsets.story.aged import aged_suggestions
 from loci.toolsets.story.answered import answered_suggestions
 from loci.toolsets.story.called import called_suggestions
@@ -111,6 +113,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *family_wife_suggestions(entities, characters, people, company, text),
         *womens_title_suggestions(characters, people, company),
         *letter_name_suggestions(text, characters),
+        *abbreviated_suggestions(entities, characters),
         *not_people_suggestions(characters, company),
         *unplaced_suggestions(entities, characters, company),
         *described_suggestions(entities, characters, company, text),
@@ -386,15 +389,6 @@ def parent_suggestions(
             continue
         found = parent_named(guest, characters, people, company)
         if found is not None:
-            parent = found.parent.name
-            suggested.append(
-                CastSuggestion(
-                    action="merge",
-                    name=parent,
-                    other=guest.name,
-                    mentions=guest.mentions,
-                    reason=found.reason(guest, people[found.parent.id].sex),
-                    evidence=evidence(guest),
-                )
-            )
+            reason = found.reason(guest, people[found.parent.id].sex)
+            suggested.append(merge_suggestion(guest, found.parent, reason, evidence(guest)))
     return suggested

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from loci.toolsets.story import correction_checks, lookup, store
+from loci.toolsets.story import abbreviated, correction_checks, lookup, store
 from loci.toolsets.story.corrections import LOCI
 from loci.toolsets.story.curation import accept
 from loci.toolsets.story.models import CastSuggestion
@@ -35,7 +35,11 @@ def accept_sure(service: StoryService, session_id: str) -> list[str]:
     if _ever_corrected(service, session_id):
         return []
     merges = [s for s in suggest(service, session_id, READ).suggestions if s.action == "merge"]
-    sure = [s for s in merges if not two_people(service, session_id, s)]
+    sure = [
+        s
+        for s in merges
+        if not abbreviated.is_abbreviation(s.other) and not two_people(service, session_id, s)
+    ]
     if not sure:
         return []
     done = accept(service, session_id, sure, by=LOCI)
