@@ -16,7 +16,8 @@ ranked by the mentions they would set right. The kinds:
 - a woman's full name and another of the same given name and another family name, in the
   same company: her maiden and married names ("Sallie Gardiner", "Sallie Moffat");
 - a title and a family name ("Mr. Craven"), given to the one full name the story writes with
-  them ("Mr. Archibald Craven", `loci.toolsets.story.titled_names`);
+  them ("Mr. Archibald Craven", `loci.toolsets.story.titled_names`); "Miss" and a family name,
+  to the family's one woman who could have been its Miss (`...family_miss`);
 - a married name the story gives at a wedding it tells ("Mrs. Brooke", first written long
   after John Brooke and Meg), given to the woman named beside the husband far more often, for
   her share of the story, than any other; or to the one woman of its family the story
@@ -51,6 +52,7 @@ from loci.toolsets.story.described import described_suggestions
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.epithets import epithet_suggestions
 from loci.toolsets.story.evidence import evidence, merge_suggestion
+from loci.toolsets.story.family_miss import family_miss_suggestions
 from loci.toolsets.story.family_wife import family_wife_suggestions
 from loci.toolsets.story.heeded import heeded
 from loci.toolsets.story.kept_family import carrier_by_family
@@ -111,6 +113,7 @@ def suggest(service: StoryService, session_id: str, limit: int = 10) -> CastSugg
         *stated_wife_suggestions(text, characters, people, company),
         *wife_suggestions(characters, people, company, text),
         *family_wife_suggestions(entities, characters, people, company, text),
+        *family_miss_suggestions(characters, people, company),
         *womens_title_suggestions(characters, people, company),
         *letter_name_suggestions(text, characters),
         *abbreviated_suggestions(entities, characters),
