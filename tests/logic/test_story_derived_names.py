@@ -41,3 +41,10 @@ def test_a_full_names_given_name_is_listed_when_no_one_else_carries_it() -> None
     assert wife.derived == ["Forrester"]
     assert contessa.derived == ["Baroncelli"]
     assert sally.derived == []
+
+
+def test_a_title_and_an_initial_give_no_initial_alone() -> None:
+    # Emma, Lady Susan: "Mr. E." and "Mrs. M." were listed as "E" and "M" too.
+    husband, wife = entity(1, "Mr. E."), entity(2, "Mrs. M.")
+    derived_names.add([husband, wife], {"Mr. E.": 11, "Mrs. M.": 1})
+    assert husband.derived == [] and wife.derived == []

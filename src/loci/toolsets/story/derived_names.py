@@ -109,6 +109,8 @@ def _untitled(alias: str) -> str | None:
     words = alias.split()
     if len(words) > 1 and names.is_title(words[0]):
         rest = " ".join(common_words.name_words(alias))
+        if len(rest.rstrip(".")) <= 1:
+            return None  # "Mrs. M." gives no "M": an initial alone is no one's name
         return None if rest.startswith("of ") else rest  # "Queen of the Mice": no "of the Mice"
     return None
 
