@@ -222,6 +222,8 @@ def test_a_pronoun_or_the_narrators_i_opens_a_thread_when_its_person_is_clear(
         "Tobias Reed found the letter. Tobias Reed resolved to peruse it.",
         "The employment was poor. Hugh Moss promised to obtain for me.",
         "Hugh Moss wanted work. Hugh Moss promised to obtain for me the employment.",
+        # A plain text's dash ends the aim as the printed one does.
+        "Tobias Reed had decided to stay with Hugh Moss--why, nobody knew.",
         # A long aim is cut before a clause: Frankenstein's "visit the spot where my poor
         # William had" ended on a hanging "had".
         "Hugh Moss resolved to visit the spot where his poor brother had been lost.",
@@ -236,6 +238,7 @@ def test_a_pronoun_or_the_narrators_i_opens_a_thread_when_its_person_is_clear(
         ("Hugh Moss's promise: bring the horses round", ("Hugh Moss",)),
         ("Hugh Moss's resolution: visit the spot", ("Hugh Moss",)),
         ("Hugh Moss's promise: obtain for me the employment", ("Hugh Moss",)),
+        ("Tobias Reed's decision: stay with Hugh Moss", ("Tobias Reed",)),
         ("the narrator's resolution: leave the house before the spring came", ()),
     }
 

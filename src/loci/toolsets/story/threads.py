@@ -49,11 +49,12 @@ AIMS = {
     "made up his mind": "resolution",
     "made up my mind": "resolution",
 }
-#: An aim's verb and its words, on one line or across a line break (never a blank line).
+#: An aim's verb and its words, on one line or across a line break (never a blank line),
+#: up to a stop, a comma, a closing quote or a dash ("\u2014", or "--" in a plain text).
 AIM = re.compile(
     r"\b("
     + "|".join(s.replace(" ", r"\s+") for s in sorted(AIMS, key=len, reverse=True))
-    + r")\s+to\s+(\w(?:[^.!?;:,\"\u201d\u2014\n]|\n(?!\s*\n))*)"
+    + r")\s+to\s+(\w(?:(?!--)[^.!?;:,\"\u201d\u2014\n]|\n(?!\s*\n))*)"
 )
 #: The most words of an aim a thread's name keeps, and the fewest it needs.
 AIM_WORDS = 8
