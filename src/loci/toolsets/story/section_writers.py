@@ -17,13 +17,20 @@ from loci.storage.databases.db import Connection
 from loci.toolsets.story import store
 from loci.toolsets.story.letter_names import HEADING
 
-#: A journal's heading: a keeper's name in the possessive and the kind of record, on a line of
-#: its own, in capitals or not ("MINA MURRAY'S JOURNAL", "Dr. Seward's Diary--continued.").
+#: A writer's name in a heading: up to four capitalised words, titles with their stops.
+_NAME = r"[A-Z][A-Za-z'\u2019-]*\.?(?:[ \t]+[A-Z][A-Za-z'\u2019-]*\.?){0,3}"
+#: The kinds of record a part of such a novel is.
+_RECORD = r"(?:JOURNAL|DIARY|LOG|MEMORANDUM|NARRATIVE|Journal|Diary|Log|Memorandum|Narrative)"
+#: A journal's heading: a keeper's name in the possessive and the kind of record (a word or
+#: two may stand between), on a line of its own, in capitals or not ("MINA MURRAY'S
+#: JOURNAL", "Dr. Seward's Diary--continued.", "Dr. Seward's Phonograph Diary"); or the
+#: record and its writer after "by" ("Memorandum left by Lucy Westenra.").
 JOURNAL = re.compile(
-    r"^[ \t_]*(?:CHAPTER[ \t]+\w+\.?[ \t]+)?"
-    r"(?P<writer>[A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*){0,3})['\u2019][Ss][ \t]+"
-    r"(?:JOURNAL|DIARY|LOG|MEMORANDUM|NARRATIVE|Journal|Diary|Log|Memorandum|Narrative)\b"
-    r"[^\n]{0,40}$",
+    r"^[ \t_]*(?:CHAPTER[ \t]+\w+\.?[ \t]+)?(?:"
+    rf"(?P<writer>{_NAME})['\u2019][Ss][ \t]+"
+    rf"(?:[A-Z][A-Za-z]+[ \t]+){{0,2}}{_RECORD}\b"
+    rf"|{_RECORD}[ \t]+(?:[a-z]+[ \t]+)?by[ \t]+(?P<by>{_NAME})"
+    r")[^\n]{0,40}$",
     re.MULTILINE,
 )
 #: A letter headed as by the writer of the one before.
@@ -50,7 +57,7 @@ def last_writer(before: str) -> str | None:
     HARKER" is "Jonathan Harker"), or None when it holds none."""
     headings = [
         *((m.start(), m.group("writer")) for m in HEADING.finditer(before)),
-        *((m.start(), m.group("writer")) for m in JOURNAL.finditer(before)),
+        *((m.start(), m.group("writer") or m.group("by")) for m in JOURNAL.finditer(before)),
         *((m.start(), "") for m in SAME.finditer(before)),
     ]
     named = None
@@ -58,4 +65,6 @@ def last_writer(before: str) -> str | None:
         named = name or named  # "From the same to the same" keeps the writer before
     if named is None:
         return None
+    if len(named.split()[-1].rstrip(".")) > 2:
+        named = named.rstrip(".")  # the heading's stop, not an initial's ("Lucy Westenra.")
     return named.title() if named.isupper() else named
