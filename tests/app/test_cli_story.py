@@ -411,6 +411,25 @@ def test_a_suggestion_declined_by_number_is_not_listed_again(tmp_path: Path) -> 
     )
 
 
+def test_a_declined_suggestion_of_a_name_written_once_leaves_it_unconfirmed(
+    tmp_path: Path,
+) -> None:
+    # A tester declined "Mrs. M." (Lady Susan, written once) and saw it listed as a confirmed
+    # character: declining says what a name is not, not that it is someone.
+    text = (
+        "Mrs. Mainwaring came to tea with Lady Susan. Lady Susan smiled at Mrs. Mainwaring.\n\n"
+        "Mrs. Mainwaring was angry, and Lady Susan laughed.\n\n"
+        "I am afraid Mrs. M. will come home to us again, said Lady Susan."
+    )
+    home = imported(tmp_path, text, "s")
+    listed = loci(home, "story", "suggestions", "s").stdout
+    assert "1. merge 'Mrs. Mainwaring' 'Mrs. M.'" in listed
+    assert "   1 mention; evidence: I am afraid Mrs. M." in listed
+    assert loci(home, "story", "suggestions", "s", "--decline", "1").returncode == 0
+    everyone = loci(home, "story", "characters", "s", "--all").stdout
+    assert "Mrs. M. [character, not yet confirmed]: 1 mention" in everyone
+
+
 def test_an_import_into_a_session_another_import_is_filling_is_refused(tmp_path: Path) -> None:
     # Two imports of one book into one session, started at once, each added the whole text.
     from loci.storage.databases.sqlite import SqliteDatabase

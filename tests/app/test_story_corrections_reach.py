@@ -357,6 +357,11 @@ def test_merging_two_people_is_done_with_a_warning(voyage: App) -> None:
     told(voyage, "voyage", ['"Come here," said Lily.', '"No," said Lila, and she ran.'], times=2)
     twins = correct(voyage.story, "voyage", "merge", "Lily", "Lila").warning
     assert twins is not None and "two given names, Lily and Lila" in twins
+    # An initial is no name to say where the name is spelt out: a tester read "S or Susan".
+    told(voyage, "voyage", ["Lady Susan Vale wrote it.", "Lady S. Vale, she signed it."], times=2)
+    told(voyage, "voyage", ['"Hush," said Frederica.', '"No," said Frederica.'], times=2)
+    vale = correct(voyage.story, "voyage", "merge", "Lady Susan Vale", "Frederica").warning
+    assert vale is not None and "two given names, Susan and Frederica" in vale
     told(voyage, "voyage", ['"Sow," said Thomas Hale Sr.', '"Reap," said Thomas Hale Jr.'], times=2)
     hales = correct(voyage.story, "voyage", "merge", "Thomas Hale Sr.", "Thomas Hale Jr.").warning
     assert hales is not None and "namesakes of two generations, Senior and Junior" in hales

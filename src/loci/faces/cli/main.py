@@ -6,11 +6,13 @@ import shlex
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from loci import __version__
 from loci.errors import StorageUnavailableError
+from loci.faces.cli import usage
 from loci.faces.cli.clients import CLIENTS, http_snippet, stdio_snippet
 from loci.faces.cli.output import CliState, emit_json, json_option, run
 
@@ -20,7 +22,8 @@ GLOBAL_OPTIONS = ("--config", "--home", "--database")
 
 class _Loci(click.Group):
     """The `loci` group: an option of its own written after the command is named so, with
-    the command as it should be (click would say only that the command has no such option)."""
+    the command as it should be (click would say only that the command has no such option);
+    every mistake of usage is said as loci says its errors (`usage`)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         at = _misplaced(args)
@@ -34,6 +37,24 @@ class _Loci(click.Group):
                 ctx,
             )
         return super().parse_args(ctx, args)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:
+            raise usage.said(error) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:  # a command's own, or its options' and arguments'
+            raise usage.said(error) from None
 
 
 def _misplaced(args: list[str]) -> int | None:

@@ -275,7 +275,7 @@ def _list_suggestions(
         done = s.number not in refused
         mark = "applied " if s in chosen and done else "declined " if s in declined and done else ""
         click.echo(f"{s.number}. {mark}{s.action} {s.name!r} {s.other!r}: {s.reason}")
-        click.echo(f"   {s.mentions} mentions; evidence: {s.evidence}")
+        click.echo(f"   {counted(s.mentions, 'mention')}; evidence: {s.evidence}")
         if s.number in refused:
             error = refused[s.number]
             click.echo(f"   not applied: error ({error.code}): {error.message}")

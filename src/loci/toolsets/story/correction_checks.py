@@ -133,7 +133,7 @@ def _why_two(mine: Person, theirs: Person) -> str:
         maiden = ", as a woman's maiden and married names may be" if women else ""
         return f"two family names, {_listed(a)} and {_listed(b)}{maiden}"
     if _given_apart(mine, theirs):
-        return f"two given names, {_listed(_given_words(mine))} and {_listed(_given_words(theirs))}"
+        return f"two given names, {_listed(_spelt(mine))} and {_listed(_spelt(theirs))}"
     if (mine.titles - theirs.titles) and (theirs.titles - mine.titles):
         # "Mr. De Courcy" and "Sir Reginald": a son and his father, the baronet.
         return f"called {_listed(mine.titles - theirs.titles)} and {_listed(theirs.titles - mine.titles)}"
@@ -145,6 +145,13 @@ def _given_words(person: Person) -> set[str]:
     for its family's name ("Clay", of Mrs Clay, is no given name of hers)."""
     family = person.surnames | person.surnamish
     return person.given | {w for w in person.bare - family if census.is_given_name(w)}
+
+
+def _spelt(person: Person) -> set[str]:
+    """The person's given names to say, without an initial where a name is spelt out: "Susan",
+    not "S or Susan" (Lady Susan signs "S. V.")."""
+    given = _given_words(person)
+    return {w for w in given if len(w.rstrip(".")) > 1} or given
 
 
 def _given_apart(mine: Person, theirs: Person) -> bool:

@@ -47,6 +47,9 @@ class Entity:
     derived: list[str] = field(default_factory=list)
     #: A character a name of theirs writes in full ("Charles Hodges"; `full_names.mark`).
     in_full: bool = False
+    #: Named in a correction that vouches for it: any but a suggestion declined (`apart`),
+    #: which says what it is not ("Mrs. M." kept apart from Mrs. Mainwaring is no one yet).
+    vouched: bool = False
 
     @property
     def written(self) -> list[str]:
@@ -56,7 +59,7 @@ class Entity:
     def confirmed(self, after: int) -> bool:
         """Mentioned at least `after` times (once fewer if named in full:
         `loci.toolsets.story.full_names`), or named in a correction of the writer's (a name
-        the writer marked as a place, or merged, is one they vouch for)."""
-        if self.corrections or self.mentions >= after:
+        the writer marked as a place, or merged, is one they vouch for; `vouched`)."""
+        if self.vouched or self.mentions >= after:
             return True
         return self.in_full and self.mentions >= after - 1

@@ -163,6 +163,7 @@ def entities(
                 aliases=written,
                 names=[int(str(r[0])) for r in members],
                 corrections=[c.described() for c in kept if _touches(c, written)],
+                vouched=any(c.action != "apart" and _touches(c, written) for c in kept),
             )
         )
     found.sort(key=lambda e: (-e.mentions, e.id))
