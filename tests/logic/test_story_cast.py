@@ -411,12 +411,17 @@ def test_a_name_after_the_and_often_after_a_word_of_place_is_somewhere() -> None
         "Sarn": replace(hollow, mentions=4, ner_other=4, acts=0, place_word=2, article=4),
         "Pequod": replace(hollow, place_word=1),  # "from the Pequod" now and then: a ship
         "Heron": replace(hollow, said=2),  # '"Hush," said the Heron': someone
+        # Lady Susan's servant: "from Wilson", "Wilson brought me word", "I sent Wilson".
+        "Wilson": Votes(mentions=3, ner_person=1, ner_other=2, acts=1, place_word=1, male=1),
+        "Morton": Votes(mentions=3, ner_person=3, acts=1, place_word=2, male=1),  # "at Morton"
     }
     assert kinds_of(names) == {
         "Hollow": "place",
         "Sarn": "place",
         "Pequod": "other",
         "Heron": "character",
+        "Wilson": "character",
+        "Morton": "place",
     }
 
 

@@ -175,13 +175,12 @@ class Votes:
         in PLACED_SHARE of its mentions and never speaks, is called out or named so:
         somewhere ("the Hollow", "the Haunted Wood", where NER calls an invented word a
         thing's; "at Morton", "to Whitcross", villages NER takes for men's names). A
-        person's name seldom stands so ("went to Elizabeth") and then speaks somewhere."""
+        person's name seldom stands so ("went to Elizabeth") and then speaks somewhere, or
+        acts as often and "he" or "she" takes it up ("from Wilson", "Wilson brought me word")."""
         person = self.said + self.addressed + self.named
-        return (
-            self.mentions >= PLACED_LEAST
-            and not person
-            and self.place_word >= PLACED_SHARE * self.mentions
-        )
+        someone = self.male + self.female > 0 and self.acts >= self.place_word
+        placed = self.place_word >= PLACED_SHARE * self.mentions
+        return self.mentions >= PLACED_LEAST and not person and not someone and placed
 
     def _acts_as_a_person(self) -> bool:
         """Whether the mentions show someone: speaking, acting or taken up by "he" or "she"
