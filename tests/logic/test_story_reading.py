@@ -595,6 +595,18 @@ def test_a_title_before_a_capitalised_word_is_a_name_with_a_stop_or_without() ->
     assert found.count("Dr Doherty") == 2 and "Mrs Kerr" in found and "Mr. Okafor" in found
 
 
+def test_a_title_and_an_initial_is_a_name_and_the_initial_no_monsieur() -> None:
+    # Lady Susan: "Miss M." (Maria Mainwaring, written so once) was no name: "M." read as
+    # Monsieur's title, and a title alone is no one. An initial before a name stays the name's.
+    text = (
+        "It is well known that Miss M. is absolutely engaged to Sir James. Lord C. wrote, "
+        "and Mrs. B. Smith answered."
+    )
+    found = [m.surface for m in Extractor().mentions(text, [])]
+    assert {"Miss M.", "Lord C.", "Mrs. B. Smith"} <= set(found)
+    assert "Mrs. B." not in found and "Miss" not in found
+
+
 def test_a_peers_title_before_a_capitalised_word_is_a_name() -> None:
     # Northanger Abbey: NER took no one in "We are going to Lord Longtown's, near Hereford".
     text = (

@@ -333,7 +333,9 @@ def _name_length(span: str) -> int:
     words = list(re.finditer(r"\S+", span))
     for at, word in enumerate(words):
         token = word.group().strip("_*,;:!?\"'\u201c\u201d\u2018\u2019()[]")
-        titled = bool(length) and token.rstrip(".").lower() in titles.HONORIFICS
+        # A letter alone is an initial there, no "M." (Monsieur) that starts a name: "Miss M."
+        bare = token.rstrip(".")
+        titled = bool(length) and len(bare) > 1 and bare.lower() in titles.HONORIFICS
         if (
             titled
             and not _styles(words[:at])

@@ -36,9 +36,11 @@ NAMING = re.compile(
 )
 #: A title of address and a capitalised word after it, with the title's full stop or, as
 #: British print sets it, without: "Dr Doherty", where NER may see nothing; or a peer's
-#: ("Lord Longtown's, near Hereford", which NER took for no one).
+#: ("Lord Longtown's, near Hereford", which NER took for no one); or an initial with its
+#: stop, no name after it ("Miss M. is absolutely engaged": a letter's discretion).
 TITLED = re.compile(
-    r"\b(?:(?:Mr|Mrs|Ms|Mx|Dr|Miss)\.?|Lord|Lady|Sir)[ \t]+(?P<name>[A-Z][\w\u2019'-]+)"
+    r"\b(?:(?:Mr|Mrs|Ms|Mx|Dr|Miss)\.?|Lord|Lady|Sir)[ \t]+"
+    r"(?P<name>[A-Z][\w\u2019'-]+|[A-Z]\.(?![ \t]*[A-Z]))"
 )
 #: A capitalised word after a name (on the next line, maybe): the name goes on.
 NEXT_CAPITALISED = re.compile(r"\s+[A-Z]")
@@ -115,8 +117,9 @@ def with_titled(
     for match in TITLED.finditer(text):
         if any(m.start < match.end() and match.start() < m.end for m in found):
             continue
-        if names.is_title(match.group("name")):
-            continue  # "Lord St. Ives" is cut at no title
+        name = match.group("name")
+        if len(name.rstrip(".")) > 1 and names.is_title(name):
+            continue  # "Lord St. Ives" is cut at no title; "Miss M." is an initial's
         mention = cleaned(text, match.start(), match.end())
         if mention is not None:
             added.append(replace(mention, label="person"))
