@@ -100,21 +100,25 @@ def test_a_character_named_once_in_full_is_listed_and_other_names_once_are_not(
 ) -> None:
     # Northanger Abbey's "Charles Hodges will plague me to death": a given name and a family
     # name say someone a reader lists, though the story names him once. A title and a name
-    # ("Captain Hunt"), or words that are no given name ("Holy Writ"), wait for a second.
+    # ("Captain Hunt"), or words that are no given name ("Holy Writ"), wait for a second;
+    # a plain title and a family name do not (Daddy-Long-Legs' "Mr. Kellogg", the minister),
+    # unless no family carries the word ("Mr. Philanthropist", a joke name).
     app.story.continue_story(
         "once",
         "",
         '"We sail at dawn," said Mira Voss. Mira Voss laughed. Charles Hodges will plague me '
         "to death, I dare say. Captain Hunt waved once from the pier. She swore by Holy Writ "
-        "and walked over Magdalen Bridge.",
+        "and walked over Magdalen Bridge. Do you remember Mr. Kellogg, the minister? "
+        "Mr. Philanthropist sent roses.",
     )
     from loci.toolsets.story.lookup import entities_of
 
     listed = {e.name: e.mentions for e in entities_of(app.story, "once")}
-    assert listed == {"Mira Voss": 2, "Charles Hodges": 1}
+    assert listed == {"Mira Voss": 2, "Charles Hodges": 1, "Mr. Kellogg": 1}
     every = {e.name: e.confirmed for e in entities_of(app.story, "once", kind=None)}
     assert every["Captain Hunt"] is False and every["Charles Hodges"] is True
-    assert app.story.stats("once").characters == 2
+    assert every["Mr. Philanthropist"] is False
+    assert app.story.stats("once").characters == 3
 
 
 def test_a_vow_in_the_text_opens_a_detected_thread_the_agent_can_resolve(app: App) -> None:

@@ -73,6 +73,10 @@ def test_a_daughter_is_no_married_name_of_her_family() -> None:
     for told in ("and his daughter Myrtle was small", "Wilson\u2019s sister,\nMyrtle Wilson, came"):
         assert _suggested(WILSONS, {(1, 2): 2}, text=told) == [], told
     assert _suggested(WILSONS, {(1, 2): 2}, text="his wife Myrtle") == [("Myrtle", "Mrs. Wilson")]
+    # Given a mother (or a father, an uncle, an aunt), she is a child of the family, whose
+    # "Mrs." may be that mother: Daddy-Long-Legs' Julia Pendleton and her uncle Jervis.
+    for told in ("Myrtle's mother says he is unbalanced", "Myrtle\u2019s uncle called"):
+        assert _suggested(WILSONS, {(1, 2): 2}, text=told) == [], told
 
 
 def test_a_woman_named_less_often_or_by_another_family_name_is_not_the_wife() -> None:

@@ -36,6 +36,12 @@ def is_common_surname(word: str) -> bool:
     return _surnames().get(word.lower(), 0.0) >= SURNAME_COMMON
 
 
+def is_surname(word: str) -> bool:
+    """Whether the census's surnames list `word` at all ("Kellogg", "Semple"; not
+    "Philanthropist")."""
+    return _surnames().get(word.lower(), 0.0) > 0
+
+
 def census_sex(given: str) -> str | None:
     """The sex the US census lists give a given name ("m", "f"), when one list holds it far
     more often than the other."""

@@ -11,7 +11,9 @@ in a sentence (the household she is the wife of: the Gardiners and the Moritzes 
 name), mentions her half as often as the married name at least (a Laura Spencer named twice
 is no "Mrs. Spencer" met 34 times), gives her no other family name (Jane Eyre, "Jane
 Rochester" at the end, is no "Mrs. Rochester" before it), never names the two in one
-sentence, and never calls her someone's daughter, sister or niece ("his daughter Lettie").
+sentence, and never calls her someone's daughter, sister or niece ("his daughter Lettie")
+nor gives her a parent, an uncle or an aunt ("Julia's mother": *Daddy-Long-Legs*' "Mrs.
+Pendleton", written once, is Julia Pendleton's mother, no wife of her uncle Jervis).
 Married names given at a wedding the story tells are `kinship.wife_suggestions`'. An import's
 end takes these for the woman's (`loci.toolsets.story.stated`): on sixteen books, each one
 offered was right (Myrtle, Dolly Winthrop, Mary Cavendish, Catherine Vernon).
@@ -37,6 +39,11 @@ KIN = re.compile(
     rf"\b(?:[Hh]is|[Hh]er|[Mm]y|[Tt]heir|{NAME}['\u2019]s){LINE_BREAK_OR_SPACE}"
     rf"(?:daughter|sister|niece|granddaughter),?{LINE_BREAK_OR_SPACE}(?P<kin>{NAME})"
 )
+#: A woman the story gives a parent, an uncle or an aunt: "Julia's mother says" (and her
+#: "Mrs. Pendleton" is that mother, no wife of Julia's uncle Jervis Pendleton).
+PARENTED = re.compile(
+    rf"\b(?P<kin>{NAME})['\u2019]s{LINE_BREAK_OR_SPACE}(?:mother|father|parents|uncle|aunt)\b"
+)
 #: The titles a woman bears by her own name that no "Mrs." of her family is: a daughter
 #: ("Miss Frederica") and a peer's daughter ("Lady Susan").
 OWN_TITLES = frozenset({"miss", "lady"})
@@ -55,7 +62,7 @@ def family_wife_suggestions(
     family the story names by a given name, where the story tells her the family's wife
     (see the module's rules; `people`: each character's names as one person)."""
     by_title = _families_with_a_miss(entities)
-    kin = {names.key(m.group("kin")) for m in KIN.finditer(text)}
+    kin = {names.key(m.group("kin")) for r in (KIN, PARENTED) for m in r.finditer(text)}
     suggested = []
     for guest in characters:
         mine = people[guest.id]

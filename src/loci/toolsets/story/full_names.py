@@ -1,6 +1,7 @@
 """Characters named in full: a given name and a family name ("Charles Hodges will plague me to
-death", written once in *Northanger Abbey*) say someone a reader lists, where a title and a
-name ("Captain Hunt") or a word alone, written once, may be anything. The cast lists such a
+death", written once in *Northanger Abbey*), or a plain title and a family name ("Mr.
+Kellogg"), say someone a reader lists, where another title and a name ("Captain Hunt") or a
+word alone, written once, may be anything. The cast lists such a
 character one mention sooner (`Entity.confirmed`).
 
 Not when another character holds the given name and yet another the family name: "Lydia
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
-from loci.toolsets.story import census, names
+from loci.toolsets.story import census, names, titles
 from loci.toolsets.story.entity import Entity
 from loci.toolsets.story.place_words import PLACE_HEADS
 
@@ -29,7 +30,7 @@ def mark(found: Sequence[Entity]) -> None:
     words_of = [(e.mentions, _words(e)) for e in characters]
     for entity in characters:
         others = [words for mentions, words in words_of if mentions > entity.mentions]
-        for alias in filter(written_in_full, entity.written):
+        for alias in (a for a in entity.written if written_in_full(a) or plainly_titled(a)):
             name = names.parse(alias)
             given = any(name.given & words for words in others)
             if not (given and any(name.surnames & words for words in others)):
@@ -69,6 +70,17 @@ def written_in_full(written: str) -> bool:
         and census.given_not_surname(words[0].lower())
         and words[1].lower() not in PLACE_HEADS
     )
+
+
+def plainly_titled(written: str) -> bool:
+    """Whether `written` is a plain title and a family name the census lists ("Mr. Kellogg",
+    "Mrs. Pendleton", each written once in *Daddy-Long-Legs*: a minister, a friend's mother):
+    someone a reader lists, as a name in full is. Not another title ("Captain Hunt" may be a
+    ship's), nor a word no family carries ("Mr. Philanthropist", a joke)."""
+    words = written.split()
+    if len(words) != 2 or words[0].rstrip(".").lower() not in titles.PLAIN:
+        return False
+    return census.is_surname(words[1])
 
 
 def _words(entity: Entity) -> frozenset[str]:
