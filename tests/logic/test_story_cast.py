@@ -630,6 +630,11 @@ def test_a_place_named_so_by_its_words_is_no_one_and_its_own_word_alone_is_the_p
     # tenants, a given name and "Villa" notwithstanding.
     villas = {"Cissie Villa": Votes(mentions=11, ner_person=10, place_word=2)}
     assert kinds_of({**villas, "Lucy": person(400, "f")})["Cissie Villa"] == "place"
+    # Daddy-Long-Legs: "Crystal Spring Farm", NER's organisation once, joined "Mrs. Crystal
+    # Spring" as a person: a word no family carries ends no one's name, a given name first or
+    # not ("Lois Lane" is a woman: families are called "Lane").
+    farms = {"Crystal Spring Farm": Votes(mentions=1, ner_other=1), "Lois Lane": person(9, "f")}
+    assert kinds_of(farms) == {"Crystal Spring Farm": "place", "Lois Lane": "character"}
 
 
 def test_an_undecided_word_that_is_a_titled_characters_family_name_is_a_person() -> None:

@@ -23,7 +23,8 @@ def named_for_a_place(written: str) -> bool:
     """Whether `written` is a name of two words or more opening with a word for a place
     ("Villa Lavenza", "Cape Horn"; "Island of Mull") or ending in one ("Gull Point", "Portland
     Street"), with no given name before it ("Lane" may end a person's name, "Lois Lane"; a
-    river's "Water" never does, "Allan Water"), or named for its owner ("Cluny's Cage"). Of
+    river's "Water" never does, "Allan Water", nor a word no family carries, "Crystal Spring
+    Farm"), or named for its owner ("Cluny's Cage"). Of
     a name with "of", the words before it say: "Toad of Toad Hall" is Toad, from his hall."""
     before_of = written.split(" of ")[0].split()
     if len(before_of) == 1 and " of " in written:
@@ -33,9 +34,12 @@ def named_for_a_place(written: str) -> bool:
         return False
     if words[0].lower() in PLACE_LEADS or any(POSSESSIVE_WORD.search(w) for w in words[:-1]):
         return True
-    if words[-1].lower() not in PLACE_HEADS:
+    head = words[-1].lower()
+    if head not in PLACE_HEADS:
         return False
-    if words[-1].lower() in WATERS:
+    # A head no family carries ends no one's name, whatever comes before it: "Crystal Spring
+    # Farm", though "Crystal" is a given name.
+    if head in WATERS or not census.is_surname(head):
         return True
     return not any(census.is_given_name(w) and not names.is_title(w) for w in words[:-1])
 
