@@ -136,6 +136,15 @@ def test_a_printed_books_front_matter_is_left_out_without_the_gutenberg_lines() 
     scene = f"Introduction over, they sat.\n\nSo it began.\n\n{story}"
     assert book(scene) == scene
     assert book(story) == story
+    # Daddy-Long-Legs, no chapter headings: its title page, copyright and dedication became
+    # the story ("Century Company" a name of it). It opens at the title of its first part.
+    letters = f"Blue Wednesday\n\n{PROSE}\n\nDear Daddy,\n\n{PROSE}"
+    titled = (
+        "DADDY-LONG-LEGS\n\n\nby\n\nJEAN WEBSTER\n\n\n\nCopyright 1912 by The Century "
+        f"Company\n\n\n\n\nTO YOU\n\n\n\n\n{letters}"
+    )
+    assert book(titled) == letters and book(gutenberg_file(titled)) == letters
+    assert book(f"My Letters\n\n{letters}") == f"My Letters\n\n{letters}"  # no title page
 
 
 def test_an_older_gutenberg_file_with_no_start_line_loses_its_front_matter_too() -> None:

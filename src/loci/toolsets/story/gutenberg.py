@@ -7,7 +7,8 @@ list of illustrations) and may have back matter (the publisher's advertisements,
 author's works, transcriber's notes). The story is read from the first chapter heading that
 prose follows (a table of contents lists headings with no prose between them) to the last
 chapter's end: a "THE END" or "FINIS" line, else the first back-matter heading after the last
-chapter heading. A book with no chapter headings keeps all its text between the licence lines.
+chapter heading. A book with no chapter headings is read from its first prose, or the title line
+right before it, when a title page (a byline) or a preface comes before.
 A printed book copied without the licence lines loses its front matter the same way, when it
 has one (a byline or a preface heading before the first chapter).
 """
@@ -59,6 +60,8 @@ FRONT_MATTER = re.compile(
     r"|dedication)\b[^\n]{0,40}))[ \t.:]*(?=\n\n|\n?\Z)",
     re.I,
 )
+#: A paragraph: lines with no blank line between.
+PARAGRAPH = re.compile(r"[^\n]+(?:\n[^\n]+)*")
 #: Words a title leaves in lower case.
 SMALL_WORDS = frozenset({"a", "an", "and", "by", "for", "in", "of", "on", "the", "to", "written"})
 #: A table of contents lists this many headings of a kind at least, with no prose between one
@@ -95,7 +98,7 @@ def story_part(text: str) -> str:
     headings = list(HEADING.finditer(book))
     first = _first_story_heading(book, headings)
     if first is None:
-        return book
+        return _without_front_matter(book)
     start = book.rfind("\n\n", 0, first.start()) + 1
     opening = book.rfind("[", max(0, start - 400), start)
     if first.group().rstrip().endswith("]") and opening > book.rfind("]", 0, start):
@@ -109,17 +112,29 @@ def _without_front_matter(text: str) -> str:
     """`text` from its first chapter heading followed by prose, when what comes before holds
     a printed book's front matter (a preface, contents or dedication heading; or a byline,
     "by George Eliot", and no prose: a title page), each a paragraph of its own: a book
-    copied without Project Gutenberg's lines. A writer's own untitled opening before
-    "Chapter 1" stays."""
+    copied without Project Gutenberg's lines. A book with no chapter headings is read from its
+    first prose (`_opening`). A writer's own untitled opening before "Chapter 1" stays."""
     first = _first_story_heading(text, list(HEADING.finditer(text)))
-    if first is None:
-        return text
-    start = text.rfind("\n\n", 0, first.start()) + 1
+    start = _opening(text) if first is None else text.rfind("\n\n", 0, first.start()) + 1
     found = [m for m in FRONT_MATTER.finditer(text[:start]) if _titled(m.group())]
     headed = any(m.group("part") for m in found)
     if not (headed or (found and not _has_prose(text[:start]))):
         return text
     return text[start:].lstrip("\n")
+
+
+def _opening(text: str) -> int:
+    """Where a book with no chapter headings opens: its first paragraph of prose, or the line
+    of a title right before it ("Blue Wednesday", *Daddy-Long-Legs*' first part, after its
+    title page and dedication); 0 for a text that opens with prose."""
+    paragraphs = list(PARAGRAPH.finditer(text))
+    for number, paragraph in enumerate(paragraphs):
+        if _has_prose(paragraph.group()):
+            line = paragraphs[number - 1] if number else None
+            if line is not None and line.group().strip() and "\n" not in line.group().strip():
+                return line.start()
+            return paragraph.start()
+    return 0
 
 
 def _titled(line: str) -> bool:
