@@ -292,6 +292,12 @@ def test_a_split_says_which_full_names_of_the_name_split_off_stayed(app: App) ->
     written = ["James", "James Stewart", "James More"]
     james = Entity(1, "James", "character", 43, Seen(0, ""), [], written)
     assert left_behind(james, "James", "James More", ()) is None
+    # Nor of the name split from itself (a tester's "'Marie Bashkirtseff' stayed with 'Marie
+    # Bashkirtseff'", when "Marion", a pupil, was split off her).
+    marie = Entity(
+        2, "Marie Bashkirtseff", "character", 3, Seen(0, ""), [], ["Marie Bashkirtseff", "Marion"]
+    )
+    assert left_behind(marie, "Marie Bashkirtseff", "Marion", ()) is None
     # A split whose forms all went along says nothing of it.
     undo(app.story, "inn")
     clean = correct(app.story, "inn", "split", "Mr. Macey", "Solomon Macey")

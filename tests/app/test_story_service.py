@@ -231,6 +231,10 @@ def test_a_pronoun_or_the_narrators_i_opens_a_thread_when_its_person_is_clear(
         # A long aim is cut before a clause: Frankenstein's "visit the spot where my poor
         # William had" ended on a hanging "had".
         "Hugh Moss resolved to visit the spot where his poor brother had been lost.",
+        # Nor inside a name: Daddy-Long-Legs' "stay until I've written 114 novels like
+        # Anthony | Trollope's mother" ended on "Anthony".
+        "Ada Lane had decided to stay until she wrote 114 novels like Anthony Trollope's mother.",
+        "Mira Voss had resolved to visit dear old kind Aunt Mary Ann Smith Jones today.",
         # A speaker's "I" is no narrator's.
         '"I promised to write every week," said Mira Voss.',
     ]
@@ -243,6 +247,8 @@ def test_a_pronoun_or_the_narrators_i_opens_a_thread_when_its_person_is_clear(
         ("Hugh Moss's resolution: visit the spot", ("Hugh Moss",)),
         ("Hugh Moss's promise: obtain for me the employment", ("Hugh Moss",)),
         ("Tobias Reed's decision: stay with Hugh Moss", ("Tobias Reed",)),
+        ("Ada Lane's decision: stay until she wrote 114 novels", ("Ada Lane",)),
+        ("Mira Voss's resolution: visit dear old kind Aunt Mary Ann Smith Jones", ("Mira Voss",)),
         ("the narrator's resolution: leave the house before the spring came", ()),
     }
 

@@ -26,7 +26,7 @@ def test_a_number_that_is_no_number_is_refused_as_such(args: list[str], tmp_path
     assert "is not a valid number" in result.output
     assert "integer range" not in result.output
     # In loci's form of an error (docs/cli.md), where click's own began "Usage:".
-    assert result.output.startswith("error (invalid_input): Invalid value for ")
+    assert result.output.startswith("error (invalid_input): invalid value for ")
     assert "Try 'loci story " in result.output
     assert not home.exists()  # refused before any store is opened
 
@@ -39,8 +39,8 @@ def test_help_calls_a_number_a_number() -> None:
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["--bogus"], "No such option '--bogus'.\nTry 'loci --help' for help."),
-        (["nosuch"], "No such command 'nosuch'."),
+        (["--bogus"], "no such option '--bogus'.\nTry 'loci --help' for help."),
+        (["nosuch"], "no such command 'nosuch'."),
         (["story", "undo", "tale", "--number", "2"], "Try 'loci story undo --help' for help."),
         (["story", "characters", "tale", "--home", "x"], "goes before the command"),
     ],

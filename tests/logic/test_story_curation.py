@@ -22,3 +22,10 @@ def test_an_alias_written_only_inside_another_name_names_the_merge_to_make() -> 
     )
     assert inside_another([ridley, glued], ridley, "Walt Ridley") is None
     assert inside_another([ridley], ridley, "Walter Ridley") is None
+
+
+def test_a_warning_writes_the_words_of_names_as_names_are_written() -> None:
+    # A tester read "two given names, Daddy-long-legs and John".
+    from loci.toolsets.story.correction_checks import _listed
+
+    assert _listed({"daddy-long-legs", "john"}) == "Daddy-Long-Legs or John"

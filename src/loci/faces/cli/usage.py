@@ -24,7 +24,11 @@ class UsageMistake(click.ClickException):
 
     def show(self, file: IO[Any] | None = None) -> None:
         """Write the error and where help is to standard error."""
-        lines = [f"error ({InvalidInputError.code}): {self.format_message()}"]
+        said = self.format_message()
+        # In lower case, as loci's own messages are ("no such option", "invalid value"), but
+        # for a word in capitals ("NUMBER").
+        said = said[:1].lower() + said[1:] if said[1:2].islower() else said
+        lines = [f"error ({InvalidInputError.code}): {said}"]
         if self.ctx is not None and self.ctx.command.get_help_option(self.ctx) is not None:
             lines.append(f"Try '{self.ctx.command_path} --help' for help.")
         click.echo("\n".join(lines), file=file, err=file is None)

@@ -164,7 +164,8 @@ def _given_apart(mine: Person, theirs: Person) -> bool:
 
 
 def _listed(words: set[str]) -> str:
-    return " or ".join(sorted(w.capitalize() for w in words))
+    """Words of names as a name writes them: "Susan or Sue", "Daddy-Long-Legs"."""
+    return " or ".join(sorted("-".join(p.capitalize() for p in w.split("-")) for w in words))
 
 
 def held_form(entities: list[Entity], other: str) -> str:

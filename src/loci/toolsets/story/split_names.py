@@ -62,7 +62,13 @@ def left_behind(entity: Entity, name: str, other: str, taken: Sequence[str]) -> 
     mine = _given_of(other)
     gone = {names.key(a) for a in (other, *taken)}
     kept = [a for a in entity.written if names.key(a) not in gone]
-    behind = [a for a in kept if names.parse(a).surnames and _own_form(a, mine)]
+    # The name split from stays with itself, which says nothing ("'Marie Bashkirtseff' stayed
+    # with 'Marie Bashkirtseff'", when "Marion" was split off her).
+    behind = [
+        a
+        for a in kept
+        if names.parse(a).surnames and _own_form(a, mine) and names.key(a) != names.key(name)
+    ]
     if not mine or not behind or any(_given_of(a) for a in kept if a not in behind):
         return None
     listed, many = ", ".join(repr(a) for a in behind), len(behind) > 1

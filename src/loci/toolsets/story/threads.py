@@ -67,7 +67,7 @@ BREAKS = frozenset(
         *("to", "of", "in", "on", "at", "by", "for", "with", "from", "into", "until", "till"),
         *("and", "or", "but", "as", "than", "that", "which", "who", "while", "when", "before"),
         *("after", "because", "if", "unless", "without", "upon", "onto", "though", "so"),
-        *("where", "whether", "whom", "whose"),
+        *("where", "whether", "whom", "whose", "like"),
     )
 )
 HANGING = BREAKS | frozenset(
@@ -77,8 +77,10 @@ HANGING = BREAKS | frozenset(
         *("had", "has", "have", "was", "were", "is", "would", "could", "should"),
     )
 )
-#: A long aim is cut at its first break after this many words.
+#: A long aim is cut at its first break after this many words; a name it would cut goes on
+#: this many words at most past AIM_WORDS.
 KEPT_BEFORE_BREAK = 3
+NAME_RUN = 3
 #: Words that stand for what another sentence names: an aim whose verb takes only these (and
 #: the words of BREAKS) has lost its object ("peruse it", "obtain for me").
 STAND_INS = frozenset(
@@ -167,7 +169,12 @@ def _aim(phrase: str) -> str | None:
     words = [w for w in words if w]
     if len(words) > AIM_WORDS:
         cuts = [i for i in range(KEPT_BEFORE_BREAK, AIM_WORDS) if words[i].lower() in BREAKS]
-        words = words[: cuts[0] if cuts else AIM_WORDS]
+        at = cuts[0] if cuts else AIM_WORDS
+        # Never inside a name: on to its end ("... like Anthony | Trollope's mother").
+        if words[at - 1][:1].isupper():
+            while at < min(len(words), AIM_WORDS + NAME_RUN) and words[at][:1].isupper():
+                at += 1
+        words = words[:at]
     while words and words[-1].lower() in HANGING:
         words.pop()
     # "be" and one word is a judgement, no aim: "her insensibility she resolved to be false".
