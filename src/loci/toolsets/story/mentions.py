@@ -388,6 +388,9 @@ def with_sexes(text: str, mentions: list[Mention]) -> list[Mention]:
         stop = min(right, following)
         quote = QUOTE.search(text, first.end, stop)
         pronoun = SEX_PRONOUN.search(text, first.end, stop if quote is None else quote.start())
-        if pronoun is not None and QUOTE.search(text, left, first.start) is None:
+        # A name called out is the listener's, the pronoun after it the speaker's ("'My dear
+        # Gilbert,' said she": single quotes, which QUOTE leaves to apostrophes).
+        called = first.addressed or QUOTE.search(text, left, first.start) is not None
+        if pronoun is not None and not called:
             marked[at] = replace(first, sex="m" if pronoun.group(1) else "f")
     return marked
