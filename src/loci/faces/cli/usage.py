@@ -1,7 +1,7 @@
 """Mistakes on the command line (an unknown option, a value that is no number), said in
 loci's own form of an error: `error (invalid_input): message` and exit code 2, where click's
-own would print "Usage: ..." and "Error: Invalid value ..." in a form docs/cli.md does not
-describe (a helper's trial took it for a crash)."""
+own would print "Usage: ..." and "Error: Invalid value ...", a form docs/cli.md does not
+describe (a new user's trial found the two forms side by side)."""
 
 from __future__ import annotations
 
