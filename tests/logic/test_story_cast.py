@@ -261,6 +261,15 @@ def test_names_met_in_sentences_of_narration_are_two_people() -> None:
     assert {"Laurie"} in apart and {"Mr. Laurence"} in apart
 
 
+def test_a_given_name_is_no_pet_form_of_a_family_name_after_a_title() -> None:
+    # The Tenant of Wildfell Hall: "Milly" (Milicent Hargrave) joined "Miss Millward" (Mary),
+    # the pet form read as "Mill-" and "-y". After a title, a word the census holds as no
+    # given name is the family's; "Miss Rose" is a given name's, and "Tash" Tashtego's.
+    names = {"Miss Millward": person(17, "f"), "Milly": person(4, "f")}
+    assert {"Milly"} in gathered(names) and {"Miss Millward"} in gathered(names)
+    assert {"Miss Rosie", "Rose"} in gathered({"Miss Rosie": person(5, "f"), "Rose": person(70)})
+
+
 def test_apposition_joins_a_nickname_the_nickname_list_does_not_know() -> None:
     groups = gathered(
         {"Tobias": person(10, "m"), "Toby": person(12, "m")},

@@ -360,22 +360,22 @@ def shares_a_name(guest: Person, host: Person, ranked_pets: bool = False) -> boo
     if _by_husbands_name(guest, host) or _by_husbands_name(host, guest):
         return True
     own = host.words - host.husbands  # "Jo" is no "Mrs. Joe"'s: "Joe" is her husband's
+    # After a title, a word no census given name is a family's ("Miss Millward": no Milly's).
+    family = {w for w in host.bare if not census.is_given_name(w)} if host.titles else set()
     for word in guest.bare - INITIALS:
         if word in own:
             return True
         if familiar and (
-            _given_in(word, (host.given | host.bare) & own)
-            or any(_a_form_of_surname(word, s) for s in host.surnames)
+            _given_in(word, (host.given | host.bare) & own - family)
+            or any(_a_form_of_surname(word, s) for s in host.surnames | family)
         ):
             return True
     return False
 
 
 def _by_husbands_name(wife: Person, other: Person) -> bool:
-    """Whether `wife` is called by the given name of `other`'s husband ("Mrs. Joe", of "Mrs.
-    Joe Gargery")."""
-    married = True in wife.married and True in other.married
-    return married and bool(wife.bare & other.husbands)
+    """Whether `wife` is called by `other`'s husband's given name ("Mrs. Joe" Gargery)."""
+    return True in wife.married and True in other.married and bool(wife.bare & other.husbands)
 
 
 def _a_form_of_surname(word: str, surname: str) -> bool:
