@@ -29,3 +29,19 @@ def test_a_warning_writes_the_words_of_names_as_names_are_written() -> None:
     from loci.toolsets.story.correction_checks import _listed
 
     assert _listed({"daddy-long-legs", "john"}) == "Daddy-Long-Legs or John"
+
+
+def test_a_misspelt_name_is_answered_with_the_casts_names_before_stray_words() -> None:
+    # A tester's "Sally" was answered "did you mean 'Shall' or 'Sallie'": a stray word first.
+    from loci.toolsets.story.entity import Entity, Seen
+    from loci.toolsets.story.lookup import closest
+
+    def entity(number: int, name: str, kind: str) -> Entity:
+        return Entity(number, name, kind, 3, Seen(0, ""), [], [name])
+
+    cast = [
+        entity(1, "Shall", "other"),
+        entity(2, "Sallie", "character"),
+        entity(3, "Salt", "other"),
+    ]
+    assert closest(cast, "Sally")[:2] == ["Sallie", "Shall"]

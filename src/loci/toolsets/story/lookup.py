@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 EntityType = Literal["character", "place"]
 RELATIONSHIPS_SHOWN = 12
 MAX_QUERY_BYTES = 16 * 1024
+#: How many names a misspelt one is answered with, at most.
+CLOSEST = 3
 
 
 def search(
@@ -144,10 +146,16 @@ def _hits(
 
 def closest(entities: Sequence[Entity], wanted: str) -> list[str]:
     """The names of the cast written most like `wanted` (a misspelling: "Talow" for
-    "Tallow"), closest first; never `wanted` itself."""
+    "Tallow"), closest first, a character's, a place's or a household's before a word of no
+    one's ("Sallie" before "Shall", for "Sally"); never `wanted` itself."""
     key = names.key(wanted)
-    written = sorted({a for e in entities for a in [e.name, *e.written] if names.key(a) != key})
-    return difflib.get_close_matches(wanted, written, n=3, cutoff=0.6)
+
+    def close(among: Iterable[Entity]) -> list[str]:
+        written = sorted({a for e in among for a in [e.name, *e.written] if names.key(a) != key})
+        return difflib.get_close_matches(wanted, written, n=CLOSEST, cutoff=0.6)
+
+    named = close(e for e in entities if e.kind in SHOWN_IN_HITS)
+    return [*named, *(w for w in close(entities) if w not in named)][:CLOSEST]
 
 
 def character(service: StoryService, session_id: str, character_name: str) -> CharacterInfo:
