@@ -268,6 +268,9 @@ def test_a_given_name_is_no_pet_form_of_a_family_name_after_a_title() -> None:
     names = {"Miss Millward": person(17, "f"), "Milly": person(4, "f")}
     assert {"Milly"} in gathered(names) and {"Miss Millward"} in gathered(names)
     assert {"Miss Rosie", "Rose"} in gathered({"Miss Rosie": person(5, "f"), "Rose": person(70)})
+    # "Master" goes with a boy's given name: Little Women's "Master Demi" is "Demijohn" too.
+    demi = {"Master Demi": person(50, "m"), "Demijohn": person(2, "m")}
+    assert {"Master Demi", "Demijohn"} in gathered(demi)
 
 
 def test_apposition_joins_a_nickname_the_nickname_list_does_not_know() -> None:

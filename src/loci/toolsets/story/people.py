@@ -360,8 +360,8 @@ def shares_a_name(guest: Person, host: Person, ranked_pets: bool = False) -> boo
     if _by_husbands_name(guest, host) or _by_husbands_name(host, guest):
         return True
     own = host.words - host.husbands  # "Jo" is no "Mrs. Joe"'s: "Joe" is her husband's
-    # After a title, a word no census given name is a family's ("Miss Millward": no Milly's).
-    family = {w for w in host.bare if not census.is_given_name(w)} if host.titles else set()
+    # After "Mr.", "Miss", a word no census given name is a family's: no "Milly" of Millward.
+    family = {w for w in host.bare if not census.is_given_name(w)} if host.titles & PLAIN else set()
     for word in guest.bare - INITIALS:
         if word in own:
             return True
