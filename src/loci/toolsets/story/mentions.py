@@ -374,8 +374,8 @@ def _a_calling_speaks(text: str, mention: Mention) -> bool:
 def with_sexes(text: str, mentions: list[Mention]) -> list[Mention]:
     """`mentions` (in text order), the first of each sentence given the sex of the first
     personal pronoun after it in that sentence, when no other name and no quotation mark
-    comes between (a name called out in dialogue is not the one the narration goes on with:
-    '"Lizzy," said her father, and his voice...')."""
+    comes between; never a name called out in dialogue (`addressed`), which is not the one the
+    narration goes on with: '"Lizzy," said her father, and his voice...'."""
     marked = list(mentions)
     at = 0
     for left, right in sentences.spans(text):
